@@ -1,0 +1,113 @@
+# prc - GNU make build.  See docs/BUILD.md.
+#
+# Variants (each in its own directory, objects never shared):
+#   build/        release: -O2 -D_FORTIFY_SOURCE=2; the shipped CLI is build/prc
+#   build/asan/   tests: ASan + UBSan, PRC_TESTING; runs the unit suite
+#   build/test/   tests: no sanitizer, PRC_TESTING; runs the sandbox suites
+#                 (seccomp and RLIMIT_AS break ASan and LSan)
+#   build/fuzz/   clang-14 libFuzzer harnesses
+#
+# Targets: all (default), example, check, asan, testbuild, fuzz, clean.
+
+PKGS      := jansson libfyaml expat libcrypto libseccomp libarchive
+VARIANT   ?= release
+CC        ?= gcc
+ifeq ($(origin CC),default)
+CC        := gcc
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wformat=2 -Wvla -Wimplicit-fallthrough -Wundef -fno-common
+BASE_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) -Isrc -include src/base/banned.h \
+        $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+
+ifeq ($(VARIANT),release)
+B      := build
+VFLAGS := -O2 -g -D_FORTIFY_SOURCE=2
+endif
+ifeq ($(VARIANT),asan)
+B      := build/asan
+VFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+          -fno-omit-frame-pointer -DPRC_TESTING=1
+LDV    := -fsanitize=address,undefined
+endif
+ifeq ($(VARIANT),test)
+B      := build/test
+VFLAGS := -O1 -g -DPRC_TESTING=1
+endif
+ifeq ($(VARIANT),fuzz)
+B      := build/fuzz
+CC     := clang-14
+WARN   := -Wall -Wextra -Werror -Wno-unused-command-line-argument
+VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+          -DPRC_TESTING=1 -DPRC_FUZZING=1
+endif
+
+CFLAGS_ALL := $(BASE_CFLAGS) $(VFLAGS) $(CFLAGS)
+
+LIB_SRC  := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/*.c))
+HELP_SRC := $(sort $(wildcard tests/helpers/*.c))
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
+
+.PHONY: all example check asan testbuild fuzz clean setup variant
+all: setup
+	@$(MAKE) --no-print-directory VARIANT=release variant
+
+variant: $(B)/prc $(if $(filter asan test,$(VARIANT)),$(B)/prc-tests $(B)/prc-replay \
+         $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)) \
+         $(if $(filter fuzz,$(VARIANT)),$(FUZZ_SRC:fuzz/%.c=$(B)/%))
+
+setup:
+	@sh scripts/setup.sh
+
+$(B)/libprc.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/prc: $(CLI_OBJ) $(B)/libprc.a
+	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(B)/libprc.a $(LIBS) $(LDV)
+
+# The test binary links the CLI objects too (minus main) so command code is testable.
+$(B)/prc-tests: $(TEST_OBJ) $(filter-out %/main.o,$(CLI_OBJ)) $(B)/libprc.a
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
+
+$(B)/prc-replay: $(B)/obj/fuzz/replay.o $(FUZZ_SRC:%.c=$(B)/obj/%.o) $(B)/libprc.a
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
+
+$(B)/helpers/%: $(B)/obj/tests/helpers/%.o $(B)/libprc.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
+
+$(B)/fuzz_%: $(B)/obj/fuzz/fuzz_%.o $(B)/libprc.a
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+# The two README commands.
+example: all
+	./build/prc demo examples/basic
+
+check: setup
+	@tests/run
+
+asan:
+	@$(MAKE) --no-print-directory VARIANT=asan variant
+testbuild:
+	@$(MAKE) --no-print-directory VARIANT=test variant
+fuzz:
+	@$(MAKE) --no-print-directory VARIANT=fuzz variant
+
+clean:
+	rm -rf build

@@ -1,0 +1,27 @@
+#!/bin/sh
+# setup.sh - install the Debian packages prc builds and tests with.
+# Runs apt-get only for what is missing; as non-root it prints the command.
+set -eu
+PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
+libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema openssl
+zlib1g-dev"
+case "${1:-}" in
+--docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
+esac
+missing=""
+for p in $PKGS; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+                missing="$missing $p"
+        fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+        echo "prc setup: missing packages:$missing" >&2
+        echo "prc setup: run: sudo apt-get install -y$missing" >&2
+        exit 1
+fi
+echo "prc setup: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,134 @@
+/*
+ * digest.c - SHA-256 via libcrypto EVP (uses SHA-NI where the CPU has it).
+ */
+#include "base/digest.h"
+
+#include <openssl/evp.h>
+#include <string.h>
+
+struct prc_sha256 {
+        EVP_MD_CTX *ctx;        /* owned */
+};
+
+prc_sha256 *prc_sha256_new(prc_err *err)
+{
+        prc_sha256 *h = calloc(1, sizeof(*h));
+
+        if (h == NULL) {
+                prc_err_oom(err, "a SHA-256 context");
+                return NULL;
+        }
+        h->ctx = EVP_MD_CTX_new();
+        if (h->ctx == NULL || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1) {
+                EVP_MD_CTX_free(h->ctx);
+                free(h);
+                prc_err_oom(err, "a SHA-256 context");
+                return NULL;
+        }
+        return h;
+}
+
+void prc_sha256_free(prc_sha256 *h)
+{
+        if (h == NULL)
+                return;
+        EVP_MD_CTX_free(h->ctx);
+        free(h);
+}
+
+bool prc_sha256_reset(prc_sha256 *h, prc_err *err)
+{
+        if (EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1)
+                return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 init failed");
+        return true;
+}
+
+bool prc_sha256_update(prc_sha256 *h, const void *p, size_t n, prc_err *err)
+{
+        if (n == 0)
+                return true;
+        if (EVP_DigestUpdate(h->ctx, p, n) != 1)
+                return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 update failed");
+        return true;
+}
+
+bool prc_sha256_final(prc_sha256 *h, uint8_t out[PRC_SHA256_LEN], prc_err *err)
+{
+        unsigned int n = 0;
+
+        if (EVP_DigestFinal_ex(h->ctx, out, &n) != 1 || n != PRC_SHA256_LEN)
+                return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 final failed");
+        return prc_sha256_reset(h, err);
+}
+
+bool prc_sha256_once(const void *p, size_t n, uint8_t out[PRC_SHA256_LEN], prc_err *err)
+{
+        unsigned int len = 0;
+
+        if (EVP_Digest(n ? p : "", n, out, &len, EVP_sha256(), NULL) != 1 || len != PRC_SHA256_LEN)
+                return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 failed");
+        return true;
+}
+
+bool prc_sha256_hex_once(const void *p, size_t n, char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        uint8_t d[PRC_SHA256_LEN];
+
+        if (!prc_sha256_once(p, n, d, err))
+                return false;
+        prc_hex_encode(d, sizeof(d), out);
+        return true;
+}
+
+void prc_hex_encode(const uint8_t *p, size_t n, char *out)
+{
+        static const char hx[] = "0123456789abcdef";
+
+        for (size_t i = 0; i < n; i++) {
+                out[2 * i] = hx[p[i] >> 4];
+                out[2 * i + 1] = hx[p[i] & 15];
+        }
+        out[2 * n] = '\0';
+}
+
+static int hexval(unsigned char c)
+{
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        return -1;      /* upper case is deliberately not a digit here */
+}
+
+bool prc_digest_parse(const char *s, size_t len, uint8_t out[PRC_SHA256_LEN], prc_err *err)
+{
+        uint8_t tmp[PRC_SHA256_LEN];
+
+        if (len != PRC_SHA256_HEX)
+                return prc_err_set(err, PRC_E_INVALID_DIGEST, "digest has %zu characters, want 64", len);
+        for (size_t i = 0; i < PRC_SHA256_LEN; i++) {
+                int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
+                if (hi < 0 || lo < 0)
+                        return prc_err_at(err, PRC_E_INVALID_DIGEST, hi < 0 ? 2 * i : 2 * i + 1,
+                                          "digest is not 64 lowercase hex characters");
+                tmp[i] = (uint8_t)(hi << 4 | lo);
+        }
+        memcpy(out, tmp, sizeof(tmp));
+        return true;
+}
+
+bool prc_digest_valid(const char *s)
+{
+        uint8_t d[PRC_SHA256_LEN];
+        prc_err e;
+
+        prc_err_init(&e);
+        return s != NULL && prc_digest_parse(s, strlen(s), d, &e);
+}
+
+bool prc_digest_parse_prefixed(const char *s, uint8_t out[PRC_SHA256_LEN], prc_err *err)
+{
+        if (strncmp(s, "sha256:", 7) != 0)
+                return prc_err_set(err, PRC_E_INVALID_DIGEST, "digest does not start with 'sha256:'");
+        return prc_digest_parse(s + 7, strlen(s + 7), out, err);
+}

@@ -1,0 +1,218 @@
+/*
+ * jcs.c - RFC 8785 canonical JSON writer over jansson values.
+ * Trust: engine-side; input documents come from bounded loaders.
+ */
+#include "base/jcs.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+
+enum { JCS_DEPTH_MAX = 512 };   /* loaders cap depth far lower; this guards our recursion */
+
+/* Next UTF-16 code unit of a valid UTF-8 string; *pending holds a low surrogate. */
+static unsigned next_unit(const unsigned char **p, const unsigned char *end, unsigned *pending)
+{
+        uint32_t cp;
+        size_t n;
+
+        if (*pending) {
+                unsigned u = *pending;
+                *pending = 0;
+                return u;
+        }
+        n = prc_utf8_decode(*p, (size_t)(end - *p), &cp);
+        if (n == 0) {           /* invalid: order by the raw byte, writer rejects it anyway */
+                return *(*p)++;
+        }
+        *p += n;
+        if (cp >= 0x10000) {
+                cp -= 0x10000;
+                *pending = 0xDC00 | (cp & 0x3FF);
+                return 0xD800 | (cp >> 10);
+        }
+        return cp;
+}
+
+int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+        const unsigned char *pa = (const unsigned char *)a, *ea = pa + alen;
+        const unsigned char *pb = (const unsigned char *)b, *eb = pb + blen;
+        unsigned qa = 0, qb = 0;
+
+        for (;;) {
+                bool da = pa == ea && qa == 0, db = pb == eb && qb == 0;
+                unsigned ua, ub;
+
+                if (da || db)
+                        return da && db ? 0 : da ? -1 : 1;
+                ua = next_unit(&pa, ea, &qa);
+                ub = next_unit(&pb, eb, &qb);
+                if (ua != ub)
+                        return ua < ub ? -1 : 1;
+        }
+}
+
+static bool write_string(const char *s, size_t n, prc_buf *out, prc_err *err)
+{
+        static const char hx[] = "0123456789abcdef";
+        size_t i = 0, run = 0;
+
+        if (!prc_utf8_valid((const uint8_t *)s, n, NULL))
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "string is not valid UTF-8");
+        if (!prc_buf_putc(out, '"', err))
+                return false;
+        for (i = 0; i < n; i++) {
+                unsigned char c = (unsigned char)s[i];
+                char esc[7];
+                size_t elen = 0;
+
+                if (c == '"' || c == '\\') {
+                        esc[0] = '\\';
+                        esc[1] = (char)c;
+                        elen = 2;
+                } else if (c < 0x20) {
+                        esc[0] = '\\';
+                        elen = 2;
+                        switch (c) {
+                        case '\b': esc[1] = 'b'; break;
+                        case '\t': esc[1] = 't'; break;
+                        case '\n': esc[1] = 'n'; break;
+                        case '\f': esc[1] = 'f'; break;
+                        case '\r': esc[1] = 'r'; break;
+                        default:
+                                memcpy(esc, "\\u00", 4);
+                                esc[4] = hx[c >> 4];
+                                esc[5] = hx[c & 15];
+                                elen = 6;
+                        }
+                }
+                if (elen == 0) {
+                        run++;
+                        continue;
+                }
+                if (!prc_buf_put(out, s + i - run, run, err) || !prc_buf_put(out, esc, elen, err))
+                        return false;
+                run = 0;
+        }
+        if (!prc_buf_put(out, s + n - run, run, err))
+                return false;
+        return prc_buf_putc(out, '"', err);
+}
+
+struct kv {
+        const char *key;
+        size_t      len;
+        json_t     *val;
+};
+
+static int kvcmp(const void *x, const void *y)
+{
+        const struct kv *a = x, *b = y;
+        return prc_jcs_keycmp(a->key, a->len, b->key, b->len);
+}
+
+static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const char *skip, prc_err *err)
+{
+        if (depth > JCS_DEPTH_MAX)
+                return prc_err_set(err, PRC_E_DEPTH_LIMIT, "document nests deeper than %d", JCS_DEPTH_MAX);
+        switch (json_typeof(v)) {
+        case JSON_NULL:
+                return prc_buf_puts(out, "null", err);
+        case JSON_TRUE:
+                return prc_buf_puts(out, "true", err);
+        case JSON_FALSE:
+                return prc_buf_puts(out, "false", err);
+        case JSON_INTEGER: {
+                json_int_t i = json_integer_value(v);
+                if (i > PRC_SAFE_INT_MAX || i < -PRC_SAFE_INT_MAX)
+                        return prc_err_set(err, PRC_E_NOT_CANONICAL, "integer %" JSON_INTEGER_FORMAT
+                                           " is outside the safe range", i);
+                return prc_buf_printf(out, err, "%" JSON_INTEGER_FORMAT, i);
+        }
+        case JSON_REAL:
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "floats are not allowed in canonical records");
+        case JSON_STRING:
+                return write_string(json_string_value(v), json_string_length(v), out, err);
+        case JSON_ARRAY: {
+                size_t i;
+                json_t *e;
+                if (!prc_buf_putc(out, '[', err))
+                        return false;
+                json_array_foreach(v, i, e) {
+                        if (i > 0 && !prc_buf_putc(out, ',', err))
+                                return false;
+                        if (!write_value(e, out, depth + 1, NULL, err))
+                                return false;
+                }
+                return prc_buf_putc(out, ']', err);
+        }
+        case JSON_OBJECT: {
+                size_t n = json_object_size(v), k = 0, klen;
+                struct kv *kvs;
+                const char *key;
+                json_t *e;
+                bool ok = true, first = true;
+
+                kvs = calloc(n ? n : 1, sizeof(*kvs));
+                if (kvs == NULL)
+                        return prc_err_oom(err, "canonical JSON keys");
+                json_object_keylen_foreach((json_t *)v, key, klen, e) {
+                        if (skip != NULL && strlen(skip) == klen && memcmp(skip, key, klen) == 0)
+                                continue;
+                        kvs[k].key = key;
+                        kvs[k].len = klen;
+                        kvs[k].val = e;
+                        k++;
+                }
+                qsort(kvs, k, sizeof(*kvs), kvcmp);
+                ok = prc_buf_putc(out, '{', err);
+                for (size_t i = 0; ok && i < k; i++) {
+                        ok = (first || prc_buf_putc(out, ',', err)) &&
+                             write_string(kvs[i].key, kvs[i].len, out, err) &&
+                             prc_buf_putc(out, ':', err) &&
+                             write_value(kvs[i].val, out, depth + 1, NULL, err);
+                        first = false;
+                }
+                free(kvs);
+                return ok && prc_buf_putc(out, '}', err);
+        }
+        }
+        return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
+}
+
+bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err)
+{
+        size_t mark = out->len;
+
+        if (!write_value(v, out, 0, NULL, err)) {
+                out->len = mark;        /* never leave a partial record behind */
+                return false;
+        }
+        return true;
+}
+
+static bool digest_skip(const json_t *v, const char *skip, char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        prc_buf b;
+        bool ok;
+
+        prc_buf_init(&b, (size_t)1 << 30);
+        ok = write_value(v, &b, 0, skip, err) && prc_sha256_hex_once(b.data, b.len, out, err);
+        prc_buf_clear(&b);
+        return ok;
+}
+
+bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        return digest_skip(v, NULL, out, err);
+}
+
+bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        if (!json_is_object(v))
+                return prc_err_set(err, PRC_E_NOT_AN_OBJECT, "content ID needs an object");
+        return digest_skip(v, id_field, out, err);
+}

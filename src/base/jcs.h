@@ -1,0 +1,32 @@
+/*
+ * jcs.h - canonical JSON (RFC 8785 JCS, restricted to integers).
+ *
+ * Keys are sorted by UTF-16 code units, strings use JCS's minimal escaping,
+ * no whitespace, integers in [-(2^53-1), 2^53-1]; a float anywhere is an
+ * error (records never hold floats).  Every object prc hashes or writes as
+ * a record goes through here, so two equal documents have equal bytes.
+ */
+#ifndef PRC_JCS_H
+#define PRC_JCS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "base/digest.h"
+
+#define PRC_SAFE_INT_MAX 9007199254740991LL     /* 2^53 - 1 */
+
+/* Append the canonical form of v to out.  Errors: not-canonical, buffer-limit, out-of-memory. */
+bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+/* SHA-256 of the canonical form, as 64 lowercase hex.  Errors as prc_jcs_write. */
+bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;
+/*
+ * Content ID: the digest of v without its field id_field (v itself is not
+ * changed).  Errors as prc_jcs_write.
+ */
+bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;
+/* Compare two UTF-8 strings by UTF-16 code units (JCS key order); <0, 0, >0. */
+int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * json_strict.c - strict JSON reader (see json_strict.h for the rules).
+ * Trust: input is hostile (adapter output, target JSON inside the worker).
+ */
+#include "base/json_strict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/jcs.h"
+#include "base/utf8.h"
+
+/*
+ * Lexical pre-scan: bounds nesting before jansson recurses, and finds the
+ * first NUL byte.  Strings are skipped honouring backslash escapes, so a
+ * bracket inside a string is not counted.
+ */
+static bool prescan(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
+{
+        uint32_t depth = 0;
+        bool in_str = false;
+
+        for (size_t i = 0; i < n; i++) {
+                uint8_t c = p[i];
+
+                if (c == 0)
+                        return prc_err_at(err, PRC_E_NUL_BYTE, i, "NUL byte in JSON input");
+                if (in_str) {
+                        if (c == '\\')
+                                i++;
+                        else if (c == '"')
+                                in_str = false;
+                        continue;
+                }
+                if (c == '"') {
+                        in_str = true;
+                } else if (c == '[' || c == '{') {
+                        if (++depth > lim->depth_max)
+                                return prc_err_at(err, PRC_E_DEPTH_LIMIT, i,
+                                                  "nesting deeper than %u", lim->depth_max);
+                } else if ((c == ']' || c == '}') && depth > 0) {
+                        depth--;
+                }
+        }
+        return true;
+}
+
+static prc_errclass map_jansson(enum json_error_code code)
+{
+        switch (code) {
+        case json_error_out_of_memory:
+                return PRC_E_OUT_OF_MEMORY;
+        case json_error_duplicate_key:
+                return PRC_E_DUPLICATE_FIELD;
+        case json_error_invalid_utf8:
+                return PRC_E_INVALID_UTF8;
+        case json_error_null_character:
+        case json_error_null_byte_in_key:
+                return PRC_E_NUL_BYTE;
+        case json_error_numeric_overflow:
+                return PRC_E_UNSAFE_NUMBER;
+        case json_error_stack_overflow:
+                return PRC_E_DEPTH_LIMIT;
+        default:
+                return PRC_E_INVALID_JSON;
+        }
+}
+
+const char *prc_json_type_name(const json_t *v)
+{
+        switch (json_typeof(v)) {
+        case JSON_OBJECT: return "object";
+        case JSON_ARRAY: return "array";
+        case JSON_STRING: return "string";
+        case JSON_INTEGER: return "integer";
+        case JSON_REAL: return "float";
+        case JSON_TRUE:
+        case JSON_FALSE: return "boolean";
+        case JSON_NULL: return "null";
+        }
+        return "unknown";
+}
+
+void prc_jptr_push(char *out, size_t cap, const char *key)
+{
+        size_t n = strnlen(out, cap);
+
+        if (n + 1 >= cap)
+                return;
+        out[n++] = '/';
+        for (const char *k = key; *k != '\0' && n + 2 < cap; k++) {
+                if (*k == '~' || *k == '/') {
+                        out[n++] = '~';
+                        out[n++] = *k == '~' ? '0' : '1';
+                } else {
+                        out[n++] = *k;
+                }
+        }
+        out[n < cap ? n : cap - 1] = '\0';
+}
+
+void prc_jptr_index(char *out, size_t cap, size_t index)
+{
+        size_t n = strnlen(out, cap);
+
+        if (n + 1 < cap)
+                snprintf(out + n, cap - n, "/%zu", index);
+}
+
+struct walk {
+        const prc_limits *lim;
+        unsigned          flags;
+        uint64_t          nodes;
+        char              ptr[128];
+};
+
+static bool walk(struct walk *w, const json_t *v, prc_err *err)
+{
+        size_t mark = strlen(w->ptr);
+
+        if (++w->nodes > w->lim->nodes_max)
+                goto nodes;
+        switch (json_typeof(v)) {
+        case JSON_REAL:
+                if (!(w->flags & PRC_JSON_ALLOW_FLOAT)) {
+                        prc_err_set(err, PRC_E_UNSAFE_NUMBER, "floats are not allowed here");
+                        goto fail;
+                }
+                break;
+        case JSON_INTEGER: {
+                json_int_t i = json_integer_value(v);
+                if (!(w->flags & PRC_JSON_ALLOW_UNSAFE_INT) && (i > PRC_SAFE_INT_MAX || i < -PRC_SAFE_INT_MAX)) {
+                        prc_err_set(err, PRC_E_UNSAFE_NUMBER, "integer outside [-(2^53-1), 2^53-1]");
+                        goto fail;
+                }
+                break;
+        }
+        case JSON_STRING:
+                if (json_string_length(v) > w->lim->scalar_max) {
+                        prc_err_set(err, PRC_E_SCALAR_LIMIT, "string of %zu bytes exceeds %zu",
+                                    json_string_length(v), w->lim->scalar_max);
+                        goto fail;
+                }
+                break;
+        case JSON_ARRAY: {
+                size_t i;
+                json_t *e;
+                json_array_foreach(v, i, e) {
+                        prc_jptr_index(w->ptr, sizeof(w->ptr), i);
+                        if (!walk(w, e, err))
+                                return false;
+                        w->ptr[mark] = '\0';
+                }
+                break;
+        }
+        case JSON_OBJECT: {
+                const char *k;
+                size_t klen;
+                json_t *e;
+                if (json_object_size(v) > w->lim->keys_max) {
+                        prc_err_set(err, PRC_E_NODES_LIMIT, "object with %zu keys exceeds %u",
+                                    json_object_size(v), w->lim->keys_max);
+                        goto fail;
+                }
+                json_object_keylen_foreach((json_t *)v, k, klen, e) {
+                        if (klen > w->lim->scalar_max) {
+                                prc_err_set(err, PRC_E_SCALAR_LIMIT, "key of %zu bytes exceeds %zu",
+                                            klen, w->lim->scalar_max);
+                                goto fail;
+                        }
+                        prc_jptr_push(w->ptr, sizeof(w->ptr), k);
+                        if (!walk(w, e, err))
+                                return false;
+                        w->ptr[mark] = '\0';
+                }
+                break;
+        }
+        default:
+                break;
+        }
+        return true;
+nodes:
+        prc_err_set(err, PRC_E_NODES_LIMIT, "more than %u values", w->lim->nodes_max);
+fail:
+        prc_err_set_ptr(err, w->ptr[0] ? w->ptr : "/");
+        return false;
+}
+
+bool prc_json_check_tree(const json_t *v, const prc_limits *lim, unsigned flags, prc_err *err)
+{
+        struct walk w = { .lim = lim, .flags = flags };
+
+        return walk(&w, v, err);
+}
+
+json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+{
+        json_error_t je;
+        json_t *v;
+        size_t bad;
+        size_t jflags = JSON_DECODE_ANY | JSON_REJECT_DUPLICATES;
+
+        if (n > lim->input_max) {
+                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "input of %zu bytes exceeds %zu", n, lim->input_max);
+                return NULL;
+        }
+        if (!prc_utf8_valid(p, n, &bad)) {
+                prc_err_at(err, PRC_E_INVALID_UTF8, bad, "invalid UTF-8 at byte %zu", bad);
+                return NULL;
+        }
+        if (!prescan(p, n, lim, err))
+                return NULL;
+        if (flags & PRC_JSON_ALLOW_NUL)
+                jflags |= JSON_ALLOW_NUL;
+        v = json_loadb((const char *)p, n, jflags, &je);
+        if (v == NULL) {
+                prc_err_at(err, map_jansson(json_error_code(&je)), (uint64_t)je.position, "%s", je.text);
+                if (je.line > 0)
+                        prc_err_set_line(err, (uint32_t)je.line, je.column > 0 ? (uint32_t)je.column : 0);
+                return NULL;
+        }
+        if (!prc_json_check_tree(v, lim, flags, err)) {
+                json_decref(v);
+                return NULL;
+        }
+        return v;
+}
+
+static bool type_ok(const json_t *v, unsigned types)
+{
+        switch (json_typeof(v)) {
+        case JSON_STRING: return types & PRC_JT_STRING;
+        case JSON_INTEGER: return types & PRC_JT_INT;
+        case JSON_TRUE:
+        case JSON_FALSE: return types & PRC_JT_BOOL;
+        case JSON_OBJECT: return types & PRC_JT_OBJECT;
+        case JSON_ARRAY: return types & PRC_JT_ARRAY;
+        case JSON_NULL: return types & PRC_JT_NULL;
+        case JSON_REAL: return false;
+        }
+        return false;
+}
+
+bool prc_json_fields(const json_t *obj, const char *ptr, const prc_field *fields, size_t nfields, prc_err *err)
+{
+        const char *k;
+        json_t *v;
+        char fp[128];
+
+        if (!json_is_object(obj)) {
+                prc_err_set(err, PRC_E_NOT_AN_OBJECT, "expected an object, got %s", prc_json_type_name(obj));
+                prc_err_set_ptr(err, ptr[0] ? ptr : "/");
+                return false;
+        }
+        /* Unknown keys first, in the object's own order, so the first bad key is reported. */
+        json_object_foreach((json_t *)obj, k, v) {
+                size_t i;
+                for (i = 0; i < nfields; i++)
+                        if (strcmp(fields[i].name, k) == 0)
+                                break;
+                snprintf(fp, sizeof(fp), "%s", ptr);
+                prc_jptr_push(fp, sizeof(fp), k);
+                if (i == nfields) {
+                        prc_err_set(err, PRC_E_UNKNOWN_FIELD, "unknown field '%.64s'", k);
+                        prc_err_set_ptr(err, fp);
+                        return false;
+                }
+                if (!type_ok(v, fields[i].types)) {
+                        prc_err_set(err, PRC_E_WRONG_TYPE, "field '%.64s' has type %s", k, prc_json_type_name(v));
+                        prc_err_set_ptr(err, fp);
+                        return false;
+                }
+        }
+        for (size_t i = 0; i < nfields; i++) {
+                if (fields[i].required && json_object_get(obj, fields[i].name) == NULL) {
+                        snprintf(fp, sizeof(fp), "%s", ptr);
+                        prc_jptr_push(fp, sizeof(fp), fields[i].name);
+                        prc_err_set(err, PRC_E_MISSING_FIELD, "missing field '%s'", fields[i].name);
+                        prc_err_set_ptr(err, fp);
+                        return false;
+                }
+        }
+        return true;
+}

@@ -1,0 +1,77 @@
+/*
+ * json_strict.h - strict JSON reader on jansson, and a field-table checker.
+ *
+ * Rules: the size cap is checked before parsing; the whole input must be
+ * valid UTF-8 with no NUL; nesting is bounded (checked by a pre-scan, so
+ * jansson's recursion never sees a deep input); duplicate keys are rejected
+ * at every depth; floats and integers outside [-(2^53-1), 2^53-1] are
+ * rejected unless the caller allows them; strings, keys and node counts are
+ * bounded by prc_limits.  The result is a whole document or NULL.
+ */
+#ifndef PRC_JSON_STRICT_H
+#define PRC_JSON_STRICT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/limits.h"
+
+enum {
+        PRC_JSON_ALLOW_FLOAT = 1u << 0,   /* keep reals (e.g. vendor reports); records never do */
+        PRC_JSON_ALLOW_UNSAFE_INT = 1u << 1,
+        PRC_JSON_ALLOW_NUL = 1u << 2,     /* \u0000 inside strings */
+};
+
+/*
+ * Parse one JSON value (any type at the top).  Returns a new reference
+ * (transfers) or NULL with err set: input-too-large, invalid-utf8,
+ * nul-byte, invalid-json, duplicate-field, depth-limit, nodes-limit,
+ * scalar-limit, unsafe-number, out-of-memory.  err->off / line / col point
+ * at the cause; err->ptr names the offending value when known.
+ */
+json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+
+/*
+ * Check that a parsed tree stays within lim and flags (the post-parse half
+ * of prc_json_parse; exported for documents built by other loaders).
+ */
+bool prc_json_check_tree(const json_t *v, const prc_limits *lim, unsigned flags, prc_err *err) PRC_MUST_CHECK;
+
+/* Field table types: a bitmask, so a field may accept e.g. string or null. */
+enum {
+        PRC_JT_STRING = 1u << 0,
+        PRC_JT_INT    = 1u << 1,
+        PRC_JT_BOOL   = 1u << 2,
+        PRC_JT_OBJECT = 1u << 3,
+        PRC_JT_ARRAY  = 1u << 4,
+        PRC_JT_NULL   = 1u << 5,
+        PRC_JT_ANY    = 0x3f,
+};
+
+typedef struct prc_field {
+        const char *name;
+        unsigned    types;      /* PRC_JT_* mask */
+        bool        required;
+} prc_field;
+
+/*
+ * Check obj against a field table: it must be an object (not-an-object),
+ * hold no key outside the table (unknown-field), every required key
+ * (missing-field), and each key's type in its mask (wrong-type).  ptr is the
+ * JSON pointer of obj ("" for the root); the error's ptr names the field.
+ */
+bool prc_json_fields(const json_t *obj, const char *ptr, const prc_field *fields, size_t nfields,
+                     prc_err *err) PRC_MUST_CHECK;
+
+/* Append "/" + escaped key (RFC 6901) to the pointer in out (cap bytes, always terminated). */
+void prc_jptr_push(char *out, size_t cap, const char *key);
+/* Append "/" + index. */
+void prc_jptr_index(char *out, size_t cap, size_t index);
+
+/* Name of a jansson type for messages ("string", "integer", ...). */
+const char *prc_json_type_name(const json_t *v);
+
+#endif

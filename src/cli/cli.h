@@ -1,0 +1,66 @@
+/*
+ * cli.h - the command table and helpers shared by every cli/ command.
+ * Only cli/ code prints; library code records errors and returns.
+ */
+#ifndef PRC_CLI_H
+#define PRC_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/err.h"
+
+#define PRC_VERSION "0.1.0"
+#define PRC_ENGINE_API 1
+
+/* Exit statuses (DESIGN.md, "Command line"). */
+enum {
+        PRC_EXIT_OK = 0,        /* success; scan: every assertion passed */
+        PRC_EXIT_FAIL = 1,      /* the input was judged and found wanting */
+        PRC_EXIT_USAGE = 2,     /* usage error */
+        PRC_EXIT_EXEC = 3,      /* execution error */
+        PRC_EXIT_POLICY = 4,    /* refused by policy */
+};
+
+typedef struct prc_cmd {
+        const char *name;       /* first word */
+        const char *sub;        /* second word, or NULL */
+        int       (*run)(int argc, char **argv);    /* argv[0] is the (sub)command word */
+        const char *summary;    /* one line for 'prc help' */
+        const char *usage;      /* full text for --help */
+} prc_cmd;
+
+/* The one dispatch table (main.c). */
+extern const prc_cmd prc_cmds[];
+extern const size_t prc_ncmds;
+
+/* Print "prc WHAT: reason" and a pointer to --help; returns PRC_EXIT_USAGE. */
+int cli_usage(const char *what, const char *fmt, ...) PRC_PRINTF(2, 3);
+/* Print an error record to stderr as "prc: class: location: message". */
+void cli_print_err(const prc_err *e);
+/* Write v as canonical JSON plus newline to stdout (exactly one document).  false on error. */
+bool cli_json_out(const json_t *v, prc_err *err) PRC_MUST_CHECK;
+/* An error record as a JSON object {"class","message",...}; new reference or NULL. */
+json_t *cli_err_json(const prc_err *e);
+/* Parse "--format" values; returns false (after printing usage) when not one of allowed. */
+bool cli_format_ok(const char *what, const char *val, const char *const *allowed);
+/* Map an error class to the exit status DESIGN.md gives it. */
+int cli_exit_for(const prc_err *e);
+
+/* Commands (one file each), grouped by area like the table in main.c. */
+/* -- scan and verify (engine) -- */
+
+/* -- inventory and snapshot -- */
+
+/* -- content worker and parsers -- */
+
+/* -- adapters: protocol, manifest, fixtures -- */
+
+/* -- adapters: registry and trust -- */
+
+/* -- adapters: OCI runner and records -- */
+
+/* -- documents -- */
+int cmd_doc_digest(int argc, char **argv);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * main.c - prc entry point: the one dispatch table of commands.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * One entry per command.  Each area keeps its entries under its own marker
+ * so parallel work merges cleanly; 'prc help' prints them in this order.
+ */
+const prc_cmd prc_cmds[] = {
+        /* -- scan and verify (engine) -- */
+
+        /* -- inventory and snapshot -- */
+
+        /* -- content worker and parsers -- */
+
+        /* -- adapters: protocol, manifest, fixtures -- */
+
+        /* -- adapters: registry and trust -- */
+
+        /* -- adapters: OCI runner and records -- */
+
+        /* -- documents -- */
+        { "doc", "digest", cmd_doc_digest, "print the canonical SHA-256 of a YAML or JSON document",
+          "usage: prc doc digest FILE [--as yaml|json|auto] [--format text|json]\n"
+          "\n"
+          "Loads FILE with the bounded YAML loader (or the strict JSON reader for .json\n"
+          "files, or as --as says) and prints the SHA-256 of its canonical JSON (RFC 8785).\n"
+          "This digest is how manifests, registries and catalogs are pinned.\n"
+          "Exit: 0 printed; 1 the document was refused; 2 usage; 3 I/O error.\n" },
+};
+const size_t prc_ncmds = PRC_ARRAY_LEN(prc_cmds);
+
+static void help(FILE *f)
+{
+        fprintf(f, "prc %s - production-readiness and supply-chain review of a source tree\n\n"
+                   "usage: prc COMMAND [ARGS]\n\ncommands:\n", PRC_VERSION);
+        for (size_t i = 0; i < prc_ncmds; i++) {
+                char word[64];
+                snprintf(word, sizeof(word), "%s%s%s", prc_cmds[i].name, prc_cmds[i].sub ? " " : "",
+                         prc_cmds[i].sub ? prc_cmds[i].sub : "");
+                fprintf(f, "  %-28s %s\n", word, prc_cmds[i].summary);
+        }
+        fprintf(f, "\n  prc COMMAND --help       details of one command\n"
+                   "  prc --version            print the version\n"
+                   "\nexit status: 0 ok, 1 judged and found wanting, 2 usage, 3 execution error,\n"
+                   "4 refused by policy\n");
+}
+
+static bool wants_help(int argc, char **argv)
+{
+        for (int i = 1; i < argc; i++) {
+                if (strcmp(argv[i], "--") == 0)
+                        return false;
+                if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+                        return true;
+        }
+        return false;
+}
+
+int main(int argc, char **argv)
+{
+        bool known_word = false;
+
+        if (argc < 2) {
+                help(stderr);
+                return PRC_EXIT_USAGE;
+        }
+        if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+                printf("prc %s (engine API %d)\n", PRC_VERSION, PRC_ENGINE_API);
+                return PRC_EXIT_OK;
+        }
+        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+                if (argc >= 3) {
+                        for (size_t i = 0; i < prc_ncmds; i++) {
+                                const prc_cmd *c = &prc_cmds[i];
+                                if (strcmp(c->name, argv[2]) == 0 &&
+                                    (c->sub == NULL || (argc >= 4 && strcmp(c->sub, argv[3]) == 0))) {
+                                        fputs(c->usage, stdout);
+                                        return PRC_EXIT_OK;
+                                }
+                        }
+                }
+                help(stdout);
+                return PRC_EXIT_OK;
+        }
+        for (size_t i = 0; i < prc_ncmds; i++) {
+                const prc_cmd *c = &prc_cmds[i];
+                if (strcmp(c->name, argv[1]) != 0)
+                        continue;
+                known_word = true;
+                if (c->sub == NULL) {
+                        if (wants_help(argc, argv)) {
+                                fputs(c->usage, stdout);
+                                return PRC_EXIT_OK;
+                        }
+                        return c->run(argc - 1, argv + 1);
+                }
+                if (argc >= 3 && strcmp(c->sub, argv[2]) == 0) {
+                        if (wants_help(argc - 1, argv + 1)) {
+                                fputs(c->usage, stdout);
+                                return PRC_EXIT_OK;
+                        }
+                        return c->run(argc - 2, argv + 2);
+                }
+        }
+        if (known_word) {
+                fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\nsee 'prc help'\n", argv[1],
+                        argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
+                return PRC_EXIT_USAGE;
+        }
+        fprintf(stderr, "prc: unknown command '%s'\nsee 'prc help'\n", argv[1]);
+        return PRC_EXIT_USAGE;
+}
