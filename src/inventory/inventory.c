@@ -387,7 +387,8 @@ static bool hash_all(prc_inventory *inv, unsigned threads, prc_err *err)
                 if (inv->ents[i].pub.type == PRC_INV_FILE)
                         order[nfiles++] = i;
         /* Largest first: the last job to finish is a small one, so both cores stay busy. */
-        qsort_r(order, nfiles, sizeof(*order), order_cmp, inv->ents);
+        if (nfiles > 1)
+                qsort_r(order, nfiles, sizeof(*order), order_cmp, inv->ents);
         ok = prc_pool_run(threads, nfiles, order, hash_job, inv, NULL, err);
         free(order);
         return ok;
@@ -492,9 +493,12 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
         rel[0] = '\0';
         if (!walk_dir(inv, inv->rootfd, rel, 0, opts->no_exclude, err))
                 goto out;
-        qsort(inv->ents, inv->nents, sizeof(*inv->ents), ent_cmp);
-        qsort(inv->unreps, inv->nunreps, sizeof(*inv->unreps), unrep_cmp);
-        qsort(inv->excluded, inv->nexcluded, sizeof(inv->excluded[0]), cstr_cmp);
+        if (inv->nents > 1)
+                qsort(inv->ents, inv->nents, sizeof(*inv->ents), ent_cmp);
+        if (inv->nunreps > 1)
+                qsort(inv->unreps, inv->nunreps, sizeof(*inv->unreps), unrep_cmp);
+        if (inv->nexcluded > 1)
+                qsort(inv->excluded, inv->nexcluded, sizeof(inv->excluded[0]), cstr_cmp);
         if (!hash_all(inv, opts->threads ? opts->threads : prc_pool_default_threads(), err))
                 goto out;
         if (!build_doc(inv, err))

@@ -395,7 +395,8 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
         for (size_t i = 0; i < n; i++)
                 if (prc_inventory_entry(inv, i)->type == PRC_INV_FILE)
                         order[nfiles++] = i;
-        qsort_r(order, nfiles, sizeof(*order), size_desc, (void *)inv);
+        if (nfiles > 1)
+                qsort_r(order, nfiles, sizeof(*order), size_desc, (void *)inv);
         if (!prc_pool_run(s->threads, nfiles, order, copy_job, s, opts->cancel, err))
                 goto out;
         if (opts->cancel != NULL && *opts->cancel) {
@@ -556,7 +557,8 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
 
         if (s->sealed)
                 return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is sealed already");
-        qsort(s->owned, s->nowned, sizeof(*s->owned), owned_cmp);
+        if (s->nowned > 1)
+                qsort(s->owned, s->nowned, sizeof(*s->owned), owned_cmp);
         doc = listing(s, err);
         if (doc == NULL)
                 return false;
