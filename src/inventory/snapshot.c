@@ -638,3 +638,8 @@ uint64_t prc_snapshot_total_bytes(const prc_snapshot *s)
 {
         return atomic_load(&s->total);
 }
+
+uint64_t prc_snapshot_ceiling(const prc_snapshot *s)
+{
+        return s->ceiling;
+}

@@ -83,6 +83,7 @@ const char *prc_snapshot_path(const prc_snapshot *s);          /* the directory 
 const char *prc_snapshot_digest(const prc_snapshot *s);        /* 64 hex after seal, else "" */
 const json_t *prc_snapshot_to_json(const prc_snapshot *s);     /* after seal, else NULL */
 uint64_t prc_snapshot_total_bytes(const prc_snapshot *s);
+uint64_t prc_snapshot_ceiling(const prc_snapshot *s);         /* the effective ceiling */
 
 /* Remove the tree now (idempotent).  Errors: io-error. */
 bool prc_snapshot_remove(prc_snapshot *s, prc_err *err) PRC_MUST_CHECK;
