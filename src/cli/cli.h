@@ -51,6 +51,8 @@ int cli_exit_for(const prc_err *e);
 /* -- scan and verify (engine) -- */
 
 /* -- inventory and snapshot -- */
+int cmd_inventory(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 /* -- content worker and parsers -- */
 
