@@ -115,7 +115,7 @@ static void test_catalog__rejections(void)
 
 static void test_catalog__root_symlinks_refused(void)
 {
-        char real[4200], link[4200], file[4200], target[4200];
+        char real[4200], link[4300], file[4200], target[4300];
         prc_err e;
         prc_catalog *c;
         static const char text[] = HEAD "assertions:\n" ASSERT_A("    analysis: {id: readme}\n") PROFILE;
