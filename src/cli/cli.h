@@ -53,6 +53,8 @@ int cli_exit_for(const prc_err *e);
 /* -- inventory and snapshot -- */
 
 /* -- content worker and parsers -- */
+int cmd_content_parse(int argc, char **argv);
+int cmd_sandbox_probe(int argc, char **argv);
 
 /* -- adapters: protocol, manifest, fixtures -- */
 

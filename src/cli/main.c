@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "content/worker.h"
+
 /*
  * One entry per command.  Each area keeps its entries under its own marker
  * so parallel work merges cleanly; 'prc help' prints them in this order.
@@ -16,6 +18,24 @@ const prc_cmd prc_cmds[] = {
         /* -- inventory and snapshot -- */
 
         /* -- content worker and parsers -- */
+        { "content", "parse", cmd_content_parse, "parse a target file through the sandboxed content worker",
+          "usage: prc content parse --format FORMAT FILE [--format-out json]\n"
+          "\n"
+          "Reads FILE (symlinks refused) and sends its bytes to the content worker, a\n"
+          "sandboxed process (prc sandbox probe), which parses them with prc's bounded\n"
+          "loaders.  Prints the document as canonical JSON (floats as the shortest\n"
+          "round-trip form).  With --format-out json the output is one object:\n"
+          "{\"document\":...,\"format\":...,\"path\":...} or {\"error\":{...},...}.\n"
+          "FORMAT: json, yaml.\n"
+          "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
+        { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
+          "usage: prc sandbox probe [--format text|json]\n"
+          "\n"
+          "Applies the content worker's floor layer by layer in a throwaway child\n"
+          "(user and network namespaces, no_new_privs, capabilities, Landlock, seccomp,\n"
+          "rlimits) and reports each layer as applied, failed (with the reason) or not\n"
+          "tried, then starts a real worker and pings it.\n"
+          "Exit: 0 every layer applies and the worker answered; 3 otherwise.\n" },
 
         /* -- adapters: protocol, manifest, fixtures -- */
 
@@ -65,6 +85,9 @@ int main(int argc, char **argv)
 {
         bool known_word = false;
 
+        /* The content worker (re-executed by the client): hidden, never listed, no stdio used. */
+        if (argc >= 2 && strcmp(argv[1], PRC_WORKER_ARG) == 0)
+                return prc_worker_main(argc, argv);
         if (argc < 2) {
                 help(stderr);
                 return PRC_EXIT_USAGE;
