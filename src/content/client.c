@@ -446,8 +446,12 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
                                 *err = e;
                         return false;
                 }
-                /* An allocator failure may leave library state half-built: retire that worker. */
-                if (refusal.cls == PRC_E_OUT_OF_MEMORY)
+                /*
+                 * An allocator failure may leave library state half-built: retire that worker.
+                 * A refusal of the frame itself ends the conversation: the worker is exiting.
+                 */
+                if (refusal.cls == PRC_E_OUT_OF_MEMORY || refusal.cls == PRC_E_INVALID_FRAME ||
+                    refusal.cls == PRC_E_REQUEST_TOO_LARGE)
                         kill_worker(c);
                 if (!prc_err_is_set(err))
                         *err = refusal;
@@ -520,6 +524,17 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         if (ok)
                 rc = prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
                                     deadline, &type, &c->rep, &e);
+        if (!ok && e.cls == PRC_E_IO) {
+                /* The worker stopped reading: it may have said why (a refusal that ends the conversation). */
+                prc_err e2;
+                prc_err_init(&e2);
+                if (prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
+                                   prc_now_ns() + 100000000, &type, &c->rep, &e2) == PRC_FRAME_OK &&
+                    type == PRC_RE_REFUSE) {
+                        rc = PRC_FRAME_OK;
+                        ok = true;
+                }
+        }
         if (rc != PRC_FRAME_OK) {
                 if (rc == PRC_FRAME_EOF || e.cls == PRC_E_WORKER_DEAD || e.cls == PRC_E_IO) {
                         (void)worker_gone(c, &e, "during the request", err);

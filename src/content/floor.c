@@ -59,6 +59,7 @@ void prc_floor_cfg_default(prc_floor_cfg *cfg)
         /* The wall-clock timeout per request is the tight bound; this one caps a worker's lifetime. */
         cfg->cpu_seconds = 60;
         cfg->landlock_abi_min = PRC_LANDLOCK_ABI_MIN;
+        cfg->nofile = PRC_FLOOR_NOFILE;
 }
 
 /*
@@ -345,7 +346,7 @@ static bool layer_rlimits(const prc_floor_cfg *cfg, prc_floor_report *rep, prc_e
                 /* Soft below hard: SIGXCPU (reported as worker-limit) comes before SIGKILL. */
                 { cfg->cpu_seconds, (rlim_t)cfg->cpu_seconds + 1 },
                 { 0, 0 },
-                { PRC_FLOOR_NOFILE, PRC_FLOOR_NOFILE },
+                { cfg->nofile, cfg->nofile },
                 { 0, 0 },
                 { 0, 0 },
         };
@@ -355,8 +356,8 @@ static bool layer_rlimits(const prc_floor_cfg *cfg, prc_floor_report *rep, prc_e
                         return fail(rep, PRC_LAYER_RLIMITS, err, errno, "RLIMIT_%s", names[i].name);
         if (!seal(rep, err))
                 return false;
-        applied(rep, PRC_LAYER_RLIMITS, "AS %llu, CPU %u s, FSIZE 0, NOFILE %d, NPROC 0, CORE 0; sealed",
-                (unsigned long long)cfg->as_bytes, cfg->cpu_seconds, PRC_FLOOR_NOFILE);
+        applied(rep, PRC_LAYER_RLIMITS, "AS %llu, CPU %u s, FSIZE 0, NOFILE %u, NPROC 0, CORE 0; sealed",
+                (unsigned long long)cfg->as_bytes, cfg->cpu_seconds, cfg->nofile);
         return true;
 }
 

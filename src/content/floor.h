@@ -54,12 +54,13 @@ typedef struct prc_floor_cfg {
         uint64_t as_bytes;              /* RLIMIT_AS */
         unsigned cpu_seconds;           /* RLIMIT_CPU soft limit (hard is one more) */
         int      landlock_abi_min;      /* PRC_LANDLOCK_ABI_MIN; tests raise it to force a refusal */
+        unsigned nofile;                /* RLIMIT_NOFILE: PRC_FLOOR_NOFILE; tests raise it to reach Landlock */
         /* PRC_TESTING only (NULL otherwise): syscall names added to the allowlist so a test can reach the next layer. */
         const char *const *extra_syscalls;
         size_t   nextra;
 } prc_floor_cfg;
 
-/* Defaults: 1 GiB of address space, 60 s of CPU, Landlock ABI 6. */
+/* Defaults: 1 GiB of address space, 60 s of CPU, Landlock ABI 6, 5 fds. */
 void prc_floor_cfg_default(prc_floor_cfg *cfg);
 
 typedef enum prc_layer_state {

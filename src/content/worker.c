@@ -66,6 +66,8 @@ static bool parse_args(int argc, char **argv, wcfg *c)
 #if defined(PRC_TESTING) && PRC_TESTING
                 else if (strncmp(a, "landlock_abi=", 13) == 0 && num_arg(a + 13, 1, 1000, &n))
                         c->floor.landlock_abi_min = (int)n;
+                else if (strncmp(a, "nofile=", 7) == 0 && num_arg(a + 7, 5, 64, &n))
+                        c->floor.nofile = (unsigned)n;
                 else if (strncmp(a, "allow=", 6) == 0 && c->floor.nextra < EXTRA_MAX)
                         c->extra[c->floor.nextra++] = a + 6;
 #endif

@@ -21,8 +21,9 @@ enum { PRC_WORKER_FD_IN = 3, PRC_WORKER_FD_OUT = 4 };
  * Run the worker; returns the process exit status (0 after a clean end of
  * requests, 1 after a refusal that ended the conversation, 2 for bad
  * arguments).  PRC_TESTING builds also take landlock_abi=N (the required
- * ABI, to force a floor refusal) and allow=NAME (repeatable: a syscall
- * added to the allowlist, so a test can reach the next layer).
+ * ABI, to force a floor refusal), allow=NAME (repeatable: a syscall
+ * added to the allowlist) and nofile=N (RLIMIT_NOFILE), so a test can
+ * reach the layer behind the one it bypasses.
  */
 int prc_worker_main(int argc, char **argv);
 
