@@ -55,6 +55,8 @@ int cli_exit_for(const prc_err *e);
 /* -- content worker and parsers -- */
 
 /* -- adapters: protocol, manifest, fixtures -- */
+int cmd_adapter_validate_output(int argc, char **argv);
+int cmd_adapter_fixture_validate(int argc, char **argv);
 
 /* -- adapters: registry and trust -- */
 
