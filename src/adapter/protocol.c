@@ -574,7 +574,8 @@ const char *prc_decoder_stdout_sha256(const prc_decoder *d) { return d->sha; }
 
 const char *prc_decoder_summary_status(const prc_decoder *d)
 {
-        return d->summary ? d->status : NULL;
+        /* like observations: a rejected transcript's summary says nothing */
+        return d->summary && d->disp == PRC_DISP_ACCEPTED ? d->status : NULL;
 }
 
 const json_t *prc_decoder_observations(const prc_decoder *d)

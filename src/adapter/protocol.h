@@ -81,7 +81,7 @@ bool prc_decoder_finish(prc_decoder *d, const prc_exec_end *end);
 prc_disposition prc_decoder_disposition(const prc_decoder *d);
 /* Borrowed.  cls is PRC_E_OK unless rejected; line is 1-based (0 when not about one line). */
 const prc_err *prc_decoder_error(const prc_decoder *d);
-/* "completed" | "unsupported" | "failed", or NULL before a valid summary.  Borrowed. */
+/* "completed" | "unsupported" | "failed" once accepted, else NULL.  Borrowed. */
 const char *prc_decoder_summary_status(const prc_decoder *d);
 /*
  * The decoded observation / artifact messages (JSON arrays of the objects
