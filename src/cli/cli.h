@@ -57,6 +57,8 @@ int cmd_snapshot(int argc, char **argv);
 /* -- content worker and parsers -- */
 
 /* -- adapters: protocol, manifest, fixtures -- */
+int cmd_adapter_validate_output(int argc, char **argv);
+int cmd_adapter_fixture_validate(int argc, char **argv);
 
 /* -- adapters: registry and trust -- */
 

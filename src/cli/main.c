@@ -38,6 +38,29 @@ const prc_cmd prc_cmds[] = {
         /* -- content worker and parsers -- */
 
         /* -- adapters: protocol, manifest, fixtures -- */
+        { "adapter", "validate-output", cmd_adapter_validate_output,
+          "decode a recorded adapter transcript under its exact manifest",
+          "usage: prc adapter validate-output --manifest FILE --file TRANSCRIPT [--format text|json]\n"
+          "\n"
+          "Decodes TRANSCRIPT (prc-adapter-jsonl-v1 standard output) under the capability\n"
+          "manifest FILE (v0.4) with the strict decoder and the manifest's line, message and\n"
+          "stdout limits, without executing anything.  JSON: disposition, error_class, line,\n"
+          "summary_status, observations (id, kind, outcome), manifest_sha256, ...\n"
+          "Adapter bytes are never echoed.\n"
+          "Exit: 0 accepted; 1 rejected (or the manifest was refused); 2 usage; 3 I/O error.\n" },
+        { "adapter", "fixture-validate", cmd_adapter_fixture_validate,
+          "evaluate the adapter fixture release suite twice and compare",
+          "usage: prc adapter fixture-validate --suite FILE [--format text|json]\n"
+          "\n"
+          "Loads the fixture suite (schemas/adapter-fixture-suite.schema.json), checks that it\n"
+          "binds the canonical digest of its one manifest and the SHA-256 of every transcript,\n"
+          "refuses symlinks, paths outside the suite and cases that raise a limit or add\n"
+          "authority, then evaluates every case twice without executing an adapter and\n"
+          "compares disposition, summary status, error class and observation id, kind and\n"
+          "outcome with the expectation and between the two evaluations.  JSON: the report\n"
+          "(schemas/adapter-fixture-report.schema.json).  The report is evidence of protocol\n"
+          "compatibility only.\n"
+          "Exit: 0 no drift; 1 drift or a refused suite; 2 usage; 3 I/O error.\n" },
 
         /* -- adapters: registry and trust -- */
 
