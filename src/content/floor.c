@@ -21,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +73,7 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "exit",          PRC_SC_PLAIN,        NULL },
         { "exit_group",    PRC_SC_PLAIN,        NULL },
         { "futex",         PRC_SC_PLAIN,        "glibc locks (malloc, stdio) when contended" },
+        { "ioctl",         PRC_SC_TCGETS_ONLY,  "isatty(): libfyaml asks whether stderr (/dev/null) is a terminal" },
         { "madvise",       PRC_SC_PLAIN,        "free() returns pages with MADV_DONTNEED" },
         { "mmap",          PRC_SC_NO_PROT_EXEC, "allocator: large blocks; never executable" },
         { "mprotect",      PRC_SC_NO_PROT_EXEC, "allocator: heap growth; never executable" },
@@ -263,6 +265,9 @@ static bool add_allow(scmp_filter_ctx ctx, const prc_syscall_allow *a, prc_err *
                 break;
         case PRC_SC_SELF_ONLY:
                 rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, 0));
+                break;
+        case PRC_SC_TCGETS_ONLY:
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A1(SCMP_CMP_EQ, TCGETS));
                 break;
         case PRC_SC_FILTER_ONLY:
                 rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));

@@ -41,15 +41,14 @@ t_format_out_json_reports_the_refusal() {
 }
 
 t_yaml_goes_through_the_worker() {
-        printf 'key: 1\n' >"$TMP/a.yaml"
+        printf 'key: 1\nf: 0.5\nl: [a, b]\n' >"$TMP/a.yaml"
         run "$PRC" content parse --format yaml "$TMP/a.yaml"
-        # Until the bounded YAML loader lands, the placeholder refuses every input (class internal).
-        if [ "$RC" -eq 0 ]; then
-                expect_eq "$OUT" '{"key":1}'
-        else
-                expect_rc 3
-                expect_err "internal"
-        fi
+        expect_rc 0
+        expect_eq "$OUT" '{"f":0.5,"key":1,"l":["a","b"]}'
+        printf 'a: [\n' >"$TMP/bad.yaml"
+        run "$PRC" content parse --format yaml "$TMP/bad.yaml"
+        expect_rc 3
+        expect_err "yaml-syntax"
 }
 
 t_usage_errors_exit_2() {

@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -39,7 +40,7 @@ static void test_floor__allowlist_has_no_escape_hatch(void)
 {
         static const char *const never[] = { "socket", "execve", "execveat", "fork", "vfork", "clone", "clone3",
                                              "open", "openat", "openat2", "ptrace", "bpf", "kill", "connect",
-                                             "ioctl", "setrlimit", "unshare", "setns", "mount" };
+                                             "setrlimit", "unshare", "setns", "mount" };
         for (size_t i = 0; i < PRC_ARRAY_LEN(never); i++)
                 for (size_t j = 0; j < prc_floor_nallow; j++)
                         if (strcmp(never[i], prc_floor_allow[j].name) == 0)
@@ -80,6 +81,23 @@ static int call_getppid(void)
 static void test_floor__denied_call_kills_a_forked_child(void)
 {
         T_EQ_INT(in_floored_child(NULL, 0, call_getppid), -SIGSYS);
+}
+
+static int isatty_only(void)
+{
+        int n = 0;
+
+        /* isatty() is allowed and answers "no" ... */
+        if (isatty(2) || errno != ENOTTY)
+                return 1;
+        /* ... any other ioctl request kills. */
+        (void)ioctl(0, FIONREAD, &n);
+        return 2;
+}
+
+static void test_floor__ioctl_is_allowed_for_isatty_only(void)
+{
+        T_EQ_INT(in_floored_child(NULL, 0, isatty_only), -SIGSYS);
 }
 
 static int read_state(void)
@@ -195,6 +213,7 @@ static const prc_test tests[] = {
         T(test_floor__allowlist_is_sorted_and_resolvable),
         T(test_floor__allowlist_has_no_escape_hatch),
         T(test_floor__denied_call_kills_a_forked_child),
+        T(test_floor__ioctl_is_allowed_for_isatty_only),
         T(test_floor__every_layer_reads_back_in_the_child),
         T(test_floor__probe_reports_every_layer_applied),
         T(test_floor__a_failed_layer_stops_the_floor_and_is_named),

@@ -159,6 +159,31 @@ static void test_worker__parser_refusal_is_named_and_keeps_the_worker(void)
         prc_client_free(c);
 }
 
+static void test_worker__parses_yaml_through_a_floored_worker(void)
+{
+        static const char y[] = "b: &x {k: [1, 2.5, true, null]}\na: *x\n";
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+        char *s;
+
+        prc_err_init(&err);
+        T_ASSERT(prc_client_parse(c, PRC_FMT_YAML, "w.yaml", (const uint8_t *)y, sizeof(y) - 1, &doc, &err));
+        s = text(doc);
+        T_EQ_STR(s, "{\"a\":{\"k\":[1,2.5,true,null]},\"b\":{\"k\":[1,2.5,true,null]}}");
+        free(s);
+        json_decref(doc);
+        /* A syntax error is the loader's named refusal, with its line, and the worker stays. */
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_YAML, "bad.yaml", (const uint8_t *)"a: [\n", 5, &doc, &err));
+        T_ERR(err, PRC_E_YAML_SYNTAX);
+        T_EQ_INT(err.line, 2);
+        T_EQ_STR(err.file, "bad.yaml");
+        expect_ping(c);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
 static void test_worker__unknown_format_is_unknown_operation(void)
 {
         prc_client *c = client();
@@ -676,6 +701,7 @@ static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
 static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__parses_yaml_through_a_floored_worker),
         T(test_worker__unknown_format_is_unknown_operation),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__escape_socket_is_killed),
