@@ -464,6 +464,9 @@ static json_t *scalar_json(composer *c, const char *s, size_t n, enum rkind k, i
 {
         json_t *v = NULL;
 
+        if ((k == R_FLOAT || k == R_NONFINITE) && (c->flags & PRC_YAML_FLOAT_AS_STRING))
+                k = R_STR;
+
         switch (k) {
         case R_NULL:
                 v = json_null();

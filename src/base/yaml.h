@@ -27,7 +27,14 @@
 #include "base/limits.h"
 
 enum {
-        PRC_YAML_ALLOW_FLOAT = 1u << 0,
+        PRC_YAML_ALLOW_FLOAT = 1u << 0,    /* core-schema floats become reals (never .inf/.nan) */
+        /*
+         * Core-schema floats (and .inf/.nan) stay strings, spelled as written:
+         * for callers that read values as text and need canonical JSON, e.g.
+         * workflow matrices where `python-version: 3.10` means "3.10", not
+         * 3.1.  Takes precedence over PRC_YAML_ALLOW_FLOAT.
+         */
+        PRC_YAML_FLOAT_AS_STRING = 1u << 1,
 };
 
 /*

@@ -112,6 +112,13 @@ static void test_yaml__infinity_and_nan_are_refused_even_with_floats(void)
         YAML_OK("[.infinity, '.inf']", "[\".infinity\",\".inf\"]");
 }
 
+static void test_yaml__floats_as_strings_keep_their_spelling(void)
+{
+        YAML_OK_FLAGS("python: [3.10, 3.9, .inf, 1e3, !!float 2, \"4.0\", 7]", PRC_YAML_FLOAT_AS_STRING,
+                      "{\"python\":[\"3.10\",\"3.9\",\".inf\",\"1e3\",\"2\",\"4.0\",7]}");
+        YAML_OK_FLAGS("v: 3.10", PRC_YAML_FLOAT_AS_STRING | PRC_YAML_ALLOW_FLOAT, "{\"v\":\"3.10\"}");
+}
+
 static void test_yaml__core_tags_are_honoured(void)
 {
         YAML_OK("[!!str 1, !!str true, !!int \"12\", !!bool \"true\", !!null \"\", ! 12]",
@@ -613,12 +620,75 @@ static void test_yaml__merge_fanout_resolves_to_its_distinct_keys(void)
         free(bytes);
 }
 
+/*
+ * Every committed YAML manifest in the corpus (workflows, pnpm lockfiles,
+ * compose, dependabot) loads with the target limits.  Without a float flag
+ * the only refusals allowed are floats (version numbers such as 3.10).
+ */
+static void test_yaml__real_manifests_load(void)
+{
+        const char *c = t_corpora();
+        char path[8500];
+        char *idx, *line, *save = NULL;
+        size_t files = 0, floats = 0;
+
+        (void)attacks_dir();
+        snprintf(path, sizeof(path), "%s/manifests/INDEX.tsv", c);
+        idx = t_read(path, NULL);
+        for (line = strtok_r(idx, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+                char *f[6], *tab = line, *bytes;
+                size_t nf = 0, n, plen;
+                prc_err e;
+                json_t *v;
+
+                while (nf < 6) {
+                        f[nf++] = tab;
+                        tab = strchr(tab, '\t');
+                        if (tab == NULL)
+                                break;
+                        *tab++ = '\0';
+                }
+                if (nf < 6 || strcmp(f[0], "ecosystem") == 0)
+                        continue;
+                plen = strlen(f[3]);
+                if (!(plen > 4 && strcmp(f[3] + plen - 4, ".yml") == 0) &&
+                    !(plen > 5 && strcmp(f[3] + plen - 5, ".yaml") == 0))
+                        continue;
+                for (char *s = f[1]; *s; s++)
+                        if (*s == '/') {
+                                *s = '\0';
+                                snprintf(path, sizeof(path), "%s/manifests/%s/%s__%s/%s", c, f[0], f[1], s + 1,
+                                         f[3]);
+                                break;
+                        }
+                bytes = t_read(path, &n);
+                prc_err_init(&e);
+                v = prc_yaml_load((const uint8_t *)bytes, n, &prc_limits_default, PRC_YAML_FLOAT_AS_STRING, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "%s refused: %s %u:%u %s", path, prc_err_name(e.cls), e.line,
+                               e.col, e.msg);
+                json_decref(v);
+                prc_err_init(&e);
+                v = prc_yaml_load((const uint8_t *)bytes, n, &prc_limits_default, 0, &e);
+                if (v == NULL && e.cls != PRC_E_YAML_FLOAT_NOT_ALLOWED)
+                        t_fail(__FILE__, __LINE__, "%s refused without floats: %s", path, prc_err_name(e.cls));
+                floats += v == NULL;
+                json_decref(v);
+                free(bytes);
+                files++;
+        }
+        free(idx);
+        T_ASSERT(files >= 200);
+        T_ASSERT(floats < files / 10);
+}
+
 static const prc_test tests[] = {
         T(test_yaml__core_schema_null_bool_int),
         T(test_yaml__integers_outside_the_safe_range_are_unsafe),
         T(test_yaml__quoted_and_block_scalars_are_strings),
         T(test_yaml__floats_are_refused_unless_allowed),
         T(test_yaml__infinity_and_nan_are_refused_even_with_floats),
+        T(test_yaml__floats_as_strings_keep_their_spelling),
         T(test_yaml__core_tags_are_honoured),
         T(test_yaml__mismatched_core_tags_are_refused),
         T(test_yaml__other_tags_are_refused),
@@ -648,6 +718,7 @@ static const prc_test tests[] = {
         T(test_yaml__attack_corpus_outcomes),
         T(test_yaml__attack_table_covers_every_yaml_row_of_the_index),
         T(test_yaml__merge_fanout_resolves_to_its_distinct_keys),
+        T(test_yaml__real_manifests_load),
 };
 PRC_SUITE(yaml, tests)
 
