@@ -5,6 +5,7 @@
  */
 #include "t.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -682,6 +683,69 @@ static void test_yaml__real_manifests_load(void)
         T_ASSERT(floats < files / 10);
 }
 
+/* Exactly one outcome, and a loaded result that can be canonicalized or names why not. */
+static void one_outcome(const uint8_t *p, size_t n, const char *what, size_t where)
+{
+        prc_err e;
+        json_t *v;
+
+        prc_err_init(&e);
+        v = prc_yaml_load(p, n, &prc_limits_fuzz, 0, &e);
+        if ((v == NULL) != (e.cls != PRC_E_OK))
+                t_fail(__FILE__, __LINE__, "%s at %zu: not exactly one outcome", what, where);
+        if (v != NULL) {
+                prc_buf b;
+                prc_err e2;
+                prc_err_init(&e2);
+                prc_buf_init(&b, (size_t)16 << 20);
+                if (!prc_jcs_write(v, &b, &e2))
+                        t_fail(__FILE__, __LINE__, "%s at %zu: loaded but not canonical: %s", what, where,
+                               prc_err_name(e2.cls));
+                prc_buf_clear(&b);
+        }
+        json_decref(v);
+}
+
+/* Hostile paths (STYLE.md): every truncation and every single-bit flip of each valid seed input. */
+static void test_yaml__truncation_and_bit_flip_sweep(void)
+{
+        static const char *const dirs[] = { "tests/golden/doc", "fuzz/corpus/yaml" };
+        size_t inputs = 0;
+
+        for (size_t d = 0; d < PRC_ARRAY_LEN(dirs); d++) {
+                char dir[4200];
+                struct dirent *de;
+                DIR *dh;
+
+                snprintf(dir, sizeof(dir), "%s/%s", t_root(), dirs[d]);
+                dh = opendir(dir);
+                T_ASSERT(dh != NULL);
+                while ((de = readdir(dh)) != NULL) {
+                        char path[4500];
+                        size_t n;
+                        uint8_t *buf;
+                        const char *dot = strrchr(de->d_name, '.');
+                        if (de->d_name[0] == '.' || (dot != NULL && (strcmp(dot, ".out") == 0 ||
+                                                                       strcmp(dot, ".err") == 0)))
+                                continue;
+                        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+                        buf = (uint8_t *)t_read(path, &n);
+                        for (size_t i = 0; i <= n; i++)
+                                one_outcome(buf, i, de->d_name, i);
+                        for (size_t i = 0; i < n; i++)
+                                for (unsigned bit = 0; bit < 8; bit++) {
+                                        buf[i] ^= (uint8_t)(1u << bit);
+                                        one_outcome(buf, n, de->d_name, i);
+                                        buf[i] ^= (uint8_t)(1u << bit);
+                                }
+                        free(buf);
+                        inputs++;
+                }
+                closedir(dh);
+        }
+        T_ASSERT(inputs >= 20);
+}
+
 static const prc_test tests[] = {
         T(test_yaml__core_schema_null_bool_int),
         T(test_yaml__integers_outside_the_safe_range_are_unsafe),
@@ -719,6 +783,7 @@ static const prc_test tests[] = {
         T(test_yaml__attack_table_covers_every_yaml_row_of_the_index),
         T(test_yaml__merge_fanout_resolves_to_its_distinct_keys),
         T(test_yaml__real_manifests_load),
+        T(test_yaml__truncation_and_bit_flip_sweep),
 };
 PRC_SUITE(yaml, tests)
 
