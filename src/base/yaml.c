@@ -380,6 +380,9 @@ static enum rkind resolve_plain(const char *s, size_t n, int64_t *out_int)
                                                 "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL };
         enum rkind k;
 
+        /* Most plain scalars are names: only these first characters can start a non-string. */
+        if (n > 0 && strchr("~nNtTfF0123456789+-.", s[0]) == NULL)
+                return R_STR;
         if (is_one_of(s, n, nulls))
                 return R_NULL;
         if (is_one_of(s, n, trues))
