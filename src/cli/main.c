@@ -26,12 +26,12 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 complete listing; 1 some names could not be represented; 2 usage;\n"
           "3 the tree changed during the walk, a file is unreadable, or I/O failed.\n" },
         { "snapshot", NULL, cmd_snapshot, "copy a target's inventoried files into a verified private snapshot",
-          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--format text|json]\n"
+          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--format text|json]\n"
           "\n"
           "Inventories the target, then copies every inventoried regular file into the new\n"
           "directory --out (it must not exist; directories 0700, files 0400 or 0500),\n"
-          "rehashing each while copying, seals and verifies the snapshot digest, and prints\n"
-          "it.  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
+          "rehashing each while copying, seals the snapshot digest and prints it (--verify\n"
+          "also rereads the copy and checks it against the digest).  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
           "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
           "total size ceiling.\n"
           "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
