@@ -94,7 +94,7 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 return outcome(open("/etc/passwd", O_RDONLY | O_CLOEXEC), err);
         case PRC_T_SOCKET: {
                 struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(80) };
-                inet_pton(AF_INET, "192.0.2.1", &sa.sin_addr);
+                inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
                 fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
                 if (fd < 0)
                         return outcome(fd, err);
