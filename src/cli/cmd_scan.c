@@ -22,7 +22,17 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
 {
         struct parse_ctx *pc = ctx;
         json_t *doc = NULL;
-        bool ok = prc_client_parse_named(pc->client, format, path, p, n, &doc, err);
+        uint16_t op = PRC_OP_PARSE, fmt = 0;
+        bool ok;
+
+        if (strcmp(format, "shell") == 0)
+                op = PRC_OP_TOKENIZE;
+        else if (strcmp(format, "archive") == 0)
+                op = PRC_OP_WALK;
+        else
+                fmt = prc_format_by_name(format);
+        /* An operation the worker does not serve comes back as a named refusal: a gap, never a pass. */
+        ok = prc_client_call(pc->client, op, fmt, 0, path, NULL, 0, p, n, true, &doc, err);
 
         json_decref(doc);
         return ok;
@@ -147,6 +157,7 @@ static int run_scan(int argc, char **argv, const char *what)
         static const char *const formats[] = { "text", "json", NULL };
         prc_scan_opts so = { 0 };
         struct parse_ctx pc = { 0 };
+        prc_client_opts copts;
         const char *format = "text";
         char catbuf[4200];
         json_t *res = NULL;
@@ -191,7 +202,8 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         if (so.catalog_root == NULL)
                 so.catalog_root = default_catalog(catbuf, sizeof(catbuf));
-        pc.client = prc_client_new(NULL, &err);
+        prc_client_opts_default(&copts);
+        pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;

@@ -191,6 +191,7 @@ const char *prc_builtin_spdx(const uint8_t *text, size_t n)
 static bool run_license(const prc_target_view *tv, prc_obs_list *out, prc_err *err)
 {
         static const char *const stems[] = { "LICENSE", "LICENCE", "COPYING", "UNLICENSE" };
+        char msg[256];
         prc_buf b;
         size_t i;
         const char *id;
@@ -208,8 +209,9 @@ static bool run_license(const prc_target_view *tv, prc_obs_list *out, prc_err *e
         if (id == NULL)
                 return add1(out, "license", PRC_OUT_UNSUPPORTED, NULL, json_pack("[o]", loc(tv->files[i].path)),
                             "license file present but its SPDX identifier is not recognized", err);
+        snprintf(msg, sizeof(msg), "license %s recognized in %s", id, tv->files[i].path);
         ok = add1(out, "license", PRC_OUT_VALUE, json_pack("{s:s,s:s}", "spdx", id, "path", tv->files[i].path),
-                  json_pack("[o]", loc(tv->files[i].path)), "license recognized", err);
+                  json_pack("[o]", loc(tv->files[i].path)), msg, err);
         return ok;
 }
 
