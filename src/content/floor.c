@@ -259,19 +259,29 @@ static bool add_allow(scmp_filter_ctx ctx, const prc_syscall_allow *a, prc_err *
 
         if (nr == __NR_SCMP_ERROR)
                 return prc_err_set(err, PRC_E_FLOOR_UNAVAILABLE, "seccomp: unknown syscall '%s'", a->name);
+        /* Designated initializers: libseccomp's SCMP_An macros leave datum_b implicit. */
         switch (a->arg_rule) {
-        case PRC_SC_NO_PROT_EXEC:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+        case PRC_SC_NO_PROT_EXEC: {
+                struct scmp_arg_cmp cmp = { .arg = 2, .op = SCMP_CMP_MASKED_EQ, .datum_a = PROT_EXEC, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
-        case PRC_SC_SELF_ONLY:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, 0));
+        }
+        case PRC_SC_SELF_ONLY: {
+                struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = 0, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
-        case PRC_SC_TCGETS_ONLY:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A1(SCMP_CMP_EQ, TCGETS));
+        }
+        case PRC_SC_TCGETS_ONLY: {
+                struct scmp_arg_cmp cmp = { .arg = 1, .op = SCMP_CMP_EQ, .datum_a = TCGETS, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
-        case PRC_SC_FILTER_ONLY:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));
+        }
+        case PRC_SC_FILTER_ONLY: {
+                struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = SECCOMP_SET_MODE_FILTER,
+                                            .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
+        }
         default:
                 rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
         }
