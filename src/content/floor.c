@@ -119,9 +119,9 @@ static void applied(prc_floor_report *rep, prc_floor_layer l, const char *fmt, .
         va_end(ap);
 }
 
-static bool write_file(const char *path, const char *text)
+static bool write_at(int dir, const char *name, const char *text)
 {
-        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        int fd = openat(dir, name, O_WRONLY | O_CLOEXEC);
         size_t n = strlen(text);
         bool ok;
 
@@ -137,23 +137,45 @@ static bool write_file(const char *path, const char *text)
         return close(fd) == 0;
 }
 
+static bool map_ids(int proc, uid_t uid, gid_t gid, prc_floor_report *rep, prc_err *err)
+{
+        char map[64];
+
+        /* One id each way: the only mapping an unprivileged process may write. */
+        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)uid);
+        if (!write_at(proc, "uid_map", map))
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing uid_map");
+        if (!write_at(proc, "setgroups", "deny"))
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing setgroups");
+        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)gid);
+        if (!write_at(proc, "gid_map", map))
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing gid_map");
+        return true;
+}
+
 static bool layer_userns(prc_floor_report *rep, prc_err *err)
 {
         uid_t uid = geteuid();
         gid_t gid = getegid();
-        char map[64];
+        bool ok;
+        /*
+         * Our /proc directory, opened before unsharing: after it, any
+         * capability that let us walk '/' belongs to the old namespace, and
+         * the maps are reached from this fd with no path walk at all.
+         */
+        int proc = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-        if (unshare(CLONE_NEWUSER) != 0)
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "unshare(CLONE_NEWUSER)");
-        /* One id each way: the only mapping an unprivileged process may write. */
-        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)uid);
-        if (!write_file("/proc/self/uid_map", map))
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing uid_map");
-        if (!write_file("/proc/self/setgroups", "deny"))
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing setgroups");
-        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)gid);
-        if (!write_file("/proc/self/gid_map", map))
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing gid_map");
+        if (proc < 0)
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "opening /proc/self");
+        if (unshare(CLONE_NEWUSER) != 0) {
+                int e = errno;
+                close(proc);
+                return fail(rep, PRC_LAYER_USERNS, err, e, "unshare(CLONE_NEWUSER)");
+        }
+        ok = map_ids(proc, uid, gid, rep, err);
+        close(proc);
+        if (!ok)
+                return false;
         if (getuid() != 65534 || getgid() != 65534)
                 return fail(rep, PRC_LAYER_USERNS, err, 0, "uid %u gid %u after mapping, want 65534",
                             (unsigned)getuid(), (unsigned)getgid());
