@@ -73,6 +73,8 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "exit",          PRC_SC_PLAIN,        NULL },
         { "exit_group",    PRC_SC_PLAIN,        NULL },
         { "futex",         PRC_SC_PLAIN,        "glibc locks (malloc, stdio) when contended" },
+        { "getpid",        PRC_SC_PLAIN,        "abort(): raise() signals its own process" },
+        { "gettid",        PRC_SC_PLAIN,        "abort(): raise() signals its own thread" },
         { "ioctl",         PRC_SC_TCGETS_ONLY,  "isatty(): libfyaml asks whether stderr (/dev/null) is a terminal" },
         { "madvise",       PRC_SC_PLAIN,        "free() returns pages with MADV_DONTNEED" },
         { "mmap",          PRC_SC_NO_PROT_EXEC, "allocator: large blocks; never executable" },
@@ -81,8 +83,10 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "munmap",        PRC_SC_PLAIN,        NULL },
         { "prlimit64",     PRC_SC_SELF_ONLY,    "the rlimits layer itself; sealed by the second filter" },
         { "read",          PRC_SC_PLAIN,        "requests (fd 3)" },
+        { "rt_sigprocmask", PRC_SC_PLAIN,       "abort() blocks signals around raise()" },
         { "rt_sigreturn",  PRC_SC_PLAIN,        "return from a signal frame" },
         { "seccomp",       PRC_SC_FILTER_ONLY,  "loading the seal filter; sealed by it" },
+        { "tgkill",        PRC_SC_OWN_TGID,     "abort(): SIGABRT to itself only, so a crash reads as a crash" },
         { "write",         PRC_SC_PLAIN,        "replies (fd 4)" },
 };
 const size_t prc_floor_nallow = sizeof(prc_floor_allow) / sizeof(prc_floor_allow[0]);
@@ -295,6 +299,12 @@ static bool add_allow(scmp_filter_ctx ctx, const prc_syscall_allow *a, prc_err *
         }
         case PRC_SC_TCGETS_ONLY: {
                 struct scmp_arg_cmp cmp = { .arg = 1, .op = SCMP_CMP_EQ, .datum_a = TCGETS, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
+                break;
+        }
+        case PRC_SC_OWN_TGID: {
+                struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = (scmp_datum_t)getpid(),
+                                            .datum_b = 0 };
                 rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
         }

@@ -216,6 +216,27 @@ static void test_worker__escape_kill_parent_is_killed(void)
         expect_killed(PRC_T_KILL_PARENT, pid);
 }
 
+static void test_worker__escape_tgkill_parent_is_killed(void)
+{
+        char pid[32];
+        snprintf(pid, sizeof(pid), "%d", (int)getpid());
+        expect_killed(PRC_T_TGKILL_PARENT, pid);        /* tgkill is allowed for the worker itself only */
+}
+
+static void test_worker__abort_is_a_dead_worker_not_a_denied_syscall(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_ABORT, NULL, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_DEAD);
+        T_ASSERT(strstr(err.msg, "signal 6") != NULL);
+        expect_ping(c);
+        prc_client_free(c);
+}
+
 static void test_worker__escape_abstract_unix_is_killed(void)
 {
         expect_killed(PRC_T_ABSTRACT_UNIX, "prc-test-none");
@@ -726,6 +747,8 @@ static const prc_test tests[] = {
         T(test_worker__escape_raise_rlimit_after_seal_is_killed),
         T(test_worker__escape_kill_parent_is_killed),
         T(test_worker__escape_abstract_unix_is_killed),
+        T(test_worker__escape_tgkill_parent_is_killed),
+        T(test_worker__abort_is_a_dead_worker_not_a_denied_syscall),
         T(test_worker__landlock_denies_open_behind_seccomp),
         T(test_worker__landlock_denies_tcp_connect_behind_seccomp),
         T(test_worker__landlock_denies_execve_behind_seccomp),
