@@ -40,11 +40,6 @@ bool prc_fault_fired(void)
         return fault_fired;
 }
 
-void *prc_fault_json_malloc(size_t n)
-{
-        return prc_malloc(n);
-}
-
 #else
 /* ISO C wants at least one declaration in a translation unit. */
 typedef int prc_alloc_unused;

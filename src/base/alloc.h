@@ -7,7 +7,8 @@
  * PRC_TESTING build prc_fault_arm(N) makes the Nth allocation through these
  * wrappers fail; outside test builds the wrappers are plain malloc/realloc
  * and the hook does not exist.  The counter is process-global and not
- * thread-safe: only single-threaded tests arm it.
+ * thread-safe: only single-threaded tests arm it.  jansson allocates
+ * through prc_malloc too (json_strict.c installs its allocator).
  */
 #ifndef PRC_ALLOC_H
 #define PRC_ALLOC_H
@@ -28,8 +29,6 @@ void prc_fault_arm(unsigned long nth, bool persist);
 unsigned long prc_fault_count(void);
 /* Did an injected failure happen since the last prc_fault_arm? */
 bool prc_fault_fired(void);
-/* malloc-compatible hook for json_set_alloc_funcs in tests (same counter). */
-void *prc_fault_json_malloc(size_t n);
 #else
 static inline bool prc_fault_hit(void) { return false; }
 #endif

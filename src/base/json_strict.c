@@ -4,8 +4,11 @@
  */
 #include "base/json_strict.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 #include "base/jcs.h"
 #include "base/utf8.h"
@@ -355,6 +358,50 @@ bool prc_json_check_tree(const json_t *v, const prc_limits *lim, unsigned flags,
         return walk(&w, v, err);
 }
 
+/*
+ * jansson's allocator.  jansson 2.14 does not report allocation failure
+ * reliably: measured with fault injection, a failed allocation inside
+ * json_loadb surfaces as a syntax error ("invalid token"), as an error with
+ * no message, or even as a successful parse of a document that differs from
+ * the input.  So prc installs its own allocator, which records any failure
+ * in a thread-local flag; a parse during which an allocation failed is
+ * discarded and reported as out-of-memory.  It allocates through prc_malloc,
+ * so test builds can inject faults into jansson too.
+ */
+static _Thread_local bool jalloc_failed;
+static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
+
+static void *jalloc(size_t n)
+{
+        void *p = prc_malloc(n);
+
+        if (p == NULL)
+                jalloc_failed = true;
+        return p;
+}
+
+static void jalloc_install(void)
+{
+        json_set_alloc_funcs(jalloc, free);
+}
+
+void prc_json_alloc_guard_begin(void)
+{
+        json_malloc_t m;
+        json_free_t f;
+
+        (void)pthread_once(&jalloc_once, jalloc_install);
+        json_get_alloc_funcs(&m, &f);
+        if (m != jalloc)        /* somebody replaced it: take it back, failures must be seen */
+                jalloc_install();
+        jalloc_failed = false;
+}
+
+bool prc_json_alloc_guard_failed(void)
+{
+        return jalloc_failed;
+}
+
 json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
         json_error_t je;
@@ -374,7 +421,13 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
                 return NULL;
         if (flags & PRC_JSON_ALLOW_NUL)
                 jflags |= JSON_ALLOW_NUL;
+        prc_json_alloc_guard_begin();
         v = json_loadb(n ? (const char *)p : "", n, jflags, &je);
+        if (prc_json_alloc_guard_failed()) {
+                json_decref(v);
+                prc_err_oom(err, "a JSON document");
+                return NULL;
+        }
         if (v == NULL) {
                 prc_errclass cls = map_jansson(json_error_code(&je));
 

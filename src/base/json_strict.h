@@ -71,6 +71,17 @@ void prc_jptr_push(char *out, size_t cap, const char *key);
 /* Append "/" + index. */
 void prc_jptr_index(char *out, size_t cap, size_t index);
 
+/*
+ * jansson allocation guard.  prc installs jansson's allocator (nobody else
+ * may call json_set_alloc_funcs) so that a failed allocation is never lost:
+ * jansson itself may report it as a syntax error or not at all.  A loader
+ * that builds a jansson tree calls _begin before and checks _failed after;
+ * when it returns true the tree must be discarded as out-of-memory.  The
+ * flag is per thread.  prc_json_parse does this itself.
+ */
+void prc_json_alloc_guard_begin(void);
+bool prc_json_alloc_guard_failed(void);
+
 /* Name of a jansson type for messages ("string", "integer", ...). */
 const char *prc_json_type_name(const json_t *v);
 
