@@ -40,7 +40,7 @@ ifeq ($(VARIANT),fuzz)
 B      := build/fuzz
 CC     := clang-14
 WARN   := -Wall -Wextra -Werror -Wno-unused-command-line-argument
-VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
           -DPRC_TESTING=1 -DPRC_FUZZING=1
 endif
 
