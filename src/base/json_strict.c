@@ -17,13 +17,19 @@
 enum { PRC_JSON_PTR_DEPTH = 1024 };
 
 /*
- * Lexical pre-scan: bounds nesting before jansson recurses, and finds the
- * first NUL byte.  Strings are skipped honouring backslash escapes, so a
- * bracket inside a string is not counted.
+ * Lexical pre-scan, before jansson allocates or recurses: bounds nesting,
+ * finds the first NUL byte, and counts values so that a flat document of
+ * millions of tiny values is refused before it is built (jansson spends
+ * tens of bytes per value).  Strings are skipped honouring backslash
+ * escapes, so brackets inside strings are not counted.  For valid JSON,
+ * values = containers + strings + primitives - keys, and every key is
+ * followed by exactly one ':' outside strings.  On invalid JSON the count
+ * may be off, which is harmless: jansson refuses that input anyway.
  */
 static bool prescan(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
 {
         uint32_t depth = 0;
+        uint64_t starts = 0, colons = 0;
         bool in_str = false;
 
         for (size_t i = 0; i < n; i++) {
@@ -32,21 +38,37 @@ static bool prescan(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *
                 if (c == 0)
                         return prc_err_at(err, PRC_E_NUL_BYTE, i, "NUL byte in JSON input");
                 if (in_str) {
-                        if (c == '\\')
+                        if (c == '\\' && i + 1 < n) {
+                                if (p[i + 1] == 0)
+                                        return prc_err_at(err, PRC_E_NUL_BYTE, i + 1, "NUL byte in JSON input");
                                 i++;
-                        else if (c == '"')
+                        } else if (c == '"') {
                                 in_str = false;
+                        }
                         continue;
                 }
                 if (c == '"') {
                         in_str = true;
+                        starts++;
                 } else if (c == '[' || c == '{') {
+                        starts++;
                         if (++depth > lim->depth_max)
                                 return prc_err_at(err, PRC_E_DEPTH_LIMIT, i,
                                                   "nesting deeper than %u", lim->depth_max);
                 } else if ((c == ']' || c == '}') && depth > 0) {
                         depth--;
+                } else if (c == ':') {
+                        colons++;
+                } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',' && c != ']' &&
+                           c != '}') {
+                        uint8_t prev = i > 0 ? p[i - 1] : ' ';
+                        /* first byte of a number or literal */
+                        if (prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r' || prev == ',' ||
+                            prev == ':' || prev == '[' || prev == '{')
+                                starts++;
                 }
+                if (starts > colons && starts - colons > lim->nodes_max)
+                        return prc_err_at(err, PRC_E_NODES_LIMIT, i, "more than %u values", lim->nodes_max);
         }
         return true;
 }

@@ -101,6 +101,7 @@ static void test_json_strict__utf8_and_nul(void)
         T_ERR(e, PRC_E_INVALID_UTF8);
         T_EQ_INT(e.off, 8);
         refuse("[\"a\0\"]", 6, 0, PRC_E_NUL_BYTE, NULL, __LINE__);
+        refuse("[\"\\\0\"]", 5, 0, PRC_E_NUL_BYTE, NULL, __LINE__);         /* NUL right after a backslash */
         refuse("[1]\0", 4, PRC_JSON_ALLOW_NUL, PRC_E_NUL_BYTE, NULL, __LINE__); /* raw NUL never */
         REFUSE("\"a\\u0000b\"", 0, PRC_E_NUL_BYTE, NULL);
         REFUSE("{\"a\\u0000\":1}", PRC_JSON_ALLOW_NUL, PRC_E_NUL_BYTE, NULL);  /* never in keys */
@@ -300,6 +301,16 @@ static void test_json_strict__scalar_node_and_key_limits(void)
         T_ASSERT(v == NULL);
         T_ERR(e, PRC_E_NODES_LIMIT);
 
+        /* keys are not values: object, 1, 2, array, true, null = 6 */
+        lim.nodes_max = 6;
+        v = parse_l("{\"a\":1,\"b\":2,\"c\":[true,null]}", 29, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        lim.nodes_max = 5;
+        v = parse_l("{\"a\":1,\"b\":2,\"c\":[true,null]}", 29, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+
         lim = prc_limits_default;
         lim.keys_max = 2;
         v = parse_l("{\"a\":1,\"b\":{\"c\":1,\"d\":2}}", 25, &lim, 0, &e);
@@ -309,6 +320,29 @@ static void test_json_strict__scalar_node_and_key_limits(void)
         T_ASSERT(v == NULL);
         T_ERR(e, PRC_E_NODES_LIMIT);
         T_EQ_STR(e.ptr, "/b");
+}
+
+static void test_json_strict__flat_value_flood_refused_before_building(void)
+{
+        prc_limits lim = prc_limits_default;
+        size_t n = 1u << 20;
+        char *s = malloc(n);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(s != NULL);
+        s[0] = '[';
+        for (size_t i = 1; i + 1 < n; i += 2)
+                memcpy(s + i, "0,", 2);
+        s[n - 2] = '0';
+        s[n - 1] = ']';
+        lim.nodes_max = 1000;
+        v = parse_l(s, n, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+        /* refused by the pre-scan near value 1001, not after building 500000 */
+        T_ASSERT(e.off != PRC_NO_OFF && e.off < 2100);
+        free(s);
 }
 
 static const prc_field manifest_fields[] = {
@@ -510,6 +544,7 @@ static const prc_test tests[] = {
         T(test_json_strict__numbers),
         T(test_json_strict__syntax_errors_with_position),
         T(test_json_strict__scalar_node_and_key_limits),
+        T(test_json_strict__flat_value_flood_refused_before_building),
         T(test_json_strict__field_table),
         T(test_json_strict__pointer_helpers),
         T(test_json_strict__fault_sweep_over_parse),
