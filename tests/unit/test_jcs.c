@@ -9,6 +9,12 @@
 #include <dirent.h>
 #include <stdlib.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
+#include "base/alloc.h"
+#include "base/doc.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
 
@@ -288,6 +294,65 @@ static void test_jcs__same_document_any_order_same_bytes(void)
         free(b);
 }
 
+/* Every allocation of a canonical write fails in turn: out-of-memory, output rolled back. */
+static void test_jcs__fault_sweep_over_write(void)
+{
+        json_t *v = json_pack("{s:[i,{s:s,s:[b,n]}],s:{s:{s:s}},s:s}", "b", 1, "y", "long enough string value",
+                              "x", 1, "a", "c", "d", "e", "z", "last");
+        unsigned long total;
+        prc_buf b;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_buf_init(&b, 1 << 20);
+        T_ASSERT(prc_buf_puts(&b, "keep", &e));        /* the same start as each pass below */
+        prc_fault_arm(0, false);
+        T_ASSERT(prc_jcs_write(v, &b, &e));
+        total = prc_fault_count();
+        prc_buf_clear(&b);
+        T_ASSERT(total >= 3);           /* the output buffer and the key arrays */
+        for (unsigned long nth = 1; nth <= total; nth++) {
+                prc_err_init(&e);
+                prc_buf_init(&b, 1 << 20);
+                T_ASSERT(prc_buf_puts(&b, "keep", &e));
+                prc_fault_arm(nth, false);
+                if (prc_jcs_write(v, &b, &e))
+                        t_fail(__FILE__, __LINE__, "allocation %lu of %lu failed silently", nth, total);
+                prc_fault_arm(0, false);
+                T_ERR(e, PRC_E_OUT_OF_MEMORY);
+                T_EQ_STR(prc_buf_cstr(&b), "keep");
+                prc_buf_clear(&b);
+        }
+        json_decref(v);
+#if defined(__SANITIZE_ADDRESS__)
+        T_ASSERT(__lsan_do_recoverable_leak_check() == 0);
+#endif
+}
+
+/* The document digest, through the JSON path of doc.c (the YAML path is tested with the loader). */
+static void test_jcs__document_digest_of_json_file(void)
+{
+        static const char ta[] = "{\"b\": [1, 2], \"a\": \"x\"}\n", tb[] = "{\"a\":\"x\",\"b\":[1,2]}",
+                          td[] = "{\"a\":1,\"a\":2}";
+        const char *a = t_write(t_tmpdir(), "a.json", ta, strlen(ta));
+        const char *b = t_write(t_tmpdir(), "b.json", tb, strlen(tb));
+        const char *d = t_write(t_tmpdir(), "d.json", td, strlen(td));
+        char ha[PRC_SHA256_HEX + 1], hb[PRC_SHA256_HEX + 1], want[PRC_SHA256_HEX + 1];
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_doc_digest_file(a, PRC_DOC_JSON, &prc_limits_operator, ha, &e));
+        T_ASSERT(prc_doc_digest_file(b, PRC_DOC_AUTO, &prc_limits_operator, hb, &e));
+        T_EQ_STR(ha, hb);       /* formatting and key order do not change the digest */
+        T_ASSERT(prc_sha256_hex_once(tb, strlen(tb), want, &e));
+        T_EQ_STR(ha, want);
+        T_NOERR(e);
+        T_ASSERT(!prc_doc_digest_file(d, PRC_DOC_JSON, &prc_limits_operator, ha, &e));
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_EQ_STR(e.file, d);
+        T_EQ_STR(e.ptr, "/a");
+}
+
 /*
  * Golden files: tests/golden/jcs/NNN-slug.in is strict JSON; .out holds its
  * canonical form, or .err holds "class line offset" when it is refused
@@ -366,6 +431,8 @@ static const prc_test tests[] = {
         T(test_jcs__output_cap_is_buffer_limit),
         T(test_jcs__digest_and_id_omit_only_top_level_id),
         T(test_jcs__same_document_any_order_same_bytes),
+        T(test_jcs__fault_sweep_over_write),
+        T(test_jcs__document_digest_of_json_file),
         T(test_jcs__golden_files),
 };
 PRC_SUITE(jcs, tests)
