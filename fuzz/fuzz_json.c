@@ -3,7 +3,8 @@
  * writer.  Invariants: exactly one outcome per parse (a document or an
  * error, never both or neither); a parsed document is writable as canonical
  * JSON, or fails not-canonical only when floats were allowed; the canonical
- * form parses again and is a fixed point.  Seeds: fuzz/corpus/json/.
+ * form parses again and is a fixed point; a nodes-limit refusal is real
+ * (the tree built without that limit is too big).  Seeds: fuzz/corpus/json/.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,49 @@
 #include "base/jcs.h"
 #include "base/json_strict.h"
 #include "fuzz.h"
+
+/* Values in a tree and the widest object, counted the simple way. */
+static uint64_t count(const json_t *v, size_t *widest)
+{
+        uint64_t c = 1;
+        const char *k;
+        json_t *e;
+        size_t i;
+
+        if (json_is_array(v)) {
+                json_array_foreach(v, i, e)
+                        c += count(e, widest);
+        } else if (json_is_object(v)) {
+                if (json_object_size(v) > *widest)
+                        *widest = json_object_size(v);
+                json_object_foreach((json_t *)v, k, e)
+                        c += count(e, widest);
+        }
+        return c;
+}
+
+/*
+ * nodes-limit must be earned: with the node and key limits lifted the same
+ * input must really hold more values (or a wider object) than allowed.
+ * This checks the reader's cheap pre-scan count against the real tree.
+ */
+static void check_nodes_refusal(const uint8_t *p, size_t n, unsigned flags)
+{
+        prc_limits big = prc_limits_fuzz;
+        size_t widest = 0;
+        prc_err e;
+        json_t *v;
+
+        big.nodes_max = UINT32_MAX;
+        big.keys_max = UINT32_MAX;
+        prc_err_init(&e);
+        v = prc_json_parse(p, n, &big, flags, &e);
+        if (v == NULL)
+                return;         /* refused for another reason too */
+        if (count(v, &widest) <= prc_limits_fuzz.nodes_max && widest <= prc_limits_fuzz.keys_max)
+                __builtin_trap();
+        json_decref(v);
+}
 
 static void one(const uint8_t *p, size_t n, unsigned flags)
 {
@@ -23,8 +67,11 @@ static void one(const uint8_t *p, size_t n, unsigned flags)
         v = prc_json_parse(p, n, &prc_limits_fuzz, flags, &err);
         if ((v == NULL) != (err.cls != PRC_E_OK))       /* exactly one outcome */
                 __builtin_trap();
-        if (v == NULL)
+        if (v == NULL) {
+                if (err.cls == PRC_E_NODES_LIMIT)
+                        check_nodes_refusal(p, n, flags);
                 return;
+        }
         prc_buf_init(&out, 1u << 20);
         if (!prc_jcs_write(v, &out, &err)) {
                 if (!(flags & PRC_JSON_ALLOW_FLOAT) || err.cls != PRC_E_NOT_CANONICAL)

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "base/digest.h"
 
 static void hex_of(const void *p, size_t n, char out[PRC_SHA256_HEX + 1])
@@ -210,6 +211,19 @@ static void test_digest__prefixed_form_is_strict(void)
         }
 }
 
+static void test_digest__context_allocation_failure_is_oom(void)
+{
+        prc_sha256 *h;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_fault_arm(1, false);
+        h = prc_sha256_new(&e);
+        prc_fault_arm(0, false);
+        T_ASSERT(h == NULL);
+        T_ERR(e, PRC_E_OUT_OF_MEMORY);
+}
+
 static const prc_test tests[] = {
         T(test_digest__known_vectors),
         T(test_digest__million_a_streamed_in_odd_chunks),
@@ -218,5 +232,6 @@ static const prc_test tests[] = {
         T(test_digest__parse_accepts_lowercase_64),
         T(test_digest__parse_rejects_case_length_and_junk),
         T(test_digest__prefixed_form_is_strict),
+        T(test_digest__context_allocation_failure_is_oom),
 };
 PRC_SUITE(digest, tests)
