@@ -25,7 +25,10 @@ int main(int argc, char **argv)
         double secs;
 
         prc_err_init(&e);
-        if (buf == NULL || chunk == 0 || (h = prc_sha256_new(&e)) == NULL)
+        if (buf == NULL || chunk == 0)
+                return 1;
+        h = prc_sha256_new(&e);
+        if (h == NULL)
                 return 1;
         for (size_t i = 0; i < chunk; i++)
                 buf[i] = (uint8_t)(i * 131);

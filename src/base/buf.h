@@ -49,7 +49,7 @@ bool prc_buf_reserve(prc_buf *b, size_t n, prc_err *err) PRC_MUST_CHECK;
  * returns a NUL-terminated block, even for an empty buffer; *out_len gets
  * len.  NULL on out-of-memory.  The buffer is left empty.
  */
-uint8_t *prc_buf_take(prc_buf *b, size_t *out_len, prc_err *err);
+uint8_t *prc_buf_take(prc_buf *b, size_t *out_len, prc_err *err) PRC_MUST_CHECK;
 
 /* Borrowed: valid until the next mutation of b.  "" for an empty buffer. */
 const char *prc_buf_cstr(const prc_buf *b);

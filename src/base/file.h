@@ -1,5 +1,6 @@
 /*
- * file.h - read a whole file under a byte cap.
+ * file.h - read a whole file under a byte cap, and write all of a buffer.
+ * Trust: paths are the caller's; contents and sizes are treated as hostile.
  */
 #ifndef PRC_FILE_H
 #define PRC_FILE_H

@@ -32,7 +32,8 @@ enum {
  * scalar-limit, unsafe-number, out-of-memory.  err->off / line / col point
  * at the cause; err->ptr names the offending value when known.
  */
-json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+        PRC_MUST_CHECK;
 
 /*
  * Check that a parsed tree stays within lim and flags (the post-parse half
