@@ -51,10 +51,16 @@ int cli_exit_for(const prc_err *e);
 /* -- scan and verify (engine) -- */
 
 /* -- inventory and snapshot -- */
+int cmd_inventory(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 /* -- content worker and parsers -- */
+int cmd_content_parse(int argc, char **argv);
+int cmd_sandbox_probe(int argc, char **argv);
 
 /* -- adapters: protocol, manifest, fixtures -- */
+int cmd_adapter_validate_output(int argc, char **argv);
+int cmd_adapter_fixture_validate(int argc, char **argv);
 
 /* -- adapters: registry and trust -- */
 
