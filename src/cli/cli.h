@@ -57,6 +57,7 @@ int cli_exit_for(const prc_err *e);
 /* -- adapters: protocol, manifest, fixtures -- */
 
 /* -- adapters: registry and trust -- */
+int cmd_adapter_registry_validate(int argc, char **argv);
 
 /* -- adapters: OCI runner and records -- */
 
