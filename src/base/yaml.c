@@ -1,15 +1,1121 @@
 /*
- * yaml.c - PLACEHOLDER until the bounded loader lands (issue 2, item 7):
- * refuses every input so nothing can pass through an unbounded path.
+ * yaml.c - bounded YAML loader: libfyaml's event parser, composed by prc.
+ *
+ * Trust: the input is hostile (target manifests and workflows, in the
+ * content worker; operator files in process).  libfyaml only scans and
+ * parses; every value, anchor, alias, merge and key is composed here and
+ * counted against prc_limits before it is kept, so no library default
+ * decides how much work a document may cause.  Aliases share the anchored
+ * jansson value (a reference, never a deep copy) but count every node they
+ * stand for.  libfyaml's diagnostics go to a silent collector: a library
+ * writing to a file-backed stderr inside the worker (RLIMIT_FSIZE 0) would
+ * kill it with SIGXFSZ.  Rules and their reasons: docs/yaml.md.
  */
 #include "base/yaml.h"
 
+#include <inttypes.h>
+#include <libfyaml.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/jcs.h"
+#include "base/json_strict.h"
+#include "base/utf8.h"
+
+/*
+ * YAML 1.2 limits an implicit key to 1024 characters (spec 7.4.2); prc
+ * applies it to every key, explicit ones included, so a key never costs
+ * more than that to hash and compare.  Real keys (pnpm caps its own at
+ * 1000) stay below it.
+ */
+#define KEY_CHARS_MAX 1024
+
+#define TAG_PREFIX "tag:yaml.org,2002:"
+
+typedef struct anchor {
+        char     *name;         /* owned */
+        size_t    len;
+        json_t   *v;            /* owned reference; NULL while its node is being composed */
+        uint64_t  nodes;        /* nodes the anchored node stands for */
+} anchor;
+
+typedef struct frame {
+        json_t   *v;            /* owned: the array, or the object of explicit keys */
+        json_t   *srcs;         /* owned: merge sources (objects) in order, or NULL */
+        char     *key;          /* owned: the pending key, NUL-terminated */
+        size_t    klen;
+        uint64_t  nodes;        /* nodes this collection stands for so far */
+        long      anchor;       /* index into composer.anchors, or -1 */
+        bool      map;
+        bool      have_key;     /* map: key read, its value pending */
+        bool      merge_key;    /* map: the pending key is `<<` */
+        bool      merged;       /* map: a `<<` entry was seen already */
+} frame;
+
+/* Node counts of finished collections, by address (merges need the count of each merged value). */
+typedef struct count_tab {
+        const json_t **keys;    /* owned array; entries borrowed */
+        uint64_t      *vals;    /* owned */
+        size_t         cap, used;
+} count_tab;
+
+typedef struct composer {
+        const prc_limits *lim;
+        unsigned          flags;
+        prc_err          *err;
+        frame            *stack;        /* owned, depth frames in use */
+        uint32_t          depth, stack_cap;
+        anchor           *anchors;      /* owned */
+        size_t            nanchors, anchors_cap;
+        uint32_t         *names;        /* owned: open hash of anchor index + 1, 0 = empty */
+        size_t            names_cap;
+        count_tab         counts;
+        uint64_t          nodes, aliases, merges;
+        unsigned          docs;
+        json_t           *root;         /* owned */
+        bool              have_root;
+        struct fy_mark    at;           /* start of the event being handled */
+} composer;
+
+/* ---- errors ---------------------------------------------------------- */
+
+static void where(composer *c, char *out, size_t cap)
+{
+        out[0] = '\0';
+        for (uint32_t i = 0; i < c->depth; i++) {
+                const frame *f = &c->stack[i];
+                if (f->map && f->have_key)
+                        prc_jptr_push(out, cap, f->key);
+                else if (!f->map)
+                        prc_jptr_index(out, cap, json_array_size(f->v));
+        }
+}
+
+static bool fail(composer *c, prc_errclass cls, const char *fmt, ...) PRC_PRINTF(3, 4);
+static bool fail(composer *c, prc_errclass cls, const char *fmt, ...)
+{
+        char msg[sizeof(c->err->msg)], ptr[sizeof(c->err->ptr)];
+        va_list ap;
+
+        if (prc_err_is_set(c->err))
+                return false;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        prc_err_at(c->err, cls, c->at.input_pos, "%s", msg);
+        prc_err_set_line(c->err, (uint32_t)c->at.line + 1, (uint32_t)c->at.column + 1);
+        where(c, ptr, sizeof(ptr));
+        if (ptr[0] != '\0')
+                prc_err_set_ptr(c->err, ptr);
+        return false;
+}
+
+static bool oom(composer *c, const char *what)
+{
+        return fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building %s", what);
+}
+
+/* ---- node counts by address ------------------------------------------ */
+
+static size_t ptr_hash(const void *p)
+{
+        uint64_t x = (uint64_t)(uintptr_t)p;
+
+        x ^= x >> 33;
+        x *= 0xff51afd7ed558ccdULL;
+        x ^= x >> 33;
+        return (size_t)x;
+}
+
+static bool counts_put(composer *c, const json_t *v, uint64_t n)
+{
+        count_tab *t = &c->counts;
+        size_t i;
+
+        if ((t->used + 1) * 2 > t->cap) {
+                size_t ncap = t->cap ? t->cap * 2 : 256;
+                const json_t **nk = calloc(ncap, sizeof(*nk));
+                uint64_t *nv = calloc(ncap, sizeof(*nv));
+                if (nk == NULL || nv == NULL) {
+                        free(nk);
+                        free(nv);
+                        return oom(c, "node counts");
+                }
+                for (size_t j = 0; j < t->cap; j++) {
+                        if (t->keys[j] == NULL)
+                                continue;
+                        for (i = ptr_hash(t->keys[j]) & (ncap - 1); nk[i] != NULL; i = (i + 1) & (ncap - 1))
+                                ;
+                        nk[i] = t->keys[j];
+                        nv[i] = t->vals[j];
+                }
+                free(t->keys);
+                free(t->vals);
+                t->keys = nk;
+                t->vals = nv;
+                t->cap = ncap;
+        }
+        for (i = ptr_hash(v) & (t->cap - 1); t->keys[i] != NULL && t->keys[i] != v; i = (i + 1) & (t->cap - 1))
+                ;
+        if (t->keys[i] == NULL)
+                t->used++;
+        /* An address reused after a free is overwritten here, before anyone can look it up. */
+        t->keys[i] = v;
+        t->vals[i] = n;
+        return true;
+}
+
+static uint64_t count_of(const composer *c, const json_t *v)
+{
+        const count_tab *t = &c->counts;
+
+        if (!json_is_object(v) && !json_is_array(v))
+                return 1;
+        if (t->cap == 0)
+                return 1;
+        for (size_t i = ptr_hash(v) & (t->cap - 1); t->keys[i] != NULL; i = (i + 1) & (t->cap - 1))
+                if (t->keys[i] == v)
+                        return t->vals[i];
+        return 1;       /* unreachable for collections the composer finished */
+}
+
+/* ---- anchors ----------------------------------------------------------- */
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+        uint64_t h = 0xcbf29ce484222325ULL;    /* FNV-1a */
+
+        for (size_t i = 0; i < n; i++) {
+                h ^= (uint8_t)s[i];
+                h *= 0x100000001b3ULL;
+        }
+        return h;
+}
+
+static void name_slot(composer *c, const char *s, size_t n, size_t *out_slot)
+{
+        size_t i = (size_t)name_hash(s, n) & (c->names_cap - 1);
+
+        for (; c->names[i] != 0; i = (i + 1) & (c->names_cap - 1)) {
+                const anchor *a = &c->anchors[c->names[i] - 1];
+                if (a->len == n && memcmp(a->name, s, n) == 0)
+                        break;
+        }
+        *out_slot = i;
+}
+
+static long anchor_find(composer *c, const char *s, size_t n)
+{
+        size_t slot;
+
+        if (c->names_cap == 0)
+                return -1;
+        name_slot(c, s, n, &slot);
+        return c->names[slot] ? (long)c->names[slot] - 1 : -1;
+}
+
+/* Define an anchor (a redefinition hides the earlier one from later aliases). */
+static bool anchor_define(composer *c, struct fy_token *tok, long *out_idx)
+{
+        size_t n, slot;
+        const char *s = fy_token_get_text(tok, &n);
+        anchor *a;
+
+        if (s == NULL)
+                return oom(c, "an anchor name");
+        if (c->nanchors >= c->lim->anchor_max)
+                return fail(c, PRC_E_YAML_ANCHOR_LIMIT, "more than %" PRIu32 " anchors", c->lim->anchor_max);
+        if (c->nanchors == c->anchors_cap) {
+                size_t ncap = c->anchors_cap ? c->anchors_cap * 2 : 16;
+                anchor *na = realloc(c->anchors, ncap * sizeof(*na));
+                if (na == NULL)
+                        return oom(c, "the anchor table");
+                c->anchors = na;
+                c->anchors_cap = ncap;
+        }
+        if ((c->nanchors + 1) * 2 > c->names_cap) {
+                size_t ncap = c->names_cap ? c->names_cap * 2 : 32;
+                uint32_t *nn = calloc(ncap, sizeof(*nn));
+                if (nn == NULL)
+                        return oom(c, "the anchor table");
+                free(c->names);
+                c->names = nn;
+                c->names_cap = ncap;
+                /* Rehash in definition order so each name ends on its latest anchor. */
+                for (size_t j = 0; j < c->nanchors; j++) {
+                        name_slot(c, c->anchors[j].name, c->anchors[j].len, &slot);
+                        c->names[slot] = (uint32_t)j + 1;
+                }
+        }
+        a = &c->anchors[c->nanchors];
+        a->name = malloc(n + 1);
+        if (a->name == NULL)
+                return oom(c, "an anchor name");
+        memcpy(a->name, s, n);
+        a->name[n] = '\0';
+        a->len = n;
+        a->v = NULL;
+        a->nodes = 0;
+        c->nanchors++;
+        name_slot(c, s, n, &slot);
+        c->names[slot] = (uint32_t)c->nanchors;
+        *out_idx = (long)c->nanchors - 1;
+        return true;
+}
+
+static void anchor_complete(composer *c, long idx, json_t *v, uint64_t nodes)
+{
+        if (idx < 0)
+                return;
+        c->anchors[idx].v = json_incref(v);
+        c->anchors[idx].nodes = nodes;
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+static bool add_nodes(composer *c, uint64_t n)
+{
+        if (n > c->lim->nodes_max || c->nodes + n > c->lim->nodes_max)
+                return fail(c, PRC_E_NODES_LIMIT, "more than %" PRIu32 " nodes (aliases expanded)",
+                            c->lim->nodes_max);
+        c->nodes += n;
+        return true;
+}
+
+/* ---- scalars ------------------------------------------------------------- */
+
+enum rkind { R_NULL, R_TRUE, R_FALSE, R_INT, R_INT_UNSAFE, R_FLOAT, R_NONFINITE, R_STR };
+
+static bool is_one_of(const char *s, size_t n, const char *const *words)
+{
+        for (size_t i = 0; words[i] != NULL; i++)
+                if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0)
+                        return true;
+        return false;
+}
+
+static int digit_val(char ch, unsigned base)
+{
+        int d;
+
+        if (ch >= '0' && ch <= '9')
+                d = ch - '0';
+        else if (ch >= 'a' && ch <= 'f')
+                d = ch - 'a' + 10;
+        else if (ch >= 'A' && ch <= 'F')
+                d = ch - 'A' + 10;
+        else
+                return -1;
+        return (unsigned)d < base ? d : -1;
+}
+
+/* Digits s[0..n) in base, n >= 1: R_INT with *out, R_INT_UNSAFE past 2^53-1, R_STR if not all digits. */
+static enum rkind parse_digits(const char *s, size_t n, unsigned base, bool neg, int64_t *out)
+{
+        uint64_t v = 0;
+        bool big = false;
+
+        if (n == 0)
+                return R_STR;
+        for (size_t i = 0; i < n; i++) {
+                int d = digit_val(s[i], base);
+                if (d < 0)
+                        return R_STR;
+                if (!big) {
+                        v = v * base + (unsigned)d;
+                        big = v > (uint64_t)PRC_SAFE_INT_MAX;
+                }
+        }
+        if (big)
+                return R_INT_UNSAFE;
+        *out = neg ? -(int64_t)v : (int64_t)v;
+        return R_INT;
+}
+
+/* The YAML 1.2 core schema float pattern, without the special values. */
+static bool is_float_text(const char *s, size_t n)
+{
+        size_t i = 0, intd = 0, fracd = 0;
+
+        if (i < n && (s[i] == '-' || s[i] == '+'))
+                i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9') {
+                i++;
+                intd++;
+        }
+        if (i < n && s[i] == '.') {
+                i++;
+                while (i < n && s[i] >= '0' && s[i] <= '9') {
+                        i++;
+                        fracd++;
+                }
+        }
+        if (intd == 0 && fracd == 0)
+                return false;
+        if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+                size_t expd = 0;
+                i++;
+                if (i < n && (s[i] == '-' || s[i] == '+'))
+                        i++;
+                while (i < n && s[i] >= '0' && s[i] <= '9') {
+                        i++;
+                        expd++;
+                }
+                if (expd == 0)
+                        return false;
+        }
+        return i == n;
+}
+
+/* Resolve a plain scalar by the YAML 1.2 core schema (spec 10.3.2). */
+static enum rkind resolve_plain(const char *s, size_t n, int64_t *out_int)
+{
+        static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
+        static const char *const trues[] = { "true", "True", "TRUE", NULL };
+        static const char *const falses[] = { "false", "False", "FALSE", NULL };
+        static const char *const specials[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                                                "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL };
+        enum rkind k;
+
+        if (is_one_of(s, n, nulls))
+                return R_NULL;
+        if (is_one_of(s, n, trues))
+                return R_TRUE;
+        if (is_one_of(s, n, falses))
+                return R_FALSE;
+        if (n > 2 && s[0] == '0' && s[1] == 'o')
+                return parse_digits(s + 2, n - 2, 8, false, out_int);
+        if (n > 2 && s[0] == '0' && s[1] == 'x')
+                return parse_digits(s + 2, n - 2, 16, false, out_int);
+        if (n > 1 && (s[0] == '-' || s[0] == '+'))
+                k = parse_digits(s + 1, n - 1, 10, s[0] == '-', out_int);
+        else
+                k = parse_digits(s, n, 10, false, out_int);
+        if (k != R_STR)
+                return k;
+        if (is_one_of(s, n, specials))
+                return R_NONFINITE;
+        if (is_float_text(s, n))
+                return R_FLOAT;
+        return R_STR;
+}
+
+static bool tag_is(const char *tag, size_t tlen, const char *name)
+{
+        size_t pl = strlen(TAG_PREFIX), nl = strlen(name);
+
+        return tlen == pl + nl && memcmp(tag, TAG_PREFIX, pl) == 0 && memcmp(tag + pl, name, nl) == 0;
+}
+
+/*
+ * Resolve a scalar event's text: its kind, honouring core-schema tags.
+ * Quoted and block scalars are strings unless a tag says otherwise.
+ */
+static bool scalar_kind(composer *c, const char *s, size_t n, enum fy_scalar_style style,
+                        struct fy_token *tagtok, enum rkind *out, int64_t *out_int)
+{
+        const char *tag = NULL;
+        size_t tlen = 0;
+        enum rkind k;
+
+        if (tagtok != NULL) {
+                tag = fy_token_get_text(tagtok, &tlen);
+                if (tag == NULL)
+                        return oom(c, "a tag");
+        }
+        if (tag == NULL) {
+                *out = style == FYSS_PLAIN ? resolve_plain(s, n, out_int) : R_STR;
+                return true;
+        }
+        if ((tlen == 1 && tag[0] == '!') || tag_is(tag, tlen, "str")) {
+                *out = R_STR;   /* the non-specific '!' makes a scalar a string */
+                return true;
+        }
+        k = resolve_plain(s, n, out_int);
+        if (tag_is(tag, tlen, "null")) {
+                if (k != R_NULL)
+                        return fail(c, PRC_E_YAML_TAG_MISMATCH, "'!!null' on a scalar that is not null");
+        } else if (tag_is(tag, tlen, "bool")) {
+                if (k != R_TRUE && k != R_FALSE)
+                        return fail(c, PRC_E_YAML_TAG_MISMATCH, "'!!bool' on a scalar that is not a boolean");
+        } else if (tag_is(tag, tlen, "int")) {
+                if (k != R_INT && k != R_INT_UNSAFE)
+                        return fail(c, PRC_E_YAML_TAG_MISMATCH, "'!!int' on a scalar that is not an integer");
+        } else if (tag_is(tag, tlen, "float")) {
+                if (k == R_INT || k == R_INT_UNSAFE)
+                        k = R_FLOAT;
+                if (k != R_FLOAT && k != R_NONFINITE)
+                        return fail(c, PRC_E_YAML_TAG_MISMATCH, "'!!float' on a scalar that is not a number");
+        } else if (tag_is(tag, tlen, "map") || tag_is(tag, tlen, "seq")) {
+                return fail(c, PRC_E_YAML_TAG_MISMATCH, "collection tag '%.*s' on a scalar",
+                            (int)(tlen > 64 ? 64 : tlen), tag);
+        } else {
+                return fail(c, PRC_E_YAML_UNSUPPORTED_TAG, "unsupported tag '%.*s'",
+                            (int)(tlen > 64 ? 64 : tlen), tag);
+        }
+        *out = k;
+        return true;
+}
+
+static json_t *scalar_json(composer *c, const char *s, size_t n, enum rkind k, int64_t iv)
+{
+        json_t *v = NULL;
+
+        switch (k) {
+        case R_NULL:
+                v = json_null();
+                break;
+        case R_TRUE:
+                v = json_true();
+                break;
+        case R_FALSE:
+                v = json_false();
+                break;
+        case R_INT:
+                v = json_integer(iv);
+                break;
+        case R_INT_UNSAFE:
+                fail(c, PRC_E_UNSAFE_NUMBER, "integer outside [-(2^53-1), 2^53-1]");
+                return NULL;
+        case R_NONFINITE:
+                fail(c, PRC_E_YAML_FLOAT_NOT_FINITE, "'%.*s' is not a finite number", (int)(n > 16 ? 16 : n), s);
+                return NULL;
+        case R_FLOAT: {
+                char buf[128];
+                double d;
+                if (!(c->flags & PRC_YAML_ALLOW_FLOAT)) {
+                        fail(c, PRC_E_YAML_FLOAT_NOT_ALLOWED, "float '%.*s' where only integers are allowed",
+                             (int)(n > 32 ? 32 : n), s);
+                        return NULL;
+                }
+                if (n >= sizeof(buf)) {
+                        fail(c, PRC_E_UNSAFE_NUMBER, "float literal longer than %zu bytes", sizeof(buf) - 1);
+                        return NULL;
+                }
+                memcpy(buf, s, n);
+                buf[n] = '\0';
+                d = strtod(buf, NULL);
+                if (!isfinite(d)) {
+                        fail(c, PRC_E_YAML_FLOAT_NOT_FINITE, "float '%s' overflows", buf);
+                        return NULL;
+                }
+                v = json_real(d);
+                break;
+        }
+        case R_STR:
+                v = json_stringn_nocheck(s, n);     /* UTF-8 checked by the caller */
+                break;
+        }
+        if (v == NULL)
+                oom(c, "a scalar");
+        return v;
+}
+
+/*
+ * The string form of a key.  JSON keys are strings: a plain key that the
+ * core schema reads as null, a boolean or a safe integer becomes that
+ * value's canonical text ("null", "true", "1" for 0x1), so keys equal in
+ * YAML are equal here and collide as duplicates; every other scalar key,
+ * floats included, is its text as written.
+ */
+static bool key_text(composer *c, const char *s, size_t n, enum rkind k, int64_t iv, char **out, size_t *out_len)
+{
+        char num[32];
+        const char *src = s;
+        size_t len = n;
+        char *p;
+
+        switch (k) {
+        case R_NULL:
+                src = "null";
+                break;
+        case R_TRUE:
+                src = "true";
+                break;
+        case R_FALSE:
+                src = "false";
+                break;
+        case R_INT:
+                snprintf(num, sizeof(num), "%" PRId64, iv);
+                src = num;
+                break;
+        default:
+                break;
+        }
+        if (src != s)
+                len = strlen(src);
+        p = malloc(len + 1);
+        if (p == NULL)
+                return oom(c, "a key");
+        if (len > 0)
+                memcpy(p, src, len);
+        p[len] = '\0';
+        *out = p;
+        *out_len = len;
+        return true;
+}
+
+/* The key for an aliased node: scalars as above, collections refused. */
+static bool key_from_value(composer *c, const json_t *v, char **out, size_t *out_len)
+{
+        char num[40];
+
+        switch (json_typeof(v)) {
+        case JSON_STRING:
+                return key_text(c, json_string_value(v), json_string_length(v), R_STR, 0, out, out_len);
+        case JSON_INTEGER:
+                return key_text(c, "", 0, R_INT, (int64_t)json_integer_value(v), out, out_len);
+        case JSON_TRUE:
+                return key_text(c, "", 0, R_TRUE, 0, out, out_len);
+        case JSON_FALSE:
+                return key_text(c, "", 0, R_FALSE, 0, out, out_len);
+        case JSON_NULL:
+                return key_text(c, "", 0, R_NULL, 0, out, out_len);
+        case JSON_REAL:
+                snprintf(num, sizeof(num), "%.17g", json_real_value(v));
+                return key_text(c, num, strlen(num), R_STR, 0, out, out_len);
+        default:
+                return fail(c, PRC_E_YAML_COMPLEX_KEY, "an alias to a collection used as a mapping key");
+        }
+}
+
+/* ---- composing ------------------------------------------------------------ */
+
+static frame *top(composer *c)
+{
+        return c->depth ? &c->stack[c->depth - 1] : NULL;
+}
+
+static bool awaiting_key(composer *c)
+{
+        frame *f = top(c);
+
+        return f != NULL && f->map && !f->have_key;
+}
+
+static void frame_clear(frame *f)
+{
+        json_decref(f->v);
+        json_decref(f->srcs);
+        free(f->key);
+        memset(f, 0, sizeof(*f));
+}
+
+/* Take a key for the top mapping (key: owned, transfers). */
+static bool take_key(composer *c, char *key, size_t klen, bool merge)
+{
+        frame *f = top(c);
+        size_t chars = 0;
+
+        for (size_t i = 0; i < klen; i++)
+                chars += ((uint8_t)key[i] & 0xc0) != 0x80;
+        if (chars > KEY_CHARS_MAX) {
+                free(key);
+                return fail(c, PRC_E_SCALAR_LIMIT, "key longer than %d characters", KEY_CHARS_MAX);
+        }
+        if (memchr(key, '\0', klen) != NULL) {
+                free(key);
+                return fail(c, PRC_E_NUL_BYTE, "key contains a NUL character");
+        }
+        f->key = key;
+        f->klen = klen;
+        f->have_key = true;
+        f->merge_key = merge;
+        if (merge) {
+                if (f->merged)
+                        return fail(c, PRC_E_DUPLICATE_FIELD, "second '<<' merge key in one mapping");
+                return true;
+        }
+        if (json_object_getn(f->v, key, klen) != NULL)
+                return fail(c, PRC_E_DUPLICATE_FIELD, "duplicate key '%.*s'", (int)(klen > 64 ? 64 : klen), key);
+        if (json_object_size(f->v) >= c->lim->keys_max)
+                return fail(c, PRC_E_NODES_LIMIT, "more than %" PRIu32 " keys in one mapping", c->lim->keys_max);
+        return true;
+}
+
+/* Record the merge sources of a `<<` value (v: borrowed). */
+static bool add_merge(composer *c, frame *f, json_t *v)
+{
+        size_t n = json_is_array(v) ? json_array_size(v) : 1;
+
+        if (!json_is_object(v) && !json_is_array(v))
+                return fail(c, PRC_E_YAML_INVALID_MERGE, "'<<' takes a mapping or a sequence of mappings, not %s",
+                            prc_json_type_name(v));
+        f->srcs = json_array();
+        if (f->srcs == NULL)
+                return oom(c, "merge sources");
+        if (n == 0) {
+                /* `<<: []` merges nothing but still costs one. */
+                if (c->merges >= c->lim->merge_max)
+                        return fail(c, PRC_E_YAML_MERGE_LIMIT, "more than %" PRIu32 " merged keys",
+                                    c->lim->merge_max);
+                c->merges++;
+        }
+        for (size_t i = 0; i < n; i++) {
+                json_t *s = json_is_array(v) ? json_array_get(v, i) : v;
+                size_t k;
+                if (!json_is_object(s))
+                        return fail(c, PRC_E_YAML_INVALID_MERGE, "'<<' sequence holds %s, not a mapping",
+                                    prc_json_type_name(s));
+                /* Every copy counts, and an empty source counts one: fan-out is refused before any work. */
+                k = json_object_size(s) ? json_object_size(s) : 1;
+                if (k > c->lim->merge_max - c->merges)
+                        return fail(c, PRC_E_YAML_MERGE_LIMIT, "more than %" PRIu32 " merged keys",
+                                    c->lim->merge_max);
+                c->merges += k;
+                if (json_array_append(f->srcs, s) != 0)
+                        return oom(c, "merge sources");
+        }
+        f->merged = true;
+        return true;
+}
+
+/* Hand a finished value to its parent (v: transfers). */
+static bool deliver(composer *c, json_t *v, uint64_t nodes)
+{
+        frame *f = top(c);
+        bool ok = true;
+
+        if (f == NULL) {
+                c->root = v;
+                c->have_root = true;
+                return true;
+        }
+        if (!f->map) {
+                if (json_array_append_new(f->v, v) != 0)
+                        return oom(c, "a sequence");
+                f->nodes += nodes;
+                return true;
+        }
+        if (f->merge_key) {
+                ok = add_merge(c, f, v);
+                json_decref(v);
+                f->nodes += 1;
+        } else {
+                if (json_object_setn_new(f->v, f->key, f->klen, v) != 0)
+                        return oom(c, "a mapping");
+                f->nodes += 1 + nodes;
+        }
+        free(f->key);
+        f->key = NULL;
+        f->klen = 0;
+        f->have_key = false;
+        f->merge_key = false;
+        return ok;
+}
+
+/* The mapping's final object: merged keys first (earlier source wins), explicit keys override. */
+static json_t *finish_map(composer *c, frame *f)
+{
+        json_t *res, *val;
+        const char *k;
+        size_t klen, idx;
+        json_t *src;
+        uint64_t nodes = 1;
+
+        if (f->srcs == NULL) {
+                res = f->v;
+                f->v = NULL;
+                return res;
+        }
+        res = json_object();
+        if (res == NULL) {
+                oom(c, "a mapping");
+                return NULL;
+        }
+        json_array_foreach(f->srcs, idx, src) {
+                json_object_keylen_foreach(src, k, klen, val) {
+                        if (json_object_getn(res, k, klen) != NULL || json_object_getn(f->v, k, klen) != NULL)
+                                continue;
+                        if (json_object_size(res) + json_object_size(f->v) >= c->lim->keys_max) {
+                                fail(c, PRC_E_NODES_LIMIT, "more than %" PRIu32 " keys in one mapping",
+                                     c->lim->keys_max);
+                                goto bad;
+                        }
+                        if (json_object_setn_new_nocheck(res, k, klen, json_incref(val)) != 0) {
+                                oom(c, "a mapping");
+                                goto bad;
+                        }
+                        nodes += 1 + count_of(c, val);
+                }
+        }
+        /* f->nodes already holds the explicit entries and one per '<<' key; drop the latter. */
+        nodes += f->nodes - 2;
+        json_object_keylen_foreach(f->v, k, klen, val) {
+                if (json_object_setn_new_nocheck(res, k, klen, json_incref(val)) != 0) {
+                        oom(c, "a mapping");
+                        goto bad;
+                }
+        }
+        f->nodes = nodes;
+        return res;
+bad:
+        json_decref(res);
+        return NULL;
+}
+
+static bool check_collection_tag(composer *c, struct fy_token *tagtok, bool map)
+{
+        const char *tag;
+        size_t tlen;
+
+        if (tagtok == NULL)
+                return true;
+        tag = fy_token_get_text(tagtok, &tlen);
+        if (tag == NULL)
+                return oom(c, "a tag");
+        if ((tlen == 1 && tag[0] == '!') || tag_is(tag, tlen, map ? "map" : "seq"))
+                return true;
+        if (tag_is(tag, tlen, map ? "seq" : "map") || tag_is(tag, tlen, "str") || tag_is(tag, tlen, "int") ||
+            tag_is(tag, tlen, "bool") || tag_is(tag, tlen, "null") || tag_is(tag, tlen, "float"))
+                return fail(c, PRC_E_YAML_TAG_MISMATCH, "tag '%.*s' on a %s", (int)(tlen > 64 ? 64 : tlen), tag,
+                            map ? "mapping" : "sequence");
+        return fail(c, PRC_E_YAML_UNSUPPORTED_TAG, "unsupported tag '%.*s'", (int)(tlen > 64 ? 64 : tlen), tag);
+}
+
+static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_token *tag)
+{
+        frame *f;
+
+        if (awaiting_key(c))
+                return fail(c, PRC_E_YAML_COMPLEX_KEY, "a %s used as a mapping key", map ? "mapping" : "sequence");
+        if (!check_collection_tag(c, tag, map) || !add_nodes(c, 1))
+                return false;
+        if (c->depth >= c->lim->depth_max)
+                return fail(c, PRC_E_DEPTH_LIMIT, "nesting deeper than %" PRIu32, c->lim->depth_max);
+        if (c->depth == c->stack_cap) {
+                uint32_t ncap = c->stack_cap ? c->stack_cap * 2 : 16;
+                frame *ns = realloc(c->stack, (size_t)ncap * sizeof(*ns));
+                if (ns == NULL)
+                        return oom(c, "the nesting stack");
+                c->stack = ns;
+                c->stack_cap = ncap;
+        }
+        f = &c->stack[c->depth];
+        memset(f, 0, sizeof(*f));
+        f->anchor = -1;
+        f->map = map;
+        f->nodes = 1;
+        f->v = map ? json_object() : json_array();
+        if (f->v == NULL)
+                return oom(c, map ? "a mapping" : "a sequence");
+        c->depth++;
+        if (anc != NULL && !anchor_define(c, anc, &f->anchor))
+                return false;
+        return true;
+}
+
+static bool on_end(composer *c)
+{
+        frame *f = top(c);
+        json_t *v;
+        uint64_t nodes;
+        long anc;
+
+        if (f == NULL)
+                return fail(c, PRC_E_INTERNAL, "collection end without a start");
+        if (f->map) {
+                v = finish_map(c, f);
+                if (v == NULL)
+                        return false;
+        } else {
+                v = f->v;
+                f->v = NULL;
+        }
+        nodes = f->nodes;
+        anc = f->anchor;
+        frame_clear(f);
+        c->depth--;
+        if (!counts_put(c, v, nodes)) {
+                json_decref(v);
+                return false;
+        }
+        anchor_complete(c, anc, v, nodes);
+        return deliver(c, v, nodes);
+}
+
+static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
+{
+        size_t n;
+        const char *s = fy_token_get_text(sd->value, &n);
+        enum fy_scalar_style style = fy_token_scalar_style(sd->value);
+        enum rkind k = R_STR;
+        int64_t iv = 0;
+        long anc = -1;
+        json_t *v;
+
+        if (s == NULL)
+                return oom(c, "a scalar");
+        if (n > c->lim->scalar_max)
+                return fail(c, PRC_E_SCALAR_LIMIT, "scalar of %zu bytes, limit %zu", n, c->lim->scalar_max);
+        /* Escapes (\0, \uD800) can produce what the raw-input check never saw. */
+        if (!prc_utf8_valid((const uint8_t *)s, n, NULL))
+                return fail(c, PRC_E_INVALID_UTF8, "scalar is not valid UTF-8 after unescaping");
+        if (memchr(s, '\0', n) != NULL)
+                return fail(c, PRC_E_NUL_BYTE, "scalar contains a NUL character (\\0 escape)");
+        if (!add_nodes(c, 1) || !scalar_kind(c, s, n, style, sd->tag, &k, &iv))
+                return false;
+        if (sd->anchor != NULL && !anchor_define(c, sd->anchor, &anc))
+                return false;
+        if (awaiting_key(c)) {
+                char *key;
+                size_t klen;
+                bool merge = style == FYSS_PLAIN && sd->tag == NULL && n == 2 && memcmp(s, "<<", 2) == 0;
+                if (anc >= 0) {
+                        v = scalar_json(c, s, n, k, iv);
+                        if (v == NULL)
+                                return false;
+                        anchor_complete(c, anc, v, 1);
+                        json_decref(v);
+                }
+                if (!key_text(c, s, n, k, iv, &key, &klen))
+                        return false;
+                return take_key(c, key, klen, merge);
+        }
+        v = scalar_json(c, s, n, k, iv);
+        if (v == NULL)
+                return false;
+        anchor_complete(c, anc, v, 1);
+        return deliver(c, v, 1);
+}
+
+static bool on_alias(composer *c, struct fy_token *tok)
+{
+        size_t n;
+        const char *s = fy_token_get_text(tok, &n);
+        long idx;
+        const anchor *a;
+
+        if (s == NULL)
+                return oom(c, "an alias");
+        if (c->aliases >= c->lim->alias_max)
+                return fail(c, PRC_E_YAML_ALIAS_LIMIT, "more than %" PRIu32 " aliases", c->lim->alias_max);
+        c->aliases++;
+        idx = anchor_find(c, s, n);
+        if (idx < 0)
+                return fail(c, PRC_E_YAML_UNDEFINED_ALIAS, "alias '*%.*s' names no anchor defined before it",
+                            (int)(n > 64 ? 64 : n), s);
+        a = &c->anchors[idx];
+        if (a->v == NULL)
+                return fail(c, PRC_E_YAML_ALIAS_CYCLE, "alias '*%.*s' refers to a node that contains it",
+                            (int)(n > 64 ? 64 : n), s);
+        /* An alias stands for every node of its anchor: billion laughs stops here. */
+        if (!add_nodes(c, a->nodes))
+                return false;
+        if (awaiting_key(c)) {
+                char *key;
+                size_t klen;
+                if (!key_from_value(c, a->v, &key, &klen))
+                        return false;
+                return take_key(c, key, klen, false);
+        }
+        return deliver(c, json_incref(a->v), a->nodes);
+}
+
+static bool on_event(composer *c, struct fy_event *ev)
+{
+        const struct fy_mark *m = fy_event_start_mark(ev);
+
+        if (m != NULL)
+                c->at = *m;
+        switch (ev->type) {
+        case FYET_DOCUMENT_START:
+                if (++c->docs > 1)
+                        return fail(c, PRC_E_YAML_MULTIPLE_DOCUMENTS, "a second document in the stream");
+                return true;
+        case FYET_MAPPING_START:
+                return on_start(c, true, ev->mapping_start.anchor, ev->mapping_start.tag);
+        case FYET_SEQUENCE_START:
+                return on_start(c, false, ev->sequence_start.anchor, ev->sequence_start.tag);
+        case FYET_MAPPING_END:
+        case FYET_SEQUENCE_END:
+                return on_end(c);
+        case FYET_SCALAR:
+                return on_scalar(c, &ev->scalar);
+        case FYET_ALIAS:
+                return on_alias(c, ev->alias.anchor);
+        default:
+                return true;
+        }
+}
+
+/* ---- raw input ------------------------------------------------------------ */
+
+static void line_col(const uint8_t *p, size_t off, uint32_t *line, uint32_t *col)
+{
+        uint32_t l = 1, cl = 1;
+
+        for (size_t i = 0; i < off; i++) {
+                if (p[i] == '\n') {
+                        l++;
+                        cl = 1;
+                } else if ((p[i] & 0xc0) != 0x80) {
+                        cl++;
+                }
+        }
+        *line = l;
+        *col = cl;
+}
+
+static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cls, const char *what, uint32_t cp)
+{
+        uint32_t line, col;
+
+        if (cls == PRC_E_INVALID_UTF8 || cls == PRC_E_NUL_BYTE)
+                prc_err_at(err, cls, off, "%s", what);
+        else
+                prc_err_at(err, cls, off, "%s U+%04" PRIX32, what, cp);
+        line_col(p, off, &line, &col);
+        prc_err_set_line(err, line, col);
+        return false;
+}
+
+/*
+ * Check the bytes before libfyaml sees them: strict UTF-8, no NUL, no
+ * character outside YAML's printable set (spec 5.1), and a byte order mark
+ * only at the very start (spec 5.2).
+ */
+static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
+{
+        size_t i = 0;
+
+        while (i < n) {
+                uint32_t cp;
+                size_t len;
+
+                if (p[i] >= 0x20 && p[i] < 0x7f) {
+                        i++;
+                        continue;
+                }
+                if (p[i] == 0)
+                        return raw_fail(p, i, err, PRC_E_NUL_BYTE, "NUL byte in YAML input", 0);
+                if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
+                        i++;
+                        continue;
+                }
+                len = prc_utf8_decode(p + i, n - i, &cp);
+                if (len == 0)
+                        return raw_fail(p, i, err, PRC_E_INVALID_UTF8, "invalid UTF-8 in YAML input", 0);
+                if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe ||
+                    cp == 0xffff)
+                        return raw_fail(p, i, err, PRC_E_YAML_SYNTAX, "non-printable character", cp);
+                if (cp == 0xfeff && i != 0)
+                        return raw_fail(p, i, err, PRC_E_YAML_SYNTAX, "byte order mark inside the stream", cp);
+                i += len;
+        }
+        return true;
+}
+
+/* ---- entry ----------------------------------------------------------------- */
+
+static void discard_diag(struct fy_diag *diag, void *user, const char *buf, size_t len)
+{
+        (void)diag;
+        (void)user;
+        (void)buf;
+        (void)len;
+}
+
+static void syntax_error(composer *c, struct fy_diag *diag)
+{
+        void *it = NULL;
+        struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
+
+        if (prc_err_is_set(c->err))
+                return;
+        if (de == NULL) {
+                fail(c, PRC_E_YAML_SYNTAX, "YAML syntax error");
+                return;
+        }
+        prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
+        if (de->line > 0)
+                prc_err_set_line(c->err, (uint32_t)de->line, de->column > 0 ? (uint32_t)de->column : 0);
+}
+
+static void composer_clear(composer *c)
+{
+        while (c->depth > 0)
+                frame_clear(&c->stack[--c->depth]);
+        free(c->stack);
+        for (size_t i = 0; i < c->nanchors; i++) {
+                free(c->anchors[i].name);
+                json_decref(c->anchors[i].v);
+        }
+        free(c->anchors);
+        free(c->names);
+        free(c->counts.keys);
+        free(c->counts.vals);
+        json_decref(c->root);
+}
+
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
-        (void)p;
-        (void)n;
-        (void)lim;
-        (void)flags;
-        prc_err_set(err, PRC_E_INTERNAL, "the YAML loader is not built yet");
-        return NULL;
+        static const char empty[] = "";
+        struct fy_diag_cfg dcfg;
+        struct fy_parse_cfg pcfg;
+        struct fy_diag *diag = NULL;
+        struct fy_parser *fyp = NULL;
+        composer c;
+        json_t *out = NULL;
+
+        memset(&c, 0, sizeof(c));
+        c.lim = lim;
+        c.flags = flags;
+        c.err = err;
+        if (n > lim->input_max) {
+                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "YAML input of %zu bytes, limit %zu", n, lim->input_max);
+                return NULL;
+        }
+        if (!check_bytes(p, n, err))
+                return NULL;
+
+        fy_diag_cfg_default(&dcfg);
+        dcfg.fp = NULL;
+        dcfg.output_fn = discard_diag;
+        dcfg.colorize = false;
+        diag = fy_diag_create(&dcfg);
+        if (diag == NULL) {
+                prc_err_oom(err, "the YAML diagnostics");
+                return NULL;
+        }
+        fy_diag_set_collect_errors(diag, true);
+        memset(&pcfg, 0, sizeof(pcfg));
+        /* JSON_NONE: the input is YAML whatever its name; JSON is a YAML subset anyway. */
+        pcfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE;
+        pcfg.diag = diag;
+        fyp = fy_parser_create(&pcfg);
+        if (fyp == NULL || fy_parser_set_string(fyp, n ? (const char *)p : empty, n) != 0) {
+                prc_err_oom(err, "the YAML parser");
+                goto out;
+        }
+        for (;;) {
+                struct fy_event *ev = fy_parser_parse(fyp);
+                bool ok;
+                if (ev == NULL) {
+                        if (fy_parser_get_stream_error(fyp))
+                                syntax_error(&c, diag);
+                        break;
+                }
+                ok = on_event(&c, ev);
+                fy_parser_event_free(fyp, ev);
+                if (!ok)
+                        break;
+        }
+        if (prc_err_is_set(err))
+                goto out;
+        if (c.depth != 0) {
+                fail(&c, PRC_E_INTERNAL, "stream ended inside a collection");
+                goto out;
+        }
+        /* An empty stream (no document, or only comments) is the null document. */
+        out = c.have_root ? c.root : json_null();
+        c.root = NULL;
+out:
+        composer_clear(&c);
+        fy_parser_destroy(fyp);
+        fy_diag_destroy(diag);
+        return out;
 }

@@ -1,0 +1,693 @@
+/*
+ * test_yaml.c - the bounded YAML loader: core schema, tags, anchors and
+ * aliases, merges, keys, every limit with its class, raw-byte checks, error
+ * locations, silence of libfyaml, and the attack corpus read in place.
+ */
+#include "t.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/jcs.h"
+#include "base/yaml.h"
+
+static json_t *load_lim(const char *s, const prc_limits *lim, unsigned flags, prc_err *e)
+{
+        prc_err_init(e);
+        return prc_yaml_load((const uint8_t *)s, strlen(s), lim, flags, e);
+}
+
+/* Canonical JSON of v (static storage, overwritten by the next call). */
+static const char *canon(const json_t *v)
+{
+        static char out[8192];
+        prc_buf b;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_buf_init(&b, sizeof(out) - 1);
+        if (!prc_jcs_write(v, &b, &e))
+                t_fail(__FILE__, __LINE__, "cannot canonicalize: %s: %s", prc_err_name(e.cls), e.msg);
+        memcpy(out, b.data, b.len);
+        out[b.len] = '\0';
+        prc_buf_clear(&b);
+        return out;
+}
+
+#define YAML_OK_FLAGS(src, flags, want)                                                         \
+        do {                                                                                    \
+                prc_err e_;                                                                     \
+                json_t *v_ = load_lim((src), &prc_limits_default, (flags), &e_);                \
+                if (v_ == NULL)                                                                 \
+                        t_fail(__FILE__, __LINE__, "refused %s: %s", prc_err_name(e_.cls), e_.msg); \
+                T_EQ_STR(canon(v_), (want));                                                    \
+                json_decref(v_);                                                                \
+        } while (0)
+#define YAML_OK(src, want) YAML_OK_FLAGS(src, 0, want)
+
+#define YAML_ERR_LIM(src, lim, flags, cls)                                                      \
+        do {                                                                                    \
+                prc_err e_;                                                                     \
+                json_t *v_ = load_lim((src), (lim), (flags), &e_);                              \
+                T_ASSERT(v_ == NULL);                                                           \
+                T_ERR(e_, (cls));                                                               \
+        } while (0)
+#define YAML_ERR(src, cls) YAML_ERR_LIM(src, &prc_limits_default, 0, cls)
+
+static void test_yaml__core_schema_null_bool_int(void)
+{
+        YAML_OK("- ~\n- null\n- Null\n- NULL\n-\n- nULL\n", "[null,null,null,null,null,\"nULL\"]");
+        YAML_OK("[true, True, TRUE, false, False, FALSE, yes, no, on, tRUE]",
+                "[true,true,true,false,false,false,\"yes\",\"no\",\"on\",\"tRUE\"]");
+        YAML_OK("[0, -12, +7, 007, 0o17, 0x1F, 0xff, 0o8, 0x, 1_000, 0b11]",
+                "[0,-12,7,7,15,31,255,\"0o8\",\"0x\",\"1_000\",\"0b11\"]");
+        YAML_OK("[9007199254740991, -9007199254740991]", "[9007199254740991,-9007199254740991]");
+        YAML_OK("key:\n", "{\"key\":null}");
+}
+
+static void test_yaml__integers_outside_the_safe_range_are_unsafe(void)
+{
+        YAML_ERR("9007199254740992", PRC_E_UNSAFE_NUMBER);
+        YAML_ERR("-9007199254740992", PRC_E_UNSAFE_NUMBER);
+        YAML_ERR("0x20000000000000", PRC_E_UNSAFE_NUMBER);
+        YAML_ERR("a: 123456789012345678901234567890", PRC_E_UNSAFE_NUMBER);
+}
+
+static void test_yaml__quoted_and_block_scalars_are_strings(void)
+{
+        YAML_OK("[\"1\", '2', \"true\", 'null', \"1.5\"]", "[\"1\",\"2\",\"true\",\"null\",\"1.5\"]");
+        YAML_OK("a: |\n  12\nb: >\n  true\n", "{\"a\":\"12\\n\",\"b\":\"true\\n\"}");
+        YAML_OK("a: \"\\x41\\u00e9\\t\"", "{\"a\":\"A\xc3\xa9\\t\"}");
+}
+
+static void test_yaml__floats_are_refused_unless_allowed(void)
+{
+        prc_err e;
+        json_t *v;
+
+        YAML_ERR("1.5", PRC_E_YAML_FLOAT_NOT_ALLOWED);
+        YAML_ERR("[1e3]", PRC_E_YAML_FLOAT_NOT_ALLOWED);
+        YAML_ERR("a: .5", PRC_E_YAML_FLOAT_NOT_ALLOWED);
+        YAML_ERR("a: -1.", PRC_E_YAML_FLOAT_NOT_ALLOWED);
+        YAML_OK("[1.2.3, 1e, e3, .]", "[\"1.2.3\",\"1e\",\"e3\",\".\"]");
+        v = load_lim("[1.5, -2e2, .25]", &prc_limits_default, PRC_YAML_ALLOW_FLOAT, &e);
+        T_ASSERT(v != NULL);
+        T_ASSERT(json_is_real(json_array_get(v, 0)));
+        T_ASSERT(json_real_value(json_array_get(v, 0)) == 1.5);
+        T_ASSERT(json_real_value(json_array_get(v, 1)) == -200.0);
+        T_ASSERT(json_real_value(json_array_get(v, 2)) == 0.25);
+        json_decref(v);
+}
+
+static void test_yaml__infinity_and_nan_are_refused_even_with_floats(void)
+{
+        YAML_ERR_LIM(".inf", &prc_limits_default, PRC_YAML_ALLOW_FLOAT, PRC_E_YAML_FLOAT_NOT_FINITE);
+        YAML_ERR_LIM("-.Inf", &prc_limits_default, PRC_YAML_ALLOW_FLOAT, PRC_E_YAML_FLOAT_NOT_FINITE);
+        YAML_ERR_LIM("[.NaN]", &prc_limits_default, PRC_YAML_ALLOW_FLOAT, PRC_E_YAML_FLOAT_NOT_FINITE);
+        YAML_ERR_LIM("1e999", &prc_limits_default, PRC_YAML_ALLOW_FLOAT, PRC_E_YAML_FLOAT_NOT_FINITE);
+        YAML_ERR(".nan", PRC_E_YAML_FLOAT_NOT_FINITE);
+        YAML_OK("[.infinity, '.inf']", "[\".infinity\",\".inf\"]");
+}
+
+static void test_yaml__core_tags_are_honoured(void)
+{
+        YAML_OK("[!!str 1, !!str true, !!int \"12\", !!bool \"true\", !!null \"\", ! 12]",
+                "[\"1\",\"true\",12,true,null,\"12\"]");
+        YAML_OK("!!map {a: !!seq [1]}", "{\"a\":[1]}");
+        YAML_OK("!<tag:yaml.org,2002:str> 5", "\"5\"");
+        YAML_ERR("!!float 1", PRC_E_YAML_FLOAT_NOT_ALLOWED);
+}
+
+static void test_yaml__mismatched_core_tags_are_refused(void)
+{
+        YAML_ERR("!!int abc", PRC_E_YAML_TAG_MISMATCH);
+        YAML_ERR("!!bool 1", PRC_E_YAML_TAG_MISMATCH);
+        YAML_ERR("!!null x", PRC_E_YAML_TAG_MISMATCH);
+        YAML_ERR("!!map [1]", PRC_E_YAML_TAG_MISMATCH);
+        YAML_ERR("!!seq {a: 1}", PRC_E_YAML_TAG_MISMATCH);
+        YAML_ERR("!!seq x", PRC_E_YAML_TAG_MISMATCH);
+        YAML_ERR("!!str [1]", PRC_E_YAML_TAG_MISMATCH);
+}
+
+static void test_yaml__other_tags_are_refused(void)
+{
+        YAML_ERR("!foo x", PRC_E_YAML_UNSUPPORTED_TAG);
+        YAML_ERR("a: !!binary aGk=", PRC_E_YAML_UNSUPPORTED_TAG);
+        YAML_ERR("!!set {a}", PRC_E_YAML_UNSUPPORTED_TAG);
+        YAML_ERR("- !!python/object/apply:os.system [ls]", PRC_E_YAML_UNSUPPORTED_TAG);
+        YAML_ERR("%TAG !e! tag:evil.example,2024:\n---\n!e!x {}\n", PRC_E_YAML_UNSUPPORTED_TAG);
+        /* A %TAG that redefines !! does not make a foreign tag look like a core one. */
+        YAML_ERR("%TAG !! tag:example.com,2000:\n---\n!!int 1\n", PRC_E_YAML_UNSUPPORTED_TAG);
+}
+
+static void test_yaml__alias_shares_the_anchored_value(void)
+{
+        prc_err e;
+        json_t *v = load_lim("a: &x {k: [1, 2]}\nb: *x\nc: [*x, *x]\n", &prc_limits_default, 0, &e);
+
+        T_ASSERT(v != NULL);
+        T_EQ_STR(canon(v), "{\"a\":{\"k\":[1,2]},\"b\":{\"k\":[1,2]},\"c\":[{\"k\":[1,2]},{\"k\":[1,2]}]}");
+        /* A reference, never a deep copy. */
+        T_ASSERT(json_object_get(v, "a") == json_object_get(v, "b"));
+        T_ASSERT(json_array_get(json_object_get(v, "c"), 1) == json_object_get(v, "a"));
+        json_decref(v);
+        YAML_OK("- &s hello\n- *s\n- &n 5\n- *n\n", "[\"hello\",\"hello\",5,5]");
+}
+
+static void test_yaml__redefined_anchor_takes_the_latest(void)
+{
+        YAML_OK("[&a 1, *a, &a 2, *a]", "[1,1,2,2]");
+        /* The inner anchor is defined after the outer one started: it wins afterwards. */
+        YAML_OK("[&a [&a x, *a], *a]", "[[\"x\",\"x\"],\"x\"]");
+}
+
+static void test_yaml__undefined_and_cyclic_aliases_are_refused(void)
+{
+        YAML_ERR("a: *nope", PRC_E_YAML_UNDEFINED_ALIAS);
+        YAML_ERR("- *later\n- &later 1\n", PRC_E_YAML_UNDEFINED_ALIAS);
+        YAML_ERR("&a [*a]", PRC_E_YAML_ALIAS_CYCLE);
+        YAML_ERR("a: &a\n  x: 1\n  <<: *a\n", PRC_E_YAML_ALIAS_CYCLE);
+}
+
+static void test_yaml__aliases_count_the_nodes_they_stand_for(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+        /* a: 1 (seq) + 4 scalars = 5 nodes, key 'a' 1, map 1; each alias adds 5. */
+        const char *doc = "a: &x [1, 2, 3, 4]\nb: [*x, *x]\n";
+
+        lim.nodes_max = 1 + 1 + 5 + 1 + 1 + 10;
+        v = load_lim(doc, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        lim.nodes_max--;
+        YAML_ERR_LIM(doc, &lim, 0, PRC_E_NODES_LIMIT);
+}
+
+static void test_yaml__alias_and_anchor_limits(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        lim.alias_max = 3;
+        v = load_lim("[&a 1, *a, *a, *a]", &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        YAML_ERR_LIM("[&a 1, *a, *a, *a, *a]", &lim, 0, PRC_E_YAML_ALIAS_LIMIT);
+        lim.anchor_max = 2;
+        v = load_lim("[&a 1, &b 2]", &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        YAML_ERR_LIM("[&a 1, &b 2, &c 3]", &lim, 0, PRC_E_YAML_ANCHOR_LIMIT);
+        /* A redefinition is a definition too. */
+        YAML_ERR_LIM("[&a 1, &a 2, &a 3]", &lim, 0, PRC_E_YAML_ANCHOR_LIMIT);
+}
+
+static void test_yaml__merge_key_semantics(void)
+{
+        /* One source; explicit keys override merged ones wherever they stand. */
+        YAML_OK("b: &b {x: 1, y: 2}\nm:\n  x: 0\n  <<: *b\n  z: 3\n",
+                "{\"b\":{\"x\":1,\"y\":2},\"m\":{\"x\":0,\"y\":2,\"z\":3}}");
+        /* A sequence of sources: the earlier source wins. */
+        YAML_OK("p: &p {k: p, a: 1}\nq: &q {k: q, b: 2}\nm: {<<: [*p, *q]}\n",
+                "{\"m\":{\"a\":1,\"b\":2,\"k\":\"p\"},\"p\":{\"a\":1,\"k\":\"p\"},\"q\":{\"b\":2,\"k\":\"q\"}}");
+        /* An inline mapping as source, and an empty sequence. */
+        YAML_OK("{<<: {a: 1}, b: 2}", "{\"a\":1,\"b\":2}");
+        YAML_OK("{<<: [], b: 2}", "{\"b\":2}");
+        /* Merges of merges resolve level by level. */
+        YAML_OK("a: &a {x: 1}\nb: &b {<<: *a, y: 2}\nc: {<<: *b, z: 3}\n",
+                "{\"a\":{\"x\":1},\"b\":{\"x\":1,\"y\":2},\"c\":{\"x\":1,\"y\":2,\"z\":3}}");
+        /* A quoted '<<' is an ordinary key. */
+        YAML_OK("{\"<<\": {a: 1}}", "{\"<<\":{\"a\":1}}");
+}
+
+static void test_yaml__merge_does_not_share_a_mutated_source(void)
+{
+        prc_err e;
+        json_t *v = load_lim("b: &b {x: 1}\nm: {<<: *b, y: 2}\n", &prc_limits_default, 0, &e);
+
+        T_ASSERT(v != NULL);
+        /* The merged mapping is a new object; the anchored source is unchanged. */
+        T_EQ_INT(json_object_size(json_object_get(v, "b")), 1);
+        T_EQ_INT(json_object_size(json_object_get(v, "m")), 2);
+        json_decref(v);
+}
+
+static void test_yaml__invalid_merge_values_are_refused(void)
+{
+        YAML_ERR("{<<: 1}", PRC_E_YAML_INVALID_MERGE);
+        YAML_ERR("{<<: [{a: 1}, 2]}", PRC_E_YAML_INVALID_MERGE);
+        YAML_ERR("{<<: ~}", PRC_E_YAML_INVALID_MERGE);
+        YAML_ERR("{<<: {a: 1}, <<: {b: 2}}", PRC_E_DUPLICATE_FIELD);
+}
+
+static void test_yaml__every_merged_copy_counts_against_merge_max(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+        const char *doc = "s: &s {a: 1, b: 2}\ne: &e {}\nm: {<<: [*s, *s, *e]}\n";
+
+        lim.merge_max = 5;      /* 2 + 2 + 1 for the empty source */
+        v = load_lim(doc, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        lim.merge_max = 4;
+        YAML_ERR_LIM(doc, &lim, 0, PRC_E_YAML_MERGE_LIMIT);
+}
+
+static void test_yaml__duplicate_keys_are_refused(void)
+{
+        YAML_ERR("a: 1\na: 2\n", PRC_E_DUPLICATE_FIELD);
+        YAML_ERR("{a: 1, 'a': 2}", PRC_E_DUPLICATE_FIELD);
+        YAML_ERR("{\"\\x61\": 1, a: 2}", PRC_E_DUPLICATE_FIELD);
+        YAML_ERR("{1: a, 0x1: b}", PRC_E_DUPLICATE_FIELD);
+        YAML_ERR("{~: a, null: b}", PRC_E_DUPLICATE_FIELD);
+        YAML_ERR("{true: a, True: b}", PRC_E_DUPLICATE_FIELD);
+        /* An explicit key overriding a merged one is not a duplicate; two explicit ones are. */
+        YAML_ERR("b: &b {x: 1}\nm: {<<: *b, x: 2, x: 3}\n", PRC_E_DUPLICATE_FIELD);
+        YAML_ERR("- a: 1\n  b:\n    c: 1\n    c: 2\n", PRC_E_DUPLICATE_FIELD);
+}
+
+static void test_yaml__scalar_keys_become_strings(void)
+{
+        YAML_OK("{1: a, 0x10: b, true: c, ~: d, 1.5: e, \"2\": f, 9007199254740993: g}",
+                "{\"1\":\"a\",\"1.5\":\"e\",\"16\":\"b\",\"2\":\"f\",\"9007199254740993\":\"g\","
+                "\"null\":\"d\",\"true\":\"c\"}");
+        YAML_OK("- &k key\n- {*k : v}\n", "[\"key\",{\"key\":\"v\"}]");
+        YAML_OK("? explicit\n: v\n", "{\"explicit\":\"v\"}");
+}
+
+static void test_yaml__complex_keys_are_refused(void)
+{
+        YAML_ERR("? [a]\n: v\n", PRC_E_YAML_COMPLEX_KEY);
+        YAML_ERR("{? {a: 1} : v}", PRC_E_YAML_COMPLEX_KEY);
+        YAML_ERR("- &s [a]\n- {*s : v}\n", PRC_E_YAML_COMPLEX_KEY);
+}
+
+static void test_yaml__keys_are_bounded(void)
+{
+        prc_limits lim = prc_limits_default;
+        char doc[2100];
+        prc_err e;
+        json_t *v;
+
+        memset(doc, 'k', 1024);
+        memcpy(doc + 1024, ": v\n", 5);
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        memset(doc, 'k', 1025);
+        memcpy(doc + 1025, ": v\n", 5);
+        YAML_ERR(doc, PRC_E_SCALAR_LIMIT);
+        lim.keys_max = 2;
+        v = load_lim("{a: 1, b: 2}", &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        YAML_ERR_LIM("{a: 1, b: 2, c: 3}", &lim, 0, PRC_E_NODES_LIMIT);
+        /* Merged keys count too. */
+        YAML_ERR_LIM("x: &x {a: 1, b: 2}\ny: {<<: *x, c: 3}\n", &lim, 0, PRC_E_NODES_LIMIT);
+}
+
+static void test_yaml__depth_limit_is_exact(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        lim.depth_max = 3;
+        v = load_lim("[[[1]]]", &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        YAML_ERR_LIM("[[[[1]]]]", &lim, 0, PRC_E_DEPTH_LIMIT);
+        YAML_ERR_LIM("a:\n  b:\n    c:\n      d: 1\n", &lim, 0, PRC_E_DEPTH_LIMIT);
+}
+
+static void test_yaml__scalar_and_input_limits(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        lim.scalar_max = 4;
+        v = load_lim("abcd", &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        YAML_ERR_LIM("abcde", &lim, 0, PRC_E_SCALAR_LIMIT);
+        YAML_ERR_LIM("\"ab\\x41cd\"", &lim, 0, PRC_E_SCALAR_LIMIT);
+        lim.input_max = 3;
+        YAML_ERR_LIM("abcd", &lim, 0, PRC_E_INPUT_TOO_LARGE);
+}
+
+static void test_yaml__exactly_one_document(void)
+{
+        YAML_ERR("a\n---\nb\n", PRC_E_YAML_MULTIPLE_DOCUMENTS);
+        YAML_ERR("--- a\n...\n--- b\n", PRC_E_YAML_MULTIPLE_DOCUMENTS);
+        YAML_OK("--- a\n...\n", "\"a\"");
+        YAML_OK("%YAML 1.2\n---\nk: v\n", "{\"k\":\"v\"}");
+}
+
+static void test_yaml__empty_stream_is_null(void)
+{
+        prc_err e;
+        json_t *v;
+
+        prc_err_init(&e);
+        v = prc_yaml_load(NULL, 0, &prc_limits_default, 0, &e);
+
+        T_ASSERT(v != NULL && json_is_null(v));
+        json_decref(v);
+        YAML_OK("# only a comment\n\n", "null");
+        YAML_OK("...\n", "null");
+        YAML_OK("---\n", "null");
+}
+
+static void test_yaml__raw_bytes_are_checked_first(void)
+{
+        prc_err e;
+        json_t *v;
+
+        YAML_ERR("a: \xc0\xaf", PRC_E_INVALID_UTF8);
+        YAML_ERR("# \xff\na: 1", PRC_E_INVALID_UTF8);
+        YAML_ERR("a: \xed\xa0\x80", PRC_E_INVALID_UTF8);
+        YAML_ERR("a: b\x01", PRC_E_YAML_SYNTAX);
+        YAML_ERR("a: b\x7f", PRC_E_YAML_SYNTAX);
+        YAML_ERR("a: \xc2\x80", PRC_E_YAML_SYNTAX);
+        YAML_ERR("a: 1\n\xef\xbb\xbf b: 2\n", PRC_E_YAML_SYNTAX);
+        YAML_OK("\xef\xbb\xbf" "a: 1\n", "{\"a\":1}");
+        prc_err_init(&e);
+        v = prc_yaml_load((const uint8_t *)"a: b\0c", 6, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NUL_BYTE);
+        T_EQ_INT(e.off, 4);
+        T_EQ_INT(e.line, 1);
+        T_EQ_INT(e.col, 5);
+}
+
+static void test_yaml__escapes_cannot_smuggle_nul_or_bad_utf8(void)
+{
+        YAML_ERR("a: \"x\\0y\"", PRC_E_NUL_BYTE);
+        YAML_ERR("\"k\\0\": v", PRC_E_NUL_BYTE);
+        /* libfyaml itself refuses an escaped lone surrogate. */
+        YAML_ERR("a: \"\\ud800\"", PRC_E_YAML_SYNTAX);
+}
+
+static void test_yaml__errors_carry_line_column_and_pointer(void)
+{
+        prc_err e;
+        json_t *v = load_lim("top:\n  list:\n    - a: 1\n      a: 2\n", &prc_limits_default, 0, &e);
+
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_EQ_INT(e.line, 4);
+        T_EQ_INT(e.col, 7);
+        T_EQ_STR(e.ptr, "/top/list/0/a");
+        v = load_lim("a: [1, 2\nb: 3\n", &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_YAML_SYNTAX);
+        T_ASSERT(e.line >= 2);
+        T_ASSERT(e.msg[0] != '\0');
+}
+
+static void test_yaml__libfyaml_never_writes_to_stderr(void)
+{
+        static const char *const bad[] = { "a: [1, 2\n", "\"unterminated", "a:\n- b\n c: d\n", "{a: 1,,}",
+                                           "- !<!bar baz", "%FOO bar\n---\na" };
+        const char *path = t_write(t_tmpdir(), "stderr.txt", "", 0);
+        int fd = open(path, O_WRONLY | O_TRUNC), saved = dup(2);
+        size_t n;
+        char *got;
+
+        T_ASSERT(fd >= 0 && saved >= 0);
+        T_ASSERT(dup2(fd, 2) == 2);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                prc_err e;
+                json_t *v = load_lim(bad[i], &prc_limits_default, 0, &e);
+                json_decref(v);
+        }
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        close(fd);
+        got = t_read(path, &n);
+        if (n != 0)
+                t_fail(__FILE__, __LINE__, "libfyaml wrote %zu bytes to stderr: %.200s", n, got);
+        free(got);
+}
+
+static void test_yaml__json_documents_load_as_yaml(void)
+{
+        YAML_OK("{\"a\": [1, true, null, \"x\"], \"b\": {\"c\": -3}}",
+                "{\"a\":[1,true,null,\"x\"],\"b\":{\"c\":-3}}");
+        YAML_ERR("{\"a\": 1, \"a\": 2}", PRC_E_DUPLICATE_FIELD);
+}
+
+static void test_yaml__workflow_with_anchors_and_merges_loads(void)
+{
+        YAML_OK("on: push\n"
+                "x-defaults: &defaults\n"
+                "  runs-on: ubuntu-latest\n"
+                "  timeout-minutes: 10\n"
+                "jobs:\n"
+                "  build:\n"
+                "    <<: *defaults\n"
+                "    steps: &steps\n"
+                "      - uses: actions/checkout@v4\n"
+                "      - run: make\n"
+                "  test:\n"
+                "    <<: *defaults\n"
+                "    timeout-minutes: 30\n"
+                "    steps: *steps\n",
+                "{\"jobs\":{\"build\":{\"runs-on\":\"ubuntu-latest\",\"steps\":[{\"uses\":\"actions/checkout@v4\"},"
+                "{\"run\":\"make\"}],\"timeout-minutes\":10},\"test\":{\"runs-on\":\"ubuntu-latest\",\"steps\":"
+                "[{\"uses\":\"actions/checkout@v4\"},{\"run\":\"make\"}],\"timeout-minutes\":30}},\"on\":\"push\","
+                "\"x-defaults\":{\"runs-on\":\"ubuntu-latest\",\"timeout-minutes\":10}}");
+}
+
+/* ---- the attack corpus, read in place ---------------------------------------- */
+
+struct attack {
+        const char  *path;      /* under parsers/attacks/ */
+        prc_errclass want;      /* PRC_E_OK: must load */
+};
+
+static const struct attack attacks[] = {
+        { "yaml/billion-laughs-9x9.yaml", PRC_E_NODES_LIMIT },
+        { "yaml/alias-fanout-binary-40.yaml", PRC_E_NODES_LIMIT },
+        { "yaml/alias-fanout-as-mapping-key.yaml", PRC_E_NODES_LIMIT },
+        { "yaml/merge-key-fanout-dup-alias-22.yaml", PRC_E_OK },
+        { "yaml/merge-key-fanout-issue897-levels10.yaml", PRC_E_OK },
+        { "yaml/merge-key-quadratic-2000x2000.yaml", PRC_E_NODES_LIMIT },
+        { "yaml/merge-key-empty-sources-1000x1000.yaml", PRC_E_YAML_MERGE_LIMIT },
+        { "yaml/merge-undefined-alias-libfyaml347.yaml", PRC_E_YAML_UNDEFINED_ALIAS },
+        { "yaml/recursive-alias-seq.yaml", PRC_E_YAML_ALIAS_CYCLE },
+        { "yaml/recursive-alias-merge.yaml", PRC_E_YAML_ALIAS_CYCLE },
+        { "yaml/many-anchors-30000.yaml", PRC_E_YAML_ANCHOR_LIMIT },
+        { "yaml/deep-flow-seq-100000.yaml", PRC_E_DEPTH_LIMIT },
+        { "yaml/deep-flow-seq-unclosed-100000.yaml", PRC_E_DEPTH_LIMIT },
+        { "yaml/deep-flow-map-50000.yaml", PRC_E_DEPTH_LIMIT },
+        { "yaml/deep-block-seq-one-line-10000.yaml", PRC_E_DEPTH_LIMIT },
+        { "yaml/deep-block-map-700.yaml", PRC_E_DEPTH_LIMIT },
+        { "yaml/huge-plain-scalar-1MiB.yaml", PRC_E_SCALAR_LIMIT },
+        { "yaml/huge-implicit-key-256KiB.yaml", PRC_E_SCALAR_LIMIT },
+        { "yaml/huge-explicit-key-256KiB.yaml", PRC_E_SCALAR_LIMIT },
+        { "yaml/huge-folded-scalar-many-lines.yaml", PRC_E_OK },
+        { "yaml/dup-key-simple.yaml", PRC_E_DUPLICATE_FIELD },
+        { "yaml/dup-key-quoted-vs-plain.yaml", PRC_E_DUPLICATE_FIELD },
+        { "yaml/dup-key-escaped.yaml", PRC_E_DUPLICATE_FIELD },
+        { "yaml/dup-key-flow.yaml", PRC_E_DUPLICATE_FIELD },
+        { "yaml/dup-key-null.yaml", PRC_E_DUPLICATE_FIELD },
+        { "yaml/dup-key-merge-override.yaml", PRC_E_OK },
+        { "yaml/dup-key-int-forms.yaml", PRC_E_DUPLICATE_FIELD },
+        { "yaml/many-keys-30000.yaml", PRC_E_OK },
+        { "yaml/many-documents-30000.yaml", PRC_E_YAML_MULTIPLE_DOCUMENTS },
+        { "yaml/python-object-tag.yaml", PRC_E_YAML_UNSUPPORTED_TAG },
+        { "yaml/ruby-object-tag.yaml", PRC_E_YAML_UNSUPPORTED_TAG },
+        { "yaml/custom-tag-directive.yaml", PRC_E_YAML_UNSUPPORTED_TAG },
+        { "yaml/pnpm-lock-shaped-alias-bomb.yaml", PRC_E_NODES_LIMIT },
+        { "yaml/workflow-shaped-merge-chain.yml", PRC_E_OK },
+        { "utf8/overlong-slash.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/overlong-nul.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/overlong-3byte.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/surrogate-high.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/surrogate-pair-cesu.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/above-10ffff.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/five-byte.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/lone-continuation.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/truncated-3byte.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/truncated-at-eof.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/byte-fe.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/byte-ff.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/invalid-in-comment.yaml", PRC_E_INVALID_UTF8 },
+        { "utf8/bom-in-middle.yaml", PRC_E_YAML_SYNTAX },
+        { "utf8/nul-in-yaml.yaml", PRC_E_NUL_BYTE },
+        { "utf8/nul-in-yaml-key.yaml", PRC_E_NUL_BYTE },
+        { "utf8/utf16-yaml.yaml", PRC_E_INVALID_UTF8 },
+};
+
+static const char *attacks_dir(void)
+{
+        static char dir[8300];
+        const char *c = t_corpora();
+
+        /* Missing corpora are a failure, in CI and out of it: this test has nothing else to read. */
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent (set PRC_CORPORA)%s",
+                       getenv("CI") && strcmp(getenv("CI"), "true") == 0 ? " and CI must have it" : "");
+        snprintf(dir, sizeof(dir), "%s/parsers/attacks", c);
+        return dir;
+}
+
+static void load_attack(const struct attack *a, const prc_limits *lim)
+{
+        char path[8500];
+        size_t n;
+        char *bytes;
+        prc_err e;
+        json_t *v;
+
+        snprintf(path, sizeof(path), "%s/%s", attacks_dir(), a->path);
+        bytes = t_read(path, &n);
+        prc_err_init(&e);
+        v = prc_yaml_load((const uint8_t *)bytes, n, lim, 0, &e);
+        if ((v == NULL) != (e.cls != PRC_E_OK))
+                t_fail(__FILE__, __LINE__, "%s: not exactly one outcome", a->path);
+        if (e.cls != a->want)
+                t_fail(__FILE__, __LINE__, "%s: got %s (%s), want %s", a->path, prc_err_name(e.cls), e.msg,
+                       prc_err_name(a->want));
+        json_decref(v);
+        free(bytes);
+}
+
+static void test_yaml__attack_corpus_outcomes(void)
+{
+        for (size_t i = 0; i < PRC_ARRAY_LEN(attacks); i++)
+                load_attack(&attacks[i], &prc_limits_default);
+}
+
+static void test_yaml__attack_table_covers_every_yaml_row_of_the_index(void)
+{
+        char path[8500];
+        char *idx, *line, *save = NULL;
+        size_t rows = 0;
+
+        snprintf(path, sizeof(path), "%s/INDEX.tsv", attacks_dir());
+        idx = t_read(path, NULL);
+        for (line = strtok_r(idx, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+                char *tab = strchr(line, '\t');
+                bool found = false;
+                if (tab == NULL || strncmp(tab + 1, "yaml\t", 5) != 0)
+                        continue;
+                *tab = '\0';
+                rows++;
+                for (size_t i = 0; i < PRC_ARRAY_LEN(attacks); i++)
+                        found = found || strcmp(attacks[i].path, line) == 0;
+                if (!found)
+                        t_fail(__FILE__, __LINE__, "INDEX.tsv lists %s, which the attack table lacks", line);
+        }
+        T_EQ_INT(rows, PRC_ARRAY_LEN(attacks));
+        free(idx);
+}
+
+static void test_yaml__merge_fanout_resolves_to_its_distinct_keys(void)
+{
+        char path[8500];
+        size_t n;
+        char *bytes;
+        prc_err e;
+        json_t *v, *t;
+
+        snprintf(path, sizeof(path), "%s/yaml/merge-key-fanout-dup-alias-22.yaml", attacks_dir());
+        bytes = t_read(path, &n);
+        prc_err_init(&e);
+        v = prc_yaml_load((const uint8_t *)bytes, n, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        t = json_object_get(v, "target");
+        T_EQ_STR(canon(t), "{\"k0\":\"v0\"}");
+        json_decref(v);
+        free(bytes);
+}
+
+static const prc_test tests[] = {
+        T(test_yaml__core_schema_null_bool_int),
+        T(test_yaml__integers_outside_the_safe_range_are_unsafe),
+        T(test_yaml__quoted_and_block_scalars_are_strings),
+        T(test_yaml__floats_are_refused_unless_allowed),
+        T(test_yaml__infinity_and_nan_are_refused_even_with_floats),
+        T(test_yaml__core_tags_are_honoured),
+        T(test_yaml__mismatched_core_tags_are_refused),
+        T(test_yaml__other_tags_are_refused),
+        T(test_yaml__alias_shares_the_anchored_value),
+        T(test_yaml__redefined_anchor_takes_the_latest),
+        T(test_yaml__undefined_and_cyclic_aliases_are_refused),
+        T(test_yaml__aliases_count_the_nodes_they_stand_for),
+        T(test_yaml__alias_and_anchor_limits),
+        T(test_yaml__merge_key_semantics),
+        T(test_yaml__merge_does_not_share_a_mutated_source),
+        T(test_yaml__invalid_merge_values_are_refused),
+        T(test_yaml__every_merged_copy_counts_against_merge_max),
+        T(test_yaml__duplicate_keys_are_refused),
+        T(test_yaml__scalar_keys_become_strings),
+        T(test_yaml__complex_keys_are_refused),
+        T(test_yaml__keys_are_bounded),
+        T(test_yaml__depth_limit_is_exact),
+        T(test_yaml__scalar_and_input_limits),
+        T(test_yaml__exactly_one_document),
+        T(test_yaml__empty_stream_is_null),
+        T(test_yaml__raw_bytes_are_checked_first),
+        T(test_yaml__escapes_cannot_smuggle_nul_or_bad_utf8),
+        T(test_yaml__errors_carry_line_column_and_pointer),
+        T(test_yaml__libfyaml_never_writes_to_stderr),
+        T(test_yaml__json_documents_load_as_yaml),
+        T(test_yaml__workflow_with_anchors_and_merges_loads),
+        T(test_yaml__attack_corpus_outcomes),
+        T(test_yaml__attack_table_covers_every_yaml_row_of_the_index),
+        T(test_yaml__merge_fanout_resolves_to_its_distinct_keys),
+};
+PRC_SUITE(yaml, tests)
+
+/*
+ * Memory bound (issue 2 item 7): the alias and merge bombs are refused
+ * under 64 MiB.  RLIMIT_AS is set to what the process maps now plus 64 MiB,
+ * so any allocation past the bound fails and the load reports
+ * out-of-memory instead of the expected class.  No ASan: it reserves
+ * terabytes of shadow address space.
+ */
+static size_t vm_size(void)
+{
+        char *status = t_read("/proc/self/status", NULL);
+        const char *p = strstr(status, "VmSize:");
+        size_t kb = p ? strtoul(p + 7, NULL, 10) : 0;
+
+        free(status);
+        return kb * 1024;
+}
+
+static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
+{
+        static const char *const bombs[] = {
+                "yaml/billion-laughs-9x9.yaml", "yaml/alias-fanout-binary-40.yaml",
+                "yaml/alias-fanout-as-mapping-key.yaml", "yaml/merge-key-fanout-dup-alias-22.yaml",
+                "yaml/merge-key-fanout-issue897-levels10.yaml", "yaml/merge-key-quadratic-2000x2000.yaml",
+                "yaml/merge-key-empty-sources-1000x1000.yaml", "yaml/pnpm-lock-shaped-alias-bomb.yaml",
+        };
+        struct rlimit rl;
+
+        (void)attacks_dir();    /* fail early, before the limit, if the corpora are absent */
+        rl.rlim_cur = rl.rlim_max = vm_size() + ((size_t)64 << 20);
+        T_ASSERT(setrlimit(RLIMIT_AS, &rl) == 0);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bombs); i++)
+                for (size_t j = 0; j < PRC_ARRAY_LEN(attacks); j++)
+                        if (strcmp(attacks[j].path, bombs[i]) == 0)
+                                load_attack(&attacks[j], &prc_limits_default);
+}
+
+static const prc_test bounds_tests[] = {
+        T(test_yaml_bounds__bombs_are_refused_under_64_mib),
+};
+PRC_SUITE_NOSAN(yaml_bounds, bounds_tests)
