@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/digest.h"
@@ -43,5 +44,77 @@ int64_t prc_manifest_engine_max(const prc_manifest *m);
 bool prc_manifest_declares_kind(const prc_manifest *m, const char *kind);
 /* The whole validated document (borrowed). */
 const json_t *prc_manifest_doc(const prc_manifest *m);
+
+/*
+ * Additions (issue 3) for the OCI runner, registry and engine.  Every
+ * borrowed pointer below is valid until prc_manifest_free.  For an archived
+ * manifest (loaded with PRC_MANIFEST_RECORDS) fields its version does not
+ * have read as "" / 0 / empty; such a manifest can never be executed.
+ */
+
+/* The known schema identifiers. */
+#define PRC_MANIFEST_SCHEMA_V04 "prc.adapter-manifest/v0.4"
+#define PRC_ADAPTER_PROTOCOL_JSONL "prc-adapter-jsonl-v1"
+#define PRC_ADAPTER_MESSAGE_SCHEMA "prc.adapter-message/v1"
+
+/* Resource limits; every v0.4 manifest has all of them (docs/adapter-manifest.md). */
+typedef struct prc_manifest_limits {
+        uint64_t wall_seconds;
+        uint64_t memory_bytes;
+        uint64_t cpus_millis;   /* 1000 = one CPU */
+        uint64_t pids;
+        uint64_t nofile;
+        uint64_t tmpfs_bytes;   /* 0: no scratch tmpfs */
+        uint64_t stdin_bytes;
+        uint64_t stdout_bytes;
+        uint64_t stderr_bytes;
+        uint64_t line_bytes;    /* one protocol line, not counting its newline */
+        uint64_t messages;      /* protocol lines, the summary included */
+} prc_manifest_limits;
+
+/* The documented maxima (and minima) a manifest may declare. */
+extern const prc_manifest_limits prc_manifest_limits_max;
+extern const prc_manifest_limits prc_manifest_limits_min;
+
+/* Schema minor version: 1..4 for v0.1..v0.4. */
+int prc_manifest_version(const prc_manifest *m);
+const prc_manifest_limits *prc_manifest_limits_of(const prc_manifest *m);
+const char *prc_manifest_output_schema(const prc_manifest *m);
+const char *prc_manifest_publisher_name(const prc_manifest *m);
+const char *prc_manifest_owner_id(const prc_manifest *m);
+const char *prc_manifest_owner_contact(const prc_manifest *m);
+const char *prc_manifest_tool_name(const prc_manifest *m);
+const char *prc_manifest_tool_version(const prc_manifest *m);
+/* Supported tool format versions (array of strings). */
+const json_t *prc_manifest_tool_formats(const prc_manifest *m);
+size_t prc_manifest_kind_count(const prc_manifest *m);
+const char *prc_manifest_kind_at(const prc_manifest *m, size_t i);      /* NULL past the end */
+const json_t *prc_manifest_known_limitations(const prc_manifest *m);
+/* Image parts: explicit registry host, repository, "sha256:<64 hex>". */
+const char *prc_manifest_image_registry(const prc_manifest *m);
+const char *prc_manifest_image_repository(const prc_manifest *m);
+const char *prc_manifest_image_digest(const prc_manifest *m);
+/* "registry/repository@sha256:..." into out; false (err buffer-limit) when it does not fit. */
+bool prc_manifest_image_ref(const prc_manifest *m, char *out, size_t cap, prc_err *err) PRC_MUST_CHECK;
+/* The argv, no shell. */
+size_t prc_manifest_command_len(const prc_manifest *m);
+const char *prc_manifest_command_arg(const prc_manifest *m, size_t i);  /* NULL past the end */
+/* Declared external data directories (mounted at /prc-inputs/NAME). */
+typedef struct prc_manifest_data {
+        const char *name;       /* borrowed */
+        uint64_t    max_bytes;
+        uint64_t    max_files;
+} prc_manifest_data;
+size_t prc_manifest_data_count(const prc_manifest *m);
+bool prc_manifest_data_at(const prc_manifest *m, size_t i, prc_manifest_data *out);
+/* Find a declaration by name; false when not declared. */
+bool prc_manifest_data_find(const prc_manifest *m, const char *name, prc_manifest_data *out);
+
+/*
+ * Validate an already-parsed document as a manifest (the core of
+ * prc_manifest_parse; for callers that hold a json_t, e.g. an embedded copy).
+ * Takes its own reference to doc.  Errors: as prc_manifest_parse.
+ */
+prc_manifest *prc_manifest_from_doc(json_t *doc, prc_manifest_use use, prc_err *err);
 
 #endif

@@ -51,10 +51,14 @@ int cli_exit_for(const prc_err *e);
 /* -- scan and verify (engine) -- */
 
 /* -- inventory and snapshot -- */
+int cmd_inventory(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 /* -- content worker and parsers -- */
 
 /* -- adapters: protocol, manifest, fixtures -- */
+int cmd_adapter_validate_output(int argc, char **argv);
+int cmd_adapter_fixture_validate(int argc, char **argv);
 
 /* -- adapters: registry and trust -- */
 int cmd_adapter_registry_validate(int argc, char **argv);

@@ -14,10 +14,53 @@ const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
 
         /* -- inventory and snapshot -- */
+        { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
+          "usage: prc inventory --target DIR [--format text|json]\n"
+          "\n"
+          "Walks DIR without following symlinks (root-level .git, .prc, .hg and .svn are\n"
+          "left out), hashes every regular file and prints a summary with the inventory\n"
+          "digest, or with --format json the whole canonical listing (docs/inventory.md).\n"
+          "Names that are not valid normalized paths are listed as unrepresentable.\n"
+          "Exit: 0 complete listing; 1 some names could not be represented; 2 usage;\n"
+          "3 the tree changed during the walk, a file is unreadable, or I/O failed.\n" },
+        { "snapshot", NULL, cmd_snapshot, "copy a target's inventoried files into a verified private snapshot",
+          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--format text|json]\n"
+          "\n"
+          "Inventories the target, then copies every inventoried regular file into the new\n"
+          "directory --out (it must not exist; directories 0700, files 0400 or 0500),\n"
+          "rehashing each while copying, seals and verifies the snapshot digest, and prints\n"
+          "it.  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
+          "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
+          "total size ceiling.\n"
+          "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
+          "reached, --out exists, or I/O failed.\n" },
 
         /* -- content worker and parsers -- */
 
         /* -- adapters: protocol, manifest, fixtures -- */
+        { "adapter", "validate-output", cmd_adapter_validate_output,
+          "decode a recorded adapter transcript under its exact manifest",
+          "usage: prc adapter validate-output --manifest FILE --file TRANSCRIPT [--format text|json]\n"
+          "\n"
+          "Decodes TRANSCRIPT (prc-adapter-jsonl-v1 standard output) under the capability\n"
+          "manifest FILE (v0.4) with the strict decoder and the manifest's line, message and\n"
+          "stdout limits, without executing anything.  JSON: disposition, error_class, line,\n"
+          "summary_status, observations (id, kind, outcome), manifest_sha256, ...\n"
+          "Adapter bytes are never echoed.\n"
+          "Exit: 0 accepted; 1 rejected (or the manifest was refused); 2 usage; 3 I/O error.\n" },
+        { "adapter", "fixture-validate", cmd_adapter_fixture_validate,
+          "evaluate the adapter fixture release suite twice and compare",
+          "usage: prc adapter fixture-validate --suite FILE [--format text|json]\n"
+          "\n"
+          "Loads the fixture suite (schemas/adapter-fixture-suite.schema.json), checks that it\n"
+          "binds the canonical digest of its one manifest and the SHA-256 of every transcript,\n"
+          "refuses symlinks, paths outside the suite and cases that raise a limit or add\n"
+          "authority, then evaluates every case twice without executing an adapter and\n"
+          "compares disposition, summary status, error class and observation id, kind and\n"
+          "outcome with the expectation and between the two evaluations.  JSON: the report\n"
+          "(schemas/adapter-fixture-report.schema.json).  The report is evidence of protocol\n"
+          "compatibility only.\n"
+          "Exit: 0 no drift; 1 drift or a refused suite; 2 usage; 3 I/O error.\n" },
 
         /* -- adapters: registry and trust -- */
         { "adapter", "registry-validate", cmd_adapter_registry_validate,

@@ -1,0 +1,150 @@
+/*
+ * inventory.h - the sealed inventory of a target tree (issue 6; DESIGN.md
+ * data flow step 1; format in docs/inventory.md).
+ *
+ * Walks the target below one directory descriptor without following any
+ * symlink, records every regular file (normalized relative path, size,
+ * SHA-256, executable bit, oversized flag) and every symlink (path only,
+ * never read), counts and skips sockets, fifos and devices, leaves out the
+ * scanner-owned names at the root (.git, .prc, .hg, .svn), and reports every
+ * name that is not a valid normalized path instead of dropping it.  Files
+ * are hashed by a worker pool; the listing is sorted bytewise by path and
+ * its canonical JSON (minus the digest field) gives the inventory digest.
+ *
+ * Trust: the tree is hostile and may change while it is walked.  A
+ * directory swapped between stat and open, a file replaced before hashing,
+ * or a file whose size or mtime moves while it is read makes the whole
+ * build fail with a named class: an inventory is never partly wrong.
+ */
+#ifndef PRC_INVENTORY_H
+#define PRC_INVENTORY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/digest.h"
+#include "base/err.h"
+
+#define PRC_INVENTORY_SCHEMA "prc.inventory/v1"
+
+enum {
+        PRC_INV_OVERSIZED = 10u << 20,          /* DESIGN.md: files above 10 MiB are not analyzed */
+        PRC_INV_MAX_ENTRIES = 1000000,          /* default: 20x a large monorepo checkout */
+};
+
+typedef struct prc_inventory prc_inventory;    /* opaque: inventory.c */
+
+typedef enum prc_inv_type {
+        PRC_INV_FILE = 1,
+        PRC_INV_SYMLINK = 2,
+} prc_inv_type;
+
+/* One listing entry.  Borrowed from the inventory: valid until prc_inventory_free. */
+typedef struct prc_inv_entry {
+        const char  *path;              /* normalized relative path (base/path.h rules) */
+        prc_inv_type type;
+        uint64_t     size;              /* files only; 0 for symlinks */
+        char         sha256[PRC_SHA256_HEX + 1];   /* files only; "" for symlinks */
+        bool         executable;        /* files: owner execute bit (git's rule) */
+        bool         oversized;         /* files: size > PRC_INV_OVERSIZED */
+} prc_inv_entry;
+
+/* Special files: counted, never opened, never listed. */
+typedef struct prc_inv_skipped {
+        uint64_t socket, fifo, char_device, block_device;
+} prc_inv_skipped;
+
+/* A name that is not a valid normalized relative path: reported, never silently skipped. */
+typedef struct prc_inv_unrep {
+        const char *raw;        /* the relative path with every byte outside 0x21-0x7e and '\' as \xNN */
+        const char *reason;     /* the path-* class name the validator gave */
+        const char *kind;       /* "file", "symlink", "directory" (not descended) */
+} prc_inv_unrep;
+
+typedef struct prc_inventory_opts {
+        unsigned threads;       /* hashing workers; 0 = online CPUs (at most 8) */
+        size_t   max_entries;   /* 0 = PRC_INV_MAX_ENTRIES */
+        bool     no_exclude;    /* walk the root's .git/.prc/... too (snapshot verification) */
+} prc_inventory_opts;
+
+/*
+ * Inventory the tree at root (the operator's path: symlinks in it are
+ * resolved once, nothing below it is followed).  opts may be NULL.  On
+ * success *out owns the inventory and the root directory descriptor
+ * (prc_inventory_free closes it).  Errors: io-error (root cannot be opened
+ * or is not a directory), inventory-tree-changed, inventory-file-changed,
+ * inventory-unreadable, inventory-too-many-entries, out-of-memory.
+ */
+bool prc_inventory_build(const char *root, const prc_inventory_opts *opts, prc_inventory **out,
+                         prc_err *err) PRC_MUST_CHECK;
+/* The same below an open directory descriptor (duplicated: the caller keeps dirfd). */
+bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inventory **out,
+                            prc_err *err) PRC_MUST_CHECK;
+void prc_inventory_free(prc_inventory *inv);
+
+/* Number of entries (files and symlinks), sorted bytewise by path. */
+size_t prc_inventory_count(const prc_inventory *inv);
+/* Borrowed: valid until prc_inventory_free.  i < prc_inventory_count. */
+const prc_inv_entry *prc_inventory_entry(const prc_inventory *inv, size_t i);
+/* Index of the entry with exactly this path, or -1. */
+long prc_inventory_find(const prc_inventory *inv, const char *path);
+
+const prc_inv_skipped *prc_inventory_skipped(const prc_inventory *inv);
+size_t prc_inventory_unrep_count(const prc_inventory *inv);
+/* Borrowed: valid until prc_inventory_free.  Sorted bytewise by raw. */
+const prc_inv_unrep *prc_inventory_unrep(const prc_inventory *inv, size_t i);
+/* Scanner-owned names found at the root and left out (sorted); borrowed. */
+size_t prc_inventory_excluded_count(const prc_inventory *inv);
+const char *prc_inventory_excluded(const prc_inventory *inv, size_t i);
+/* Did every name of the tree make it into the listing (no unrepresentable name)? */
+bool prc_inventory_complete(const prc_inventory *inv);
+/* Total bytes of the regular files. */
+uint64_t prc_inventory_total_bytes(const prc_inventory *inv);
+
+/* The inventory digest: 64 lowercase hex; borrowed. */
+const char *prc_inventory_digest(const prc_inventory *inv);
+/*
+ * The whole listing as a JSON document (docs/inventory.md), including
+ * "inventory_digest".  Borrowed: valid until prc_inventory_free; do not
+ * modify (json_deep_copy it to edit).
+ */
+const json_t *prc_inventory_to_json(const prc_inventory *inv);
+/* The root directory descriptor (borrowed: closed by prc_inventory_free). */
+int prc_inventory_root_fd(const prc_inventory *inv);
+
+/*
+ * Read the inventoried regular file path again, beneath the inventory's
+ * root descriptor with no symlink in any component, into out (at most max
+ * bytes), and check it is still a regular file with the inventoried size
+ * and SHA-256.  On failure out is left empty.  Safe to call from several
+ * threads at once on one inventory.  Errors: inventory-no-such-entry,
+ * inventory-mismatch (type, size or digest differ, or the path now
+ * resolves through a symlink), inventory-unreadable, input-too-large,
+ * io-error, out-of-memory.
+ */
+bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, prc_buf *out,
+                        prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Bytewise escape used for unrepresentable names: bytes 0x21-0x7e except
+ * '\' stay, everything else becomes \xNN (lowercase).  Returns a malloc'd
+ * string (transfers) or NULL on out-of-memory.
+ */
+char *prc_inventory_escape(const char *p, size_t n);
+
+/* Test hook points (the hook itself exists only in PRC_TESTING builds). */
+enum {
+        PRC_INV_HOOK_DIR_STATED = 1,    /* walk: a directory was lstat'ed, not yet opened */
+        PRC_INV_HOOK_HASH_READ = 2,     /* inventory: first chunk of a file was read */
+        PRC_INV_HOOK_COPY_READ = 3,     /* snapshot: first chunk of a file was read and written */
+};
+#if defined(PRC_TESTING) && PRC_TESTING
+typedef void (*prc_inv_hook_fn)(int point, const char *rel, void *arg);
+/* Install (or with NULL remove) the hook; it may run on worker threads. */
+void prc_inventory_set_test_hook(prc_inv_hook_fn fn, void *arg);
+#endif
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * pool.c - worker pool and streaming reader for inventory and snapshot.
+ * Trust: reads hostile files through descriptors opened by the caller with
+ * safeopen; never trusts a size it did not re-check at the end.
+ */
+#include "inventory/pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/file.h"
+
+#if defined(PRC_TESTING) && PRC_TESTING
+static prc_inv_hook_fn hook_fn;
+static void *hook_arg;
+
+void prc_inventory_set_test_hook(prc_inv_hook_fn fn, void *arg)
+{
+        hook_fn = fn;
+        hook_arg = arg;
+}
+
+void prc_inv_hook_call(int point, const char *rel)
+{
+        if (hook_fn != NULL)
+                hook_fn(point, rel, hook_arg);
+}
+#else
+void prc_inv_hook_call(int point, const char *rel)
+{
+        (void)point;
+        (void)rel;
+}
+#endif
+
+unsigned prc_pool_default_threads(void)
+{
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+        if (n < 1)
+                return 1;
+        return n > 8 ? 8 : (unsigned)n;
+}
+
+struct pool {
+        size_t           njobs;
+        const size_t    *order;         /* borrowed */
+        prc_pool_fn      fn;
+        void            *ctx;
+        const volatile sig_atomic_t *cancel;
+        atomic_size_t    next;          /* next position in order */
+        atomic_bool      stop;
+        pthread_mutex_t  mu;
+        size_t           fail_pos;      /* position of the earliest failure (under mu) */
+        prc_err          fail;          /* its error (under mu) */
+};
+
+struct worker {
+        struct pool    *p;
+        prc_pool_worker w;
+};
+
+static void record_failure(struct pool *p, size_t pos, const prc_err *e)
+{
+        pthread_mutex_lock(&p->mu);
+        if (pos < p->fail_pos) {
+                p->fail_pos = pos;
+                p->fail = *e;
+        }
+        pthread_mutex_unlock(&p->mu);
+        atomic_store(&p->stop, true);
+}
+
+static void *worker_main(void *arg)
+{
+        struct worker *wk = arg;
+        struct pool *p = wk->p;
+
+        for (;;) {
+                size_t pos, job;
+
+                if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+                        break;
+                pos = atomic_fetch_add(&p->next, 1);
+                if (pos >= p->njobs)
+                        break;
+                if (p->cancel != NULL && *p->cancel) {
+                        prc_err_init(&wk->w.err);
+                        prc_err_set(&wk->w.err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                        record_failure(p, pos, &wk->w.err);
+                        break;
+                }
+                job = p->order != NULL ? p->order[pos] : pos;
+                prc_err_init(&wk->w.err);
+                if (!p->fn(p->ctx, job, &wk->w)) {
+                        if (!prc_err_is_set(&wk->w.err))
+                                prc_err_set(&wk->w.err, PRC_E_INTERNAL, "pool job failed without an error");
+                        record_failure(p, pos, &wk->w.err);
+                        break;
+                }
+        }
+        return NULL;
+}
+
+bool prc_pool_run(unsigned threads, size_t njobs, const size_t *order, prc_pool_fn fn, void *ctx,
+                  const volatile sig_atomic_t *cancel, prc_err *err)
+{
+        struct pool p = { .njobs = njobs, .order = order, .fn = fn, .ctx = ctx, .cancel = cancel,
+                          .fail_pos = SIZE_MAX };
+        struct worker *wk = NULL;
+        pthread_t *tid = NULL;
+        unsigned started = 0;
+        bool ok = false;
+
+        if (threads == 0)
+                threads = 1;
+        if (threads > njobs)
+                threads = njobs > 0 ? (unsigned)njobs : 1;
+        atomic_init(&p.next, 0);
+        atomic_init(&p.stop, false);
+        prc_err_init(&p.fail);
+        if (pthread_mutex_init(&p.mu, NULL) != 0)
+                return prc_err_set(err, PRC_E_INTERNAL, "cannot create a mutex");
+        wk = calloc(threads, sizeof(*wk));
+        tid = calloc(threads, sizeof(*tid));
+        if (wk == NULL || tid == NULL) {
+                prc_err_oom(err, "the worker pool");
+                goto out;
+        }
+        for (unsigned i = 0; i < threads; i++) {
+                wk[i].p = &p;
+                wk[i].w.cancel = cancel;
+                prc_err_init(&wk[i].w.err);
+                wk[i].w.buf = malloc(PRC_POOL_BUF);
+                wk[i].w.h = prc_sha256_new(err);
+                if (wk[i].w.buf == NULL || wk[i].w.h == NULL) {
+                        prc_err_oom(err, "a worker buffer");
+                        goto out;
+                }
+        }
+        if (threads == 1) {
+                worker_main(&wk[0]);
+        } else {
+                for (; started < threads; started++) {
+                        if (pthread_create(&tid[started], NULL, worker_main, &wk[started]) != 0) {
+                                /* Fewer threads is slower, not wrong: run with those we have. */
+                                if (started == 0)
+                                        worker_main(&wk[0]);
+                                break;
+                        }
+                }
+                for (unsigned i = 0; i < started; i++)
+                        pthread_join(tid[i], NULL);
+        }
+        if (p.fail_pos != SIZE_MAX) {
+                if (err != NULL && !prc_err_is_set(err))
+                        *err = p.fail;
+                goto out;
+        }
+        ok = true;
+out:
+        if (wk != NULL) {
+                for (unsigned i = 0; i < threads; i++) {
+                        free(wk[i].w.buf);
+                        prc_sha256_free(wk[i].w.h);
+                }
+        }
+        free(wk);
+        free(tid);
+        pthread_mutex_destroy(&p.mu);
+        return ok;
+}
+
+static bool same_times(const struct stat *a, const struct stat *b)
+{
+        return a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int outfd, const char *rel,
+                     prc_errclass changed_cls, int hook_point, uint8_t out[PRC_SHA256_LEN], prc_err *err)
+{
+        uint64_t want = (uint64_t)st0->st_size, total = 0;
+        struct stat st1;
+        bool first = true;
+
+        if (!prc_sha256_reset(w->h, err))
+                return false;
+        if (want > PRC_POOL_BUF)
+                (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);  /* a hint: failure is harmless */
+        /*
+         * Read until the fstat size is reached, then one more read must see
+         * EOF only for files we stream out: a growing file is caught by the
+         * final fstat either way, and skipping the probe read halves the
+         * syscalls on trees of small files.
+         */
+        while (total < want || first) {
+                size_t chunk = PRC_POOL_BUF;
+                ssize_t r;
+
+                if (w->cancel != NULL && *w->cancel)
+                        return prc_err_set(err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                if (want - total < chunk && want > total)
+                        chunk = (size_t)(want - total) + 1;     /* +1: see growth without another call */
+                r = read(fd, w->buf, chunk);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0) {
+                        if (errno == EACCES || errno == EPERM)
+                                return prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot read '%s'", rel);
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot read '%s'", rel);
+                }
+                if (r == 0)
+                        break;
+                if ((uint64_t)r > want - total)
+                        return prc_err_set(err, changed_cls, "'%s' grew while it was read (fstat said %llu bytes)",
+                                           rel, (unsigned long long)want);
+                if (!prc_sha256_update(w->h, w->buf, (size_t)r, err))
+                        return false;
+                if (outfd >= 0 && !prc_fd_write_all(outfd, w->buf, (size_t)r, err))
+                        return false;
+                total += (uint64_t)r;
+                if (first) {
+                        first = false;
+                        prc_inv_hook_call(hook_point, rel);
+                }
+        }
+        if (total != want)
+                return prc_err_set(err, changed_cls, "'%s' shrank while it was read (%llu of %llu bytes)", rel,
+                                   (unsigned long long)total, (unsigned long long)want);
+        if (fstat(fd, &st1) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", rel);
+        if (st1.st_size != st0->st_size || !same_times(st0, &st1))
+                return prc_err_set(err, changed_cls, "'%s' changed while it was read (size or mtime moved)", rel);
+        return prc_sha256_final(w->h, out, err);
+}

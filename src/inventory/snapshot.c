@@ -1,0 +1,645 @@
+/*
+ * snapshot.c - private verified copy of an inventory (see snapshot.h and
+ * docs/inventory.md).
+ *
+ * Trust: the source tree is hostile and may change during the copy: every
+ * source file is reopened beneath the inventory's root descriptor with no
+ * symlink in any component, and its bytes are hashed as they are written,
+ * so the copy is exactly the bytes the inventory describes or the create
+ * fails.  The snapshot tree is ours and private (0700); it is addressed
+ * through descriptors, and removed without following anything in it.
+ */
+#include "inventory/snapshot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/file.h"
+#include "base/jcs.h"
+#include "base/path.h"
+#include "inventory/pool.h"
+#include "inventory/safeopen.h"
+
+struct owned {
+        char *path;     /* owned */
+        char *from;     /* owned; NULL for bytes added by a protocol */
+};
+
+struct prc_snapshot {
+        const prc_inventory *inv;       /* borrowed: must outlive the snapshot */
+        char         *path;             /* owned: the directory as given or made */
+        int           parentfd;         /* owned: the directory holding it */
+        char         *name;             /* owned: its name in parentfd */
+        int           fd;               /* owned: the snapshot directory */
+        uint64_t      ceiling;
+        atomic_uint_least64_t total;    /* bytes written so far */
+        unsigned      threads;
+        struct owned *owned;            /* owned, nowned used */
+        size_t        nowned;
+        bool          sealed, kept, removed;
+        json_t       *doc;              /* owned, after seal */
+        char          digest[PRC_SHA256_HEX + 1];
+};
+
+/* ---- removal ---------------------------------------------------------- */
+
+static bool rm_contents(int fd, int depth, prc_err *err)
+{
+        int dfd;
+        DIR *d;
+        struct dirent *de;
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        bool ok = false;
+
+        if (depth > PRC_PATH_DEPTH_MAX + 1)
+                return prc_err_set(err, PRC_E_IO, "snapshot tree deeper than %d levels", PRC_PATH_DEPTH_MAX);
+        dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);   /* own read position */
+        if (dfd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot duplicate a descriptor");
+        d = fdopendir(dfd);
+        if (d == NULL) {
+                close(dfd);
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot list a snapshot directory");
+        }
+        while ((de = readdir(d)) != NULL) {
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                if (n == cap) {
+                        size_t ncap = cap ? cap * 2 : 32;
+                        char **nn = realloc(names, ncap * sizeof(*nn));
+                        if (nn == NULL) {
+                                prc_err_oom(err, "a directory listing");
+                                goto out;
+                        }
+                        names = nn;
+                        cap = ncap;
+                }
+                names[n] = strdup(de->d_name);
+                if (names[n] == NULL) {
+                        prc_err_oom(err, "a directory listing");
+                        goto out;
+                }
+                n++;
+        }
+        for (size_t i = 0; i < n; i++) {
+                int cfd;
+                if (unlinkat(fd, names[i], 0) == 0)
+                        continue;
+                if (errno != EISDIR && errno != EPERM) {
+                        prc_err_sys(err, PRC_E_IO, errno, "cannot remove '%s' from the snapshot", names[i]);
+                        goto out;
+                }
+                cfd = openat(fd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (cfd < 0) {
+                        prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s' in the snapshot", names[i]);
+                        goto out;
+                }
+                (void)fchmod(cfd, 0700);        /* best effort: a failure shows up as the unlink's error */
+                ok = rm_contents(cfd, depth + 1, err);
+                close(cfd);
+                if (!ok)
+                        goto out;
+                ok = false;
+                if (unlinkat(fd, names[i], AT_REMOVEDIR) != 0) {
+                        prc_err_sys(err, PRC_E_IO, errno, "cannot remove directory '%s' from the snapshot", names[i]);
+                        goto out;
+                }
+        }
+        ok = true;
+out:
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        closedir(d);
+        return ok;
+}
+
+bool prc_snapshot_rmtree_at(int dirfd, const char *name, prc_err *err)
+{
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        bool ok;
+
+        if (fd < 0) {
+                if (errno == ENOENT)
+                        return true;
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot open snapshot directory '%s'", name);
+        }
+        (void)fchmod(fd, 0700);         /* best effort, as in rm_contents */
+        ok = rm_contents(fd, 0, err);
+        close(fd);
+        if (ok && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot remove snapshot directory '%s'", name);
+        return ok;
+}
+
+bool prc_snapshot_remove(prc_snapshot *s, prc_err *err)
+{
+        if (s->removed)
+                return true;
+        if (s->fd >= 0) {
+                close(s->fd);
+                s->fd = -1;
+        }
+        if (!prc_snapshot_rmtree_at(s->parentfd, s->name, err))
+                return false;
+        s->removed = true;
+        return true;
+}
+
+void prc_snapshot_keep(prc_snapshot *s)
+{
+        s->kept = true;
+}
+
+void prc_snapshot_free(prc_snapshot *s)
+{
+        if (s == NULL)
+                return;
+        if (!s->kept && !s->removed && s->name != NULL && s->parentfd >= 0) {
+                prc_err e;
+                prc_err_init(&e);
+                if (!prc_snapshot_remove(s, &e)) {
+                        /* A destructor has no one to report to; the tree stays private (0700). */
+                }
+        }
+        if (s->fd >= 0)
+                close(s->fd);
+        if (s->parentfd >= 0)
+                close(s->parentfd);
+        for (size_t i = 0; i < s->nowned; i++) {
+                free(s->owned[i].path);
+                free(s->owned[i].from);
+        }
+        free(s->owned);
+        json_decref(s->doc);
+        free(s->path);
+        free(s->name);
+        free(s);
+}
+
+/* ---- create ----------------------------------------------------------- */
+
+static bool reserve(prc_snapshot *s, uint64_t n, const char *what, prc_err *err)
+{
+        uint64_t before = atomic_fetch_add(&s->total, n);
+
+        if (before + n < before || before + n > s->ceiling)
+                return prc_err_set(err, PRC_E_SNAP_TOO_LARGE, "adding '%s' would take the snapshot past %llu bytes",
+                                   what, (unsigned long long)s->ceiling);
+        return true;
+}
+
+/* Create rel beneath s->fd for writing (O_EXCL), making its parent directories 0700. */
+static int create_dst(prc_snapshot *s, const char *rel, prc_err *err)
+{
+        int fd = prc_safe_openat(s->fd, rel, O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+        if (fd < 0 && errno == ENOENT) {
+                if (prc_safe_mkdir_parents(s->fd, rel, 0700) != 0) {
+                        prc_err_sys(err, PRC_E_IO, errno, "cannot create the directories of '%s' in the snapshot", rel);
+                        return -1;
+                }
+                fd = prc_safe_openat(s->fd, rel, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        }
+        if (fd < 0)
+                prc_err_sys(err, errno == EEXIST || errno == ENOTDIR ? PRC_E_SNAP_OWNED_PATH : PRC_E_IO, errno,
+                            "cannot create '%s' in the snapshot", rel);
+        return fd;
+}
+
+static bool copy_job(void *ctx, size_t job, prc_pool_worker *w)
+{
+        prc_snapshot *s = ctx;
+        const prc_inv_entry *e = prc_inventory_entry(s->inv, job);
+        uint8_t d[PRC_SHA256_LEN];
+        char hex[PRC_SHA256_HEX + 1];
+        struct stat st;
+        int src, dst = -1;
+        bool ok = false;
+
+        src = prc_safe_openat(prc_inventory_root_fd(s->inv), e->path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+        if (src < 0) {
+                if (errno == EACCES || errno == EPERM)
+                        return prc_err_sys(&w->err, PRC_E_INV_UNREADABLE, errno, "cannot open '%s'", e->path);
+                if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
+                        return prc_err_sys(&w->err, PRC_E_SNAP_SOURCE_CHANGED, errno,
+                                           "'%s' was removed or now resolves through a symlink", e->path);
+                return prc_err_sys(&w->err, PRC_E_IO, errno, "cannot open '%s'", e->path);
+        }
+        if (fstat(src, &st) != 0) {
+                prc_err_sys(&w->err, PRC_E_IO, errno, "cannot stat '%s'", e->path);
+                goto out;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                prc_err_set(&w->err, PRC_E_SNAP_SOURCE_CHANGED, "'%s' is no longer a regular file", e->path);
+                goto out;
+        }
+        if ((uint64_t)st.st_size != e->size) {
+                prc_err_set(&w->err, PRC_E_SNAP_SOURCE_CHANGED, "'%s' has %llu bytes, the inventory says %llu",
+                            e->path, (unsigned long long)st.st_size, (unsigned long long)e->size);
+                goto out;
+        }
+        if (!reserve(s, e->size, e->path, &w->err))
+                goto out;
+        dst = create_dst(s, e->path, &w->err);
+        if (dst < 0)
+                goto out;
+        if (!prc_pool_stream(w, src, &st, dst, e->path, PRC_E_SNAP_SOURCE_CHANGED, PRC_INV_HOOK_COPY_READ, d,
+                             &w->err))
+                goto out;
+        prc_hex_encode(d, sizeof(d), hex);
+        if (strcmp(hex, e->sha256) != 0) {
+                prc_err_set(&w->err, PRC_E_SNAP_SOURCE_CHANGED, "'%s' no longer has the inventoried SHA-256", e->path);
+                goto out;
+        }
+        if (fchmod(dst, e->executable ? 0500 : 0400) != 0) {
+                prc_err_sys(&w->err, PRC_E_IO, errno, "cannot set the mode of '%s' in the snapshot", e->path);
+                goto out;
+        }
+        ok = true;
+out:
+        if (dst >= 0 && close(dst) != 0 && ok)
+                ok = prc_err_sys(&w->err, PRC_E_IO, errno, "cannot write '%s' in the snapshot", e->path);
+        close(src);
+        return ok;
+}
+
+static int size_desc(const void *a, const void *b, void *arg)
+{
+        const prc_inventory *inv = arg;
+        uint64_t sa = prc_inventory_entry(inv, *(const size_t *)a)->size;
+        uint64_t sb = prc_inventory_entry(inv, *(const size_t *)b)->size;
+
+        if (sa != sb)
+                return sa > sb ? -1 : 1;
+        return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* Make the snapshot directory: out_dir must not exist; NULL = mkdtemp under $TMPDIR. */
+static bool make_dir(prc_snapshot *s, const char *out_dir, prc_err *err)
+{
+        char *copy, *slash;
+        const char *parent;
+
+        if (out_dir == NULL) {
+                const char *tmp = getenv("TMPDIR");
+                size_t n;
+                if (tmp == NULL || tmp[0] != '/')
+                        tmp = "/tmp";
+                n = strlen(tmp) + sizeof("/prc-snapshot-XXXXXX");
+                s->path = malloc(n);
+                if (s->path == NULL)
+                        return prc_err_oom(err, "the snapshot path");
+                snprintf(s->path, n, "%s/prc-snapshot-XXXXXX", tmp);
+                if (mkdtemp(s->path) == NULL)
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot create a snapshot directory under '%s'", tmp);
+        } else {
+                size_t n = strlen(out_dir);
+                while (n > 1 && out_dir[n - 1] == '/')
+                        n--;
+                s->path = strndup(out_dir, n);
+                if (s->path == NULL)
+                        return prc_err_oom(err, "the snapshot path");
+        }
+        copy = strdup(s->path);
+        if (copy == NULL)
+                return prc_err_oom(err, "the snapshot path");
+        slash = strrchr(copy, '/');
+        if (slash == NULL) {
+                parent = ".";
+                s->name = strdup(copy);
+        } else {
+                s->name = strdup(slash + 1);
+                *slash = '\0';
+                parent = slash == copy ? "/" : copy;
+        }
+        if (s->name == NULL) {
+                free(copy);
+                return prc_err_oom(err, "the snapshot path");
+        }
+        if (s->name[0] == '\0' || strcmp(s->name, ".") == 0 || strcmp(s->name, "..") == 0) {
+                free(copy);
+                free(s->name);
+                s->name = NULL;
+                return prc_err_set(err, PRC_E_SNAP_OUT_EXISTS, "'%s' names an existing directory", s->path);
+        }
+        s->parentfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (s->parentfd < 0) {
+                prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", parent);
+                free(copy);
+                free(s->name);
+                s->name = NULL;         /* nothing of ours to remove */
+                return false;
+        }
+        free(copy);
+        if (out_dir != NULL && mkdirat(s->parentfd, s->name, 0700) != 0) {
+                int e = errno;
+                free(s->name);
+                s->name = NULL;         /* not ours: never remove it */
+                if (e == EEXIST)
+                        return prc_err_set(err, PRC_E_SNAP_OUT_EXISTS, "'%s' already exists", s->path);
+                return prc_err_sys(err, PRC_E_IO, e, "cannot create '%s'", s->path);
+        }
+        s->fd = openat(s->parentfd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (s->fd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", s->path);
+        if (fchmod(s->fd, 0700) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot set the mode of '%s'", s->path);
+        return true;
+}
+
+bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const prc_snapshot_opts *opts,
+                         prc_snapshot **out, prc_err *err)
+{
+        static const prc_snapshot_opts defaults = { 0 };
+        prc_snapshot *s;
+        size_t nfiles = 0, *order = NULL, n = prc_inventory_count(inv);
+        bool ok = false;
+
+        if (opts == NULL)
+                opts = &defaults;
+        s = calloc(1, sizeof(*s));
+        if (s == NULL)
+                return prc_err_oom(err, "the snapshot");
+        s->inv = inv;
+        s->fd = -1;
+        s->parentfd = -1;
+        s->ceiling = opts->ceiling && opts->ceiling < PRC_SNAPSHOT_CEILING ? opts->ceiling : PRC_SNAPSHOT_CEILING;
+        s->threads = opts->threads ? opts->threads : prc_pool_default_threads();
+        atomic_init(&s->total, 0);
+        if (opts->cancel != NULL && *opts->cancel) {
+                prc_err_set(err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                goto out;
+        }
+        /* Fail before writing anything when the inventory alone is over the ceiling. */
+        if (prc_inventory_total_bytes(inv) > s->ceiling) {
+                prc_err_set(err, PRC_E_SNAP_TOO_LARGE, "the inventory holds %llu bytes, the snapshot ceiling is %llu",
+                            (unsigned long long)prc_inventory_total_bytes(inv), (unsigned long long)s->ceiling);
+                goto out;
+        }
+        if (!make_dir(s, out_dir, err))
+                goto out;
+        order = malloc((n ? n : 1) * sizeof(*order));
+        if (order == NULL) {
+                prc_err_oom(err, "the copy order");
+                goto out;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (prc_inventory_entry(inv, i)->type == PRC_INV_FILE)
+                        order[nfiles++] = i;
+        if (nfiles > 1)
+                qsort_r(order, nfiles, sizeof(*order), size_desc, (void *)inv);
+        if (!prc_pool_run(s->threads, nfiles, order, copy_job, s, opts->cancel, err))
+                goto out;
+        if (opts->cancel != NULL && *opts->cancel) {
+                prc_err_set(err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                goto out;
+        }
+        ok = true;
+out:
+        free(order);
+        if (!ok) {
+                prc_snapshot_free(s);   /* removes what was written */
+                return false;
+        }
+        *out = s;
+        return true;
+}
+
+/* ---- protocol-owned files ---------------------------------------------- */
+
+bool prc_snapshot_add_owned(prc_snapshot *s, const char *path, const void *bytes, size_t n,
+                            const char *relocated_from, prc_err *err)
+{
+        size_t plen = strlen(PRC_SNAPSHOT_OWNED_PREFIX);
+        struct owned *no, o = { 0 };
+        prc_err perr;
+
+        if (s->sealed)
+                return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is sealed; '%s' cannot be added", path);
+        prc_err_init(&perr);
+        if (!prc_path_check_str(path, &perr))
+                return prc_err_set(err, PRC_E_SNAP_OWNED_PATH, "owned path is not a normalized path (%s)",
+                                   prc_err_name(perr.cls));
+        if (strncmp(path, PRC_SNAPSHOT_OWNED_PREFIX, plen) != 0 || path[plen] == '\0')
+                return prc_err_set(err, PRC_E_SNAP_OWNED_PATH, "owned path '%s' is not under '%s'", path,
+                                   PRC_SNAPSHOT_OWNED_PREFIX);
+        for (size_t i = 0; i < s->nowned; i++) {
+                if (strcmp(s->owned[i].path, path) == 0)
+                        return prc_err_set(err, PRC_E_SNAP_OWNED_PATH, "owned path '%s' was added already", path);
+                if (relocated_from != NULL && s->owned[i].from != NULL && strcmp(s->owned[i].from, relocated_from) == 0)
+                        return prc_err_set(err, PRC_E_SNAP_OWNED_PATH, "'%s' was relocated already", relocated_from);
+        }
+        no = realloc(s->owned, (s->nowned + 1) * sizeof(*no));
+        if (no == NULL)
+                return prc_err_oom(err, "the owned file list");
+        s->owned = no;
+        o.path = strdup(path);
+        if (o.path == NULL)
+                return prc_err_oom(err, "the owned file list");
+        if (relocated_from != NULL) {
+                long i = prc_inventory_find(s->inv, relocated_from);
+                if (bytes != NULL || n != 0 || i < 0 || prc_inventory_entry(s->inv, (size_t)i)->type != PRC_INV_FILE) {
+                        free(o.path);
+                        return prc_err_set(err, PRC_E_SNAP_OWNED_PATH,
+                                           "'%s' is not an inventoried file that can be relocated", relocated_from);
+                }
+                o.from = strdup(relocated_from);
+                if (o.from == NULL) {
+                        free(o.path);
+                        return prc_err_oom(err, "the owned file list");
+                }
+                if (prc_safe_mkdir_parents(s->fd, path, 0700) != 0 ||
+                    renameat2(s->fd, relocated_from, s->fd, path, RENAME_NOREPLACE) != 0) {
+                        int e = errno;
+                        free(o.path);
+                        free(o.from);
+                        return prc_err_sys(err, e == EEXIST || e == ENOTDIR ? PRC_E_SNAP_OWNED_PATH : PRC_E_IO, e,
+                                           "cannot relocate '%s' to '%s'", relocated_from, path);
+                }
+        } else {
+                int fd;
+                bool ok;
+                if (!reserve(s, n, path, err)) {
+                        free(o.path);
+                        return false;
+                }
+                fd = create_dst(s, path, err);
+                if (fd < 0) {
+                        free(o.path);
+                        return false;
+                }
+                ok = prc_fd_write_all(fd, bytes, n, err);
+                if (ok && fchmod(fd, 0400) != 0)
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot set the mode of '%s'", path);
+                if (close(fd) != 0 && ok)
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot write '%s'", path);
+                if (!ok) {
+                        free(o.path);
+                        return false;
+                }
+        }
+        s->owned[s->nowned++] = o;
+        return true;
+}
+
+/* ---- listing, seal, verify --------------------------------------------- */
+
+static int owned_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct owned *)a)->path, ((const struct owned *)b)->path);
+}
+
+/* Walk the snapshot (nothing excluded), hash it, and build the listing document (without the digest). */
+static json_t *listing(const prc_snapshot *s, prc_err *err)
+{
+        prc_inventory_opts io = { .threads = s->threads, .no_exclude = true };
+        prc_inventory *disk = NULL;
+        json_t *doc = NULL, *ents = NULL, *owned = NULL;
+        const prc_inv_skipped *sk;
+
+        if (!prc_inventory_build_at(s->fd, &io, &disk, err))
+                return NULL;
+        sk = prc_inventory_skipped(disk);
+        if (sk->socket || sk->fifo || sk->char_device || sk->block_device || !prc_inventory_complete(disk)) {
+                prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot holds a special file or an invalid name");
+                goto out;
+        }
+        ents = json_array();
+        owned = json_array();
+        if (ents == NULL || owned == NULL)
+                goto oom;
+        for (size_t i = 0; i < prc_inventory_count(disk); i++) {
+                const prc_inv_entry *e = prc_inventory_entry(disk, i);
+                json_t *o;
+                if (e->type != PRC_INV_FILE) {
+                        prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot holds a symlink at '%s'", e->path);
+                        goto out;
+                }
+                o = json_pack("{s:s,s:I,s:s,s:b}", "path", e->path, "size", (json_int_t)e->size, "sha256", e->sha256,
+                              "executable", e->executable);
+                if (o == NULL || json_array_append_new(ents, o) != 0)
+                        goto oom;
+        }
+        for (size_t i = 0; i < s->nowned; i++) {
+                json_t *o = json_pack("{s:s}", "path", s->owned[i].path);
+                if (o == NULL || (s->owned[i].from != NULL &&
+                                  json_object_set_new(o, "relocated_from", json_string(s->owned[i].from)) != 0) ||
+                    json_array_append_new(owned, o) != 0)
+                        goto oom;
+        }
+        doc = json_pack("{s:s,s:s,s:o,s:o}", "schema", PRC_SNAPSHOT_SCHEMA, "inventory_digest",
+                        prc_inventory_digest(s->inv), "entries", ents, "owned", owned);
+        ents = owned = NULL;
+        if (doc == NULL)
+                goto oom;
+        goto out;
+oom:
+        prc_err_oom(err, "the snapshot listing");
+out:
+        json_decref(ents);
+        json_decref(owned);
+        prc_inventory_free(disk);
+        return doc;
+}
+
+bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
+{
+        json_t *doc;
+
+        if (s->sealed)
+                return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is sealed already");
+        if (s->nowned > 1)
+                qsort(s->owned, s->nowned, sizeof(*s->owned), owned_cmp);
+        doc = listing(s, err);
+        if (doc == NULL)
+                return false;
+        if (!prc_jcs_digest(doc, s->digest, err) ||
+            json_object_set_new(doc, "snapshot_digest", json_string(s->digest)) != 0) {
+                json_decref(doc);
+                s->digest[0] = '\0';
+                return prc_err_oom(err, "the snapshot listing");
+        }
+        s->doc = doc;
+        s->sealed = true;
+        return true;
+}
+
+/* First entry path where the two listings differ, for the message. */
+static const char *first_difference(const json_t *a, const json_t *b)
+{
+        const json_t *ea = json_object_get(a, "entries"), *eb = json_object_get(b, "entries");
+        size_t na = json_array_size(ea), nb = json_array_size(eb);
+
+        for (size_t i = 0; i < na || i < nb; i++) {
+                const json_t *x = json_array_get(ea, i), *y = json_array_get(eb, i);
+                if (x == NULL)
+                        return json_string_value(json_object_get(y, "path"));
+                if (y == NULL || !json_equal((json_t *)x, (json_t *)y))
+                        return json_string_value(json_object_get(x, "path"));
+        }
+        return "(listing metadata)";
+}
+
+bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err)
+{
+        char hex[PRC_SHA256_HEX + 1];
+        json_t *now;
+        bool ok;
+
+        if (!s->sealed)
+                return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is not sealed");
+        if (s->removed || s->fd < 0)
+                return prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot was removed");
+        now = listing(s, err);
+        if (now == NULL) {
+                /* A snapshot that cannot even be walked has changed; keep the cause in the message. */
+                if (err != NULL && err->cls != PRC_E_SNAP_CHANGED && err->cls != PRC_E_OUT_OF_MEMORY) {
+                        prc_err e2;
+                        prc_err_init(&e2);
+                        prc_err_set(&e2, PRC_E_SNAP_CHANGED, "the snapshot changed: %s: %s", prc_err_name(err->cls),
+                                    err->msg);
+                        *err = e2;
+                }
+                return false;
+        }
+        ok = prc_jcs_digest(now, hex, err);
+        if (ok && strcmp(hex, s->digest) != 0)
+                ok = prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot changed at '%s' (digest %s, sealed %s)",
+                                 first_difference(s->doc, now), hex, s->digest);
+        json_decref(now);
+        return ok;
+}
+
+const char *prc_snapshot_path(const prc_snapshot *s)
+{
+        return s->path;
+}
+
+const char *prc_snapshot_digest(const prc_snapshot *s)
+{
+        return s->digest;
+}
+
+const json_t *prc_snapshot_to_json(const prc_snapshot *s)
+{
+        return s->doc;
+}
+
+uint64_t prc_snapshot_total_bytes(const prc_snapshot *s)
+{
+        return atomic_load(&s->total);
+}
+
+uint64_t prc_snapshot_ceiling(const prc_snapshot *s)
+{
+        return s->ceiling;
+}

@@ -1,0 +1,606 @@
+/*
+ * test_inventory.c - the sealed inventory: walk rules, hostile trees,
+ * changes during the walk and during hashing, listing format, digest.
+ */
+#include "t.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "base/jcs.h"
+#include "inventory/inventory.h"
+#include "test_inventory_fixture.h"
+
+#define EMPTY_SHA "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+static prc_inventory *build_ok(const prc_inventory_opts *o)
+{
+        prc_inventory *inv = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        if (!prc_inventory_build(t_tmpdir(), o, &inv, &err))
+                t_fail(__FILE__, __LINE__, "build failed: %s: %s", prc_err_name(err.cls), err.msg);
+        T_NOERR(err);
+        return inv;
+}
+
+static prc_err build_err(const prc_inventory_opts *o)
+{
+        prc_inventory *inv = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_build(t_tmpdir(), o, &inv, &err));
+        T_ASSERT(inv == NULL);
+        return err;
+}
+
+static const prc_inv_entry *entry(const prc_inventory *inv, const char *path)
+{
+        long i = prc_inventory_find(inv, path);
+
+        if (i < 0)
+                t_fail(__FILE__, __LINE__, "no entry '%s'", path);
+        return prc_inventory_entry(inv, (size_t)i);
+}
+
+static char *canon(const prc_inventory *inv)
+{
+        prc_buf b;
+        prc_err err;
+        size_t n;
+        char *s;
+
+        prc_buf_init(&b, 1u << 30);
+        prc_err_init(&err);
+        T_ASSERT(prc_jcs_write(prc_inventory_to_json(inv), &b, &err));
+        s = (char *)prc_buf_take(&b, &n, &err);
+        T_ASSERT(s != NULL);
+        return s;
+}
+
+static void test_inventory__records_files_symlinks_sorted_bytewise(void)
+{
+        prc_inventory *inv;
+        const prc_inv_entry *e;
+        char id[PRC_SHA256_HEX + 1];
+        prc_err err;
+
+        fx_text("a/b", "one");
+        fx_text("a.b", "two");
+        fx_text("a0", "");
+        fx_file("run.sh", "#!/bin/sh\n", 10, 0755);
+        fx_symlink("a.b", "link");
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_count(inv), 5);
+        /* bytewise: '.' (0x2e) < '/' (0x2f) < '0' (0x30) */
+        T_EQ_STR(prc_inventory_entry(inv, 0)->path, "a.b");
+        T_EQ_STR(prc_inventory_entry(inv, 1)->path, "a/b");
+        T_EQ_STR(prc_inventory_entry(inv, 2)->path, "a0");
+        T_EQ_STR(prc_inventory_entry(inv, 3)->path, "link");
+        T_EQ_STR(prc_inventory_entry(inv, 4)->path, "run.sh");
+        e = entry(inv, "a/b");
+        T_EQ_INT(e->type, PRC_INV_FILE);
+        T_EQ_INT(e->size, 3);
+        T_EQ_STR(e->sha256, "7692c3ad3540bb803c020b3aee66cd8887123234ea0c6e7143c0add73ff431ed");
+        T_ASSERT(!e->executable && !e->oversized);
+        e = entry(inv, "a0");
+        T_EQ_INT(e->size, 0);
+        T_EQ_STR(e->sha256, EMPTY_SHA);
+        T_ASSERT(entry(inv, "run.sh")->executable);
+        e = entry(inv, "link");
+        T_EQ_INT(e->type, PRC_INV_SYMLINK);
+        T_EQ_STR(e->sha256, "");
+        T_EQ_INT(prc_inventory_total_bytes(inv), 16);
+        T_ASSERT(prc_inventory_complete(inv));
+        /* The digest is the canonical listing's ID over every field but itself. */
+        prc_err_init(&err);
+        T_ASSERT(prc_jcs_id(prc_inventory_to_json(inv), "inventory_digest", id, &err));
+        T_EQ_STR(id, prc_inventory_digest(inv));
+        T_EQ_STR(json_string_value(json_object_get(prc_inventory_to_json(inv), "inventory_digest")), id);
+        T_EQ_STR(json_string_value(json_object_get(prc_inventory_to_json(inv), "schema")), PRC_INVENTORY_SCHEMA);
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__listing_json_has_the_documented_fields(void)
+{
+        prc_inventory *inv;
+        char *s;
+
+        fx_text("f", "x");
+        fx_symlink("f", "l");
+        inv = build_ok(NULL);
+        s = canon(inv);
+        T_ASSERT(strstr(s, "{\"executable\":false,\"oversized\":false,\"path\":\"f\",\"sha256\":"
+                           "\"2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881\",\"size\":1,"
+                           "\"type\":\"file\"}") != NULL);
+        T_ASSERT(strstr(s, "{\"path\":\"l\",\"type\":\"symlink\"}") != NULL);
+        T_ASSERT(strstr(s, "\"skipped\":{\"block_device\":0,\"char_device\":0,\"fifo\":0,\"socket\":0}") != NULL);
+        T_ASSERT(strstr(s, "\"excluded\":[]") != NULL);
+        T_ASSERT(strstr(s, "\"unrepresentable\":[]") != NULL);
+        free(s);
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__symlink_outside_is_recorded_never_followed(void)
+{
+        prc_inventory *inv;
+
+        fx_text("in", "x");
+        fx_symlink("/etc", "etc");
+        fx_symlink("/etc/passwd", "passwd");
+        fx_symlink("../../..", "up");
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_count(inv), 4);
+        T_EQ_INT(entry(inv, "etc")->type, PRC_INV_SYMLINK);
+        T_EQ_INT(entry(inv, "passwd")->type, PRC_INV_SYMLINK);
+        T_EQ_INT(entry(inv, "up")->type, PRC_INV_SYMLINK);
+        T_ASSERT(prc_inventory_find(inv, "etc/passwd") < 0);
+        T_EQ_INT(prc_inventory_total_bytes(inv), 1);
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__symlink_loops_end(void)
+{
+        prc_inventory *inv;
+
+        fx_mkdir("d");
+        fx_symlink("b", "a");
+        fx_symlink("a", "b");
+        fx_symlink(".", "d/self");
+        fx_symlink("..", "d/parent");
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_count(inv), 4);
+        T_EQ_INT(entry(inv, "d/self")->type, PRC_INV_SYMLINK);
+        T_EQ_INT(entry(inv, "d/parent")->type, PRC_INV_SYMLINK);
+        prc_inventory_free(inv);
+}
+
+/* Hook: when the walk has lstat'ed "sub", swap it for a symlink to a directory outside. */
+static void swap_to_symlink(int point, const char *rel, void *arg)
+{
+        (void)arg;
+        if (point != PRC_INV_HOOK_DIR_STATED || strcmp(rel, "sub") != 0)
+                return;
+        T_ASSERT(rename(fx_path("sub"), fx_path("moved")) == 0);
+        T_ASSERT(symlink("/etc", fx_path("sub")) == 0);
+}
+
+static void test_inventory__directory_swapped_for_symlink_fails(void)
+{
+        prc_err err;
+
+        fx_text("sub/f", "x");
+        prc_inventory_set_test_hook(swap_to_symlink, NULL);
+        err = build_err(NULL);
+        prc_inventory_set_test_hook(NULL, NULL);
+        T_ERR(err, PRC_E_INV_TREE_CHANGED);
+        T_ASSERT(strstr(err.msg, "'sub'") != NULL);
+}
+
+static void swap_to_other_dir(int point, const char *rel, void *arg)
+{
+        (void)arg;
+        if (point != PRC_INV_HOOK_DIR_STATED || strcmp(rel, "sub") != 0)
+                return;
+        T_ASSERT(rename(fx_path("sub"), fx_path("moved")) == 0);
+        T_ASSERT(rename(fx_path("other"), fx_path("sub")) == 0);
+}
+
+static void test_inventory__directory_swapped_for_another_directory_fails(void)
+{
+        prc_err err;
+
+        fx_text("sub/f", "x");
+        fx_text("other/g", "y");
+        prc_inventory_set_test_hook(swap_to_other_dir, NULL);
+        err = build_err(NULL);
+        prc_inventory_set_test_hook(NULL, NULL);
+        T_ERR(err, PRC_E_INV_TREE_CHANGED);
+}
+
+static void grow_file(int point, const char *rel, void *arg)
+{
+        const char *which = arg;
+        int fd;
+
+        if (point != PRC_INV_HOOK_HASH_READ || strcmp(rel, which) != 0)
+                return;
+        fd = open(fx_path(rel), O_WRONLY | O_APPEND);
+        T_ASSERT(fd >= 0);
+        T_ASSERT(write(fd, "more", 4) == 4);
+        close(fd);
+}
+
+static void test_inventory__file_growing_during_hashing_fails(void)
+{
+        prc_inventory_opts o = { .threads = 2 };
+        prc_err err;
+
+        fx_big("big.bin", 3u << 20);    /* three reads: growth is seen mid-stream */
+        fx_text("small", "abc");
+        prc_inventory_set_test_hook(grow_file, "big.bin");
+        err = build_err(&o);
+        T_ERR(err, PRC_E_INV_FILE_CHANGED);
+        T_ASSERT(strstr(err.msg, "'big.bin'") != NULL);
+        /* A small file read in one call: the closing fstat sees the new size. */
+        prc_inventory_set_test_hook(grow_file, "small");
+        err = build_err(&o);
+        prc_inventory_set_test_hook(NULL, NULL);
+        T_ERR(err, PRC_E_INV_FILE_CHANGED);
+        T_ASSERT(strstr(err.msg, "'small'") != NULL);
+}
+
+/* Hook: while the large file is hashed, replace the small one (same name, new inode). */
+static void replace_other(int point, const char *rel, void *arg)
+{
+        (void)arg;
+        if (point != PRC_INV_HOOK_HASH_READ || strcmp(rel, "big.bin") != 0)
+                return;
+        fx_text("tmp-new", "same");
+        T_ASSERT(rename(fx_path("tmp-new"), fx_path("small")) == 0);
+}
+
+static void test_inventory__file_replaced_before_hashing_fails(void)
+{
+        prc_inventory_opts o = { .threads = 1 };        /* largest first, then "small" */
+        prc_err err;
+
+        fx_big("big.bin", 2u << 20);
+        fx_text("small", "same");
+        prc_inventory_set_test_hook(replace_other, NULL);
+        err = build_err(&o);
+        prc_inventory_set_test_hook(NULL, NULL);
+        T_ERR(err, PRC_E_INV_TREE_CHANGED);
+        T_ASSERT(strstr(err.msg, "'small'") != NULL);
+}
+
+static prc_err build_err_at_root_fd(void)
+{
+        prc_inventory *inv = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_build_at(fx_rootfd, NULL, &inv, &err));
+        T_ASSERT(inv == NULL);
+        return err;
+}
+
+static void unreadable_file_part(void)
+{
+        prc_err err = build_err_at_root_fd();
+
+        T_ERR(err, PRC_E_INV_UNREADABLE);
+        T_ASSERT(strstr(err.msg, "'secret'") != NULL);
+}
+
+static void unreadable_dir_part(void)
+{
+        prc_err err = build_err_at_root_fd();
+
+        T_ERR(err, PRC_E_INV_UNREADABLE);
+        T_ASSERT(strstr(err.msg, "'locked'") != NULL);
+}
+
+static void test_inventory__unreadable_file_fails_the_build(void)
+{
+        fx_text("ok", "x");
+        fx_file("secret", "key", 3, 0000);
+        fx_run_unprivileged(unreadable_file_part);
+}
+
+static void test_inventory__unreadable_directory_fails_the_build(void)
+{
+        fx_text("locked/f", "x");
+        T_ASSERT(chmod(fx_path("locked"), 0000) == 0);
+        fx_run_unprivileged(unreadable_dir_part);
+        T_ASSERT(chmod(fx_path("locked"), 0755) == 0);
+}
+
+static void test_inventory__name_with_newline_is_reported(void)
+{
+        prc_inventory *inv;
+        const prc_inv_unrep *u;
+        char *s;
+
+        fx_text("fine", "x");
+        fx_text("bad\nname", "y");
+        fx_text("dir\nx/inner", "z");
+        inv = build_ok(NULL);
+        T_ASSERT(!prc_inventory_complete(inv));
+        T_EQ_INT(prc_inventory_count(inv), 1);
+        T_EQ_INT(prc_inventory_unrep_count(inv), 2);
+        u = prc_inventory_unrep(inv, 0);
+        T_EQ_STR(u->raw, "bad\\x0aname");
+        T_EQ_STR(u->reason, "path-control-char");
+        T_EQ_STR(u->kind, "file");
+        u = prc_inventory_unrep(inv, 1);
+        T_EQ_STR(u->raw, "dir\\x0ax");
+        T_EQ_STR(u->kind, "directory");
+        s = canon(inv);
+        T_ASSERT(strstr(s, "{\"kind\":\"file\",\"raw\":\"bad\\\\x0aname\",\"reason\":\"path-control-char\"}") != NULL);
+        free(s);
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__non_utf8_and_backslash_names_are_reported(void)
+{
+        prc_inventory *inv;
+
+        fx_text("\xff\xfe.txt", "x");
+        fx_text("back\\slash", "y");
+        fx_text("sp ace", "z");
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_count(inv), 1);
+        T_EQ_STR(prc_inventory_entry(inv, 0)->path, "sp ace");
+        T_EQ_INT(prc_inventory_unrep_count(inv), 2);
+        T_EQ_STR(prc_inventory_unrep(inv, 0)->raw, "\\xff\\xfe.txt");
+        T_EQ_STR(prc_inventory_unrep(inv, 0)->reason, "path-invalid-utf8");
+        T_EQ_STR(prc_inventory_unrep(inv, 1)->raw, "back\\x5cslash");
+        T_EQ_STR(prc_inventory_unrep(inv, 1)->reason, "path-backslash");
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__escape_keeps_printable_ascii_only(void)
+{
+        char *s = prc_inventory_escape("a b\\\x01\x7f~", 7);
+
+        T_EQ_STR(s, "a\\x20b\\x5c\\x01\\x7f~");
+        free(s);
+}
+
+/* A chain of n directories "d/d/d/..." with a file at the bottom, built with *at calls. */
+static void deep_tree(int n)
+{
+        int fd = open(t_tmpdir(), O_RDONLY | O_DIRECTORY);
+
+        T_ASSERT(fd >= 0);
+        for (int i = 0; i < n; i++) {
+                int nfd;
+                T_ASSERT(mkdirat(fd, "d", 0755) == 0);
+                nfd = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+                T_ASSERT(nfd >= 0);
+                close(fd);
+                fd = nfd;
+        }
+        close(openat(fd, "leaf", O_WRONLY | O_CREAT, 0644));
+        close(fd);
+}
+
+static void test_inventory__deep_tree_within_limits_is_listed(void)
+{
+        prc_inventory *inv;
+        char path[2048] = "";
+
+        deep_tree(200);
+        inv = build_ok(NULL);
+        for (int i = 0; i < 200; i++)
+                memcpy(path + 2 * i, "d/", 3);
+        memcpy(path + 400, "leaf", 5);
+        T_EQ_INT(prc_inventory_count(inv), 1);
+        T_EQ_STR(prc_inventory_entry(inv, 0)->path, path);
+        T_ASSERT(prc_inventory_complete(inv));
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__too_deep_tree_is_reported_not_dropped(void)
+{
+        prc_inventory *inv;
+
+        fx_text("top", "x");
+        deep_tree(300);
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_count(inv), 1);
+        T_ASSERT(!prc_inventory_complete(inv));
+        T_EQ_INT(prc_inventory_unrep_count(inv), 1);
+        T_EQ_STR(prc_inventory_unrep(inv, 0)->reason, "path-too-deep");
+        T_EQ_STR(prc_inventory_unrep(inv, 0)->kind, "directory");
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__excluded_only_at_the_root(void)
+{
+        prc_inventory *inv;
+
+        fx_text(".git/HEAD", "ref");
+        fx_text(".prc/x", "y");
+        fx_text(".hg/store", "z");
+        fx_text(".svn", "file, not dir");
+        fx_text("sub/.git/config", "kept");
+        fx_text(".github/workflows/ci.yml", "on: push");
+        fx_text(".gitignore", "*.o");
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_count(inv), 3);
+        T_ASSERT(prc_inventory_find(inv, ".github/workflows/ci.yml") >= 0);
+        T_ASSERT(prc_inventory_find(inv, ".gitignore") >= 0);
+        T_ASSERT(prc_inventory_find(inv, "sub/.git/config") >= 0);
+        T_EQ_INT(prc_inventory_excluded_count(inv), 4);
+        T_EQ_STR(prc_inventory_excluded(inv, 0), ".git");
+        T_EQ_STR(prc_inventory_excluded(inv, 1), ".hg");
+        T_EQ_STR(prc_inventory_excluded(inv, 2), ".prc");
+        T_EQ_STR(prc_inventory_excluded(inv, 3), ".svn");
+        T_ASSERT(prc_inventory_complete(inv));
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__special_files_are_counted_not_opened(void)
+{
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        prc_inventory *inv;
+        int s;
+
+        fx_text("f", "x");
+        T_ASSERT(mkfifo(fx_path("pipe"), 0644) == 0);   /* opening it would block the walk */
+        s = socket(AF_UNIX, SOCK_STREAM, 0);
+        T_ASSERT(s >= 0);
+        snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", fx_path("sock"));
+        T_ASSERT(bind(s, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+        inv = build_ok(NULL);
+        close(s);
+        T_EQ_INT(prc_inventory_count(inv), 1);
+        T_EQ_INT(prc_inventory_skipped(inv)->fifo, 1);
+        T_EQ_INT(prc_inventory_skipped(inv)->socket, 1);
+        T_EQ_INT(prc_inventory_skipped(inv)->char_device, 0);
+        T_ASSERT(prc_inventory_complete(inv));
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__over_10_mib_is_hashed_and_marked(void)
+{
+        prc_inventory *inv;
+        int fd;
+
+        /* Sparse files: the pool still reads and hashes every (zero) byte. */
+        fd = open(fx_path("exact"), O_WRONLY | O_CREAT, 0644);
+        T_ASSERT(fd >= 0 && ftruncate(fd, 10u << 20) == 0);
+        close(fd);
+        fd = open(fx_path("over"), O_WRONLY | O_CREAT, 0644);
+        T_ASSERT(fd >= 0 && ftruncate(fd, (10u << 20) + 1) == 0);
+        close(fd);
+        inv = build_ok(NULL);
+        T_ASSERT(!entry(inv, "exact")->oversized);
+        T_ASSERT(entry(inv, "over")->oversized);
+        T_EQ_INT(entry(inv, "over")->size, (10u << 20) + 1);
+        T_ASSERT(prc_digest_valid(entry(inv, "over")->sha256));
+        T_ASSERT(strcmp(entry(inv, "over")->sha256, entry(inv, "exact")->sha256) != 0);
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__two_builds_are_byte_identical(void)
+{
+        prc_inventory_opts one = { .threads = 1 }, two = { .threads = 2 };
+        prc_inventory *a, *b;
+        char *ca, *cb;
+
+        for (int i = 0; i < 40; i++) {
+                char name[64];
+                snprintf(name, sizeof(name), "d%d/f%d", i % 7, i);
+                fx_big(name, (size_t)i * 997);
+        }
+        fx_symlink("d1", "s");
+        a = build_ok(&one);
+        b = build_ok(&two);
+        ca = canon(a);
+        cb = canon(b);
+        T_EQ_STR(ca, cb);
+        T_EQ_STR(prc_inventory_digest(a), prc_inventory_digest(b));
+        free(ca);
+        free(cb);
+        prc_inventory_free(a);
+        prc_inventory_free(b);
+}
+
+static void test_inventory__one_byte_change_changes_the_digest(void)
+{
+        prc_inventory *a, *b, *c;
+
+        fx_text("x/y", "hello world");
+        fx_text("z", "zz");
+        a = build_ok(NULL);
+        fx_text("x/y", "hello worle");
+        b = build_ok(NULL);
+        T_ASSERT(strcmp(prc_inventory_digest(a), prc_inventory_digest(b)) != 0);
+        T_ASSERT(chmod(fx_path("z"), 0755) == 0);     /* the executable bit is part of the listing */
+        c = build_ok(NULL);
+        T_ASSERT(strcmp(prc_inventory_digest(b), prc_inventory_digest(c)) != 0);
+        prc_inventory_free(a);
+        prc_inventory_free(b);
+        prc_inventory_free(c);
+}
+
+static void test_inventory__entry_limit_is_an_error(void)
+{
+        prc_inventory_opts o = { .max_entries = 3 };
+        prc_err err;
+
+        for (int i = 0; i < 5; i++) {
+                char name[16];
+                snprintf(name, sizeof(name), "f%d", i);
+                fx_text(name, "x");
+        }
+        err = build_err(&o);
+        T_ERR(err, PRC_E_INV_TOO_MANY);
+}
+
+static void test_inventory__root_must_be_a_directory(void)
+{
+        prc_inventory *inv = NULL;
+        prc_err err;
+
+        fx_text("file", "x");
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_build(fx_path("file"), NULL, &inv, &err));
+        T_ERR(err, PRC_E_IO);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_build(fx_path("missing"), NULL, &inv, &err));
+        T_ERR(err, PRC_E_IO);
+}
+
+static void test_inventory__read_checks_bytes_against_the_listing(void)
+{
+        prc_inventory *inv;
+        prc_buf b;
+        prc_err err;
+
+        fx_text("dir/manifest.json", "{\"a\":1}");
+        fx_text("README", "readme");
+        fx_symlink("README", "link");
+        inv = build_ok(NULL);
+        prc_buf_init(&b, 1u << 20);
+        prc_err_init(&err);
+        T_ASSERT(prc_inventory_read(inv, "dir/manifest.json", 1024, &b, &err));
+        T_EQ_MEM(b.data, b.len, "{\"a\":1}", 7);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "link", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_NO_SUCH_ENTRY);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "nope", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_NO_SUCH_ENTRY);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "README", 3, &b, &err));
+        T_ERR(err, PRC_E_INPUT_TOO_LARGE);
+        /* Same size, different bytes. */
+        fx_text("README", "READMe");
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "README", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        T_EQ_INT(b.len, 0);
+        /* A parent directory swapped for a symlink to a copy: refused, not followed. */
+        T_ASSERT(rename(fx_path("dir"), fx_path("dir2")) == 0);
+        fx_symlink("dir2", "dir");
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "dir/manifest.json", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        prc_buf_clear(&b);
+        prc_inventory_free(inv);
+}
+
+static const prc_test tests[] = {
+        T(test_inventory__records_files_symlinks_sorted_bytewise),
+        T(test_inventory__listing_json_has_the_documented_fields),
+        T(test_inventory__symlink_outside_is_recorded_never_followed),
+        T(test_inventory__symlink_loops_end),
+        T(test_inventory__directory_swapped_for_symlink_fails),
+        T(test_inventory__directory_swapped_for_another_directory_fails),
+        T(test_inventory__file_growing_during_hashing_fails),
+        T(test_inventory__file_replaced_before_hashing_fails),
+        T(test_inventory__unreadable_file_fails_the_build),
+        T(test_inventory__unreadable_directory_fails_the_build),
+        T(test_inventory__name_with_newline_is_reported),
+        T(test_inventory__non_utf8_and_backslash_names_are_reported),
+        T(test_inventory__escape_keeps_printable_ascii_only),
+        T(test_inventory__deep_tree_within_limits_is_listed),
+        T(test_inventory__too_deep_tree_is_reported_not_dropped),
+        T(test_inventory__excluded_only_at_the_root),
+        T(test_inventory__special_files_are_counted_not_opened),
+        T(test_inventory__over_10_mib_is_hashed_and_marked),
+        T(test_inventory__two_builds_are_byte_identical),
+        T(test_inventory__one_byte_change_changes_the_digest),
+        T(test_inventory__entry_limit_is_an_error),
+        T(test_inventory__root_must_be_a_directory),
+        T(test_inventory__read_checks_bytes_against_the_listing),
+};
+PRC_SUITE(inventory, tests)
