@@ -27,6 +27,7 @@ struct entry {
         prc_registry_entry pub;
         bool               checked;
         prc_err            result;      /* PRC_E_OK when the manifest checks passed */
+        json_t            *mdoc;        /* owned: the checked manifest document, after a pass */
 };
 
 struct prc_registry {
@@ -37,7 +38,6 @@ struct prc_registry {
         int64_t             revision;
         struct entry       *entries;    /* owned */
         size_t              n;
-        prc_manifest_reader reader;
 };
 
 static const char *const trust_names[] = {
@@ -73,25 +73,14 @@ static bool lookup(const char *s, const char *const *names, size_t n, int *out)
         return false;
 }
 
-/*
- * Default manifest reader.  PLACEHOLDER until the manifest loader
- * (manifest.c, issue 3) is merged: refuses, so no entry can be admitted
- * on unchecked facts.
- */
-static bool default_reader(const uint8_t *p, size_t n, prc_manifest_facts *out, prc_err *err)
-{
-        (void)p;
-        (void)n;
-        (void)out;
-        return prc_err_set(err, PRC_E_INTERNAL, "the manifest loader is not built yet");
-}
-
 void prc_registry_free(prc_registry *reg)
 {
         if (reg == NULL)
                 return;
         if (reg->dirfd >= 0)
                 close(reg->dirfd);
+        for (size_t i = 0; reg->entries != NULL && i < reg->n; i++)
+                json_decref(reg->entries[i].mdoc);
         free(reg->entries);
         json_decref(reg->doc);
         free(reg);
@@ -217,7 +206,6 @@ static prc_registry *from_doc(json_t *doc, int dirfd, prc_err *err)
         }
         reg->dirfd = dirfd;
         reg->doc = json_incref(doc);
-        reg->reader = default_reader;
         if (!prc_json_fields(doc, "", fields, PRC_ARRAY_LEN(fields), err))
                 goto fail;
         if (strcmp(json_string_value(json_object_get(doc, "schema")), PRC_REGISTRY_SCHEMA) != 0) {
@@ -386,13 +374,6 @@ const prc_registry_entry *prc_registry_find(const prc_registry *reg, const char 
         return NULL;
 }
 
-void prc_registry_set_reader(prc_registry *reg, prc_manifest_reader fn)
-{
-        reg->reader = fn != NULL ? fn : default_reader;
-        for (size_t i = 0; i < reg->n; i++)
-                reg->entries[i].checked = false;
-}
-
 /*
  * Open rel beneath dirfd one component at a time: each directory with
  * O_NOFOLLOW|O_DIRECTORY, the file with O_NOFOLLOW.  lstat-style checks first
@@ -472,7 +453,9 @@ out:
 static bool check_entry(prc_registry *reg, size_t i, prc_err *err)
 {
         const prc_registry_entry *e = &reg->entries[i].pub;
-        prc_manifest_facts f;
+        prc_manifest *m = NULL;
+        const char *mid, *mpub, *maint;
+        int64_t emin, emax;
         char digest[PRC_SHA256_HEX + 1];
         prc_buf b;
         json_t *doc = NULL;
@@ -500,39 +483,53 @@ static bool check_entry(prc_registry *reg, size_t i, prc_err *err)
                           e->manifest_sha256);
                 goto out;
         }
-        memset(&f, 0, sizeof(f));
-        if (!reg->reader(b.data ? b.data : (const uint8_t *)"", b.len, &f, err)) {
+        /* Validate exactly the document that was digested (v0.4, for execution). */
+        m = prc_manifest_from_doc(doc, PRC_MANIFEST_EXECUTE, err);
+        if (m == NULL) {
                 entry_ptr(err, i, "manifest_path");
                 goto out;
         }
-        if (strcmp(f.adapter_id, e->adapter_id) != 0) {
+        if (strcmp(prc_manifest_sha256(m), digest) != 0) {
+                prc_err_set(err, PRC_E_INTERNAL, "manifest loader and registry disagree on the digest of '%s'",
+                            e->manifest_path);
+                goto out;
+        }
+        mid = prc_manifest_adapter_id(m);
+        mpub = prc_manifest_publisher_id(m);
+        maint = prc_manifest_maintenance(m);
+        emin = prc_manifest_engine_min(m);
+        emax = prc_manifest_engine_max(m);
+        if (strcmp(mid, e->adapter_id) != 0) {
                 entry_err(err, PRC_E_REGISTRY_ADAPTER_ID_DRIFT, i, "adapter_id",
-                          "manifest says adapter '%.128s', the entry says '%s'", f.adapter_id, e->adapter_id);
+                          "manifest says adapter '%.128s', the entry says '%s'", mid, e->adapter_id);
                 goto out;
         }
-        if (strcmp(f.publisher_id, e->publisher_id) != 0) {
+        if (strcmp(mpub, e->publisher_id) != 0) {
                 entry_err(err, PRC_E_REGISTRY_PUBLISHER_DRIFT, i, "publisher_id",
-                          "manifest says publisher '%.128s', the entry says '%s'", f.publisher_id, e->publisher_id);
+                          "manifest says publisher '%.128s', the entry says '%s'", mpub, e->publisher_id);
                 goto out;
         }
-        mdep = strcmp(f.maintenance, "deprecated") == 0;
+        mdep = strcmp(maint, "deprecated") == 0;
         edep = e->status == PRC_RS_DEPRECATED;
         if (mdep != edep) {
                 entry_err(err, PRC_E_REGISTRY_LIFECYCLE_DRIFT, i, "status",
-                          "manifest maintenance is '%.32s' but the entry is '%s'", f.maintenance,
+                          "manifest maintenance is '%.32s' but the entry is '%s'", maint,
                           prc_registry_status_name(e->status));
                 goto out;
         }
-        if (f.engine_min > PRC_ADAPTER_ENGINE_API || f.engine_max < PRC_ADAPTER_ENGINE_API) {
-                entry_err(err, PRC_E_REGISTRY_ENGINE_INCOMPATIBLE, i, "manifest_path",
-                          "manifest supports engine API %" PRId64 "-%" PRId64 ", this prc has %d", f.engine_min,
-                          f.engine_max, PRC_ADAPTER_ENGINE_API);
+        /* The loader checks this for execution too; kept so the registry's rule never depends on it. */
+        if (emin > PRC_ADAPTER_ENGINE_API || emax < PRC_ADAPTER_ENGINE_API) {
+                entry_err(err, PRC_E_ENGINE_INCOMPATIBLE, i, "manifest_path",
+                          "manifest supports engine API %" PRId64 "-%" PRId64 ", this prc has %d", emin, emax,
+                          PRC_ADAPTER_ENGINE_API);
                 goto out;
         }
+        reg->entries[i].mdoc = json_incref(doc);
         ok = true;
 out:
         if (!ok)
                 prc_err_set_file(err, e->manifest_path);
+        prc_manifest_free(m);
         json_decref(doc);
         prc_buf_clear(&b);
         return ok;
@@ -621,6 +618,24 @@ bool prc_registry_resolve(prc_registry *reg, const char *adapter_id, prc_resolut
         r.registry_revision = reg->revision;
         snprintf(r.registry_sha256, sizeof(r.registry_sha256), "%s", reg->sha256);
         *out = r;
+        return true;
+}
+
+bool prc_registry_resolve_manifest(prc_registry *reg, const char *adapter_id, prc_resolution *out,
+                                   prc_manifest **out_m, prc_err *err)
+{
+        prc_resolution r;
+        prc_manifest *m;
+        size_t i = 0;
+
+        if (!prc_registry_resolve(reg, adapter_id, &r, err))
+                return false;
+        (void)prc_registry_find(reg, adapter_id, &i);   /* found: resolve succeeded */
+        m = prc_manifest_from_doc(reg->entries[i].mdoc, PRC_MANIFEST_EXECUTE, err);
+        if (m == NULL)
+                return false;
+        *out = r;
+        *out_m = m;
         return true;
 }
 

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adapter/manifest.h"
 #include "adapter/resolution.h"
 #include "adapter/sig.h"
 #include "adapter/trust.h"
@@ -77,19 +78,6 @@ typedef struct prc_registry_entry {
 typedef struct prc_registry prc_registry;      /* opaque */
 
 /*
- * The facts the registry compares with an entry, read from a validated
- * manifest.  The default reader is the manifest loader (manifest.h); tests
- * may install another with prc_registry_set_reader.
- */
-typedef struct prc_manifest_facts {
-        char    adapter_id[256];
-        char    publisher_id[256];
-        char    maintenance[32];        /* active | maintenance | deprecated */
-        int64_t engine_min, engine_max;
-} prc_manifest_facts;
-typedef bool (*prc_manifest_reader)(const uint8_t *p, size_t n, prc_manifest_facts *out, prc_err *err);
-
-/*
  * Load a lockfile.  The file's directory is opened first and kept (the
  * manifests are resolved against that descriptor, so renaming the
  * directory later changes nothing); the file itself is opened beneath it
@@ -122,17 +110,16 @@ const prc_registry_entry *prc_registry_entry_at(const prc_registry *reg, size_t 
 /* Entry with this adapter id, or NULL (and its index in *out_i when found and out_i non-NULL). */
 const prc_registry_entry *prc_registry_find(const prc_registry *reg, const char *adapter_id, size_t *out_i);
 
-/* Replace the manifest reader (tests).  NULL restores the default. */
-void prc_registry_set_reader(prc_registry *reg, prc_manifest_reader fn);
-
 /*
  * Run entry i's manifest checks (once; the result is cached).  A revoked
  * entry passes without opening anything.  Returns false with err set to
  * the first failure: registry-manifest-missing, registry-manifest-symlink,
  * registry-manifest-not-regular, io-error, input-too-large, the document
  * loader's classes, registry-digest-mismatch, the manifest loader's
- * classes, registry-adapter-id-drift, registry-publisher-drift,
- * registry-lifecycle-drift, registry-engine-incompatible.
+ * classes (v0.4 for execution: archived versions and self-trust fields are
+ * refused there), registry-adapter-id-drift, registry-publisher-drift,
+ * registry-lifecycle-drift, engine-incompatible (the manifest
+ * loader's class, checked against PRC_ADAPTER_ENGINE_API).
  * err->file is the entry's manifest_path, err->ptr the entry field at fault.
  */
 bool prc_registry_check(prc_registry *reg, size_t i, prc_err *err) PRC_MUST_CHECK;
@@ -156,6 +143,15 @@ bool prc_registry_policy_reason(prc_errclass cls);
  */
 bool prc_registry_resolve(prc_registry *reg, const char *adapter_id, prc_resolution *out,
                           prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * The same, also handing out the manifest validated from exactly the bytes
+ * that were digested and checked (transfers: prc_manifest_free), so the
+ * caller never re-reads a file that may have changed since.  out_m is set
+ * only on success.
+ */
+bool prc_registry_resolve_manifest(prc_registry *reg, const char *adapter_id, prc_resolution *out,
+                                   prc_manifest **out_m, prc_err *err) PRC_MUST_CHECK;
 
 /* Is this manifest digest pinned by a revoked entry?  (A revoked digest never resolves.) */
 bool prc_registry_digest_revoked(const prc_registry *reg, const char *manifest_sha256);

@@ -308,3 +308,46 @@ for doc, sch in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
 print("ok")
 PY
 }
+
+t_example_registry_decisions_and_records() {
+        runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
+        expect_rc 0
+        expect_eq "$(json_get valid)" "true"
+        expect_eq "$(json_get errors)" "[]"
+        local want="admitted:null admitted:null denied:registry-trust-unverified-community denied:registry-deprecated"
+        want="$want denied:registry-trust-local denied:registry-revoked"
+        local got="" i
+        for i in 0 1 2 3 4 5; do
+                got="$got $(json_get entries.$i.decision):$(json_get entries.$i.reason)"
+        done
+        expect_eq "${got# }" "$want"
+        expect_eq "$(json_get entries.0.resolution.grant)" "registry"
+        expect_eq "$(json_get entries.0.resolution.trust)" "first-party-sandboxed"
+        expect_eq "$(json_get entries.1.resolution.publisher_id)" "community.example"
+        expect_eq "$(json_get entries.0.resolution.registry.revision)" "4"
+        expect_eq "$(json_get entries.0.resolution.registry.content_sha256)" "$(json_get content_sha256)"
+        runp "$PRC" doc digest "$FIX/manifests/example.yaml"
+        local mdig=$OUT
+        runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
+        expect_eq "$(json_get entries.0.resolution.manifest_sha256)" "$mdig"
+}
+
+t_publisher_and_lifecycle_drift_are_caught() {
+        copy_fixture
+        sed -i '0,/publisher_id: example.org/s//publisher_id: impostor.example/' "$TMP/reg/adapter-registry.yaml"
+        runp "$PRC" adapter registry-validate --file "$TMP/reg/adapter-registry.yaml" --format json
+        expect_rc 1
+        expect_eq "$(json_get entries.0.reason)" "registry-publisher-drift"
+        copy_fixture
+        # The old adapter's manifest says deprecated; an entry that calls it active has drifted.
+        /usr/bin/python3 - "$TMP/reg/adapter-registry.yaml" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read().replace("status: deprecated", "status: active")
+open(p, "w").write(s)
+PY
+        runp "$PRC" adapter registry-validate --file "$TMP/reg/adapter-registry.yaml" --format json
+        expect_rc 1
+        expect_eq "$(json_get entries.3.reason)" "registry-lifecycle-drift"
+        expect_eq "$(json_get entries.0.decision)" "admitted"
+}

@@ -11,63 +11,66 @@
 
 #include "adapter/registry.h"
 #include "adapter/resolution.h"
+#include "base/doc.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
 #include "sigtest.h"
-
-/*
- * Test manifests are small JSON documents read by this reader, so the
- * registry's checks are exercised independently of the manifest loader.
- */
-static bool fake_reader(const uint8_t *p, size_t n, prc_manifest_facts *out, prc_err *err)
-{
-        static const prc_field fields[] = {
-                { "adapter_id", PRC_JT_STRING, true },   { "publisher_id", PRC_JT_STRING, true },
-                { "maintenance", PRC_JT_STRING, true },  { "engine_min", PRC_JT_INT, true },
-                { "engine_max", PRC_JT_INT, true },      { "trust", PRC_JT_STRING, false },
-        };
-        json_t *d = prc_json_parse(p, n, &prc_limits_operator, 0, err);
-        bool ok = d != NULL && prc_json_fields(d, "", fields, PRC_ARRAY_LEN(fields), err);
-
-        if (ok) {
-                snprintf(out->adapter_id, sizeof(out->adapter_id), "%s", json_string_value(json_object_get(d, "adapter_id")));
-                snprintf(out->publisher_id, sizeof(out->publisher_id), "%s",
-                         json_string_value(json_object_get(d, "publisher_id")));
-                snprintf(out->maintenance, sizeof(out->maintenance), "%s",
-                         json_string_value(json_object_get(d, "maintenance")));
-                out->engine_min = json_integer_value(json_object_get(d, "engine_min"));
-                out->engine_max = json_integer_value(json_object_get(d, "engine_max"));
-        }
-        json_decref(d);
-        return ok;
-}
 
 static void wstr(const char *dir, const char *name, const char *text)
 {
         t_write(dir, name, text, strlen(text));
 }
 
-/* Write a test manifest at dir/rel; returns its canonical digest (static per slot). */
-static const char *manifest(const char *dir, const char *rel, const char *id, const char *pub, const char *maint,
-                            int emin, int emax)
+/* The canonical digest of a YAML or JSON text (static per slot). */
+static const char *digest_of(const char *text)
 {
         static char digests[8][PRC_SHA256_HEX + 1];
         static unsigned slot;
         char *d = digests[slot++ % 8];
-        char text[1024];
-        json_t *v;
         prc_err err;
-        int n;
+        json_t *v;
 
-        n = snprintf(text, sizeof(text),
-                     "{\"adapter_id\":\"%s\",\"publisher_id\":\"%s\",\"maintenance\":\"%s\","
-                     "\"engine_min\":%d,\"engine_max\":%d}\n", id, pub, maint, emin, emax);
-        t_write(dir, rel, text, (size_t)n);
         prc_err_init(&err);
-        v = prc_json_parse((const uint8_t *)text, (size_t)n, &prc_limits_operator, 0, &err);
+        v = prc_doc_parse((const uint8_t *)text, strlen(text), PRC_DOC_YAML, &prc_limits_operator, &err);
+        T_NOERR(err);
         T_ASSERT(v != NULL && prc_jcs_digest(v, d, &err));
         json_decref(v);
         return d;
+}
+
+/* A v0.4 manifest as YAML text, with one optional extra top-level line (static per slot). */
+static const char *manifest_text(const char *schema, const char *id, const char *pub, const char *maint, int emin,
+                                 int emax, const char *extra)
+{
+        static char slots[4][2048];
+        static unsigned slot;
+        char *t = slots[slot++ % 4];
+
+        snprintf(t, 2048,
+                 "schema: %s\nadapter_id: %s\npublisher: {id: %s, name: Example}\n"
+                 "owner: {id: owners, contact: adapters@example.invalid}\n"
+                 "protocol: prc-adapter-jsonl-v1\noutput_schema: prc.adapter-message/v1\n"
+                 "engine_api: {min: %d, max: %d}\n"
+                 "tool: {name: example-tool, version: 1.0.0, formats: [example/1]}\n"
+                 "observation_kinds: [example.finding]\nmaintenance: %s\nknown_limitations: [test only]\n"
+                 "image: {registry: registry.prc.invalid, repository: prc/example, "
+                 "digest: 'sha256:0000000000000000000000000000000000000000000000000000000000000001'}\n"
+                 "command: [/usr/local/bin/example, --jsonl]\n"
+                 "limits: {wall_seconds: 60, memory_bytes: 268435456, cpus_millis: 1000, pids: 16, nofile: 64,\n"
+                 "  tmpfs_bytes: 0, stdin_bytes: 1048576, stdout_bytes: 1048576, stderr_bytes: 65536,\n"
+                 "  line_bytes: 4096, messages: 100}\n%s",
+                 schema, id, pub, emin, emax, maint, extra);
+        return t;
+}
+
+/* Write a v0.4 manifest at dir/rel; returns its canonical digest (static per slot). */
+static const char *manifest(const char *dir, const char *rel, const char *id, const char *pub, const char *maint,
+                            int emin, int emax)
+{
+        const char *text = manifest_text("prc.adapter-manifest/v0.4", id, pub, maint, emin, emax, "");
+
+        wstr(dir, rel, text);
+        return digest_of(text);
 }
 
 /* One lockfile entry as JSON text (static per slot). */
@@ -99,8 +102,6 @@ static prc_registry *load_entries(const char *dir, const char *entries, prc_err 
         prc_err_init(err);
         reg = prc_registry_load(path, err);
         T_EQ_INT(reg == NULL, err->cls != PRC_E_OK);
-        if (reg != NULL)
-                prc_registry_set_reader(reg, fake_reader);
         return reg;
 }
 
@@ -140,9 +141,9 @@ static prc_errclass doc_class(const char *text)
 static void test_registry__valid_lockfile_loads_with_its_content_digest(void)
 {
         const char *dir = t_tmpdir();
-        const char *sha = manifest(dir, "a.json", "a@1", "example.org", "active", 1, 1);
+        const char *sha = manifest(dir, "a.yaml", "a@1", "example.org", "active", 1, 1);
         prc_err err;
-        prc_registry *reg = load_entries(dir, entry("a@1", sha, "example.org", "first-party-sandboxed", "active", "a.json"),
+        prc_registry *reg = load_entries(dir, entry("a@1", sha, "example.org", "first-party-sandboxed", "active", "a.yaml"),
                                          &err);
         char *text, path[4200], want[PRC_SHA256_HEX + 1];
         json_t *doc;
@@ -155,7 +156,7 @@ static void test_registry__valid_lockfile_loads_with_its_content_digest(void)
         e = prc_registry_entry_at(reg, 0);
         T_EQ_STR(e->adapter_id, "a@1");
         T_EQ_STR(e->manifest_sha256, sha);
-        T_EQ_STR(e->manifest_path, "a.json");
+        T_EQ_STR(e->manifest_path, "a.yaml");
         T_EQ_INT(e->trust, PRC_RT_FIRST_PARTY_SANDBOXED);
         T_EQ_INT(e->status, PRC_RS_ACTIVE);
         T_ASSERT(prc_registry_entry_at(reg, 1) == NULL);
@@ -188,6 +189,29 @@ static void test_registry__content_digest_ignores_formatting_and_key_order(void)
         T_EQ_STR(prc_registry_sha256(ra), prc_registry_sha256(rb));
         prc_registry_free(ra);
         prc_registry_free(rb);
+}
+
+static void test_registry__yaml_spelling_is_the_same_document(void)
+{
+        static const char yaml[] = "schema: prc.adapter-registry/v1\nregistry_id: r\nrevision: 1\nentries:\n"
+                                   "  - adapter_id: a@1\n    manifest_sha256: " DA "\n    publisher_id: p\n"
+                                   "    trust: local\n    status: active\n    manifest_path: m/a.json\n";
+        static const char json[] = HEAD E1 "]}";
+        static const char dup[] = "schema: prc.adapter-registry/v1\nregistry_id: r\nrevision: 1\nrevision: 2\n"
+                                  "entries: []\n";
+        prc_err err;
+        prc_registry *ry, *rj;
+
+        prc_err_init(&err);
+        ry = prc_registry_parse((const uint8_t *)yaml, strlen(yaml), PRC_DOC_YAML, &prc_limits_operator, &err);
+        rj = prc_registry_parse((const uint8_t *)json, strlen(json), PRC_DOC_JSON, &prc_limits_operator, &err);
+        T_NOERR(err);
+        T_EQ_STR(prc_registry_sha256(ry), prc_registry_sha256(rj));
+        prc_registry_free(ry);
+        prc_registry_free(rj);
+        T_ASSERT(prc_registry_parse((const uint8_t *)dup, strlen(dup), PRC_DOC_YAML, &prc_limits_operator, &err) ==
+                 NULL);
+        T_ERR(err, PRC_E_DUPLICATE_FIELD);
 }
 
 static void test_registry__document_rejections_have_their_classes(void)
@@ -232,11 +256,11 @@ static void test_registry__document_rejections_have_their_classes(void)
         T_EQ_INT(ONE("a@1", DA, "trusted", "active", "a"), PRC_E_INVALID_VALUE);
         T_EQ_INT(ONE("a@1", DA, "local", "enabled", "a"), PRC_E_INVALID_VALUE);
         T_EQ_INT(ONE("a@1", "AA", "local", "active", "a"), PRC_E_INVALID_DIGEST);
-        T_EQ_INT(ONE("a@1", DA, "local", "active", "../a.json"), PRC_E_PATH_DOTDOT);
-        T_EQ_INT(ONE("a@1", DA, "local", "active", "m/../../a.json"), PRC_E_PATH_DOTDOT);
-        T_EQ_INT(ONE("a@1", DA, "local", "active", "/etc/a.json"), PRC_E_PATH_ABSOLUTE);
-        T_EQ_INT(ONE("a@1", DA, "local", "active", "./a.json"), PRC_E_PATH_DOT_SEGMENT);
-        T_EQ_INT(ONE("a@1", DA, "local", "active", "m//a.json"), PRC_E_PATH_EMPTY_SEGMENT);
+        T_EQ_INT(ONE("a@1", DA, "local", "active", "../a.yaml"), PRC_E_PATH_DOTDOT);
+        T_EQ_INT(ONE("a@1", DA, "local", "active", "m/../../a.yaml"), PRC_E_PATH_DOTDOT);
+        T_EQ_INT(ONE("a@1", DA, "local", "active", "/etc/a.yaml"), PRC_E_PATH_ABSOLUTE);
+        T_EQ_INT(ONE("a@1", DA, "local", "active", "./a.yaml"), PRC_E_PATH_DOT_SEGMENT);
+        T_EQ_INT(ONE("a@1", DA, "local", "active", "m//a.yaml"), PRC_E_PATH_EMPTY_SEGMENT);
         T_EQ_INT(ONE("a@1", DA, "local", "active", ""), PRC_E_PATH_EMPTY);
         T_EQ_INT(ONE("", DA, "local", "active", "a"), PRC_E_INVALID_VALUE);
 #undef ONE
@@ -265,17 +289,17 @@ static void test_registry__document_error_points_at_the_field(void)
 static void test_registry__default_policy_admits_only_first_party_and_verified(void)
 {
         const char *dir = t_tmpdir();
-        const char *sha = manifest(dir, "a.json", "a@1", "p", "active", 1, 1);
-        const char *dep = manifest(dir, "d.json", "a@1", "p", "deprecated", 1, 1);
+        const char *sha = manifest(dir, "a.yaml", "a@1", "p", "active", 1, 1);
+        const char *dep = manifest(dir, "d.yaml", "a@1", "p", "deprecated", 1, 1);
 
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "active", "a.json")), PRC_E_OK);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "a.json")), PRC_E_OK);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "unverified-community", "active", "a.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "active", "a.yaml")), PRC_E_OK);
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "a.yaml")), PRC_E_OK);
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "unverified-community", "active", "a.yaml")),
                  PRC_E_REGISTRY_TRUST_UNVERIFIED);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "local", "active", "a.json")), PRC_E_REGISTRY_TRUST_LOCAL);
-        T_EQ_INT(decide1(dir, entry("a@1", dep, "p", "first-party-sandboxed", "deprecated", "d.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "local", "active", "a.yaml")), PRC_E_REGISTRY_TRUST_LOCAL);
+        T_EQ_INT(decide1(dir, entry("a@1", dep, "p", "first-party-sandboxed", "deprecated", "d.yaml")),
                  PRC_E_REGISTRY_DEPRECATED);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "revoked", "a.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "revoked", "a.yaml")),
                  PRC_E_REGISTRY_REVOKED);
         T_ASSERT(prc_registry_policy_reason(PRC_E_REGISTRY_TRUST_LOCAL));
         T_ASSERT(!prc_registry_policy_reason(PRC_E_REGISTRY_DIGEST_MISMATCH));
@@ -284,33 +308,29 @@ static void test_registry__default_policy_admits_only_first_party_and_verified(v
 static void test_registry__manifest_cannot_raise_its_own_trust(void)
 {
         const char *dir = t_tmpdir();
-        static const char text[] = "{\"adapter_id\":\"a@1\",\"publisher_id\":\"p\",\"maintenance\":\"active\","
-                                   "\"engine_min\":1,\"engine_max\":1,\"trust\":\"first-party-sandboxed\"}";
-        char sha[PRC_SHA256_HEX + 1];
-        prc_err err;
-        json_t *v;
+        const char *text = manifest_text("prc.adapter-manifest/v0.4", "a@1", "p", "active", 1, 1,
+                                         "trust: first-party-sandboxed\n");
 
-        t_write(dir, "a.json", text, sizeof(text) - 1);
-        prc_err_init(&err);
-        v = json_loads(text, 0, NULL);
-        T_ASSERT(v != NULL && prc_jcs_digest(v, sha, &err));
-        json_decref(v);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "unverified-community", "active", "a.json")),
-                 PRC_E_REGISTRY_TRUST_UNVERIFIED);
+        /* Pinned exactly, yet a manifest that claims trust is refused, and the entry stays denied. */
+        wstr(dir, "a.yaml", text);
+        T_EQ_INT(decide1(dir, entry("a@1", digest_of(text), "p", "unverified-community", "active", "a.yaml")),
+                 PRC_E_AUTHORITY_CLAIM);
+        T_EQ_INT(decide1(dir, entry("a@1", digest_of(text), "p", "verified-community", "active", "a.yaml")),
+                 PRC_E_AUTHORITY_CLAIM);
 }
 
 static void test_registry__revoked_entry_blocks_with_its_manifest_deleted(void)
 {
         const char *dir = t_tmpdir();
-        const char *sha = manifest(dir, "a.json", "a@1", "p", "active", 1, 1);
+        const char *sha = manifest(dir, "a.yaml", "a@1", "p", "active", 1, 1);
         char path[4200];
         prc_resolution r;
         prc_err err;
         prc_registry *reg;
 
-        snprintf(path, sizeof(path), "%s/a.json", dir);
+        snprintf(path, sizeof(path), "%s/a.yaml", dir);
         T_ASSERT(unlink(path) == 0);
-        reg = load_entries(dir, entry("a@1", sha, "p", "first-party-sandboxed", "revoked", "a.json"), &err);
+        reg = load_entries(dir, entry("a@1", sha, "p", "first-party-sandboxed", "revoked", "a.yaml"), &err);
         T_NOERR(err);
         /* The check passes without a file: revocation needs none. */
         T_ASSERT(prc_registry_check(reg, 0, &err));
@@ -324,9 +344,9 @@ static void test_registry__revoked_entry_blocks_with_its_manifest_deleted(void)
         T_ASSERT(!prc_registry_digest_revoked(reg, DB));
         prc_registry_free(reg);
         /* An active entry whose manifest is gone is missing, not admitted. */
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "active", "a.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "active", "a.yaml")),
                  PRC_E_REGISTRY_MANIFEST_MISSING);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "revoked", "gone/dir/a.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "first-party-sandboxed", "revoked", "gone/dir/a.yaml")),
                  PRC_E_REGISTRY_REVOKED);
 }
 
@@ -353,34 +373,37 @@ static void test_registry__revoked_works_without_a_directory(void)
 static void test_registry__manifest_edited_after_pinning_is_caught(void)
 {
         const char *dir = t_tmpdir();
-        const char *sha = manifest(dir, "a.json", "a@1", "p", "active", 1, 1);
+        const char *sha = manifest(dir, "a.yaml", "a@1", "p", "active", 1, 1);
         char pinned[PRC_SHA256_HEX + 1];
         prc_err err;
         prc_registry *reg;
 
         snprintf(pinned, sizeof(pinned), "%s", sha);
-        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.json")), PRC_E_OK);
-        /* Same facts, one more field: another canonical digest. */
-        wstr(dir, "a.json", "{\"adapter_id\":\"a@1\",\"publisher_id\":\"p\",\"maintenance\":\"active\","
-                               "\"engine_min\":1,\"engine_max\":2}");
-        reg = load_entries(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.json"), &err);
+        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.yaml")), PRC_E_OK);
+        /* A valid manifest with the same identity but another engine range: another canonical digest. */
+        manifest(dir, "a.yaml", "a@1", "p", "active", 1, 2);
+        reg = load_entries(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.yaml"), &err);
         T_ASSERT(!prc_registry_decide(reg, 0, &err));
         T_ERR(err, PRC_E_REGISTRY_DIGEST_MISMATCH);
         T_EQ_STR(err.ptr, "/entries/0/manifest_sha256");
-        T_EQ_STR(err.file, "a.json");
+        T_EQ_STR(err.file, "a.yaml");
         prc_registry_free(reg);
-        /* Re-formatting alone does not change the canonical digest. */
-        manifest(dir, "a.json", "a@1", "p", "active", 1, 1);
-        wstr(dir, "a.json", "{ \"engine_max\": 1, \"engine_min\": 1, \"maintenance\": \"active\",\n"
-                               "  \"publisher_id\": \"p\", \"adapter_id\": \"a@1\" }\n");
-        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.json")), PRC_E_OK);
-        /* A broken edit is still reported as an edit of a pinned file when it still parses... */
-        wstr(dir, "a.json", "{\"adapter_id\":\"a@1\"}");
-        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.json")),
+        /* Re-formatting alone (comments, flow vs block style) does not change the canonical digest. */
+        {
+                char buf[4096];
+                snprintf(buf, sizeof(buf), "# reformatted\n%s", manifest_text("prc.adapter-manifest/v0.4", "a@1", "p",
+                                                                             "active", 1, 1, ""));
+                wstr(dir, "a.yaml", buf);
+        }
+        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.yaml")), PRC_E_OK);
+        /* An edit that also breaks the manifest is still reported as an edit of a pinned file... */
+        wstr(dir, "a.yaml", "adapter_id: a@1\n");
+        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.yaml")),
                  PRC_E_REGISTRY_DIGEST_MISMATCH);
-        /* ...and as what it is when it does not. */
-        wstr(dir, "a.json", "{\"adapter_id\":");
-        T_EQ_INT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.json")), PRC_E_INVALID_JSON);
+        /* ...and as what it is when it is no document at all. */
+        wstr(dir, "a.yaml", "adapter_id: [a@1\n");
+        T_ASSERT(decide1(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.yaml")) !=
+                 PRC_E_OK);
 }
 
 static void test_registry__drift_and_engine_rejections(void)
@@ -388,43 +411,42 @@ static void test_registry__drift_and_engine_rejections(void)
         const char *dir = t_tmpdir();
         const char *s;
 
-        s = manifest(dir, "pub.json", "a@1", "someone-else", "active", 1, 1);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "pub.json")),
+        s = manifest(dir, "pub.yaml", "a@1", "someone-else", "active", 1, 1);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "pub.yaml")),
                  PRC_E_REGISTRY_PUBLISHER_DRIFT);
-        s = manifest(dir, "id.json", "b@1", "p", "active", 1, 1);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "id.json")),
+        s = manifest(dir, "id.yaml", "b@1", "p", "active", 1, 1);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "id.yaml")),
                  PRC_E_REGISTRY_ADAPTER_ID_DRIFT);
-        s = manifest(dir, "dep.json", "a@1", "p", "deprecated", 1, 1);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "dep.json")),
+        s = manifest(dir, "dep.yaml", "a@1", "p", "deprecated", 1, 1);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "dep.yaml")),
                  PRC_E_REGISTRY_LIFECYCLE_DRIFT);
-        s = manifest(dir, "act.json", "a@1", "p", "active", 1, 1);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "deprecated", "act.json")),
+        s = manifest(dir, "act.yaml", "a@1", "p", "active", 1, 1);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "deprecated", "act.yaml")),
                  PRC_E_REGISTRY_LIFECYCLE_DRIFT);
-        s = manifest(dir, "mnt.json", "a@1", "p", "maintenance", 1, 1);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "mnt.json")), PRC_E_OK);
-        s = manifest(dir, "new.json", "a@1", "p", "active", 2, 3);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "new.json")),
-                 PRC_E_REGISTRY_ENGINE_INCOMPATIBLE);
-        s = manifest(dir, "old.json", "a@1", "p", "active", 0, 0);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "old.json")),
-                 PRC_E_REGISTRY_ENGINE_INCOMPATIBLE);
-        s = manifest(dir, "wide.json", "a@1", "p", "active", 0, 9);
-        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "wide.json")), PRC_E_OK);
+        s = manifest(dir, "mnt.yaml", "a@1", "p", "maintenance", 1, 1);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "mnt.yaml")), PRC_E_OK);
+        s = manifest(dir, "new.yaml", "a@1", "p", "active", 2, 3);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "new.yaml")),
+                 PRC_E_ENGINE_INCOMPATIBLE);
+        s = manifest(dir, "old.yaml", "a@1", "p", "active", 0, 0);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "old.yaml")), PRC_E_INVALID_VALUE);
+        s = manifest(dir, "wide.yaml", "a@1", "p", "active", 1, 9);
+        T_EQ_INT(decide1(dir, entry("a@1", s, "p", "verified-community", "active", "wide.yaml")), PRC_E_OK);
 }
 
-static void test_registry__reader_failure_keeps_its_class(void)
+static void test_registry__manifest_loader_failure_keeps_its_class(void)
 {
         const char *dir = t_tmpdir();
-        static const char text[] = "{\"adapter_id\":7}";
-        char sha[PRC_SHA256_HEX + 1];
-        prc_err err;
-        json_t *v = json_loads(text, 0, NULL);
+        const char *old = manifest_text("prc.adapter-manifest/v0.3", "a@1", "p", "active", 1, 1, "");
+        const char *extra = manifest_text("prc.adapter-manifest/v0.4", "a@1", "p", "active", 1, 1, "colour: blue\n");
 
-        prc_err_init(&err);
-        T_ASSERT(v != NULL && prc_jcs_digest(v, sha, &err));
-        json_decref(v);
-        t_write(dir, "bad.json", text, sizeof(text) - 1);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "bad.json")), PRC_E_WRONG_TYPE);
+        /* Pinned exactly, but archived schemas never execute. */
+        wstr(dir, "old.yaml", old);
+        T_ASSERT(decide1(dir, entry("a@1", digest_of(old), "p", "verified-community", "active", "old.yaml")) !=
+                 PRC_E_OK);
+        wstr(dir, "x.yaml", extra);
+        T_EQ_INT(decide1(dir, entry("a@1", digest_of(extra), "p", "verified-community", "active", "x.yaml")),
+                 PRC_E_UNKNOWN_FIELD);
 }
 
 static void test_registry__symlinked_and_odd_manifest_paths_are_refused(void)
@@ -435,30 +457,30 @@ static void test_registry__symlinked_and_odd_manifest_paths_are_refused(void)
 
         snprintf(p1, sizeof(p1), "%s/real", dir);
         T_ASSERT(mkdir(p1, 0755) == 0);
-        sha = manifest(dir, "real/a.json", "a@1", "p", "active", 1, 1);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real/a.json")), PRC_E_OK);
+        sha = manifest(dir, "real/a.yaml", "a@1", "p", "active", 1, 1);
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real/a.yaml")), PRC_E_OK);
         /* A symlinked directory component. */
         snprintf(p2, sizeof(p2), "%s/link", dir);
         T_ASSERT(symlink("real", p2) == 0);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "link/a.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "link/a.yaml")),
                  PRC_E_REGISTRY_MANIFEST_SYMLINK);
         /* A symlinked file, pointing inside and pointing outside. */
-        snprintf(p2, sizeof(p2), "%s/l.json", dir);
-        T_ASSERT(symlink("real/a.json", p2) == 0);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "l.json")),
+        snprintf(p2, sizeof(p2), "%s/l.yaml", dir);
+        T_ASSERT(symlink("real/a.yaml", p2) == 0);
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "l.yaml")),
                  PRC_E_REGISTRY_MANIFEST_SYMLINK);
-        snprintf(p2, sizeof(p2), "%s/out.json", dir);
+        snprintf(p2, sizeof(p2), "%s/out.yaml", dir);
         T_ASSERT(symlink("/etc/hostname", p2) == 0);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "out.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "out.yaml")),
                  PRC_E_REGISTRY_MANIFEST_SYMLINK);
         /* A directory where the file should be, a file where a directory should be, nothing at all. */
         T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real")),
                  PRC_E_REGISTRY_MANIFEST_NOT_REGULAR);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real/a.json/x")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real/a.yaml/x")),
                  PRC_E_REGISTRY_MANIFEST_NOT_REGULAR);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real/none.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "real/none.yaml")),
                  PRC_E_REGISTRY_MANIFEST_MISSING);
-        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "none/a.json")),
+        T_EQ_INT(decide1(dir, entry("a@1", sha, "p", "verified-community", "active", "none/a.yaml")),
                  PRC_E_REGISTRY_MANIFEST_MISSING);
 }
 
@@ -472,11 +494,11 @@ static void test_registry__manifests_resolve_against_the_lockfile_directory(void
 
         snprintf(sub, sizeof(sub), "%s/reg", dir);
         T_ASSERT(mkdir(sub, 0755) == 0);
-        sha = manifest(sub, "a.json", "a@1", "p", "active", 1, 1);
+        sha = manifest(sub, "a.yaml", "a@1", "p", "active", 1, 1);
         /* A same-named file in the working directory must not be the one used. */
-        manifest(dir, "a.json", "a@1", "p", "deprecated", 1, 1);
+        manifest(dir, "a.yaml", "a@1", "p", "deprecated", 1, 1);
         T_ASSERT(getcwd(cwd, sizeof(cwd)) != NULL && chdir(dir) == 0);
-        reg = load_entries(sub, entry("a@1", sha, "p", "verified-community", "active", "a.json"), &err);
+        reg = load_entries(sub, entry("a@1", sha, "p", "verified-community", "active", "a.yaml"), &err);
         T_NOERR(err);
         T_ASSERT(prc_registry_decide(reg, 0, &err));
         prc_registry_free(reg);
@@ -484,7 +506,6 @@ static void test_registry__manifests_resolve_against_the_lockfile_directory(void
         prc_err_init(&err);
         reg = prc_registry_load("reg/registry.json", &err);
         T_NOERR(err);
-        prc_registry_set_reader(reg, fake_reader);
         T_ASSERT(prc_registry_decide(reg, 0, &err));
         prc_registry_free(reg);
         T_ASSERT(chdir(cwd) == 0);
@@ -510,7 +531,7 @@ static void test_registry__lockfile_symlink_is_refused(void)
 static void test_registry__resolution_records_the_registry_grant(void)
 {
         const char *dir = t_tmpdir();
-        const char *sha = manifest(dir, "a.json", "a@1", "example.org", "active", 1, 1);
+        const char *sha = manifest(dir, "a.yaml", "a@1", "example.org", "active", 1, 1);
         prc_registry *reg;
         prc_resolution r, back;
         prc_err err;
@@ -518,7 +539,7 @@ static void test_registry__resolution_records_the_registry_grant(void)
         json_t *j;
         char want[1024];
 
-        reg = load_entries(dir, entry("a@1", sha, "example.org", "verified-community", "active", "a.json"), &err);
+        reg = load_entries(dir, entry("a@1", sha, "example.org", "verified-community", "active", "a.yaml"), &err);
         T_ASSERT(prc_registry_resolve(reg, "a@1", &r, &err));
         T_NOERR(err);
         T_EQ_INT(r.grant, PRC_GRANT_REGISTRY);
@@ -543,6 +564,35 @@ static void test_registry__resolution_records_the_registry_grant(void)
         T_ERR(err, PRC_E_REGISTRY_NOT_FOUND);
         json_decref(j);
         prc_buf_clear(&b);
+        prc_registry_free(reg);
+}
+
+static void test_registry__resolved_manifest_is_the_checked_one(void)
+{
+        const char *dir = t_tmpdir();
+        const char *sha = manifest(dir, "a.yaml", "a@1", "p", "active", 1, 1);
+        char pinned[PRC_SHA256_HEX + 1];
+        prc_resolution r;
+        prc_manifest *m = NULL;
+        prc_registry *reg;
+        prc_err err;
+
+        snprintf(pinned, sizeof(pinned), "%s", sha);
+        reg = load_entries(dir, entry("a@1", pinned, "p", "verified-community", "active", "a.yaml"), &err);
+        T_ASSERT(prc_registry_check(reg, 0, &err));
+        /* Replaced after the check: the resolution keeps the bytes that were checked. */
+        manifest(dir, "a.yaml", "a@1", "p", "active", 1, 3);
+        T_ASSERT(prc_registry_resolve_manifest(reg, "a@1", &r, &m, &err));
+        T_NOERR(err);
+        T_EQ_STR(prc_manifest_sha256(m), pinned);
+        T_EQ_STR(prc_manifest_adapter_id(m), "a@1");
+        T_EQ_INT(prc_manifest_engine_max(m), 1);
+        T_EQ_STR(r.manifest_sha256, pinned);
+        prc_manifest_free(m);
+        m = NULL;
+        T_ASSERT(!prc_registry_resolve_manifest(reg, "b@1", &r, &m, &err));
+        T_ERR(err, PRC_E_REGISTRY_NOT_FOUND);
+        T_ASSERT(m == NULL);
         prc_registry_free(reg);
 }
 
@@ -662,6 +712,7 @@ static void test_registry__signature_binds_the_content_digest(void)
 static const prc_test tests[] = {
         T(test_registry__valid_lockfile_loads_with_its_content_digest),
         T(test_registry__content_digest_ignores_formatting_and_key_order),
+        T(test_registry__yaml_spelling_is_the_same_document),
         T(test_registry__document_rejections_have_their_classes),
         T(test_registry__document_error_points_at_the_field),
         T(test_registry__default_policy_admits_only_first_party_and_verified),
@@ -670,11 +721,12 @@ static const prc_test tests[] = {
         T(test_registry__revoked_works_without_a_directory),
         T(test_registry__manifest_edited_after_pinning_is_caught),
         T(test_registry__drift_and_engine_rejections),
-        T(test_registry__reader_failure_keeps_its_class),
+        T(test_registry__manifest_loader_failure_keeps_its_class),
         T(test_registry__symlinked_and_odd_manifest_paths_are_refused),
         T(test_registry__manifests_resolve_against_the_lockfile_directory),
         T(test_registry__lockfile_symlink_is_refused),
         T(test_registry__resolution_records_the_registry_grant),
+        T(test_registry__resolved_manifest_is_the_checked_one),
         T(test_registry__local_explicit_grant_records_the_publisher),
         T(test_registry__manifest_and_registry_paths_are_exclusive),
         T(test_registry__signature_binds_the_content_digest),
