@@ -40,6 +40,12 @@ bool prc_resolution_local(const char *adapter_id, const char *manifest_sha256, c
         return true;
 }
 
+bool prc_resolution_from_manifest(const prc_manifest *m, prc_resolution *out, prc_err *err)
+{
+        return prc_resolution_local(prc_manifest_adapter_id(m), prc_manifest_sha256(m), prc_manifest_publisher_id(m),
+                                    out, err);
+}
+
 json_t *prc_resolution_json(const prc_resolution *r, prc_err *err)
 {
         json_t *o, *reg;

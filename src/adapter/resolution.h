@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "adapter/manifest.h"
 #include "adapter/sig.h"
 #include "base/digest.h"
 #include "base/err.h"
@@ -50,6 +51,13 @@ typedef struct prc_resolution {
  */
 bool prc_resolution_local(const char *adapter_id, const char *manifest_sha256, const char *publisher_id,
                           prc_resolution *out, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * The same for a manifest the operator named with --adapter-manifest and
+ * that prc loaded for execution: adapter id, canonical digest and
+ * publisher come from the validated manifest.  Errors as above.
+ */
+bool prc_resolution_from_manifest(const prc_manifest *m, prc_resolution *out, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * The record as JSON (new reference, transfers), with exactly these keys:

@@ -638,6 +638,64 @@ static void test_registry__local_explicit_grant_records_the_publisher(void)
         prc_buf_clear(&b);
 }
 
+static void test_registry__local_grant_from_a_loaded_manifest(void)
+{
+        const char *dir = t_tmpdir();
+        const char *sha = manifest(dir, "a.yaml", "prc.adapter.example@1.0", "example.org", "active", 1, 1);
+        char path[4200];
+        prc_resolution r;
+        prc_manifest *m;
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/a.yaml", dir);
+        prc_err_init(&err);
+        m = prc_manifest_load(path, PRC_MANIFEST_EXECUTE, &err);
+        T_NOERR(err);
+        T_ASSERT(prc_resolution_from_manifest(m, &r, &err));
+        T_EQ_INT(r.grant, PRC_GRANT_LOCAL_EXPLICIT);
+        T_EQ_STR(r.adapter_id, "prc.adapter.example@1.0");
+        T_EQ_STR(r.manifest_sha256, sha);
+        T_EQ_STR(r.publisher_id, "example.org");
+        T_EQ_STR(r.trust, "local-explicit");
+        T_EQ_STR(r.registry_id, "");
+        prc_manifest_free(m);
+}
+
+/* Every truncation and single-bit flip of a valid lockfile: exactly one outcome, never a crash. */
+static void test_registry__truncation_and_bit_flip_sweep(void)
+{
+        static const char yaml[] = "schema: prc.adapter-registry/v1\nregistry_id: r\nrevision: 1\nentries:\n"
+                                   "  - adapter_id: a@1\n    manifest_sha256: " DA "\n    publisher_id: p\n"
+                                   "    trust: local\n    status: revoked\n    manifest_path: m/a.json\n";
+        static const char json[] = HEAD E1 "]}";
+        const char *inputs[] = { yaml, json };
+        prc_doc_format fmts[] = { PRC_DOC_YAML, PRC_DOC_JSON };
+        char buf[1024];
+
+        for (size_t k = 0; k < 2; k++) {
+                size_t n = strlen(inputs[k]);
+                for (size_t cut = 0; cut <= n; cut++) {
+                        for (int bit = -1; bit < 8; bit++) {
+                                prc_registry *reg;
+                                prc_err err;
+                                memcpy(buf, inputs[k], n);
+                                if (bit >= 0 && cut < n)
+                                        buf[cut] = (char)(buf[cut] ^ (1 << bit));
+                                prc_err_init(&err);
+                                /* bit -1: the input truncated at cut; otherwise the whole input with one flip. */
+                                reg = prc_registry_parse((const uint8_t *)buf, bit < 0 ? cut : n, fmts[k],
+                                                         &prc_limits_operator, &err);
+                                T_EQ_INT(reg == NULL, err.cls != PRC_E_OK);
+                                if (reg != NULL) {
+                                        T_ASSERT(prc_digest_valid(prc_registry_sha256(reg)));
+                                        T_ASSERT(prc_registry_nentries(reg) <= 1);
+                                }
+                                prc_registry_free(reg);
+                        }
+                }
+        }
+}
+
 static void test_registry__manifest_and_registry_paths_are_exclusive(void)
 {
         prc_err err;
@@ -728,6 +786,8 @@ static const prc_test tests[] = {
         T(test_registry__resolution_records_the_registry_grant),
         T(test_registry__resolved_manifest_is_the_checked_one),
         T(test_registry__local_explicit_grant_records_the_publisher),
+        T(test_registry__local_grant_from_a_loaded_manifest),
+        T(test_registry__truncation_and_bit_flip_sweep),
         T(test_registry__manifest_and_registry_paths_are_exclusive),
         T(test_registry__signature_binds_the_content_digest),
 };
