@@ -143,8 +143,10 @@ prc_trust_store *prc_trust_from_doc(const json_t *doc, prc_err *err)
                 return NULL;
         }
         json_array_foreach(pubs, i, p) {
+                /* A publisher over the per-publisher limit fails before any of its keys is stored. */
                 const json_t *keys = json_object_get(p, "keys");
-                total += json_is_array(keys) ? json_array_size(keys) : 0;
+                size_t nk = json_is_array(keys) ? json_array_size(keys) : 0;
+                total += nk < PRC_TRUST_KEYS_MAX ? nk : PRC_TRUST_KEYS_MAX;
         }
         ts = calloc(1, sizeof(*ts));
         if (ts == NULL)

@@ -345,6 +345,27 @@ static void test_sig__trust_store_rejections_have_their_own_class(void)
         T_EQ_INT(STORE("{\"schema\":\"prc.trust-store/v1\",\"publishers\":[{\"id\":\"p\",\"keys\":"
                        "[{\"public_key\":\"%s\",\"scopes\":[1]}]}]}", a.pub_b64), PRC_E_WRONG_TYPE);
 #undef STORE
+        {
+                /* 17 keys for one publisher: over the limit (each key distinct, so only the count is wrong). */
+                json_t *keys = json_array(), *d;
+                prc_trust_store *ts;
+                prc_err err;
+                for (int i = 0; i <= PRC_TRUST_KEYS_MAX; i++) {
+                        t_key k;
+                        t_key_new(&k);
+                        json_array_append_new(keys, json_pack("{s:s,s:[s]}", "public_key", k.pub_b64, "scopes",
+                                                              "registry"));
+                        t_key_free(&k);
+                }
+                d = json_pack("{s:s,s:[{s:s,s:o}]}", "schema", "prc.trust-store/v1", "publishers", "id", "p", "keys",
+                              keys);
+                prc_err_init(&err);
+                ts = prc_trust_from_doc(d, &err);
+                T_ASSERT(ts == NULL);
+                T_ERR(err, PRC_E_INVALID_VALUE);
+                T_EQ_STR(err.ptr, "/publishers/0/keys");
+                json_decref(d);
+        }
         t_key_free(&a);
         t_key_free(&b);
 }
