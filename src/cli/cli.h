@@ -55,6 +55,8 @@ int cmd_inventory(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 
 /* -- content worker and parsers -- */
+int cmd_content_parse(int argc, char **argv);
+int cmd_sandbox_probe(int argc, char **argv);
 
 /* -- adapters: protocol, manifest, fixtures -- */
 int cmd_adapter_validate_output(int argc, char **argv);

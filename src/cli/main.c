@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "content/worker.h"
+
 /*
  * One entry per command.  Each area keeps its entries under its own marker
  * so parallel work merges cleanly; 'prc help' prints them in this order.
@@ -24,18 +26,36 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 complete listing; 1 some names could not be represented; 2 usage;\n"
           "3 the tree changed during the walk, a file is unreadable, or I/O failed.\n" },
         { "snapshot", NULL, cmd_snapshot, "copy a target's inventoried files into a verified private snapshot",
-          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--format text|json]\n"
+          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--format text|json]\n"
           "\n"
           "Inventories the target, then copies every inventoried regular file into the new\n"
           "directory --out (it must not exist; directories 0700, files 0400 or 0500),\n"
-          "rehashing each while copying, seals and verifies the snapshot digest, and prints\n"
-          "it.  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
+          "rehashing each while copying, seals the snapshot digest and prints it (--verify\n"
+          "also rereads the copy and checks it against the digest).  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
           "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
           "total size ceiling.\n"
           "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
           "reached, --out exists, or I/O failed.\n" },
 
         /* -- content worker and parsers -- */
+        { "content", "parse", cmd_content_parse, "parse a target file through the sandboxed content worker",
+          "usage: prc content parse --format FORMAT FILE [--format-out json]\n"
+          "\n"
+          "Reads FILE (symlinks refused) and sends its bytes to the content worker, a\n"
+          "sandboxed process (prc sandbox probe), which parses them with prc's bounded\n"
+          "loaders.  Prints the document as canonical JSON (floats as the shortest\n"
+          "round-trip form).  With --format-out json the output is one object:\n"
+          "{\"document\":...,\"format\":...,\"path\":...} or {\"error\":{...},...}.\n"
+          "FORMAT: json, yaml.\n"
+          "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
+        { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
+          "usage: prc sandbox probe [--format text|json]\n"
+          "\n"
+          "Applies the content worker's floor layer by layer in a throwaway child\n"
+          "(user and network namespaces, no_new_privs, capabilities, Landlock, seccomp,\n"
+          "rlimits) and reports each layer as applied, failed (with the reason) or not\n"
+          "tried, then starts a real worker and pings it.\n"
+          "Exit: 0 every layer applies and the worker answered; 3 otherwise.\n" },
 
         /* -- adapters: protocol, manifest, fixtures -- */
         { "adapter", "validate-output", cmd_adapter_validate_output,
@@ -124,6 +144,9 @@ int main(int argc, char **argv)
 {
         bool known_word = false;
 
+        /* The content worker (re-executed by the client): hidden, never listed, no stdio used. */
+        if (argc >= 2 && strcmp(argv[1], PRC_WORKER_ARG) == 0)
+                return prc_worker_main(argc, argv);
         if (argc < 2) {
                 help(stderr);
                 return PRC_EXIT_USAGE;

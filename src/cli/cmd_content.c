@@ -1,0 +1,125 @@
+/*
+ * cmd_content.c - `prc content parse --format FORMAT FILE [--format-out json]`.
+ * Trust: FILE is target content.  This process only reads its bytes; the
+ * parse happens in the sandboxed content worker, never here.
+ */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "content/client.h"
+#include "content/dispatch.h"
+#include "content/docenc.h"
+
+/* Write v (floats allowed, else canonical JSON) and a newline to stdout. */
+static bool doc_out(const json_t *v, prc_err *err)
+{
+        prc_buf b;
+        bool ok;
+
+        prc_buf_init(&b, (size_t)1 << 31);
+        ok = prc_docenc_write(v, &b, err) && prc_buf_putc(&b, '\n', err);
+        if (ok && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0))
+                ok = prc_err_set(err, PRC_E_IO, "cannot write to standard output");
+        prc_buf_clear(&b);
+        return ok;
+}
+
+/* The formats are whatever the dispatch table parses: a new parser line makes a new --format. */
+static void list_formats(char *out, size_t cap)
+{
+        size_t n = 0;
+
+        out[0] = 0;
+        for (size_t i = 0; i < prc_dispatch_count; i++) {
+                const prc_dispatch_entry *e = &prc_dispatch_table[i];
+                if (e->op != PRC_OP_PARSE || prc_format_name(e->format) == NULL)
+                        continue;
+                n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s", n ? ", " : "",
+                                      prc_format_name(e->format));
+                if (n >= cap)
+                        break;
+        }
+}
+
+int cmd_content_parse(int argc, char **argv)
+{
+        static const struct option opts[] = {
+                { "format", required_argument, NULL, 'f' },
+                { "format-out", required_argument, NULL, 'o' },
+                { NULL, 0, NULL, 0 },
+        };
+        const char *format = NULL, *format_out = NULL, *path;
+        char formats[256];
+        prc_client_opts co;
+        prc_client *client = NULL;
+        json_t *doc = NULL, *wrap = NULL;
+        uint16_t fmt;
+        prc_buf bytes;
+        prc_err err;
+        int c, rc = PRC_EXIT_EXEC;
+
+        prc_err_init(&err);
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+                switch (c) {
+                case 'f':
+                        format = optarg;
+                        break;
+                case 'o':
+                        format_out = optarg;
+                        break;
+                default:
+                        return cli_usage("content parse", "bad option");
+                }
+        }
+        list_formats(formats, sizeof(formats));
+        if (format == NULL)
+                return cli_usage("content parse", "--format is required (%s)", formats);
+        fmt = prc_format_by_name(format);
+        if (fmt == PRC_FMT_NONE || prc_dispatch_find(PRC_OP_PARSE, fmt) == NULL)
+                return cli_usage("content parse", "unknown --format '%s' (%s)", format, formats);
+        if (format_out != NULL && strcmp(format_out, "json") != 0)
+                return cli_usage("content parse", "unknown --format-out '%s' (json)", format_out);
+        if (optind + 1 != argc)
+                return cli_usage("content parse", "expected exactly one FILE");
+        path = argv[optind];
+        prc_client_opts_default(&co);
+        prc_buf_init(&bytes, co.lim.input_max);
+        if (!prc_file_read(path, co.lim.input_max, PRC_FILE_NOFOLLOW, &bytes, &err))
+                goto out;
+        client = prc_client_new(&co, &err);
+        if (client == NULL || !prc_client_parse(client, fmt, path, bytes.data, bytes.len, &doc, &err))
+                goto out;
+        if (format_out != NULL) {
+                wrap = json_pack("{s:O,s:s,s:s}", "document", doc, "format", format, "path", path);
+                if (wrap == NULL) {
+                        prc_err_oom(&err, "output");
+                        goto out;
+                }
+        }
+        if (doc_out(wrap != NULL ? wrap : doc, &err))
+                rc = PRC_EXIT_OK;
+out:
+        if (rc != PRC_EXIT_OK) {
+                /* Every refusal, the parser's or the worker's, is an execution error: exit 3. */
+                if (format_out != NULL) {
+                        json_t *e = json_pack("{s:o,s:s,s:s}", "error", cli_err_json(&err), "format", format,
+                                              "path", path);
+                        prc_err e2;
+                        prc_err_init(&e2);
+                        if (e == NULL || !cli_json_out(e, &e2))
+                                cli_print_err(&e2);
+                        json_decref(e);
+                }
+                cli_print_err(&err);
+        }
+        json_decref(wrap);
+        json_decref(doc);
+        prc_client_free(client);
+        prc_buf_clear(&bytes);
+        return rc;
+}

@@ -1,0 +1,608 @@
+/*
+ * client.c - content worker client (client.h): spawn, frames, refusals,
+ * fork safety and the parse cache.
+ * Trust: engine-side.  Everything read from the worker is hostile: frames
+ * are checked before allocation, documents go through the strict reader,
+ * refusal text is sanitized (frame.c).
+ */
+#include "content/client.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/digest.h"
+#include "content/docenc.h"
+#include "content/frame.h"
+#include "content/worker.h"
+
+extern char **environ;
+
+enum {
+        READY_MAX = 4096,       /* the READY frame is a short JSON object */
+        ARGV_MAX = 24,
+        REAP_GRACE_MS = 1000,   /* a worker that closed its pipe is exiting: it gets this long */
+};
+
+typedef struct centry {
+        struct centry *prev, *next;     /* LRU list: head is the most recently used */
+        uint8_t        key[PRC_SHA256_LEN];
+        uint16_t       type;            /* PRC_RE_DOC or PRC_RE_REFUSE */
+        uint8_t       *data;            /* owned: the reply payload */
+        size_t         len;
+} centry;
+
+struct prc_client {
+        prc_client_opts o;              /* copy; its pointers are borrowed from the caller */
+        pid_t           pid;            /* running worker, or 0 */
+        pid_t           owner;          /* the process that started it (fork safety) */
+        int             to_w, from_w;   /* owned: our pipe ends, -1 when none */
+        unsigned        served;         /* requests answered by this worker */
+        json_t         *ready;          /* owned: READY details of this worker */
+        prc_buf         reqbuf, rep;
+        centry         *head, *tail;    /* owned: the cache */
+        size_t          cbytes, centries;
+        prc_client_stats st;
+};
+
+void prc_client_opts_default(prc_client_opts *o)
+{
+        memset(o, 0, sizeof(*o));
+        o->req_max = PRC_REQ_MAX;
+        o->reply_max = PRC_REPLY_MAX;
+        o->timeout_ms = 10000;
+        o->start_ms = 5000;
+        o->cache_max = 64u << 20;
+        o->as_bytes = 1ULL << 30;
+        o->cpu_seconds = 60;
+        o->max_requests = 1000;
+        o->lim = prc_limits_default;
+}
+
+prc_client *prc_client_new(const prc_client_opts *opts, prc_err *err)
+{
+        prc_client *c = calloc(1, sizeof(*c));
+
+        if (c == NULL) {
+                prc_err_oom(err, "content client");
+                return NULL;
+        }
+        c->o = *opts;
+        c->to_w = c->from_w = -1;
+        prc_buf_init(&c->reqbuf, opts->req_max);
+        prc_buf_init(&c->rep, opts->reply_max);
+        return c;
+}
+
+static void close_fds(prc_client *c)
+{
+        if (c->to_w >= 0)
+                close(c->to_w);
+        if (c->from_w >= 0)
+                close(c->from_w);
+        c->to_w = c->from_w = -1;
+        json_decref(c->ready);
+        c->ready = NULL;
+        c->pid = 0;
+        c->served = 0;
+}
+
+/* In a forked child: forget the parent's worker without touching it. */
+static void check_fork(prc_client *c)
+{
+        if (c->pid != 0 && c->owner != getpid())
+                close_fds(c);   /* our copies only; the parent's worker never notices */
+}
+
+/*
+ * Wait for our worker to end, at most grace_ms, then SIGKILL it.  Returns
+ * true with *status when the kernel reported how it ended by itself.
+ */
+static bool reap(prc_client *c, unsigned grace_ms, int *status)
+{
+        int64_t deadline = prc_now_ns() + (int64_t)grace_ms * 1000000;
+        pid_t pid = c->pid;
+        bool natural = false;
+
+        for (;;) {
+                pid_t r = waitpid(pid, status, WNOHANG);
+                if (r == pid) {
+                        natural = true;
+                        break;
+                }
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        break;          /* ECHILD: someone else reaped it (SIGCHLD ignored) */
+                if (prc_now_ns() >= deadline) {
+                        kill(pid, SIGKILL);
+                        while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+                                ;
+                        break;
+                }
+                struct timespec ts = { 0, 200000 };
+                nanosleep(&ts, NULL);
+        }
+        close_fds(c);
+        return natural;
+}
+
+/* Kill and reap our worker now (timeouts, bad frames, retirement on failure). */
+static void kill_worker(prc_client *c)
+{
+        int status;
+
+        if (c->pid == 0)
+                return;
+        kill(c->pid, SIGKILL);
+        (void)reap(c, REAP_GRACE_MS, &status);  /* how it ended does not matter: we ended it */
+}
+
+/* The worker went away (EOF, EPIPE): reap it and name the refusal by how it ended. */
+static bool worker_gone(prc_client *c, const prc_err *cause, const char *when, prc_err *err)
+{
+        int status = 0;
+        bool natural = reap(c, REAP_GRACE_MS, &status);
+
+        if (natural && WIFSIGNALED(status)) {
+                int sig = WTERMSIG(status);
+                if (sig == SIGSYS)
+                        return prc_err_set(err, PRC_E_WORKER_DENIED_SYSCALL,
+                                           "worker killed by SIGSYS %s: a system call outside the allowlist", when);
+                if (sig == SIGXCPU || sig == SIGXFSZ)
+                        return prc_err_set(err, PRC_E_WORKER_LIMIT, "worker killed by %s %s: %s limit reached",
+                                           sig == SIGXCPU ? "SIGXCPU" : "SIGXFSZ", when,
+                                           sig == SIGXCPU ? "CPU time" : "file size");
+                return prc_err_set(err, PRC_E_WORKER_DEAD, "worker killed by signal %d (%s) %s", sig,
+                                   strsignal(sig), when);
+        }
+        if (natural && WIFEXITED(status))
+                return prc_err_set(err, PRC_E_WORKER_DEAD, "worker exited with status %d %s (%s)",
+                                   WEXITSTATUS(status), when, cause->msg);
+        return prc_err_set(err, PRC_E_WORKER_DEAD, "worker stopped %s (%s)", when, cause->msg);
+}
+
+static bool set_nonblock(int fd)
+{
+        int fl = fcntl(fd, F_GETFL);
+        return fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0;
+}
+
+static bool spawn(prc_client *c, prc_err *err)
+{
+        char as[40], cpu[32], req[32], rep[32];
+        const char *argv[ARGV_MAX + 1];
+        const char *path = c->o.worker_path ? c->o.worker_path : "/proc/self/exe";
+        posix_spawn_file_actions_t fa;
+        posix_spawnattr_t attr;
+        sigset_t none, all;
+        int rq[2], rp[2], cr, cw, rc;
+        size_t n = 0;
+        pid_t pid;
+
+        if (pipe2(rq, O_CLOEXEC) != 0)
+                return prc_err_sys(err, PRC_E_WORKER_START, errno, "pipe failed: %s", strerror(errno));
+        if (pipe2(rp, O_CLOEXEC) != 0) {
+                close(rq[0]);
+                close(rq[1]);
+                return prc_err_sys(err, PRC_E_WORKER_START, errno, "pipe failed: %s", strerror(errno));
+        }
+        /* Move the child's ends above 4 so dup2 onto 3 and 4 cannot clobber one with the other. */
+        cr = fcntl(rq[0], F_DUPFD_CLOEXEC, 10);
+        cw = fcntl(rp[1], F_DUPFD_CLOEXEC, 10);
+        close(rq[0]);
+        close(rp[1]);
+        snprintf(as, sizeof(as), "as=%llu", (unsigned long long)c->o.as_bytes);
+        snprintf(cpu, sizeof(cpu), "cpu=%u", c->o.cpu_seconds);
+        snprintf(req, sizeof(req), "req=%u", c->o.req_max);
+        snprintf(rep, sizeof(rep), "reply=%u", c->o.reply_max);
+        argv[n++] = path;
+        argv[n++] = PRC_WORKER_ARG;
+        argv[n++] = as;
+        argv[n++] = cpu;
+        argv[n++] = req;
+        argv[n++] = rep;
+        for (size_t i = 0; c->o.worker_args != NULL && c->o.worker_args[i] != NULL && n < ARGV_MAX; i++)
+                argv[n++] = c->o.worker_args[i];
+        argv[n] = NULL;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawnattr_init(&attr);
+        sigemptyset(&none);
+        sigfillset(&all);
+        rc = cr < 0 || cw < 0 ? EMFILE : 0;
+        if (rc == 0)
+                rc = posix_spawn_file_actions_adddup2(&fa, cr, PRC_WORKER_FD_IN);
+        if (rc == 0)
+                rc = posix_spawn_file_actions_adddup2(&fa, cw, PRC_WORKER_FD_OUT);
+        if (rc == 0)
+                rc = posix_spawn_file_actions_addclosefrom_np(&fa, PRC_WORKER_FD_OUT + 1);
+        /* Default dispositions and an empty mask: SIGXCPU and SIGPIPE must end the worker. */
+        if (rc == 0)
+                rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        if (rc == 0)
+                rc = posix_spawnattr_setsigmask(&attr, &none);
+        if (rc == 0)
+                rc = posix_spawnattr_setsigdefault(&attr, &all);
+        if (rc == 0)
+                rc = posix_spawn(&pid, path, &fa, &attr, (char *const *)argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        posix_spawnattr_destroy(&attr);
+        if (cr >= 0)
+                close(cr);
+        if (cw >= 0)
+                close(cw);
+        if (rc != 0 || !set_nonblock(rq[1]) || !set_nonblock(rp[0])) {
+                if (rc == 0) {
+                        rc = errno;
+                        kill(pid, SIGKILL);
+                        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                                ;
+                }
+                close(rq[1]);
+                close(rp[0]);
+                return prc_err_sys(err, PRC_E_WORKER_START, rc, "cannot start worker '%s': %s", path, strerror(rc));
+        }
+        c->pid = pid;
+        c->owner = getpid();
+        c->to_w = rq[1];
+        c->from_w = rp[0];
+        c->served = 0;
+        c->st.workers_started++;
+        return true;
+}
+
+bool prc_client_start(prc_client *c, prc_err *err)
+{
+        static const uint16_t first[] = { PRC_RE_READY, PRC_RE_REFUSE };
+        prc_err e;
+        uint16_t type;
+        prc_frame_rc rc;
+
+        check_fork(c);
+        if (c->pid != 0)
+                return true;
+        if (!spawn(c, err))
+                return false;
+        prc_err_init(&e);
+        rc = prc_frame_read(c->from_w, first, 2, READY_MAX, PRC_E_INVALID_FRAME, PRC_E_WORKER_DEAD,
+                            prc_now_ns() + (int64_t)c->o.start_ms * 1000000, &type, &c->rep, &e);
+        if (rc != PRC_FRAME_OK) {
+                if (rc == PRC_FRAME_EOF || e.cls == PRC_E_WORKER_DEAD || e.cls == PRC_E_IO) {
+                        prc_err g;
+                        prc_err_init(&g);
+                        (void)worker_gone(c, &e, "before its first frame", &g);
+                        if (g.cls == PRC_E_WORKER_DEAD)
+                                g.cls = PRC_E_WORKER_START;     /* it never came up */
+                        if (!prc_err_is_set(err))
+                                *err = g;
+                        return false;
+                }
+                kill_worker(c);
+                if (e.cls == PRC_E_WORKER_TIMEOUT)
+                        return prc_err_set(err, PRC_E_WORKER_START, "worker sent no first frame in %u ms",
+                                           c->o.start_ms);
+                if (!prc_err_is_set(err))
+                        *err = e;
+                return false;
+        }
+        if (type == PRC_RE_REFUSE) {
+                prc_err refusal;
+                bool decoded = prc_refusal_decode(c->rep.data, c->rep.len, &refusal, &e);
+                kill_worker(c);
+                if (!decoded) {
+                        if (!prc_err_is_set(err))
+                                *err = e;
+                        return false;
+                }
+                if (refusal.cls != PRC_E_FLOOR_UNAVAILABLE) {
+                        /* Anything else before READY still means no floored worker. */
+                        return prc_err_set(err, PRC_E_WORKER_START, "worker refused to start: %s: %s",
+                                           prc_err_name(refusal.cls), refusal.msg);
+                }
+                if (!prc_err_is_set(err))
+                        *err = refusal;
+                return false;
+        }
+        c->ready = prc_docenc_read(c->rep.data, c->rep.len, &prc_limits_operator, &e);
+        if (c->ready == NULL || !json_is_object(c->ready)) {
+                kill_worker(c);
+                return prc_err_set(err, PRC_E_INVALID_FRAME, "worker READY frame is not a JSON object");
+        }
+        return true;
+}
+
+const json_t *prc_client_ready(const prc_client *c)
+{
+        return c->ready;
+}
+
+/* ---- cache ---- */
+
+static void cache_unlink(prc_client *c, centry *e)
+{
+        if (e->prev)
+                e->prev->next = e->next;
+        else
+                c->head = e->next;
+        if (e->next)
+                e->next->prev = e->prev;
+        else
+                c->tail = e->prev;
+        e->prev = e->next = NULL;
+}
+
+static void cache_push_front(prc_client *c, centry *e)
+{
+        e->prev = NULL;
+        e->next = c->head;
+        if (c->head)
+                c->head->prev = e;
+        c->head = e;
+        if (c->tail == NULL)
+                c->tail = e;
+}
+
+static centry *cache_find(prc_client *c, const uint8_t key[PRC_SHA256_LEN])
+{
+        for (centry *e = c->head; e != NULL; e = e->next)
+                if (memcmp(e->key, key, PRC_SHA256_LEN) == 0) {
+                        cache_unlink(c, e);
+                        cache_push_front(c, e);
+                        return e;
+                }
+        return NULL;
+}
+
+static void cache_drop(prc_client *c, centry *e)
+{
+        cache_unlink(c, e);
+        c->cbytes -= e->len;
+        c->centries--;
+        free(e->data);
+        free(e);
+}
+
+/* Best effort: a cache that cannot grow is only slower. */
+static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t type, const uint8_t *p, size_t n)
+{
+        centry *e;
+
+        if (n > c->o.cache_max)
+                return;
+        e = calloc(1, sizeof(*e));
+        if (e == NULL)
+                return;
+        e->data = malloc(n ? n : 1);
+        if (e->data == NULL) {
+                free(e);
+                return;
+        }
+        memcpy(e->data, p, n);
+        memcpy(e->key, key, PRC_SHA256_LEN);
+        e->type = type;
+        e->len = n;
+        cache_push_front(c, e);
+        c->cbytes += n;
+        c->centries++;
+        while (c->cbytes > c->o.cache_max && c->tail != NULL)
+                cache_drop(c, c->tail);
+}
+
+/* Key: SHA-256 of everything that decides the reply (op, format, flags, limits, args, input). */
+static bool cache_key(const prc_req *r, uint8_t key[PRC_SHA256_LEN], prc_err *err)
+{
+        prc_sha256 *h = prc_sha256_new(err);
+        prc_req head = *r;
+        prc_buf b;
+        bool ok;
+
+        if (h == NULL)
+                return false;
+        head.input = NULL;
+        head.input_len = 0;
+        head.path = NULL;       /* the path only labels a request: same bytes, same document */
+        head.path_len = 0;
+        prc_buf_init(&b, (size_t)PRC_FRAME_ARGS_MAX + 256);
+        ok = prc_buf_put(&b, &r->op, sizeof(r->op), err) && prc_req_encode(&head, &b, err) &&
+             prc_sha256_update(h, b.data, b.len, err) && prc_sha256_update(h, r->input, r->input_len, err) &&
+             prc_sha256_final(h, key, err);
+        prc_buf_clear(&b);
+        prc_sha256_free(h);
+        return ok;
+}
+
+/* ---- requests ---- */
+
+/* Turn a reply payload into the caller's result. */
+static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, const char *path, json_t **out,
+                   prc_err *err)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        if (type == PRC_RE_DOC) {
+                json_t *v = prc_docenc_read(p, n, &c->o.lim, &e);
+                if (v == NULL) {
+                        kill_worker(c);
+                        return prc_err_set(err, PRC_E_INVALID_FRAME, "reply document is malformed: %s: %s",
+                                           prc_err_name(e.cls), e.msg);
+                }
+                *out = v;
+                return true;
+        }
+        {
+                prc_err refusal;
+                if (!prc_refusal_decode(p, n, &refusal, &e)) {
+                        kill_worker(c);
+                        if (!prc_err_is_set(err))
+                                *err = e;
+                        return false;
+                }
+                /*
+                 * An allocator failure may leave library state half-built: retire that worker.
+                 * A refusal of the frame itself ends the conversation: the worker is exiting.
+                 */
+                if (refusal.cls == PRC_E_OUT_OF_MEMORY || refusal.cls == PRC_E_INVALID_FRAME ||
+                    refusal.cls == PRC_E_REQUEST_TOO_LARGE)
+                        kill_worker(c);
+                if (!prc_err_is_set(err))
+                        *err = refusal;
+                if (path != NULL)
+                        prc_err_set_file(err, path);
+                return false;
+        }
+}
+
+bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags, const char *path,
+                     const void *args, size_t args_len, const uint8_t *input, size_t len, bool cacheable,
+                     json_t **out, prc_err *err)
+{
+        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
+        uint8_t key[PRC_SHA256_LEN];
+        bool use_cache = cacheable && c->o.cache_max > 0;
+        int64_t deadline;
+        prc_req r;
+        prc_err e;
+        uint16_t type;
+        prc_frame_rc rc;
+        bool ok;
+
+        check_fork(c);
+        memset(&r, 0, sizeof(r));
+        r.op = op;
+        r.format = format;
+        r.flags = flags;
+        r.lim = c->o.lim;
+        r.path = path ? path : "";
+        r.path_len = strlen(r.path);
+        if (r.path_len > PRC_FRAME_PATH_MAX)
+                r.path_len = PRC_FRAME_PATH_MAX;        /* a label only; the tail is dropped */
+        r.args = args;
+        r.args_len = args ? args_len : 0;
+        r.input = input;
+        r.input_len = len;
+        /* Refused before anything is sent or started. */
+        if (prc_req_size(&r) > c->o.req_max) {
+                prc_err_set(err, PRC_E_REQUEST_TOO_LARGE, "request of %zu input bytes exceeds the cap of %u bytes",
+                            len, c->o.req_max);
+                prc_err_set_file(err, path ? path : "");
+                return false;
+        }
+        if (use_cache) {
+                centry *hit;
+                prc_err_init(&e);
+                if (!cache_key(&r, key, &e))
+                        use_cache = false;
+                else if ((hit = cache_find(c, key)) != NULL) {
+                        c->st.cache_hits++;
+                        return finish(c, hit->type, hit->data, hit->len, path, out, err);
+                }
+        }
+        if (c->pid == 0 && !prc_client_start(c, err)) {
+                prc_err_set_file(err, path ? path : "");
+                return false;
+        }
+        prc_buf_reset(&c->reqbuf);
+        prc_err_init(&e);
+        if (!prc_req_encode(&r, &c->reqbuf, &e)) {
+                if (!prc_err_is_set(err))
+                        *err = e;
+                return false;
+        }
+        c->st.round_trips++;
+        deadline = prc_now_ns() + (int64_t)c->o.timeout_ms * 1000000;
+        ok = prc_frame_write(c->to_w, op, c->reqbuf.data, c->reqbuf.len, deadline, &e);
+        rc = PRC_FRAME_ERR;
+        if (ok)
+                rc = prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
+                                    deadline, &type, &c->rep, &e);
+        if (!ok && e.cls == PRC_E_IO) {
+                /* The worker stopped reading: it may have said why (a refusal that ends the conversation). */
+                prc_err e2;
+                prc_err_init(&e2);
+                if (prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
+                                   prc_now_ns() + 100000000, &type, &c->rep, &e2) == PRC_FRAME_OK &&
+                    type == PRC_RE_REFUSE) {
+                        rc = PRC_FRAME_OK;
+                        ok = true;
+                }
+        }
+        if (rc != PRC_FRAME_OK) {
+                if (rc == PRC_FRAME_EOF || e.cls == PRC_E_WORKER_DEAD || e.cls == PRC_E_IO) {
+                        (void)worker_gone(c, &e, "during the request", err);
+                } else {
+                        kill_worker(c);
+                        if (e.cls == PRC_E_WORKER_TIMEOUT)
+                                prc_err_set(err, PRC_E_WORKER_TIMEOUT, "worker did not answer in %u ms; killed",
+                                            c->o.timeout_ms);
+                        else if (!prc_err_is_set(err))
+                                *err = e;
+                }
+                prc_err_set_file(err, path ? path : "");
+                return false;
+        }
+        c->served++;
+        /* Cache documents and parser refusals; never a transient allocator failure. */
+        if (use_cache) {
+                prc_err probe;
+                bool cache_it = type == PRC_RE_DOC;
+                if (type == PRC_RE_REFUSE) {
+                        prc_err_init(&e);
+                        cache_it = prc_refusal_decode(c->rep.data, c->rep.len, &probe, &e) &&
+                                   probe.cls != PRC_E_OUT_OF_MEMORY;
+                }
+                if (cache_it)
+                        cache_put(c, key, type, c->rep.data, c->rep.len);
+        }
+        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
+        if (c->pid != 0 && c->o.max_requests > 0 && c->served >= c->o.max_requests) {
+                int status;
+                close(c->to_w);         /* EOF: the worker exits by itself */
+                c->to_w = -1;
+                (void)reap(c, REAP_GRACE_MS, &status);
+        }
+        if (c->rep.cap > (4u << 20))
+                prc_buf_clear(&c->rep);         /* do not keep a huge reply buffer between requests */
+        return ok;
+}
+
+bool prc_client_parse(prc_client *c, uint16_t fmt, const char *path, const uint8_t *bytes, size_t len,
+                      json_t **out, prc_err *err)
+{
+        return prc_client_call(c, PRC_OP_PARSE, fmt, 0, path, NULL, 0, bytes, len, true, out, err);
+}
+
+void prc_client_get_stats(const prc_client *c, prc_client_stats *out)
+{
+        *out = c->st;
+        out->cache_bytes = c->cbytes;
+        out->cache_entries = c->centries;
+        out->worker_pid = c->pid != 0 && c->owner == getpid() ? c->pid : 0;
+}
+
+void prc_client_free(prc_client *c)
+{
+        if (c == NULL)
+                return;
+        check_fork(c);
+        if (c->pid != 0) {
+                int status;
+                close(c->to_w);
+                c->to_w = -1;
+                (void)reap(c, REAP_GRACE_MS, &status);
+        }
+        close_fds(c);
+        while (c->head != NULL)
+                cache_drop(c, c->head);
+        prc_buf_clear(&c->reqbuf);
+        prc_buf_clear(&c->rep);
+        free(c);
+}

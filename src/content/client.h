@@ -1,0 +1,89 @@
+/*
+ * client.h - the trusted side of the content worker: starts workers,
+ * frames requests, turns every failure into a named refusal, caches parses.
+ *
+ * Callers get a document or a refusal, never a partial or empty stand-in;
+ * the manifest layer records a refusal as a coverage gap.  Worker-level
+ * refusals: worker-dead, worker-denied-syscall, worker-limit,
+ * worker-timeout, worker-start, reply-too-large, invalid-frame,
+ * request-too-large, floor-unavailable.  After any of these (and after
+ * out-of-memory) the worker is killed and reaped; the next request starts
+ * a fresh one.  Parser refusals (invalid-json, the yaml-* classes, ...)
+ * keep the worker.
+ *
+ * Fork safety: a client used in a process other than the one that started
+ * its worker abandons that worker (closes its copies of the pipes; never
+ * reads, writes, signals or waits for it) and starts its own.
+ * Not thread-safe: one client per thread.
+ */
+#ifndef PRC_CLIENT_H
+#define PRC_CLIENT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/err.h"
+#include "base/limits.h"
+#include "content/dispatch.h"
+
+typedef struct prc_client prc_client;   /* opaque */
+
+typedef struct prc_client_opts {
+        const char        *worker_path;  /* borrowed; NULL: /proc/self/exe (this prc binary) */
+        const char *const *worker_args;  /* borrowed; extra "key=value" words (test builds), NULL-terminated */
+        uint32_t           req_max;      /* framed-request cap (PRC_REQ_MAX) */
+        uint32_t           reply_max;    /* reply cap (PRC_REPLY_MAX) */
+        unsigned           timeout_ms;   /* wall clock per request, write through reply (10 s) */
+        unsigned           start_ms;     /* spawn to the worker's first frame (5 s) */
+        size_t             cache_max;    /* parse cache bound in bytes of cached replies; 0 disables (64 MiB) */
+        uint64_t           as_bytes;     /* worker RLIMIT_AS (1 GiB) */
+        unsigned           cpu_seconds;  /* worker RLIMIT_CPU (60 s) */
+        unsigned           max_requests; /* replace a worker after this many requests: bounds its CPU use (1000) */
+        prc_limits         lim;          /* decoder limits sent with each request (prc_limits_default) */
+} prc_client_opts;
+
+/* Fill opts with the defaults given above. */
+void prc_client_opts_default(prc_client_opts *opts);
+
+/* A client; starts no worker yet (lazy).  opts is copied.  NULL on out-of-memory. */
+prc_client *prc_client_new(const prc_client_opts *opts, prc_err *err);
+/* Stop the worker (if this process owns it) and free everything.  Accepts NULL. */
+void prc_client_free(prc_client *c);
+
+/*
+ * Parse bytes[0..len) as fmt through the worker.  On success *out gets a
+ * new reference (transfers).  On refusal returns false with err set to the
+ * named class; err->file is set to path (which only labels the request).
+ * Repeated identical requests are answered from the cache.
+ */
+bool prc_client_parse(prc_client *c, uint16_t fmt, const char *path, const uint8_t *bytes, size_t len,
+                      json_t **out, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Any operation of the dispatch table: op, its format or sub-code, request
+ * flags, op arguments (args, may be NULL) and input.  cacheable lets the
+ * reply be cached and served from the cache.  Contract as prc_client_parse.
+ */
+bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags, const char *path,
+                     const void *args, size_t args_len, const uint8_t *input, size_t len, bool cacheable,
+                     json_t **out, prc_err *err) PRC_MUST_CHECK;
+
+/* Start the worker now if none is running (sandbox probe, benchmarks).  Errors: as above. */
+bool prc_client_start(prc_client *c, prc_err *err) PRC_MUST_CHECK;
+
+/* Borrowed: the running worker's READY details ({"landlock_abi","protocol","syscalls"}), or NULL. */
+const json_t *prc_client_ready(const prc_client *c);
+
+typedef struct prc_client_stats {
+        uint64_t round_trips;     /* requests sent to a worker */
+        uint64_t cache_hits;
+        uint64_t workers_started;
+        size_t   cache_bytes, cache_entries;
+        pid_t    worker_pid;      /* 0 when none is running */
+} prc_client_stats;
+void prc_client_get_stats(const prc_client *c, prc_client_stats *out);
+
+#endif

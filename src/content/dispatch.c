@@ -1,0 +1,256 @@
+/*
+ * dispatch.c - the content worker's operation table (dispatch.h).
+ * Trust: every handler runs inside the floored worker on hostile bytes.
+ * The test-only operations exist only in PRC_TESTING builds: the release
+ * prc binary cannot be asked to misbehave.
+ */
+#include "content/dispatch.h"
+
+#include <string.h>
+
+#include "base/json_strict.h"
+#include "base/yaml.h"
+
+#if defined(PRC_TESTING) && PRC_TESTING
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include "content/worker.h"
+#endif
+
+/* Parse-op input cap: files above 10 MiB are inventoried but not analyzed (DESIGN.md). */
+#define PARSE_INPUT_MAX ((size_t)10 << 20)
+
+static const char *const format_names[] = {
+        [PRC_FMT_NONE] = NULL,   [PRC_FMT_JSON] = "json", [PRC_FMT_YAML] = "yaml", [PRC_FMT_TOML] = "toml",
+        [PRC_FMT_INI] = "ini",   [PRC_FMT_XML] = "xml",   [PRC_FMT_JSONC] = "jsonc",
+};
+
+const char *prc_format_name(uint16_t fmt)
+{
+        return fmt < PRC_ARRAY_LEN(format_names) ? format_names[fmt] : NULL;
+}
+
+uint16_t prc_format_by_name(const char *name)
+{
+        for (uint16_t i = 1; i < PRC_ARRAY_LEN(format_names); i++)
+                if (format_names[i] != NULL && strcmp(format_names[i], name) == 0)
+                        return i;
+        return PRC_FMT_NONE;
+}
+
+static json_t *op_ping(const prc_req *req, prc_err *err)
+{
+        (void)req;
+        json_t *v = json_string("pong");
+        if (v == NULL)
+                prc_err_oom(err, "ping reply");
+        return v;
+}
+
+#if defined(PRC_TESTING) && PRC_TESTING
+/* {"errno":N} when the attempt was refused, {"escaped":true} when it was not. */
+static json_t *outcome(int rc, prc_err *err)
+{
+        json_t *v = rc < 0 ? json_pack("{s:i}", "errno", errno) : json_pack("{s:b}", "escaped", 1);
+        if (v == NULL)
+                prc_err_oom(err, "test outcome");
+        return v;
+}
+
+static long args_num(const prc_req *req)
+{
+        char tmp[32];
+        size_t n = req->args_len < sizeof(tmp) - 1 ? req->args_len : sizeof(tmp) - 1;
+
+        memcpy(tmp, req->args, n);
+        tmp[n] = 0;
+        return strtol(tmp, NULL, 10);
+}
+
+static volatile unsigned long spin_sink;
+
+struct blk {
+        struct blk *next;
+};
+
+static json_t *op_test(const prc_req *req, prc_err *err)
+{
+        static const uint8_t garbage[PRC_FRAME_HDR] = "GARBAGEFRAME";
+        uint8_t hdr[PRC_FRAME_HDR];
+        int fd;
+
+        switch (req->format) {
+        case PRC_T_OPEN_FILE:
+                return outcome(open("/etc/passwd", O_RDONLY | O_CLOEXEC), err);
+        case PRC_T_SOCKET: {
+                struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(80) };
+                inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+                fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                if (fd < 0)
+                        return outcome(fd, err);
+                return outcome(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), err);
+        }
+        case PRC_T_EXECVE: {
+                char *const argv[] = { (char *)"/bin/true", NULL };
+                return outcome(execve("/bin/true", argv, argv + 1), err);
+        }
+        case PRC_T_FORK: {
+                pid_t pid = fork();
+                if (pid == 0)
+                        _exit(0);
+                return outcome(pid < 0 ? -1 : 0, err);
+        }
+        case PRC_T_WRITE_FILE:
+                fd = open("/tmp/prc-worker-escape", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+                if (fd < 0)
+                        return outcome(fd, err);
+                return outcome(write(fd, "x", 1) == 1 ? 0 : -1, err);
+        case PRC_T_KILL_PARENT:
+                return outcome(kill((pid_t)args_num(req), SIGTERM), err);
+        case PRC_T_ABSTRACT_UNIX: {
+                struct sockaddr_un sa = { .sun_family = AF_UNIX };
+                size_t n = req->args_len < sizeof(sa.sun_path) - 1 ? req->args_len : sizeof(sa.sun_path) - 1;
+                memcpy(sa.sun_path + 1, req->args, n);      /* leading NUL: abstract namespace */
+                fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                if (fd < 0)
+                        return outcome(fd, err);
+                return outcome(connect(fd, (struct sockaddr *)&sa,
+                                       (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)), err);
+        }
+        case PRC_T_SPIN:
+                for (;;)
+                        spin_sink++;
+        case PRC_T_ALLOC: {
+                struct blk *head = NULL;
+                unsigned long mib = 0;
+                for (;;) {
+                        struct blk *b = malloc(1u << 20);
+                        if (b == NULL)
+                                break;
+                        memset(b, 0xa5, 1u << 20);      /* touch it: really use the memory */
+                        b->next = head;
+                        head = b;
+                        mib++;
+                }
+                while (head != NULL) {
+                        struct blk *n = head->next;
+                        free(head);
+                        head = n;
+                }
+                prc_err_set(err, PRC_E_OUT_OF_MEMORY, "allocation failed after %lu MiB", mib);
+                return NULL;
+        }
+        case PRC_T_GARBAGE:
+                if (write(PRC_WORKER_FD_OUT, garbage, sizeof(garbage)) < 0)
+                        prc_err_set(err, PRC_E_IO, "write failed");
+                break;
+        case PRC_T_OVERCAP:
+                prc_frame_hdr_encode(hdr, PRC_RE_DOC, UINT32_MAX);
+                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0)
+                        prc_err_set(err, PRC_E_IO, "write failed");
+                break;
+        case PRC_T_EXIT_MID_REPLY:
+                prc_frame_hdr_encode(hdr, PRC_RE_DOC, 1000);
+                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, "[1,2,3,4,5", 10) < 0)
+                        _exit(2);
+                _exit(0);
+        case PRC_T_BIG_DOC: {
+                size_t n = (size_t)args_num(req);
+                char *s = malloc(n ? n : 1);
+                json_t *v;
+                if (s == NULL) {
+                        prc_err_oom(err, "big document");
+                        return NULL;
+                }
+                memset(s, 'a', n);
+                v = json_stringn_nocheck(s, n);
+                free(s);
+                if (v == NULL)
+                        prc_err_oom(err, "big document");
+                return v;
+        }
+        case PRC_T_EXEC_MMAP: {
+                void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                return outcome(p == MAP_FAILED ? -1 : 0, err);
+        }
+        case PRC_T_RAISE_RLIMIT: {
+                struct rlimit rl = { 64, 64 };
+                return outcome(setrlimit(RLIMIT_NOFILE, &rl), err);
+        }
+        case PRC_T_WRITE_STDERR:
+                return outcome(write(2, "worker stderr\n", 14) == 14 ? 0 : -1, err);
+        default:
+                prc_err_set(err, PRC_E_UNKNOWN_OPERATION, "no test operation %u", req->format);
+                return NULL;
+        }
+        return prc_err_is_set(err) ? NULL : json_null();
+}
+#endif
+
+/*
+ * The table.  A parser with the prc_load_fn signature is one line:
+ *   { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_load, 0, NULL, PARSE_INPUT_MAX },
+ * Target documents may hold floats, so loaders keep them (the reply encoding allows reals).
+ */
+const prc_dispatch_entry prc_dispatch_table[] = {
+        { PRC_OP_PING,  0,            "ping",       NULL,          0,                    op_ping, 0 },
+        { PRC_OP_PARSE, PRC_FMT_JSON, "parse-json", prc_json_parse, PRC_JSON_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
+        { PRC_OP_PARSE, PRC_FMT_YAML, "parse-yaml", prc_yaml_load,  PRC_YAML_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
+#if defined(PRC_TESTING) && PRC_TESTING
+        /* One entry per test op code (the format field). */
+#define PRC_TEST_ENTRY(code) { PRC_OP_TEST, code, "test-" #code, NULL, 0, op_test, 1u << 16 }
+        PRC_TEST_ENTRY(PRC_T_OPEN_FILE),     PRC_TEST_ENTRY(PRC_T_SOCKET),
+        PRC_TEST_ENTRY(PRC_T_EXECVE),        PRC_TEST_ENTRY(PRC_T_FORK),
+        PRC_TEST_ENTRY(PRC_T_WRITE_FILE),    PRC_TEST_ENTRY(PRC_T_KILL_PARENT),
+        PRC_TEST_ENTRY(PRC_T_ABSTRACT_UNIX), PRC_TEST_ENTRY(PRC_T_SPIN),
+        PRC_TEST_ENTRY(PRC_T_ALLOC),         PRC_TEST_ENTRY(PRC_T_GARBAGE),
+        PRC_TEST_ENTRY(PRC_T_OVERCAP),       PRC_TEST_ENTRY(PRC_T_EXIT_MID_REPLY),
+        PRC_TEST_ENTRY(PRC_T_BIG_DOC),       PRC_TEST_ENTRY(PRC_T_EXEC_MMAP),
+        PRC_TEST_ENTRY(PRC_T_RAISE_RLIMIT),  PRC_TEST_ENTRY(PRC_T_WRITE_STDERR),
+#undef PRC_TEST_ENTRY
+#endif
+};
+const size_t prc_dispatch_count = PRC_ARRAY_LEN(prc_dispatch_table);
+
+const prc_dispatch_entry *prc_dispatch_find(uint16_t op, uint16_t format)
+{
+        for (size_t i = 0; i < prc_dispatch_count; i++)
+                if (prc_dispatch_table[i].op == op && prc_dispatch_table[i].format == format)
+                        return &prc_dispatch_table[i];
+        return NULL;
+}
+
+json_t *prc_dispatch_run(const prc_req *req, prc_err *err)
+{
+        const prc_dispatch_entry *e = prc_dispatch_find(req->op, req->format);
+        json_t *v;
+
+        if (e == NULL) {
+                prc_err_set(err, PRC_E_UNKNOWN_OPERATION, "no operation 0x%04x with format %u", req->op, req->format);
+                return NULL;
+        }
+        if (req->input_len > e->input_max) {
+                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "%s input of %zu bytes exceeds %zu", e->name,
+                            req->input_len, e->input_max);
+                return NULL;
+        }
+        v = e->load != NULL ? e->load(req->input, req->input_len, &req->lim, e->load_flags | req->flags, err)
+                            : e->call(req, err);
+        if ((v == NULL) != prc_err_is_set(err)) {
+                /* A handler must give exactly one outcome; never pass a silent NULL on as a document. */
+                json_decref(v);
+                prc_err_set(err, PRC_E_INTERNAL, "%s gave no document and no error", e->name);
+                return NULL;
+        }
+        return v;
+}

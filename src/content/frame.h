@@ -1,0 +1,130 @@
+/*
+ * frame.h - the content-worker wire protocol: frame header, payload layouts,
+ * and deadline-bounded frame I/O.  docs/content-protocol.md is the spec; a
+ * change to either one bumps PRC_FRAME_VERSION.
+ *
+ * Trust: both directions are checked.  The client (trusted) reads replies
+ * from the worker, which contains hostile parsers, so reply decoding is
+ * strict: magic, version, type and length are checked before a byte of
+ * payload is reserved.  The worker checks requests the same way, because
+ * a confused client must not make the worker allocate without bound.
+ */
+#ifndef PRC_FRAME_H
+#define PRC_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/limits.h"
+
+/* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 1, PRC_FRAME_HDR = 12 };
+/* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
+enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
+
+enum prc_frame_type {
+        PRC_OP_PARSE    = 1,        /* request: parse input as a format */
+        PRC_OP_EXTRACT  = 2,        /* request: extract a manifest (reserved) */
+        PRC_OP_TOKENIZE = 3,        /* request: tokenize shell text (reserved) */
+        PRC_OP_WALK     = 4,        /* request: walk an archive (reserved) */
+        PRC_OP_PING     = 5,        /* request: answer with the document "pong" */
+        PRC_OP_TEST     = 0x7f00,   /* request: test-only escape ops (PRC_TESTING builds) */
+        PRC_RE_DOC      = 0x101,    /* reply: the document, serialized (docenc.h) */
+        PRC_RE_REFUSE   = 0x102,    /* reply: a refusal (prc_refusal layout below) */
+        PRC_RE_READY    = 0x103,    /* worker's first frame: the floor is on; JSON details */
+};
+
+/* Field caps inside payloads: each bounds one allocation or copy. */
+enum {
+        PRC_FRAME_PATH_MAX  = 4096,
+        PRC_FRAME_ARGS_MAX  = 64u << 10,
+        PRC_FRAME_CLASS_MAX = 64,
+        PRC_FRAME_PTR_MAX   = 127,
+        PRC_FRAME_MSG_MAX   = 255,
+};
+
+/* Encode a header into out. */
+void prc_frame_hdr_encode(uint8_t out[PRC_FRAME_HDR], uint16_t type, uint32_t len);
+
+/*
+ * Decode and check a header: magic and version must match, type must be in
+ * allowed[0..nallowed), len at most max (else class overcap).  Errors:
+ * invalid-frame, overcap.
+ */
+bool prc_frame_hdr_decode(const uint8_t in[PRC_FRAME_HDR], const uint16_t *allowed, size_t nallowed,
+                          uint32_t max, prc_errclass overcap, uint16_t *out_type, uint32_t *out_len,
+                          prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Deadline for frame I/O: CLOCK_MONOTONIC nanoseconds, or PRC_NO_DEADLINE.
+ * With a deadline the fd should be O_NONBLOCK: the I/O loop polls for the
+ * rest of the time; without one it blocks (the worker, whose seccomp
+ * allowlist has no poll).
+ */
+#define PRC_NO_DEADLINE INT64_MAX
+int64_t prc_now_ns(void);
+
+/* Outcome of a frame read. */
+typedef enum prc_frame_rc {
+        PRC_FRAME_OK = 0,
+        PRC_FRAME_EOF,          /* clean end of stream before any header byte */
+        PRC_FRAME_ERR,          /* err set: invalid-frame, overcap, worker-timeout, io-error, worker-dead */
+} prc_frame_rc;
+
+/*
+ * Write one frame (header and payload) in full, looping on short writes and
+ * EINTR.  A closed peer (EPIPE) does not raise SIGPIPE in the caller.
+ * Errors: io-error (peer closed: sys EPIPE), worker-timeout.
+ */
+bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Read one frame: header checked as prc_frame_hdr_decode, then exactly len
+ * bytes into payload (reset first; its max must be >= max).  EOF inside a
+ * frame is class eof_cls (worker-dead for the client).  Errors: as above,
+ * io-error, worker-timeout, out-of-memory.
+ */
+prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
+                            prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
+                            uint16_t *out_type, prc_buf *payload, prc_err *err);
+
+/*
+ * Request payload (every op):
+ *   u16 format | u32 flags | limits | str path | str args | input (to the end)
+ * limits = u64 input_max | u64 scalar_max | u32 depth | nodes | alias | anchor | merge | keys.
+ * str = u32 length then bytes.  Pointers are borrowed from the payload.
+ */
+typedef struct prc_req {
+        uint16_t       op;
+        uint16_t       format;
+        uint32_t       flags;
+        prc_limits     lim;
+        const char    *path;    /* borrowed; not NUL-terminated; no NUL inside */
+        size_t         path_len;
+        const uint8_t *args;    /* borrowed; op-specific (JSON text), may be empty */
+        size_t         args_len;
+        const uint8_t *input;   /* borrowed */
+        size_t         input_len;
+} prc_req;
+
+/* Bytes prc_req_encode will produce (to refuse an over-cap request before building it). */
+size_t prc_req_size(const prc_req *r);
+/* Append the payload to out.  Errors: invalid-frame (path or args over cap), buffer-limit, out-of-memory. */
+bool prc_req_encode(const prc_req *r, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+/* Decode p[0..n) (borrowed into out).  Errors: invalid-frame. */
+bool prc_req_decode(const uint8_t *p, size_t n, uint16_t op, prc_req *out, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Refusal payload:
+ *   str class-name | u64 offset | u32 line | u32 col | str pointer | str message
+ * The class crosses by name, so a client and worker of different builds
+ * cannot mislabel a refusal; an unknown name is an invalid frame.
+ */
+bool prc_refusal_encode(const prc_err *e, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+/* Decode into refusal (initialized here).  Errors (in err): invalid-frame. */
+bool prc_refusal_decode(const uint8_t *p, size_t n, prc_err *refusal, prc_err *err) PRC_MUST_CHECK;
+
+#endif

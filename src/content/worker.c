@@ -1,0 +1,228 @@
+/*
+ * worker.c - the content worker: floor, then the serve loop (worker.h).
+ * Trust: hostile bytes arrive after the floor is on; before it, the worker
+ * reads only its own argv (written by the trusted client).
+ */
+#include "content/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/json_strict.h"
+#include "base/limits.h"
+#include "base/yaml.h"
+#include "content/dispatch.h"
+#include "content/docenc.h"
+#include "content/floor.h"
+#include "content/frame.h"
+
+enum { EXTRA_MAX = 16 };
+
+typedef struct wcfg {
+        prc_floor_cfg floor;
+        uint32_t      req_max, reply_max;
+        const char   *extra[EXTRA_MAX];
+} wcfg;
+
+static bool num_arg(const char *v, unsigned long long lo, unsigned long long hi, unsigned long long *out)
+{
+        char *end;
+        unsigned long long n;
+
+        if (*v < '0' || *v > '9')
+                return false;
+        errno = 0;
+        n = strtoull(v, &end, 10);
+        if (errno != 0 || *end != 0 || n < lo || n > hi)
+                return false;
+        *out = n;
+        return true;
+}
+
+static bool parse_args(int argc, char **argv, wcfg *c)
+{
+        memset(c, 0, sizeof(*c));
+        prc_floor_cfg_default(&c->floor);
+        c->req_max = PRC_REQ_MAX;
+        c->reply_max = PRC_REPLY_MAX;
+        for (int i = 2; i < argc; i++) {
+                const char *a = argv[i];
+                unsigned long long n;
+
+                if (strncmp(a, "as=", 3) == 0 && num_arg(a + 3, 16u << 20, 1ULL << 40, &n))
+                        c->floor.as_bytes = n;
+                else if (strncmp(a, "cpu=", 4) == 0 && num_arg(a + 4, 1, 86400, &n))
+                        c->floor.cpu_seconds = (unsigned)n;
+                else if (strncmp(a, "req=", 4) == 0 && num_arg(a + 4, 64, UINT32_MAX, &n))
+                        c->req_max = (uint32_t)n;
+                else if (strncmp(a, "reply=", 6) == 0 && num_arg(a + 6, 64, UINT32_MAX, &n))
+                        c->reply_max = (uint32_t)n;
+#if defined(PRC_TESTING) && PRC_TESTING
+                else if (strncmp(a, "landlock_abi=", 13) == 0 && num_arg(a + 13, 1, 1000, &n))
+                        c->floor.landlock_abi_min = (int)n;
+                else if (strncmp(a, "nofile=", 7) == 0 && num_arg(a + 7, 5, 64, &n))
+                        c->floor.nofile = (unsigned)n;
+                else if (strncmp(a, "allow=", 6) == 0 && c->floor.nextra < EXTRA_MAX)
+                        c->extra[c->floor.nextra++] = a + 6;
+#endif
+                else
+                        return false;
+        }
+        c->floor.extra_syscalls = c->extra;
+        return true;
+}
+
+/* fds 0-2 become /dev/null (a write to an inherited log file would meet RLIMIT_FSIZE 0); all others but 3, 4 close. */
+static bool setup_fds(void)
+{
+        int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+        if (fd < 0)
+                return false;
+        for (int i = 0; i <= 2; i++)
+                if (dup2(fd, i) < 0)
+                        return false;
+        if (fd > 2)
+                close(fd);
+        /* Pipes may arrive without CLOEXEC cleared elsewhere; nothing above fd 4 survives. */
+        return close_range(PRC_WORKER_FD_OUT + 1, ~0U, 0) == 0 && fcntl(PRC_WORKER_FD_IN, F_GETFD) >= 0 &&
+               fcntl(PRC_WORKER_FD_OUT, F_GETFD) >= 0;
+}
+
+/*
+ * Lazy initializations that would need a forbidden syscall later: jansson
+ * seeds its hash from /dev/urandom on first use, and each loader gets one
+ * tiny document so any one-time setup happens before the floor.
+ */
+static void warm_up(void)
+{
+        static const uint8_t doc[] = "{\"a\":[1,2.5,\"x\"]}";
+        prc_err e;
+        json_t *v;
+
+        json_object_seed(0);
+        for (size_t i = 0; i < prc_dispatch_count; i++) {
+                const prc_dispatch_entry *d = &prc_dispatch_table[i];
+                if (d->load == NULL)
+                        continue;
+                prc_err_init(&e);
+                v = d->load(doc, sizeof(doc) - 1, &prc_limits_default, d->load_flags, &e);
+                json_decref(v);
+        }
+}
+
+static bool send_refusal(const prc_err *e)
+{
+        prc_buf b;
+        prc_err e2;
+        bool ok;
+
+        prc_err_init(&e2);
+        prc_buf_init(&b, 4096);
+        ok = prc_refusal_encode(e, &b, &e2) &&
+             prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_REFUSE, b.data, b.len, PRC_NO_DEADLINE, &e2);
+        prc_buf_clear(&b);
+        return ok;
+}
+
+static bool send_ready(const prc_floor_report *rep)
+{
+        char text[128];
+        int n = snprintf(text, sizeof(text), "{\"landlock_abi\":%d,\"protocol\":%d,\"syscalls\":%u}",
+                         rep->landlock_abi, PRC_FRAME_VERSION, rep->nsyscalls);
+        prc_err e;
+
+        prc_err_init(&e);
+        return prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_READY, text, (size_t)n, PRC_NO_DEADLINE, &e);
+}
+
+/* Serve until the client closes the request pipe.  Returns the exit status. */
+static int serve(const wcfg *c)
+{
+        uint16_t allowed[64];
+        size_t nallowed = 0;
+        prc_buf req, reply;
+        int status = 0;
+
+        /* Every op code of the table is an allowed request type (deduplicated). */
+        for (size_t i = 0; i < prc_dispatch_count && nallowed < PRC_ARRAY_LEN(allowed); i++) {
+                bool seen = false;
+                for (size_t j = 0; j < nallowed; j++)
+                        seen = seen || allowed[j] == prc_dispatch_table[i].op;
+                if (!seen)
+                        allowed[nallowed++] = prc_dispatch_table[i].op;
+        }
+        prc_buf_init(&req, c->req_max);
+        prc_buf_init(&reply, c->reply_max);
+        for (;;) {
+                prc_err err;
+                prc_req r;
+                uint16_t type;
+                json_t *doc;
+                prc_frame_rc rc;
+
+                prc_err_init(&err);
+                rc = prc_frame_read(PRC_WORKER_FD_IN, allowed, nallowed, c->req_max, PRC_E_REQUEST_TOO_LARGE,
+                                    PRC_E_INVALID_FRAME, PRC_NO_DEADLINE, &type, &req, &err);
+                if (rc == PRC_FRAME_EOF)
+                        break;
+                if (rc == PRC_FRAME_ERR || !prc_req_decode(req.data, req.len, type, &r, &err)) {
+                        /* A malformed or over-cap frame ends the conversation. */
+                        (void)send_refusal(&err);       /* best effort: we exit either way */
+                        status = 1;
+                        break;
+                }
+                doc = prc_dispatch_run(&r, &err);
+                prc_buf_reset(&reply);
+                if (doc != NULL && !prc_docenc_write(doc, &reply, &err) && err.cls == PRC_E_BUFFER_LIMIT) {
+                        prc_err_init(&err);
+                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                                    c->reply_max);
+                }
+                json_decref(doc);
+                if (prc_err_is_set(&err) ? !send_refusal(&err)
+                                         : !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, reply.data, reply.len,
+                                                            PRC_NO_DEADLINE, &err)) {
+                        status = 1;
+                        break;
+                }
+                /* Do not keep a huge buffer around between requests. */
+                if (reply.cap > (1u << 20))
+                        prc_buf_clear(&reply);
+                if (req.cap > (1u << 20))
+                        prc_buf_clear(&req);
+        }
+        prc_buf_clear(&req);
+        prc_buf_clear(&reply);
+        return status;
+}
+
+int prc_worker_main(int argc, char **argv)
+{
+        prc_floor_report rep;
+        prc_err err;
+        wcfg c;
+
+        if (!setup_fds())
+                return 2;
+        prc_err_init(&err);
+        if (!parse_args(argc, argv, &c)) {
+                prc_err_set(&err, PRC_E_USAGE, "bad worker arguments");
+                (void)send_refusal(&err);
+                return 2;
+        }
+        warm_up();
+        if (!prc_floor_apply(&c.floor, &rep, &err)) {
+                (void)send_refusal(&err);       /* names the layer; nothing is served */
+                return 1;
+        }
+        if (!send_ready(&rep))
+                return 1;
+        return serve(&c);
+}

@@ -1,0 +1,739 @@
+/*
+ * test_worker.c - the content worker end to end: a REAL floored worker
+ * (build/test/helpers/worker, the same dispatch table as `prc __worker` plus
+ * the PRC_TESTING escape operations) driven through the client.
+ * NOSAN: the floor's seccomp and RLIMIT_AS cannot run under ASan.
+ */
+#include "t.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "content/client.h"
+#include "content/dispatch.h"
+#include "content/docenc.h"
+#include "content/frame.h"
+
+static const char *worker_path(void)
+{
+        static char p[4200];
+        snprintf(p, sizeof(p), "%s/build/test/helpers/worker", t_root());
+        return p;
+}
+
+static void opts(prc_client_opts *o)
+{
+        prc_client_opts_default(o);
+        o->worker_path = worker_path();
+}
+
+static prc_client *client_with(const prc_client_opts *o)
+{
+        prc_err err;
+        prc_client *c;
+
+        prc_err_init(&err);
+        c = prc_client_new(o, &err);
+        T_ASSERT(c != NULL);
+        return c;
+}
+
+static prc_client *client(void)
+{
+        prc_client_opts o;
+        opts(&o);
+        return client_with(&o);
+}
+
+/* Canonical text of a document (floats allowed); caller frees. */
+static char *text(const json_t *v)
+{
+        prc_buf b;
+        prc_err err;
+        size_t n;
+
+        prc_err_init(&err);
+        prc_buf_init(&b, 1u << 20);
+        T_ASSERT(prc_docenc_write(v, &b, &err));
+        return (char *)prc_buf_take(&b, &n, &err);
+}
+
+static void expect_doc(prc_client *c, const char *in, const char *want)
+{
+        json_t *doc = NULL;
+        prc_err err;
+        char *s;
+
+        prc_err_init(&err);
+        if (!prc_client_parse(c, PRC_FMT_JSON, "t.json", (const uint8_t *)in, strlen(in), &doc, &err))
+                t_fail(__FILE__, __LINE__, "parse refused: %s: %s", prc_err_name(err.cls), err.msg);
+        s = text(doc);
+        T_EQ_STR(s, want);
+        free(s);
+        json_decref(doc);
+}
+
+static void expect_ping(prc_client *c)
+{
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(prc_client_call(c, PRC_OP_PING, 0, 0, "ping", NULL, 0, NULL, 0, false, &doc, &err));
+        T_NOERR(err);
+        T_EQ_STR(json_string_value(doc), "pong");
+        json_decref(doc);
+}
+
+/* Run a test op; returns false with err set on refusal, or the document in *out. */
+static bool test_op(prc_client *c, int op, const char *args, json_t **out, prc_err *err)
+{
+        return prc_client_call(c, PRC_OP_TEST, (uint16_t)op, 0, "test", args, args ? strlen(args) : 0, NULL, 0,
+                               false, out, err);
+}
+
+static uint64_t started(prc_client *c)
+{
+        prc_client_stats st;
+        prc_client_get_stats(c, &st);
+        return st.workers_started;
+}
+
+/* Under the full floor the op kills the worker (seccomp); the next request gets a fresh worker. */
+static void expect_killed(int op, const char *args)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        expect_ping(c);
+        T_ASSERT(!test_op(c, op, args, &doc, &err));
+        T_ASSERT(doc == NULL);
+        T_ERR(err, PRC_E_WORKER_DENIED_SYSCALL);
+        expect_ping(c);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void test_worker__parses_json_through_a_floored_worker(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+
+        expect_doc(c, "{\"b\":[1,2.5,-0.0,1e300],\"a\":\"x\\u0001y\"}", "{\"a\":\"x\\u0001y\",\"b\":[1,2.5,-0.0,1e+300]}");
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.round_trips, 1);
+        T_EQ_INT(st.workers_started, 1);
+        T_ASSERT(st.worker_pid > 0);
+        T_ASSERT(json_integer_value(json_object_get(prc_client_ready(c), "landlock_abi")) >= 6);
+        prc_client_free(c);
+}
+
+static void test_worker__parser_refusal_is_named_and_keeps_the_worker(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "bad.json", (const uint8_t *)"{\"a\":1,\"a\":2}", 13, &doc, &err));
+        T_ERR(err, PRC_E_DUPLICATE_FIELD);
+        T_EQ_STR(err.file, "bad.json");
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "bad.json", (const uint8_t *)"[1,\n}", 5, &doc, &err));
+        T_ERR(err, PRC_E_INVALID_JSON);
+        T_EQ_INT(err.line, 2);
+        expect_doc(c, "[true]", "[true]");
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
+static void test_worker__parses_yaml_through_a_floored_worker(void)
+{
+        static const char y[] = "b: &x {k: [1, 2.5, true, null]}\na: *x\n";
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+        char *s;
+
+        prc_err_init(&err);
+        T_ASSERT(prc_client_parse(c, PRC_FMT_YAML, "w.yaml", (const uint8_t *)y, sizeof(y) - 1, &doc, &err));
+        s = text(doc);
+        T_EQ_STR(s, "{\"a\":{\"k\":[1,2.5,true,null]},\"b\":{\"k\":[1,2.5,true,null]}}");
+        free(s);
+        json_decref(doc);
+        /* A syntax error is the loader's named refusal, with its line, and the worker stays. */
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_YAML, "bad.yaml", (const uint8_t *)"a: [\n", 5, &doc, &err));
+        T_ERR(err, PRC_E_YAML_SYNTAX);
+        T_EQ_INT(err.line, 2);
+        T_EQ_STR(err.file, "bad.yaml");
+        expect_ping(c);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
+static void test_worker__unknown_format_is_unknown_operation(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, 999, "x", (const uint8_t *)"{}", 2, &doc, &err));
+        T_ERR(err, PRC_E_UNKNOWN_OPERATION);
+        expect_ping(c);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
+static void test_worker__escape_open_file_is_killed(void) { expect_killed(PRC_T_OPEN_FILE, NULL); }
+static void test_worker__escape_socket_is_killed(void) { expect_killed(PRC_T_SOCKET, NULL); }
+static void test_worker__escape_execve_is_killed(void) { expect_killed(PRC_T_EXECVE, NULL); }
+static void test_worker__escape_fork_is_killed(void) { expect_killed(PRC_T_FORK, NULL); }
+static void test_worker__escape_write_file_is_killed(void) { expect_killed(PRC_T_WRITE_FILE, NULL); }
+static void test_worker__escape_exec_mmap_is_killed(void) { expect_killed(PRC_T_EXEC_MMAP, NULL); }
+static void test_worker__escape_raise_rlimit_after_seal_is_killed(void) { expect_killed(PRC_T_RAISE_RLIMIT, NULL); }
+
+static void test_worker__escape_kill_parent_is_killed(void)
+{
+        char pid[32];
+        snprintf(pid, sizeof(pid), "%d", (int)getpid());
+        expect_killed(PRC_T_KILL_PARENT, pid);
+}
+
+static void test_worker__escape_abstract_unix_is_killed(void)
+{
+        expect_killed(PRC_T_ABSTRACT_UNIX, "prc-test-none");
+}
+
+/*
+ * The layers behind seccomp: with the syscall added to the allowlist (test
+ * builds only), the next layer must still deny it, and the parent survives.
+ */
+static long errno_behind_seccomp(int op, const char *args, const char *const *allow)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL, *e;
+        prc_err err;
+        long v;
+
+        opts(&o);
+        o.worker_args = allow;
+        c = client_with(&o);
+        prc_err_init(&err);
+        if (!test_op(c, op, args, &doc, &err))
+                t_fail(__FILE__, __LINE__, "op %d refused: %s: %s", op, prc_err_name(err.cls), err.msg);
+        e = json_object_get(doc, "errno");
+        if (e == NULL)
+                t_fail(__FILE__, __LINE__, "op %d was not denied by the layer behind seccomp", op);
+        v = (long)json_integer_value(e);
+        json_decref(doc);
+        expect_ping(c);
+        prc_client_free(c);
+        return v;
+}
+
+static void test_worker__landlock_denies_open_behind_seccomp(void)
+{
+        static const char *const allow[] = { "allow=openat", "nofile=16", NULL };
+        T_EQ_INT(errno_behind_seccomp(PRC_T_OPEN_FILE, NULL, allow), EACCES);
+        T_EQ_INT(errno_behind_seccomp(PRC_T_WRITE_FILE, NULL, allow), EACCES);
+}
+
+static void test_worker__nofile_denies_open_behind_seccomp(void)
+{
+        static const char *const allow[] = { "allow=openat", NULL };
+        /* With the default RLIMIT_NOFILE every fd number is taken: no new descriptor at all. */
+        T_EQ_INT(errno_behind_seccomp(PRC_T_OPEN_FILE, NULL, allow), EMFILE);
+}
+
+static void test_worker__landlock_denies_tcp_connect_behind_seccomp(void)
+{
+        static const char *const allow[] = { "allow=socket", "allow=connect", "nofile=16", NULL };
+        T_EQ_INT(errno_behind_seccomp(PRC_T_SOCKET, NULL, allow), EACCES);
+}
+
+static void test_worker__landlock_denies_execve_behind_seccomp(void)
+{
+        static const char *const allow[] = { "allow=execve", NULL };
+        T_EQ_INT(errno_behind_seccomp(PRC_T_EXECVE, NULL, allow), EACCES);
+}
+
+/*
+ * RLIMIT_NPROC 0 stops fork for an ordinary user.  The kernel exempts the
+ * real root user from RLIMIT_NPROC, even inside a user namespace, so as root
+ * only seccomp stops fork (docs/sandbox.md says so).
+ */
+static void nproc_body(void)
+{
+        static const char *const allow[] = { "allow=clone", "allow=clone3", NULL };
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.worker_args = allow;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_FORK, NULL, &doc, &err));
+        if (getuid() == 0)
+                T_ASSERT(json_is_true(json_object_get(doc, "escaped")));
+        else
+                T_EQ_INT(json_integer_value(json_object_get(doc, "errno")), EAGAIN);
+        json_decref(doc);
+        prc_client_free(c);
+}
+
+static void test_worker__nproc_behind_seccomp_depends_on_the_real_uid(void)
+{
+        nproc_body();
+}
+
+static void test_worker__signal_scope_denies_kill_parent_behind_seccomp(void)
+{
+        static const char *const allow[] = { "allow=kill", NULL };
+        char pid[32];
+
+        snprintf(pid, sizeof(pid), "%d", (int)getpid());
+        T_EQ_INT(errno_behind_seccomp(PRC_T_KILL_PARENT, pid, allow), EPERM);
+}
+
+static void test_worker__netns_hides_abstract_unix_sockets_behind_seccomp(void)
+{
+        static const char *const allow[] = { "allow=socket", "allow=connect", "nofile=16", NULL };
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        char name[64];
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        size_t n;
+
+        /* A real listener outside the worker, so only the Landlock scope can refuse the connect. */
+        snprintf(name, sizeof(name), "prc-test-%d", (int)getpid());
+        n = strlen(name);
+        memcpy(sa.sun_path + 1, name, n);
+        T_ASSERT(fd >= 0);
+        T_ASSERT(bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) == 0);
+        T_ASSERT(listen(fd, 1) == 0);
+        /*
+         * Abstract names live per network namespace: the worker's private one
+         * has no such listener, so the netns answers before the Landlock
+         * scope (the second guard) is consulted.
+         */
+        T_EQ_INT(errno_behind_seccomp(PRC_T_ABSTRACT_UNIX, name, allow), ECONNREFUSED);
+        close(fd);
+}
+
+static void test_worker__spin_forever_is_a_timeout(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+        int64_t t0;
+
+        opts(&o);
+        o.timeout_ms = 300;
+        c = client_with(&o);
+        prc_err_init(&err);
+        t0 = prc_now_ns();
+        T_ASSERT(!test_op(c, PRC_T_SPIN, NULL, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_TIMEOUT);
+        T_ASSERT(prc_now_ns() - t0 < 3000000000LL);    /* within its bound, not the CPU limit */
+        expect_ping(c);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void test_worker__spin_forever_meets_the_cpu_limit(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.cpu_seconds = 1;
+        o.timeout_ms = 20000;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_SPIN, NULL, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_LIMIT);
+        T_ASSERT(strstr(err.msg, "SIGXCPU") != NULL);
+        expect_ping(c);
+        prc_client_free(c);
+}
+
+static void test_worker__unbounded_allocation_meets_rlimit_as(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.as_bytes = 128u << 20;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_ALLOC, NULL, &doc, &err));
+        T_ERR(err, PRC_E_OUT_OF_MEMORY);
+        /* That worker was retired: the next request runs on a fresh one. */
+        expect_ping(c);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void expect_bad_reply(int op, const char *args, prc_errclass want)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, op, args, &doc, &err));
+        T_ERR(err, want);
+        expect_ping(c);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void test_worker__garbage_frame_is_invalid_frame(void) { expect_bad_reply(PRC_T_GARBAGE, NULL, PRC_E_INVALID_FRAME); }
+static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_reply(PRC_T_OVERCAP, NULL, PRC_E_REPLY_TOO_LARGE); }
+static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
+
+static void test_worker__document_over_the_reply_cap_is_refused_by_the_worker(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.reply_max = 4096;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_BIG_DOC, "10000", &doc, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        T_ASSERT(test_op(c, PRC_T_BIG_DOC, "100", &doc, &err));
+        T_EQ_INT(json_string_length(doc), 100);
+        json_decref(doc);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
+static void test_worker__request_over_the_cap_is_refused_before_sending(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+        char big[2048];
+        prc_client_stats st;
+
+        memset(big, ' ', sizeof(big));
+        big[0] = '1';
+        opts(&o);
+        o.req_max = 1024;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "big.json", (const uint8_t *)big, sizeof(big), &doc, &err));
+        T_ERR(err, PRC_E_REQUEST_TOO_LARGE);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 0);
+        T_EQ_INT(st.round_trips, 0);
+        prc_client_free(c);
+}
+
+static void test_worker__cache_hit_costs_no_round_trip(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        json_t *doc = NULL;
+        prc_err err;
+
+        expect_doc(c, "{\"k\":[1,2]}", "{\"k\":[1,2]}");
+        expect_doc(c, "{\"k\":[1,2]}", "{\"k\":[1,2]}");
+        /* A parser refusal is cached too: it is the same answer for the same bytes. */
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "a", (const uint8_t *)"[", 1, &doc, &err));
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "b", (const uint8_t *)"[", 1, &doc, &err));
+        T_ERR(err, PRC_E_INVALID_JSON);
+        T_EQ_STR(err.file, "b");
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.round_trips, 2);
+        T_EQ_INT(st.cache_hits, 2);
+        T_EQ_INT(st.cache_entries, 2);
+        /* Same bytes as another format is another key. */
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_YAML, "a", (const uint8_t *)"{\"k\":[1,2]}", 11, &doc, &err) || doc != NULL);
+        json_decref(doc);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.round_trips, 3);
+        prc_client_free(c);
+}
+
+static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+
+        opts(&o);
+        o.cache_max = 20;       /* each reply below is 7 bytes: two fit, three do not */
+        c = client_with(&o);
+        expect_doc(c, "[1,111]", "[1,111]");
+        expect_doc(c, "[2,222]", "[2,222]");
+        expect_doc(c, "[1,111]", "[1,111]");    /* hit: A becomes most recent */
+        expect_doc(c, "[3,333]", "[3,333]");    /* evicts B, the least recent */
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.round_trips, 3);
+        T_EQ_INT(st.cache_hits, 1);
+        T_EQ_INT(st.cache_entries, 2);
+        T_ASSERT(st.cache_bytes <= 20);
+        expect_doc(c, "[1,111]", "[1,111]");    /* still cached */
+        expect_doc(c, "[2,222]", "[2,222]");    /* was evicted: a round trip */
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.round_trips, 4);
+        T_EQ_INT(st.cache_hits, 2);
+        prc_client_free(c);
+}
+
+static void test_worker__forked_child_uses_its_own_worker(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        pid_t parent_worker, child;
+        int status;
+
+        expect_doc(c, "[1]", "[1]");
+        prc_client_get_stats(c, &st);
+        parent_worker = st.worker_pid;
+        T_ASSERT(parent_worker > 0);
+        child = fork();
+        T_ASSERT(child >= 0);
+        if (child == 0) {
+                prc_client_stats cs;
+                prc_client_get_stats(c, &cs);
+                if (cs.worker_pid != 0)
+                        _exit(10);      /* the child must not see the parent's worker as its own */
+                expect_doc(c, "[2]", "[2]");
+                prc_client_get_stats(c, &cs);
+                if (cs.worker_pid == 0 || cs.worker_pid == parent_worker || cs.workers_started != 2)
+                        _exit(11);
+                prc_client_free(c);
+                _exit(0);
+        }
+        T_ASSERT(waitpid(child, &status, 0) == child);
+        T_ASSERT(WIFEXITED(status));
+        T_EQ_INT(WEXITSTATUS(status), 0);
+        T_EQ_INT(kill(parent_worker, 0), 0);    /* the parent's worker is alive and untouched */
+        expect_doc(c, "[3]", "[3]");
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.worker_pid, parent_worker);
+        T_EQ_INT(st.workers_started, 1);
+        prc_client_free(c);
+}
+
+static void test_worker__floor_refusal_names_the_layer(void)
+{
+        static const char *const args[] = { "landlock_abi=99", NULL };
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.worker_args = args;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "x.json", (const uint8_t *)"[]", 2, &doc, &err));
+        T_ASSERT(doc == NULL);
+        T_ERR(err, PRC_E_FLOOR_UNAVAILABLE);
+        T_ASSERT(strncmp(err.msg, "landlock: ", 10) == 0);
+        T_ASSERT(strstr(err.msg, "99") != NULL);
+        prc_client_free(c);
+}
+
+static void test_worker__stderr_as_a_log_file_is_not_written(void)
+{
+        char path[4200];
+        int fd, saved = dup(2);
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+        size_t n;
+        char *log;
+
+        /* CI logs are regular files: RLIMIT_FSIZE 0 would kill a worker that wrote to one. */
+        snprintf(path, sizeof(path), "%s/stderr.log", t_tmpdir());
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        T_ASSERT(fd >= 0 && saved >= 0);
+        T_ASSERT(dup2(fd, 2) == 2);
+        c = client();
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_WRITE_STDERR, NULL, &doc, &err));
+        dup2(saved, 2);
+        T_NOERR(err);
+        T_ASSERT(json_is_true(json_object_get(doc, "escaped")));  /* written, to /dev/null */
+        json_decref(doc);
+        expect_doc(c, "[1]", "[1]");
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+        close(fd);
+        log = t_read(path, &n);
+        T_EQ_INT(n, 0);
+        free(log);
+}
+
+static void test_worker__retires_a_worker_after_max_requests(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+
+        opts(&o);
+        o.max_requests = 2;
+        c = client_with(&o);
+        expect_ping(c);
+        expect_ping(c);
+        expect_ping(c);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void test_worker__release_binary_has_no_test_operations(void)
+{
+        char path[4200];
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/build/prc", t_root());
+        T_ASSERT(access(path, X_OK) == 0);
+        opts(&o);
+        o.worker_path = path;
+        c = client_with(&o);
+        expect_doc(c, "{\"z\":1,\"a\":2}", "{\"a\":2,\"z\":1}");
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_OPEN_FILE, NULL, &doc, &err));
+        T_ERR(err, PRC_E_INVALID_FRAME);        /* the op code is not in its table at all */
+        prc_client_free(c);
+}
+
+/* The whole story as an ordinary user: parse, an escape, a refusal. */
+static void unprivileged_body(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        expect_doc(c, "{\"u\":[1]}", "{\"u\":[1]}");
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_OPEN_FILE, NULL, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_DENIED_SYSCALL);
+        expect_ping(c);
+        prc_client_free(c);
+        nproc_body();
+}
+
+/*
+ * Some sandboxes give '/' mode 0700: no other user can reach any binary.
+ * That is the host, not prc; CI (CI=true) must not have it.
+ */
+static bool host_blocks_other_users(void)
+{
+        struct stat st;
+
+        if (stat("/", &st) != 0 || (st.st_mode & S_IXOTH) != 0)
+                return false;
+        if (getenv("CI") != NULL && strcmp(getenv("CI"), "true") == 0)
+                t_fail(__FILE__, __LINE__, "'/' is not searchable by other users: cannot test as one");
+        fprintf(stderr, "NOTE: '/' has mode %04o here, so no unprivileged user can exec the worker; "
+                        "the unprivileged run needs a host where it can (CI)\n", (unsigned)(st.st_mode & 07777));
+        return true;
+}
+
+static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
+{
+        const char *user = getenv("PRC_TEST_USER");
+        struct passwd *pw;
+        pid_t pid;
+        int status;
+
+        if (geteuid() != 0) {
+                unprivileged_body();    /* already an ordinary user */
+                return;
+        }
+        /* As root: drop to PRC_TEST_USER (tests/run creates it), else to nobody, which always exists. */
+        pw = getpwnam(user != NULL ? user : "nobody");
+        if (pw == NULL)
+                t_fail(__FILE__, __LINE__, "no user '%s'", user != NULL ? user : "nobody");
+        T_ASSERT(pw->pw_uid != 0);
+        if (host_blocks_other_users())
+                return;
+        pid = fork();
+        T_ASSERT(pid >= 0);
+        if (pid == 0) {
+                if (setgroups(0, NULL) != 0 || setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)
+                        _exit(20);
+                if (getuid() == 0 || geteuid() == 0)
+                        _exit(21);
+                unprivileged_body();
+                _exit(0);
+        }
+        T_ASSERT(waitpid(pid, &status, 0) == pid);
+        T_ASSERT(WIFEXITED(status));
+        T_EQ_INT(WEXITSTATUS(status), 0);
+}
+
+static const prc_test tests[] = {
+        T(test_worker__parses_json_through_a_floored_worker),
+        T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__parses_yaml_through_a_floored_worker),
+        T(test_worker__unknown_format_is_unknown_operation),
+        T(test_worker__escape_open_file_is_killed),
+        T(test_worker__escape_socket_is_killed),
+        T(test_worker__escape_execve_is_killed),
+        T(test_worker__escape_fork_is_killed),
+        T(test_worker__escape_write_file_is_killed),
+        T(test_worker__escape_exec_mmap_is_killed),
+        T(test_worker__escape_raise_rlimit_after_seal_is_killed),
+        T(test_worker__escape_kill_parent_is_killed),
+        T(test_worker__escape_abstract_unix_is_killed),
+        T(test_worker__landlock_denies_open_behind_seccomp),
+        T(test_worker__landlock_denies_tcp_connect_behind_seccomp),
+        T(test_worker__landlock_denies_execve_behind_seccomp),
+        T(test_worker__nproc_behind_seccomp_depends_on_the_real_uid),
+        T(test_worker__nofile_denies_open_behind_seccomp),
+        T(test_worker__signal_scope_denies_kill_parent_behind_seccomp),
+        T(test_worker__netns_hides_abstract_unix_sockets_behind_seccomp),
+        T(test_worker__spin_forever_is_a_timeout),
+        T(test_worker__spin_forever_meets_the_cpu_limit),
+        T(test_worker__unbounded_allocation_meets_rlimit_as),
+        T(test_worker__garbage_frame_is_invalid_frame),
+        T(test_worker__overcap_reply_is_reply_too_large),
+        T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
+        T(test_worker__request_over_the_cap_is_refused_before_sending),
+        T(test_worker__cache_hit_costs_no_round_trip),
+        T(test_worker__cache_evicts_least_recently_used_by_bytes),
+        T(test_worker__forked_child_uses_its_own_worker),
+        T(test_worker__floor_refusal_names_the_layer),
+        T(test_worker__stderr_as_a_log_file_is_not_written),
+        T(test_worker__retires_a_worker_after_max_requests),
+        T(test_worker__release_binary_has_no_test_operations),
+        T(test_worker__floored_worker_runs_as_an_unprivileged_user),
+};
+PRC_SUITE_NOSAN(worker, tests)
