@@ -64,6 +64,7 @@ int cmd_adapter_validate_output(int argc, char **argv);
 int cmd_adapter_fixture_validate(int argc, char **argv);
 
 /* -- adapters: registry and trust -- */
+int cmd_adapter_registry_validate(int argc, char **argv);
 
 /* -- adapters: OCI runner and records -- */
 

@@ -95,6 +95,22 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 no drift; 1 drift or a refused suite; 2 usage; 3 I/O error.\n" },
 
         /* -- adapters: registry and trust -- */
+        { "adapter", "registry-validate", cmd_adapter_registry_validate,
+          "validate an adapter registry lockfile, its manifests and its signature",
+          "usage: prc adapter registry-validate --file REGISTRY [--trust-store FILE --signature FILE]\n"
+          "                                     [--format text|json]\n"
+          "\n"
+          "Validates a prc.adapter-registry/v1 lockfile without executing anything: the\n"
+          "document, then each entry's manifest (opened beneath the lockfile's directory\n"
+          "without following symlinks; canonical digest, adapter id, publisher, lifecycle\n"
+          "and engine API checked against the entry).  Revoked entries need no manifest.\n"
+          "Prints each entry's default resolution decision (admitted only when active with\n"
+          "first-party-sandboxed or verified-community trust) and its named reason, and the\n"
+          "registry's content digest and revision.  With --trust-store and --signature, a\n"
+          "detached prc.signature/v1 Ed25519 signature over the content digest in scope\n"
+          "'registry' is verified against that explicitly selected publisher trust store.\n"
+          "Exit: 0 valid; 1 invalid (a broken entry, document or signature); 2 usage;\n"
+          "3 I/O error.\n" },
 
         /* -- adapters: OCI runner and records -- */
 
