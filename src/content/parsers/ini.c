@@ -261,8 +261,10 @@ json_t *prc_ini_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         bool ok = false;
 
         (void)flags;
-        if (!prc_text_precheck(p, n, lim, err))
+        if (!prc_text_precheck(p, n, lim, err)) {
+                prc_text_err_locate(err, p, n, true);
                 return NULL;
+        }
         prc_buf_init(&ip.key, n + 16);
         prc_buf_init(&ip.val, n + 16);
         ip.root = json_object();

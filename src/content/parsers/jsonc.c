@@ -47,6 +47,8 @@ static bool skip(struct jp *j)
                         j->i++;
                         continue;
                 }
+                if (c == 0)
+                        return fail(j, PRC_E_NUL_BYTE, "NUL byte in JSONC input");
                 if (c != '/')
                         return true;
                 if (j->i + 1 < j->n && j->p[j->i + 1] == '/') {
@@ -494,8 +496,10 @@ json_t *prc_jsonc_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsig
         struct jp j = { .p = p, .n = n, .lim = lim, .flags = flags, .err = err };
         json_t *v = NULL;
 
-        if (!prc_text_precheck(p, n, lim, err))
+        if (!prc_text_precheck(p, n, lim, err)) {
+                prc_text_err_locate(err, p, n, false);
                 return NULL;
+        }
         prc_buf_init(&j.sb, n + 16);
         v = value(&j, 0);
         if (v != NULL && !skip(&j)) {

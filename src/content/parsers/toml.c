@@ -561,7 +561,7 @@ static bool parse_key(struct tp *t, size_t *out_first, size_t *out_n)
                                                   t->i - s, t->lim->scalar_max);
                         if (!prc_buf_put(&t->kb, t->p + s, t->i - s, t->err))
                                 return false;
-                } else if (c >= 0 && is_ctl((uint8_t)c)) {
+                } else if (c >= 0 && c != '\n' && is_ctl((uint8_t)c) && !(c == '\r' && peek(t, 1) == '\n')) {
                         return bad_control(t);
                 } else {
                         return fail(t, PRC_E_TOML_SYNTAX, "expected a key");
@@ -1074,7 +1074,7 @@ static json_t *header(struct tp *t, json_t *root, uint64_t *out_depth)
 {
         bool aot = peek(t, 1) == '[';
         size_t first, nparts, at = t->i;
-        uint64_t depth = 0;
+        uint64_t depth = 1;
         json_t *tbl = root, *child;
         uint8_t st;
 
@@ -1164,7 +1164,7 @@ static json_t *header(struct tp *t, json_t *root, uint64_t *out_depth)
 static bool document(struct tp *t, json_t *root)
 {
         json_t *cur = root;
-        uint64_t depth = 0;
+        uint64_t depth = 1;     /* the root table counts, as the top object does in json_strict */
 
         if (!map_set(t, root, S_DEFINED))
                 return false;
