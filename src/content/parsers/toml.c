@@ -602,6 +602,20 @@ static const char *kstr(const struct tp *t, size_t k)
         return (const char *)t->kb.data + t->kp[k].off;
 }
 
+/*
+ * A leaf value (not a table or array).  In tagged mode leaves are objects
+ * {"type": "...", "value": "..."}; a table's members are never strings
+ * there, so a string "type" member marks a leaf.
+ */
+static bool is_leaf(const struct tp *t, const json_t *v)
+{
+        if (json_is_array(v))
+                return false;
+        if (!json_is_object(v))
+                return true;
+        return (t->flags & PRC_TOML_TAGGED) && json_is_string(json_object_get(v, "type"));
+}
+
 /* ---- values ---------------------------------------------------------- */
 
 static json_t *parse_value(struct tp *t, uint64_t depth);
@@ -902,7 +916,9 @@ static json_t *walk_dotted(struct tp *t, json_t *tbl, size_t first, size_t npart
                         tbl = child;
                         continue;
                 }
-                st = json_is_object(child) || json_is_array(child) ? map_get(t, child) : S_NONE;
+                if (is_leaf(t, child))
+                        return fail(t, PRC_E_TOML_KEY_CONFLICT, "key already holds a value, not a table"), NULL;
+                st = map_get(t, child);
                 if (inline_mode) {
                         if (st == S_INLINE && json_is_object(child)) {
                                 tbl = child;
@@ -926,9 +942,7 @@ static json_t *walk_dotted(struct tp *t, json_t *tbl, size_t first, size_t npart
                         return fail(t, PRC_E_TOML_TABLE_REDEFINED, "dotted key adds to an array of tables"),
                                NULL;
                 }
-                if (json_is_object(child) || json_is_array(child))
-                        return fail(t, PRC_E_TOML_IMMUTABLE, "inline table or array cannot be extended"), NULL;
-                return fail(t, PRC_E_TOML_KEY_CONFLICT, "key already holds a value, not a table"), NULL;
+                return fail(t, PRC_E_TOML_IMMUTABLE, "inline table or array cannot be extended"), NULL;
         }
         return tbl;
 }
@@ -1116,7 +1130,11 @@ static json_t *header(struct tp *t, json_t *root, uint64_t *out_depth)
                         tbl = child;
                         continue;
                 }
-                st = json_is_object(child) || json_is_array(child) ? map_get(t, child) : S_NONE;
+                if (is_leaf(t, child)) {
+                        t->i = at;
+                        return fail(t, PRC_E_TOML_KEY_CONFLICT, "key already holds a value, not a table"), NULL;
+                }
+                st = map_get(t, child);
                 if (st == S_AOT) {
                         if (last && !aot) {
                                 t->i = at;
@@ -1152,9 +1170,7 @@ static json_t *header(struct tp *t, json_t *root, uint64_t *out_depth)
                         continue;
                 }
                 t->i = at;
-                if (json_is_object(child) || json_is_array(child))
-                        return fail(t, PRC_E_TOML_IMMUTABLE, "inline table or array cannot be extended"), NULL;
-                return fail(t, PRC_E_TOML_KEY_CONFLICT, "key already holds a value, not a table"), NULL;
+                return fail(t, PRC_E_TOML_IMMUTABLE, "inline table or array cannot be extended"), NULL;
         }
         kp_pop(t, first);
         *out_depth = depth;
