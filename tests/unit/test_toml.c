@@ -218,6 +218,18 @@ static void test_toml__syntax_rules(void)
         DUMPS("a = [\n  1, # one\n  2,\n]\n\"\" = 3\n", 0, "{\"\":3,\"a\":[1,2]}");
 }
 
+static void test_toml__tagged_leaves_are_values_not_tables(void)
+{
+        prc_err e;
+
+        /* Found by fuzz_toml: a tagged leaf is an object, but a key holding one is still a value. */
+        T_ASSERT(parse("a = 0\na.q.d = 1\n", PRC_TOML_TAGGED, &e) == NULL);
+        T_ERR(e, PRC_E_TOML_KEY_CONFLICT);
+        T_ASSERT(parse("a = 0\n[a.b]\n", PRC_TOML_TAGGED, &e) == NULL);
+        T_ERR(e, PRC_E_TOML_KEY_CONFLICT);
+        REFUSE("a = 0\na.q.d = 1\n", PRC_E_TOML_KEY_CONFLICT);
+}
+
 static void test_toml__reserved_key(void)
 {
         prc_err e;
@@ -394,6 +406,7 @@ static const prc_test tests[] = {
         T(test_toml__nul_escape_needs_a_flag),
         T(test_toml__control_characters),
         T(test_toml__syntax_rules),
+        T(test_toml__tagged_leaves_are_values_not_tables),
         T(test_toml__reserved_key),
         T(test_toml__error_line_and_column),
         T(test_toml__limits),
