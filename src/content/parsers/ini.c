@@ -95,8 +95,6 @@ static bool flush(struct ip *ip)
                 return true;
         ip->have_opt = false;
         if (ip->val.len > 0) {
-                size_t s2 = 0;
-                (void)s2;
                 /* rstrip only: the first line was stripped already. */
                 while (e > 0) {
                         size_t found = 0;
