@@ -72,9 +72,15 @@ static bool arc_fail(struct archive *a, prc_errclass dflt, const char *what, prc
         return prc_err_set(err, classify(a, dflt), "%s: %s", what, m != NULL ? m : "libarchive error");
 }
 
-/* Pass 1 for gzip: inflate one layer into out, bounded by the total and ratio limits. */
-static bool gunzip(const uint8_t *p, size_t n, const prc_archive_opts *o, prc_buf *out, prc_err *err)
+/*
+ * Pass 1 for gzip: inflate the one layer without keeping it, so the total
+ * and ratio limits, the CRC, truncation and trailing bytes are all judged on
+ * the whole stream before pass 2 walks the tar (libarchive's tar reader
+ * stops at the end-of-archive marker and would not see what follows).
+ */
+static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, prc_err *err)
 {
+        uint64_t total = 0;
         struct archive *a = archive_read_new();
         struct archive_entry *e;
         uint8_t *chunk = NULL;
@@ -114,19 +120,20 @@ static bool gunzip(const uint8_t *p, size_t n, const prc_archive_opts *o, prc_bu
                         arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "gzip stream", err);
                         goto out;
                 }
-                if (out->len + (size_t)got > o->total_bytes_max) {
-                        prc_err_at(err, PRC_E_ARCHIVE_TOTAL_LIMIT, out->len,
+                total += (uint64_t)got;
+                if (total > o->total_bytes_max) {
+                        prc_err_at(err, PRC_E_ARCHIVE_TOTAL_LIMIT, total,
                                    "expanded archive is over %" PRIu64 " bytes", o->total_bytes_max);
                         goto out;
                 }
-                if (out->len + (size_t)got > o->ratio_floor &&
-                    (uint64_t)(out->len + (size_t)got) / (n ? n : 1) > o->ratio_max) {
-                        prc_err_at(err, PRC_E_ARCHIVE_RATIO_LIMIT, out->len,
+                /* Against the compressed bytes consumed so far: a bomb is caught early. */
+                if (total > o->ratio_floor &&
+                    total / (uint64_t)(archive_filter_bytes(a, -1) > 0 ? archive_filter_bytes(a, -1) : 1) >
+                            o->ratio_max) {
+                        prc_err_at(err, PRC_E_ARCHIVE_RATIO_LIMIT, total,
                                    "compression ratio is over %" PRIu32 ":1", o->ratio_max);
                         goto out;
                 }
-                if (!prc_buf_put(out, chunk, (size_t)got, err))
-                        goto out;
         }
         /* Bytes after the gzip member(s) are refused rather than silently ignored. */
         if (archive_filter_bytes(a, -1) < (la_int64_t)n) {
@@ -145,7 +152,8 @@ struct walk {
         const prc_archive_opts *o;
         prc_err                *err;
         json_t                 *members;        /* array */
-        json_t                 *seen;           /* normalized path -> type name */
+        json_t                 *seen;           /* accepted member path -> type name */
+        json_t                 *shape;          /* every normalizable member path -> type name */
         json_t                 *first;          /* normalized path -> index of its first member */
         json_t                 *dups;           /* normalized path -> true once duplicated */
         json_t                 *contents;       /* object */
@@ -301,7 +309,7 @@ static prc_errclass judge(struct walk *w, struct archive_entry *e, const char *t
                 memcpy(pfx, path, k);
                 pfx[k] = 0;
                 {
-                        json_t *t = json_object_get(w->seen, pfx);
+                        json_t *t = json_object_get(w->shape, pfx);
                         if (t != NULL && strcmp(json_string_value(t), "dir") != 0)
                                 return PRC_E_ARCHIVE_THROUGH_LINK;
                 }
@@ -369,16 +377,22 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
                 return true;
         }
         rej = judge(w, e, type, path, plen);
-        if (rej == PRC_E_OK && plen <= PRC_PATH_MAX) {
+        if (plen <= PRC_PATH_MAX) {
+                prc_err pe;
+                prc_err_init(&pe);
                 memcpy(pbuf, path, plen);
                 pbuf[plen] = 0;
-                if (json_object_get(w->seen, pbuf) != NULL &&
+                if (json_object_get(w->shape, pbuf) != NULL &&
                     !(strcmp(type, "dir") == 0 &&
-                      strcmp(json_string_value(json_object_get(w->seen, pbuf)), "dir") == 0)) {
-                        rej = PRC_E_ARCHIVE_DUPLICATE;
+                      strcmp(json_string_value(json_object_get(w->shape, pbuf)), "dir") == 0)) {
+                        if (rej == PRC_E_OK)
+                                rej = PRC_E_ARCHIVE_DUPLICATE;
                         json_object_set_new(w->dups, pbuf, json_true());
                         /* A duplicated path has no trustworthy contents: tar keeps the last copy. */
                         json_object_del(w->contents, pbuf);
+                } else if (prc_path_check(path, plen, &pe) &&
+                           json_object_set_new(w->shape, pbuf, json_string(type)) != 0) {
+                        return prc_err_oom(w->err, "the member list");
                 }
         }
         if (rej == PRC_E_OK) {
@@ -465,7 +479,20 @@ out:
         return ok;
 }
 
-static bool walk_tar(struct walk *w, const uint8_t *p, size_t n)
+/* libarchive recognized no format: a ustar magic means a damaged header, a short input truncation. */
+static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, size_t n, bool gz)
+{
+        const char *m = archive_error_string(a);
+        prc_errclass c = PRC_E_ARCHIVE_FORMAT;
+
+        if (!gz && n < 512)
+                c = PRC_E_ARCHIVE_TRUNCATED;
+        else if (!gz && memcmp(p + 257, "ustar", 5) == 0)
+                c = PRC_E_ARCHIVE_MALFORMED;
+        prc_err_set(w->err, c, "not a tar archive: %s", m != NULL ? m : "unrecognized format");
+}
+
+static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
 {
         struct archive *a = archive_read_new();
         struct archive_entry *e;
@@ -474,12 +501,13 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n)
 
         if (a == NULL)
                 return prc_err_oom(w->err, "the tar reader");
-        if (archive_read_support_format_tar(a) != ARCHIVE_OK) {
+        if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
+            (gz && archive_read_support_filter_gzip(a) != ARCHIVE_OK)) {
                 arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", w->err);
                 goto out;
         }
         if (archive_read_open_memory(a, p, n) != ARCHIVE_OK) {
-                arc_fail(a, PRC_E_ARCHIVE_FORMAT, "not a tar archive", w->err);
+                unrecognized(w, a, p, n, gz);
                 goto out;
         }
         for (;;) {
@@ -488,7 +516,14 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n)
                         break;
                 if (r != ARCHIVE_OK) {
                         /* Warnings too: a header libarchive had to repair is not one prc trusts. */
-                        arc_fail(a, idx == 0 ? PRC_E_ARCHIVE_FORMAT : PRC_E_ARCHIVE_MALFORMED, "tar header", w->err);
+                        if (archive_format(a) == 0)
+                                unrecognized(w, a, p, n, gz);
+                        else
+                                arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "tar header", w->err);
+                        goto located;
+                }
+                if (gz && archive_filter_count(a) > 2) {
+                        prc_err_set(w->err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
                         goto located;
                 }
                 if (idx >= w->o->members_max) {
@@ -524,12 +559,10 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                          size_t nwanted, prc_err *err)
 {
         struct walk w;
-        prc_buf plain;
         bool gz = n >= 2 && p[0] == 0x1F && p[1] == 0x8B;
         json_t *res = NULL, *unavail = NULL;
 
         memset(&w, 0, sizeof(w));
-        prc_buf_init(&plain, o->total_bytes_max);
         if (n > o->input_max) {
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "archive of %zu bytes is over the %zu-byte cap", n,
                             o->input_max);
@@ -539,13 +572,14 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         w.err = err;
         w.members = json_array();
         w.seen = json_object();
+        w.shape = json_object();
         w.first = json_object();
         w.dups = json_object();
         w.contents = json_object();
         w.want = json_object();
         w.too_large = json_object();
         unavail = json_object();
-        if (w.members == NULL || w.seen == NULL || w.first == NULL || w.dups == NULL || w.contents == NULL ||
+        if (w.members == NULL || w.seen == NULL || w.shape == NULL || w.first == NULL || w.dups == NULL || w.contents == NULL ||
             w.want == NULL || w.too_large == NULL || unavail == NULL) {
                 prc_err_oom(err, "the archive listing");
                 goto out;
@@ -556,14 +590,10 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                         prc_err_oom(err, "the wanted list");
                         goto out;
                 }
-        if (gz) {
-                if (!gunzip(p, n, o, &plain, err))
-                        goto out;
-                if (!walk_tar(&w, plain.data != NULL ? plain.data : (const uint8_t *)"", plain.len))
-                        goto out;
-        } else if (!walk_tar(&w, p, n)) {
+        if (gz && !gunzip_check(p, n, o, err))
                 goto out;
-        }
+        if (!walk_tar(&w, p, n, gz))
+                goto out;
         for (size_t k = 0; k < nwanted; k++) {
                 const char *why = NULL, *name = wanted[k];
                 json_t *t;
@@ -596,12 +626,12 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
 out:
         json_decref(w.members);
         json_decref(w.seen);
+        json_decref(w.shape);
         json_decref(w.first);
         json_decref(w.dups);
         json_decref(w.contents);
         json_decref(w.want);
         json_decref(w.too_large);
         json_decref(unavail);
-        prc_buf_clear(&plain);
         return res;
 }
