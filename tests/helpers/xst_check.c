@@ -6,7 +6,8 @@
  *   xst_check MODE [--json] [--want NAME]... [FILE...]
  *     MODE: xml | shell | srcinfo | archive
  *     Without FILE, reads one path per line from stdin (batch mode).
- *   Per file prints "ok<TAB>PATH" or "err<TAB>CLASS<TAB>LINE:COL<TAB>PATH<TAB>MESSAGE";
+ *   Per file prints "ok<TAB>PATH" (archives: then <TAB> the rejected members'
+ *   classes, comma-separated, or "-") or "err<TAB>CLASS<TAB>LINE:COL<TAB>PATH<TAB>MESSAGE";
  *   with --json prints the canonical document (or the error line) instead.
  *   xst_check bench MODE REPEAT FILE...: parses the concatenated files REPEAT
  *   times each and prints "bytes seconds" for the bench script.
@@ -79,7 +80,25 @@ static int one(const char *mode, const char *path, bool as_json)
                 }
                 prc_buf_clear(&out);
         } else {
-                printf("ok\t%s\n", path);
+                /* Archives: also the classes of rejected members, in member order ("-" for none). */
+                json_t *ms = json_object_get(doc, "members");
+                size_t k;
+                json_t *m;
+                bool any = false;
+                printf("ok\t%s", path);
+                if (ms != NULL) {
+                        putchar('\t');
+                        json_array_foreach(ms, k, m) {
+                                const char *r = json_string_value(json_object_get(m, "rejected"));
+                                if (r != NULL) {
+                                        printf("%s%s", any ? "," : "", r);
+                                        any = true;
+                                }
+                        }
+                        if (!any)
+                                putchar('-');
+                }
+                putchar('\n');
         }
         json_decref(doc);
         prc_buf_clear(&b);

@@ -297,24 +297,27 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 static void XMLCALL on_nsdecl(void *ud, const XML_Char *prefix, const XML_Char *uri)
 {
         struct ctx *c = ud;
-        char key[300];
-        size_t plen = prefix != NULL ? strlen(prefix) : 0;
+        prc_buf key;
+        prc_err e2;
 
         if (c->failed)
                 return;
-        if (plen > sizeof(key) - 7) {
-                fail(c, PRC_E_SCALAR_LIMIT, "namespace prefix longer than 256 bytes");
+        prc_buf_init(&key, c->lim->scalar_max);
+        prc_err_init(&e2);
+        if (!prc_buf_puts(&key, "xmlns", &e2) ||
+            (prefix != NULL && (!prc_buf_putc(&key, ':', &e2) || !prc_buf_puts(&key, prefix, &e2)))) {
+                fail(c, e2.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+                     "namespace prefix longer than %zu bytes", c->lim->scalar_max);
+                prc_buf_clear(&key);
                 return;
         }
         if (c->nsdecls == NULL)
                 c->nsdecls = json_object();
-        if (prefix != NULL)
-                snprintf(key, sizeof(key), "xmlns:%s", prefix);
-        else
-                snprintf(key, sizeof(key), "xmlns");
         if (c->nsdecls == NULL ||
-            json_object_set_new_nocheck(c->nsdecls, key, json_string(uri != NULL ? uri : "")) != 0)
+            json_object_setn_new_nocheck(c->nsdecls, prc_buf_cstr(&key), key.len,
+                                         json_string(uri != NULL ? uri : "")) != 0)
                 fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building namespace declarations");
+        prc_buf_clear(&key);
 }
 
 static void XMLCALL on_doctype(void *ud, const XML_Char *name, const XML_Char *sysid, const XML_Char *pubid,
