@@ -796,7 +796,7 @@ static bool bx_emit(struct bx *b, const uint8_t *v, size_t n)
         if (b->s->out_bytes > b->s->out_max)
                 return fail(b->s, PRC_E_SHELL_OUTPUT_LIMIT, "static expansion exceeds %" PRIu64 " bytes",
                             b->s->out_max);
-        str = json_stringn((const char *)v, n);
+        str = json_stringn(n ? (const char *)v : "", n);
         if (str == NULL || json_array_append_new(b->out, str) != 0)
                 return oom(b->s);
         return true;
