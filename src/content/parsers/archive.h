@@ -63,8 +63,9 @@ extern const prc_archive_opts prc_archive_opts_fuzz;
  * (new reference, transfers) or NULL with err set: input-too-large,
  * archive-format, archive-malformed, archive-truncated, archive-trailing,
  * archive-members-limit, archive-member-size-limit, archive-total-limit,
- * archive-ratio-limit, out-of-memory.  err->off is the member index of the
- * first error when it concerns a member (err->ptr names "/members/N").
+ * archive-ratio-limit, out-of-memory.  When the error concerns a member,
+ * err->ptr names it ("/members/N") and err->off is the offset in the
+ * expanded tar stream.
  */
 json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *opts, const char *const *wanted,
                          size_t nwanted, prc_err *err);
