@@ -37,6 +37,7 @@ struct sh {
                 uint32_t line;
         } hd[16];
         unsigned          nhd;
+        prc_err           scratch;      /* for buffer calls; only read after one fails (the parse ends) */
         json_t           *sink;         /* borrowed: line array of the open stream, or NULL */
         json_t           *cur_line;     /* borrowed: the open logical line in sink, or NULL */
 };
@@ -47,6 +48,7 @@ struct wv {
         prc_buf meta;   /* per byte of val: 1 when it is an unquoted brace metacharacter */
         bool    stat;   /* expansion is static */
         bool    glob;   /* an unquoted glob character */
+        bool    discard; /* only the word's extent matters (tokens): keep no bytes */
         json_t *why;    /* owned: reasons it is not static (strings), at most 8 */
 };
 
@@ -76,6 +78,7 @@ static void wv_init(struct sh *s, struct wv *w)
         prc_buf_init(&w->meta, s->lim->scalar_max);
         w->stat = true;
         w->glob = false;
+        w->discard = false;
         w->why = NULL;
 }
 
@@ -127,15 +130,23 @@ static bool merge_why(struct sh *s, struct wv *dst, const struct wv *src)
 
 static bool put(struct sh *s, struct wv *w, const void *p, size_t n, uint8_t meta)
 {
-        prc_err e2;
-
-        prc_err_init(&e2);
-        if (!prc_buf_put(&w->val, p, n, &e2))
-                return fail(s, e2.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+        /* Hot path (one call per byte of every word): no error record is initialized here. */
+        if (n == 0 || w->discard)
+                return true;
+        if (!prc_buf_put(&w->val, p, n, &s->scratch))
+                return fail(s, s->scratch.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
                             "a value is longer than %zu bytes", s->lim->scalar_max);
-        for (size_t k = 0; k < n; k++)
-                if (!prc_buf_putc(&w->meta, meta, &e2))
-                        return fail(s, PRC_E_SCALAR_LIMIT, "a value is longer than %zu bytes", s->lim->scalar_max);
+        if (n == 1) {
+                if (!prc_buf_putc(&w->meta, meta, &s->scratch))
+                        return oom(s);
+                return true;
+        }
+        if (!prc_buf_reserve(&w->meta, n, &s->scratch))
+                return oom(s);
+        memset(w->meta.data + w->meta.len, meta, n);
+        w->meta.len += n;
+        if (w->meta.cap > w->meta.len)
+                w->meta.data[w->meta.len] = 0;
         return true;
 }
 
@@ -1454,6 +1465,7 @@ static bool pkgbuild(struct sh *s)
                         struct wv w;
                         int d;
                         wv_init(s, &w);
+                        w.discard = true;
                         if (!scan_parts(s, &w, T_WORD, false, 0)) {
                                 wv_clear(&w);
                                 return false;
@@ -1632,6 +1644,7 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
                 return NULL;
         }
         memset(&s, 0, sizeof(s));
+        prc_err_init(&s.scratch);
         s.p = p;
         s.n = n;
         s.line = 1;

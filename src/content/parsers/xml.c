@@ -104,6 +104,8 @@ struct ctx {
         uint32_t          depth;
         uint32_t          nodes;
         prc_buf           text;         /* pending character data of the open element */
+        prc_buf           qn;           /* scratch for qualified names, reused */
+        prc_err           scratch;      /* for buffer calls; only read after one fails (the parse ends) */
         json_t           *nsdecls;      /* owned: xmlns attributes for the next element, or NULL */
         bool              failed;
 };
@@ -166,10 +168,9 @@ static bool flush_text(struct ctx *c)
 static bool qname(struct ctx *c, const char *triplet, prc_buf *out, const char **out_ns, size_t *out_nslen)
 {
         const char *s1 = strchr(triplet, NS_SEP), *local, *s2;
-        prc_err e2;
+        prc_err *e2 = &c->scratch;
 
         prc_buf_reset(out);
-        prc_err_init(&e2);
         *out_ns = NULL;
         *out_nslen = 0;
         if (s1 == NULL) {
@@ -182,15 +183,15 @@ static bool qname(struct ctx *c, const char *triplet, prc_buf *out, const char *
                 s2 = strchr(local, NS_SEP);
         }
         if (s2 != NULL) {
-                if (!prc_buf_puts(out, s2 + 1, &e2) || !prc_buf_putc(out, ':', &e2) ||
-                    !prc_buf_put(out, local, (size_t)(s2 - local), &e2))
+                if (!prc_buf_puts(out, s2 + 1, e2) || !prc_buf_putc(out, ':', e2) ||
+                    !prc_buf_put(out, local, (size_t)(s2 - local), e2))
                         goto toolong;
-        } else if (!prc_buf_puts(out, local, &e2)) {
+        } else if (!prc_buf_puts(out, local, e2)) {
                 goto toolong;
         }
         return true;
 toolong:
-        fail(c, e2.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+        fail(c, e2->cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
              "name longer than %zu bytes", c->lim->scalar_max);
         return false;
 }
@@ -201,7 +202,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         json_t *el = NULL, *attrs = NULL, *children = NULL;
         const char *ns;
         size_t nslen, natts = 0;
-        prc_buf qn;
+        prc_buf *qn = &c->qn;
 
         if (c->failed || !flush_text(c))
                 return;
@@ -223,7 +224,6 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
                 fail(c, PRC_E_XML_ATTRS_LIMIT, "an element has more than %d attributes", PRC_XML_ATTRS_MAX);
                 return;
         }
-        prc_buf_init(&qn, c->lim->scalar_max);
         el = json_object();
         children = json_array();
         attrs = c->nsdecls != NULL ? c->nsdecls : json_object();
@@ -236,15 +236,15 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
                         fail(c, PRC_E_SCALAR_LIMIT, "attribute value longer than %zu bytes", c->lim->scalar_max);
                         goto out;
                 }
-                if (!qname(c, atts[i], &qn, &ns, &nslen))
+                if (!qname(c, atts[i], qn, &ns, &nslen))
                         goto out;
-                if (json_object_setn_new_nocheck(attrs, prc_buf_cstr(&qn), qn.len,
+                if (json_object_setn_new_nocheck(attrs, prc_buf_cstr(qn), qn->len,
                                                  json_stringn(atts[i + 1], vlen)) != 0)
                         goto oom;
         }
-        if (!qname(c, name, &qn, &ns, &nslen))
+        if (!qname(c, name, qn, &ns, &nslen))
                 goto out;
-        if (json_object_set_new_nocheck(el, "name", json_stringn(prc_buf_cstr(&qn), qn.len)) != 0 ||
+        if (json_object_set_new_nocheck(el, "name", json_stringn(prc_buf_cstr(qn), qn->len)) != 0 ||
             (ns != NULL && json_object_set_new_nocheck(el, "ns", json_stringn(ns, nslen)) != 0) ||
             json_object_set_nocheck(el, "attrs", attrs) != 0 ||
             json_object_set_nocheck(el, "children", children) != 0)
@@ -260,7 +260,6 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         json_decref(children);
         if (c->root != el)
                 json_decref(el);
-        prc_buf_clear(&qn);
         return;
 oom:
         fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building an element");
@@ -268,7 +267,6 @@ out:
         json_decref(el);
         json_decref(attrs);
         json_decref(children);
-        prc_buf_clear(&qn);
 }
 
 static void XMLCALL on_end(void *ud, const XML_Char *name)
@@ -284,13 +282,11 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
 static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 {
         struct ctx *c = ud;
-        prc_err e2;
 
         if (c->failed)
                 return;
-        prc_err_init(&e2);
-        if (!prc_buf_put(&c->text, s, (size_t)len, &e2))
-                fail(c, e2.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+        if (!prc_buf_put(&c->text, s, (size_t)len, &c->scratch))
+                fail(c, c->scratch.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
                      "text node longer than %zu bytes", c->lim->scalar_max);
 }
 
@@ -473,6 +469,8 @@ json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         c.flags = flags;
         c.err = err;
         prc_buf_init(&c.text, lim->scalar_max);
+        prc_buf_init(&c.qn, lim->scalar_max);
+        prc_err_init(&c.scratch);
         c.stack = calloc(lim->depth_max ? lim->depth_max : 1, sizeof(*c.stack));
         if (c.stack == NULL) {
                 prc_err_oom(err, "the XML element stack");
@@ -529,5 +527,6 @@ out:
         json_decref(c.nsdecls);
         free(c.stack);
         prc_buf_clear(&c.text);
+        prc_buf_clear(&c.qn);
         return res;
 }
