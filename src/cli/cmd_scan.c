@@ -25,8 +25,11 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
         uint16_t op = PRC_OP_PARSE, fmt = 0;
         bool ok;
 
-        if (strcmp(format, "shell") == 0)
+        if (strcmp(format, "shell") == 0) {
+                const char *base = strrchr(path, '/');
                 op = PRC_OP_TOKENIZE;
+                fmt = strcmp(base ? base + 1 : path, ".SRCINFO") == 0 ? PRC_TOK_SRCINFO : PRC_TOK_PKGBUILD;
+        }
         else if (strcmp(format, "archive") == 0)
                 op = PRC_OP_WALK;
         else
