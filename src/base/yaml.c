@@ -970,7 +970,7 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
 {
         uint32_t line, col;
 
-        if (cls == PRC_E_INVALID_UTF8 || cls == PRC_E_NUL_BYTE)
+        if (cls != PRC_E_YAML_SYNTAX)
                 prc_err_at(err, cls, off, "%s", what);
         else
                 prc_err_at(err, cls, off, "%s U+%04" PRIX32, what, cp);
@@ -980,19 +980,37 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
 }
 
 /*
+ * libfyaml reads a flow node that could be an implicit key all the way to
+ * its end before it emits the node's first event, about 300-600 bytes per
+ * nesting level: '[' x 100000 would cost it 58 MB before prc's depth limit
+ * is ever consulted.  The pre-scan counts '[' and '{' against ']' and '}'
+ * (quotes and comments ignored, so it can only over-count) and refuses past
+ * this depth, far beyond any depth_max, so no real document is affected.
+ */
+#define FLOW_SCAN_DEPTH_MAX 10000
+
+/*
  * Check the bytes before libfyaml sees them: strict UTF-8, no NUL, no
- * character outside YAML's printable set (spec 5.1), and a byte order mark
- * only at the very start (spec 5.2).
+ * character outside YAML's printable set (spec 5.1), a byte order mark
+ * only at the very start (spec 5.2), and flow brackets not absurdly deep.
  */
 static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
 {
         size_t i = 0;
+        uint32_t flow = 0;
 
         while (i < n) {
                 uint32_t cp;
                 size_t len;
 
                 if (p[i] >= 0x20 && p[i] < 0x7f) {
+                        if (p[i] == '[' || p[i] == '{') {
+                                if (++flow > FLOW_SCAN_DEPTH_MAX)
+                                        return raw_fail(p, i, err, PRC_E_DEPTH_LIMIT,
+                                                        "flow brackets nest deeper than the pre-scan allows", 0);
+                        } else if ((p[i] == ']' || p[i] == '}') && flow > 0) {
+                                flow--;
+                        }
                         i++;
                         continue;
                 }
