@@ -1054,7 +1054,11 @@ static void syntax_error(composer *c, struct fy_diag *diag)
                 fail(c, PRC_E_YAML_SYNTAX, "YAML syntax error");
                 return;
         }
-        prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
+        if (de->fyt != NULL && fy_token_start_mark(de->fyt) != NULL)
+                prc_err_at(c->err, PRC_E_YAML_SYNTAX, fy_token_start_mark(de->fyt)->input_pos, "%s",
+                           de->msg ? de->msg : "YAML syntax error");
+        else
+                prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
         if (de->line > 0)
                 prc_err_set_line(c->err, (uint32_t)de->line, de->column > 0 ? (uint32_t)de->column : 0);
 }
