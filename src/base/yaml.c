@@ -94,6 +94,27 @@ static void where(composer *c, char *out, size_t cap)
         }
 }
 
+/*
+ * Messages and pointers quote keys, tags and names from the input, cut at
+ * a byte count: make them valid UTF-8 without control characters, so a
+ * `\x1b` escape in a key cannot reach a terminal and a cut character cannot
+ * break the JSON error record.
+ */
+static void printable(char *s)
+{
+        size_t n = strlen(s);
+
+        for (size_t i = 0; i < n;) {
+                uint32_t cp;
+                size_t len = prc_utf8_decode((const uint8_t *)s + i, n - i, &cp);
+                if (len == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+                        len = len ? len : 1;
+                        memset(s + i, '?', len);
+                }
+                i += len;
+        }
+}
+
 static bool fail(composer *c, prc_errclass cls, const char *fmt, ...) PRC_PRINTF(3, 4);
 static bool fail(composer *c, prc_errclass cls, const char *fmt, ...)
 {
@@ -105,9 +126,11 @@ static bool fail(composer *c, prc_errclass cls, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof(msg), fmt, ap);
         va_end(ap);
+        printable(msg);
         prc_err_at(c->err, cls, c->at.input_pos, "%s", msg);
         prc_err_set_line(c->err, (uint32_t)c->at.line + 1, (uint32_t)c->at.column + 1);
         where(c, ptr, sizeof(ptr));
+        printable(ptr);
         if (ptr[0] != '\0')
                 prc_err_set_ptr(c->err, ptr);
         return false;

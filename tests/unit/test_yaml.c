@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "base/jcs.h"
+#include "base/utf8.h"
 #include "base/yaml.h"
 
 static json_t *load_lim(const char *s, const prc_limits *lim, unsigned flags, prc_err *e)
@@ -453,6 +454,30 @@ static void test_yaml__errors_carry_line_column_and_pointer(void)
         T_ASSERT(e.msg[0] != '\0');
 }
 
+static void test_yaml__messages_never_carry_control_characters(void)
+{
+        prc_err e;
+        json_t *v = load_lim("\"k\\e[31m\": 1\n\"k\\e[31m\": 2\n", &prc_limits_default, 0, &e);
+        char key[80];
+
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(strchr(e.msg, 0x1b) == NULL && strchr(e.ptr, 0x1b) == NULL);
+        T_ASSERT(strstr(e.msg, "k?[31m") != NULL);
+        /* A key cut inside a multi-byte character still leaves valid UTF-8. */
+        memset(key, 'a', 63);
+        memcpy(key + 63, "\xc3\xa9: 1\n", 7);
+        memcpy(key + 70, "\0", 1);
+        {
+                char doc[200];
+                snprintf(doc, sizeof(doc), "%s%s", key, key);
+                v = load_lim(doc, &prc_limits_default, 0, &e);
+        }
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(prc_utf8_valid((const uint8_t *)e.msg, strlen(e.msg), NULL));
+}
+
 static void test_yaml__libfyaml_never_writes_to_stderr(void)
 {
         static const char *const bad[] = { "a: [1, 2\n", "\"unterminated", "a:\n- b\n c: d\n", "{a: 1,,}",
@@ -808,6 +833,7 @@ static const prc_test tests[] = {
         T(test_yaml__raw_bytes_are_checked_first),
         T(test_yaml__escapes_cannot_smuggle_nul_or_bad_utf8),
         T(test_yaml__errors_carry_line_column_and_pointer),
+        T(test_yaml__messages_never_carry_control_characters),
         T(test_yaml__libfyaml_never_writes_to_stderr),
         T(test_yaml__json_documents_load_as_yaml),
         T(test_yaml__workflow_with_anchors_and_merges_loads),
