@@ -99,7 +99,7 @@ $(B)/obj/%.o: %.c
 
 # The two README commands.
 example: all
-	./build/prc demo examples/basic
+	./build/prc scan --target examples/basic
 
 check: setup
 	@tests/run

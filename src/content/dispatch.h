@@ -70,7 +70,7 @@ json_t *prc_dispatch_run(const prc_req *req, prc_err *err);
 /* Test-only escape and misbehaviour operations: PRC_OP_TEST with one of these as the format. */
 enum prc_test_op {
         PRC_T_OPEN_FILE = 1,    /* open("/etc/passwd") */
-        PRC_T_SOCKET,           /* socket(AF_INET) + connect to 192.0.2.1:80 */
+        PRC_T_SOCKET,           /* socket(AF_INET) + connect to 127.0.0.1:80 (tests only target loopback) */
         PRC_T_EXECVE,           /* execve("/bin/true") */
         PRC_T_FORK,             /* fork() */
         PRC_T_WRITE_FILE,       /* open("/tmp/...", O_CREAT|O_WRONLY) and write */
@@ -85,6 +85,8 @@ enum prc_test_op {
         PRC_T_EXEC_MMAP,        /* mmap(PROT_EXEC) */
         PRC_T_RAISE_RLIMIT,     /* setrlimit(RLIMIT_NOFILE) after the seal */
         PRC_T_WRITE_STDERR,     /* write to fd 2 (must be /dev/null, not the client's stderr) */
+        PRC_T_ABORT,            /* abort(), as glibc does on heap corruption */
+        PRC_T_TGKILL_PARENT,    /* tgkill(args = pid, pid, SIGTERM): the self-only rule */
 };
 #endif
 
