@@ -34,6 +34,7 @@ enum {
 
 typedef struct centry {
         struct centry *prev, *next;     /* LRU list: head is the most recently used */
+        struct centry *chain;           /* next entry in the same hash bucket */
         uint8_t        key[PRC_SHA256_LEN];
         uint16_t       type;            /* PRC_RE_DOC or PRC_RE_REFUSE */
         uint8_t       *data;            /* owned: the reply payload */
@@ -48,7 +49,9 @@ struct prc_client {
         unsigned        served;         /* requests answered by this worker */
         json_t         *ready;          /* owned: READY details of this worker */
         prc_buf         reqbuf, rep;
-        centry         *head, *tail;    /* owned: the cache */
+        centry         *head, *tail;    /* owned: the cache, in LRU order */
+        centry        **buckets;        /* owned array; entries borrowed from the list */
+        size_t          nbuckets;       /* power of two, or 0 */
         size_t          cbytes, centries;
         prc_client_stats st;
 };
@@ -350,9 +353,20 @@ static void cache_push_front(prc_client *c, centry *e)
                 c->tail = e;
 }
 
+/* The key is a SHA-256: any 8 of its bytes are already a uniform hash. */
+static size_t bucket_of(const prc_client *c, const uint8_t key[PRC_SHA256_LEN])
+{
+        uint64_t h;
+
+        memcpy(&h, key, sizeof(h));
+        return (size_t)h & (c->nbuckets - 1);
+}
+
 static centry *cache_find(prc_client *c, const uint8_t key[PRC_SHA256_LEN])
 {
-        for (centry *e = c->head; e != NULL; e = e->next)
+        if (c->nbuckets == 0)
+                return NULL;
+        for (centry *e = c->buckets[bucket_of(c, key)]; e != NULL; e = e->chain)
                 if (memcmp(e->key, key, PRC_SHA256_LEN) == 0) {
                         cache_unlink(c, e);
                         cache_push_front(c, e);
@@ -361,13 +375,46 @@ static centry *cache_find(prc_client *c, const uint8_t key[PRC_SHA256_LEN])
         return NULL;
 }
 
+static void bucket_remove(prc_client *c, centry *e)
+{
+        centry **pp = &c->buckets[bucket_of(c, e->key)];
+
+        while (*pp != e)
+                pp = &(*pp)->chain;
+        *pp = e->chain;
+        e->chain = NULL;
+}
+
 static void cache_drop(prc_client *c, centry *e)
 {
+        bucket_remove(c, e);
         cache_unlink(c, e);
         c->cbytes -= e->len;
         c->centries--;
         free(e->data);
         free(e);
+}
+
+/* Keep at most one entry per bucket on average; false when the table cannot grow. */
+static bool cache_grow(prc_client *c)
+{
+        size_t n = c->nbuckets ? c->nbuckets * 2 : 64;
+        centry **b;
+
+        if (c->centries < c->nbuckets)
+                return true;
+        b = calloc(n, sizeof(*b));
+        if (b == NULL)
+                return c->nbuckets > 0;         /* longer chains, still correct */
+        free(c->buckets);
+        c->buckets = b;
+        c->nbuckets = n;
+        for (centry *e = c->head; e != NULL; e = e->next) {
+                size_t i = bucket_of(c, e->key);
+                e->chain = b[i];
+                b[i] = e;
+        }
+        return true;
 }
 
 /* Best effort: a cache that cannot grow is only slower. */
@@ -376,6 +423,8 @@ static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t
         centry *e;
 
         if (n > c->o.cache_max)
+                return;
+        if (!cache_grow(c))
                 return;
         e = calloc(1, sizeof(*e));
         if (e == NULL)
@@ -390,6 +439,8 @@ static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t
         e->type = type;
         e->len = n;
         cache_push_front(c, e);
+        e->chain = c->buckets[bucket_of(c, key)];
+        c->buckets[bucket_of(c, key)] = e;
         c->cbytes += n;
         c->centries++;
         while (c->cbytes > c->o.cache_max && c->tail != NULL)
@@ -608,6 +659,7 @@ void prc_client_free(prc_client *c)
         close_fds(c);
         while (c->head != NULL)
                 cache_drop(c, c->head);
+        free(c->buckets);
         prc_buf_clear(&c->reqbuf);
         prc_buf_clear(&c->rep);
         free(c);
