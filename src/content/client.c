@@ -47,6 +47,7 @@ struct prc_client {
         pid_t           owner;          /* the process that started it (fork safety) */
         int             to_w, from_w;   /* owned: our pipe ends, -1 when none */
         unsigned        served;         /* requests answered by this worker */
+        int64_t         busy_ns;        /* wall time this worker spent on requests: bounds its CPU time */
         json_t         *ready;          /* owned: READY details of this worker */
         prc_buf         reqbuf, rep;
         centry         *head, *tail;    /* owned: the cache, in LRU order */
@@ -96,6 +97,7 @@ static void close_fds(prc_client *c)
         c->ready = NULL;
         c->pid = 0;
         c->served = 0;
+        c->busy_ns = 0;
 }
 
 /* In a forked child: forget the parent's worker without touching it. */
@@ -607,6 +609,7 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 return false;
         }
         c->served++;
+        c->busy_ns += prc_now_ns() - (deadline - (int64_t)c->o.timeout_ms * 1000000);
         /* Cache documents and parser refusals; never a transient allocator failure. */
         if (use_cache) {
                 prc_err probe;
@@ -620,7 +623,14 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                         cache_put(c, key, type, c->rep.data, c->rep.len);
         }
         ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
-        if (c->pid != 0 && c->o.max_requests > 0 && c->served >= c->o.max_requests) {
+        /*
+         * Retire the worker before RLIMIT_CPU could end a good request: it
+         * uses CPU only while it serves, so its CPU time is at most busy_ns
+         * (plus start-up), and the next request may take up to timeout_ms.
+         */
+        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
+                            c->busy_ns + (int64_t)c->o.timeout_ms * 1000000 >=
+                                    (int64_t)c->o.cpu_seconds * 1000000000)) {
                 int status;
                 close(c->to_w);         /* EOF: the worker exits by itself */
                 c->to_w = -1;

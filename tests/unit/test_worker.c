@@ -673,6 +673,23 @@ static void test_worker__retires_a_worker_after_max_requests(void)
         prc_client_free(c);
 }
 
+static void test_worker__retires_a_worker_before_its_cpu_limit(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+
+        /* A deadline as long as the CPU limit: no worker may serve a second request. */
+        opts(&o);
+        o.cpu_seconds = 1;
+        o.timeout_ms = 1000;
+        c = client_with(&o);
+        expect_ping(c);
+        expect_ping(c);
+        expect_ping(c);
+        T_EQ_INT(started(c), 3);
+        prc_client_free(c);
+}
+
 static void test_worker__release_binary_has_no_test_operations(void)
 {
         char path[4200];
@@ -809,6 +826,7 @@ static const prc_test tests[] = {
         T(test_worker__floor_refusal_names_the_layer),
         T(test_worker__stderr_as_a_log_file_is_not_written),
         T(test_worker__retires_a_worker_after_max_requests),
+        T(test_worker__retires_a_worker_before_its_cpu_limit),
         T(test_worker__release_binary_has_no_test_operations),
         T(test_worker__floored_worker_runs_as_an_unprivileged_user),
 };
