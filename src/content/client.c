@@ -556,11 +556,12 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 return false;
         }
         if (use_cache) {
-                centry *hit;
+                centry *hit = NULL;
                 prc_err_init(&e);
-                if (!cache_key(&r, key, &e))
-                        use_cache = false;
-                else if ((hit = cache_find(c, key)) != NULL) {
+                use_cache = cache_key(&r, key, &e);     /* no key (out of memory): just no cache */
+                if (use_cache)
+                        hit = cache_find(c, key);
+                if (hit != NULL) {
                         c->st.cache_hits++;
                         return finish(c, hit->type, hit->data, hit->len, path, out, err);
                 }
