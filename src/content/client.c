@@ -611,10 +611,14 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         }
         c->served++;
         c->busy_ns += prc_now_ns() - (deadline - (int64_t)c->o.timeout_ms * 1000000);
-        /* Cache documents and parser refusals; never a transient allocator failure. */
+        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
+        /*
+         * Cache documents that decoded and parser refusals; never a reply
+         * that failed its checks, a frame-level refusal or an allocator failure.
+         */
         if (use_cache) {
                 prc_err probe;
-                bool cache_it = type == PRC_RE_DOC;
+                bool cache_it = type == PRC_RE_DOC && ok;
                 if (type == PRC_RE_REFUSE) {
                         prc_err_init(&e);
                         cache_it = prc_refusal_decode(c->rep.data, c->rep.len, &probe, &e) &&
@@ -623,7 +627,6 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 if (cache_it)
                         cache_put(c, key, type, c->rep.data, c->rep.len);
         }
-        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
         /*
          * Retire the worker before RLIMIT_CPU could end a good request: it
          * uses CPU only while it serves, so its CPU time is at most busy_ns

@@ -436,6 +436,7 @@ static void expect_bad_reply(int op, const char *args, prc_errclass want)
 
 static void test_worker__garbage_frame_is_invalid_frame(void) { expect_bad_reply(PRC_T_GARBAGE, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_reply(PRC_T_OVERCAP, NULL, PRC_E_REPLY_TOO_LARGE); }
+static void test_worker__malformed_document_reply_is_invalid_frame(void) { expect_bad_reply(PRC_T_BAD_DOC, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
 
 static void test_worker__document_over_the_reply_cap_is_refused_by_the_worker(void)
@@ -816,6 +817,7 @@ static const prc_test tests[] = {
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__request_over_the_cap_is_refused_before_sending),
         T(test_worker__cache_hit_costs_no_round_trip),
@@ -845,6 +847,7 @@ static const prc_test client_tests[] = {
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
