@@ -196,6 +196,11 @@ static json_t *op_test(const prc_req *req, prc_err *err)
         }
         case PRC_T_ABORT:
                 abort();
+        case PRC_T_BAD_DOC:
+                prc_frame_hdr_encode(hdr, PRC_RE_DOC, 6);
+                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, "{\"a\":1", 6) < 0)
+                        prc_err_set(err, PRC_E_IO, "write failed");
+                break;
         case PRC_T_TGKILL_PARENT: {
                 pid_t pid = (pid_t)args_num(req);
                 return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
@@ -275,6 +280,7 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_BIG_DOC),       PRC_TEST_ENTRY(PRC_T_EXEC_MMAP),
         PRC_TEST_ENTRY(PRC_T_RAISE_RLIMIT),  PRC_TEST_ENTRY(PRC_T_WRITE_STDERR),
         PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
+        PRC_TEST_ENTRY(PRC_T_BAD_DOC),
 #undef PRC_TEST_ENTRY
 #endif
 };

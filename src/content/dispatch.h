@@ -90,6 +90,7 @@ enum prc_test_op {
         PRC_T_WRITE_STDERR,     /* write to fd 2 (must be /dev/null, not the client's stderr) */
         PRC_T_ABORT,            /* abort(), as glibc does on heap corruption */
         PRC_T_TGKILL_PARENT,    /* tgkill(args = pid, pid, SIGTERM): the self-only rule */
+        PRC_T_BAD_DOC,          /* a well-framed reply whose document is not JSON */
 };
 #endif
 

@@ -2,7 +2,8 @@
  * test_worker.c - the content worker end to end: a REAL floored worker
  * (build/test/helpers/worker, the same dispatch table as `prc __worker` plus
  * the PRC_TESTING escape operations) driven through the client.
- * NOSAN: the floor's seccomp and RLIMIT_AS cannot run under ASan.
+ * NOSAN: the floor's seccomp and RLIMIT_AS cannot run under ASan; the
+ * "client" suite at the end repeats the client-side cases under ASan.
  */
 #include "t.h"
 
@@ -435,6 +436,7 @@ static void expect_bad_reply(int op, const char *args, prc_errclass want)
 
 static void test_worker__garbage_frame_is_invalid_frame(void) { expect_bad_reply(PRC_T_GARBAGE, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_reply(PRC_T_OVERCAP, NULL, PRC_E_REPLY_TOO_LARGE); }
+static void test_worker__malformed_document_reply_is_invalid_frame(void) { expect_bad_reply(PRC_T_BAD_DOC, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
 
 static void test_worker__document_over_the_reply_cap_is_refused_by_the_worker(void)
@@ -531,6 +533,42 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         prc_client_get_stats(c, &st);
         T_EQ_INT(st.round_trips, 4);
         T_EQ_INT(st.cache_hits, 2);
+        prc_client_free(c);
+}
+
+static void test_worker__cache_holds_many_entries(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        char in[32];
+
+        /* Enough entries to grow the hash table several times; then every one is a hit. */
+        for (int round = 0; round < 2; round++)
+                for (int i = 0; i < 300; i++) {
+                        snprintf(in, sizeof(in), "[%d]", i);
+                        expect_doc(c, in, in);
+                }
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.round_trips, 300);
+        T_EQ_INT(st.cache_hits, 300);
+        T_EQ_INT(st.cache_entries, 300);
+        prc_client_free(c);
+}
+
+static void test_worker__a_binary_that_is_not_a_worker_is_worker_start(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.worker_path = "/bin/false";
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "a.json", (const uint8_t *)"[]", 2, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_START);
+        T_ASSERT(strstr(err.msg, "exited with status 1") != NULL);
         prc_client_free(c);
 }
 
@@ -633,6 +671,23 @@ static void test_worker__retires_a_worker_after_max_requests(void)
         expect_ping(c);
         expect_ping(c);
         T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void test_worker__retires_a_worker_before_its_cpu_limit(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+
+        /* A deadline as long as the CPU limit: no worker may serve a second request. */
+        opts(&o);
+        o.cpu_seconds = 1;
+        o.timeout_ms = 1000;
+        c = client_with(&o);
+        expect_ping(c);
+        expect_ping(c);
+        expect_ping(c);
+        T_EQ_INT(started(c), 3);
         prc_client_free(c);
 }
 
@@ -762,15 +817,43 @@ static const prc_test tests[] = {
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__request_over_the_cap_is_refused_before_sending),
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
+        T(test_worker__cache_holds_many_entries),
+        T(test_worker__a_binary_that_is_not_a_worker_is_worker_start),
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
         T(test_worker__stderr_as_a_log_file_is_not_written),
         T(test_worker__retires_a_worker_after_max_requests),
+        T(test_worker__retires_a_worker_before_its_cpu_limit),
         T(test_worker__release_binary_has_no_test_operations),
         T(test_worker__floored_worker_runs_as_an_unprivileged_user),
 };
 PRC_SUITE_NOSAN(worker, tests)
+
+/*
+ * The client's own code under ASan+UBSan: these cases run in build/asan's
+ * test binary too, still against the non-sanitized floored worker from
+ * build/test (only the worker needs to live without ASan).
+ */
+static const prc_test client_tests[] = {
+        T(test_worker__parses_json_through_a_floored_worker),
+        T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__escape_open_file_is_killed),
+        T(test_worker__spin_forever_is_a_timeout),
+        T(test_worker__garbage_frame_is_invalid_frame),
+        T(test_worker__overcap_reply_is_reply_too_large),
+        T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__malformed_document_reply_is_invalid_frame),
+        T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
+        T(test_worker__cache_hit_costs_no_round_trip),
+        T(test_worker__cache_evicts_least_recently_used_by_bytes),
+        T(test_worker__cache_holds_many_entries),
+        T(test_worker__forked_child_uses_its_own_worker),
+        T(test_worker__floor_refusal_names_the_layer),
+        T(test_worker__retires_a_worker_after_max_requests),
+};
+PRC_SUITE(client, client_tests)
