@@ -49,8 +49,9 @@ const prc_cmd prc_cmds[] = {
           "also rereads the copy and checks it against the digest).  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
           "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
           "total size ceiling.\n"
-          "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
-          "reached, --out exists, or I/O failed.\n" },
+          "Exit: 0 created; 1 created, but some names could not be represented (not\n"
+          "copied); 2 usage; 3 a file changed or is unreadable, the ceiling was reached,\n"
+          "--out exists, or I/O failed (nothing is left on disk).\n" },
 
         /* -- content worker and parsers -- */
         { "content", "parse", cmd_content_parse, "parse a target file through the sandboxed content worker",
