@@ -123,3 +123,22 @@ bool prc_authority_scan(const json_t *v, unsigned sets, bool allow_root_status, 
         /* Depth is bounded by the strict reader or YAML loader that built v. */
         return scan(v, sets, allow_root_status, err);
 }
+
+static bool list_ok(const char *const *list, size_t n)
+{
+        char f[32];
+
+        for (size_t i = 0; i < n; i++) {
+                if (!fold(list[i], strlen(list[i]), f, sizeof(f)) || strcmp(f, list[i]) != 0)
+                        return false;
+                if (i > 0 && strcmp(list[i - 1], list[i]) >= 0)
+                        return false;
+        }
+        return true;
+}
+
+bool prc_authority_lists_ok(void)
+{
+        return list_ok(evaluator_words, PRC_ARRAY_LEN(evaluator_words)) &&
+               list_ok(trust_words, PRC_ARRAY_LEN(trust_words)) && list_ok(value_words, PRC_ARRAY_LEN(value_words));
+}

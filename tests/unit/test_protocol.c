@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "adapter/authority.h"
 #include "adapter/manifest.h"
 #include "adapter/protocol.h"
 #include "adapter_manifest_json.h"
@@ -296,6 +297,78 @@ static void test_protocol__authority_claims_at_any_depth(void)
         }
 }
 
+static void test_protocol__authority_words_fold_case_and_separators(void)
+{
+        T_ASSERT(prc_authority_lists_ok());
+        T_EQ_STR(prc_authority_key("Severity_Override", 17, PRC_AUTH_EVALUATOR), "severityoverride");
+        T_EQ_STR(prc_authority_key("allow-listed", 12, PRC_AUTH_EVALUATOR), "allowlisted");
+        T_EQ_STR(prc_authority_key("firstParty", 10, PRC_AUTH_TRUST), "firstparty");
+        T_ASSERT(prc_authority_key("firstParty", 10, PRC_AUTH_EVALUATOR) == NULL);
+        T_ASSERT(prc_authority_key("path", 4, PRC_AUTH_EVALUATOR | PRC_AUTH_TRUST) == NULL);
+        T_ASSERT(prc_authority_key("passes_through_a_very_long_key_name", 35, PRC_AUTH_EVALUATOR) == NULL);
+        T_EQ_STR(prc_authority_value("PASS", 4), "pass");
+        T_ASSERT(prc_authority_value("found", 5) == NULL);
+        /* every list entry is found again (the bsearch sees a sorted list) */
+        T_ASSERT(prc_authority_key("whitelisted", 11, PRC_AUTH_EVALUATOR) != NULL);
+        T_ASSERT(prc_authority_key("allow", 5, PRC_AUTH_EVALUATOR) != NULL);
+        T_ASSERT(prc_authority_value("waived", 6) != NULL);
+}
+
+static void test_protocol__observation_briefs_match_the_full_objects(void)
+{
+        static const char t[] = ART("r") OBS("a") "{\"type\":\"observation\",\"id\":\"b\",\"kind\":\"fixture.sbom\","
+                                "\"outcome\":\"value\",\"value\":{\"n\":1}}\n" SUM(0, 2, 1);
+        prc_manifest *m = manifest();
+        prc_err err;
+        prc_decoder *d;
+        const char *id, *kind, *outcome;
+
+        prc_err_init(&err);
+        d = prc_decode_transcript(m, NULL, t, sizeof(t) - 1, NULL, &err);
+        T_EQ_INT(prc_decoder_observation_count(d), 2);
+        T_ASSERT(prc_decoder_observation_brief(d, 1, &id, &kind, &outcome));
+        T_EQ_STR(id, "b");
+        T_EQ_STR(kind, "fixture.sbom");
+        T_EQ_STR(outcome, "value");
+        T_ASSERT(!prc_decoder_observation_brief(d, 2, &id, &kind, &outcome));
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(json_array_get(prc_decoder_observations(d), 1),
+                                                                    "value"), "n")), 1);
+        /* the same pointer on a second call: built once */
+        T_ASSERT(prc_decoder_observations(d) == prc_decoder_observations(d));
+        prc_decoder_free(d);
+        /* rejected output has no observations at all */
+        d = prc_decode_transcript(m, NULL, OBS("a"), strlen(OBS("a")), NULL, &err);
+        T_EQ_INT(prc_decoder_observation_count(d), 0);
+        T_ASSERT(!prc_decoder_observation_brief(d, 0, &id, &kind, &outcome));
+        T_EQ_INT(json_array_size(prc_decoder_observations(d)), 0);
+        T_ASSERT(prc_decoder_summary_status(d) == NULL);
+        prc_decoder_free(d);
+        prc_manifest_free(m);
+}
+
+static void test_protocol__many_ids_stay_unique(void)
+{
+        prc_manifest *m;
+        prc_err err;
+        prc_decoder *d;
+        char line[160];
+        prc_proto_limits lim = { 4096, 5000, 1 << 20 };
+
+        /* the id set grows past its first table (1024 slots); a late duplicate of an early id is still caught */
+        m = manifest();
+        prc_err_init(&err);
+        d = prc_decoder_new(m, &lim, &err);
+        for (int i = 0; i < 1500; i++) {
+                snprintf(line, sizeof(line), "{\"type\":\"observation\",\"id\":\"o%d\",\"kind\":\"fixture.secret\","
+                         "\"outcome\":\"found\"}\n", i % 1400);
+                (void)prc_decoder_feed(d, line, strlen(line));
+        }
+        T_ERR(*prc_decoder_error(d), PRC_E_DUPLICATE_ID);
+        T_EQ_INT(prc_decoder_error(d)->line, 1401);
+        prc_decoder_free(d);
+        prc_manifest_free(m);
+}
+
 static void test_protocol__errors_never_echo_adapter_bytes(void)
 {
         static const char *const t[] = {
@@ -387,7 +460,7 @@ static void test_protocol__execution_end_rules(void)
 static void test_protocol__decoder_refuses_raised_limits(void)
 {
         prc_manifest *m = manifest();
-        prc_proto_limits raise = { 4097, 100, 1 << 20 }, zero = { 4096, 0, 1 << 20 };
+        prc_proto_limits raise = { 4097, 100, 1 << 20 }, zero = { 4096, 0, 1 << 20 }, more = { 4096, 5001, 1 << 20 };
         prc_err err;
 
         prc_err_init(&err);
@@ -395,6 +468,9 @@ static void test_protocol__decoder_refuses_raised_limits(void)
         T_ERR(err, PRC_E_LIMIT_OUT_OF_RANGE);
         prc_err_init(&err);
         T_ASSERT(prc_decoder_new(m, &zero, &err) == NULL);
+        T_ERR(err, PRC_E_LIMIT_OUT_OF_RANGE);
+        prc_err_init(&err);
+        T_ASSERT(prc_decoder_new(m, &more, &err) == NULL);
         T_ERR(err, PRC_E_LIMIT_OUT_OF_RANGE);
         prc_manifest_free(m);
 }
@@ -459,6 +535,9 @@ static const prc_test tests[] = {
         T(test_protocol__statuses_outcomes_locations_counters),
         T(test_protocol__ids_artifacts_values_kinds_numbers),
         T(test_protocol__authority_claims_at_any_depth),
+        T(test_protocol__authority_words_fold_case_and_separators),
+        T(test_protocol__observation_briefs_match_the_full_objects),
+        T(test_protocol__many_ids_stay_unique),
         T(test_protocol__errors_never_echo_adapter_bytes),
         T(test_protocol__chunking_does_not_change_the_result),
         T(test_protocol__execution_end_rules),
