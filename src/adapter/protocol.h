@@ -92,6 +92,12 @@ const char *prc_decoder_summary_status(const prc_decoder *d);
  * rebuild ran out of memory.
  */
 const json_t *prc_decoder_observations(const prc_decoder *d);
+/*
+ * Before the first feed: keep only each observation's id, kind and outcome
+ * (prc_decoder_observations then stays empty).  For callers that report
+ * but do not hand observations on, such as validate-output and fixtures.
+ */
+void prc_decoder_keep_briefs_only(prc_decoder *d);
 /* Count and id / kind / outcome of accepted observations, without building JSON (0 / false otherwise). */
 size_t prc_decoder_observation_count(const prc_decoder *d);
 /* Borrowed strings, valid until prc_decoder_free. */

@@ -336,6 +336,16 @@ static void test_protocol__observation_briefs_match_the_full_objects(void)
         /* the same pointer on a second call: built once */
         T_ASSERT(prc_decoder_observations(d) == prc_decoder_observations(d));
         prc_decoder_free(d);
+        /* briefs-only mode keeps the briefs and never builds the objects */
+        d = prc_decoder_new(m, NULL, &err);
+        prc_decoder_keep_briefs_only(d);
+        (void)prc_decoder_feed(d, t, sizeof(t) - 1);
+        T_ASSERT(prc_decoder_finish(d, NULL));
+        T_EQ_INT(prc_decoder_observation_count(d), 2);
+        T_ASSERT(prc_decoder_observation_brief(d, 0, &id, &kind, &outcome));
+        T_EQ_STR(outcome, "not_found");
+        T_EQ_INT(json_array_size(prc_decoder_observations(d)), 0);
+        prc_decoder_free(d);
         /* rejected output has no observations at all */
         d = prc_decode_transcript(m, NULL, OBS("a"), strlen(OBS("a")), NULL, &err);
         T_EQ_INT(prc_decoder_observation_count(d), 0);
