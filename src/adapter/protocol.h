@@ -54,7 +54,8 @@ typedef struct prc_exec_end {
 typedef struct prc_decoder prc_decoder;        /* opaque: protocol.c */
 
 /*
- * New decoder for output of manifest m (borrowed: must outlive the decoder)
+ * New decoder for output of manifest m (borrowed: must outlive the decoder;
+ * loaded with PRC_MANIFEST_EXECUTE, which is what checks engine compatibility)
  * under lim (NULL: the manifest's limits).  lim may only lower the
  * manifest's ceilings.  Returns NULL with err set: manifest-archived (m was
  * loaded for records), protocol-mismatch (m is not a jsonl adapter),

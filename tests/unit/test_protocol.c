@@ -533,6 +533,54 @@ static void test_protocol__stderr_meter_keeps_only_count_and_digest(void)
         prc_stderr_meter_clear(&s);
 }
 
+/*
+ * Hostile-path sweep over the checked-in valid transcript: every truncation
+ * and every single-bit flip gives exactly one outcome, a proper prefix is
+ * never accepted, and an accepted flip still satisfies the invariants.
+ */
+static void test_protocol__truncation_and_bitflip_sweep(void)
+{
+        char path[4200];
+        size_t n;
+        char *t, *c;
+        prc_manifest *m = manifest();
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/fixtures/adapters/valid-output.jsonl", t_root());
+        t = t_read(path, &n);
+        c = malloc(n);
+        T_ASSERT(c != NULL);
+        prc_err_init(&err);
+        for (size_t k = 0; k < n; k++) {
+                prc_decoder *d = prc_decode_transcript(m, NULL, t, k, NULL, &err);
+                T_EQ_INT(prc_decoder_disposition(d), PRC_DISP_REJECTED);
+                T_ASSERT(prc_decoder_error(d)->cls != PRC_E_OK);
+                T_ASSERT(prc_decoder_error(d)->line >= 1);
+                prc_decoder_free(d);
+        }
+        for (size_t k = 0; k < n; k++) {
+                for (int bit = 0; bit < 8; bit++) {
+                        prc_decoder *d;
+                        memcpy(c, t, n);
+                        c[k] = (char)(c[k] ^ (1 << bit));
+                        d = prc_decode_transcript(m, NULL, c, n, NULL, &err);
+                        if (prc_decoder_disposition(d) == PRC_DISP_ACCEPTED) {
+                                T_NOERR(*prc_decoder_error(d));
+                                T_ASSERT(prc_decoder_summary_status(d) != NULL);
+                        } else {
+                                T_EQ_INT(prc_decoder_disposition(d), PRC_DISP_REJECTED);
+                                T_ASSERT(prc_decoder_error(d)->cls != PRC_E_OK);
+                                T_EQ_INT(prc_decoder_observation_count(d), 0);
+                        }
+                        prc_decoder_free(d);
+                }
+        }
+        T_NOERR(err);
+        free(c);
+        free(t);
+        prc_manifest_free(m);
+}
+
 static const prc_test tests[] = {
         T(test_protocol__valid_transcript_with_every_optional_field_is_accepted),
         T(test_protocol__summary_statuses_unsupported_and_failed_are_accepted),
@@ -554,5 +602,6 @@ static const prc_test tests[] = {
         T(test_protocol__decoder_refuses_raised_limits),
         T(test_protocol__request_builder_writes_three_canonical_lines),
         T(test_protocol__stderr_meter_keeps_only_count_and_digest),
+        T(test_protocol__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(protocol, tests)
