@@ -57,8 +57,8 @@ typedef struct prc_decoder prc_decoder;        /* opaque: protocol.c */
  * New decoder for output of manifest m (borrowed: must outlive the decoder;
  * loaded with PRC_MANIFEST_EXECUTE, which is what checks engine compatibility)
  * under lim (NULL: the manifest's limits).  lim may only lower the
- * manifest's ceilings.  Returns NULL with err set: manifest-archived (m was
- * loaded for records), protocol-mismatch (m is not a jsonl adapter),
+ * manifest's ceilings.  Returns NULL with err set: manifest-archived (m is
+ * a v0.1-v0.3 manifest), protocol-mismatch (m is not a jsonl adapter),
  * limit-out-of-range (lim raises or zeroes a ceiling), out-of-memory.
  */
 prc_decoder *prc_decoder_new(const prc_manifest *m, const prc_proto_limits *lim, prc_err *err);
