@@ -95,8 +95,7 @@ PY
 }
 
 t_suite_and_report_validate_against_their_schemas() {
-        suite_copy "$TMP/s"
-        arun "$PRC" adapter fixture-validate --suite "$TMP/s/fixture-suite.json" --format json
+        arun "$PRC" adapter fixture-validate --suite "$FIX/fixture-suite.yaml" --format json
         expect_rc 0
         printf '%s' "$OUT" > "$TMP/report.json"
         $PY - "$TMP/report.json" <<'PY'
