@@ -161,4 +161,47 @@ static inline size_t tc_manifests(bool (*want)(const char *kind, const char *pat
         return checked;
 }
 
+/*
+ * Hostile-path sweep (STYLE.md): every truncation and every single-bit flip
+ * of a valid input must give exactly one outcome, with a located error.
+ * Returns the number of parses.
+ */
+static inline size_t tc_sweep(tc_parse_fn fn, unsigned flags, const char *valid)
+{
+        size_t n = strlen(valid), runs = 0;
+        uint8_t *b = malloc(n + 1);
+
+        if (b == NULL)
+                t_fail(__FILE__, __LINE__, "out of memory");
+        for (size_t cut = 0; cut <= n; cut++) {
+                for (int bit = -1; bit < 8; bit++) {
+                        size_t len = cut;
+                        prc_err err;
+                        json_t *v;
+
+                        memcpy(b, valid, n);
+                        if (bit >= 0) {
+                                if (cut == n)
+                                        continue;
+                                b[cut] ^= (uint8_t)(1u << bit);
+                                len = n;        /* flips run over the whole input */
+                        }
+                        prc_err_init(&err);
+                        v = fn(b, len, &prc_limits_fuzz, flags, &err);
+                        if ((v == NULL) != (err.cls != PRC_E_OK))
+                                t_fail(__FILE__, __LINE__, "cut %zu bit %d: a document and an error, or neither", cut,
+                                       bit);
+                        if (v == NULL && err.off != PRC_NO_OFF && err.line == 0)
+                                t_fail(__FILE__, __LINE__, "cut %zu bit %d: error without a line", cut, bit);
+                        if (v == NULL && cut == n && bit < 0)
+                                t_fail(__FILE__, __LINE__, "the valid input is refused: %s: %s",
+                                       prc_err_name(err.cls), err.msg);
+                        json_decref(v);
+                        runs++;
+                }
+        }
+        free(b);
+        return runs;
+}
+
 #endif
