@@ -23,6 +23,8 @@ def fnum(s):
 
 def ndt(s):
     s = s.upper()
+    if s.endswith("Z"):
+        s = s[:-1] + "+00:00"
     if len(s) > 10 and s[10] in " T":
         s = s[:10] + "T" + s[11:]
     m = re.match(r"^(.*?\d\d:\d\d:\d\d)(\.\d+)?(.*)$", s)
@@ -134,4 +136,5 @@ def main():
     return 1 if failed else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
