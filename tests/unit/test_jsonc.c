@@ -285,6 +285,43 @@ static void test_jsonc__cr_row_fails_after_the_comment(void)
         free(b);
 }
 
+static json_t *fixture(const char *name)
+{
+        char path[4096];
+        size_t n;
+        char *b;
+        prc_err e;
+        json_t *v;
+
+        snprintf(path, sizeof(path), "%s/tests/fixtures/jsonc/%s", t_root(), name);
+        b = t_read(path, &n);
+        prc_err_init(&e);
+        v = prc_jsonc_parse((const uint8_t *)b, n, &prc_limits_default, 0, &e);
+        free(b);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "%s refused: %s at %u:%u: %s", name, prc_err_name(e.cls), e.line, e.col,
+                       e.msg);
+        return v;
+}
+
+static void test_jsonc__tsconfig_like_fixtures_parse(void)
+{
+        json_t *v = fixture("tsconfig.json");
+
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(v, "compilerOptions"), "outDir")), "dist");
+        T_EQ_STR(json_string_value(json_array_get(json_object_get(json_object_get(json_object_get(v,
+                 "compilerOptions"), "paths"), "@app/*"), 0)), "src/*");
+        T_EQ_INT(json_array_size(json_object_get(v, "include")), 2);
+        json_decref(v);
+        v = fixture("devcontainer.json");
+        T_ASSERT(json_object_get(v, "postCreateCommand") == NULL);      /* it is commented out */
+        T_EQ_INT(json_integer_value(json_array_get(json_object_get(v, "forwardPorts"), 1)), 9229);
+        json_decref(v);
+        v = fixture("vscode-settings.json");
+        T_EQ_STR(json_string_value(json_object_get(v, "url")), "https://example.invalid/*not-a-comment*/");
+        json_decref(v);
+}
+
 static bool json_kind(const char *kind, const char *path)
 {
         size_t n = strlen(path);
@@ -312,6 +349,7 @@ static const prc_test tests[] = {
         T(test_jsonc__truncation_and_bit_flip_sweep),
         T(test_jsonc__attack_corpus_in_place),
         T(test_jsonc__cr_row_fails_after_the_comment),
+        T(test_jsonc__tsconfig_like_fixtures_parse),
         T(test_jsonc__real_json_manifests_parse),
 };
 
