@@ -1,8 +1,9 @@
 #!/bin/bash
 # toml-tomllib.sh - prc's TOML reader against Python 3.11's tomllib on the
 # toml-test cases, every TOML manifest of ../shared/corpora/manifests and the
-# TOML attack inputs, read in place, and the edge cases in tests/fixtures/toml/.  Differences on purpose (limits, the
-# byte order mark): toml-tomllib.expect.  Ends with "N passed, N failed".
+# TOML attack inputs (read in place), and the edge cases in tests/fixtures/toml/.
+# Differences on purpose (limits, the byte order mark): toml-tomllib.expect.
+# Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
 CORPORA=${PRC_CORPORA:-$(pwd)/../shared/corpora}
