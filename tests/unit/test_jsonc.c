@@ -214,6 +214,13 @@ static void test_jsonc__truncation_and_bit_flip_sweep(void)
         T_ASSERT(tc_sweep(prc_jsonc_parse, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_NUL, valid) > 500);
 }
 
+static void test_jsonc__allocation_failures_are_refusals_without_leaks(void)
+{
+        const char *valid = "// c\n{\"a\": [1, -2, \"s\\u00e9\\n\", true, null,], /* b */ \"o\": {\"k\": false},}\n";
+
+        T_ASSERT(tc_oom_sweep(prc_jsonc_parse, 0, valid) > 10);
+}
+
 static const tc_expect attacks[] = {
         { "json/deep-array-100000.json", "depth-limit", NULL },
         { "json/deep-object-100000.json", "depth-limit", NULL },
@@ -347,6 +354,7 @@ static const prc_test tests[] = {
         T(test_jsonc__limits),
         T(test_jsonc__agrees_with_the_strict_json_reader),
         T(test_jsonc__truncation_and_bit_flip_sweep),
+        T(test_jsonc__allocation_failures_are_refusals_without_leaks),
         T(test_jsonc__attack_corpus_in_place),
         T(test_jsonc__cr_row_fails_after_the_comment),
         T(test_jsonc__tsconfig_like_fixtures_parse),

@@ -204,4 +204,68 @@ static inline size_t tc_sweep(tc_parse_fn fn, unsigned flags, const char *valid)
         return runs;
 }
 
+/*
+ * Allocation-failure sweep (STYLE.md, fault injection): jansson's allocator
+ * is replaced by one that fails its Nth call, for every N up to the number
+ * of allocations a valid input needs.  Each parse must be refused with
+ * out-of-memory, and every block must be freed again (no leak on any
+ * failure path).  Runs in the test's own forked child, so the allocator
+ * swap cannot leak into other tests.  Returns the number of parses.
+ */
+static size_t tc_calls, tc_fail_at;
+static long tc_live;
+
+static inline void *tc_malloc(size_t n)
+{
+        void *p;
+
+        if (++tc_calls == tc_fail_at)
+                return NULL;
+        p = malloc(n);
+        if (p != NULL)
+                tc_live++;
+        return p;
+}
+
+static inline void tc_free(void *p)
+{
+        if (p != NULL) {
+                tc_live--;
+                free(p);
+        }
+}
+
+static inline size_t tc_oom_sweep(tc_parse_fn fn, unsigned flags, const char *valid)
+{
+        size_t n = strlen(valid), total;
+        prc_err err;
+        json_t *v;
+
+        json_set_alloc_funcs(tc_malloc, tc_free);
+        tc_calls = 0;
+        tc_fail_at = 0;
+        prc_err_init(&err);
+        v = fn((const uint8_t *)valid, n, &prc_limits_default, flags, &err);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "the valid input is refused: %s", err.msg);
+        json_decref(v);
+        total = tc_calls;
+        if (tc_live != 0)
+                t_fail(__FILE__, __LINE__, "%ld blocks live after a successful parse", tc_live);
+        for (size_t k = 1; k <= total; k++) {
+                tc_calls = 0;
+                tc_fail_at = k;
+                prc_err_init(&err);
+                v = fn((const uint8_t *)valid, n, &prc_limits_default, flags, &err);
+                if (v != NULL || err.cls != PRC_E_OUT_OF_MEMORY)
+                        t_fail(__FILE__, __LINE__, "allocation %zu of %zu failed: got %s, want out-of-memory", k,
+                               total, v != NULL ? "a document" : prc_err_name(err.cls));
+                if (tc_live != 0)
+                        t_fail(__FILE__, __LINE__, "allocation %zu of %zu failed: %ld blocks leaked", k, total,
+                               tc_live);
+        }
+        json_set_alloc_funcs(malloc, free);
+        return total;
+}
+
 #endif
