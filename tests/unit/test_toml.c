@@ -326,6 +326,23 @@ static void test_toml__unsafe_integers_are_kept(void)
         json_decref(v);
 }
 
+static void test_toml__truncation_and_bit_flip_sweep(void)
+{
+        const char *valid = "# lock\n[[package]]\nname = \"a\"\nv = 'x'\nd = [{ n = 1, o.p = 0x1f },]\n"
+                            "[package.s]\nt = 1979-05-27T07:32:00Z\nf = -1.5e3\nm = \"\"\"\nq\\\n r\"\"\"\n";
+
+        T_ASSERT(tc_sweep(prc_toml_parse, 0, valid) > 1000);
+        T_ASSERT(tc_sweep(prc_toml_parse, PRC_TOML_TAGGED, valid) > 1000);
+}
+
+static void test_toml__allocation_failures_are_refusals_without_leaks(void)
+{
+        const char *valid = "# lock\n[[package]]\nname = \"a\"\nv = 'x'\nd = [{ n = 1, o.p = 0x1f },]\n"
+                            "[package.s]\nt = 1979-05-27T07:32:00Z\nf = -1.5e3\nm = \"\"\"\nq\\\n r\"\"\"\n";
+
+        T_ASSERT(tc_oom_sweep(prc_toml_parse, 0, valid) > 10);
+}
+
 static const tc_expect attacks[] = {
         { "toml/deep-inline-tables-50000.toml", "depth-limit", NULL },
         { "toml/deep-arrays-50000.toml", "depth-limit", NULL },
@@ -412,6 +429,8 @@ static const prc_test tests[] = {
         T(test_toml__limits),
         T(test_toml__invalid_utf8_is_refused_with_offset),
         T(test_toml__unsafe_integers_are_kept),
+        T(test_toml__truncation_and_bit_flip_sweep),
+        T(test_toml__allocation_failures_are_refusals_without_leaks),
         T(test_toml__attack_corpus_in_place),
         T(test_toml__real_manifests_parse),
 };

@@ -215,18 +215,15 @@ static bool arr_put(struct tp *t, json_t *arr, json_t *v)
         return true;
 }
 
-/*
- * A leaf value.  type is the toml-test type name; text/len is the string
- * value (for strings: the unescaped bytes; for others: the source text).
- */
-static json_t *leaf_tagged(struct tp *t, const char *type, const char *text, size_t len)
+/* {tkey: type, vkey: text} as a new object; NULL (out-of-memory recorded) on failure. */
+static json_t *pair(struct tp *t, const char *tkey, const char *type, const char *vkey, const char *text,
+                    size_t len)
 {
-        json_t *o, *s;
+        json_t *o = json_object();
 
-        o = json_object();
-        s = json_stringn_nocheck(text, len);
-        if (o == NULL || s == NULL || json_object_set_new_nocheck(o, "type", json_string_nocheck(type)) != 0 ||
-            json_object_set_new_nocheck(o, "value", s) != 0) {
+        /* json_object_set_new_nocheck steals the value even when it fails. */
+        if (o == NULL || json_object_set_new_nocheck(o, tkey, json_string_nocheck(type)) != 0 ||
+            json_object_set_new_nocheck(o, vkey, json_stringn_nocheck(text, len)) != 0) {
                 json_decref(o);
                 oom(t);
                 return NULL;
@@ -234,21 +231,20 @@ static json_t *leaf_tagged(struct tp *t, const char *type, const char *text, siz
         return o;
 }
 
+/*
+ * A leaf value.  type is the toml-test type name; text/len is the string
+ * value (for strings: the unescaped bytes; for others: the source text).
+ */
+static json_t *leaf_tagged(struct tp *t, const char *type, const char *text, size_t len)
+{
+        return pair(t, "type", type, "value", text, len);
+}
+
 static json_t *leaf_typed(struct tp *t, const char *type, const char *text, size_t len)
 {
-        json_t *o, *s;
-
         if (t->flags & PRC_TOML_TAGGED)
                 return leaf_tagged(t, type, text, len);
-        o = json_object();
-        s = json_stringn_nocheck(text, len);
-        if (o == NULL || s == NULL || json_object_set_new_nocheck(o, "$toml", json_string_nocheck(type)) != 0 ||
-            json_object_set_new_nocheck(o, "text", s) != 0) {
-                json_decref(o);
-                oom(t);
-                return NULL;
-        }
-        return o;
+        return pair(t, "$toml", type, "text", text, len);
 }
 
 static json_t *leaf_string(struct tp *t, const char *s, size_t len)
