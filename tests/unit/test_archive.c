@@ -363,7 +363,17 @@ static void test_archive__output_is_canonical_json(void)
         free(tar);
 }
 
+static void test_archive__prepare_walks_a_pax_archive_with_a_utf8_name(void)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_archive_prepare(&e));
+        T_NOERR(e);
+}
+
 static const prc_test tests[] = {
+        T(test_archive__prepare_walks_a_pax_archive_with_a_utf8_name),
         T(test_archive__lists_members_with_digests_and_contents),
         T(test_archive__gzip_layer_is_read_from_memory),
         T(test_archive__dangerous_members_are_listed_as_rejected),
