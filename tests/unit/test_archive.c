@@ -198,8 +198,9 @@ static void test_archive__dangerous_members_are_listed_as_rejected(void)
                                r ? r : "accepted", want_rej[i]);
         }
         T_EQ_INT(json_integer_value(json_object_get(d, "rejected")), 11);
-        /* A rejected member keeps its raw name for the reviewer. */
+        /* A rejected member keeps its raw name for the reviewer, or its normalized one if it has one. */
         T_EQ_STR(str(member(d, 0), "path"), "/etc/abs");
+        T_EQ_STR(str(member(d, 11), "path"), "pkg/dup");
         /* Contents are never handed out for ambiguous or rejected paths. */
         T_EQ_STR(str(json_object_get(d, "unavailable"), "pkg/dup"), "duplicate");
         T_EQ_STR(str(json_object_get(d, "unavailable"), "pkg/absl/x"), "rejected");

@@ -423,9 +423,16 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
                         return prc_err_oom(w->err, "the member list");
                 wanted = is_file && json_object_get(w->want, pbuf) != NULL;
         } else {
+                prc_err pe;
+                prc_err_init(&pe);
                 w->rejected++;
-                if (!set_str_shown(m, raw, w->err))
+                /* The normalized path when there is one (link and duplicate rejections), else the raw name. */
+                if (prc_path_check(path, plen, &pe)) {
+                        if (json_object_set_new(m, "path", json_stringn(path, plen)) != 0)
+                                return prc_err_oom(w->err, "the member list");
+                } else if (!set_str_shown(m, raw, w->err)) {
                         return false;
+                }
                 json_object_set_new(m, "rejected", json_string(prc_err_name(rej)));
         }
         if (ent_symlink(e) != NULL || ent_hardlink(e) != NULL) {
