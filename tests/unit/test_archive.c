@@ -198,8 +198,9 @@ static void test_archive__dangerous_members_are_listed_as_rejected(void)
                                r ? r : "accepted", want_rej[i]);
         }
         T_EQ_INT(json_integer_value(json_object_get(d, "rejected")), 11);
-        /* A rejected member keeps its raw name for the reviewer. */
+        /* A rejected member keeps its raw name for the reviewer, or its normalized one if it has one. */
         T_EQ_STR(str(member(d, 0), "path"), "/etc/abs");
+        T_EQ_STR(str(member(d, 11), "path"), "pkg/dup");
         /* Contents are never handed out for ambiguous or rejected paths. */
         T_EQ_STR(str(json_object_get(d, "unavailable"), "pkg/dup"), "duplicate");
         T_EQ_STR(str(json_object_get(d, "unavailable"), "pkg/absl/x"), "rejected");
@@ -363,7 +364,17 @@ static void test_archive__output_is_canonical_json(void)
         free(tar);
 }
 
+static void test_archive__prepare_walks_a_pax_archive_with_a_utf8_name(void)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_archive_prepare(&e));
+        T_NOERR(e);
+}
+
 static const prc_test tests[] = {
+        T(test_archive__prepare_walks_a_pax_archive_with_a_utf8_name),
         T(test_archive__lists_members_with_digests_and_contents),
         T(test_archive__gzip_layer_is_read_from_memory),
         T(test_archive__dangerous_members_are_listed_as_rejected),

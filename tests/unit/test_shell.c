@@ -303,6 +303,26 @@ static void test_shell__nul_invalid_utf8_limits_and_flags(void)
         T_ERR(e, PRC_E_USAGE);
 }
 
+static void test_shell__document_budget_refuses_a_flood_of_tiny_tokens(void)
+{
+        prc_buf b;
+        prc_err e;
+        json_t *v;
+
+        /* 200k one-byte lines: each line entry costs ~600 heap bytes, past 32x + 16 MiB. */
+        prc_err_init(&e);
+        prc_buf_init(&b, 1 << 22);
+        T_ASSERT(prc_buf_puts(&b, "f() {\n", &e));
+        for (int i = 0; i < 200000; i++)
+                T_ASSERT(prc_buf_puts(&b, "a\n", &e));
+        T_ASSERT(prc_buf_puts(&b, "}\n", &e));
+        v = prc_shell_tokenize(b.data, b.len, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+        T_ASSERT(strstr(e.msg, "document would exceed") != NULL);
+        prc_buf_clear(&b);
+}
+
 static void test_shell__srcinfo_sections_and_fields(void)
 {
         prc_err e;
@@ -388,6 +408,7 @@ static const prc_test tests[] = {
         T(test_shell__nesting_is_bounded),
         T(test_shell__expansion_count_and_bytes_are_bounded),
         T(test_shell__nul_invalid_utf8_limits_and_flags),
+        T(test_shell__document_budget_refuses_a_flood_of_tiny_tokens),
         T(test_shell__srcinfo_sections_and_fields),
         T(test_shell__srcinfo_errors),
         T(test_shell__every_real_pkgbuild_and_srcinfo_tokenizes),

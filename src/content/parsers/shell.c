@@ -28,6 +28,7 @@ struct sh {
         uint64_t          out_bytes, out_max;
         uint32_t          expansions;
         uint32_t          nodes;
+        uint64_t          cost, budget; /* estimated heap bytes of the document, and its cap */
         json_t           *vars;         /* name -> string | array | null (dynamic) */
         json_t           *doc;
         /* Here-documents announced on the current line, read at its end. */
@@ -70,6 +71,16 @@ PRC_PRINTF(3, 4) static bool fail(struct sh *s, prc_errclass cls, const char *fm
 static bool oom(struct sh *s)
 {
         return fail(s, PRC_E_OUT_OF_MEMORY, "out of memory while tokenizing");
+}
+
+/* Charge the estimated heap cost of new document values; false past the budget. */
+static bool charge(struct sh *s, uint64_t bytes)
+{
+        s->cost += bytes;
+        if (s->cost <= s->budget)
+                return true;
+        return fail(s, PRC_E_NODES_LIMIT, "document would exceed %" PRIu64 " bytes (%d x the input + %d MiB)",
+                    s->budget, PRC_SHELL_TREE_FACTOR, PRC_SHELL_TREE_FLOOR >> 20);
 }
 
 static void wv_init(struct sh *s, struct wv *w)
@@ -807,6 +818,8 @@ static bool bx_emit(struct bx *b, const uint8_t *v, size_t n)
         if (b->s->out_bytes > b->s->out_max)
                 return fail(b->s, PRC_E_SHELL_OUTPUT_LIMIT, "static expansion exceeds %" PRIu64 " bytes",
                             b->s->out_max);
+        if (!charge(b->s, PRC_SHELL_COST_STRING + n))
+                return false;
         str = json_stringn(n ? (const char *)v : "", n);
         if (str == NULL || json_array_append_new(b->out, str) != 0)
                 return oom(b->s);
@@ -983,6 +996,8 @@ static bool emit_token(struct sh *s, bool heredoc, const char *v, size_t n, uint
                 return true;
         if (++s->nodes > s->lim->nodes_max)
                 return fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " tokens", s->lim->nodes_max);
+        if (!charge(s, PRC_SHELL_COST_STRING + n + (s->cur_line == NULL ? PRC_SHELL_COST_OBJECT : 0)))
+                return false;
         if (s->cur_line == NULL) {
                 s->cur_line = json_pack("{s:I,s:[]}", "line", (json_int_t)line, "tokens");
                 if (s->cur_line == NULL || json_array_append_new(s->sink, s->cur_line) != 0) {
@@ -1171,6 +1186,10 @@ static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
                                 fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " tokens", s->lim->nodes_max);
                                 goto out;
                         }
+                        if (!charge(s, PRC_SHELL_COST_STRING + (s->i - ws))) {
+                                wv_clear(&w);
+                                goto out;
+                        }
                         if (json_array_append_new(raw, json_stringn((const char *)s->p + ws, s->i - ws)) != 0) {
                                 wv_clear(&w);
                                 goto oom;
@@ -1268,6 +1287,9 @@ static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
                 fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " tokens", s->lim->nodes_max);
                 goto out;
         }
+        /* The entry, its raw words again in the table copy, and the variable table's copy. */
+        if (!charge(s, PRC_SHELL_COST_OBJECT * 2))
+                goto out;
         a = json_pack("{s:s,s:I,s:b,s:b,s:b,s:O,s:b}", "name", name, "line", (json_int_t)line0, "array", is_array,
                       "append", append, "conditional", conditional, "raw", raw, "static", stat);
         if (a == NULL)
@@ -1307,8 +1329,11 @@ static int nesting_delta(const char *w, size_t n)
 /* Start a new token stream (function or command) and make it the sink. */
 static bool open_stream(struct sh *s, const char *list, const char *name, size_t nl, uint32_t line)
 {
-        json_t *o, *toks = json_array();
+        json_t *o, *toks;
 
+        if (!charge(s, PRC_SHELL_COST_OBJECT))
+                return false;
+        toks = json_array();
         if (toks == NULL)
                 return oom(s);
         o = name != NULL ? json_pack("{s:s%,s:I,s:o}", "name", name, nl, "line", (json_int_t)line, "body", toks)
@@ -1567,6 +1592,10 @@ static bool srcinfo(struct sh *s)
                         json_decref(seen);
                         return fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " values", s->lim->nodes_max);
                 }
+                if (!charge(s, PRC_SHELL_COST_STRING + (le - ks))) {
+                        json_decref(seen);
+                        return false;
+                }
                 if (strcmp(key, "pkgbase") == 0 || strcmp(key, "pkgname") == 0) {
                         bool isbase = key[3] == 'b';
                         char sk[8 + 4096];
@@ -1652,6 +1681,7 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
         s.err = err;
         s.depth_max = lim->depth_max < PRC_SHELL_NESTING_MAX ? lim->depth_max : PRC_SHELL_NESTING_MAX;
         s.out_max = (uint64_t)n * PRC_SHELL_OUTPUT_FACTOR + PRC_SHELL_OUTPUT_SLACK;
+        s.budget = (uint64_t)n * PRC_SHELL_TREE_FACTOR + PRC_SHELL_TREE_FLOOR;
         if (n > lim->input_max) {
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "shell input of %zu bytes is over the %zu-byte cap", n,
                             lim->input_max);
