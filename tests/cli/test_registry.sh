@@ -351,3 +351,18 @@ PY
         expect_eq "$(json_get entries.3.reason)" "registry-lifecycle-drift"
         expect_eq "$(json_get entries.0.decision)" "admitted"
 }
+
+# The whole JSON report for the example registry is golden (PRC_UPDATE_GOLDEN=1 rewrites it).
+t_example_registry_report_is_golden() {
+        local golden=tests/golden/registry/001-example-registry.out
+        runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
+        expect_rc 0
+        if [ "${PRC_UPDATE_GOLDEN:-}" = 1 ]; then
+                printf '%s\n' "$OUT" >"$golden"
+        fi
+        expect_eq "$OUT" "$(cat "$golden")"
+        # Two runs give byte-identical reports.
+        local first=$OUT
+        runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
+        expect_eq "$OUT" "$first"
+}
