@@ -366,3 +366,16 @@ t_example_registry_report_is_golden() {
         runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
         expect_eq "$OUT" "$first"
 }
+
+t_signature_over_an_unloadable_registry_is_unchecked() {
+        revoked_registry
+        newkey pub1
+        store "$TMP/store.yaml" "[registry]"
+        sign pub1 registry "$(digest_of "$TMP/reg.yaml")" "$TMP/reg.sig"
+        printf 'schema: prc.adapter-registry/v1\n' >"$TMP/reg.yaml"
+        runp "$PRC" adapter registry-validate --file "$TMP/reg.yaml" --trust-store "$TMP/store.yaml" \
+                --signature "$TMP/reg.sig" --format json
+        expect_rc 1
+        expect_eq "$(json_get signature.status)" "unchecked"
+        expect_eq "$(json_get errors.0.class)" "missing-field"
+}
