@@ -24,6 +24,7 @@
  *
  * Trust: the lockfile is operator input (validated, then trusted); the
  * manifests it references are checked against it before any use.
+ * A registry caches each entry's check, so it is not for concurrent use.
  */
 #ifndef PRC_ADAPTER_REGISTRY_H
 #define PRC_ADAPTER_REGISTRY_H
