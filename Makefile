@@ -37,10 +37,10 @@ B      := build/test
 VFLAGS := -O1 -g -DPRC_TESTING=1
 endif
 ifeq ($(VARIANT),fuzz)
+# clang-14 takes the same warning flags as gcc (BASE_CFLAGS is already expanded).
 B      := build/fuzz
 CC     := clang-14
-WARN   := -Wall -Wextra -Werror -Wno-unused-command-line-argument
-VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
           -DPRC_TESTING=1 -DPRC_FUZZING=1
 endif
 
@@ -97,7 +97,7 @@ $(B)/obj/%.o: %.c
 
 # The two README commands.
 example: all
-	./build/prc demo examples/basic
+	./build/prc scan --target examples/basic
 
 check: setup
 	@tests/run

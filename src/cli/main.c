@@ -14,6 +14,18 @@
  */
 const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
+        { "scan", NULL, cmd_scan, "review a source tree against the catalog",
+          "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
+          "                [--format text|json] [--now YYYY-MM-DDTHH:MM:SSZ]\n"
+          "\n"
+          "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
+          "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
+          "(default prc/core), Pass, Fail, Unknown, Conflicting or Blocked, with evidence.\n"
+          "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
+          "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
+          "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
+          "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
+          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",

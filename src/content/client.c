@@ -421,6 +421,17 @@ static bool cache_key(const prc_req *r, uint8_t key[PRC_SHA256_LEN], prc_err *er
 
 /* ---- requests ---- */
 
+/*
+ * Refusals after which the worker is not reused (nor the answer cached): an
+ * allocator failure may leave library state half-built, and a refusal of
+ * the frame itself means the worker is ending the conversation.
+ */
+static bool ends_worker(prc_errclass cls)
+{
+        return cls == PRC_E_OUT_OF_MEMORY || cls == PRC_E_INVALID_FRAME || cls == PRC_E_REQUEST_TOO_LARGE ||
+               cls == PRC_E_USAGE || cls == PRC_E_INTERNAL;
+}
+
 /* Turn a reply payload into the caller's result. */
 static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, const char *path, json_t **out,
                    prc_err *err)
@@ -446,12 +457,7 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
                                 *err = e;
                         return false;
                 }
-                /*
-                 * An allocator failure may leave library state half-built: retire that worker.
-                 * A refusal of the frame itself ends the conversation: the worker is exiting.
-                 */
-                if (refusal.cls == PRC_E_OUT_OF_MEMORY || refusal.cls == PRC_E_INVALID_FRAME ||
-                    refusal.cls == PRC_E_REQUEST_TOO_LARGE)
+                if (ends_worker(refusal.cls))
                         kill_worker(c);
                 if (!prc_err_is_set(err))
                         *err = refusal;
@@ -557,7 +563,7 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 if (type == PRC_RE_REFUSE) {
                         prc_err_init(&e);
                         cache_it = prc_refusal_decode(c->rep.data, c->rep.len, &probe, &e) &&
-                                   probe.cls != PRC_E_OUT_OF_MEMORY;
+                                   !ends_worker(probe.cls);
                 }
                 if (cache_it)
                         cache_put(c, key, type, c->rep.data, c->rep.len);

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -187,6 +188,12 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 struct rlimit rl = { 64, 64 };
                 return outcome(setrlimit(RLIMIT_NOFILE, &rl), err);
         }
+        case PRC_T_ABORT:
+                abort();
+        case PRC_T_TGKILL_PARENT: {
+                pid_t pid = (pid_t)args_num(req);
+                return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
+        }
         case PRC_T_WRITE_STDERR:
                 return outcome(write(2, "worker stderr\n", 14) == 14 ? 0 : -1, err);
         default:
@@ -217,6 +224,7 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_OVERCAP),       PRC_TEST_ENTRY(PRC_T_EXIT_MID_REPLY),
         PRC_TEST_ENTRY(PRC_T_BIG_DOC),       PRC_TEST_ENTRY(PRC_T_EXEC_MMAP),
         PRC_TEST_ENTRY(PRC_T_RAISE_RLIMIT),  PRC_TEST_ENTRY(PRC_T_WRITE_STDERR),
+        PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
 #undef PRC_TEST_ENTRY
 #endif
 };

@@ -85,6 +85,8 @@ enum prc_test_op {
         PRC_T_EXEC_MMAP,        /* mmap(PROT_EXEC) */
         PRC_T_RAISE_RLIMIT,     /* setrlimit(RLIMIT_NOFILE) after the seal */
         PRC_T_WRITE_STDERR,     /* write to fd 2 (must be /dev/null, not the client's stderr) */
+        PRC_T_ABORT,            /* abort(), as glibc does on heap corruption */
+        PRC_T_TGKILL_PARENT,    /* tgkill(args = pid, pid, SIGTERM): the self-only rule */
 };
 #endif
 
