@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/alloc.h"
-
 #include "base/jcs.h"
 #include "base/utf8.h"
 

@@ -16,7 +16,7 @@ const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
           "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
-          "                [--format text|json] [--now YYYY-MM-DDTHH:MM:SSZ]\n"
+          "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -24,6 +24,9 @@ const prc_cmd prc_cmds[] = {
           "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
           "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
+          "--format sarif prints a SARIF 2.1.0 view (one result per assertion not passing).\n"
+          "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
+          "written atomically, artifacts first.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
           "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
 

@@ -33,6 +33,9 @@ typedef enum prc_format {
         PRC_FMT_JSONC = 6,      /* reserved */
 } prc_format;
 
+/* Sub-codes of PRC_OP_TOKENIZE (wire codes). */
+enum { PRC_TOK_PKGBUILD = 1, PRC_TOK_SRCINFO = 2 };
+
 /* "json", "yaml", ...; NULL for an unknown code. */
 const char *prc_format_name(uint16_t fmt);
 /* Code for a name, or PRC_FMT_NONE. */

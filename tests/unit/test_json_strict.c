@@ -172,7 +172,8 @@ static void test_json_strict__depth_at_limit_and_one_past(void)
         v = parse_l(s, n, &lim, 0, &e);
         T_ASSERT(v == NULL);
         T_ERR(e, PRC_E_DEPTH_LIMIT);
-        v = parse("[\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\"[[[[[[[[[[[[[\"]", 0, &e);
+        lim.depth_max = 2;
+        v = parse_l("[[\"[[[{{\\\"[[\"],{\"[\":\"{{\"}]", 26, &lim, 0, &e);
         T_ASSERT(v != NULL);
         json_decref(v);
 }
