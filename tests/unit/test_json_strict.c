@@ -440,6 +440,37 @@ static void test_json_strict__fault_sweep_over_parse(void)
         check_leaks();
 }
 
+/* The same sweep through the other refusal paths: floats kept, a duplicate found late. */
+static void test_json_strict__fault_sweep_over_float_and_duplicate_paths(void)
+{
+        static const char *const docs[] = {
+                "{\"f\":[1.5,-2e3,{\"g\":0.25}],\"s\":\"text\"}",
+                "{\"a\":{\"b\":[1,{\"c\":\"x\",\"c\":\"y\"}]}}",
+        };
+        static const prc_errclass clean[] = { PRC_E_OK, PRC_E_DUPLICATE_FIELD };
+
+        for (size_t d = 0; d < PRC_ARRAY_LEN(docs); d++) {
+                unsigned long total;
+                prc_err e;
+                json_t *v;
+
+                prc_fault_arm(0, false);
+                v = parse(docs[d], PRC_JSON_ALLOW_FLOAT, &e);
+                total = prc_fault_count();
+                T_ERR(e, clean[d]);
+                json_decref(v);
+                for (unsigned long nth = 1; nth <= total; nth++) {
+                        prc_fault_arm(nth, false);
+                        v = parse(docs[d], PRC_JSON_ALLOW_FLOAT, &e);
+                        prc_fault_arm(0, false);
+                        if (v != NULL || e.cls != PRC_E_OUT_OF_MEMORY)
+                                t_fail(__FILE__, __LINE__, "doc %zu, allocation %lu of %lu: %s", d, nth, total,
+                                       prc_err_name(e.cls));
+                }
+        }
+        check_leaks();
+}
+
 /* Someone replacing jansson's allocator must not blind the guard. */
 static void test_json_strict__guard_survives_replaced_allocator(void)
 {
@@ -549,6 +580,7 @@ static const prc_test tests[] = {
         T(test_json_strict__field_table),
         T(test_json_strict__pointer_helpers),
         T(test_json_strict__fault_sweep_over_parse),
+        T(test_json_strict__fault_sweep_over_float_and_duplicate_paths),
         T(test_json_strict__guard_survives_replaced_allocator),
         T(test_json_strict__bitflip_and_truncation_sweep),
 };
