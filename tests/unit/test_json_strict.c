@@ -406,6 +406,13 @@ static void test_json_strict__pointer_helpers(void)
         T_ASSERT(strlen(p) < sizeof(p));        /* truncated, always terminated */
         T_ASSERT(strncmp(p, "/a~1b/12/~0/", 12) == 0);
         T_EQ_STR(prc_json_type_name(json_true()), "boolean");
+        /* a cut falls between characters: 8 bytes left, three 3-byte characters offered */
+        char q[10] = "";
+        prc_jptr_push(q, sizeof(q), "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac");
+        T_EQ_STR(q, "/\xe2\x82\xac\xe2\x82\xac");
+        char r[4] = "/ab";
+        prc_jptr_push(r, sizeof(r), "x");       /* full: unchanged */
+        T_EQ_STR(r, "/ab");
 }
 
 /* Fault injection: each jansson allocation fails in turn; every outcome is out-of-memory, no leak. */
