@@ -599,9 +599,10 @@ static const char *kstr(const struct tp *t, size_t k)
 }
 
 /*
- * A leaf value (not a table or array).  In tagged mode leaves are objects
- * {"type": "...", "value": "..."}; a table's members are never strings
- * there, so a string "type" member marks a leaf.
+ * A leaf value (not a table or array).  Typed leaves are objects too: in
+ * tagged mode {"type": "...", "value": "..."}, where a table's members are
+ * never plain strings, so a string "type" member marks a leaf; in default
+ * mode {"$toml": ...}, a key no table may hold (toml-reserved-key).
  */
 static bool is_leaf(const struct tp *t, const json_t *v)
 {
@@ -609,7 +610,9 @@ static bool is_leaf(const struct tp *t, const json_t *v)
                 return false;
         if (!json_is_object(v))
                 return true;
-        return (t->flags & PRC_TOML_TAGGED) && json_is_string(json_object_get(v, "type"));
+        if (t->flags & PRC_TOML_TAGGED)
+                return json_is_string(json_object_get(v, "type"));
+        return json_object_get(v, "$toml") != NULL;
 }
 
 /* ---- values ---------------------------------------------------------- */
