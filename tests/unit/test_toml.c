@@ -329,6 +329,10 @@ static void test_toml__unsafe_integers_are_kept(void)
         T_NOERR(e);
         T_EQ_INT(json_integer_value(json_object_get(v, "big")), 9007199254740993LL);
         json_decref(v);
+        DUMPS("big = 9_007_199_254_740_993\nneg = -9223372036854775807\nsafe = 9007199254740991\n",
+              PRC_TOML_UNSAFE_INT_TYPED,
+              "{\"big\":{\"$toml\":\"integer\",\"text\":\"9007199254740993\"},\"neg\":{\"$toml\":\"integer\","
+              "\"text\":\"-9223372036854775807\"},\"safe\":9007199254740991}");
 }
 
 static void test_toml__truncation_and_bit_flip_sweep(void)

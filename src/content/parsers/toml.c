@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/jcs.h"
 #include "base/utf8.h"
 #include "content/parsers/text.h"
 
@@ -749,10 +750,11 @@ done:
         }
         {
                 int64_t iv = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
-                if (t->flags & PRC_TOML_TAGGED) {
+                bool unsafe = iv > PRC_SAFE_INT_MAX || iv < -PRC_SAFE_INT_MAX;
+                if ((t->flags & PRC_TOML_TAGGED) || (unsafe && (t->flags & PRC_TOML_UNSAFE_INT_TYPED))) {
                         char buf[32];
                         int m = snprintf(buf, sizeof(buf), "%" PRId64, iv);
-                        return leaf_tagged(t, "integer", buf, (size_t)m);
+                        return leaf_typed(t, "integer", buf, (size_t)m);
                 }
                 v = json_integer((json_int_t)iv);
                 if (v == NULL)
