@@ -206,9 +206,17 @@ int main(int argc, char **argv)
                 }
         }
         if (known_word) {
-                fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\nsee 'prc help'\n", argv[1],
-                        argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
-                return PRC_EXIT_USAGE;
+                bool asked = argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+                FILE *f = asked ? stdout : stderr;
+
+                if (!asked)
+                        fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\n", argv[1],
+                                argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
+                fprintf(f, "subcommands of 'prc %s':\n", argv[1]);
+                for (size_t i = 0; i < prc_ncmds; i++)
+                        if (strcmp(prc_cmds[i].name, argv[1]) == 0 && prc_cmds[i].sub != NULL)
+                                fprintf(f, "  prc %s %-22s %s\n", argv[1], prc_cmds[i].sub, prc_cmds[i].summary);
+                return asked ? PRC_EXIT_OK : PRC_EXIT_USAGE;
         }
         fprintf(stderr, "prc: unknown command '%s'\nsee 'prc help'\n", argv[1]);
         return PRC_EXIT_USAGE;

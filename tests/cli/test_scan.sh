@@ -203,3 +203,12 @@ t_sarif_lists_assertions_that_did_not_pass() {
         [ "$(json_get runs.0.results.0.ruleId)" = PRC-A-CORE-005 ]
         [ "$(json_get runs.0.results.0.locations.0.physicalLocation.artifactLocation.uri)" = tool ]
 }
+
+t_command_group_help_lists_subcommands() {
+        run "$PRC" adapter --help
+        expect_rc 0
+        expect_out "prc adapter validate-output"
+        run "$PRC" adapter no-such-subcommand
+        expect_rc 2
+        expect_err "subcommands of 'prc adapter'"
+}
