@@ -368,6 +368,38 @@ static void test_yaml__flow_brackets_are_prescanned(void)
         free(doc);
 }
 
+static void test_yaml__crowded_flow_lines_are_prescanned(void)
+{
+        size_t entries = 65536, n = 1 + entries * 3 + 2;
+        char *doc = malloc(n + 1);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(doc != NULL);
+        /* '[' plus 65535 ", 1" separators: exactly at the bound, loads. */
+        doc[0] = '[';
+        doc[1] = '1';
+        for (size_t i = 1; i < entries; i++)
+                memcpy(doc + 2 + (i - 1) * 3, ", 1", 3);
+        memcpy(doc + 2 + (entries - 1) * 3, "]", 2);
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "refused %s: %s", prc_err_name(e.cls), e.msg);
+        T_EQ_INT(json_array_size(v), entries);
+        json_decref(v);
+        /* One more entry on the line is refused. */
+        memcpy(doc + 2 + (entries - 1) * 3, ",1]", 4);
+        YAML_ERR(doc, PRC_E_YAML_LINE_LIMIT);
+        /* The same entries over several lines stream through libfyaml and load. */
+        for (size_t i = 1; i < entries; i += 1000)
+                doc[2 + (i - 1) * 3 + 1] = '\n';
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_array_size(v), entries + 1);
+        json_decref(v);
+        free(doc);
+}
+
 static void test_yaml__scalar_and_input_limits(void)
 {
         prc_limits lim = prc_limits_default;
@@ -827,6 +859,7 @@ static const prc_test tests[] = {
         T(test_yaml__keys_are_bounded),
         T(test_yaml__depth_limit_is_exact),
         T(test_yaml__flow_brackets_are_prescanned),
+        T(test_yaml__crowded_flow_lines_are_prescanned),
         T(test_yaml__scalar_and_input_limits),
         T(test_yaml__exactly_one_document),
         T(test_yaml__empty_stream_is_null),
@@ -882,6 +915,23 @@ static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
                 for (size_t j = 0; j < PRC_ARRAY_LEN(attacks); j++)
                         if (strcmp(attacks[j].path, bombs[i]) == 0)
                                 load_attack(&attacks[j], &prc_limits_default);
+        /* The worst line the pre-scan lets through: 65536 flow entries libfyaml buffers whole. */
+        {
+                size_t entries = 32767, n = 1 + entries * 5 + 2;
+                char *doc = malloc(n + 1);
+                prc_err e;
+                json_t *v;
+                T_ASSERT(doc != NULL);
+                doc[0] = '[';
+                for (size_t i = 0; i < entries; i++)
+                        memcpy(doc + 1 + i * 5, "[1], ", 5);
+                memcpy(doc + 1 + entries * 5, "1]", 3);
+                v = load_lim(doc, &prc_limits_default, 0, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "crowded line: %s: %s", prc_err_name(e.cls), e.msg);
+                json_decref(v);
+                free(doc);
+        }
 }
 
 static const prc_test bounds_tests[] = {
