@@ -1082,6 +1082,7 @@ static void syntax_error(composer *c, struct fy_diag *diag)
 {
         void *it = NULL;
         struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
+        char msg[sizeof(c->err->msg)];
 
         if (prc_err_is_set(c->err))
                 return;
@@ -1089,11 +1090,12 @@ static void syntax_error(composer *c, struct fy_diag *diag)
                 fail(c, PRC_E_YAML_SYNTAX, "YAML syntax error");
                 return;
         }
+        snprintf(msg, sizeof(msg), "%s", de->msg ? de->msg : "YAML syntax error");
+        printable(msg);         /* libfyaml may quote the input */
         if (de->fyt != NULL && fy_token_start_mark(de->fyt) != NULL)
-                prc_err_at(c->err, PRC_E_YAML_SYNTAX, fy_token_start_mark(de->fyt)->input_pos, "%s",
-                           de->msg ? de->msg : "YAML syntax error");
+                prc_err_at(c->err, PRC_E_YAML_SYNTAX, fy_token_start_mark(de->fyt)->input_pos, "%s", msg);
         else
-                prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
+                prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", msg);
         if (de->line > 0)
                 prc_err_set_line(c->err, (uint32_t)de->line, de->column > 0 ? (uint32_t)de->column : 0);
 }
