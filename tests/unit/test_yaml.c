@@ -887,11 +887,18 @@ PRC_SUITE(yaml, tests)
  */
 static size_t vm_size(void)
 {
-        char *status = t_read("/proc/self/status", NULL);
-        const char *p = strstr(status, "VmSize:");
-        size_t kb = p ? strtoul(p + 7, NULL, 10) : 0;
+        FILE *f = fopen("/proc/self/status", "r");
+        char line[256];
+        size_t kb = 0;
 
-        free(status);
+        /* /proc files report size 0: read them line by line, never by their size. */
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+                if (strncmp(line, "VmSize:", 7) == 0)
+                        kb = strtoul(line + 7, NULL, 10);
+        if (f != NULL)
+                fclose(f);
+        if (kb == 0)
+                t_fail(__FILE__, __LINE__, "cannot read VmSize from /proc/self/status");
         return kb * 1024;
 }
 
