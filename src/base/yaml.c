@@ -1137,9 +1137,16 @@ json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         if (!check_bytes(p, n, err))
                 return NULL;
 
-        fy_diag_cfg_default(&dcfg);
+        /*
+         * Filled by hand: fy_diag_cfg_default asks isatty(stderr), an ioctl
+         * the worker's seccomp allowlist need not grant.  Errors only, no
+         * colour, to a function that drops the text (it is collected).
+         */
+        memset(&dcfg, 0, sizeof(dcfg));
         dcfg.fp = NULL;
         dcfg.output_fn = discard_diag;
+        dcfg.level = FYET_ERROR;
+        dcfg.module_mask = (1u << FYEM_MAX) - 1;
         dcfg.colorize = false;
         diag = fy_diag_create(&dcfg);
         if (diag == NULL) {
