@@ -7,7 +7,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <seccomp.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -941,7 +943,43 @@ static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
         }
 }
 
+/*
+ * Inside the worker only its reply pipe may be written and no file opened:
+ * the loader (libfyaml included) must make no ioctl, open or write system
+ * call, on success or on any refusal.  A seccomp filter kills the test
+ * process if it does.  jansson seeds its hash from /dev/urandom on first
+ * use, so the test (like the worker) makes one object before the filter.
+ */
+static void test_yaml_bounds__loader_makes_no_file_system_calls(void)
+{
+        static const char *const docs[] = {
+                "a: &a {x: [1, 2]}\nb: {<<: *a, y: 3}\n", "a: [1, 2\n", "a: 1\na: 2\n", "!foo x",
+                "\"\\ud800\"", "a\n---\nb\n", "a: *nope", "- !!float 1.5", "%FOO x\n---\na",
+        };
+        static const int denied[] = { SCMP_SYS(ioctl), SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(write),
+                                      SCMP_SYS(writev), SCMP_SYS(socket), SCMP_SYS(execve) };
+        scmp_filter_ctx ctx;
+        json_t *seed = json_object();
+
+        json_decref(seed);
+        ctx = seccomp_init(SCMP_ACT_ALLOW);
+        T_ASSERT(ctx != NULL);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(denied); i++)
+                T_ASSERT(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, denied[i], 0) == 0);
+        T_ASSERT(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+        T_ASSERT(seccomp_load(ctx) == 0);
+        seccomp_release(ctx);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                prc_err e;
+                json_t *v = load_lim(docs[i], &prc_limits_default, 0, &e);
+                if ((v == NULL) == (e.cls == PRC_E_OK))
+                        _exit(3);       /* no t_fail: it would write */
+                json_decref(v);
+        }
+}
+
 static const prc_test bounds_tests[] = {
         T(test_yaml_bounds__bombs_are_refused_under_64_mib),
+        T(test_yaml_bounds__loader_makes_no_file_system_calls),
 };
 PRC_SUITE_NOSAN(yaml_bounds, bounds_tests)
