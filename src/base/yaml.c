@@ -94,6 +94,27 @@ static void where(composer *c, char *out, size_t cap)
         }
 }
 
+/*
+ * Messages and pointers quote keys, tags and names from the input, cut at
+ * a byte count: make them valid UTF-8 without control characters, so a
+ * `\x1b` escape in a key cannot reach a terminal and a cut character cannot
+ * break the JSON error record.
+ */
+static void printable(char *s)
+{
+        size_t n = strlen(s);
+
+        for (size_t i = 0; i < n;) {
+                uint32_t cp;
+                size_t len = prc_utf8_decode((const uint8_t *)s + i, n - i, &cp);
+                if (len == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+                        len = len ? len : 1;
+                        memset(s + i, '?', len);
+                }
+                i += len;
+        }
+}
+
 static bool fail(composer *c, prc_errclass cls, const char *fmt, ...) PRC_PRINTF(3, 4);
 static bool fail(composer *c, prc_errclass cls, const char *fmt, ...)
 {
@@ -105,9 +126,11 @@ static bool fail(composer *c, prc_errclass cls, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof(msg), fmt, ap);
         va_end(ap);
+        printable(msg);
         prc_err_at(c->err, cls, c->at.input_pos, "%s", msg);
         prc_err_set_line(c->err, (uint32_t)c->at.line + 1, (uint32_t)c->at.column + 1);
         where(c, ptr, sizeof(ptr));
+        printable(ptr);
         if (ptr[0] != '\0')
                 prc_err_set_ptr(c->err, ptr);
         return false;
@@ -970,7 +993,7 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
 {
         uint32_t line, col;
 
-        if (cls == PRC_E_INVALID_UTF8 || cls == PRC_E_NUL_BYTE)
+        if (cls != PRC_E_YAML_SYNTAX)
                 prc_err_at(err, cls, off, "%s", what);
         else
                 prc_err_at(err, cls, off, "%s U+%04" PRIX32, what, cp);
@@ -980,19 +1003,37 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
 }
 
 /*
+ * libfyaml reads a flow node that could be an implicit key all the way to
+ * its end before it emits the node's first event, about 300-600 bytes per
+ * nesting level: '[' x 100000 would cost it 58 MB before prc's depth limit
+ * is ever consulted.  The pre-scan counts '[' and '{' against ']' and '}'
+ * (quotes and comments ignored, so it can only over-count) and refuses past
+ * this depth, far beyond any depth_max, so no real document is affected.
+ */
+#define FLOW_SCAN_DEPTH_MAX 10000
+
+/*
  * Check the bytes before libfyaml sees them: strict UTF-8, no NUL, no
- * character outside YAML's printable set (spec 5.1), and a byte order mark
- * only at the very start (spec 5.2).
+ * character outside YAML's printable set (spec 5.1), a byte order mark
+ * only at the very start (spec 5.2), and flow brackets not absurdly deep.
  */
 static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
 {
         size_t i = 0;
+        uint32_t flow = 0;
 
         while (i < n) {
                 uint32_t cp;
                 size_t len;
 
                 if (p[i] >= 0x20 && p[i] < 0x7f) {
+                        if (p[i] == '[' || p[i] == '{') {
+                                if (++flow > FLOW_SCAN_DEPTH_MAX)
+                                        return raw_fail(p, i, err, PRC_E_DEPTH_LIMIT,
+                                                        "flow brackets nest deeper than the pre-scan allows", 0);
+                        } else if ((p[i] == ']' || p[i] == '}') && flow > 0) {
+                                flow--;
+                        }
                         i++;
                         continue;
                 }
@@ -1036,7 +1077,11 @@ static void syntax_error(composer *c, struct fy_diag *diag)
                 fail(c, PRC_E_YAML_SYNTAX, "YAML syntax error");
                 return;
         }
-        prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
+        if (de->fyt != NULL && fy_token_start_mark(de->fyt) != NULL)
+                prc_err_at(c->err, PRC_E_YAML_SYNTAX, fy_token_start_mark(de->fyt)->input_pos, "%s",
+                           de->msg ? de->msg : "YAML syntax error");
+        else
+                prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
         if (de->line > 0)
                 prc_err_set_line(c->err, (uint32_t)de->line, de->column > 0 ? (uint32_t)de->column : 0);
 }

@@ -28,6 +28,33 @@ static bool doc_out(const json_t *v, prc_err *err)
         return ok;
 }
 
+/*
+ * --format auto: the format by file name.  A parser's extensions are one
+ * line here; a format without a dispatch entry is never chosen.
+ */
+static const struct {
+        const char *suffix;
+        const char *format;
+} by_suffix[] = {
+        { ".json", "json" },
+        { ".yaml", "yaml" },
+        { ".yml", "yaml" },
+};
+
+static uint16_t format_by_name_of(const char *path)
+{
+        size_t n = strlen(path);
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(by_suffix); i++) {
+                size_t k = strlen(by_suffix[i].suffix);
+                uint16_t f = prc_format_by_name(by_suffix[i].format);
+                if (n > k && strcmp(path + n - k, by_suffix[i].suffix) == 0 &&
+                    prc_dispatch_find(PRC_OP_PARSE, f) != NULL)
+                        return f;
+        }
+        return PRC_FMT_NONE;
+}
+
 /* The formats are whatever the dispatch table parses: a new parser line makes a new --format. */
 static void list_formats(char *out, size_t cap)
 {
@@ -78,15 +105,22 @@ int cmd_content_parse(int argc, char **argv)
         }
         list_formats(formats, sizeof(formats));
         if (format == NULL)
-                return cli_usage("content parse", "--format is required (%s)", formats);
+                return cli_usage("content parse", "--format is required (%s, auto)", formats);
         fmt = prc_format_by_name(format);
-        if (fmt == PRC_FMT_NONE || prc_dispatch_find(PRC_OP_PARSE, fmt) == NULL)
-                return cli_usage("content parse", "unknown --format '%s' (%s)", format, formats);
+        if (strcmp(format, "auto") != 0 && (fmt == PRC_FMT_NONE || prc_dispatch_find(PRC_OP_PARSE, fmt) == NULL))
+                return cli_usage("content parse", "unknown --format '%s' (%s, auto)", format, formats);
         if (format_out != NULL && strcmp(format_out, "json") != 0)
                 return cli_usage("content parse", "unknown --format-out '%s' (json)", format_out);
         if (optind + 1 != argc)
                 return cli_usage("content parse", "expected exactly one FILE");
         path = argv[optind];
+        if (strcmp(format, "auto") == 0) {
+                fmt = format_by_name_of(path);
+                if (fmt == PRC_FMT_NONE)
+                        return cli_usage("content parse", "cannot tell the format of '%s' from its name; "
+                                         "pass --format (%s)", path, formats);
+                format = prc_format_name(fmt);
+        }
         prc_client_opts_default(&co);
         prc_buf_init(&bytes, co.lim.input_max);
         if (!prc_file_read(path, co.lim.input_max, PRC_FILE_NOFOLLOW, &bytes, &err))

@@ -14,6 +14,21 @@
  */
 const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
+        { "scan", NULL, cmd_scan, "review a source tree against the catalog",
+          "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
+          "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
+          "\n"
+          "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
+          "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
+          "(default prc/core), Pass, Fail, Unknown, Conflicting or Blocked, with evidence.\n"
+          "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
+          "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
+          "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
+          "--format sarif prints a SARIF 2.1.0 view (one result per assertion not passing).\n"
+          "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
+          "written atomically, artifacts first.\n"
+          "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
+          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
@@ -34,8 +49,9 @@ const prc_cmd prc_cmds[] = {
           "also rereads the copy and checks it against the digest).  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
           "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
           "total size ceiling.\n"
-          "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
-          "reached, --out exists, or I/O failed.\n" },
+          "Exit: 0 created; 1 created, but some names could not be represented (not\n"
+          "copied); 2 usage; 3 a file changed or is unreadable, the ceiling was reached,\n"
+          "--out exists, or I/O failed (nothing is left on disk).\n" },
 
         /* -- content worker and parsers -- */
         { "content", "parse", cmd_content_parse, "parse a target file through the sandboxed content worker",
@@ -46,7 +62,7 @@ const prc_cmd prc_cmds[] = {
           "loaders.  Prints the document as canonical JSON (floats as the shortest\n"
           "round-trip form).  With --format-out json the output is one object:\n"
           "{\"document\":...,\"format\":...,\"path\":...} or {\"error\":{...},...}.\n"
-          "FORMAT: json, yaml.\n"
+          "FORMAT: json, yaml, or auto (by the file name: .json, .yaml, .yml).\n"
           "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json]\n"
@@ -83,6 +99,22 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 no drift; 1 drift or a refused suite; 2 usage; 3 I/O error.\n" },
 
         /* -- adapters: registry and trust -- */
+        { "adapter", "registry-validate", cmd_adapter_registry_validate,
+          "validate an adapter registry lockfile, its manifests and its signature",
+          "usage: prc adapter registry-validate --file REGISTRY [--trust-store FILE --signature FILE]\n"
+          "                                     [--format text|json]\n"
+          "\n"
+          "Validates a prc.adapter-registry/v1 lockfile without executing anything: the\n"
+          "document, then each entry's manifest (opened beneath the lockfile's directory\n"
+          "without following symlinks; canonical digest, adapter id, publisher, lifecycle\n"
+          "and engine API checked against the entry).  Revoked entries need no manifest.\n"
+          "Prints each entry's default resolution decision (admitted only when active with\n"
+          "first-party-sandboxed or verified-community trust) and its named reason, and the\n"
+          "registry's content digest and revision.  With --trust-store and --signature, a\n"
+          "detached prc.signature/v1 Ed25519 signature over the content digest in scope\n"
+          "'registry' is verified against that explicitly selected publisher trust store.\n"
+          "Exit: 0 valid; 1 invalid (a broken entry, document or signature); 2 usage;\n"
+          "3 I/O error.\n" },
 
         /* -- adapters: OCI runner and records -- */
 

@@ -34,6 +34,7 @@ enum {
 
 typedef struct centry {
         struct centry *prev, *next;     /* LRU list: head is the most recently used */
+        struct centry *chain;           /* next entry in the same hash bucket */
         uint8_t        key[PRC_SHA256_LEN];
         uint16_t       type;            /* PRC_RE_DOC or PRC_RE_REFUSE */
         uint8_t       *data;            /* owned: the reply payload */
@@ -46,9 +47,12 @@ struct prc_client {
         pid_t           owner;          /* the process that started it (fork safety) */
         int             to_w, from_w;   /* owned: our pipe ends, -1 when none */
         unsigned        served;         /* requests answered by this worker */
+        int64_t         busy_ns;        /* wall time this worker spent on requests: bounds its CPU time */
         json_t         *ready;          /* owned: READY details of this worker */
         prc_buf         reqbuf, rep;
-        centry         *head, *tail;    /* owned: the cache */
+        centry         *head, *tail;    /* owned: the cache, in LRU order */
+        centry        **buckets;        /* owned array; entries borrowed from the list */
+        size_t          nbuckets;       /* power of two, or 0 */
         size_t          cbytes, centries;
         prc_client_stats st;
 };
@@ -93,6 +97,7 @@ static void close_fds(prc_client *c)
         c->ready = NULL;
         c->pid = 0;
         c->served = 0;
+        c->busy_ns = 0;
 }
 
 /* In a forked child: forget the parent's worker without touching it. */
@@ -350,9 +355,20 @@ static void cache_push_front(prc_client *c, centry *e)
                 c->tail = e;
 }
 
+/* The key is a SHA-256: any 8 of its bytes are already a uniform hash. */
+static size_t bucket_of(const prc_client *c, const uint8_t key[PRC_SHA256_LEN])
+{
+        uint64_t h;
+
+        memcpy(&h, key, sizeof(h));
+        return (size_t)h & (c->nbuckets - 1);
+}
+
 static centry *cache_find(prc_client *c, const uint8_t key[PRC_SHA256_LEN])
 {
-        for (centry *e = c->head; e != NULL; e = e->next)
+        if (c->nbuckets == 0)
+                return NULL;
+        for (centry *e = c->buckets[bucket_of(c, key)]; e != NULL; e = e->chain)
                 if (memcmp(e->key, key, PRC_SHA256_LEN) == 0) {
                         cache_unlink(c, e);
                         cache_push_front(c, e);
@@ -361,13 +377,46 @@ static centry *cache_find(prc_client *c, const uint8_t key[PRC_SHA256_LEN])
         return NULL;
 }
 
+static void bucket_remove(prc_client *c, centry *e)
+{
+        centry **pp = &c->buckets[bucket_of(c, e->key)];
+
+        while (*pp != e)
+                pp = &(*pp)->chain;
+        *pp = e->chain;
+        e->chain = NULL;
+}
+
 static void cache_drop(prc_client *c, centry *e)
 {
+        bucket_remove(c, e);
         cache_unlink(c, e);
         c->cbytes -= e->len;
         c->centries--;
         free(e->data);
         free(e);
+}
+
+/* Keep at most one entry per bucket on average; false when the table cannot grow. */
+static bool cache_grow(prc_client *c)
+{
+        size_t n = c->nbuckets ? c->nbuckets * 2 : 64;
+        centry **b;
+
+        if (c->centries < c->nbuckets)
+                return true;
+        b = calloc(n, sizeof(*b));
+        if (b == NULL)
+                return c->nbuckets > 0;         /* longer chains, still correct */
+        free(c->buckets);
+        c->buckets = b;
+        c->nbuckets = n;
+        for (centry *e = c->head; e != NULL; e = e->next) {
+                size_t i = bucket_of(c, e->key);
+                e->chain = b[i];
+                b[i] = e;
+        }
+        return true;
 }
 
 /* Best effort: a cache that cannot grow is only slower. */
@@ -376,6 +425,8 @@ static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t
         centry *e;
 
         if (n > c->o.cache_max)
+                return;
+        if (!cache_grow(c))
                 return;
         e = calloc(1, sizeof(*e));
         if (e == NULL)
@@ -390,6 +441,8 @@ static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t
         e->type = type;
         e->len = n;
         cache_push_front(c, e);
+        e->chain = c->buckets[bucket_of(c, key)];
+        c->buckets[bucket_of(c, key)] = e;
         c->cbytes += n;
         c->centries++;
         while (c->cbytes > c->o.cache_max && c->tail != NULL)
@@ -421,6 +474,17 @@ static bool cache_key(const prc_req *r, uint8_t key[PRC_SHA256_LEN], prc_err *er
 
 /* ---- requests ---- */
 
+/*
+ * Refusals after which the worker is not reused (nor the answer cached): an
+ * allocator failure may leave library state half-built, and a refusal of
+ * the frame itself means the worker is ending the conversation.
+ */
+static bool ends_worker(prc_errclass cls)
+{
+        return cls == PRC_E_OUT_OF_MEMORY || cls == PRC_E_INVALID_FRAME || cls == PRC_E_REQUEST_TOO_LARGE ||
+               cls == PRC_E_USAGE || cls == PRC_E_INTERNAL;
+}
+
 /* Turn a reply payload into the caller's result. */
 static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, const char *path, json_t **out,
                    prc_err *err)
@@ -446,12 +510,7 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
                                 *err = e;
                         return false;
                 }
-                /*
-                 * An allocator failure may leave library state half-built: retire that worker.
-                 * A refusal of the frame itself ends the conversation: the worker is exiting.
-                 */
-                if (refusal.cls == PRC_E_OUT_OF_MEMORY || refusal.cls == PRC_E_INVALID_FRAME ||
-                    refusal.cls == PRC_E_REQUEST_TOO_LARGE)
+                if (ends_worker(refusal.cls))
                         kill_worker(c);
                 if (!prc_err_is_set(err))
                         *err = refusal;
@@ -497,11 +556,12 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 return false;
         }
         if (use_cache) {
-                centry *hit;
+                centry *hit = NULL;
                 prc_err_init(&e);
-                if (!cache_key(&r, key, &e))
-                        use_cache = false;
-                else if ((hit = cache_find(c, key)) != NULL) {
+                use_cache = cache_key(&r, key, &e);     /* no key (out of memory): just no cache */
+                if (use_cache)
+                        hit = cache_find(c, key);
+                if (hit != NULL) {
                         c->st.cache_hits++;
                         return finish(c, hit->type, hit->data, hit->len, path, out, err);
                 }
@@ -550,20 +610,31 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 return false;
         }
         c->served++;
-        /* Cache documents and parser refusals; never a transient allocator failure. */
+        c->busy_ns += prc_now_ns() - (deadline - (int64_t)c->o.timeout_ms * 1000000);
+        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
+        /*
+         * Cache documents that decoded and parser refusals; never a reply
+         * that failed its checks, a frame-level refusal or an allocator failure.
+         */
         if (use_cache) {
                 prc_err probe;
-                bool cache_it = type == PRC_RE_DOC;
+                bool cache_it = type == PRC_RE_DOC && ok;
                 if (type == PRC_RE_REFUSE) {
                         prc_err_init(&e);
                         cache_it = prc_refusal_decode(c->rep.data, c->rep.len, &probe, &e) &&
-                                   probe.cls != PRC_E_OUT_OF_MEMORY;
+                                   !ends_worker(probe.cls);
                 }
                 if (cache_it)
                         cache_put(c, key, type, c->rep.data, c->rep.len);
         }
-        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
-        if (c->pid != 0 && c->o.max_requests > 0 && c->served >= c->o.max_requests) {
+        /*
+         * Retire the worker before RLIMIT_CPU could end a good request: it
+         * uses CPU only while it serves, so its CPU time is at most busy_ns
+         * (plus start-up), and the next request may take up to timeout_ms.
+         */
+        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
+                            c->busy_ns + (int64_t)c->o.timeout_ms * 1000000 >=
+                                    (int64_t)c->o.cpu_seconds * 1000000000)) {
                 int status;
                 close(c->to_w);         /* EOF: the worker exits by itself */
                 c->to_w = -1;
@@ -602,6 +673,7 @@ void prc_client_free(prc_client *c)
         close_fds(c);
         while (c->head != NULL)
                 cache_drop(c, c->head);
+        free(c->buckets);
         prc_buf_clear(&c->reqbuf);
         prc_buf_clear(&c->rep);
         free(c);

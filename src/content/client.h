@@ -41,7 +41,9 @@ typedef struct prc_client_opts {
         size_t             cache_max;    /* parse cache bound in bytes of cached replies; 0 disables (64 MiB) */
         uint64_t           as_bytes;     /* worker RLIMIT_AS (1 GiB) */
         unsigned           cpu_seconds;  /* worker RLIMIT_CPU (60 s) */
-        unsigned           max_requests; /* replace a worker after this many requests: bounds its CPU use (1000) */
+        unsigned           max_requests; /* replace a worker after this many requests (1000); it is also
+                                          * replaced once its time on requests plus timeout_ms reaches
+                                          * cpu_seconds, so RLIMIT_CPU never ends a request within its deadline */
         prc_limits         lim;          /* decoder limits sent with each request (prc_limits_default) */
 } prc_client_opts;
 

@@ -33,6 +33,9 @@ typedef enum prc_format {
         PRC_FMT_JSONC = 6,      /* reserved */
 } prc_format;
 
+/* Sub-codes of PRC_OP_TOKENIZE (wire codes). */
+enum { PRC_TOK_PKGBUILD = 1, PRC_TOK_SRCINFO = 2 };
+
 /* "json", "yaml", ...; NULL for an unknown code. */
 const char *prc_format_name(uint16_t fmt);
 /* Code for a name, or PRC_FMT_NONE. */
@@ -85,6 +88,9 @@ enum prc_test_op {
         PRC_T_EXEC_MMAP,        /* mmap(PROT_EXEC) */
         PRC_T_RAISE_RLIMIT,     /* setrlimit(RLIMIT_NOFILE) after the seal */
         PRC_T_WRITE_STDERR,     /* write to fd 2 (must be /dev/null, not the client's stderr) */
+        PRC_T_ABORT,            /* abort(), as glibc does on heap corruption */
+        PRC_T_TGKILL_PARENT,    /* tgkill(args = pid, pid, SIGTERM): the self-only rule */
+        PRC_T_BAD_DOC,          /* a well-framed reply whose document is not JSON */
 };
 #endif
 

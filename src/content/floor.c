@@ -73,6 +73,9 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "exit",          PRC_SC_PLAIN,        NULL },
         { "exit_group",    PRC_SC_PLAIN,        NULL },
         { "futex",         PRC_SC_PLAIN,        "glibc locks (malloc, stdio) when contended" },
+        { "getpid",        PRC_SC_PLAIN,        "abort(): raise() signals its own process" },
+        { "getrandom",     PRC_SC_PLAIN,        "expat salts its hash tables (else it would open /dev/urandom)" },
+        { "gettid",        PRC_SC_PLAIN,        "abort(): raise() signals its own thread" },
         { "ioctl",         PRC_SC_TCGETS_ONLY,  "isatty(): libfyaml asks whether stderr (/dev/null) is a terminal" },
         { "madvise",       PRC_SC_PLAIN,        "free() returns pages with MADV_DONTNEED" },
         { "mmap",          PRC_SC_NO_PROT_EXEC, "allocator: large blocks; never executable" },
@@ -81,8 +84,11 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "munmap",        PRC_SC_PLAIN,        NULL },
         { "prlimit64",     PRC_SC_SELF_ONLY,    "the rlimits layer itself; sealed by the second filter" },
         { "read",          PRC_SC_PLAIN,        "requests (fd 3)" },
+        { "rt_sigprocmask", PRC_SC_PLAIN,       "abort() blocks signals around raise()" },
         { "rt_sigreturn",  PRC_SC_PLAIN,        "return from a signal frame" },
         { "seccomp",       PRC_SC_FILTER_ONLY,  "loading the seal filter; sealed by it" },
+        { "sysinfo",       PRC_SC_PLAIN,        "glibc qsort sizes its buffer from physical memory" },
+        { "tgkill",        PRC_SC_OWN_TGID,     "abort(): SIGABRT to itself only, so a crash reads as a crash" },
         { "write",         PRC_SC_PLAIN,        "replies (fd 4)" },
 };
 const size_t prc_floor_nallow = sizeof(prc_floor_allow) / sizeof(prc_floor_allow[0]);
@@ -119,9 +125,9 @@ static void applied(prc_floor_report *rep, prc_floor_layer l, const char *fmt, .
         va_end(ap);
 }
 
-static bool write_file(const char *path, const char *text)
+static bool write_at(int dir, const char *name, const char *text)
 {
-        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        int fd = openat(dir, name, O_WRONLY | O_CLOEXEC);
         size_t n = strlen(text);
         bool ok;
 
@@ -137,23 +143,45 @@ static bool write_file(const char *path, const char *text)
         return close(fd) == 0;
 }
 
+static bool map_ids(int proc, uid_t uid, gid_t gid, prc_floor_report *rep, prc_err *err)
+{
+        char map[64];
+
+        /* One id each way: the only mapping an unprivileged process may write. */
+        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)uid);
+        if (!write_at(proc, "uid_map", map))
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing uid_map");
+        if (!write_at(proc, "setgroups", "deny"))
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing setgroups");
+        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)gid);
+        if (!write_at(proc, "gid_map", map))
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing gid_map");
+        return true;
+}
+
 static bool layer_userns(prc_floor_report *rep, prc_err *err)
 {
         uid_t uid = geteuid();
         gid_t gid = getegid();
-        char map[64];
+        bool ok;
+        /*
+         * Our /proc directory, opened before unsharing: after it, any
+         * capability that let us walk '/' belongs to the old namespace, and
+         * the maps are reached from this fd with no path walk at all.
+         */
+        int proc = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-        if (unshare(CLONE_NEWUSER) != 0)
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "unshare(CLONE_NEWUSER)");
-        /* One id each way: the only mapping an unprivileged process may write. */
-        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)uid);
-        if (!write_file("/proc/self/uid_map", map))
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing uid_map");
-        if (!write_file("/proc/self/setgroups", "deny"))
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing setgroups");
-        snprintf(map, sizeof(map), "65534 %u 1\n", (unsigned)gid);
-        if (!write_file("/proc/self/gid_map", map))
-                return fail(rep, PRC_LAYER_USERNS, err, errno, "writing gid_map");
+        if (proc < 0)
+                return fail(rep, PRC_LAYER_USERNS, err, errno, "opening /proc/self");
+        if (unshare(CLONE_NEWUSER) != 0) {
+                int e = errno;
+                close(proc);
+                return fail(rep, PRC_LAYER_USERNS, err, e, "unshare(CLONE_NEWUSER)");
+        }
+        ok = map_ids(proc, uid, gid, rep, err);
+        close(proc);
+        if (!ok)
+                return false;
         if (getuid() != 65534 || getgid() != 65534)
                 return fail(rep, PRC_LAYER_USERNS, err, 0, "uid %u gid %u after mapping, want 65534",
                             (unsigned)getuid(), (unsigned)getgid());
@@ -259,19 +287,35 @@ static bool add_allow(scmp_filter_ctx ctx, const prc_syscall_allow *a, prc_err *
 
         if (nr == __NR_SCMP_ERROR)
                 return prc_err_set(err, PRC_E_FLOOR_UNAVAILABLE, "seccomp: unknown syscall '%s'", a->name);
+        /* Designated initializers: libseccomp's SCMP_An macros leave datum_b implicit. */
         switch (a->arg_rule) {
-        case PRC_SC_NO_PROT_EXEC:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+        case PRC_SC_NO_PROT_EXEC: {
+                struct scmp_arg_cmp cmp = { .arg = 2, .op = SCMP_CMP_MASKED_EQ, .datum_a = PROT_EXEC, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
-        case PRC_SC_SELF_ONLY:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, 0));
+        }
+        case PRC_SC_SELF_ONLY: {
+                struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = 0, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
-        case PRC_SC_TCGETS_ONLY:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A1(SCMP_CMP_EQ, TCGETS));
+        }
+        case PRC_SC_TCGETS_ONLY: {
+                struct scmp_arg_cmp cmp = { .arg = 1, .op = SCMP_CMP_EQ, .datum_a = TCGETS, .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
-        case PRC_SC_FILTER_ONLY:
-                rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));
+        }
+        case PRC_SC_OWN_TGID: {
+                struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = (scmp_datum_t)getpid(),
+                                            .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
+        }
+        case PRC_SC_FILTER_ONLY: {
+                struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = SECCOMP_SET_MODE_FILTER,
+                                            .datum_b = 0 };
+                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
+                break;
+        }
         default:
                 rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
         }

@@ -10,7 +10,7 @@ t_schemas_are_valid_draft_2020_12() {
         $PY - <<'PY'
 import json, glob, jsonschema
 files = sorted(glob.glob("schemas/adapter-*.schema.json"))
-assert len(files) == 7, files
+assert len(files) >= 7, files   # the registry area adds its own adapter-* schemas
 for f in files:
     s = json.load(open(f))
     assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema", f

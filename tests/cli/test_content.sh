@@ -51,6 +51,18 @@ t_yaml_goes_through_the_worker() {
         expect_err "yaml-syntax"
 }
 
+t_format_auto_goes_by_the_file_name() {
+        printf 'k: [1]\n' >"$TMP/a.yml"
+        run "$PRC" content parse --format auto "$TMP/a.yml" --format-out json
+        expect_rc 0
+        expect_eq "$(json_get format)" "yaml"
+        expect_eq "$(json_get document.k)" "[1]"
+        printf '[]' >"$TMP/a.txt"
+        run "$PRC" content parse --format auto "$TMP/a.txt"
+        expect_rc 2
+        expect_err "cannot tell the format"
+}
+
 t_usage_errors_exit_2() {
         printf '[]' >"$TMP/a.json"
         run "$PRC" content parse "$TMP/a.json"

@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "base/jcs.h"
+#include "base/utf8.h"
 #include "base/yaml.h"
 
 static json_t *load_lim(const char *s, const prc_limits *lim, unsigned flags, prc_err *e)
@@ -336,6 +337,37 @@ static void test_yaml__depth_limit_is_exact(void)
         YAML_ERR_LIM("a:\n  b:\n    c:\n      d: 1\n", &lim, 0, PRC_E_DEPTH_LIMIT);
 }
 
+static void test_yaml__flow_brackets_are_prescanned(void)
+{
+        size_t n = 10001;
+        char *doc = malloc(n + 16);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(doc != NULL);
+        /* 10001 openers: refused before libfyaml buffers them. */
+        memset(doc, '[', n);
+        doc[n] = '\0';
+        YAML_ERR(doc, PRC_E_DEPTH_LIMIT);
+        /* 9999 inside a quoted scalar stay under the pre-scan bound and are text. */
+        doc[0] = 'a';
+        doc[1] = ':';
+        doc[2] = ' ';
+        doc[3] = '\'';
+        memset(doc + 4, '[', 9999);
+        memcpy(doc + 4 + 9999, "'\n", 3);
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_string_length(json_object_get(v, "a")), 9999);
+        json_decref(v);
+        /* Balanced brackets never accumulate. */
+        for (size_t i = 0; i + 2 <= n; i += 2)
+                memcpy(doc + i, "[]", 2);
+        doc[n - 1] = '\0';
+        YAML_ERR(doc, PRC_E_YAML_SYNTAX);
+        free(doc);
+}
+
 static void test_yaml__scalar_and_input_limits(void)
 {
         prc_limits lim = prc_limits_default;
@@ -420,6 +452,30 @@ static void test_yaml__errors_carry_line_column_and_pointer(void)
         T_ERR(e, PRC_E_YAML_SYNTAX);
         T_ASSERT(e.line >= 2);
         T_ASSERT(e.msg[0] != '\0');
+}
+
+static void test_yaml__messages_never_carry_control_characters(void)
+{
+        prc_err e;
+        json_t *v = load_lim("\"k\\e[31m\": 1\n\"k\\e[31m\": 2\n", &prc_limits_default, 0, &e);
+        char key[80];
+
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(strchr(e.msg, 0x1b) == NULL && strchr(e.ptr, 0x1b) == NULL);
+        T_ASSERT(strstr(e.msg, "k?[31m") != NULL);
+        /* A key cut inside a multi-byte character still leaves valid UTF-8. */
+        memset(key, 'a', 63);
+        memcpy(key + 63, "\xc3\xa9: 1\n", 7);
+        memcpy(key + 70, "\0", 1);
+        {
+                char doc[200];
+                snprintf(doc, sizeof(doc), "%s%s", key, key);
+                v = load_lim(doc, &prc_limits_default, 0, &e);
+        }
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(prc_utf8_valid((const uint8_t *)e.msg, strlen(e.msg), NULL));
 }
 
 static void test_yaml__libfyaml_never_writes_to_stderr(void)
@@ -770,12 +826,14 @@ static const prc_test tests[] = {
         T(test_yaml__complex_keys_are_refused),
         T(test_yaml__keys_are_bounded),
         T(test_yaml__depth_limit_is_exact),
+        T(test_yaml__flow_brackets_are_prescanned),
         T(test_yaml__scalar_and_input_limits),
         T(test_yaml__exactly_one_document),
         T(test_yaml__empty_stream_is_null),
         T(test_yaml__raw_bytes_are_checked_first),
         T(test_yaml__escapes_cannot_smuggle_nul_or_bad_utf8),
         T(test_yaml__errors_carry_line_column_and_pointer),
+        T(test_yaml__messages_never_carry_control_characters),
         T(test_yaml__libfyaml_never_writes_to_stderr),
         T(test_yaml__json_documents_load_as_yaml),
         T(test_yaml__workflow_with_anchors_and_merges_loads),
@@ -788,8 +846,8 @@ static const prc_test tests[] = {
 PRC_SUITE(yaml, tests)
 
 /*
- * Memory bound (issue 2 item 7): the alias and merge bombs are refused
- * under 64 MiB.  RLIMIT_AS is set to what the process maps now plus 64 MiB,
+ * Memory bound (issue 2 item 7): the alias and merge bombs (and the deep
+ * and wide documents) are handled under 64 MiB.  RLIMIT_AS is set to what the process maps now plus 64 MiB,
  * so any allocation past the bound fails and the load reports
  * out-of-memory instead of the expected class.  No ASan: it reserves
  * terabytes of shadow address space.
@@ -811,6 +869,9 @@ static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
                 "yaml/alias-fanout-as-mapping-key.yaml", "yaml/merge-key-fanout-dup-alias-22.yaml",
                 "yaml/merge-key-fanout-issue897-levels10.yaml", "yaml/merge-key-quadratic-2000x2000.yaml",
                 "yaml/merge-key-empty-sources-1000x1000.yaml", "yaml/pnpm-lock-shaped-alias-bomb.yaml",
+                "yaml/deep-flow-seq-100000.yaml", "yaml/deep-flow-map-50000.yaml",
+                "yaml/deep-flow-seq-unclosed-100000.yaml", "yaml/many-anchors-30000.yaml",
+                "yaml/many-keys-30000.yaml", "yaml/many-documents-30000.yaml",
         };
         struct rlimit rl;
 
