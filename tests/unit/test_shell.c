@@ -70,7 +70,7 @@ static void test_shell__scalars_arrays_and_quoting(void)
         prc_err e;
         json_t *d = tok("# c\npkgname=foo\npkgver='1.0'\npkgdesc=\"A \\\"b\\\" c\"\n"
                         "arch=('x86_64' aarch64) # trailing\n"
-                        "depends=(\n  'a>=1'   # one\n  \"b\"\n  c\\ d\n)\nurl=\nempty=()\n", 0, &e);
+                        "depends=(\n  'a>=1'   # one\n  \"b\"\n  c\\ d\n)\nurl=\nempty=()\nx=1; y=2\n", 0, &e);
 
         T_NOERR(e);
         T_EQ_STR(value_of(d, "pkgname", 0), "\"foo\"");
@@ -79,6 +79,9 @@ static void test_shell__scalars_arrays_and_quoting(void)
         T_EQ_STR(value_of(d, "arch", 0), "[\"x86_64\",\"aarch64\"]");
         T_EQ_STR(value_of(d, "depends", 0), "[\"a>=1\",\"b\",\"c d\"]");
         T_EQ_STR(value_of(d, "url", 0), "\"\"");
+        T_EQ_STR(value_of(d, "x", 0), "\"1\"");
+        T_EQ_STR(value_of(d, "y", 0), "\"2\"");
+        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 0);
         T_EQ_STR(value_of(d, "empty", 0), "[]");
         T_EQ_STR(canon(json_object_get(assign(d, "depends", 0), "raw")), "[\"'a>=1'\",\"\\\"b\\\"\",\"c\\\\ d\"]");
         T_EQ_INT(json_integer_value(json_object_get(assign(d, "depends", 0), "line")), 6);

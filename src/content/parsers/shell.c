@@ -1408,6 +1408,12 @@ static bool pkgbuild(struct sh *s)
                                 return false;
                         continue;
                 }
+                if (fbraces < 0 && nest == 0 && !in_stream && (c == ';' || c == '&') && peek(s, 1) != c) {
+                        /* A separator between top-level assignments opens no command. */
+                        adv(s);
+                        cmd_start = true;
+                        continue;
+                }
                 if (fbraces < 0 && nest == 0 && cmd_start && !in_stream) {
                         if (at_funcdef(s, &nl, &fe)) {
                                 if (!open_stream(s, "functions", (const char *)s->p + s->i, nl, s->line))
