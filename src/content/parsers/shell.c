@@ -107,8 +107,11 @@ static bool dyn(struct sh *s, struct wv *w, const char *why, const char *name, s
         json_t *r;
 
         w->stat = false;
-        if (w->why == NULL && (w->why = json_array()) == NULL)
-                return oom(s);
+        if (w->why == NULL) {
+                w->why = json_array();
+                if (w->why == NULL)
+                        return oom(s);
+        }
         if (json_array_size(w->why) >= 8)
                 return true;
         if (name != NULL)
@@ -1464,7 +1467,8 @@ static bool pkgbuild(struct sh *s)
                                 }
                                 if (w.val.len == 0 || s->nhd >= PRC_ARRAY_LEN(s->hd)) {
                                         wv_clear(&w);
-                                        return fail(s, PRC_E_SHELL_SYNTAX, "bad or too many here-documents on one line");
+                                        return fail(s, PRC_E_SHELL_SYNTAX,
+                                                    "bad or too many here-documents on one line");
                                 }
                                 s->hd[s->nhd].delim = strndup((const char *)w.val.data, w.val.len);
                                 s->hd[s->nhd].strip_tabs = strip;
