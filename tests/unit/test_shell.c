@@ -157,7 +157,8 @@ static void test_shell__dynamic_constructs_are_marked_never_run(void)
 static void test_shell__conditional_assignment_poisons_the_variable(void)
 {
         prc_err e;
-        json_t *d = tok("v=1\nif [[ $CARCH == x ]]; then\n  v=2\nfi\nw=$v\ncase $x in a) z=1;; esac\n", 0, &e);
+        json_t *d = tok("v=1\nif [[ $CARCH == x ]]; then\n  v=2\nfi\nw=$v\ncase $x in a) z=1;; esac\n"
+                        "[[ -n $x ]] && c=1\nu=1\n", 0, &e);
         json_t *a;
 
         T_NOERR(e);
@@ -168,7 +169,9 @@ static void test_shell__conditional_assignment_poisons_the_variable(void)
         T_EQ_STR(value_of(d, "w", 0), "(dynamic)");
         T_EQ_STR(canon(json_object_get(assign(d, "w", 0), "dynamic")), "[\"dynamic-variable:v\"]");
         T_ASSERT(json_is_true(json_object_get(assign(d, "z", 0), "conditional")));
-        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 2);
+        T_ASSERT(json_is_true(json_object_get(assign(d, "c", 0), "conditional")));
+        T_ASSERT(json_is_false(json_object_get(assign(d, "u", 0), "conditional")));
+        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 3);
         json_decref(d);
 }
 

@@ -1407,7 +1407,8 @@ static bool pkgbuild(struct sh *s)
                         continue;
                 }
                 if (fbraces < 0 && cmd_start && at_assignment(s, &nl, &append)) {
-                        if (!assignment(s, nl, append, nest > 0))
+                        /* Inside a compound command, or after "cmd &&" on the same line: conditional. */
+                        if (!assignment(s, nl, append, nest > 0 || in_stream))
                                 return false;
                         continue;
                 }
