@@ -213,6 +213,27 @@ static void test_shell__functions_are_token_streams_with_lines(void)
         json_decref(d);
 }
 
+static void test_shell__case_patterns_subshells_and_closers(void)
+{
+        prc_err e;
+        json_t *d = tok("f() {\n  case \"$1\"\n  in done) x ;; (fi|esac) y ;;\n  *) { while true; do :; done }\n  esac\n"
+                        "  ( cd a; make )\n  arr=(a b)\n}\ng() ( echo sub )\nv=${(M)zsh}\nk=1\n", 0, &e);
+        json_t *fs;
+
+        T_NOERR(e);
+        fs = json_object_get(d, "functions");
+        T_EQ_INT(json_array_size(fs), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(fs, 0), "name")), "f");
+        T_EQ_INT(json_array_size(json_object_get(json_array_get(fs, 0), "body")), 8);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(fs, 1), "name")), "g");
+        /* Not bash syntax: never evaluated, so not an error, but not static either. */
+        T_EQ_STR(canon(json_object_get(assign(d, "v", 0), "dynamic")), "[\"unsupported-expansion\"]");
+        T_ASSERT(json_is_false(json_object_get(assign(d, "k", 0), "conditional")));
+        json_decref(d);
+        expect_err("a=1\n)\n", 0, PRC_E_SHELL_SYNTAX, 2);
+        expect_err("fi\n", 0, PRC_E_SHELL_SYNTAX, 1);
+}
+
 static void test_shell__unterminated_constructs(void)
 {
         expect_err("a=1\nb='x\n\n", 0, PRC_E_SHELL_UNTERMINATED, 2);
@@ -410,6 +431,7 @@ static const prc_test tests[] = {
         T(test_shell__conditional_assignment_poisons_the_variable),
         T(test_shell__append_extends_static_values),
         T(test_shell__functions_are_token_streams_with_lines),
+        T(test_shell__case_patterns_subshells_and_closers),
         T(test_shell__unterminated_constructs),
         T(test_shell__nesting_is_bounded),
         T(test_shell__expansion_count_and_bytes_are_bounded),
