@@ -423,6 +423,50 @@ static void test_shell__every_real_pkgbuild_and_srcinfo_tokenizes(void)
         T_ASSERT(n >= 40);
 }
 
+/* Every truncation and every single-bit flip of a valid PKGBUILD and .SRCINFO: one outcome, no crash. */
+static void test_shell__truncation_and_bitflip_sweep(void)
+{
+        static const char pkgbuild[] =
+                "pkgname=foo-git\npkgver=1_2\n_tag=v${pkgver//_/.}\narch=('x86_64' aarch64)\n"
+                "depends=(\"bar>=${pkgver%_*}\" baz) # c\nsource=(\"$pkgname::git+https://e.org/${pkgname%-git}.git\" "
+                "p{,.sig} {1..3})\nx=$(date) y=`id` z=$((1+2))\nif [[ $CARCH == x86_64 ]]; then depends+=(q); fi\n"
+                "package() {\n  cat <<-EOF > \"$pkgdir/x\"\n\tbody ${x:-y}\n\tEOF\n  case $1 in a) b ;; esac\n}\n";
+        static const char srcinfo[] = "pkgbase = foo\n\tpkgver = 1\n\tdepends = a\n\npkgname = foo\n\tdepends = b\n";
+        const char *const docs[] = { pkgbuild, srcinfo };
+        const unsigned flags[] = { PRC_SHELL_PKGBUILD, PRC_SHELL_SRCINFO };
+        uint8_t buf[sizeof(pkgbuild)];
+        unsigned ok = 0, refused = 0;
+
+        for (size_t d = 0; d < 2; d++) {
+                size_t n = strlen(docs[d]);
+                for (size_t len = 0; len <= n; len++) {
+                        prc_err e;
+                        json_t *v;
+                        prc_err_init(&e);
+                        v = prc_shell_tokenize((const uint8_t *)docs[d], len, &prc_limits_default, flags[d], &e);
+                        T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                        json_decref(v);
+                }
+                for (size_t i = 0; i < n; i++) {
+                        for (int bit = 0; bit < 8; bit++) {
+                                prc_err e;
+                                json_t *v;
+                                memcpy(buf, docs[d], n);
+                                buf[i] ^= (uint8_t)(1u << bit);
+                                prc_err_init(&e);
+                                v = prc_shell_tokenize(buf, n, &prc_limits_default, flags[d], &e);
+                                T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                                if (v != NULL)
+                                        ok++;
+                                else
+                                        refused++;
+                                json_decref(v);
+                        }
+                }
+        }
+        T_ASSERT(ok > 0 && refused > 0);
+}
+
 static const prc_test tests[] = {
         T(test_shell__scalars_arrays_and_quoting),
         T(test_shell__parameter_expansion_is_static_when_known),
@@ -440,5 +484,6 @@ static const prc_test tests[] = {
         T(test_shell__srcinfo_sections_and_fields),
         T(test_shell__srcinfo_errors),
         T(test_shell__every_real_pkgbuild_and_srcinfo_tokenizes),
+        T(test_shell__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(shell, tests)
