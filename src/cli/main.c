@@ -117,6 +117,40 @@ const prc_cmd prc_cmds[] = {
           "3 I/O error.\n" },
 
         /* -- adapters: OCI runner and records -- */
+        { "adapter", "plan-oci", cmd_adapter_plan_oci, "print the exact OCI command and sealed plan, start nothing",
+          "usage: prc adapter plan-oci --manifest FILE --target DIR --runtime docker|podman\n"
+          "                            [--data NAME=DIR]... [--format text|json]\n"
+          "\n"
+          "Inventories DIR, seals a private read-only snapshot of it (then removes it),\n"
+          "hashes each declared data directory, identifies the runtime client (path,\n"
+          "SHA-256, version) and prints the plan: the exact argv run-oci executes\n"
+          "(--pull=never, --network=none, read-only root, no capabilities,\n"
+          "no-new-privileges, the invoking non-root UID:GID, memory without swap, cpus,\n"
+          "pids, nofile and nproc ulimits, the snapshot at /prc-snapshot as the working\n"
+          "directory, data at /prc-inputs/NAME, no environment, --rm, the manifest's\n"
+          "command) and plan_sha256 over its sealed, host-path-free form.\n"
+          "Refuses to run as root.  docs/oci-runner.md.\n"
+          "Exit: 0 planned; 1 refused input (manifest, data, ulimits); 2 usage;\n"
+          "3 runtime or snapshot failure; 4 refused by policy (root).\n" },
+        { "adapter", "run-oci", cmd_adapter_run_oci, "run a pinned adapter image and emit an execution record",
+          "usage: prc adapter run-oci --manifest FILE --target DIR --runtime docker|podman\n"
+          "                           [--data NAME=DIR]... [--format text|json]\n"
+          "\n"
+          "Plans as plan-oci does, checks the image is present (never pulls), re-checks\n"
+          "plan, manifest, runtime binary, snapshot and data immediately before start,\n"
+          "sends the three protocol lines, decodes stdout strictly as it arrives under\n"
+          "the manifest's caps, counts and hashes stderr, enforces wall_seconds (removing\n"
+          "exactly the container it named), re-checks snapshot and data after, and prints\n"
+          "the content-addressed execution record (schemas/execution-record.schema.json).\n"
+          "Exit: 0 accepted; 1 rejected output or refused input; 2 usage; 3 execution\n"
+          "error (timeout, limit, changed snapshot, runtime failure); 4 refused by policy.\n" },
+        { "record", "show", cmd_record_show, "check and print an execution record (v0.1-v0.3)",
+          "usage: prc record show FILE [--format text|json]\n"
+          "\n"
+          "Reads an execution record strictly (v0.3 current; v0.1 and v0.2 archived) and\n"
+          "checks that its id is the digest of the record without its id.  Reading is\n"
+          "interpretation only: a record is never evidence for a new scan.\n"
+          "Exit: 0 valid; 1 invalid record; 2 usage; 3 I/O error.\n" },
 
         /* -- documents -- */
         { "doc", "digest", cmd_doc_digest, "print the canonical SHA-256 of a YAML or JSON document",
