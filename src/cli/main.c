@@ -17,6 +17,9 @@ const prc_cmd prc_cmds[] = {
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
           "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
           "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
+          "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
+          "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
+          "                [--max-duration SECONDS]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -28,7 +31,14 @@ const prc_cmd prc_cmds[] = {
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
           "written atomically, artifacts first.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
-          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
+          "verify-local runs up to 16 adapters in the OCI runner (never as root), each of which\n"
+          "must be bound by an assertion of the profile with its exact adapter id, manifest\n"
+          "digest and a declared observation kind; the whole set is resolved and authorized\n"
+          "before anything runs, then run in (adapter id, manifest digest) order under one\n"
+          "--max-duration deadline.  --adapter-manifest is an explicit local operator grant;\n"
+          "--adapter-registry resolves ids through a lockfile (registry-assigned trust).\n"
+          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error;\n"
+          "4 refused by policy (unbound or untrusted adapter, root host).\n" },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",

@@ -482,6 +482,8 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 }
                 if (!prc_adapters_authorize(o->adapters, as, nas, err))
                         goto out;
+                if (o->preflight != NULL && !o->preflight(o->run_ctx, err))
+                        goto out;
         }
         progress(&s, "inventorying the target");
         if (!prc_inventory_build(o->target, NULL, &s.inv, err) || !build_files(&s, err))

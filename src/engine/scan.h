@@ -57,6 +57,8 @@ typedef struct prc_scan_opts {
         void               (*progress)(const char *stage);  /* optional, stderr progress */
         prc_adapter_set     *adapters;        /* borrowed: resolved set (verify-local), or NULL; sorted here */
         prc_adapter_run_fn   run_adapter;     /* required when adapters has entries */
+        /* Called once the set is authorized, before the inventory; false (err set) refuses the scan. */
+        bool               (*preflight)(void *ctx, prc_err *err);
         void                *run_ctx;
         unsigned             max_duration_s;  /* one deadline for the whole adapter set; 0: none */
 } prc_scan_opts;

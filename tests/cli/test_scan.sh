@@ -212,3 +212,72 @@ t_command_group_help_lists_subcommands() {
         expect_rc 2
         expect_err "subcommands of 'prc adapter'"
 }
+
+# A catalog binding the fixture adapter (by its real digest) and a plain tree.
+mk_bound_catalog() {
+        local digest
+        digest=$("$PRC" doc digest "$PRC_ROOT/fixtures/adapters/fixture-adapter.yaml")
+        mkdir -p "$1"
+        cat >"$1/catalog.yaml" <<YAML
+schema: prc.catalog/v1
+catalog_id: t
+revision: 1
+controls: [{id: C, title: c}]
+assertions:
+  - id: A-FIX
+    control: C
+    title: fixture
+    rationale: r
+    remediation: m
+    severity: high
+    bindings:
+      - {adapter_id: prc.adapter.fixture@1.0, manifest_sha256: "$digest", observation_kind: fixture.secret}
+profiles: [{id: p, title: p, assertions: [A-FIX]}]
+YAML
+}
+
+t_adapter_flags_need_verify_local_and_exclude_each_other() {
+        mk_good "$TMP/t"
+        m="$PRC_ROOT/fixtures/adapters/fixture-adapter.yaml"
+        r="$PRC_ROOT/fixtures/registry/adapter-registry.yaml"
+        run "$PRC" scan --target "$TMP/t" --adapter-manifest "$m"; expect_rc 2; expect_err "verify-local"
+        run "$PRC" scan --target "$TMP/t" --mode verify-local --adapter-manifest "$m" --adapter-registry "$r" \
+                --adapter-id prc.adapter.example@1.0; expect_rc 2; expect_err "mutually exclusive"
+        run "$PRC" scan --target "$TMP/t" --mode verify-local --adapter-registry "$r"; expect_rc 2
+        run "$PRC" scan --target "$TMP/t" --mode verify-local --adapter-manifest "$m" --adapter-manifest "$m"
+        expect_rc 2; expect_err adapter-repeated
+        run "$PRC" scan --target "$TMP/t" --mode verify-local --adapter-manifest "$m" --adapter-data 'x@1/db=/tmp'
+        expect_rc 2; expect_err "not in the set"
+        run "$PRC" scan --target "$TMP/t" --mode verify-local --max-duration 0; expect_rc 2
+}
+
+t_catalog_unbound_adapters_are_refused_by_policy() {
+        mk_good "$TMP/t"
+        mk_bound_catalog "$TMP/cat"
+        # Registry-approved, but no assertion of the profile binds it.
+        run "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p --mode verify-local \
+                --adapter-registry "$PRC_ROOT/fixtures/registry/adapter-registry.yaml" --adapter-id prc.adapter.example@1.0
+        expect_rc 4; expect_err adapter-unbound
+        # Denied by the registry's default policy.
+        run "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p --mode verify-local \
+                --adapter-registry "$PRC_ROOT/fixtures/registry/adapter-registry.yaml" --adapter-id prc.adapter.unverified@0.3
+        expect_rc 4
+        # Bound by id but pinned to another digest.
+        sed -i 's/manifest_sha256: "\(.\)/manifest_sha256: "f/' "$TMP/cat/catalog.yaml"
+        run "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p --mode verify-local \
+                --adapter-manifest "$PRC_ROOT/fixtures/adapters/fixture-adapter.yaml"
+        expect_rc 4; expect_err adapter-unbound
+}
+
+t_verify_local_refuses_root_before_running() {
+        mk_good "$TMP/t"
+        mk_bound_catalog "$TMP/cat"
+        run "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p --mode verify-local \
+                --adapter-manifest "$PRC_ROOT/fixtures/adapters/fixture-adapter.yaml"
+        if [ "$(id -u)" -eq 0 ]; then
+                expect_rc 4; expect_err oci-root-refused
+        else
+                # Unprivileged: not refused for root; the fixture image does not exist, so the run is Unknown.
+                expect_rc 1; grep -q oci-root-refused <<<"$ERR" && fail "refused as root while unprivileged"
+        fi
+}
