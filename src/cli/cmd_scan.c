@@ -15,6 +15,7 @@
 #include "adapter/oci.h"
 #include "adapter/registry.h"
 #include "content/client.h"
+#include "engine/catalog.h"
 #include "engine/sarif.h"
 #include "engine/scan.h"
 #include "engine/state.h"
@@ -115,6 +116,29 @@ static int exit_for_refusal(const prc_err *e)
         default:
                 /* registry denials (untrusted, revoked, deprecated) are policy refusals too */
                 return prc_registry_policy_reason(e->cls) ? PRC_EXIT_POLICY : PRC_EXIT_EXEC;
+        }
+}
+
+/* prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest. */
+static void pull_hints(const json_t *res, const prc_adapter_set *set, const char *what)
+{
+        const json_t *e;
+        size_t i;
+
+        json_array_foreach(json_object_get(res, "errors"), i, e) {
+                const char *cls = json_string_value(json_object_get(e, "class"));
+                const char *id = json_string_value(json_object_get(e, "assertion"));
+                if (cls == NULL || id == NULL || strcmp(cls, "oci-image-absent") != 0)
+                        continue;
+                for (size_t k = 0; k < set->n; k++) {
+                        char ref[1024];
+                        prc_err pe;
+                        prc_err_init(&pe);
+                        if (strcmp(set->items[k].res.adapter_id, id) == 0 &&
+                            prc_manifest_image_ref(set->items[k].manifest, ref, sizeof(ref), &pe))
+                                fprintf(stderr, "prc %s: the pinned image of %s is not present; fetch exactly the "
+                                        "reviewed digest with:\n  docker pull %s\n", what, id, ref);
+                }
         }
 }
 
@@ -372,6 +396,7 @@ static int run_scan(int argc, char **argv, const char *what)
                 goto out;
         }
         progress_done();
+        pull_hints(res, &set, what);
         /* Artifacts (none from built-in analyses) are written before the record that names them. */
         if (state_dir != NULL && !prc_state_write(state_dir, NULL, 0, res, &err)) {
                 cli_print_err(&err);
@@ -403,4 +428,61 @@ out:
 int cmd_scan(int argc, char **argv)
 {
         return run_scan(argc, argv, "scan");
+}
+
+#define GITLEAKS_MANIFEST "adapters/gitleaks-v8.30.0.yaml"
+
+/*
+ * `prc verify DIR`: scan --mode verify-local with the bundled Gitleaks
+ * manifest and the core profile.  Only output options may be added; adapter,
+ * profile, mode and catalog overrides are refused, so the alias always means
+ * the same reviewed configuration.
+ */
+int cmd_verify(int argc, char **argv)
+{
+        static const char *const allowed[] = { "--format", "--state-dir", "--now", "--max-duration", NULL };
+        char catbuf[4200], manifest[4300], *root;
+        char *av[16];
+        int ac = 0, rc;
+        const char *target = NULL;
+
+        for (int i = 1; i < argc; i++) {
+                bool ok = false;
+                if (argv[i][0] != '-') {
+                        if (target != NULL)
+                                return cli_usage("verify", "expected exactly one DIR");
+                        target = argv[i];
+                        continue;
+                }
+                for (size_t k = 0; allowed[k] != NULL; k++)
+                        ok |= strcmp(argv[i], allowed[k]) == 0;
+                if (!ok)
+                        return cli_usage("verify", "'%s' cannot be overridden here; use prc scan", argv[i]);
+                if (i + 1 >= argc || ac + 2 > 8)
+                        return cli_usage("verify", "'%s' needs a value", argv[i]);
+                av[ac++] = argv[i];
+                av[ac++] = argv[++i];
+        }
+        if (target == NULL)
+                return cli_usage("verify", "expected exactly one DIR");
+        root = (char *)default_catalog(catbuf, sizeof(catbuf));
+        snprintf(manifest, sizeof(manifest), "%s/../%s", root, GITLEAKS_MANIFEST);
+        {
+                char *args[32];
+                int n = 0;
+                args[n++] = (char *)"verify";
+                args[n++] = (char *)"--target";
+                args[n++] = (char *)target;
+                args[n++] = (char *)"--mode";
+                args[n++] = (char *)"verify-local";
+                args[n++] = (char *)"--profile";
+                args[n++] = (char *)PRC_PROFILE_DEFAULT;
+                args[n++] = (char *)"--adapter-manifest";
+                args[n++] = manifest;
+                for (int i = 0; i < ac; i++)
+                        args[n++] = av[i];
+                args[n] = NULL;
+                rc = run_scan(n, args, "verify");
+        }
+        return rc;
 }

@@ -40,6 +40,15 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error;\n"
           "4 refused by policy (unbound or untrusted adapter, root host).\n" },
 
+        { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
+          "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
+          "\n"
+          "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
+          "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
+          "Adapter, profile, mode and catalog overrides are refused.  The pinned image must\n"
+          "already be present (prc never pulls): when it is absent, prc says which\n"
+          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n" },
+
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
           "usage: prc inventory --target DIR [--format text|json]\n"
