@@ -281,3 +281,14 @@ t_verify_local_refuses_root_before_running() {
                 expect_rc 1; grep -q oci-root-refused <<<"$ERR" && fail "refused as root while unprivileged"
         fi
 }
+
+t_verify_refuses_overrides() {
+        mk_good "$TMP/t"
+        for opt in --profile --adapter-manifest --adapter-registry --adapter-id --mode --catalog-root --target; do
+                run "$PRC" verify "$TMP/t" "$opt" x
+                expect_rc 2
+                expect_err "cannot be overridden"
+        done
+        run "$PRC" verify; expect_rc 2
+        run "$PRC" verify "$TMP/t" "$TMP/t"; expect_rc 2
+}
