@@ -37,14 +37,23 @@ B      := build/test
 VFLAGS := -O1 -g -DPRC_TESTING=1
 endif
 ifeq ($(VARIANT),fuzz)
+# clang-14 takes the same warning flags as gcc (BASE_CFLAGS is already expanded).
 B      := build/fuzz
 CC     := clang-14
-WARN   := -Wall -Wextra -Werror -Wno-unused-command-line-argument
-VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
           -DPRC_TESTING=1 -DPRC_FUZZING=1
 endif
 
 CFLAGS_ALL := $(BASE_CFLAGS) $(VFLAGS) $(CFLAGS)
+
+# Quiet by default ("CC file"); `make V=1` prints whole command lines.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-5s %s\n' $(1) $(2)
+endif
 
 LIB_SRC  := $(sort $(shell find src -name '*.c' ! -path 'src/cli/*'))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
@@ -70,34 +79,41 @@ setup:
 $(B)/libprc.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(B)/prc: $(CLI_OBJ) $(B)/libprc.a
-	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(B)/libprc.a $(LIBS) $(LDV)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(B)/libprc.a $(LIBS) $(LDV)
 
 # The test binary links the CLI objects too (minus main) so command code is testable.
 $(B)/prc-tests: $(TEST_OBJ) $(filter-out %/main.o,$(CLI_OBJ)) $(B)/libprc.a
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
 
 $(B)/prc-replay: $(B)/obj/fuzz/replay.o $(FUZZ_SRC:%.c=$(B)/obj/%.o) $(B)/libprc.a
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
 
 $(B)/helpers/%: $(B)/obj/tests/helpers/%.o $(B)/libprc.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
 
 $(B)/fuzz_%: $(B)/obj/fuzz/fuzz_%.o $(B)/libprc.a
-	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 # The two README commands.
 example: all
-	./build/prc demo examples/basic
+	./build/prc scan --target examples/basic
 
 check: setup
 	@tests/run

@@ -2,15 +2,58 @@
  * replay.c - run every file of fuzz/corpus/<name>/ through harness <name> in
  * the gcc sanitizer build, so corpus regressions are caught without clang.
  *
- *   prc-replay CORPUS_ROOT     prints "N passed, N failed" (one case per file)
+ *   prc-replay CORPUS_ROOT     prints "N passed, N failed" (one case per harness)
+ *
+ * A harness that traps, or a sanitizer report, ends the process; before it
+ * dies the replayer names the corpus file it was running, so the failing
+ * input is known from the log alone.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include "fuzz.h"
+
+/* The file being replayed, for the crash report (async-signal-safe write only). */
+static char current[8400];
+
+static void say_current(void)
+{
+        static const char pre[] = "FAIL replay: crashed on ";
+        size_t n = strnlen(current, sizeof(current));
+
+        if (n == 0)
+                return;
+        (void)!write(2, pre, sizeof(pre) - 1);
+        (void)!write(2, current, n);
+        (void)!write(2, "\n", 1);
+}
+
+static void on_fatal(int sig)
+{
+        say_current();
+        signal(sig, SIG_DFL);
+        raise(sig);
+}
+
+static void arm_crash_report(void)
+{
+        static const int sigs[] = { SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE };
+
+        for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+                signal(sigs[i], on_fatal);
+#if defined(__SANITIZE_ADDRESS__)
+        __sanitizer_set_death_callback(say_current);
+#endif
+}
 
 /* In the replayer, fuzz_*.c harness files are compiled without PRC_FUZZING. */
 struct entry {
@@ -55,6 +98,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "usage: prc-replay CORPUS_ROOT\n");
                 return 2;
         }
+        arm_crash_report();
         for (size_t i = 0; i < nentries; i++) {
                 char dir[4096];
                 DIR *d;
@@ -77,7 +121,9 @@ int main(int argc, char **argv)
                                 continue;
                         }
                         /* A sanitizer report aborts the process: the failure is loud. */
+                        snprintf(current, sizeof(current), "%s (harness %s)", path, entries[i].name);
                         entries[i].fn(b, n);
+                        current[0] = '\0';
                         free(b);
                         here++;
                 }

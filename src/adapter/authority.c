@@ -4,6 +4,7 @@
  */
 #include "adapter/authority.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -33,8 +34,8 @@ static const char *const trust_words[] = {
 static const char *const value_words[] = {
         "accepted", "allowed", "allowlisted", "approved", "blocked", "compliant", "conflicting",
         "fail", "failed", "failing", "failure", "ignored", "noncompliant", "ok", "pass",
-        "passed", "passing", "rejected", "success", "succeeded", "suppressed", "unknown",
-        "violation", "violated", "waived",
+        "passed", "passing", "rejected", "succeeded", "success", "suppressed", "unknown",
+        "violated", "violation", "waived",
 };
 
 /* Fold into out (cap bytes); false when the folded form cannot fit (no word is that long). */
@@ -54,12 +55,17 @@ static bool fold(const char *s, size_t len, char *out, size_t cap)
         return true;
 }
 
+static int cmp(const void *key, const void *elem)
+{
+        return strcmp(key, *(const char *const *)elem);
+}
+
+/* The lists are sorted (a unit test checks): every key of every message comes through here. */
 static const char *find(const char *folded, const char *const *list, size_t n)
 {
-        for (size_t i = 0; i < n; i++)
-                if (strcmp(folded, list[i]) == 0)
-                        return list[i];
-        return NULL;
+        const char *const *w = bsearch(folded, list, n, sizeof(*list), cmp);
+
+        return w ? *w : NULL;
 }
 
 const char *prc_authority_key(const char *key, size_t len, unsigned sets)

@@ -234,18 +234,20 @@ static json_t *evaluate(const prc_manifest *m, const prc_proto_limits *lim, cons
         const char *st;
         json_t *r = NULL, *obs;
         size_t i;
-        json_t *o;
 
         if (d == NULL)
                 return NULL;
         e = prc_decoder_error(d);
         st = prc_decoder_summary_status(d);
         obs = json_array();
-        json_array_foreach(prc_decoder_observations(d), i, o) {
-                if (obs != NULL)
-                        json_array_append_new(obs, json_pack("{s:O,s:O,s:O}", "id", json_object_get(o, "id"), "kind",
-                                                             json_object_get(o, "kind"), "outcome",
-                                                             json_object_get(o, "outcome")));
+        for (i = 0; obs != NULL && i < prc_decoder_observation_count(d); i++) {
+                const char *id, *kind, *outcome;
+                if (!prc_decoder_observation_brief(d, i, &id, &kind, &outcome) ||
+                    json_array_append_new(obs, json_pack("{s:s,s:s,s:s}", "id", id, "kind", kind, "outcome",
+                                                         outcome)) != 0) {
+                        json_decref(obs);
+                        obs = NULL;
+                }
         }
         if (obs != NULL)
                 r = json_pack("{s:s,s:o,s:o,s:o,s:o}", "disposition",

@@ -41,8 +41,23 @@ struct prc_decoder {
         prc_sha256         *h;          /* owned */
         char                sha[PRC_SHA256_HEX + 1];
         char                status[16];
-        json_t             *obs, *arts;         /* owned arrays of the accepted messages */
-        json_t             *obs_ids, *art_ids;  /* owned: objects used as id sets */
+        /*
+         * Observations are kept compact while decoding: the raw line and the
+         * id / kind / outcome, in one arena.  Keeping 100,000 jansson trees
+         * alive costs more than parsing them; the full objects are rebuilt
+         * on first request, from lines that already passed every check.
+         */
+        prc_buf             arena;      /* owned: raw lines, then "id\0kind\0" per record */
+        struct obs_rec {
+                size_t  line_off, line_len, id_off, kind_off;
+                uint8_t outcome;        /* index into outcomes[] */
+        }                  *recs;       /* owned */
+        size_t              nrecs, caprecs;
+        uint32_t           *idset;      /* owned: open addressing over recs, index + 1, 0 empty */
+        size_t              idcap;      /* power of two, kept at most half full */
+        json_t             *obs;        /* owned: built lazily by prc_decoder_observations */
+        json_t             *arts;       /* owned array of the artifact messages */
+        json_t             *art_ids;    /* owned: object used as the artifact id set */
         json_t             *empty;              /* owned: [] returned while not accepted */
 };
 
@@ -103,12 +118,11 @@ prc_decoder *prc_decoder_new(const prc_manifest *m, const prc_proto_limits *lim,
         prc_err_init(&d->err);
         prc_buf_init(&d->line, (size_t)ml.line_bytes);
         d->h = prc_sha256_new(err);
-        d->obs = json_array();
+        prc_buf_init(&d->arena, (size_t)ml.stdout_bytes * 2 + 64);
         d->arts = json_array();
-        d->obs_ids = json_object();
         d->art_ids = json_object();
         d->empty = json_array();
-        if (d->h == NULL || !d->obs || !d->arts || !d->obs_ids || !d->art_ids || !d->empty) {
+        if (d->h == NULL || !d->arts || !d->art_ids || !d->empty) {
                 prc_err_oom(err, "decoder");
                 prc_decoder_free(d);
                 return NULL;
@@ -123,8 +137,10 @@ void prc_decoder_free(prc_decoder *d)
         prc_buf_clear(&d->line);
         prc_sha256_free(d->h);
         json_decref(d->obs);
+        prc_buf_clear(&d->arena);
+        free(d->recs);
         json_decref(d->arts);
-        json_decref(d->obs_ids);
+        free(d->idset);
         json_decref(d->art_ids);
         json_decref(d->empty);
         free(d);
@@ -186,10 +202,45 @@ static const prc_field location_f[] = {
 #undef S
 #undef I
 
+static bool type_ok(const json_t *v, unsigned types)
+{
+        switch (json_typeof(v)) {
+        case JSON_STRING: return types & PRC_JT_STRING;
+        case JSON_INTEGER: return types & PRC_JT_INT;
+        case JSON_OBJECT: return types & PRC_JT_OBJECT;
+        case JSON_ARRAY: return types & PRC_JT_ARRAY;
+        default: return false;  /* the protocol has no boolean, null or float fields */
+        }
+}
+
+/* The common case, without building a JSON pointer per key: true when o passes the table. */
+static bool fields_fast(const json_t *o, const prc_field *f, size_t n)
+{
+        const char *k;
+        json_t *v;
+        size_t seen = 0;
+
+        if (!json_is_object(o))
+                return false;
+        json_object_foreach((json_t *)o, k, v) {
+                size_t i;
+                for (i = 0; i < n; i++)
+                        if (strcmp(f[i].name, k) == 0)
+                                break;
+                if (i == n || !type_ok(v, f[i].types))
+                        return false;
+                seen += f[i].required;
+        }
+        for (size_t i = 0; i < n; i++)
+                seen -= f[i].required;
+        return seen == 0;
+}
+
 /* prc_json_fields, with an unknown key's bytes kept out of the message and pointer. */
 static bool fields(const json_t *o, const char *ptr, const prc_field *f, size_t n, const char *what, prc_err *e)
 {
-        if (prc_json_fields(o, ptr, f, n, e))
+        /* keys are unique (duplicates were refused), so counting required hits is exact */
+        if (fields_fast(o, f, n) || prc_json_fields(o, ptr, f, n, e))
                 return true;
         if (e->cls == PRC_E_UNKNOWN_FIELD) {
                 snprintf(e->msg, sizeof(e->msg), "%s has a field the protocol does not define", what);
@@ -220,7 +271,8 @@ static bool check_path(const json_t *v, const char *ptr, prc_err *e)
                 return true;
         /* The path-* class says why; the protocol reports one class for every bad path. */
         prc_err_set(e, PRC_E_INVALID_PATH, "not a normalized relative path (%s)", prc_err_name(pe.cls));
-        prc_err_set_ptr(e, ptr);
+        if (ptr != NULL)
+                prc_err_set_ptr(e, ptr);
         return false;
 }
 
@@ -259,43 +311,131 @@ static bool check_artifact(prc_decoder *d, json_t *v, prc_err *e)
         return true;
 }
 
+/* A location error: the pointer is built only when there is one. */
+static bool loc_fail(prc_err *e, prc_errclass c, size_t i, const char *field, const char *msg)
+{
+        char ptr[96];
+
+        if (field != NULL)
+                snprintf(ptr, sizeof(ptr), "/locations/%zu/%s", i, field);
+        else
+                snprintf(ptr, sizeof(ptr), "/locations/%zu", i);
+        return fail(e, c, ptr, msg);
+}
+
 static bool check_location(const json_t *loc, size_t i, prc_err *e)
 {
         static const char *const ints[] = { "start_line", "end_line", "start_column", "end_column" };
-        char ptr[64], fp[80];
+        char ptr[64];
         json_int_t sl, el, sc, ec;
 
-        snprintf(ptr, sizeof(ptr), "/locations/%zu", i);
         if (!json_is_object(loc))
-                return fail(e, PRC_E_NOT_AN_OBJECT, ptr, "a location must be an object");
-        if (!FIELDS(loc, ptr, location_f, "a location", e))
-                return false;
-        snprintf(fp, sizeof(fp), "%s/path", ptr);
-        if (!check_path(json_object_get(loc, "path"), fp, e))
-                return false;
+                return loc_fail(e, PRC_E_NOT_AN_OBJECT, i, NULL, "a location must be an object");
+        if (!fields_fast(loc, location_f, PRC_ARRAY_LEN(location_f))) {
+                snprintf(ptr, sizeof(ptr), "/locations/%zu", i);
+                if (!FIELDS(loc, ptr, location_f, "a location", e))
+                        return false;
+        }
+        if (!check_path(json_object_get(loc, "path"), NULL, e))
+                return loc_fail(e, PRC_E_INVALID_PATH, i, "path", "");
         for (size_t k = 0; k < PRC_ARRAY_LEN(ints); k++) {
                 const json_t *n = json_object_get(loc, ints[k]);
-                if (n != NULL && json_integer_value(n) < 1) {
-                        snprintf(fp, sizeof(fp), "%s/%s", ptr, ints[k]);
-                        return fail(e, PRC_E_INVALID_LOCATION, fp, "lines and columns are 1-based");
-                }
+                if (n != NULL && json_integer_value(n) < 1)
+                        return loc_fail(e, PRC_E_INVALID_LOCATION, i, ints[k], "lines and columns are 1-based");
         }
         sl = json_integer_value(json_object_get(loc, "start_line"));
         el = json_object_get(loc, "end_line") ? json_integer_value(json_object_get(loc, "end_line")) : sl;
         sc = json_integer_value(json_object_get(loc, "start_column"));
         ec = json_integer_value(json_object_get(loc, "end_column"));
-        if (el < sl) {
-                snprintf(fp, sizeof(fp), "%s/end_line", ptr);
-                return fail(e, PRC_E_INVALID_LOCATION, fp, "end_line is before start_line");
-        }
-        if (el == sl && json_object_get(loc, "start_column") && json_object_get(loc, "end_column") && ec < sc) {
-                snprintf(fp, sizeof(fp), "%s/end_column", ptr);
-                return fail(e, PRC_E_INVALID_LOCATION, fp, "end_column is before start_column on one line");
-        }
+        if (el < sl)
+                return loc_fail(e, PRC_E_INVALID_LOCATION, i, "end_line", "end_line is before start_line");
+        if (el == sl && json_object_get(loc, "start_column") && json_object_get(loc, "end_column") && ec < sc)
+                return loc_fail(e, PRC_E_INVALID_LOCATION, i, "end_column",
+                                "end_column is before start_column on one line");
         return true;
 }
 
-static bool check_observation(prc_decoder *d, json_t *v, prc_err *e)
+static uint64_t hash_id(const char *s, size_t n)
+{
+        uint64_t h = 1469598103934665603ull;   /* FNV-1a: ids are short and adapter-chosen, the set is ours */
+
+        for (size_t i = 0; i < n; i++)
+                h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+        return h;
+}
+
+/* Slot of id in the set: where it is, or the empty slot where it would go. */
+static size_t id_slot(const prc_decoder *d, const char *id, size_t n)
+{
+        size_t mask = d->idcap - 1, i = (size_t)hash_id(id, n) & mask;
+
+        while (d->idset[i] != 0) {
+                const char *k = (const char *)d->arena.data + d->recs[d->idset[i] - 1].id_off;
+                if (strncmp(k, id, n) == 0 && k[n] == '\0')
+                        return i;
+                i = (i + 1) & mask;
+        }
+        return i;
+}
+
+static bool obs_id_seen(const prc_decoder *d, const json_t *id)
+{
+        return d->idcap != 0 && d->idset[id_slot(d, json_string_value(id), json_string_length(id))] != 0;
+}
+
+static bool obs_id_add(prc_decoder *d, size_t rec, prc_err *e)
+{
+        const char *id = (const char *)d->arena.data + d->recs[rec].id_off;
+
+        if ((rec + 1) * 2 > d->idcap) {
+                size_t cap = d->idcap ? d->idcap * 2 : 1024;
+                uint32_t *old = d->idset, *nt = calloc(cap, sizeof(*nt));
+                size_t oldcap = d->idcap;
+                if (nt == NULL)
+                        return prc_err_oom(e, "observation ids");
+                d->idset = nt;
+                d->idcap = cap;
+                for (size_t i = 0; i < oldcap; i++)
+                        if (old[i] != 0) {
+                                const char *k = (const char *)d->arena.data + d->recs[old[i] - 1].id_off;
+                                nt[id_slot(d, k, strlen(k))] = old[i];
+                        }
+                free(old);
+        }
+        d->idset[id_slot(d, id, strlen(id))] = (uint32_t)(rec + 1);
+        return true;
+}
+
+static bool keep_observation(prc_decoder *d, const json_t *v, const uint8_t *line, size_t n, uint8_t outcome,
+                             prc_err *e)
+{
+        const json_t *id = json_object_get(v, "id"), *kind = json_object_get(v, "kind");
+        struct obs_rec r;
+
+        if (d->nrecs == d->caprecs) {
+                size_t cap = d->caprecs ? d->caprecs * 2 : 256;
+                struct obs_rec *nr = realloc(d->recs, cap * sizeof(*nr));
+                if (nr == NULL)
+                        return prc_err_oom(e, "observation list");
+                d->recs = nr;
+                d->caprecs = cap;
+        }
+        r.line_off = d->arena.len;
+        r.line_len = n;
+        r.outcome = outcome;
+        if (!prc_buf_put(&d->arena, line, n, e) || !prc_buf_putc(&d->arena, 0, e))
+                return false;
+        r.id_off = d->arena.len;
+        if (!prc_buf_put(&d->arena, json_string_value(id), json_string_length(id) + 1, e))
+                return false;
+        r.kind_off = d->arena.len;
+        if (!prc_buf_put(&d->arena, json_string_value(kind), json_string_length(kind) + 1, e))
+                return false;
+        d->recs[d->nrecs++] = r;
+        return obs_id_add(d, d->nrecs - 1, e);
+}
+
+static bool check_observation(prc_decoder *d, json_t *v, const uint8_t *line, size_t n, prc_err *e)
 {
         const json_t *id = json_object_get(v, "id"), *locs, *art, *kind;
         const char *outcome;
@@ -306,7 +446,7 @@ static bool check_observation(prc_decoder *d, json_t *v, prc_err *e)
                 return false;
         if (!prc_gram_id(json_string_value(id), json_string_length(id)))
                 return fail(e, PRC_E_INVALID_ID, "/id", "observation id must match [a-z0-9][a-z0-9._:-]{0,127}");
-        if (json_object_get(d->obs_ids, json_string_value(id)) != NULL)
+        if (obs_id_seen(d, id))
                 return fail(e, PRC_E_DUPLICATE_ID, "/id", "observation id already used by an earlier observation");
         kind = json_object_get(v, "kind");
         if (strlen(json_string_value(kind)) != json_string_length(kind) ||
@@ -327,10 +467,10 @@ static bool check_observation(prc_decoder *d, json_t *v, prc_err *e)
         art = json_object_get(v, "artifact");
         if (art != NULL && json_object_get(d->art_ids, json_string_value(art)) == NULL)
                 return fail(e, PRC_E_UNKNOWN_ARTIFACT, "/artifact", "no artifact with this id was emitted before");
-        if (json_object_set_new(d->obs_ids, json_string_value(id), json_null()) != 0 ||
-            json_array_append(d->obs, v) != 0)
-                return prc_err_oom(e, "observation list");
-        return true;
+        for (i = 0; i < PRC_ARRAY_LEN(outcomes); i++)
+                if (strcmp(outcome, outcomes[i]) == 0)
+                        break;
+        return keep_observation(d, v, line, n, (uint8_t)i, e);
 }
 
 static bool check_summary(prc_decoder *d, const json_t *v, prc_err *e)
@@ -350,7 +490,7 @@ static bool check_summary(prc_decoder *d, const json_t *v, prc_err *e)
         if (!FIELDS(c, "/counters", counters_f, "the summary counters", e))
                 return false;
         actual[0] = d->logs;
-        actual[1] = json_array_size(d->obs);
+        actual[1] = d->nrecs;
         actual[2] = json_array_size(d->arts);
         for (size_t k = 0; k < 3; k++) {
                 json_int_t n = json_integer_value(json_object_get(c, names[k]));
@@ -438,7 +578,7 @@ static bool check_line(prc_decoder *d, const uint8_t *p, size_t n, prc_err *e)
         switch (type) {
         case M_LOG: ok = check_log(d, v, e); break;
         case M_ARTIFACT: ok = check_artifact(d, v, e); break;
-        case M_OBSERVATION: ok = check_observation(d, v, e); break;
+        case M_OBSERVATION: ok = check_observation(d, v, p, n, e); break;
         case M_SUMMARY: ok = check_summary(d, v, e); break;
         }
 out:
@@ -580,7 +720,41 @@ const char *prc_decoder_summary_status(const prc_decoder *d)
 
 const json_t *prc_decoder_observations(const prc_decoder *d)
 {
-        return d->disp == PRC_DISP_ACCEPTED ? d->obs : d->empty;
+        prc_decoder *w = (prc_decoder *)d;     /* the lazy cache is not part of the observable state */
+        prc_err e;
+
+        if (d->disp != PRC_DISP_ACCEPTED)
+                return d->empty;
+        if (d->obs != NULL)
+                return d->obs;
+        prc_err_init(&e);
+        w->obs = json_array();
+        for (size_t i = 0; w->obs != NULL && i < d->nrecs; i++) {
+                const struct obs_rec *r = &d->recs[i];
+                json_t *v = prc_json_parse(d->arena.data + r->line_off, r->line_len, &d->jlim, 0, &e);
+                /* these lines passed every check already: a failure here is memory, not input */
+                if (v == NULL || json_array_append_new(w->obs, v) != 0) {
+                        json_decref(w->obs);
+                        w->obs = NULL;
+                }
+        }
+        return d->obs ? d->obs : d->empty;
+}
+
+size_t prc_decoder_observation_count(const prc_decoder *d)
+{
+        return d->disp == PRC_DISP_ACCEPTED ? d->nrecs : 0;
+}
+
+bool prc_decoder_observation_brief(const prc_decoder *d, size_t i, const char **out_id, const char **out_kind,
+                                   const char **out_outcome)
+{
+        if (d->disp != PRC_DISP_ACCEPTED || i >= d->nrecs)
+                return false;
+        *out_id = (const char *)d->arena.data + d->recs[i].id_off;
+        *out_kind = (const char *)d->arena.data + d->recs[i].kind_off;
+        *out_outcome = outcomes[d->recs[i].outcome];
+        return true;
 }
 
 const json_t *prc_decoder_artifacts(const prc_decoder *d)

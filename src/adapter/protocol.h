@@ -87,8 +87,16 @@ const char *prc_decoder_summary_status(const prc_decoder *d);
  * The decoded observation / artifact messages (JSON arrays of the objects
  * as received, in order).  Borrowed: valid until prc_decoder_free.  Empty
  * unless the transcript was accepted: rejected output is never evidence.
+ * The observation array is built on first call (the decoder keeps lines
+ * compactly); an empty array after acceptance with observations means the
+ * rebuild ran out of memory.
  */
 const json_t *prc_decoder_observations(const prc_decoder *d);
+/* Count and id / kind / outcome of accepted observations, without building JSON (0 / false otherwise). */
+size_t prc_decoder_observation_count(const prc_decoder *d);
+/* Borrowed strings, valid until prc_decoder_free. */
+bool prc_decoder_observation_brief(const prc_decoder *d, size_t i, const char **out_id, const char **out_kind,
+                                   const char **out_outcome);
 const json_t *prc_decoder_artifacts(const prc_decoder *d);
 uint64_t prc_decoder_log_count(const prc_decoder *d);
 /* Bytes consumed and lines completed so far. */

@@ -24,13 +24,22 @@ typedef struct prc_buf {
 void prc_buf_init(prc_buf *b, size_t max);
 /* Free the storage; the buffer is empty and reusable with the same max. */
 void prc_buf_clear(prc_buf *b);
-/* Forget the contents, keep the storage. */
-static inline void prc_buf_reset(prc_buf *b) { b->len = 0; }
+/* Forget the contents, keep the storage (and the NUL-termination invariant). */
+static inline void prc_buf_reset(prc_buf *b)
+{
+        b->len = 0;
+        if (b->data != NULL)
+                b->data[0] = 0;
+}
 
-/* Append n bytes.  Errors: buffer-limit, out-of-memory. */
+/*
+ * Append n bytes.  p may point into b's own storage.  On failure the
+ * contents are unchanged.  Errors: buffer-limit, out-of-memory.
+ */
 bool prc_buf_put(prc_buf *b, const void *p, size_t n, prc_err *err) PRC_MUST_CHECK;
 bool prc_buf_putc(prc_buf *b, uint8_t c, prc_err *err) PRC_MUST_CHECK;
 bool prc_buf_puts(prc_buf *b, const char *s, prc_err *err) PRC_MUST_CHECK;
+/* Append formatted text; the arguments must not point into b.  Errors as prc_buf_put, internal. */
 bool prc_buf_printf(prc_buf *b, prc_err *err, const char *fmt, ...) PRC_PRINTF(3, 4) PRC_MUST_CHECK;
 /* Make room for n more bytes without changing len.  Errors as prc_buf_put. */
 bool prc_buf_reserve(prc_buf *b, size_t n, prc_err *err) PRC_MUST_CHECK;
@@ -40,9 +49,12 @@ bool prc_buf_reserve(prc_buf *b, size_t n, prc_err *err) PRC_MUST_CHECK;
  * returns a NUL-terminated block, even for an empty buffer; *out_len gets
  * len.  NULL on out-of-memory.  The buffer is left empty.
  */
-uint8_t *prc_buf_take(prc_buf *b, size_t *out_len, prc_err *err);
+uint8_t *prc_buf_take(prc_buf *b, size_t *out_len, prc_err *err) PRC_MUST_CHECK;
 
 /* Borrowed: valid until the next mutation of b.  "" for an empty buffer. */
 const char *prc_buf_cstr(const prc_buf *b);
+
+/* Shorten to n bytes (no-op when n >= len); keeps the storage. */
+void prc_buf_truncate(prc_buf *b, size_t n);
 
 #endif

@@ -1,10 +1,14 @@
 /*
  * digest.c - SHA-256 via libcrypto EVP (uses SHA-NI where the CPU has it).
+ * Trust: engine-side and worker-side; digest strings parsed here come from
+ * hostile documents, so the parser accepts exactly one spelling.
  */
 #include "base/digest.h"
 
 #include <openssl/evp.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 struct prc_sha256 {
         EVP_MD_CTX *ctx;        /* owned */
@@ -12,7 +16,7 @@ struct prc_sha256 {
 
 prc_sha256 *prc_sha256_new(prc_err *err)
 {
-        prc_sha256 *h = calloc(1, sizeof(*h));
+        prc_sha256 *h = prc_calloc(1, sizeof(*h));
 
         if (h == NULL) {
                 prc_err_oom(err, "a SHA-256 context");
@@ -54,19 +58,26 @@ bool prc_sha256_update(prc_sha256 *h, const void *p, size_t n, prc_err *err)
 
 bool prc_sha256_final(prc_sha256 *h, uint8_t out[PRC_SHA256_LEN], prc_err *err)
 {
+        uint8_t md[EVP_MAX_MD_SIZE];
         unsigned int n = 0;
 
-        if (EVP_DigestFinal_ex(h->ctx, out, &n) != 1 || n != PRC_SHA256_LEN)
+        /* Outputs are written only on success. */
+        if (EVP_DigestFinal_ex(h->ctx, md, &n) != 1 || n != PRC_SHA256_LEN)
                 return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 final failed");
-        return prc_sha256_reset(h, err);
+        if (!prc_sha256_reset(h, err))
+                return false;
+        memcpy(out, md, PRC_SHA256_LEN);
+        return true;
 }
 
 bool prc_sha256_once(const void *p, size_t n, uint8_t out[PRC_SHA256_LEN], prc_err *err)
 {
+        uint8_t md[EVP_MAX_MD_SIZE];
         unsigned int len = 0;
 
-        if (EVP_Digest(n ? p : "", n, out, &len, EVP_sha256(), NULL) != 1 || len != PRC_SHA256_LEN)
+        if (EVP_Digest(n ? p : "", n, md, &len, EVP_sha256(), NULL) != 1 || len != PRC_SHA256_LEN)
                 return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 failed");
+        memcpy(out, md, PRC_SHA256_LEN);
         return true;
 }
 
@@ -104,7 +115,7 @@ bool prc_digest_parse(const char *s, size_t len, uint8_t out[PRC_SHA256_LEN], pr
 {
         uint8_t tmp[PRC_SHA256_LEN];
 
-        if (len != PRC_SHA256_HEX)
+        if (s == NULL || len != PRC_SHA256_HEX)
                 return prc_err_set(err, PRC_E_INVALID_DIGEST, "digest has %zu characters, want 64", len);
         for (size_t i = 0; i < PRC_SHA256_LEN; i++) {
                 int hi = hexval((unsigned char)s[2 * i]), lo = hexval((unsigned char)s[2 * i + 1]);
@@ -128,7 +139,7 @@ bool prc_digest_valid(const char *s)
 
 bool prc_digest_parse_prefixed(const char *s, uint8_t out[PRC_SHA256_LEN], prc_err *err)
 {
-        if (strncmp(s, "sha256:", 7) != 0)
+        if (s == NULL || strncmp(s, "sha256:", 7) != 0)
                 return prc_err_set(err, PRC_E_INVALID_DIGEST, "digest does not start with 'sha256:'");
         return prc_digest_parse(s + 7, strlen(s + 7), out, err);
 }

@@ -17,7 +17,7 @@ enum { PRC_SHA256_LEN = 32, PRC_SHA256_HEX = 64 };
 typedef struct prc_sha256 prc_sha256;   /* opaque: wraps an EVP_MD_CTX */
 
 /* NULL on out-of-memory (err set). */
-prc_sha256 *prc_sha256_new(prc_err *err);
+prc_sha256 *prc_sha256_new(prc_err *err) PRC_MUST_CHECK;
 void prc_sha256_free(prc_sha256 *h);
 /* Restart for a new message. */
 bool prc_sha256_reset(prc_sha256 *h, prc_err *err) PRC_MUST_CHECK;

@@ -1,6 +1,7 @@
 /*
  * err.c - error record and the class table.
- * Trust: engine-side and worker-side; no input parsing here.
+ * Trust: engine-side and worker-side; no input parsing here, but messages
+ * may quote hostile bytes, so the display fields are sanitized when set.
  */
 #include "base/err.h"
 
@@ -9,6 +10,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "base/utf8.h"
 
 struct errinfo {
         const char *name;
@@ -59,16 +62,43 @@ void prc_err_init(prc_err *e)
         e->off = PRC_NO_OFF;
 }
 
+/*
+ * Make a display field safe to print and to put in a JSON string: messages
+ * quote hostile bytes (keys, paths, jansson's "near '...'" token), and
+ * vsnprintf may cut a UTF-8 sequence at the end.  Valid UTF-8 is kept;
+ * control characters (C0, DEL, C1) and invalid bytes become '?', so no
+ * message can carry a terminal escape or break the JSON error object.
+ */
+static void sanitize(char *s)
+{
+        unsigned char *p = (unsigned char *)s;
+        size_t n = strlen(s);
+
+        for (size_t i = 0; i < n;) {
+                uint32_t cp;
+                size_t k = prc_utf8_decode(p + i, n - i, &cp);
+
+                if (k == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+                        p[i] = '?';
+                        i++;
+                        continue;
+                }
+                i += k;
+        }
+}
+
 static bool vset(prc_err *e, prc_errclass c, uint64_t off, int sys, const char *fmt, va_list ap)
         PRC_PRINTF(5, 0);
 static bool vset(prc_err *e, prc_errclass c, uint64_t off, int sys, const char *fmt, va_list ap)
 {
         if (e == NULL || e->cls != PRC_E_OK)
                 return false;   /* first error wins */
-        e->cls = c;
+        /* Recording "ok" would lose the failure: a caller passing it is prc's own bug. */
+        e->cls = c != PRC_E_OK && (unsigned)c < PRC_E__COUNT ? c : PRC_E_INTERNAL;
         e->off = off;
         e->sys = sys;
         vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+        sanitize(e->msg);
         return false;
 }
 
@@ -114,14 +144,18 @@ void prc_err_set_line(prc_err *e, uint32_t line, uint32_t col)
 
 void prc_err_set_ptr(prc_err *e, const char *ptr)
 {
-        if (e->ptr[0] == '\0')
+        if (e->ptr[0] == '\0') {
                 snprintf(e->ptr, sizeof(e->ptr), "%s", ptr);
+                sanitize(e->ptr);
+        }
 }
 
 void prc_err_set_file(prc_err *e, const char *file)
 {
-        if (e->file[0] == '\0')
+        if (e->file[0] == '\0') {
                 snprintf(e->file, sizeof(e->file), "%s", file);
+                sanitize(e->file);
+        }
 }
 
 void prc_err_format(const prc_err *e, char *out, size_t cap)

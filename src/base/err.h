@@ -56,7 +56,12 @@ prc_errclass prc_err_by_name(const char *name);
 void prc_err_init(prc_err *e);
 static inline bool prc_err_is_set(const prc_err *e) { return e->cls != PRC_E_OK; }
 
-/* Record an error unless one is recorded already.  Always returns false. */
+/*
+ * Record an error unless one is recorded already.  Always returns false.
+ * c must be a real class (PRC_E_OK or out of range records internal).
+ * msg, ptr and file are kept printable UTF-8: control characters and
+ * invalid bytes are replaced by '?'.
+ */
 bool prc_err_set(prc_err *e, prc_errclass c, const char *fmt, ...) PRC_PRINTF(3, 4);
 /* The same, with a byte offset into the input. */
 bool prc_err_at(prc_err *e, prc_errclass c, uint64_t off, const char *fmt, ...) PRC_PRINTF(4, 5);

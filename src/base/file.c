@@ -1,5 +1,8 @@
 /*
  * file.c - bounded whole-file reads and full writes.
+ * Trust: the file's size and contents are hostile; the cap is enforced on
+ * the bytes actually read (a file may grow after fstat), and a failed read
+ * leaves the caller's buffer as it was.
  */
 #include "base/file.h"
 
@@ -8,42 +11,70 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Read one byte to learn whether more input follows.  1: more, 0: end, -1: error set. */
+static int probe_more(int fd, prc_err *err)
+{
+        uint8_t c;
+
+        for (;;) {
+                ssize_t r = read(fd, &c, 1);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0) {
+                        prc_err_sys(err, PRC_E_IO, errno, "read failed");
+                        return -1;
+                }
+                return r > 0;
+        }
+}
+
 bool prc_fd_read_all(int fd, size_t max, prc_buf *out, prc_err *err)
 {
-        for (;;) {
-                ssize_t r;
-                size_t want = 1u << 16;
+        size_t mark = out->len, got = 0;
 
-                if (out->len == max) {
-                        uint8_t probe;
-                        r = read(fd, &probe, 1);
-                        if (r < 0 && errno == EINTR)
-                                continue;
-                        if (r < 0)
-                                return prc_err_sys(err, PRC_E_IO, errno, "read failed");
-                        if (r > 0)
-                                return prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "input exceeds %zu bytes", max);
-                        return true;
+        for (;;) {
+                size_t want = 1u << 16, room = out->max - out->len;
+                ssize_t r;
+
+                if (want > max - got)
+                        want = max - got;
+                if (want > room)
+                        want = room;
+                if (want == 0) {
+                        int more = probe_more(fd, err);
+                        if (more < 0)
+                                goto fail;
+                        if (more == 0)
+                                return true;
+                        if (got == max)
+                                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "input exceeds %zu bytes", max);
+                        else
+                                prc_err_set(err, PRC_E_BUFFER_LIMIT, "buffer cap %zu bytes reached", out->max);
+                        goto fail;
                 }
-                if (want > max - out->len)
-                        want = max - out->len;
                 if (!prc_buf_reserve(out, want, err))
-                        return false;
+                        goto fail;
                 r = read(fd, out->data + out->len, want);
                 if (r < 0 && errno == EINTR)
                         continue;
-                if (r < 0)
-                        return prc_err_sys(err, PRC_E_IO, errno, "read failed");
+                if (r < 0) {
+                        prc_err_sys(err, PRC_E_IO, errno, "read failed");
+                        goto fail;
+                }
                 if (r == 0)
-                        break;
+                        return true;
                 out->len += (size_t)r;
                 out->data[out->len] = 0;
+                got += (size_t)r;
         }
-        return true;
+fail:
+        prc_buf_truncate(out, mark);
+        return false;
 }
 
 bool prc_file_read(const char *path, size_t max, unsigned flags, prc_buf *out, prc_err *err)
 {
+        /* O_NONBLOCK: opening a FIFO must not hang; fstat then refuses it. */
         int oflags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
         struct stat st;
         int fd;
@@ -93,6 +124,8 @@ bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err)
                         continue;
                 if (w < 0)
                         return prc_err_sys(err, PRC_E_IO, errno, "write failed");
+                if (w == 0)     /* no progress and no errno: do not spin */
+                        return prc_err_set(err, PRC_E_IO, "write made no progress");
                 q += w;
                 n -= (size_t)w;
         }

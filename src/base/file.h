@@ -1,5 +1,6 @@
 /*
- * file.h - read a whole file under a byte cap.
+ * file.h - read a whole file under a byte cap, and write all of a buffer.
+ * Trust: paths are the caller's; contents and sizes are treated as hostile.
  */
 #ifndef PRC_FILE_H
 #define PRC_FILE_H
@@ -13,12 +14,14 @@ enum {
 };
 
 /*
- * Read path (a regular file) into out, refusing more than max bytes.
- * Errors: io-error (errno in err->sys), input-too-large, out-of-memory.
- * err->file is set to path.
+ * Read path (a regular file) and append it to out, refusing more than max
+ * bytes.  On failure out is as it was.  Errors: io-error (errno in
+ * err->sys; also a path that is not a regular file, or a symlink with
+ * PRC_FILE_NOFOLLOW), input-too-large, buffer-limit (out's own ceiling is
+ * lower than the file), out-of-memory.  err->file is set to path.
  */
 bool prc_file_read(const char *path, size_t max, unsigned flags, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
-/* Same, from an open descriptor (not closed). */
+/* Same, from an open descriptor (not closed): append at most max bytes read from fd. */
 bool prc_fd_read_all(int fd, size_t max, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* Write all n bytes, looping on short writes and EINTR.  Errors: io-error. */
 bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err) PRC_MUST_CHECK;

@@ -1,6 +1,13 @@
 /*
  * jcs.c - RFC 8785 canonical JSON writer over jansson values.
- * Trust: engine-side; input documents come from bounded loaders.
+ * Trust: engine-side; input documents come from bounded loaders, but the
+ * writer re-checks what canonical form needs (UTF-8, integer range, depth)
+ * rather than trusting them.
+ *
+ * prc's JCS is integer-only: a JSON_REAL is not-canonical even when its
+ * value is integral (1.0, 1e2), because records never hold floats and
+ * ECMAScript number formatting would otherwise have to be reproduced.  A
+ * jansson integer is never -0, so "-0" read by a parser is written "0".
  */
 #include "base/jcs.h"
 
@@ -8,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/utf8.h"
 
 enum { JCS_DEPTH_MAX = 512 };   /* loaders cap depth far lower; this guards our recursion */
@@ -156,7 +164,7 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
                 json_t *e;
                 bool ok = true, first = true;
 
-                kvs = calloc(n ? n : 1, sizeof(*kvs));
+                kvs = prc_calloc(n ? n : 1, sizeof(*kvs));
                 if (kvs == NULL)
                         return prc_err_oom(err, "canonical JSON keys");
                 json_object_keylen_foreach((json_t *)v, key, klen, e) {
@@ -188,7 +196,7 @@ bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err)
         size_t mark = out->len;
 
         if (!write_value(v, out, 0, NULL, err)) {
-                out->len = mark;        /* never leave a partial record behind */
+                prc_buf_truncate(out, mark);    /* never leave a partial record behind */
                 return false;
         }
         return true;
@@ -212,6 +220,8 @@ bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err)
 
 bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX + 1], prc_err *err)
 {
+        if (id_field == NULL)
+                return prc_err_set(err, PRC_E_INTERNAL, "content ID without an ID field name");
         if (!json_is_object(v))
                 return prc_err_set(err, PRC_E_NOT_AN_OBJECT, "content ID needs an object");
         return digest_skip(v, id_field, out, err);

@@ -4,20 +4,32 @@
  */
 #include "base/json_strict.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 #include "base/jcs.h"
 #include "base/utf8.h"
 
+/* Pointer reconstruction stops here; the pre-scan caps real depth lower. */
+enum { PRC_JSON_PTR_DEPTH = 1024 };
+
 /*
- * Lexical pre-scan: bounds nesting before jansson recurses, and finds the
- * first NUL byte.  Strings are skipped honouring backslash escapes, so a
- * bracket inside a string is not counted.
+ * Lexical pre-scan, before jansson allocates or recurses: bounds nesting,
+ * finds the first NUL byte, and counts values so that a flat document of
+ * millions of tiny values is refused before it is built (jansson spends
+ * tens of bytes per value).  Strings are skipped honouring backslash
+ * escapes, so brackets inside strings are not counted.  For valid JSON,
+ * values = containers + strings + primitives - keys, and every key is
+ * followed by exactly one ':' outside strings.  On invalid JSON the count
+ * may be off, which is harmless: jansson refuses that input anyway.
  */
 static bool prescan(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
 {
         uint32_t depth = 0;
+        uint64_t starts = 0, colons = 0;
         bool in_str = false;
 
         for (size_t i = 0; i < n; i++) {
@@ -26,23 +38,187 @@ static bool prescan(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *
                 if (c == 0)
                         return prc_err_at(err, PRC_E_NUL_BYTE, i, "NUL byte in JSON input");
                 if (in_str) {
-                        if (c == '\\')
+                        if (c == '\\' && i + 1 < n) {
+                                if (p[i + 1] == 0)
+                                        return prc_err_at(err, PRC_E_NUL_BYTE, i + 1, "NUL byte in JSON input");
                                 i++;
-                        else if (c == '"')
+                        } else if (c == '"') {
                                 in_str = false;
+                        }
                         continue;
                 }
                 if (c == '"') {
                         in_str = true;
+                        starts++;
                 } else if (c == '[' || c == '{') {
+                        starts++;
                         if (++depth > lim->depth_max)
                                 return prc_err_at(err, PRC_E_DEPTH_LIMIT, i,
                                                   "nesting deeper than %u", lim->depth_max);
                 } else if ((c == ']' || c == '}') && depth > 0) {
                         depth--;
+                } else if (c == ':') {
+                        colons++;
+                } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',' && c != ']' &&
+                           c != '}') {
+                        uint8_t prev = i > 0 ? p[i - 1] : ' ';
+                        /* first byte of a number or literal */
+                        if (prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r' || prev == ',' ||
+                            prev == ':' || prev == '[' || prev == '{')
+                                starts++;
                 }
+                if (starts > colons && starts - colons > lim->nodes_max)
+                        return prc_err_at(err, PRC_E_NODES_LIMIT, i, "more than %u values", lim->nodes_max);
         }
         return true;
+}
+
+/*
+ * JSON pointer of the last object key that ends at or before pos, for a
+ * duplicate-key error (jansson reports the offset just past the duplicate
+ * key but not where it sits).  p[0..pos) has already been accepted by
+ * jansson and depth-bounded by prescan, so a plain token walk suffices;
+ * a pointer longer than out is truncated like every prc pointer.
+ */
+struct plevel {
+        bool   obj;
+        bool   seg;     /* this level's segment is appended to out */
+        size_t idx;     /* array: index of the current element */
+        size_t mark;    /* strlen(out) before this level's segment */
+};
+
+/* Four hex digits at p[i..i+4) within end, or -1 (no sscanf: p is not NUL-terminated). */
+static long hex4(const uint8_t *p, size_t i, size_t end)
+{
+        long v = 0;
+
+        if (i + 4 > end)
+                return -1;
+        for (size_t k = i; k < i + 4; k++) {
+                uint8_t c = p[k];
+                int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+                        c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+                if (d < 0)
+                        return -1;
+                v = v << 4 | d;
+        }
+        return v;
+}
+
+static size_t key_decode(const uint8_t *p, size_t i, size_t end, char *out, size_t cap)
+{
+        size_t n = 0;
+
+        /* p[i] is the opening quote; returns the index past the closing one. */
+        for (i++; i < end && p[i] != '"'; i++) {
+                uint32_t cp = p[i];
+                uint8_t enc[4];
+                size_t k;
+
+                if (p[i] == '\\' && i + 1 < end) {
+                        i++;
+                        switch (p[i]) {
+                        case 'b': cp = '\b'; break;
+                        case 'f': cp = '\f'; break;
+                        case 'n': cp = '\n'; break;
+                        case 'r': cp = '\r'; break;
+                        case 't': cp = '\t'; break;
+                        case 'u': {
+                                long hi = hex4(p, i + 1, end), lo;
+                                if (hi < 0)
+                                        break;
+                                i += 4;
+                                cp = (uint32_t)hi;
+                                lo = i + 6 < end && p[i + 1] == '\\' && p[i + 2] == 'u' ? hex4(p, i + 3, end) : -1;
+                                if (hi >= 0xD800 && hi < 0xDC00 && lo >= 0xDC00 && lo < 0xE000) {
+                                        cp = 0x10000 + (((uint32_t)hi - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                                        i += 6;
+                                } else if (hi >= 0xD800 && hi < 0xE000) {
+                                        cp = 0xFFFD;    /* jansson refuses these; be safe anyway */
+                                }
+                                break;
+                        }
+                        default: cp = p[i]; break;
+                        }
+                        k = prc_utf8_encode(cp, enc);
+                        if (n + k < cap) {
+                                memcpy(out + n, enc, k);
+                                n += k;
+                        }
+                        continue;
+                }
+                if (n + 1 < cap)
+                        out[n++] = (char)p[i];
+        }
+        out[n] = '\0';
+        return i + 1;
+}
+
+static void ptr_at(const uint8_t *p, size_t pos, uint32_t depth_max, char *out, size_t cap)
+{
+        struct plevel st[PRC_JSON_PTR_DEPTH];
+        size_t top = 0;         /* levels in use */
+        bool want_key = false;
+
+        out[0] = '\0';
+        for (size_t i = 0; i < pos;) {
+                uint8_t c = p[i];
+                struct plevel *l = top > 0 ? &st[top - 1] : NULL;
+
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':') {
+                        i++;
+                        continue;
+                }
+                if (c == ',') {
+                        if (l != NULL) {
+                                out[l->mark] = '\0';
+                                l->seg = false;
+                                if (l->obj)
+                                        want_key = true;
+                                else
+                                        l->idx++;
+                        }
+                        i++;
+                        continue;
+                }
+                if (c == ']' || c == '}') {
+                        if (l != NULL) {
+                                out[l->mark] = '\0';
+                                top--;
+                        }
+                        want_key = false;
+                        i++;
+                        continue;
+                }
+                if (c == '"' && want_key && l != NULL && l->obj) {
+                        char key[128];
+                        i = key_decode(p, i, pos, key, sizeof(key));
+                        out[l->mark] = '\0';
+                        prc_jptr_push(out, cap, key);
+                        l->seg = true;
+                        want_key = false;
+                        continue;
+                }
+                /* The start of a value: an array element gets its index segment. */
+                if (l != NULL && !l->obj && !l->seg) {
+                        prc_jptr_index(out, cap, l->idx);
+                        l->seg = true;
+                }
+                if (c == '[' || c == '{') {
+                        if (top >= PRC_JSON_PTR_DEPTH || top >= depth_max)
+                                return;         /* cannot happen after prescan; keep what we have */
+                        st[top++] = (struct plevel){ .obj = c == '{', .mark = strlen(out) };
+                        want_key = c == '{';
+                        i++;
+                        continue;
+                }
+                if (c == '"') {
+                        char skip[2];
+                        i = key_decode(p, i, pos, skip, sizeof(skip));
+                        continue;
+                }
+                i++;            /* number or literal bytes */
+        }
 }
 
 static prc_errclass map_jansson(enum json_error_code code)
@@ -111,6 +287,7 @@ struct walk {
         const prc_limits *lim;
         unsigned          flags;
         uint64_t          nodes;
+        uint32_t          depth;        /* containers open around the current value */
         char              ptr[128];
 };
 
@@ -120,6 +297,11 @@ static bool walk(struct walk *w, const json_t *v, prc_err *err)
 
         if (++w->nodes > w->lim->nodes_max)
                 goto nodes;
+        /* Same count as the pre-scan: "[]" is depth 1.  Guards trees from other loaders. */
+        if ((json_is_array(v) || json_is_object(v)) && w->depth >= w->lim->depth_max) {
+                prc_err_set(err, PRC_E_DEPTH_LIMIT, "nesting deeper than %u", w->lim->depth_max);
+                goto fail;
+        }
         switch (json_typeof(v)) {
         case JSON_REAL:
                 if (!(w->flags & PRC_JSON_ALLOW_FLOAT)) {
@@ -145,12 +327,14 @@ static bool walk(struct walk *w, const json_t *v, prc_err *err)
         case JSON_ARRAY: {
                 size_t i;
                 json_t *e;
+                w->depth++;
                 json_array_foreach(v, i, e) {
                         prc_jptr_index(w->ptr, sizeof(w->ptr), i);
                         if (!walk(w, e, err))
                                 return false;
                         w->ptr[mark] = '\0';
                 }
+                w->depth--;
                 break;
         }
         case JSON_OBJECT: {
@@ -162,17 +346,19 @@ static bool walk(struct walk *w, const json_t *v, prc_err *err)
                                     json_object_size(v), w->lim->keys_max);
                         goto fail;
                 }
+                w->depth++;
                 json_object_keylen_foreach((json_t *)v, k, klen, e) {
+                        prc_jptr_push(w->ptr, sizeof(w->ptr), k);
                         if (klen > w->lim->scalar_max) {
                                 prc_err_set(err, PRC_E_SCALAR_LIMIT, "key of %zu bytes exceeds %zu",
                                             klen, w->lim->scalar_max);
                                 goto fail;
                         }
-                        prc_jptr_push(w->ptr, sizeof(w->ptr), k);
                         if (!walk(w, e, err))
                                 return false;
                         w->ptr[mark] = '\0';
                 }
+                w->depth--;
                 break;
         }
         default:
@@ -182,7 +368,8 @@ static bool walk(struct walk *w, const json_t *v, prc_err *err)
 nodes:
         prc_err_set(err, PRC_E_NODES_LIMIT, "more than %u values", w->lim->nodes_max);
 fail:
-        prc_err_set_ptr(err, w->ptr[0] ? w->ptr : "/");
+        /* RFC 6901: the root is "", which leaves err->ptr empty (the whole document). */
+        prc_err_set_ptr(err, w->ptr);
         return false;
 }
 
@@ -191,6 +378,50 @@ bool prc_json_check_tree(const json_t *v, const prc_limits *lim, unsigned flags,
         struct walk w = { .lim = lim, .flags = flags };
 
         return walk(&w, v, err);
+}
+
+/*
+ * jansson's allocator.  jansson 2.14 does not report allocation failure
+ * reliably: measured with fault injection, a failed allocation inside
+ * json_loadb surfaces as a syntax error ("invalid token"), as an error with
+ * no message, or even as a successful parse of a document that differs from
+ * the input.  So prc installs its own allocator, which records any failure
+ * in a thread-local flag; a parse during which an allocation failed is
+ * discarded and reported as out-of-memory.  It allocates through prc_malloc,
+ * so test builds can inject faults into jansson too.
+ */
+static _Thread_local bool jalloc_failed;
+static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
+
+static void *jalloc(size_t n)
+{
+        void *p = prc_malloc(n);
+
+        if (p == NULL)
+                jalloc_failed = true;
+        return p;
+}
+
+static void jalloc_install(void)
+{
+        json_set_alloc_funcs(jalloc, free);
+}
+
+void prc_json_alloc_guard_begin(void)
+{
+        json_malloc_t m;
+        json_free_t f;
+
+        (void)pthread_once(&jalloc_once, jalloc_install);
+        json_get_alloc_funcs(&m, &f);
+        if (m != jalloc)        /* somebody replaced it: take it back, failures must be seen */
+                jalloc_install();
+        jalloc_failed = false;
+}
+
+bool prc_json_alloc_guard_failed(void)
+{
+        return jalloc_failed;
 }
 
 json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
@@ -212,11 +443,24 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
                 return NULL;
         if (flags & PRC_JSON_ALLOW_NUL)
                 jflags |= JSON_ALLOW_NUL;
-        v = json_loadb((const char *)p, n, jflags, &je);
+        prc_json_alloc_guard_begin();
+        v = json_loadb(n ? (const char *)p : "", n, jflags, &je);
+        if (prc_json_alloc_guard_failed()) {
+                json_decref(v);
+                prc_err_oom(err, "a JSON document");
+                return NULL;
+        }
         if (v == NULL) {
-                prc_err_at(err, map_jansson(json_error_code(&je)), (uint64_t)je.position, "%s", je.text);
+                prc_errclass cls = map_jansson(json_error_code(&je));
+
+                prc_err_at(err, cls, (uint64_t)je.position, "%s", je.text);
                 if (je.line > 0)
                         prc_err_set_line(err, (uint32_t)je.line, je.column > 0 ? (uint32_t)je.column : 0);
+                if (cls == PRC_E_DUPLICATE_FIELD && je.position > 0 && (size_t)je.position <= n) {
+                        char ptr[sizeof(err->ptr)];
+                        ptr_at(p, (size_t)je.position, lim->depth_max, ptr, sizeof(ptr));
+                        prc_err_set_ptr(err, ptr);
+                }
                 return NULL;
         }
         if (!prc_json_check_tree(v, lim, flags, err)) {
@@ -224,6 +468,22 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
                 return NULL;
         }
         return v;
+}
+
+/*
+ * A hostile key for a message: at most cap-1 bytes, cut on a UTF-8 boundary
+ * with "..." when long (err.c replaces control characters).
+ */
+static void quote_key(const char *k, char *out, size_t cap)
+{
+        size_t n = strlen(k), keep = n;
+
+        if (n + 1 > cap) {
+                keep = cap - 4;
+                while (keep > 0 && ((unsigned char)k[keep] & 0xC0) == 0x80)
+                        keep--;
+        }
+        snprintf(out, cap, "%.*s%s", (int)keep, k, keep < n ? "..." : "");
 }
 
 static bool type_ok(const json_t *v, unsigned types)
@@ -249,7 +509,7 @@ bool prc_json_fields(const json_t *obj, const char *ptr, const prc_field *fields
 
         if (!json_is_object(obj)) {
                 prc_err_set(err, PRC_E_NOT_AN_OBJECT, "expected an object, got %s", prc_json_type_name(obj));
-                prc_err_set_ptr(err, ptr[0] ? ptr : "/");
+                prc_err_set_ptr(err, ptr);
                 return false;
         }
         /* Unknown keys first, in the object's own order, so the first bad key is reported. */
@@ -261,12 +521,16 @@ bool prc_json_fields(const json_t *obj, const char *ptr, const prc_field *fields
                 snprintf(fp, sizeof(fp), "%s", ptr);
                 prc_jptr_push(fp, sizeof(fp), k);
                 if (i == nfields) {
-                        prc_err_set(err, PRC_E_UNKNOWN_FIELD, "unknown field '%.64s'", k);
+                        char q[80];
+                        quote_key(k, q, sizeof(q));
+                        prc_err_set(err, PRC_E_UNKNOWN_FIELD, "unknown field '%s'", q);
                         prc_err_set_ptr(err, fp);
                         return false;
                 }
                 if (!type_ok(v, fields[i].types)) {
-                        prc_err_set(err, PRC_E_WRONG_TYPE, "field '%.64s' has type %s", k, prc_json_type_name(v));
+                        char q[80];
+                        quote_key(k, q, sizeof(q));
+                        prc_err_set(err, PRC_E_WRONG_TYPE, "field '%s' has type %s", q, prc_json_type_name(v));
                         prc_err_set_ptr(err, fp);
                         return false;
                 }

@@ -32,7 +32,8 @@ enum {
  * scalar-limit, unsafe-number, out-of-memory.  err->off / line / col point
  * at the cause; err->ptr names the offending value when known.
  */
-json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+        PRC_MUST_CHECK;
 
 /*
  * Check that a parsed tree stays within lim and flags (the post-parse half
@@ -70,6 +71,17 @@ bool prc_json_fields(const json_t *obj, const char *ptr, const prc_field *fields
 void prc_jptr_push(char *out, size_t cap, const char *key);
 /* Append "/" + index. */
 void prc_jptr_index(char *out, size_t cap, size_t index);
+
+/*
+ * jansson allocation guard.  prc installs jansson's allocator (nobody else
+ * may call json_set_alloc_funcs) so that a failed allocation is never lost:
+ * jansson itself may report it as a syntax error or not at all.  A loader
+ * that builds a jansson tree calls _begin before and checks _failed after;
+ * when it returns true the tree must be discarded as out-of-memory.  The
+ * flag is per thread.  prc_json_parse does this itself.
+ */
+void prc_json_alloc_guard_begin(void);
+bool prc_json_alloc_guard_failed(void);
 
 /* Name of a jansson type for messages ("string", "integer", ...). */
 const char *prc_json_type_name(const json_t *v);

@@ -1,5 +1,7 @@
 /*
  * limits.c - default decoder limits, with the reason for each size.
+ * Trust: prc's own constants; every decoder of hostile bytes takes one of
+ * these (or a caller's tighter copy), never unbounded defaults.
  */
 #include "base/limits.h"
 

@@ -1,5 +1,7 @@
 /*
  * path.c - normalized relative path validator (see path.h).
+ * Trust: paths come from hostile archives, adapter output and documents;
+ * nothing is normalized here, a path is accepted as is or refused.
  */
 #include "base/path.h"
 
@@ -9,7 +11,7 @@
 
 bool prc_path_check(const char *p, size_t n, prc_err *err)
 {
-        size_t seg = 0, segs = 1, bad;
+        size_t seg = 0, segs = 1;
 
         if (n == 0)
                 return prc_err_set(err, PRC_E_PATH_EMPTY, "path is empty");
@@ -24,8 +26,23 @@ bool prc_path_check(const char *p, size_t n, prc_err *err)
                 if (c == '\\')
                         return prc_err_at(err, PRC_E_PATH_BACKSLASH, i, "backslash in path");
         }
-        if (!prc_utf8_valid((const uint8_t *)p, n, &bad))
-                return prc_err_at(err, PRC_E_PATH_INVALID_UTF8, bad, "path is not valid UTF-8");
+        for (size_t i = 0; i < n;) {
+                uint32_t cp;
+                size_t k;
+
+                if ((unsigned char)p[i] < 0x80) {
+                        i++;
+                        continue;
+                }
+                k = prc_utf8_decode((const uint8_t *)p + i, n - i, &cp);
+                if (k == 0)
+                        return prc_err_at(err, PRC_E_PATH_INVALID_UTF8, i, "path is not valid UTF-8");
+                /* C1 controls: U+009B is a CSI that some terminals obey. */
+                if (cp <= 0x9f)
+                        return prc_err_at(err, PRC_E_PATH_CONTROL_CHAR, i, "control character U+%04X in path",
+                                          (unsigned)cp);
+                i += k;
+        }
         for (size_t i = 0; i <= n; i++) {
                 if (i < n && p[i] != '/')
                         continue;

@@ -3,8 +3,12 @@
  *
  * Accepted: UTF-8 segments separated by single '/', no leading '/', no
  * empty, '.' or '..' segment, no trailing '/', no backslash, no NUL or
- * control character (C0, DEL), at most PRC_PATH_MAX bytes and
- * PRC_PATH_DEPTH_MAX segments.  Every rejection has its own class.
+ * control character (C0, DEL, C1), at most PRC_PATH_MAX bytes and
+ * PRC_PATH_DEPTH_MAX segments.  Every rejection has its own class.  The
+ * checks run in this order, so a path with several faults gets the first:
+ * empty, too long, absolute, C0/DEL/backslash (by position), invalid UTF-8
+ * or C1 (by position), then segment by segment: empty segment, '.', '..',
+ * too deep, trailing slash.
  */
 #ifndef PRC_PATH_H
 #define PRC_PATH_H

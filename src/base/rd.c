@@ -1,12 +1,22 @@
 /*
  * rd.c - bounds-checked reader (see rd.h).
+ * Trust: the bytes are hostile; every getter checks what is left first and
+ * moves the offset only on success.
  */
 #include "base/rd.h"
 
+/* The class a short read records; a reader made without one is prc's own bug. */
+static prc_errclass rd_class(const prc_rd *r)
+{
+        return r->cls != PRC_E_OK && (unsigned)r->cls < PRC_E__COUNT ? r->cls : PRC_E_INTERNAL;
+}
+
 static bool need(prc_rd *r, size_t n, prc_err *err)
 {
+        if (r->off > r->len)
+                return prc_err_at(err, PRC_E_INTERNAL, r->off, "reader offset past its end");
         if (prc_rd_left(r) < n)
-                return prc_err_at(err, r->cls, r->off, "short input: need %zu bytes, %zu left",
+                return prc_err_at(err, rd_class(r), r->off, "short input: need %zu bytes, %zu left",
                                   n, prc_rd_left(r));
         return true;
 }
@@ -54,7 +64,7 @@ bool prc_rd_bytes(prc_rd *r, size_t n, const uint8_t **out, prc_err *err)
 {
         if (!need(r, n, err))
                 return false;
-        *out = r->p + r->off;
+        *out = r->p != NULL ? r->p + r->off : r->p;     /* NULL + 0 is UB */
         r->off += n;
         return true;
 }
@@ -68,7 +78,7 @@ bool prc_rd_str(prc_rd *r, size_t max, const uint8_t **out, size_t *out_len, prc
                 return false;
         if (n > max) {
                 r->off = start;
-                return prc_err_at(err, r->cls, start, "field of %u bytes exceeds %zu", n, max);
+                return prc_err_at(err, rd_class(r), start, "field of %u bytes exceeds %zu", n, max);
         }
         if (!prc_rd_bytes(r, n, out, err)) {
                 r->off = start;
@@ -80,7 +90,9 @@ bool prc_rd_str(prc_rd *r, size_t max, const uint8_t **out, size_t *out_len, prc
 
 bool prc_rd_end(const prc_rd *r, prc_err *err)
 {
+        if (r->off > r->len)
+                return prc_err_at(err, PRC_E_INTERNAL, r->off, "reader offset past its end");
         if (r->off != r->len)
-                return prc_err_at(err, r->cls, r->off, "%zu trailing bytes", r->len - r->off);
+                return prc_err_at(err, rd_class(r), r->off, "%zu trailing bytes", r->len - r->off);
         return true;
 }

@@ -2,9 +2,10 @@
  * rd.h - borrowed, bounds-checked reader over a byte range.
  *
  * A prc_rd never allocates and never owns its bytes.  Every getter checks
- * what is left and fails with invalid-frame-style errors chosen by the
- * caller's context (the class is passed in), so a short input cannot be
- * over-read.  prc_rd_end makes trailing bytes an error.
+ * what is left and fails with the class chosen by the caller's context
+ * (passed to prc_rd_make; internal if it is PRC_E_OK), so a short input
+ * cannot be over-read.  A failed getter writes no output and does not move
+ * the offset.  prc_rd_end makes trailing bytes an error.
  */
 #ifndef PRC_RD_H
 #define PRC_RD_H

@@ -1,5 +1,7 @@
 /*
  * utf8.c - strict UTF-8 validation and decoding.
+ * Trust: input is hostile; every read is bounded by n, a truncated or
+ * malformed sequence is invalid (never skipped or replaced here).
  */
 #include "base/utf8.h"
 

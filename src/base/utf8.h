@@ -1,5 +1,6 @@
 /*
  * utf8.h - strict UTF-8 (RFC 3629): no overlongs, no surrogates, <= U+10FFFF.
+ * No errors are recorded here: callers map a failure to their own class.
  */
 #ifndef PRC_UTF8_H
 #define PRC_UTF8_H

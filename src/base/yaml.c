@@ -380,6 +380,9 @@ static enum rkind resolve_plain(const char *s, size_t n, int64_t *out_int)
                                                 "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL };
         enum rkind k;
 
+        /* Most plain scalars are names: only these first characters can start a non-string. */
+        if (n > 0 && strchr("~nNtTfF0123456789+-.", s[0]) == NULL)
+                return R_STR;
         if (is_one_of(s, n, nulls))
                 return R_NULL;
         if (is_one_of(s, n, trues))
@@ -463,6 +466,9 @@ static bool scalar_kind(composer *c, const char *s, size_t n, enum fy_scalar_sty
 static json_t *scalar_json(composer *c, const char *s, size_t n, enum rkind k, int64_t iv)
 {
         json_t *v = NULL;
+
+        if ((k == R_FLOAT || k == R_NONFINITE) && (c->flags & PRC_YAML_FLOAT_AS_STRING))
+                k = R_STR;
 
         switch (k) {
         case R_NULL:

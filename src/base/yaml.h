@@ -9,8 +9,12 @@
  * merge-key entries, scalar bytes, exactly one document.  Duplicate keys are
  * rejected, including keys that arrive through a merge (an explicit key
  * overriding a merged one is allowed, as YAML's merge rules say).
- * Floats are refused unless PRC_YAML_ALLOW_FLOAT (then kept as reals).
- * The result is a whole document or NULL.
+ * Floats are refused unless PRC_YAML_ALLOW_FLOAT (then kept as reals);
+ * .inf and .nan are always refused.  Keys become strings (plain null, bool
+ * and integer keys by their canonical text, other scalars as written);
+ * collection keys and tags outside the core schema are refused.  An empty
+ * stream is the null document.  The result is a whole document or NULL.
+ * The rules and their reasons: docs/yaml.md.
  */
 #ifndef PRC_YAML_H
 #define PRC_YAML_H
@@ -23,14 +27,25 @@
 #include "base/limits.h"
 
 enum {
-        PRC_YAML_ALLOW_FLOAT = 1u << 0,
+        PRC_YAML_ALLOW_FLOAT = 1u << 0,    /* core-schema floats become reals (never .inf/.nan) */
+        /*
+         * Core-schema floats (and .inf/.nan) stay strings, spelled as written:
+         * for callers that read values as text and need canonical JSON, e.g.
+         * workflow matrices where `python-version: 3.10` means "3.10", not
+         * 3.1.  Takes precedence over PRC_YAML_ALLOW_FLOAT.
+         */
+        PRC_YAML_FLOAT_AS_STRING = 1u << 1,
 };
 
 /*
- * Load exactly one YAML document from p[0..n).  Returns a new reference
- * (transfers) or NULL with err set (the yaml-* classes, input-too-large,
- * invalid-utf8, nul-byte, depth-limit, nodes-limit, scalar-limit,
- * duplicate-field, unsafe-number, out-of-memory) and err->line/col set.
+ * Load exactly one YAML document from p[0..n) (p may be NULL when n is 0).
+ * err must be initialized (prc_err_init).  Returns a new reference
+ * (transfers; aliased subtrees are shared references inside it, so treat
+ * the tree as read-only) or NULL with err set: the yaml-* classes,
+ * input-too-large, invalid-utf8, nul-byte, depth-limit, nodes-limit,
+ * scalar-limit, duplicate-field, unsafe-number, out-of-memory; err->line,
+ * err->col and err->off locate the cause, err->ptr names the value when
+ * the cause is inside the tree.  libfyaml never writes to stderr.
  */
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
 

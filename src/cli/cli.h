@@ -49,6 +49,7 @@ int cli_exit_for(const prc_err *e);
 
 /* Commands (one file each), grouped by area like the table in main.c. */
 /* -- scan and verify (engine) -- */
+int cmd_scan(int argc, char **argv);
 
 /* -- inventory and snapshot -- */
 int cmd_inventory(int argc, char **argv);
@@ -63,6 +64,7 @@ int cmd_adapter_validate_output(int argc, char **argv);
 int cmd_adapter_fixture_validate(int argc, char **argv);
 
 /* -- adapters: registry and trust -- */
+int cmd_adapter_registry_validate(int argc, char **argv);
 
 /* -- adapters: OCI runner and records -- */
 

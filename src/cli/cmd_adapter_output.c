@@ -55,7 +55,8 @@ json_t *cli_adapter_output_json(const prc_manifest *m, const prc_decoder *d);
 json_t *cli_adapter_output_json(const prc_manifest *m, const prc_decoder *d)
 {
         const prc_err *e = prc_decoder_error(d);
-        const json_t *obs = prc_decoder_observations(d), *arts = prc_decoder_artifacts(d);
+        const json_t *arts = prc_decoder_artifacts(d);
+        size_t nobs = prc_decoder_observation_count(d);
         const char *status = prc_decoder_summary_status(d);
         json_t *o, *ol = json_array(), *al = json_array();
         size_t i;
@@ -63,10 +64,11 @@ json_t *cli_adapter_output_json(const prc_manifest *m, const prc_decoder *d)
 
         if (ol == NULL || al == NULL)
                 goto oom;
-        json_array_foreach(obs, i, v) {
-                if (json_array_append_new(ol, json_pack("{s:O,s:O,s:O}", "id", json_object_get(v, "id"), "kind",
-                                                        json_object_get(v, "kind"), "outcome",
-                                                        json_object_get(v, "outcome"))) != 0)
+        for (i = 0; i < nobs; i++) {
+                const char *id, *kind, *outcome;
+                if (!prc_decoder_observation_brief(d, i, &id, &kind, &outcome) ||
+                    json_array_append_new(ol, json_pack("{s:s,s:s,s:s}", "id", id, "kind", kind, "outcome",
+                                                        outcome)) != 0)
                         goto oom;
         }
         json_array_foreach(arts, i, v) {
@@ -87,7 +89,7 @@ json_t *cli_adapter_output_json(const prc_manifest *m, const prc_decoder *d)
                       (json_int_t)prc_decoder_lines(d), "sha256", prc_decoder_stdout_sha256(d),
                       "counters", "logs", (json_int_t)(prc_decoder_disposition(d) == PRC_DISP_ACCEPTED
                                                                ? prc_decoder_log_count(d) : 0),
-                      "observations", (json_int_t)json_array_size(obs), "artifacts",
+                      "observations", (json_int_t)nobs, "artifacts",
                       (json_int_t)json_array_size(arts),
                       "error", e->cls ? cli_err_json(e) : json_null());
         return o;
@@ -165,7 +167,7 @@ int cmd_adapter_validate_output(int argc, char **argv)
                 }
         } else if (prc_decoder_disposition(d) == PRC_DISP_ACCEPTED) {
                 printf("accepted: %zu observations, %zu artifacts, %llu logs; summary %s\n",
-                       json_array_size(prc_decoder_observations(d)), json_array_size(prc_decoder_artifacts(d)),
+                       prc_decoder_observation_count(d), json_array_size(prc_decoder_artifacts(d)),
                        (unsigned long long)prc_decoder_log_count(d), prc_decoder_summary_status(d));
                 printf("manifest %s %s\n", prc_manifest_adapter_id(m), prc_manifest_sha256(m));
         } else {

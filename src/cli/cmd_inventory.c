@@ -170,10 +170,12 @@ int cmd_snapshot(int argc, char **argv)
                 { "out", required_argument, NULL, 'o' },
                 { "ceiling", required_argument, NULL, 'c' },
                 { "format", required_argument, NULL, 'f' },
+                { "verify", no_argument, NULL, 'v' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", NULL };
         const char *target = NULL, *outdir = NULL, *format = "text";
+        bool verify = false;
         prc_snapshot_opts so = { .cancel = &snap_signal };
         struct sigaction sa, old_int, old_term;
         prc_inventory *inv = NULL;
@@ -200,6 +202,9 @@ int cmd_snapshot(int argc, char **argv)
                 case 'f':
                         format = optarg;
                         break;
+                case 'v':
+                        verify = true;
+                        break;
                 default:
                         return cli_usage("snapshot", "bad option");
                 }
@@ -220,7 +225,7 @@ int cmd_snapshot(int argc, char **argv)
         sigaction(SIGTERM, &sa, &old_term);
 
         ok = prc_inventory_build(target, NULL, &inv, &err) && prc_snapshot_create(inv, outdir, &so, &snap, &err) &&
-             prc_snapshot_seal(snap, &err) && prc_snapshot_verify(snap, &err);
+             prc_snapshot_seal(snap, &err) && (!verify || prc_snapshot_verify(snap, &err));
         if (ok && snap_signal) {
                 /* A signal that landed after the copy still means "stop and clean up". */
                 ok = prc_err_set(&err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");

@@ -14,6 +14,18 @@
  */
 const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
+        { "scan", NULL, cmd_scan, "review a source tree against the catalog",
+          "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
+          "                [--format text|json] [--now YYYY-MM-DDTHH:MM:SSZ]\n"
+          "\n"
+          "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
+          "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
+          "(default prc/core), Pass, Fail, Unknown, Conflicting or Blocked, with evidence.\n"
+          "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
+          "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
+          "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
+          "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
+          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
@@ -26,12 +38,12 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 complete listing; 1 some names could not be represented; 2 usage;\n"
           "3 the tree changed during the walk, a file is unreadable, or I/O failed.\n" },
         { "snapshot", NULL, cmd_snapshot, "copy a target's inventoried files into a verified private snapshot",
-          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--format text|json]\n"
+          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--format text|json]\n"
           "\n"
           "Inventories the target, then copies every inventoried regular file into the new\n"
           "directory --out (it must not exist; directories 0700, files 0400 or 0500),\n"
-          "rehashing each while copying, seals and verifies the snapshot digest, and prints\n"
-          "it.  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
+          "rehashing each while copying, seals the snapshot digest and prints it (--verify\n"
+          "also rereads the copy and checks it against the digest).  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
           "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
           "total size ceiling.\n"
           "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
@@ -83,6 +95,22 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 no drift; 1 drift or a refused suite; 2 usage; 3 I/O error.\n" },
 
         /* -- adapters: registry and trust -- */
+        { "adapter", "registry-validate", cmd_adapter_registry_validate,
+          "validate an adapter registry lockfile, its manifests and its signature",
+          "usage: prc adapter registry-validate --file REGISTRY [--trust-store FILE --signature FILE]\n"
+          "                                     [--format text|json]\n"
+          "\n"
+          "Validates a prc.adapter-registry/v1 lockfile without executing anything: the\n"
+          "document, then each entry's manifest (opened beneath the lockfile's directory\n"
+          "without following symlinks; canonical digest, adapter id, publisher, lifecycle\n"
+          "and engine API checked against the entry).  Revoked entries need no manifest.\n"
+          "Prints each entry's default resolution decision (admitted only when active with\n"
+          "first-party-sandboxed or verified-community trust) and its named reason, and the\n"
+          "registry's content digest and revision.  With --trust-store and --signature, a\n"
+          "detached prc.signature/v1 Ed25519 signature over the content digest in scope\n"
+          "'registry' is verified against that explicitly selected publisher trust store.\n"
+          "Exit: 0 valid; 1 invalid (a broken entry, document or signature); 2 usage;\n"
+          "3 I/O error.\n" },
 
         /* -- adapters: OCI runner and records -- */
 

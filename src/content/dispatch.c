@@ -10,6 +10,12 @@
 
 #include "base/json_strict.h"
 #include "base/yaml.h"
+#include "content/parsers/archive.h"
+#include "content/parsers/ini.h"
+#include "content/parsers/jsonc.h"
+#include "content/parsers/shell.h"
+#include "content/parsers/toml.h"
+#include "content/parsers/xml.h"
 
 #if defined(PRC_TESTING) && PRC_TESTING
 #include <errno.h>
@@ -95,7 +101,7 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 return outcome(open("/etc/passwd", O_RDONLY | O_CLOEXEC), err);
         case PRC_T_SOCKET: {
                 struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(80) };
-                inet_pton(AF_INET, "192.0.2.1", &sa.sin_addr);
+                inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
                 fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
                 if (fd < 0)
                         return outcome(fd, err);
@@ -214,10 +220,54 @@ static json_t *op_test(const prc_req *req, prc_err *err)
  *   { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_load, 0, NULL, PARSE_INPUT_MAX },
  * Target documents may hold floats, so loaders keep them (the reply encoding allows reals).
  */
+/*
+ * Archive walk.  args (JSON, may be empty): {"wanted": ["member/path", ...]}
+ * names the members whose contents the caller wants back.
+ */
+enum { WALK_WANTED_MAX = 64 };
+
+static json_t *op_walk(const prc_req *req, prc_err *err)
+{
+        static const prc_field fields[] = { { "wanted", PRC_JT_ARRAY, false } };
+        const char *wanted[WALK_WANTED_MAX] = { NULL };
+        size_t nwanted = 0, i;
+        json_t *args = NULL, *list, *v, *doc;
+
+        if (req->args_len > 0) {
+                args = prc_json_parse(req->args, req->args_len, &prc_limits_operator, 0, err);
+                if (args == NULL || !prc_json_fields(args, "", fields, PRC_ARRAY_LEN(fields), err)) {
+                        json_decref(args);
+                        return NULL;
+                }
+                list = json_object_get(args, "wanted");
+                json_array_foreach(list, i, v) {
+                        if (!json_is_string(v) || nwanted == WALK_WANTED_MAX) {
+                                json_decref(args);
+                                prc_err_set(err, PRC_E_INVALID_VALUE, "'wanted' takes at most %d member paths",
+                                            WALK_WANTED_MAX);
+                                return NULL;
+                        }
+                        wanted[nwanted++] = json_string_value(v);
+                }
+        }
+        doc = prc_archive_walk(req->input, req->input_len, &prc_archive_opts_default, wanted, nwanted, err);
+        json_decref(args);
+        return doc;
+}
+
 const prc_dispatch_entry prc_dispatch_table[] = {
         { PRC_OP_PING,  0,            "ping",       NULL,          0,                    op_ping, 0 },
         { PRC_OP_PARSE, PRC_FMT_JSON, "parse-json", prc_json_parse, PRC_JSON_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_YAML, "parse-yaml", prc_yaml_load,  PRC_YAML_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
+        { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_parse, 0,                    NULL,   PARSE_INPUT_MAX },
+        { PRC_OP_PARSE, PRC_FMT_INI,  "parse-ini",  prc_ini_parse,  0,                    NULL,   PARSE_INPUT_MAX },
+        { PRC_OP_PARSE, PRC_FMT_XML,  "parse-xml",  prc_xml_parse,  0,                    NULL,   PARSE_INPUT_MAX },
+        { PRC_OP_PARSE, PRC_FMT_JSONC, "parse-jsonc", prc_jsonc_parse, 0,                 NULL,   PARSE_INPUT_MAX },
+        { PRC_OP_TOKENIZE, PRC_TOK_PKGBUILD, "tokenize-pkgbuild", prc_shell_tokenize, PRC_SHELL_PKGBUILD, NULL,
+          PARSE_INPUT_MAX },
+        { PRC_OP_TOKENIZE, PRC_TOK_SRCINFO, "tokenize-srcinfo", prc_shell_tokenize, PRC_SHELL_SRCINFO, NULL,
+          PARSE_INPUT_MAX },
+        { PRC_OP_WALK,  0,            "walk-archive", NULL,         0,                    op_walk, PARSE_INPUT_MAX },
 #if defined(PRC_TESTING) && PRC_TESTING
         /* One entry per test op code (the format field). */
 #define PRC_TEST_ENTRY(code) { PRC_OP_TEST, code, "test-" #code, NULL, 0, op_test, 1u << 16 }

@@ -33,6 +33,9 @@ typedef enum prc_format {
         PRC_FMT_JSONC = 6,      /* reserved */
 } prc_format;
 
+/* Sub-codes of PRC_OP_TOKENIZE (wire codes). */
+enum { PRC_TOK_PKGBUILD = 1, PRC_TOK_SRCINFO = 2 };
+
 /* "json", "yaml", ...; NULL for an unknown code. */
 const char *prc_format_name(uint16_t fmt);
 /* Code for a name, or PRC_FMT_NONE. */
@@ -70,7 +73,7 @@ json_t *prc_dispatch_run(const prc_req *req, prc_err *err);
 /* Test-only escape and misbehaviour operations: PRC_OP_TEST with one of these as the format. */
 enum prc_test_op {
         PRC_T_OPEN_FILE = 1,    /* open("/etc/passwd") */
-        PRC_T_SOCKET,           /* socket(AF_INET) + connect to 192.0.2.1:80 */
+        PRC_T_SOCKET,           /* socket(AF_INET) + connect to 127.0.0.1:80 (tests only target loopback) */
         PRC_T_EXECVE,           /* execve("/bin/true") */
         PRC_T_FORK,             /* fork() */
         PRC_T_WRITE_FILE,       /* open("/tmp/...", O_CREAT|O_WRONLY) and write */

@@ -5,6 +5,10 @@
  */
 #include "content/worker.h"
 
+#include <openssl/crypto.h>
+
+#include "content/parsers/archive.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -107,6 +111,14 @@ static void warm_up(void)
         json_t *v;
 
         json_object_seed(0);
+        /*
+         * libarchive reaches libcrypto, which reads openssl.cnf on first use:
+         * load it now, while open() is still allowed, so no parser needs it later.
+         */
+        (void)OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL);
+        prc_err_init(&e);
+        v = prc_archive_walk((const uint8_t *)"", 0, &prc_archive_opts_default, NULL, 0, &e);
+        json_decref(v);
         for (size_t i = 0; i < prc_dispatch_count; i++) {
                 const prc_dispatch_entry *d = &prc_dispatch_table[i];
                 if (d->load == NULL)

@@ -241,13 +241,20 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                         rel[len] = '/';
                 memcpy(rel + (len ? len + 1 : 0), name, nlen);
                 rel[plen] = '\0';
+                prc_err_init(&perr);
+                valid = prc_path_check(rel, plen, &perr);
                 if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                        if (errno == ENOENT)
-                                prc_err_set(err, PRC_E_INV_TREE_CHANGED, "'%s' vanished during the walk", rel);
-                        else if (errno == EACCES || errno == EPERM)
-                                prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot stat '%s'", rel);
+                        int e = errno;
+                        /* Never put raw control bytes of a hostile name into a message. */
+                        char *shown = valid ? NULL : prc_inventory_escape(rel, plen);
+                        const char *p = shown != NULL ? shown : valid ? rel : "(unprintable name)";
+                        if (e == ENOENT)
+                                prc_err_set(err, PRC_E_INV_TREE_CHANGED, "'%s' vanished during the walk", p);
+                        else if (e == EACCES || e == EPERM)
+                                prc_err_sys(err, PRC_E_INV_UNREADABLE, e, "cannot stat '%s'", p);
                         else
-                                prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", rel);
+                                prc_err_sys(err, PRC_E_IO, e, "cannot stat '%s'", p);
+                        free(shown);
                         goto out;
                 }
                 if (S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
@@ -262,8 +269,6 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                                 inv->skipped.block_device++;
                         continue;
                 }
-                prc_err_init(&perr);
-                valid = prc_path_check(rel, plen, &perr);
                 if (!valid) {
                         const char *kind = S_ISDIR(st.st_mode) ? "directory" : S_ISLNK(st.st_mode) ? "symlink" : "file";
                         if (!add_unrep(inv, rel, plen, perr.cls, kind, err))

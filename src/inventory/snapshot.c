@@ -28,8 +28,11 @@
 #include "inventory/safeopen.h"
 
 struct owned {
-        char *path;     /* owned */
-        char *from;     /* owned; NULL for bytes added by a protocol */
+        char    *path;  /* owned */
+        char    *from;  /* owned; NULL for bytes added by a protocol */
+        uint64_t size;
+        char     sha256[PRC_SHA256_HEX + 1];
+        bool     executable;
 };
 
 struct prc_snapshot {
@@ -452,6 +455,9 @@ bool prc_snapshot_add_owned(prc_snapshot *s, const char *path, const void *bytes
                         return prc_err_set(err, PRC_E_SNAP_OWNED_PATH,
                                            "'%s' is not an inventoried file that can be relocated", relocated_from);
                 }
+                o.size = prc_inventory_entry(s->inv, (size_t)i)->size;
+                o.executable = prc_inventory_entry(s->inv, (size_t)i)->executable;
+                memcpy(o.sha256, prc_inventory_entry(s->inv, (size_t)i)->sha256, sizeof(o.sha256));
                 o.from = strdup(relocated_from);
                 if (o.from == NULL) {
                         free(o.path);
@@ -468,6 +474,11 @@ bool prc_snapshot_add_owned(prc_snapshot *s, const char *path, const void *bytes
         } else {
                 int fd;
                 bool ok;
+                o.size = n;
+                if (!prc_sha256_hex_once(bytes, n, o.sha256, err)) {
+                        free(o.path);
+                        return false;
+                }
                 if (!reserve(s, n, path, err)) {
                         free(o.path);
                         return false;
@@ -498,13 +509,19 @@ static int owned_cmp(const void *a, const void *b)
         return strcmp(((const struct owned *)a)->path, ((const struct owned *)b)->path);
 }
 
-/* Walk the snapshot (nothing excluded), hash it, and build the listing document (without the digest). */
-static json_t *listing(const prc_snapshot *s, prc_err *err)
+static json_t *entry_json(const char *path, uint64_t size, const char *sha256, bool executable)
+{
+        return json_pack("{s:s,s:I,s:s,s:b}", "path", path, "size", (json_int_t)size, "sha256", sha256,
+                         "executable", executable);
+}
+
+/* The entries as they are on disk: walk the snapshot (nothing excluded) and hash every file. */
+static json_t *disk_entries(const prc_snapshot *s, prc_err *err)
 {
         prc_inventory_opts io = { .threads = s->threads, .no_exclude = true };
         prc_inventory *disk = NULL;
-        json_t *doc = NULL, *ents = NULL, *owned = NULL;
         const prc_inv_skipped *sk;
+        json_t *ents = NULL;
 
         if (!prc_inventory_build_at(s->fd, &io, &disk, err))
                 return NULL;
@@ -514,21 +531,91 @@ static json_t *listing(const prc_snapshot *s, prc_err *err)
                 goto out;
         }
         ents = json_array();
-        owned = json_array();
-        if (ents == NULL || owned == NULL)
+        if (ents == NULL)
                 goto oom;
         for (size_t i = 0; i < prc_inventory_count(disk); i++) {
                 const prc_inv_entry *e = prc_inventory_entry(disk, i);
-                json_t *o;
                 if (e->type != PRC_INV_FILE) {
                         prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot holds a symlink at '%s'", e->path);
+                        json_decref(ents);
+                        ents = NULL;
                         goto out;
                 }
-                o = json_pack("{s:s,s:I,s:s,s:b}", "path", e->path, "size", (json_int_t)e->size, "sha256", e->sha256,
-                              "executable", e->executable);
-                if (o == NULL || json_array_append_new(ents, o) != 0)
+                if (json_array_append_new(ents, entry_json(e->path, e->size, e->sha256, e->executable)) != 0)
                         goto oom;
         }
+        goto out;
+oom:
+        json_decref(ents);
+        ents = NULL;
+        prc_err_oom(err, "the snapshot listing");
+out:
+        prc_inventory_free(disk);
+        return ents;
+}
+
+struct mem_ent {
+        const char *path;       /* borrowed from the inventory or the owned list */
+        uint64_t    size;
+        const char *sha256;
+        bool        executable;
+};
+
+static int mem_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct mem_ent *)a)->path, ((const struct mem_ent *)b)->path);
+}
+
+/*
+ * The entries as written: every copied file was hashed while it was
+ * written and matched the inventory, and owned bytes were hashed when
+ * added, so sealing need not read the tree back; verify does that.
+ */
+static json_t *memory_entries(const prc_snapshot *s, prc_err *err)
+{
+        size_t n = prc_inventory_count(s->inv), k = 0;
+        struct mem_ent *v = malloc((n + s->nowned + 1) * sizeof(*v));
+        json_t *ents = json_array();
+
+        if (v == NULL || ents == NULL)
+                goto oom;
+        for (size_t i = 0; i < n; i++) {
+                const prc_inv_entry *e = prc_inventory_entry(s->inv, i);
+                bool moved = false;
+                if (e->type != PRC_INV_FILE)
+                        continue;
+                for (size_t j = 0; j < s->nowned && !moved; j++)
+                        moved = s->owned[j].from != NULL && strcmp(s->owned[j].from, e->path) == 0;
+                if (!moved)
+                        v[k++] = (struct mem_ent){ e->path, e->size, e->sha256, e->executable };
+        }
+        for (size_t j = 0; j < s->nowned; j++)
+                v[k++] = (struct mem_ent){ s->owned[j].path, s->owned[j].size, s->owned[j].sha256,
+                                           s->owned[j].executable };
+        if (k > 1)
+                qsort(v, k, sizeof(*v), mem_cmp);
+        for (size_t i = 0; i < k; i++)
+                if (json_array_append_new(ents, entry_json(v[i].path, v[i].size, v[i].sha256, v[i].executable)) != 0)
+                        goto oom;
+        free(v);
+        return ents;
+oom:
+        free(v);
+        json_decref(ents);
+        prc_err_oom(err, "the snapshot listing");
+        return NULL;
+}
+
+/* The listing document (without its digest) around an entries array (stolen). */
+static json_t *listing(const prc_snapshot *s, json_t *ents, prc_err *err)
+{
+        json_t *doc = NULL, *owned = NULL;
+
+        if (ents == NULL)
+                return NULL;
+        owned = json_array();
+        if (owned == NULL)
+                goto oom;
         for (size_t i = 0; i < s->nowned; i++) {
                 json_t *o = json_pack("{s:s}", "path", s->owned[i].path);
                 if (o == NULL || (s->owned[i].from != NULL &&
@@ -541,14 +628,12 @@ static json_t *listing(const prc_snapshot *s, prc_err *err)
         ents = owned = NULL;
         if (doc == NULL)
                 goto oom;
-        goto out;
+        return doc;
 oom:
         prc_err_oom(err, "the snapshot listing");
-out:
         json_decref(ents);
         json_decref(owned);
-        prc_inventory_free(disk);
-        return doc;
+        return NULL;
 }
 
 bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
@@ -559,7 +644,7 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
                 return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is sealed already");
         if (s->nowned > 1)
                 qsort(s->owned, s->nowned, sizeof(*s->owned), owned_cmp);
-        doc = listing(s, err);
+        doc = listing(s, memory_entries(s, err), err);
         if (doc == NULL)
                 return false;
         if (!prc_jcs_digest(doc, s->digest, err) ||
@@ -599,7 +684,7 @@ bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err)
                 return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is not sealed");
         if (s->removed || s->fd < 0)
                 return prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot was removed");
-        now = listing(s, err);
+        now = listing(s, disk_entries(s, err), err);
         if (now == NULL) {
                 /* A snapshot that cannot even be walked has changed; keep the cause in the message. */
                 if (err != NULL && err->cls != PRC_E_SNAP_CHANGED && err->cls != PRC_E_OUT_OF_MEMORY) {

@@ -69,7 +69,12 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
 bool prc_snapshot_add_owned(prc_snapshot *s, const char *path, const void *bytes, size_t n,
                             const char *relocated_from, prc_err *err) PRC_MUST_CHECK;
 
-/* Compute the listing and digest from the files on disk; no more additions afterwards.  Errors as verify. */
+/*
+ * Compute the listing and digest from what was written (each copied file
+ * was hashed as it was written and matched the inventory; owned bytes were
+ * hashed when added); no more additions afterwards.  Call verify to check
+ * the disk against it.  Errors: out-of-memory, internal (sealed twice).
+ */
 bool prc_snapshot_seal(prc_snapshot *s, prc_err *err) PRC_MUST_CHECK;
 /*
  * Recompute the digest from the files on disk and compare with the sealed

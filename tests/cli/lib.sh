@@ -16,7 +16,8 @@ fail() { echo "    $*" >&2; return 1; }
 
 # run CMD...: runs it, keeps stdout in $OUT, stderr in $ERR, status in $RC.
 run() {
-        OUT=$("$@" 2>"$TMP/.stderr"); RC=$?
+        # '&& ||' keeps set -e from ending the test on the command's own failure.
+        OUT=$("$@" 2>"$TMP/.stderr") && RC=0 || RC=$?
         ERR=$(cat "$TMP/.stderr")
         return 0
 }

@@ -106,7 +106,7 @@ t_snapshot_creates_keeps_and_prints_the_digest() {
         expect_eq "$(stat -c %a "$TMP/snap/run.sh")" "500"
         cmp -s "$TMP/t/README" "$TMP/snap/README" || fail "README differs"
         d1=$(grep snapshot_digest <<<"$OUT" | awk '{print $2}')
-        runp "$PRC" snapshot --target "$TMP/t" --out "$TMP/snap2" --format json
+        runp "$PRC" snapshot --target "$TMP/t" --out "$TMP/snap2" --verify --format json
         expect_rc 0
         expect_eq "$(json_get listing.snapshot_digest)" "$d1"
         expect_eq "$(json_get path)" "$TMP/snap2"

@@ -2,14 +2,15 @@
  * yaml_json.c - test helper for the yaml-test-suite runner: load files and
  * print one line per file, so one process serves a whole suite.
  *
- *   yaml_json [--float] [--json] FILE...
+ *   yaml_json [--float] [--float-text] [--json] FILE...
  *
  * Default: each FILE through prc_yaml_load with prc_limits_default.
  * --json: each FILE as a JSON stream (yaml-test-suite's in.json holds one
  * value per document); more than one value prints "multi N".
  * --float: allow floats (PRC_YAML_ALLOW_FLOAT); a real is printed inside
  * the canonical JSON as the string "\u0001real:%.17g", so equal doubles
- * compare equal whichever file spelled them.
+ * compare equal whichever file spelled them.  --float-text: floats stay
+ * strings (PRC_YAML_FLOAT_AS_STRING).
  *
  * Output per file: "ok <canonical JSON>" or "error <class> <line>:<col> <message>".
  * Trust: test-only; reads suite files that nobody here wrote, under the
@@ -134,10 +135,12 @@ int main(int argc, char **argv)
         for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
                 if (strcmp(argv[i], "--float") == 0)
                         flags |= PRC_YAML_ALLOW_FLOAT;
+                else if (strcmp(argv[i], "--float-text") == 0)
+                        flags |= PRC_YAML_FLOAT_AS_STRING;
                 else if (strcmp(argv[i], "--json") == 0)
                         as_json = true;
                 else {
-                        fprintf(stderr, "usage: yaml_json [--float] [--json] FILE...\n");
+                        fprintf(stderr, "usage: yaml_json [--float] [--float-text] [--json] FILE...\n");
                         return 2;
                 }
         }

@@ -4,6 +4,8 @@
 #include "t.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 
 #include "base/err.h"
@@ -69,10 +71,84 @@ static void test_err__every_class_is_documented(void)
         free(doc);
 }
 
+static void test_err__display_fields_are_sanitized(void)
+{
+        prc_err e;
+        json_t *o;
+
+        prc_err_init(&e);
+        /* hostile bytes quoted into a message: escape sequences, invalid UTF-8, C1 */
+        prc_err_set(&e, PRC_E_INVALID_JSON, "near '%s'", "\x1b[2J\xff\xc2\x9b\tok \xc3\xa9");
+        T_EQ_STR(e.msg, "near '?[2J???\?ok \xc3\xa9'");
+        prc_err_set_file(&e, "dir/\nfile\xe2\x82");
+        T_EQ_STR(e.file, "dir/?file??");
+        prc_err_set_ptr(&e, "/a\x7f");
+        T_EQ_STR(e.ptr, "/a?");
+        /* so the JSON error object can always be built */
+        o = json_pack("{s:s,s:s,s:s}", "m", e.msg, "f", e.file, "p", e.ptr);
+        T_ASSERT(o != NULL);
+        json_decref(o);
+}
+
+static void test_err__truncated_message_stays_utf8(void)
+{
+        char longmsg[400];
+        prc_err e;
+
+        /* 2-byte characters so the 256-byte cut can fall inside one */
+        for (size_t i = 0; i + 2 < sizeof(longmsg); i += 2)
+                memcpy(longmsg + i, "\xc3\xa9", 2);
+        longmsg[sizeof(longmsg) - 1] = '\0';
+        longmsg[sizeof(longmsg) - 2] = 'x';
+        prc_err_init(&e);
+        prc_err_set(&e, PRC_E_IO, "xy%s", longmsg);     /* odd bytes left: the cut splits a character */
+        T_EQ_INT(strlen(e.msg), sizeof(e.msg) - 1);
+        T_ASSERT(e.msg[sizeof(e.msg) - 2] == '?');      /* the cut half-character */
+        json_t *s = json_string(e.msg);
+        T_ASSERT(s != NULL);
+        json_decref(s);
+}
+
+static void test_err__ok_class_is_never_recorded_as_success(void)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(!prc_err_set(&e, PRC_E_OK, "a caller bug"));
+        T_ERR(e, PRC_E_INTERNAL);
+        prc_err_init(&e);
+        T_ASSERT(!prc_err_set(&e, (prc_errclass)PRC_E__COUNT, "out of range"));
+        T_ERR(e, PRC_E_INTERNAL);
+        T_ASSERT(!prc_err_set(NULL, PRC_E_IO, "no record: ignored"));
+}
+
+static void test_err__format_variants(void)
+{
+        prc_err e;
+        char out[512];
+
+        prc_err_init(&e);
+        prc_err_sys(&e, PRC_E_IO, ENOENT, "cannot open '%s'", "x.yaml");
+        prc_err_format(&e, out, sizeof(out));
+        T_EQ_STR(out, "io-error: cannot open 'x.yaml': No such file or directory");
+        prc_err_init(&e);
+        prc_err_at(&e, PRC_E_INVALID_DIGEST, 12, "bad digit");
+        prc_err_format(&e, out, sizeof(out));
+        T_EQ_STR(out, "invalid-digest: @12: bad digit");
+        prc_err_format(&e, out, 8);
+        T_EQ_STR(out, "invalid");
+        T_ASSERT(!prc_err_oom(&e, "x"));        /* first error still wins */
+        T_ERR(e, PRC_E_INVALID_DIGEST);
+}
+
 static const prc_test tests[] = {
         T(test_err__first_error_wins),
         T(test_err__location_fields_keep_the_first),
         T(test_err__names_are_unique_kebab_case),
         T(test_err__every_class_is_documented),
+        T(test_err__display_fields_are_sanitized),
+        T(test_err__truncated_message_stays_utf8),
+        T(test_err__ok_class_is_never_recorded_as_success),
+        T(test_err__format_variants),
 };
 PRC_SUITE(err, tests)

@@ -190,8 +190,8 @@ static int read_state(void)
                 return 10;
         if (syscall(SYS_getrlimit, RLIMIT_CPU, &rl) != 0 || rl.rlim_cur != 60 || rl.rlim_max != 61)
                 return 11;
-        /* UDP is outside Landlock's network rights: only the empty netns stops it (no route). */
-        inet_pton(AF_INET, "192.0.2.1", &sa.sin_addr);
+        /* UDP is outside Landlock's network rights: only the empty netns stops it (its loopback is down: no route). */
+        inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
         fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
                 return 12;

@@ -5,6 +5,7 @@
  */
 #include "t.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -110,6 +111,13 @@ static void test_yaml__infinity_and_nan_are_refused_even_with_floats(void)
         YAML_ERR_LIM("1e999", &prc_limits_default, PRC_YAML_ALLOW_FLOAT, PRC_E_YAML_FLOAT_NOT_FINITE);
         YAML_ERR(".nan", PRC_E_YAML_FLOAT_NOT_FINITE);
         YAML_OK("[.infinity, '.inf']", "[\".infinity\",\".inf\"]");
+}
+
+static void test_yaml__floats_as_strings_keep_their_spelling(void)
+{
+        YAML_OK_FLAGS("python: [3.10, 3.9, .inf, 1e3, !!float 2, \"4.0\", 7]", PRC_YAML_FLOAT_AS_STRING,
+                      "{\"python\":[\"3.10\",\"3.9\",\".inf\",\"1e3\",\"2\",\"4.0\",7]}");
+        YAML_OK_FLAGS("v: 3.10", PRC_YAML_FLOAT_AS_STRING | PRC_YAML_ALLOW_FLOAT, "{\"v\":\"3.10\"}");
 }
 
 static void test_yaml__core_tags_are_honoured(void)
@@ -613,12 +621,138 @@ static void test_yaml__merge_fanout_resolves_to_its_distinct_keys(void)
         free(bytes);
 }
 
+/*
+ * Every committed YAML manifest in the corpus (workflows, pnpm lockfiles,
+ * compose, dependabot) loads with the target limits.  Without a float flag
+ * the only refusals allowed are floats (version numbers such as 3.10).
+ */
+static void test_yaml__real_manifests_load(void)
+{
+        const char *c = t_corpora();
+        char path[8500];
+        char *idx, *line, *save = NULL;
+        size_t files = 0, floats = 0;
+
+        (void)attacks_dir();
+        snprintf(path, sizeof(path), "%s/manifests/INDEX.tsv", c);
+        idx = t_read(path, NULL);
+        for (line = strtok_r(idx, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+                char *f[6], *tab = line, *bytes;
+                size_t nf = 0, n, plen;
+                prc_err e;
+                json_t *v;
+
+                while (nf < 6) {
+                        f[nf++] = tab;
+                        tab = strchr(tab, '\t');
+                        if (tab == NULL)
+                                break;
+                        *tab++ = '\0';
+                }
+                if (nf < 6 || strcmp(f[0], "ecosystem") == 0)
+                        continue;
+                plen = strlen(f[3]);
+                if (!(plen > 4 && strcmp(f[3] + plen - 4, ".yml") == 0) &&
+                    !(plen > 5 && strcmp(f[3] + plen - 5, ".yaml") == 0))
+                        continue;
+                for (char *s = f[1]; *s; s++)
+                        if (*s == '/') {
+                                *s = '\0';
+                                snprintf(path, sizeof(path), "%s/manifests/%s/%s__%s/%s", c, f[0], f[1], s + 1,
+                                         f[3]);
+                                break;
+                        }
+                bytes = t_read(path, &n);
+                prc_err_init(&e);
+                v = prc_yaml_load((const uint8_t *)bytes, n, &prc_limits_default, PRC_YAML_FLOAT_AS_STRING, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "%s refused: %s %u:%u %s", path, prc_err_name(e.cls), e.line,
+                               e.col, e.msg);
+                json_decref(v);
+                prc_err_init(&e);
+                v = prc_yaml_load((const uint8_t *)bytes, n, &prc_limits_default, 0, &e);
+                if (v == NULL && e.cls != PRC_E_YAML_FLOAT_NOT_ALLOWED)
+                        t_fail(__FILE__, __LINE__, "%s refused without floats: %s", path, prc_err_name(e.cls));
+                floats += v == NULL;
+                json_decref(v);
+                free(bytes);
+                files++;
+        }
+        free(idx);
+        T_ASSERT(files >= 200);
+        T_ASSERT(floats < files / 10);
+}
+
+/* Exactly one outcome, and a loaded result that can be canonicalized or names why not. */
+static void one_outcome(const uint8_t *p, size_t n, const char *what, size_t where)
+{
+        prc_err e;
+        json_t *v;
+
+        prc_err_init(&e);
+        v = prc_yaml_load(p, n, &prc_limits_fuzz, 0, &e);
+        if ((v == NULL) != (e.cls != PRC_E_OK))
+                t_fail(__FILE__, __LINE__, "%s at %zu: not exactly one outcome", what, where);
+        if (v != NULL) {
+                prc_buf b;
+                prc_err e2;
+                prc_err_init(&e2);
+                prc_buf_init(&b, (size_t)16 << 20);
+                if (!prc_jcs_write(v, &b, &e2))
+                        t_fail(__FILE__, __LINE__, "%s at %zu: loaded but not canonical: %s", what, where,
+                               prc_err_name(e2.cls));
+                prc_buf_clear(&b);
+        }
+        json_decref(v);
+}
+
+/* Hostile paths (STYLE.md): every truncation and every single-bit flip of each valid seed input. */
+static void test_yaml__truncation_and_bit_flip_sweep(void)
+{
+        static const char *const dirs[] = { "tests/golden/doc", "fuzz/corpus/yaml" };
+        size_t inputs = 0;
+
+        for (size_t d = 0; d < PRC_ARRAY_LEN(dirs); d++) {
+                char dir[4200];
+                struct dirent *de;
+                DIR *dh;
+
+                snprintf(dir, sizeof(dir), "%s/%s", t_root(), dirs[d]);
+                dh = opendir(dir);
+                T_ASSERT(dh != NULL);
+                while ((de = readdir(dh)) != NULL) {
+                        char path[4500];
+                        size_t n;
+                        uint8_t *buf;
+                        const char *dot = strrchr(de->d_name, '.');
+                        if (de->d_name[0] == '.' || (dot != NULL && (strcmp(dot, ".out") == 0 ||
+                                                                       strcmp(dot, ".err") == 0)))
+                                continue;
+                        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+                        buf = (uint8_t *)t_read(path, &n);
+                        for (size_t i = 0; i <= n; i++)
+                                one_outcome(buf, i, de->d_name, i);
+                        for (size_t i = 0; i < n; i++)
+                                for (unsigned bit = 0; bit < 8; bit++) {
+                                        buf[i] ^= (uint8_t)(1u << bit);
+                                        one_outcome(buf, n, de->d_name, i);
+                                        buf[i] ^= (uint8_t)(1u << bit);
+                                }
+                        free(buf);
+                        inputs++;
+                }
+                closedir(dh);
+        }
+        T_ASSERT(inputs >= 20);
+}
+
 static const prc_test tests[] = {
         T(test_yaml__core_schema_null_bool_int),
         T(test_yaml__integers_outside_the_safe_range_are_unsafe),
         T(test_yaml__quoted_and_block_scalars_are_strings),
         T(test_yaml__floats_are_refused_unless_allowed),
         T(test_yaml__infinity_and_nan_are_refused_even_with_floats),
+        T(test_yaml__floats_as_strings_keep_their_spelling),
         T(test_yaml__core_tags_are_honoured),
         T(test_yaml__mismatched_core_tags_are_refused),
         T(test_yaml__other_tags_are_refused),
@@ -648,6 +782,8 @@ static const prc_test tests[] = {
         T(test_yaml__attack_corpus_outcomes),
         T(test_yaml__attack_table_covers_every_yaml_row_of_the_index),
         T(test_yaml__merge_fanout_resolves_to_its_distinct_keys),
+        T(test_yaml__real_manifests_load),
+        T(test_yaml__truncation_and_bit_flip_sweep),
 };
 PRC_SUITE(yaml, tests)
 

@@ -1,0 +1,101 @@
+/*
+ * fuzz_json.c - libFuzzer harness for the strict JSON reader and the JCS
+ * writer.  Invariants: exactly one outcome per parse (a document or an
+ * error, never both or neither); a parsed document is writable as canonical
+ * JSON, or fails not-canonical only when floats were allowed; the canonical
+ * form parses again and is a fixed point; a nodes-limit refusal is real
+ * (the tree built without that limit is too big).  Seeds: fuzz/corpus/json/.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/jcs.h"
+#include "base/json_strict.h"
+#include "fuzz.h"
+
+/* Values in a tree and the widest object, counted the simple way. */
+static uint64_t count(const json_t *v, size_t *widest)
+{
+        uint64_t c = 1;
+        const char *k;
+        json_t *e;
+        size_t i;
+
+        if (json_is_array(v)) {
+                json_array_foreach(v, i, e)
+                        c += count(e, widest);
+        } else if (json_is_object(v)) {
+                if (json_object_size(v) > *widest)
+                        *widest = json_object_size(v);
+                json_object_foreach((json_t *)v, k, e)
+                        c += count(e, widest);
+        }
+        return c;
+}
+
+/*
+ * nodes-limit must be earned: with the node and key limits lifted the same
+ * input must really hold more values (or a wider object) than allowed.
+ * This checks the reader's cheap pre-scan count against the real tree.
+ */
+static void check_nodes_refusal(const uint8_t *p, size_t n, unsigned flags)
+{
+        prc_limits big = prc_limits_fuzz;
+        size_t widest = 0;
+        prc_err e;
+        json_t *v;
+
+        big.nodes_max = UINT32_MAX;
+        big.keys_max = UINT32_MAX;
+        prc_err_init(&e);
+        v = prc_json_parse(p, n, &big, flags, &e);
+        if (v == NULL)
+                return;         /* refused for another reason too */
+        if (count(v, &widest) <= prc_limits_fuzz.nodes_max && widest <= prc_limits_fuzz.keys_max)
+                __builtin_trap();
+        json_decref(v);
+}
+
+static void one(const uint8_t *p, size_t n, unsigned flags)
+{
+        prc_err err, e2;
+        prc_buf out, again;
+        json_t *v, *w;
+
+        prc_err_init(&err);
+        v = prc_json_parse(p, n, &prc_limits_fuzz, flags, &err);
+        if ((v == NULL) != (err.cls != PRC_E_OK))       /* exactly one outcome */
+                __builtin_trap();
+        if (v == NULL) {
+                if (err.cls == PRC_E_NODES_LIMIT)
+                        check_nodes_refusal(p, n, flags);
+                return;
+        }
+        prc_buf_init(&out, 1u << 20);
+        if (!prc_jcs_write(v, &out, &err)) {
+                if (!(flags & PRC_JSON_ALLOW_FLOAT) || err.cls != PRC_E_NOT_CANONICAL)
+                        __builtin_trap();
+                goto out;
+        }
+        /* Canonical text is never longer than its source, so the same limits hold. */
+        prc_err_init(&e2);
+        w = prc_json_parse(out.data, out.len, &prc_limits_fuzz, flags, &e2);
+        if (w == NULL)
+                __builtin_trap();
+        prc_buf_init(&again, 1u << 20);
+        if (!prc_jcs_write(w, &again, &e2) || again.len != out.len || memcmp(again.data, out.data, out.len) != 0)
+                __builtin_trap();
+        prc_buf_clear(&again);
+        json_decref(w);
+out:
+        prc_buf_clear(&out);
+        json_decref(v);
+}
+
+PRC_FUZZ_TARGET(json)
+{
+        one(p, n, 0);
+        one(p, n, PRC_JSON_ALLOW_FLOAT);
+        return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * fuzz_toml.c - libFuzzer harness for the TOML reader.
+ * Invariants: exactly one outcome (a document or an error class); an error
+ * with an offset has a line; the tagged mode (toml-test JSON) gives the same
+ * verdict and class as the default mode, except that only the default mode
+ * reserves the key "$toml".
+ */
+#include <jansson.h>
+
+#include "fuzz.h"
+#include "base/limits.h"
+#include "content/parsers/toml.h"
+
+PRC_FUZZ_TARGET(toml)
+{
+        prc_err a, b;
+        json_t *x, *y;
+
+        prc_err_init(&a);
+        prc_err_init(&b);
+        x = prc_toml_parse(p, n, &prc_limits_fuzz, 0, &a);
+        if ((x == NULL) != (a.cls != PRC_E_OK))
+                __builtin_trap();
+        if (x == NULL && a.off != PRC_NO_OFF && a.line == 0)
+                __builtin_trap();
+        y = prc_toml_parse(p, n, &prc_limits_fuzz, PRC_TOML_TAGGED, &b);
+        if ((y == NULL) != (b.cls != PRC_E_OK))
+                __builtin_trap();
+        if (a.cls != PRC_E_TOML_RESERVED_KEY && b.cls != a.cls)
+                __builtin_trap();
+        json_decref(x);
+        json_decref(y);
+        return 0;
+}

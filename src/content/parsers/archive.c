@@ -1,0 +1,637 @@
+/*
+ * archive.c - bounded tar / tar.gz walk from memory (contract: archive.h).
+ * Trust: input is hostile; runs only inside the content worker.  libarchive
+ * reads from memory only and never extracts; prc checks every member's path
+ * and link target lexically and follows nothing.  libarchive does not print:
+ * its error strings become the message of one prc_err.
+ * Errors: the archive-* classes, input-too-large, out-of-memory.
+ */
+#include "content/parsers/archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/buf.h"
+#include "base/digest.h"
+#include "base/path.h"
+#include "base/utf8.h"
+
+const prc_archive_opts prc_archive_opts_default = {
+        /* The worker's request cap is 16 MiB; an archive cannot be larger than its frame. */
+        .input_max = 16u << 20,
+        /* AUR snapshots hold a PKGBUILD, .SRCINFO and a few patches; 10k is generous. */
+        .members_max = 10000,
+        /* The largest file worth reading in a package snapshot is a patch or a lockfile. */
+        .member_bytes_max = 32u << 20,
+        /* The whole expanded stream; bounds the memory of the decompressed copy. */
+        .total_bytes_max = 64u << 20,
+        /* Source tarballs compress 3-10x; zeros compress ~1000x.  100 leaves room for sparse text. */
+        .ratio_max = 100,
+        /* A tiny archive is mostly zero padding and compresses far better; don't judge it. */
+        .ratio_floor = 1u << 20,
+        /* Requested contents travel back in one reply frame (64 MiB cap). */
+        .want_bytes_max = 16u << 20,
+};
+
+const prc_archive_opts prc_archive_opts_fuzz = {
+        .input_max = 256u << 10,
+        .members_max = 64,
+        .member_bytes_max = 64u << 10,
+        .total_bytes_max = 512u << 10,
+        .ratio_max = 20,
+        .ratio_floor = 16u << 10,
+        .want_bytes_max = 64u << 10,
+};
+
+enum { CHUNK = 64u << 10, NAME_SHOW_MAX = 256 };
+
+/* Map a libarchive failure to a class by its (stable, English) error text. */
+static prc_errclass classify(struct archive *a, prc_errclass dflt)
+{
+        const char *m = archive_error_string(a);
+
+        if (m == NULL)
+                return dflt;
+        if (strstr(m, "runcat") != NULL || strstr(m, "remature end") != NULL || strstr(m, "nexpected EOF") != NULL ||
+            strstr(m, "end of file") != NULL)
+                return PRC_E_ARCHIVE_TRUNCATED;
+        if (strstr(m, "nrecognized archive format") != NULL)
+                return PRC_E_ARCHIVE_FORMAT;
+        return dflt;
+}
+
+static bool arc_fail(struct archive *a, prc_errclass dflt, const char *what, prc_err *err)
+{
+        const char *m = archive_error_string(a);
+
+        return prc_err_set(err, classify(a, dflt), "%s: %s", what, m != NULL ? m : "libarchive error");
+}
+
+/*
+ * Pass 1 for gzip: inflate the one layer without keeping it, so the total
+ * and ratio limits, the CRC, truncation and trailing bytes are all judged on
+ * the whole stream before pass 2 walks the tar (libarchive's tar reader
+ * stops at the end-of-archive marker and would not see what follows).
+ */
+static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, prc_err *err)
+{
+        uint64_t total = 0;
+        struct archive *a = archive_read_new();
+        struct archive_entry *e;
+        uint8_t *chunk = NULL;
+        bool ok = false;
+        int r;
+
+        if (a == NULL)
+                return prc_err_oom(err, "the gzip reader");
+        if (archive_read_support_filter_gzip(a) != ARCHIVE_OK || archive_read_support_format_raw(a) != ARCHIVE_OK) {
+                arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", err);
+                goto out;
+        }
+        if (archive_read_open_memory(a, p, n) != ARCHIVE_OK) {
+                arc_fail(a, PRC_E_ARCHIVE_FORMAT, "cannot read the gzip stream", err);
+                goto out;
+        }
+        r = archive_read_next_header(a, &e);
+        if (r != ARCHIVE_OK) {
+                arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "cannot read the gzip stream", err);
+                goto out;
+        }
+        /* gzip + the raw reader's "none": a second gzip layer would show as a third filter. */
+        if (archive_filter_count(a) != 2 || archive_filter_code(a, 0) != ARCHIVE_FILTER_GZIP) {
+                prc_err_set(err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
+                goto out;
+        }
+        chunk = malloc(CHUNK);
+        if (chunk == NULL) {
+                prc_err_oom(err, "the gzip buffer");
+                goto out;
+        }
+        for (;;) {
+                la_ssize_t got = archive_read_data(a, chunk, CHUNK);
+                if (got == 0)
+                        break;
+                if (got < 0) {
+                        arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "gzip stream", err);
+                        goto out;
+                }
+                total += (uint64_t)got;
+                if (total > o->total_bytes_max) {
+                        prc_err_at(err, PRC_E_ARCHIVE_TOTAL_LIMIT, total,
+                                   "expanded archive is over %" PRIu64 " bytes", o->total_bytes_max);
+                        goto out;
+                }
+                /* Against the compressed bytes consumed so far: a bomb is caught early. */
+                if (total > o->ratio_floor &&
+                    total / (uint64_t)(archive_filter_bytes(a, -1) > 0 ? archive_filter_bytes(a, -1) : 1) >
+                            o->ratio_max) {
+                        prc_err_at(err, PRC_E_ARCHIVE_RATIO_LIMIT, total,
+                                   "compression ratio is over %" PRIu32 ":1", o->ratio_max);
+                        goto out;
+                }
+        }
+        /* Bytes after the gzip member(s) are refused rather than silently ignored. */
+        if (archive_filter_bytes(a, -1) < (la_int64_t)n) {
+                prc_err_at(err, PRC_E_ARCHIVE_TRAILING, (uint64_t)archive_filter_bytes(a, -1),
+                           "%" PRIu64 " bytes follow the gzip stream", (uint64_t)n - (uint64_t)archive_filter_bytes(a, -1));
+                goto out;
+        }
+        ok = true;
+out:
+        free(chunk);
+        archive_read_free(a);
+        return ok;
+}
+
+struct walk {
+        const prc_archive_opts *o;
+        prc_err                *err;
+        json_t                 *members;        /* array */
+        json_t                 *seen;           /* accepted member path -> type name */
+        json_t                 *shape;          /* every normalizable member path -> type name */
+        json_t                 *first;          /* normalized path -> index of its first member */
+        json_t                 *dups;           /* normalized path -> true once duplicated */
+        json_t                 *contents;       /* object */
+        json_t                 *want;           /* wanted path -> true */
+        uint64_t                want_bytes;
+        json_t                 *too_large;      /* wanted paths refused for size */
+        uint32_t                rejected;
+};
+
+static const char *type_name(struct archive_entry *e)
+{
+        if (archive_entry_hardlink(e) != NULL)
+                return "hardlink";
+        switch (archive_entry_filetype(e)) {
+        case AE_IFREG:
+                return "file";
+        case AE_IFDIR:
+                return "dir";
+        case AE_IFLNK:
+                return "symlink";
+        case AE_IFCHR:
+                return "char";
+        case AE_IFBLK:
+                return "block";
+        case AE_IFIFO:
+                return "fifo";
+        case AE_IFSOCK:
+                return "socket";
+        default:
+                return "other";
+        }
+}
+
+/* Strip leading "./" segments and a trailing "/" into out (a view into raw). */
+static void normalize(const char *raw, bool is_dir, const char **out, size_t *out_len)
+{
+        size_t n = strlen(raw);
+
+        while (n >= 2 && raw[0] == '.' && raw[1] == '/') {
+                raw += 2;
+                n -= 2;
+                while (n > 0 && raw[0] == '/' && n > 1 && raw[1] != '/') {
+                        /* "./" followed by "/x" stays absolute-looking; do not hide it. */
+                        break;
+                }
+        }
+        if (is_dir && n > 1 && raw[n - 1] == '/')
+                n--;
+        if (n == 1 && raw[0] == '.')
+                n = 0;
+        *out = raw;
+        *out_len = n;
+}
+
+/* Lexically resolve a symlink target against the member's directory; false if it leaves the root. */
+static bool link_inside(const char *path, size_t plen, const char *target)
+{
+        long depth = 0;
+        const char *s;
+
+        if (target[0] == '/' || target[0] == 0)
+                return false;
+        /* The member's own directory depth. */
+        for (size_t k = 0; k < plen; k++)
+                if (path[k] == '/')
+                        depth++;
+        for (s = target; *s;) {
+                const char *e = strchr(s, '/');
+                size_t l = e != NULL ? (size_t)(e - s) : strlen(s);
+                if (l == 2 && s[0] == '.' && s[1] == '.') {
+                        if (--depth < 0)
+                                return false;
+                } else if (!(l == 0 || (l == 1 && s[0] == '.'))) {
+                        depth++;
+                }
+                s += l;
+                if (*s == '/')
+                        s++;
+        }
+        return true;
+}
+
+static bool set_str_shown(json_t *m, const char *raw, prc_err *err)
+{
+        size_t n = strlen(raw), cut = n > NAME_SHOW_MAX ? NAME_SHOW_MAX : n;
+        json_t *v;
+
+        if (prc_utf8_valid((const uint8_t *)raw, n, NULL)) {
+                while (cut < n && cut > 0 && ((uint8_t)raw[cut] & 0xC0) == 0x80)
+                        cut--;
+                v = json_stringn(raw, cut);
+                if (v == NULL || json_object_set_new(m, "path", v) != 0)
+                        return prc_err_oom(err, "a member name");
+        } else {
+                char hex[2 * NAME_SHOW_MAX / 2 + 1];
+                size_t h = cut > NAME_SHOW_MAX / 2 ? NAME_SHOW_MAX / 2 : cut;
+                prc_hex_encode((const uint8_t *)raw, h, hex);
+                if (json_object_set_new(m, "path_hex", json_string(hex)) != 0)
+                        return prc_err_oom(err, "a member name");
+                cut = h;
+        }
+        if (cut < n && json_object_set_new(m, "path_cut", json_true()) != 0)
+                return prc_err_oom(err, "a member name");
+        return true;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Contents as {"encoding","data"}: UTF-8 text as is, anything else base64. */
+static json_t *contents_json(const uint8_t *p, size_t n)
+{
+        char *out;
+        size_t k = 0, o = 0;
+        json_t *r;
+
+        if (prc_utf8_valid(p, n, NULL))
+                return json_pack("{s:s,s:s%}", "encoding", "utf8", "data", n ? (const char *)p : "", n);
+        out = malloc((n + 2) / 3 * 4 + 1);
+        if (out == NULL)
+                return NULL;
+        for (; k + 2 < n; k += 3) {
+                uint32_t v = (uint32_t)p[k] << 16 | (uint32_t)p[k + 1] << 8 | p[k + 2];
+                out[o++] = b64[v >> 18];
+                out[o++] = b64[(v >> 12) & 63];
+                out[o++] = b64[(v >> 6) & 63];
+                out[o++] = b64[v & 63];
+        }
+        if (k < n) {
+                uint32_t v = (uint32_t)p[k] << 16 | (k + 1 < n ? (uint32_t)p[k + 1] << 8 : 0);
+                out[o++] = b64[v >> 18];
+                out[o++] = b64[(v >> 12) & 63];
+                out[o++] = k + 1 < n ? b64[(v >> 6) & 63] : '=';
+                out[o++] = '=';
+        }
+        r = json_pack("{s:s,s:s%}", "encoding", "base64", "data", out, o);
+        free(out);
+        return r;
+}
+
+/* Check path and links of one member; returns the rejection class or PRC_E_OK. */
+static prc_errclass judge(struct walk *w, struct archive_entry *e, const char *type, const char *path, size_t plen)
+{
+        prc_err pe;
+        char pfx[PRC_PATH_MAX + 1];
+
+        prc_err_init(&pe);
+        if (!prc_path_check(path, plen, &pe))
+                return pe.cls;
+        /* Any earlier symlink or non-directory member on the way makes writing through it possible. */
+        for (size_t k = 0; k < plen; k++) {
+                if (path[k] != '/')
+                        continue;
+                memcpy(pfx, path, k);
+                pfx[k] = 0;
+                {
+                        json_t *t = json_object_get(w->shape, pfx);
+                        if (t != NULL && strcmp(json_string_value(t), "dir") != 0)
+                                return PRC_E_ARCHIVE_THROUGH_LINK;
+                }
+        }
+        if (strcmp(type, "char") == 0 || strcmp(type, "block") == 0 || strcmp(type, "fifo") == 0 ||
+            strcmp(type, "socket") == 0 || strcmp(type, "other") == 0)
+                return PRC_E_ARCHIVE_SPECIAL;
+        if (strcmp(type, "symlink") == 0) {
+                const char *t = archive_entry_symlink(e);
+                if (t == NULL || !prc_utf8_valid((const uint8_t *)t, strlen(t), NULL) || !link_inside(path, plen, t))
+                        return PRC_E_ARCHIVE_LINK_ESCAPE;
+        }
+        if (strcmp(type, "hardlink") == 0) {
+                const char *t = archive_entry_hardlink(e), *tn;
+                size_t tl;
+                json_t *tt;
+                normalize(t, false, &tn, &tl);
+                prc_err_init(&pe);
+                if (!prc_path_check(tn, tl, &pe) || (tl == plen && memcmp(tn, path, plen) == 0))
+                        return PRC_E_ARCHIVE_LINK_ESCAPE;
+                memcpy(pfx, tn, tl);
+                pfx[tl] = 0;
+                tt = json_object_get(w->seen, pfx);
+                /* A hardlink must name a regular file that came earlier in this archive. */
+                if (tt == NULL || strcmp(json_string_value(tt), "file") != 0)
+                        return PRC_E_ARCHIVE_LINK_ESCAPE;
+        }
+        return PRC_E_OK;
+}
+
+static bool member(struct walk *w, struct archive *a, struct archive_entry *e, uint32_t idx)
+{
+        const char *raw = archive_entry_pathname(e), *type = type_name(e), *path;
+        size_t plen;
+        prc_errclass rej;
+        json_t *m;
+        bool is_file = strcmp(type, "file") == 0, wanted = false, ok = false;
+        prc_buf keep;
+        prc_sha256 *h = NULL;
+        uint8_t *chunk = NULL;
+        int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+        char pbuf[PRC_PATH_MAX + 1];
+
+        prc_buf_init(&keep, w->o->member_bytes_max);
+        if (raw == NULL)
+                raw = archive_entry_pathname_utf8(e);
+        if (raw == NULL)
+                raw = "";
+        if (size < 0 || (uint64_t)size > w->o->member_bytes_max) {
+                prc_err_set(w->err, size < 0 ? PRC_E_ARCHIVE_MALFORMED : PRC_E_ARCHIVE_MEMBER_SIZE_LIMIT,
+                            "member %" PRIu32 " declares %" PRId64 " bytes (limit %" PRIu64 ")", idx, size,
+                            w->o->member_bytes_max);
+                return false;
+        }
+        normalize(raw, strcmp(type, "dir") == 0, &path, &plen);
+        m = json_pack("{s:I,s:s,s:I,s:I}", "index", (json_int_t)idx, "type", type, "size", (json_int_t)size,
+                      "mode", (json_int_t)(archive_entry_perm(e) & 07777));
+        if (m == NULL || json_array_append_new(w->members, m) != 0)
+                return prc_err_oom(w->err, "the member list");
+        if (archive_entry_mode(e) & (S_ISUID | S_ISGID))
+                json_object_set_new(m, "setid", json_true());
+        if (plen == 0 && strcmp(type, "dir") == 0) {
+                /* The archive root ("./"): listed, nothing to check. */
+                json_object_set_new(m, "path", json_string("."));
+                return true;
+        }
+        rej = judge(w, e, type, path, plen);
+        if (plen <= PRC_PATH_MAX) {
+                prc_err pe;
+                prc_err_init(&pe);
+                memcpy(pbuf, path, plen);
+                pbuf[plen] = 0;
+                if (json_object_get(w->shape, pbuf) != NULL &&
+                    !(strcmp(type, "dir") == 0 &&
+                      strcmp(json_string_value(json_object_get(w->shape, pbuf)), "dir") == 0)) {
+                        if (rej == PRC_E_OK)
+                                rej = PRC_E_ARCHIVE_DUPLICATE;
+                        json_object_set_new(w->dups, pbuf, json_true());
+                        /* A duplicated path has no trustworthy contents: tar keeps the last copy. */
+                        json_object_del(w->contents, pbuf);
+                } else if (prc_path_check(path, plen, &pe) &&
+                           json_object_set_new(w->shape, pbuf, json_string(type)) != 0) {
+                        return prc_err_oom(w->err, "the member list");
+                }
+        }
+        if (rej == PRC_E_OK) {
+                if (json_object_set_new(m, "path", json_stringn(path, plen)) != 0 ||
+                    json_object_set_new(w->seen, pbuf, json_string(type)) != 0 ||
+                    json_object_set_new(w->first, pbuf, json_integer(idx)) != 0)
+                        return prc_err_oom(w->err, "the member list");
+                wanted = is_file && json_object_get(w->want, pbuf) != NULL;
+        } else {
+                w->rejected++;
+                if (!set_str_shown(m, raw, w->err))
+                        return false;
+                json_object_set_new(m, "rejected", json_string(prc_err_name(rej)));
+        }
+        if (archive_entry_symlink(e) != NULL || archive_entry_hardlink(e) != NULL) {
+                const char *t = archive_entry_symlink(e) != NULL ? archive_entry_symlink(e) : archive_entry_hardlink(e);
+                size_t tl = strlen(t);
+                if (prc_utf8_valid((const uint8_t *)t, tl, NULL))
+                        json_object_set_new(m, "link", json_stringn(t, tl > NAME_SHOW_MAX ? NAME_SHOW_MAX : tl));
+        }
+        if (!is_file)
+                return true;
+        if (wanted && w->want_bytes + (uint64_t)size > w->o->want_bytes_max) {
+                json_object_set_new(w->too_large, pbuf, json_true());
+                wanted = false;
+        }
+        /* Read (never write) the data: digest, and keep it if it was asked for. */
+        h = prc_sha256_new(w->err);
+        chunk = malloc(CHUNK);
+        if (h == NULL || chunk == NULL) {
+                prc_err_oom(w->err, "the member reader");
+                goto out;
+        }
+        {
+                uint64_t got_total = 0;
+                for (;;) {
+                        la_ssize_t got = archive_read_data(a, chunk, CHUNK);
+                        if (got == 0)
+                                break;
+                        if (got < 0) {
+                                arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "member data", w->err);
+                                goto out;
+                        }
+                        got_total += (uint64_t)got;
+                        if (got_total > (uint64_t)size) {
+                                prc_err_set(w->err, PRC_E_ARCHIVE_MALFORMED, "member %" PRIu32
+                                            " has more data than its header says", idx);
+                                goto out;
+                        }
+                        if (!prc_sha256_update(h, chunk, (size_t)got, w->err))
+                                goto out;
+                        if (wanted && !prc_buf_put(&keep, chunk, (size_t)got, w->err))
+                                goto out;
+                }
+                if (got_total != (uint64_t)size) {
+                        prc_err_set(w->err, PRC_E_ARCHIVE_TRUNCATED, "member %" PRIu32 " ends early", idx);
+                        goto out;
+                }
+        }
+        {
+                uint8_t d[PRC_SHA256_LEN];
+                char hex[PRC_SHA256_HEX + 1];
+                if (!prc_sha256_final(h, d, w->err))
+                        goto out;
+                prc_hex_encode(d, sizeof(d), hex);
+                if (json_object_set_new(m, "sha256", json_string(hex)) != 0) {
+                        prc_err_oom(w->err, "the member list");
+                        goto out;
+                }
+        }
+        if (wanted) {
+                json_t *c = contents_json(keep.data, keep.len);
+                if (c == NULL || json_object_set_new(w->contents, pbuf, c) != 0) {
+                        prc_err_oom(w->err, "member contents");
+                        goto out;
+                }
+                w->want_bytes += keep.len;
+        }
+        ok = true;
+out:
+        prc_sha256_free(h);
+        free(chunk);
+        prc_buf_clear(&keep);
+        return ok;
+}
+
+/* libarchive recognized no format: a ustar magic means a damaged header, a short input truncation. */
+static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, size_t n, bool gz)
+{
+        const char *m = archive_error_string(a);
+        prc_errclass c = PRC_E_ARCHIVE_FORMAT;
+
+        if (!gz && n < 512)
+                c = PRC_E_ARCHIVE_TRUNCATED;
+        else if (!gz && memcmp(p + 257, "ustar", 5) == 0)
+                c = PRC_E_ARCHIVE_MALFORMED;
+        prc_err_set(w->err, c, "not a tar archive: %s", m != NULL ? m : "unrecognized format");
+}
+
+static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
+{
+        struct archive *a = archive_read_new();
+        struct archive_entry *e;
+        uint32_t idx = 0;
+        bool ok = false;
+
+        if (a == NULL)
+                return prc_err_oom(w->err, "the tar reader");
+        if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
+            (gz && archive_read_support_filter_gzip(a) != ARCHIVE_OK)) {
+                arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", w->err);
+                goto out;
+        }
+        if (archive_read_open_memory(a, p, n) != ARCHIVE_OK) {
+                unrecognized(w, a, p, n, gz);
+                goto out;
+        }
+        for (;;) {
+                int r = archive_read_next_header(a, &e);
+                if (r == ARCHIVE_EOF)
+                        break;
+                if (r != ARCHIVE_OK) {
+                        /* Warnings too: a header libarchive had to repair is not one prc trusts. */
+                        if (archive_format(a) == 0)
+                                unrecognized(w, a, p, n, gz);
+                        else
+                                arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "tar header", w->err);
+                        goto located;
+                }
+                if (gz && archive_filter_count(a) > 2) {
+                        prc_err_set(w->err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
+                        goto located;
+                }
+                if (idx >= w->o->members_max) {
+                        prc_err_set(w->err, PRC_E_ARCHIVE_MEMBERS_LIMIT, "more than %" PRIu32 " members",
+                                    w->o->members_max);
+                        goto located;
+                }
+                if (!member(w, a, e, idx))
+                        goto located;
+                if ((uint64_t)archive_filter_bytes(a, 0) > w->o->total_bytes_max) {
+                        prc_err_set(w->err, PRC_E_ARCHIVE_TOTAL_LIMIT, "tar stream is over %" PRIu64 " bytes",
+                                    w->o->total_bytes_max);
+                        goto located;
+                }
+                idx++;
+        }
+        ok = true;
+        goto out;
+located:
+        {
+                char ptr[32];
+                snprintf(ptr, sizeof(ptr), "/members/%" PRIu32, idx);
+                prc_err_set_ptr(w->err, ptr);
+                if (w->err->off == PRC_NO_OFF)
+                        w->err->off = (uint64_t)archive_filter_bytes(a, 0);
+        }
+out:
+        archive_read_free(a);
+        return ok;
+}
+
+json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, const char *const *wanted,
+                         size_t nwanted, prc_err *err)
+{
+        struct walk w;
+        bool gz = n >= 2 && p[0] == 0x1F && p[1] == 0x8B;
+        json_t *res = NULL, *unavail = NULL;
+
+        memset(&w, 0, sizeof(w));
+        if (n > o->input_max) {
+                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "archive of %zu bytes is over the %zu-byte cap", n,
+                            o->input_max);
+                return NULL;
+        }
+        w.o = o;
+        w.err = err;
+        w.members = json_array();
+        w.seen = json_object();
+        w.shape = json_object();
+        w.first = json_object();
+        w.dups = json_object();
+        w.contents = json_object();
+        w.want = json_object();
+        w.too_large = json_object();
+        unavail = json_object();
+        if (w.members == NULL || w.seen == NULL || w.shape == NULL || w.first == NULL || w.dups == NULL || w.contents == NULL ||
+            w.want == NULL || w.too_large == NULL || unavail == NULL) {
+                prc_err_oom(err, "the archive listing");
+                goto out;
+        }
+        for (size_t k = 0; k < nwanted; k++)
+                if (wanted[k] != NULL && json_object_set_new(w.want, wanted[k], json_true()) != 0 &&
+                    prc_utf8_valid((const uint8_t *)wanted[k], strlen(wanted[k]), NULL)) {
+                        prc_err_oom(err, "the wanted list");
+                        goto out;
+                }
+        if (gz && !gunzip_check(p, n, o, err))
+                goto out;
+        if (!walk_tar(&w, p, n, gz))
+                goto out;
+        for (size_t k = 0; k < nwanted; k++) {
+                const char *why = NULL, *name = wanted[k];
+                json_t *t;
+                if (name == NULL || json_object_get(w.contents, name) != NULL)
+                        continue;
+                t = json_object_get(w.seen, name);
+                if (json_object_get(w.dups, name) != NULL)
+                        why = "duplicate";
+                else if (json_object_get(w.too_large, name) != NULL)
+                        why = "too-large";
+                else if (t != NULL && strcmp(json_string_value(t), "file") != 0)
+                        why = "not-a-file";
+                else
+                        why = "not-found";
+                /* A rejected member never enters "seen": say so when the raw listing has it. */
+                if (t == NULL && strcmp(why, "not-found") == 0) {
+                        for (size_t m = 0; m < json_array_size(w.members); m++) {
+                                json_t *mm = json_array_get(w.members, m);
+                                const char *pp = json_string_value(json_object_get(mm, "path"));
+                                if (pp != NULL && json_object_get(mm, "rejected") != NULL && strcmp(pp, name) == 0)
+                                        why = "rejected";
+                        }
+                }
+                (void)json_object_set_new(unavail, name, json_string(why));
+        }
+        res = json_pack("{s:s,s:O,s:I,s:O,s:O}", "format", gz ? "tar.gz" : "tar", "members", w.members, "rejected",
+                        (json_int_t)w.rejected, "contents", w.contents, "unavailable", unavail);
+        if (res == NULL)
+                prc_err_oom(err, "the archive listing");
+out:
+        json_decref(w.members);
+        json_decref(w.seen);
+        json_decref(w.shape);
+        json_decref(w.first);
+        json_decref(w.dups);
+        json_decref(w.contents);
+        json_decref(w.want);
+        json_decref(w.too_large);
+        json_decref(unavail);
+        return res;
+}

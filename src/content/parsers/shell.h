@@ -1,0 +1,75 @@
+/*
+ * shell.h - tokenizer for PKGBUILD (bash) and .SRCINFO text.  Nothing is
+ * ever executed, globbed, or read from the environment.
+ *
+ * Trust: the text is hostile (AUR packages); this runs only inside the
+ * sandboxed content worker.  Static expansion (variables assigned earlier
+ * in the file, ${x:-y}, ${x/a/b}, brace expansion) amplifies, so expansion
+ * count, expanded bytes and nesting are bounded and refused past the bound.
+ *
+ * PKGBUILD document (docs/parsers-xml-shell-archive.md):
+ *   {"format": "pkgbuild",
+ *    "assignments": [{"name": "source", "line": 7, "array": true,
+ *                     "append": false, "conditional": false,
+ *                     "raw": ["\"$pkgname-$pkgver.tar.gz\"{,.sig}"],
+ *                     "static": true, "value": ["x-1.tar.gz", "x-1.tar.gz.sig"],
+ *                     "dynamic": ["command-substitution", "unknown-variable:srcdir"]}],
+ *    "functions": [{"name": "build", "line": 9, "body": [LINE...]}],
+ *    "commands": [{"line": 12, "body": [LINE...]}]}
+ * "value" (a string, or an array of strings for arrays) is present only
+ * when "static" is true; "dynamic" lists why a value is not static (first
+ * reasons, at most 8).  An assignment inside a top-level if/case/loop/group
+ * is "conditional" and is never static (it also makes the variable unknown
+ * afterwards).  A LINE is one logical line of a token stream:
+ * {"line": n, "tokens": ["cd", "\"$srcdir\"", "&&", ...], "heredocs": [...]}
+ * with words exactly as written, operators (";", "&&", "|", "(", "<<", ...)
+ * as their own tokens (a word can never be spelled like an operator), and
+ * the bodies of here-documents started on that line.  "commands" holds
+ * top-level statements that are not assignments or function definitions.
+ *
+ * .SRCINFO document:
+ *   {"format": "srcinfo",
+ *    "pkgbase": {"name": "x", "line": 1, "fields": {"pkgver": ["1"], ...}},
+ *    "packages": [{"name": "x", "line": 9, "fields": {...}}]}
+ */
+#ifndef PRC_SHELL_H
+#define PRC_SHELL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "base/limits.h"
+
+enum {
+        PRC_SHELL_PKGBUILD = 0,         /* bash source (PKGBUILD, install scripts) */
+        PRC_SHELL_SRCINFO = 1u << 0,    /* makepkg's .SRCINFO key = value format */
+};
+
+enum {
+        /*
+         * Words produced by brace expansion plus parameter expansions, in one
+         * file.  The largest real PKGBUILD in the corpus needs a few hundred.
+         */
+        PRC_SHELL_EXPANSIONS_MAX = 100000,
+        /* Expanded bytes may exceed the input by this factor plus the slack below. */
+        PRC_SHELL_OUTPUT_FACTOR = 4,
+        PRC_SHELL_OUTPUT_SLACK = 64u << 10,
+        /* Nested ${...}, $(...), braces: real files nest 3 deep at most. */
+        PRC_SHELL_NESTING_MAX = 64,
+};
+
+/*
+ * Tokenize p[0..n).  flags selects the format (PRC_SHELL_PKGBUILD or
+ * PRC_SHELL_SRCINFO).  Returns the document (new reference, transfers) or
+ * NULL with err set: input-too-large, nul-byte, invalid-utf8 (input must be
+ * UTF-8 so that values are JSON strings), shell-syntax, shell-unterminated,
+ * shell-nesting-limit (min(lim->depth_max, PRC_SHELL_NESTING_MAX)),
+ * shell-expansion-limit, shell-output-limit, scalar-limit (one value over
+ * lim->scalar_max), nodes-limit (tokens and values over lim->nodes_max),
+ * srcinfo-syntax, srcinfo-duplicate, out-of-memory; err->line/col locate it.
+ */
+json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+
+#endif

@@ -1,0 +1,532 @@
+/*
+ * xml.c - bounded XML reader on expat (policy and shape: xml.h).
+ * Trust: input is hostile; runs only inside the content worker.  expat never
+ * sees a DTD (refused at its first byte), never resolves an entity, and
+ * allocates through a counting allocator with a hard cap.  expat does not
+ * print; every failure becomes one prc_err.  Errors: the xml-* classes and
+ * the base limit classes.
+ */
+#include "content/parsers/xml.h"
+
+/* Debian's libexpat is built with XML_DTD; the header hides the amplification API without it. */
+#ifndef XML_DTD
+#define XML_DTD 1
+#endif
+#include <expat.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "base/utf8.h"
+
+#if XML_MAJOR_VERSION < 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION < 4)
+#error "expat >= 2.4 is required for the amplification limits"
+#endif
+
+/* Namespace triplet separator: 0x01 is not an XML 1.0 Char, so no name or URI holds it. */
+#define NS_SEP '\x01'
+
+/*
+ * Counting allocator.  expat's memory suite has no context pointer, so the
+ * budget lives in a thread-local; one parse runs at a time per thread.
+ */
+static _Thread_local struct {
+        size_t used, max;
+} mem;
+
+typedef union {
+        size_t      n;
+        max_align_t align;
+} memhdr;
+
+static void *mem_malloc(size_t n)
+{
+        memhdr *h;
+
+        if (n > mem.max || mem.used > mem.max - n)
+                return NULL;
+        h = malloc(sizeof(*h) + n);
+        if (h == NULL)
+                return NULL;
+        h->n = n;
+        mem.used += n;
+        return h + 1;
+}
+
+static void mem_free(void *p)
+{
+        memhdr *h;
+
+        if (p == NULL)
+                return;
+        h = (memhdr *)p - 1;
+        mem.used -= h->n;
+        free(h);
+}
+
+static void *mem_realloc(void *p, size_t n)
+{
+        memhdr *h, *nh;
+        size_t old;
+
+        if (p == NULL)
+                return mem_malloc(n);
+        h = (memhdr *)p - 1;
+        old = h->n;
+        if (n > old && (n - old > mem.max || mem.used > mem.max - (n - old)))
+                return NULL;
+        nh = realloc(h, sizeof(*nh) + n);
+        if (nh == NULL)
+                return NULL;
+        mem.used = mem.used - old + n;
+        nh->n = n;
+        return nh + 1;
+}
+
+static const XML_Memory_Handling_Suite memsuite = { mem_malloc, mem_realloc, mem_free };
+
+struct frame {
+        json_t *children;       /* borrowed: owned by the element object in the parent's list */
+};
+
+struct ctx {
+        XML_Parser        xp;
+        const prc_limits *lim;
+        unsigned          flags;
+        prc_err          *err;
+        json_t           *root;         /* owned until returned */
+        struct frame     *stack;        /* owned; depth_max entries */
+        uint32_t          depth;
+        uint32_t          nodes;
+        prc_buf           text;         /* pending character data of the open element */
+        prc_buf           qn;           /* scratch for qualified names, reused */
+        prc_err           scratch;      /* for buffer calls; only read after one fails (the parse ends) */
+        json_t           *nsdecls;      /* owned: xmlns attributes for the next element, or NULL */
+        bool              failed;
+};
+
+/* Record err at expat's current position and stop the parser. */
+PRC_PRINTF(3, 4) static void fail(struct ctx *c, prc_errclass cls, const char *fmt, ...)
+{
+        if (!prc_err_is_set(c->err)) {
+                XML_Index off = XML_GetCurrentByteIndex(c->xp);
+                char msg[200];
+                va_list ap;
+                va_start(ap, fmt);
+                vsnprintf(msg, sizeof(msg), fmt, ap);
+                va_end(ap);
+                prc_err_at(c->err, cls, off >= 0 ? (uint64_t)off : PRC_NO_OFF, "%s", msg);
+                prc_err_set_line(c->err, (uint32_t)XML_GetCurrentLineNumber(c->xp),
+                                 (uint32_t)XML_GetCurrentColumnNumber(c->xp) + 1);
+        }
+        c->failed = true;
+        XML_StopParser(c->xp, XML_FALSE);
+}
+
+static bool only_ws(const uint8_t *p, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+                        return false;
+        return true;
+}
+
+/* Move pending text into the open element's children. */
+static bool flush_text(struct ctx *c)
+{
+        json_t *s;
+
+        if (c->text.len == 0)
+                return true;
+        if (c->depth == 0 || (!(c->flags & PRC_XML_KEEP_WHITESPACE) && only_ws(c->text.data, c->text.len))) {
+                prc_buf_reset(&c->text);
+                return true;
+        }
+        if (c->nodes >= c->lim->nodes_max) {
+                fail(c, PRC_E_NODES_LIMIT, "more than %" PRIu32 " elements and text nodes", c->lim->nodes_max);
+                return false;
+        }
+        c->nodes++;
+        s = json_stringn((const char *)c->text.data, c->text.len);
+        if (s == NULL || json_array_append_new(c->stack[c->depth - 1].children, s) != 0) {
+                fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building a text node");
+                return false;
+        }
+        prc_buf_reset(&c->text);
+        return true;
+}
+
+/*
+ * Split an expat triplet "uri SEP local [SEP prefix]" (or a plain "local")
+ * into the qualified name as written and the namespace URI (NULL if none).
+ */
+static bool qname(struct ctx *c, const char *triplet, prc_buf *out, const char **out_ns, size_t *out_nslen)
+{
+        const char *s1 = strchr(triplet, NS_SEP), *local, *s2;
+        prc_err *e2 = &c->scratch;
+
+        prc_buf_reset(out);
+        *out_ns = NULL;
+        *out_nslen = 0;
+        if (s1 == NULL) {
+                local = triplet;
+                s2 = NULL;
+        } else {
+                *out_ns = triplet;
+                *out_nslen = (size_t)(s1 - triplet);
+                local = s1 + 1;
+                s2 = strchr(local, NS_SEP);
+        }
+        if (s2 != NULL) {
+                if (!prc_buf_puts(out, s2 + 1, e2) || !prc_buf_putc(out, ':', e2) ||
+                    !prc_buf_put(out, local, (size_t)(s2 - local), e2))
+                        goto toolong;
+        } else if (!prc_buf_puts(out, local, e2)) {
+                goto toolong;
+        }
+        return true;
+toolong:
+        fail(c, e2->cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+             "name longer than %zu bytes", c->lim->scalar_max);
+        return false;
+}
+
+static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **atts)
+{
+        struct ctx *c = ud;
+        json_t *el = NULL, *attrs = NULL, *children = NULL;
+        const char *ns;
+        size_t nslen, natts = 0;
+        prc_buf *qn = &c->qn;
+
+        if (c->failed || !flush_text(c))
+                return;
+        if (c->depth >= c->lim->depth_max) {
+                fail(c, PRC_E_DEPTH_LIMIT, "elements nest deeper than %" PRIu32, c->lim->depth_max);
+                return;
+        }
+        if (c->nodes >= c->lim->nodes_max) {
+                fail(c, PRC_E_NODES_LIMIT, "more than %" PRIu32 " elements and text nodes", c->lim->nodes_max);
+                return;
+        }
+        c->nodes++;
+        while (atts[natts] != NULL)
+                natts += 2;
+        natts /= 2;
+        if (c->nsdecls != NULL)
+                natts += json_object_size(c->nsdecls);
+        if (natts > PRC_XML_ATTRS_MAX) {
+                fail(c, PRC_E_XML_ATTRS_LIMIT, "an element has more than %d attributes", PRC_XML_ATTRS_MAX);
+                return;
+        }
+        el = json_object();
+        children = json_array();
+        attrs = c->nsdecls != NULL ? c->nsdecls : json_object();
+        c->nsdecls = NULL;
+        if (el == NULL || children == NULL || attrs == NULL)
+                goto oom;
+        for (size_t i = 0; atts[i] != NULL; i += 2) {
+                size_t vlen = strlen(atts[i + 1]);
+                if (vlen > c->lim->scalar_max) {
+                        fail(c, PRC_E_SCALAR_LIMIT, "attribute value longer than %zu bytes", c->lim->scalar_max);
+                        goto out;
+                }
+                if (!qname(c, atts[i], qn, &ns, &nslen))
+                        goto out;
+                if (json_object_setn_new_nocheck(attrs, prc_buf_cstr(qn), qn->len,
+                                                 json_stringn(atts[i + 1], vlen)) != 0)
+                        goto oom;
+        }
+        if (!qname(c, name, qn, &ns, &nslen))
+                goto out;
+        if (json_object_set_new_nocheck(el, "name", json_stringn(prc_buf_cstr(qn), qn->len)) != 0 ||
+            (ns != NULL && json_object_set_new_nocheck(el, "ns", json_stringn(ns, nslen)) != 0) ||
+            json_object_set_nocheck(el, "attrs", attrs) != 0 ||
+            json_object_set_nocheck(el, "children", children) != 0)
+                goto oom;
+        if (c->depth == 0) {
+                c->root = el;
+        } else if (json_array_append(c->stack[c->depth - 1].children, el) != 0) {
+                goto oom;
+        }
+        c->stack[c->depth].children = children;
+        c->depth++;
+        json_decref(attrs);
+        json_decref(children);
+        if (c->root != el)
+                json_decref(el);
+        return;
+oom:
+        fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building an element");
+out:
+        json_decref(el);
+        json_decref(attrs);
+        json_decref(children);
+}
+
+static void XMLCALL on_end(void *ud, const XML_Char *name)
+{
+        struct ctx *c = ud;
+
+        (void)name;
+        if (c->failed || !flush_text(c))
+                return;
+        c->depth--;
+}
+
+static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
+{
+        struct ctx *c = ud;
+
+        if (c->failed)
+                return;
+        if (!prc_buf_put(&c->text, s, (size_t)len, &c->scratch))
+                fail(c, c->scratch.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+                     "text node longer than %zu bytes", c->lim->scalar_max);
+}
+
+static void XMLCALL on_nsdecl(void *ud, const XML_Char *prefix, const XML_Char *uri)
+{
+        struct ctx *c = ud;
+        prc_buf key;
+        prc_err e2;
+
+        if (c->failed)
+                return;
+        prc_buf_init(&key, c->lim->scalar_max);
+        prc_err_init(&e2);
+        if (!prc_buf_puts(&key, "xmlns", &e2) ||
+            (prefix != NULL && (!prc_buf_putc(&key, ':', &e2) || !prc_buf_puts(&key, prefix, &e2)))) {
+                fail(c, e2.cls == PRC_E_BUFFER_LIMIT ? PRC_E_SCALAR_LIMIT : PRC_E_OUT_OF_MEMORY,
+                     "namespace prefix longer than %zu bytes", c->lim->scalar_max);
+                prc_buf_clear(&key);
+                return;
+        }
+        if (c->nsdecls == NULL)
+                c->nsdecls = json_object();
+        if (c->nsdecls == NULL ||
+            json_object_setn_new_nocheck(c->nsdecls, prc_buf_cstr(&key), key.len,
+                                         json_string(uri != NULL ? uri : "")) != 0)
+                fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building namespace declarations");
+        prc_buf_clear(&key);
+}
+
+static void XMLCALL on_doctype(void *ud, const XML_Char *name, const XML_Char *sysid, const XML_Char *pubid,
+                               int has_internal)
+{
+        struct ctx *c = ud;
+
+        (void)name;
+        (void)sysid;
+        (void)pubid;
+        (void)has_internal;
+        fail(c, PRC_E_XML_DOCTYPE, "DOCTYPE refused: prc accepts no DTD");
+}
+
+static void XMLCALL on_entitydecl(void *ud, const XML_Char *name, int is_param, const XML_Char *value, int vlen,
+                                  const XML_Char *base, const XML_Char *sysid, const XML_Char *pubid,
+                                  const XML_Char *notation)
+{
+        struct ctx *c = ud;
+
+        (void)name, (void)is_param, (void)value, (void)vlen, (void)base, (void)sysid, (void)pubid;
+        (void)notation;
+        fail(c, PRC_E_XML_DOCTYPE, "entity declaration refused: prc accepts no DTD");
+}
+
+static int XMLCALL on_extent(XML_Parser xp, const XML_Char *context, const XML_Char *base, const XML_Char *sysid,
+                             const XML_Char *pubid)
+{
+        struct ctx *c = XML_GetUserData(xp);
+
+        (void)context, (void)base, (void)sysid, (void)pubid;
+        fail(c, PRC_E_XML_ENTITY, "external entity refused: prc never resolves one");
+        return XML_STATUS_ERROR;
+}
+
+static bool ascii_ieq(const char *a, const char *b)
+{
+        for (; *a && *b; a++, b++) {
+                char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+                char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+                if (x != y)
+                        return false;
+        }
+        return *a == *b;
+}
+
+static void XMLCALL on_xmldecl(void *ud, const XML_Char *version, const XML_Char *encoding, int standalone)
+{
+        struct ctx *c = ud;
+
+        (void)version;
+        (void)standalone;
+        if (encoding != NULL && !ascii_ieq(encoding, "UTF-8") && !ascii_ieq(encoding, "US-ASCII"))
+                fail(c, PRC_E_XML_ENCODING, "encoding '%.64s' refused: prc reads UTF-8 only", encoding);
+}
+
+static prc_errclass map_expat(enum XML_Error code)
+{
+        switch (code) {
+        case XML_ERROR_NO_MEMORY:
+                return PRC_E_OUT_OF_MEMORY;
+        case XML_ERROR_UNKNOWN_ENCODING:
+        case XML_ERROR_INCORRECT_ENCODING:
+                return PRC_E_XML_ENCODING;
+        case XML_ERROR_UNDEFINED_ENTITY:
+        case XML_ERROR_RECURSIVE_ENTITY_REF:
+        case XML_ERROR_BINARY_ENTITY_REF:
+        case XML_ERROR_ATTRIBUTE_EXTERNAL_ENTITY_REF:
+        case XML_ERROR_EXTERNAL_ENTITY_HANDLING:
+        case XML_ERROR_PARAM_ENTITY_REF:
+        case XML_ERROR_ENTITY_DECLARED_IN_PE:
+        case XML_ERROR_AMPLIFICATION_LIMIT_BREACH:
+                return PRC_E_XML_ENTITY;
+        default:
+                return PRC_E_XML_SYNTAX;
+        }
+}
+
+/* Line and column (1-based, in bytes) of offset off in p. */
+static void locate(const uint8_t *p, size_t off, uint32_t *line, uint32_t *col)
+{
+        uint32_t l = 1, cl = 1;
+
+        for (size_t i = 0; i < off; i++) {
+                if (p[i] == '\n') {
+                        l++;
+                        cl = 1;
+                } else {
+                        cl++;
+                }
+        }
+        *line = l;
+        *col = cl;
+}
+
+/* Checks made before expat sees a byte: size, encoding signature, NUL, UTF-8. */
+static bool precheck(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
+{
+        const uint8_t *z;
+        size_t bad;
+        uint32_t line, col;
+
+        if (n > lim->input_max || n > (size_t)INT32_MAX)
+                return prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "XML input of %zu bytes is over the %zu-byte cap",
+                                   n, lim->input_max);
+        if (n >= 2 && ((p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE)))
+                return prc_err_at(err, PRC_E_XML_ENCODING, 0, "UTF-16 byte order mark: prc reads UTF-8 only");
+        z = n ? memchr(p, 0, n) : NULL;
+        if (z != NULL) {
+                prc_err_at(err, PRC_E_NUL_BYTE, (uint64_t)(z - p), "NUL byte in XML (not an XML character)");
+                locate(p, (size_t)(z - p), &line, &col);
+                prc_err_set_line(err, line, col);
+                return false;
+        }
+        if (!prc_utf8_valid(p, n, &bad)) {
+                prc_err_at(err, PRC_E_INVALID_UTF8, bad, "XML is not valid UTF-8");
+                locate(p, bad, &line, &col);
+                prc_err_set_line(err, line, col);
+                return false;
+        }
+        return true;
+}
+
+/*
+ * Hash salt from getrandom, so expat never opens /dev/urandom (the worker
+ * has no filesystem).  If getrandom is unavailable the salt is weaker but
+ * attribute counts are capped, so hash flooding stays bounded.
+ */
+static unsigned long salt(void)
+{
+        unsigned long s = 0;
+        static _Thread_local unsigned long counter;
+
+        if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
+                s = (unsigned long)time(NULL) ^ ((unsigned long)(uintptr_t)&s << 7) ^ ++counter;
+        return s != 0 ? s : 0x5bd1e995UL;
+}
+
+json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+{
+        struct ctx c;
+        json_t *res = NULL;
+        enum XML_Status st;
+
+        if (flags & ~(unsigned)PRC_XML_KEEP_WHITESPACE) {
+                prc_err_set(err, PRC_E_USAGE, "unknown XML flags 0x%x", flags);
+                return NULL;
+        }
+        if (!precheck(p, n, lim, err))
+                return NULL;
+        memset(&c, 0, sizeof(c));
+        c.lim = lim;
+        c.flags = flags;
+        c.err = err;
+        prc_buf_init(&c.text, lim->scalar_max);
+        prc_buf_init(&c.qn, lim->scalar_max);
+        prc_err_init(&c.scratch);
+        c.stack = calloc(lim->depth_max ? lim->depth_max : 1, sizeof(*c.stack));
+        if (c.stack == NULL) {
+                prc_err_oom(err, "the XML element stack");
+                goto out;
+        }
+        mem.used = 0;
+        mem.max = PRC_XML_MEM_FLOOR;
+        if (n <= (SIZE_MAX - PRC_XML_MEM_FLOOR) / PRC_XML_MEM_FACTOR)
+                mem.max += n * PRC_XML_MEM_FACTOR;
+        c.xp = XML_ParserCreate_MM(NULL, &memsuite, (XML_Char[]){ NS_SEP, 0 });
+        if (c.xp == NULL) {
+                prc_err_oom(err, "the XML parser");
+                goto out;
+        }
+        XML_SetReturnNSTriplet(c.xp, 1);
+        if (!XML_SetHashSalt(c.xp, salt()) ||
+            !XML_SetParamEntityParsing(c.xp, XML_PARAM_ENTITY_PARSING_NEVER) ||
+            /* No entity can be declared (DOCTYPE refused); the factor stays tight regardless. */
+            !XML_SetBillionLaughsAttackProtectionMaximumAmplification(c.xp, 2.0f) ||
+            !XML_SetBillionLaughsAttackProtectionActivationThreshold(c.xp, 1u << 20)) {
+                prc_err_set(err, PRC_E_INTERNAL, "expat refused a protection setting");
+                goto out;
+        }
+        XML_SetUserData(c.xp, &c);
+        XML_SetElementHandler(c.xp, on_start, on_end);
+        XML_SetCharacterDataHandler(c.xp, on_text);
+        XML_SetStartNamespaceDeclHandler(c.xp, on_nsdecl);
+        XML_SetStartDoctypeDeclHandler(c.xp, on_doctype);
+        XML_SetEntityDeclHandler(c.xp, on_entitydecl);
+        XML_SetExternalEntityRefHandler(c.xp, on_extent);
+        XML_SetXmlDeclHandler(c.xp, on_xmldecl);
+        st = XML_Parse(c.xp, (const char *)p, (int)n, XML_TRUE);
+        if (st != XML_STATUS_OK || c.failed) {
+                if (!prc_err_is_set(err)) {
+                        enum XML_Error code = XML_GetErrorCode(c.xp);
+                        XML_Index off = XML_GetCurrentByteIndex(c.xp);
+                        prc_err_at(err, map_expat(code), off >= 0 ? (uint64_t)off : PRC_NO_OFF, "%s",
+                                   XML_ErrorString(code));
+                        prc_err_set_line(err, (uint32_t)XML_GetCurrentLineNumber(c.xp),
+                                         (uint32_t)XML_GetCurrentColumnNumber(c.xp) + 1);
+                }
+                goto out;
+        }
+        if (c.root == NULL) {
+                prc_err_set(err, PRC_E_XML_SYNTAX, "no root element");
+                goto out;
+        }
+        res = c.root;
+        c.root = NULL;
+out:
+        if (c.xp != NULL)
+                XML_ParserFree(c.xp);
+        json_decref(c.root);
+        json_decref(c.nsdecls);
+        free(c.stack);
+        prc_buf_clear(&c.text);
+        prc_buf_clear(&c.qn);
+        return res;
+}

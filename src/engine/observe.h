@@ -1,0 +1,67 @@
+/*
+ * observe.h - observations, coverage gaps and the target view that built-in
+ * analyses read.
+ *
+ * An observation uses the same vocabulary as adapter observations (found,
+ * not_found, value, unsupported).  A coverage gap is a file the run could
+ * not analyze (a content-worker refusal, an oversized file): it is listed
+ * on the run and makes dependent assertions Unknown, never Pass.
+ */
+#ifndef PRC_ENGINE_OBSERVE_H
+#define PRC_ENGINE_OBSERVE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+
+typedef struct prc_tfile {
+        const char *path;       /* borrowed: normalized relative path */
+        uint64_t    size;
+        const char *sha256;     /* borrowed: 64 hex; NULL for a symlink */
+        bool        executable, oversized, symlink;
+} prc_tfile;
+
+typedef struct prc_gap {
+        char path[4097];
+        char cls[64];           /* error class name of the refusal */
+        char reason[256];
+} prc_gap;
+
+/* What the built-in analyses may see of the target: the inventory and the content results. */
+typedef struct prc_target_view {
+        const prc_tfile *files;         /* borrowed, sorted by path */
+        size_t           nfiles;
+        /* Read at most max bytes of files[i], verified against its digest when whole. */
+        bool           (*read)(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *err);
+        void            *ctx;
+        const prc_gap   *gaps;          /* borrowed: content-analysis coverage gaps */
+        size_t           ngaps;
+        size_t           nmanifests;    /* files recognized and sent to the content worker */
+} prc_target_view;
+
+typedef struct prc_obs {
+        char      id[160];      /* unique within the run */
+        char      source[96];   /* "builtin:<analysis>" or "adapter:<adapter id>" */
+        char      kind[96];
+        unsigned  outcome;      /* one PRC_OUT_* bit */
+        json_t   *value;        /* owned; only for value outcomes */
+        json_t   *locations;    /* owned array of {"path"} (may be empty) */
+        char      message[256];
+        char      execution_id[65];     /* for adapter observations; "" otherwise */
+} prc_obs;
+
+typedef struct prc_obs_list {
+        prc_obs *items;         /* owned */
+        size_t   n, cap;
+} prc_obs_list;
+
+void prc_obs_list_clear(prc_obs_list *l);
+/* Append an observation; value and locations are taken over (transfers) even on failure. */
+bool prc_obs_add(prc_obs_list *l, const char *source, const char *kind, const char *id, unsigned outcome,
+                 json_t *value, json_t *locations, const char *message, prc_err *err) PRC_MUST_CHECK;
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * scan.c - the scan pipeline and the run result (see scan.h).
+ * Trust: engine-side.  Target bytes reach this file only as inventory
+ * records, content-worker verdicts and magic/license bytes read through
+ * the verified inventory reader.
+ */
+#include "engine/scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/jcs.h"
+#include "base/limits.h"
+#include "engine/builtin.h"
+#include "engine/catalog.h"
+#include "engine/manifests.h"
+#include "engine/observe.h"
+#include "engine/policy.h"
+#include "inventory/inventory.h"
+
+#define PRC_ENGINE_VERSION "0.1.0"
+
+struct scan {
+        const prc_scan_opts *o;
+        prc_inventory       *inv;
+        prc_catalog         *cat;
+        prc_tfile           *files;     /* owned array; strings borrowed from inv */
+        size_t               nfiles;
+        prc_gap             *gaps;      /* owned */
+        size_t               ngaps, capgaps;
+        size_t               nmanifests;
+        json_t              *errors;    /* owned: analysis errors listed on the run */
+};
+
+static void progress(const struct scan *s, const char *stage)
+{
+        if (s->o->progress != NULL)
+                s->o->progress(stage);
+}
+
+static bool add_gap(struct scan *s, const char *path, const char *cls, const char *reason, prc_err *err)
+{
+        if (s->ngaps == s->capgaps) {
+                size_t ncap = s->capgaps ? 2 * s->capgaps : 16;
+                prc_gap *g = realloc(s->gaps, ncap * sizeof(*g));
+                if (g == NULL)
+                        return prc_err_oom(err, "coverage gaps");
+                s->gaps = g;
+                s->capgaps = ncap;
+        }
+        snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
+        snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
+        snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
+        s->ngaps++;
+        return true;
+}
+
+/*
+ * Head read for magic bytes: beneath the inventory root with no symlink in
+ * any component (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), then a
+ * check that the object is still the inventoried size.  A whole-file read
+ * goes through prc_inventory_read, which also re-checks the digest.
+ */
+static bool view_read(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *err)
+{
+        struct scan *s = ctx;
+        const prc_tfile *f = &s->files[i];
+        struct open_how how = { .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+                                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+        struct stat st;
+        int fd;
+        size_t want;
+        bool ok;
+
+        if (f->size <= max)
+                return prc_inventory_read(s->inv, f->path, max, out, err);
+        fd = (int)syscall(SYS_openat2, prc_inventory_root_fd(s->inv), f->path, &how, sizeof(how));
+        if (fd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot reopen '%s'", f->path);
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->size) {
+                close(fd);
+                return prc_err_set(err, PRC_E_IO, "'%s' changed since it was inventoried", f->path);
+        }
+        want = max;
+        ok = prc_buf_reserve(out, want, err);
+        while (ok && out->len < want) {
+                ssize_t r = read(fd, out->data + out->len, want - out->len);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot read '%s'", f->path);
+                if (r <= 0)
+                        break;
+                out->len += (size_t)r;
+        }
+        close(fd);
+        return ok;
+}
+
+static bool build_files(struct scan *s, prc_err *err)
+{
+        size_t n = prc_inventory_count(s->inv);
+
+        s->files = calloc(n ? n : 1, sizeof(*s->files));
+        if (s->files == NULL)
+                return prc_err_oom(err, "the target view");
+        for (size_t i = 0; i < n; i++) {
+                const prc_inv_entry *e = prc_inventory_entry(s->inv, i);
+                prc_tfile *f = &s->files[i];
+                f->path = e->path;
+                f->size = e->size;
+                f->symlink = e->type == PRC_INV_SYMLINK;
+                f->sha256 = f->symlink ? NULL : e->sha256;
+                f->executable = e->executable;
+                f->oversized = e->oversized;
+        }
+        s->nfiles = n;
+        return true;
+}
+
+/* Step 2: every recognized manifest goes through the content worker; a refusal is a gap. */
+static bool content_analysis(struct scan *s, prc_err *err)
+{
+        prc_buf b;
+        bool ok = true;
+
+        prc_buf_init(&b, prc_limits_default.input_max);
+        for (size_t i = 0; ok && i < s->nfiles; i++) {
+                const prc_tfile *f = &s->files[i];
+                const char *fmt = f->symlink ? NULL : prc_manifest_format_for(f->path);
+                prc_err pe;
+
+                if (fmt == NULL)
+                        continue;
+                s->nmanifests++;
+                if (f->oversized) {
+                        ok = add_gap(s, f->path, "input-too-large", "above the 10 MiB analysis ceiling", err);
+                        continue;
+                }
+                prc_err_init(&pe);
+                prc_buf_reset(&b);
+                if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, &b, &pe) ||
+                    !s->o->parse(s->o->parse_ctx, fmt, f->path, b.data ? b.data : (const uint8_t *)"", b.len, &pe))
+                        ok = add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
+        }
+        prc_buf_clear(&b);
+        return ok;
+}
+
+/* Analyses that read every file cannot vouch for names the inventory could not represent. */
+static bool scans_whole_tree(const char *analysis)
+{
+        return strcmp(analysis, "binaries") == 0 || strcmp(analysis, "oversized") == 0 ||
+               strcmp(analysis, "manifests") == 0;
+}
+
+static json_t *obs_json(const prc_obs *o)
+{
+        json_t *j = json_pack("{s:s,s:s,s:s,s:O}", "id", o->id, "kind", o->kind, "outcome",
+                              prc_outcome_name(o->outcome), "locations", o->locations);
+
+        if (j == NULL)
+                return NULL;
+        if (o->value != NULL)
+                json_object_set(j, "value", o->value);
+        if (o->message[0] != '\0')
+                json_object_set_new(j, "message", json_string(o->message));
+        return j;
+}
+
+/* An evidence envelope binds one observation to the inventory and its source; content-addressed. */
+static json_t *envelope(const struct scan *s, const char *analysis, const prc_obs *o, prc_err *err)
+{
+        char id[PRC_SHA256_HEX + 1];
+        json_t *env = json_pack("{s:s,s:s,s:{s:s,s:s},s:o}", "schema", "prc.evidence/v1", "inventory_digest",
+                                prc_inventory_digest(s->inv), "source", "type", "builtin", "analysis", analysis,
+                                "observation", obs_json(o));
+
+        if (env == NULL) {
+                prc_err_oom(err, "an evidence envelope");
+                return NULL;
+        }
+        if (!prc_jcs_id(env, "id", id, err)) {
+                json_decref(env);
+                return NULL;
+        }
+        json_object_set_new(env, "id", json_string(id));
+        return env;
+}
+
+static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, unsigned *counts, prc_err *err)
+{
+        json_t *row, *evidence = json_array();
+        const char *reason = "";
+        prc_state st;
+
+        if (evidence == NULL)
+                return prc_err_oom(err, "assertion evidence");
+        if (a->analysis == NULL) {
+                /* Adapter-bound: only verify-local launches containers. */
+                st = PRC_STATE_BLOCKED;
+                reason = s->o->mode == PRC_MODE_INSPECT ? "inspect mode never launches containers"
+                                                        : "the OCI runner is not available in this build";
+        } else {
+                prc_obs_list l = { 0 };
+                prc_err ae;
+                unsigned observed = 0;
+                bool nonevidence = false;
+                prc_target_view tv = { s->files, s->nfiles, view_read, s, s->gaps, s->ngaps, s->nmanifests };
+
+                prc_err_init(&ae);
+                if (!prc_builtin_run(a->analysis, &tv, &l, &ae)) {
+                        nonevidence = true;
+                        json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", a->id, "class",
+                                                                   prc_err_name(ae.cls), "message", ae.msg));
+                }
+                if (scans_whole_tree(a->analysis) && !prc_inventory_complete(s->inv))
+                        nonevidence = true;
+                for (size_t i = 0; i < l.n; i++) {
+                        json_t *env = envelope(s, a->analysis, &l.items[i], err);
+                        if (env == NULL) {
+                                prc_obs_list_clear(&l);
+                                json_decref(evidence);
+                                return false;
+                        }
+                        json_array_append_new(evidence, env);
+                        observed |= l.items[i].outcome;
+                }
+                st = prc_policy_decide(&a->analysis_policy, observed, nonevidence, &reason);
+                row = json_pack("{s:s}", "id", a->id);
+                if (row != NULL && st != PRC_STATE_FAIL && nonevidence && !prc_inventory_complete(s->inv) &&
+                    scans_whole_tree(a->analysis))
+                        json_object_set_new(row, "reason", json_string("some names in the tree could not be "
+                                                                       "represented, so they were not analyzed"));
+                else if (row != NULL && !nonevidence && l.n == 1 && l.items[0].message[0] != '\0')
+                        /* One observation: its own words say more than the policy's. */
+                        json_object_set_new(row, "reason", json_string(l.items[0].message));
+                prc_obs_list_clear(&l);
+                goto have_row;
+        }
+        row = json_pack("{s:s}", "id", a->id);
+have_row:
+        if (row == NULL) {
+                json_decref(evidence);
+                return prc_err_oom(err, "an assertion result");
+        }
+        if (json_object_get(row, "reason") == NULL)
+                json_object_set_new(row, "reason", json_string(reason));
+        json_object_set_new(row, "title", json_string(a->title));
+        json_object_set_new(row, "control", json_string(a->control));
+        json_object_set_new(row, "severity", json_string(a->severity));
+        json_object_set_new(row, "state", json_string(prc_state_name(st)));
+        json_object_set_new(row, "evidence", evidence);
+        if (st != PRC_STATE_PASS)
+                json_object_set_new(row, "remediation", json_string(a->remediation));
+        counts[st]++;
+        return json_array_append_new(out_list, row) == 0 ? true : prc_err_oom(err, "assertion results");
+}
+
+static json_t *target_json(const struct scan *s)
+{
+        const prc_inv_skipped *sk = prc_inventory_skipped(s->inv);
+        size_t files = 0, links = 0, oversized = 0;
+
+        for (size_t i = 0; i < s->nfiles; i++) {
+                if (s->files[i].symlink)
+                        links++;
+                else
+                        files++;
+                oversized += s->files[i].oversized;
+        }
+        return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I}}", "inventory_digest",
+                         prc_inventory_digest(s->inv), "files", (json_int_t)files, "symlinks", (json_int_t)links,
+                         "bytes", (json_int_t)prc_inventory_total_bytes(s->inv), "oversized", (json_int_t)oversized,
+                         "unrepresentable", (json_int_t)prc_inventory_unrep_count(s->inv), "skipped", "socket",
+                         (json_int_t)sk->socket, "fifo", (json_int_t)sk->fifo, "char_device",
+                         (json_int_t)sk->char_device, "block_device", (json_int_t)sk->block_device);
+}
+
+static json_t *gaps_json(const struct scan *s)
+{
+        json_t *a = json_array();
+
+        for (size_t i = 0; a != NULL && i < s->ngaps; i++)
+                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
+                                                   s->gaps[i].cls, "reason", s->gaps[i].reason));
+        for (size_t i = 0; a != NULL && i < prc_inventory_unrep_count(s->inv); i++) {
+                const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
+                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
+                                                   "the name is not a valid normalized path; it was not analyzed"));
+        }
+        return a;
+}
+
+bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, prc_err *err)
+{
+        struct scan s = { .o = o };
+        const prc_assertion *const *as = NULL;
+        size_t nas = 0;
+        unsigned counts[5] = { 0 };
+        json_t *res = NULL, *rows = NULL;
+        char id[PRC_SHA256_HEX + 1];
+        bool ok = false;
+
+        s.errors = json_array();
+        rows = json_array();
+        if (s.errors == NULL || rows == NULL) {
+                prc_err_oom(err, "the run result");
+                goto out;
+        }
+        progress(&s, "loading the catalog");
+        s.cat = prc_catalog_load(o->catalog_root, err);
+        if (s.cat == NULL || !prc_catalog_profile(s.cat, o->profile ? o->profile : PRC_PROFILE_DEFAULT, &as, &nas, err))
+                goto out;
+        progress(&s, "inventorying the target");
+        if (!prc_inventory_build(o->target, NULL, &s.inv, err) || !build_files(&s, err))
+                goto out;
+        progress(&s, "content analysis in the sandboxed worker");
+        if (!content_analysis(&s, err))
+                goto out;
+        progress(&s, "assessing");
+        for (size_t i = 0; i < nas; i++)
+                if (!assess(&s, as[i], rows, counts, err))
+                        goto out;
+        res = json_pack("{s:s,s:s,s:i,s:s,s:s,s:o,s:{s:s,s:I,s:s},s:O,s:o,s:[],s:O,s:{s:i,s:i,s:i,s:i,s:i,s:i}}",
+                        "schema", PRC_RUN_SCHEMA, "prc_version", PRC_ENGINE_VERSION, "engine_api", 1, "mode",
+                        o->mode == PRC_MODE_INSPECT ? "inspect" : "verify-local", "profile",
+                        o->profile ? o->profile : PRC_PROFILE_DEFAULT, "target", target_json(&s), "catalog", "id",
+                        prc_catalog_id(s.cat), "revision", (json_int_t)prc_catalog_revision(s.cat), "sha256",
+                        prc_catalog_sha256(s.cat), "assertions", rows, "coverage_gaps", gaps_json(&s), "executions",
+                        "errors", s.errors, "summary", "total", (int)nas, "pass", (int)counts[PRC_STATE_PASS], "fail",
+                        (int)counts[PRC_STATE_FAIL], "unknown", (int)counts[PRC_STATE_UNKNOWN], "conflicting",
+                        (int)counts[PRC_STATE_CONFLICTING], "blocked", (int)counts[PRC_STATE_BLOCKED]);
+        if (res == NULL) {
+                prc_err_oom(err, "the run result");
+                goto out;
+        }
+        if (o->now != NULL)
+                json_object_set_new(res, "now", json_string(o->now));
+        if (!prc_jcs_id(res, "id", id, err))
+                goto out;
+        json_object_set_new(res, "id", json_string(id));
+        *out_result = res;
+        res = NULL;
+        *out_exit = counts[PRC_STATE_PASS] == nas ? 0 : 1;
+        ok = true;
+out:
+        json_decref(res);
+        json_decref(rows);
+        json_decref(s.errors);
+        free(s.files);
+        free(s.gaps);
+        prc_inventory_free(s.inv);
+        prc_catalog_free(s.cat);
+        return ok;
+}

@@ -1,0 +1,53 @@
+/*
+ * scan.h - `prc scan`: inventory, content analysis, built-in analyses,
+ * (adapters), engine, run result.
+ *
+ * The result is one canonical JSON object (schemas/run-result.schema.json)
+ * whose "id" is the digest of the rest.  No wall-clock time and no host
+ * path enters it: two scans of the same tree with the same inputs are
+ * byte-identical.
+ */
+#ifndef PRC_ENGINE_SCAN_H
+#define PRC_ENGINE_SCAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/err.h"
+
+#define PRC_RUN_SCHEMA "prc.run-result/v1"
+
+typedef enum prc_scan_mode {
+        PRC_MODE_INSPECT = 0,   /* never launches containers */
+        PRC_MODE_VERIFY_LOCAL,  /* runs the authorized adapter set in the OCI runner */
+} prc_scan_mode;
+
+/*
+ * Content parse hook: parse p[0..n) (file path, as format) in the content
+ * worker.  Returns true when the worker returned a document; false with err
+ * set to the refusal (any class) otherwise.  The engine turns every false
+ * into a coverage gap, never into a clean result.
+ */
+typedef bool (*prc_content_parse_fn)(void *ctx, const char *format, const char *path, const uint8_t *p,
+                                     size_t n, prc_err *err);
+
+typedef struct prc_scan_opts {
+        const char          *target;          /* borrowed: directory to review */
+        const char          *catalog_root;    /* borrowed: directory holding catalog.yaml */
+        const char          *profile;         /* borrowed: profile id (default prc/core) */
+        prc_scan_mode        mode;
+        const char          *now;             /* borrowed: RFC 3339 clock input, or NULL */
+        prc_content_parse_fn parse;           /* content-worker hook (required) */
+        void                *parse_ctx;
+        void               (*progress)(const char *stage);  /* optional, stderr progress */
+} prc_scan_opts;
+
+/*
+ * Run a scan.  On success *out_result is a new reference (transfers) and
+ * *out_exit the exit status DESIGN.md gives the result (0 every assertion
+ * passed, 1 otherwise).  Errors (the run itself could not be made): the
+ * catalog, inventory and I/O classes, unknown-profile.
+ */
+bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, prc_err *err) PRC_MUST_CHECK;
+
+#endif

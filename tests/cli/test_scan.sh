@@ -1,0 +1,185 @@
+# test_scan.sh - `prc scan`: each bundled assertion passing and failing, Blocked
+# in inspect mode, determinism, the schema, usage and catalog errors.
+
+mk_good() {
+        mkdir -p "$1/src"
+        printf '# project\n' >"$1/README.md"
+        printf 'SPDX-License-Identifier: MIT\n' >"$1/LICENSE"
+        printf 'Mail security@example.invalid\n' >"$1/SECURITY.md"
+        printf '{"name":"x","version":"1.0.0"}\n' >"$1/package.json"
+        printf 'int main(void) { return 0; }\n' >"$1/src/main.c"
+}
+
+# state_of ID: the state of assertion ID in $OUT (a JSON run result).
+state_of() {
+        /usr/bin/python3 -c 'import json,sys; r=json.loads(sys.stdin.read())
+print([a["state"] for a in r["assertions"] if a["id"]==sys.argv[1]][0])' "$1" <<<"$OUT"
+}
+
+t_good_tree_passes_every_core_assertion() {
+        mk_good "$TMP/t"
+        run "$PRC" scan --target "$TMP/t" --format json
+        expect_rc 0
+        [ "$(json_get summary.pass)" = 6 ] || fail "summary: $(json_get summary)"
+        [ "$(json_get mode)" = inspect ]
+}
+
+t_two_scans_are_byte_identical_and_a_byte_changes_the_id() {
+        mk_good "$TMP/t"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/a.json"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/b.json"
+        cmp "$TMP/a.json" "$TMP/b.json" || fail "two scans differ"
+        printf 'int main(void) { return 1; }\n' >"$TMP/t/src/main.c"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/c.json"
+        OUT=$(cat "$TMP/a.json"); a=$(json_get id)
+        OUT=$(cat "$TMP/c.json"); c=$(json_get id)
+        [ "$a" != "$c" ] || fail "a one-byte change kept the result id"
+}
+
+t_result_validates_against_its_schema() {
+        mk_good "$TMP/t"
+        rm "$TMP/t/README.md"
+        printf '{bad' >"$TMP/t/package.json"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/r.json" || [ $? -eq 1 ]
+        /usr/bin/python3 - "$PRC_ROOT/schemas/run-result.schema.json" "$TMP/r.json" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+PY
+}
+
+t_readme_missing_fails_empty_is_unknown() {
+        mk_good "$TMP/t"
+        rm "$TMP/t/README.md"
+        run "$PRC" scan --target "$TMP/t" --format json
+        expect_rc 1
+        [ "$(state_of PRC-A-CORE-001)" = Fail ]
+        : >"$TMP/t/README"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-001)" = Unknown ]
+}
+
+t_license_missing_fails_unrecognized_is_unknown() {
+        mk_good "$TMP/t"
+        rm "$TMP/t/LICENSE"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-002)" = Fail ]
+        printf 'All rights reserved.\n' >"$TMP/t/COPYING"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-002)" = Unknown ]
+}
+
+t_security_policy_missing_fails() {
+        mk_good "$TMP/t"
+        rm "$TMP/t/SECURITY.md"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-003)" = Fail ]
+        mkdir -p "$TMP/t/.github" && printf 'mail us\n' >"$TMP/t/.github/SECURITY.md"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-003)" = Pass ]
+}
+
+t_unparseable_manifest_is_a_gap_and_fails() {
+        mk_good "$TMP/t"
+        printf '{"name": "x", "name": "y"}\n' >"$TMP/t/package.json"
+        run "$PRC" scan --target "$TMP/t" --format json
+        expect_rc 1
+        [ "$(state_of PRC-A-CORE-004)" = Fail ]
+        [ "$(json_get coverage_gaps.0.path)" = package.json ]
+        [ "$(json_get coverage_gaps.0.class)" = duplicate-field ]
+}
+
+t_hostile_yaml_workflow_is_refused_not_clean() {
+        mk_good "$TMP/t"
+        mkdir -p "$TMP/t/.github/workflows"
+        { printf 'a: &a ["x","x","x","x","x","x","x","x","x"]\n'
+          for i in 1 2 3 4 5 6 7 8; do printf 'b%s: &b%s [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]\n' $i $i \
+                  $( [ $i = 1 ] && echo "a a a a a a a a a" || p=b$((i-1)); [ $i = 1 ] || echo "$p $p $p $p $p $p $p $p $p"); done
+        } >"$TMP/t/.github/workflows/ci.yml"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-004)" = Fail ]
+        [ "$(json_get coverage_gaps.0.path)" = .github/workflows/ci.yml ]
+}
+
+t_committed_elf_fails() {
+        mk_good "$TMP/t"
+        cp /bin/true "$TMP/t/tool"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-005)" = Fail ]
+        grep -q '"format":"elf"' <<<"$OUT" || fail "no elf location in the evidence"
+}
+
+t_oversized_file_fails_core_006() {
+        mk_good "$TMP/t"
+        head -c $((11 * 1024 * 1024)) /dev/zero >"$TMP/t/big.dat"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-006)" = Fail ]
+        [ "$(state_of PRC-A-CORE-005)" = Pass ]
+}
+
+t_unrepresentable_name_makes_whole_tree_checks_unknown() {
+        mk_good "$TMP/t"
+        printf 'x' >"$TMP/t/"$'bad\nname'
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-005)" = Unknown ] || fail "binaries: $(state_of PRC-A-CORE-005)"
+        [ "$(state_of PRC-A-CORE-001)" = Pass ]
+        expect_rc 1
+}
+
+t_adapter_bound_assertion_is_blocked_in_inspect_mode() {
+        mk_good "$TMP/t"
+        mkdir "$TMP/cat"
+        cat >"$TMP/cat/catalog.yaml" <<'YAML'
+schema: prc.catalog/v1
+catalog_id: t
+revision: 1
+controls: [{id: C, title: c}]
+assertions:
+  - id: A-SECRETS
+    control: C
+    title: no secrets
+    rationale: r
+    remediation: m
+    severity: high
+    bindings:
+      - adapter_id: prc.adapter.gitleaks@8.30
+        manifest_sha256: "0000000000000000000000000000000000000000000000000000000000000000"
+        observation_kind: secret
+profiles: [{id: p, title: p, assertions: [A-SECRETS]}]
+YAML
+        run "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p --format json
+        expect_rc 1
+        [ "$(state_of A-SECRETS)" = Blocked ]
+        grep -q 'inspect mode never launches containers' <<<"$OUT" || fail "no Blocked reason"
+}
+
+t_text_output_has_table_and_summary() {
+        mk_good "$TMP/t"
+        run "$PRC" scan --target "$TMP/t"
+        expect_rc 0
+        expect_out "PRC-A-CORE-001   Pass"
+        expect_out "6 assertions: 6 pass, 0 fail"
+}
+
+t_usage_errors_exit_2() {
+        run "$PRC" scan; expect_rc 2; expect_err "--target DIR is required"
+        run "$PRC" scan --target . --mode fast; expect_rc 2
+        run "$PRC" scan --target . --now yesterday; expect_rc 2
+        run "$PRC" scan --target . --format xml; expect_rc 2
+        run "$PRC" scan --target . --profile prc/none; expect_rc 2; expect_err unknown-profile
+}
+
+t_symlinked_catalog_root_is_refused() {
+        mk_good "$TMP/t"
+        ln -s "$PRC_ROOT/catalog" "$TMP/catlink"
+        run "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/catlink"
+        expect_rc 3
+        expect_err catalog-path
+}
+
+t_missing_target_is_an_execution_error() {
+        run "$PRC" scan --target "$TMP/nope"
+        expect_rc 3
+        expect_err io-error
+}

@@ -1,0 +1,237 @@
+/*
+ * test_digest.c - SHA-256 known vectors (FIPS 180-2 examples), streaming in
+ * odd chunk sizes equals one-shot, hex encoding, strict digest parsing.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "base/alloc.h"
+#include "base/digest.h"
+
+static void hex_of(const void *p, size_t n, char out[PRC_SHA256_HEX + 1])
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        if (!prc_sha256_hex_once(p, n, out, &e))
+                t_fail(__FILE__, __LINE__, "sha256 failed: %s", e.msg);
+}
+
+static void test_digest__known_vectors(void)
+{
+        static const char nist448[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        char hex[PRC_SHA256_HEX + 1];
+
+        hex_of("", 0, hex);
+        T_EQ_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        hex_of(NULL, 0, hex);   /* an empty message may come as NULL */
+        T_EQ_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        hex_of("abc", 3, hex);
+        T_EQ_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        T_EQ_INT(strlen(nist448) * 8, 448);
+        hex_of(nist448, strlen(nist448), hex);
+        T_EQ_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void test_digest__million_a_streamed_in_odd_chunks(void)
+{
+        static const size_t chunks[] = { 1, 3, 63, 64, 65, 127, 4099 };
+        uint8_t md[PRC_SHA256_LEN];
+        char hex[PRC_SHA256_HEX + 1];
+        char a[4099];
+        size_t done = 0, k = 0;
+        prc_sha256 *h;
+        prc_err e;
+
+        prc_err_init(&e);
+        memset(a, 'a', sizeof(a));
+        h = prc_sha256_new(&e);
+        T_ASSERT(h != NULL);
+        while (done < 1000000) {
+                size_t n = chunks[k++ % PRC_ARRAY_LEN(chunks)];
+                if (n > 1000000 - done)
+                        n = 1000000 - done;
+                T_ASSERT(prc_sha256_update(h, a, n, &e));
+                done += n;
+        }
+        T_ASSERT(prc_sha256_final(h, md, &e));
+        prc_hex_encode(md, sizeof(md), hex);
+        T_EQ_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+        prc_sha256_free(h);
+}
+
+static void test_digest__mib_streamed_equals_one_shot_and_reuse(void)
+{
+        size_t n = 1u << 20;
+        uint8_t *p = malloc(n), one[PRC_SHA256_LEN], st[PRC_SHA256_LEN], again[PRC_SHA256_LEN];
+        prc_sha256 *h;
+        prc_err e;
+        size_t off = 0, step = 1;
+
+        T_ASSERT(p != NULL);
+        for (size_t i = 0; i < n; i++)
+                p[i] = (uint8_t)(i * 2654435761u >> 13);
+        prc_err_init(&e);
+        T_ASSERT(prc_sha256_once(p, n, one, &e));
+        h = prc_sha256_new(&e);
+        T_ASSERT(h != NULL);
+        while (off < n) {                       /* chunk sizes 1, 8, 27, ... odd and even, crossing blocks */
+                size_t c = step * step * step % 9973 + 1;
+                if (c > n - off)
+                        c = n - off;
+                T_ASSERT(prc_sha256_update(h, p + off, c, &e));
+                off += c;
+                step++;
+        }
+        T_ASSERT(prc_sha256_update(h, NULL, 0, &e));
+        T_ASSERT(prc_sha256_final(h, st, &e));
+        T_EQ_INT(memcmp(one, st, sizeof(one)), 0);
+        /* final resets: the same context digests the next message from scratch */
+        T_ASSERT(prc_sha256_update(h, p, n, &e));
+        T_ASSERT(prc_sha256_final(h, again, &e));
+        T_EQ_INT(memcmp(one, again, sizeof(one)), 0);
+        /* an explicit reset drops a half-fed message */
+        T_ASSERT(prc_sha256_update(h, "junk", 4, &e));
+        T_ASSERT(prc_sha256_reset(h, &e));
+        T_ASSERT(prc_sha256_update(h, p, n, &e));
+        T_ASSERT(prc_sha256_final(h, again, &e));
+        T_EQ_INT(memcmp(one, again, sizeof(one)), 0);
+        T_NOERR(e);
+        prc_sha256_free(h);
+        prc_sha256_free(NULL);
+        free(p);
+}
+
+static void test_digest__hex_encode(void)
+{
+        static const uint8_t in[] = { 0x00, 0x0f, 0xf0, 0xab, 0xff };
+        char out[11];
+
+        prc_hex_encode(in, sizeof(in), out);
+        T_EQ_STR(out, "000ff0abff");
+        prc_hex_encode(in, 0, out);
+        T_EQ_STR(out, "");
+}
+
+#define ABC "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+static void test_digest__parse_accepts_lowercase_64(void)
+{
+        uint8_t d[PRC_SHA256_LEN], want[PRC_SHA256_LEN];
+        char back[PRC_SHA256_HEX + 1];
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_digest_parse(ABC, 64, d, &e));
+        T_ASSERT(prc_sha256_once("abc", 3, want, &e));
+        T_EQ_INT(memcmp(d, want, sizeof(d)), 0);
+        prc_hex_encode(d, sizeof(d), back);
+        T_EQ_STR(back, ABC);
+        T_ASSERT(prc_digest_valid(ABC));
+        T_ASSERT(prc_digest_parse_prefixed("sha256:" ABC, d, &e));
+        T_EQ_INT(memcmp(d, want, sizeof(d)), 0);
+        T_NOERR(e);
+}
+
+static void expect_bad(const char *s, size_t len, int line)
+{
+        uint8_t d[PRC_SHA256_LEN], keep[PRC_SHA256_LEN];
+        prc_err e;
+
+        memset(d, 0x5a, sizeof(d));
+        memcpy(keep, d, sizeof(d));
+        prc_err_init(&e);
+        if (prc_digest_parse(s, len, d, &e))
+                t_fail(__FILE__, line, "accepted '%.*s'", (int)len, s);
+        if (e.cls != PRC_E_INVALID_DIGEST)
+                t_fail(__FILE__, line, "class %s, want invalid-digest", prc_err_name(e.cls));
+        if (memcmp(d, keep, sizeof(d)) != 0)
+                t_fail(__FILE__, line, "output written on failure");
+}
+
+static void test_digest__parse_rejects_case_length_and_junk(void)
+{
+        char s[80];
+        prc_err e;
+
+        /* upper case, anywhere */
+        snprintf(s, sizeof(s), "%s", ABC);
+        s[0] = 'B';
+        expect_bad(s, 64, __LINE__);
+        snprintf(s, sizeof(s), "%s", ABC);
+        s[63] = 'D';
+        expect_bad(s, 64, __LINE__);
+        /* short and long */
+        expect_bad(ABC, 63, __LINE__);
+        expect_bad(ABC "0", 65, __LINE__);
+        expect_bad("", 0, __LINE__);
+        /* non-hex: g, space, NUL inside the length */
+        snprintf(s, sizeof(s), "%s", ABC);
+        s[10] = 'g';
+        expect_bad(s, 64, __LINE__);
+        s[10] = ' ';
+        expect_bad(s, 64, __LINE__);
+        s[10] = '\0';
+        expect_bad(s, 64, __LINE__);
+        /* the prefixed form is not accepted by the bare parser */
+        expect_bad("sha256:" ABC, 71, __LINE__);
+        T_ASSERT(!prc_digest_valid(NULL));
+        T_ASSERT(!prc_digest_valid(ABC "\n"));
+        /* offset of the first bad character */
+        snprintf(s, sizeof(s), "%s", ABC);
+        s[5] = 'X';
+        prc_err_init(&e);
+        T_ASSERT(!prc_digest_parse(s, 64, (uint8_t[PRC_SHA256_LEN]){ 0 }, &e));
+        T_EQ_INT(e.off, 5);
+}
+
+static void test_digest__prefixed_form_is_strict(void)
+{
+        static const char *const bad[] = {
+                ABC,                            /* bare */
+                "SHA256:" ABC,                  /* prefix case */
+                "sha256: " ABC,                 /* space */
+                "sha-256:" ABC,
+                "sha512:" ABC,
+                "sha256:",
+                "sha256:" ABC "0",
+                "sha256:BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD",
+                "sha256:sha256:" ABC,
+                "",
+        };
+        uint8_t d[PRC_SHA256_LEN];
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                prc_err e;
+                prc_err_init(&e);
+                if (prc_digest_parse_prefixed(bad[i], d, &e))
+                        t_fail(__FILE__, __LINE__, "accepted '%s'", bad[i]);
+                T_ERR(e, PRC_E_INVALID_DIGEST);
+        }
+}
+
+static void test_digest__context_allocation_failure_is_oom(void)
+{
+        prc_sha256 *h;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_fault_arm(1, false);
+        h = prc_sha256_new(&e);
+        prc_fault_arm(0, false);
+        T_ASSERT(h == NULL);
+        T_ERR(e, PRC_E_OUT_OF_MEMORY);
+}
+
+static const prc_test tests[] = {
+        T(test_digest__known_vectors),
+        T(test_digest__million_a_streamed_in_odd_chunks),
+        T(test_digest__mib_streamed_equals_one_shot_and_reuse),
+        T(test_digest__hex_encode),
+        T(test_digest__parse_accepts_lowercase_64),
+        T(test_digest__parse_rejects_case_length_and_junk),
+        T(test_digest__prefixed_form_is_strict),
+        T(test_digest__context_allocation_failure_is_oom),
+};
+PRC_SUITE(digest, tests)

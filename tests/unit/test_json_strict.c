@@ -1,0 +1,554 @@
+/*
+ * test_json_strict.c - the strict JSON reader and the field-table checker:
+ * size cap before parsing, UTF-8 and NUL, duplicate keys at every depth
+ * with their JSON pointer, depth (100000 '[' refused fast), numbers,
+ * scalar/node/key limits, field tables, allocation fault injection over
+ * jansson, and a bit-flip and truncation sweep.
+ */
+#include "t.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "base/jcs.h"
+#include "base/json_strict.h"
+
+static json_t *parse_l(const char *s, size_t n, const prc_limits *lim, unsigned flags, prc_err *e)
+{
+        prc_err_init(e);
+        return prc_json_parse((const uint8_t *)s, n, lim, flags, e);
+}
+
+static json_t *parse(const char *s, unsigned flags, prc_err *e)
+{
+        return parse_l(s, strlen(s), &prc_limits_default, flags, e);
+}
+
+/* Parse must fail with class c (and pointer ptr when not NULL). */
+static void refuse(const char *s, size_t n, unsigned flags, prc_errclass c, const char *ptr, int line)
+{
+        prc_err e;
+        json_t *v = parse_l(s, n, &prc_limits_default, flags, &e);
+
+        if (v != NULL)
+                t_fail(__FILE__, line, "accepted '%.80s'", s);
+        if (e.cls != c)
+                t_fail(__FILE__, line, "'%.80s': class %s (%s), want %s", s, prc_err_name(e.cls), e.msg,
+                       prc_err_name(c));
+        if (ptr != NULL && strcmp(e.ptr, ptr) != 0)
+                t_fail(__FILE__, line, "'%.80s': pointer '%s', want '%s'", s, e.ptr, ptr);
+}
+#define REFUSE(s, flags, c, ptr) refuse((s), strlen(s), (flags), (c), (ptr), __LINE__)
+
+static void check_leaks(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+        if (__lsan_do_recoverable_leak_check() != 0)
+                t_fail(__FILE__, __LINE__, "LeakSanitizer found leaks (report above)");
+#endif
+}
+
+static void test_json_strict__accepts_every_value_type(void)
+{
+        static const char *const ok[] = { "null", "true", "false", "0", "-1", "\"\"", "\"x\"", "[]", "{}",
+                                          " [1,\"a\",{\"b\":[null]}] ", "\n{\"\":0}\n" };
+        for (size_t i = 0; i < PRC_ARRAY_LEN(ok); i++) {
+                prc_err e;
+                json_t *v = parse(ok[i], 0, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "refused '%s': %s", ok[i], e.msg);
+                T_NOERR(e);
+                json_decref(v);
+        }
+}
+
+static void test_json_strict__size_cap_checked_before_parsing(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        lim.input_max = 7;
+        v = parse_l("[1,2,3]", 7, &lim, 0, &e);          /* exactly at the cap */
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        v = parse_l("[1,2,3] ", 8, &lim, 0, &e);         /* one past */
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INPUT_TOO_LARGE);
+        v = parse_l("\xff\xff\xff\xff\xff\xff\xff\xff", 8, &lim, 0, &e);   /* cap wins over content */
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INPUT_TOO_LARGE);
+}
+
+static void test_json_strict__utf8_and_nul(void)
+{
+        prc_err e;
+        json_t *v;
+
+        refuse("\"a\xff\"", 4, 0, PRC_E_INVALID_UTF8, NULL, __LINE__);
+        refuse("\"\xc0\xaf\"", 4, 0, PRC_E_INVALID_UTF8, NULL, __LINE__);       /* overlong */
+        refuse("\"\xed\xa0\x80\"", 5, 0, PRC_E_INVALID_UTF8, NULL, __LINE__);   /* raw surrogate */
+        refuse("{\"k\xf4\x90\x80\x80\":1}", 10, 0, PRC_E_INVALID_UTF8, NULL, __LINE__);
+        refuse("[1]\xfe", 4, 0, PRC_E_INVALID_UTF8, NULL, __LINE__);            /* outside strings too */
+        v = parse_l("[\"ok\", \"\xe2\x82\"]", 14, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INVALID_UTF8);
+        T_EQ_INT(e.off, 8);
+        refuse("[\"a\0\"]", 6, 0, PRC_E_NUL_BYTE, NULL, __LINE__);
+        refuse("[\"\\\0\"]", 5, 0, PRC_E_NUL_BYTE, NULL, __LINE__);         /* NUL right after a backslash */
+        refuse("[1]\0", 4, PRC_JSON_ALLOW_NUL, PRC_E_NUL_BYTE, NULL, __LINE__); /* raw NUL never */
+        REFUSE("\"a\\u0000b\"", 0, PRC_E_NUL_BYTE, NULL);
+        REFUSE("{\"a\\u0000\":1}", PRC_JSON_ALLOW_NUL, PRC_E_NUL_BYTE, NULL);  /* never in keys */
+        v = parse("\"a\\u0000b\"", PRC_JSON_ALLOW_NUL, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_string_length(v), 3);
+        json_decref(v);
+        /* escaped lone surrogates are not text */
+        REFUSE("\"\\ud800\"", 0, PRC_E_INVALID_JSON, NULL);
+        REFUSE("\"\\udc00\\ud800\"", 0, PRC_E_INVALID_JSON, NULL);
+        v = parse("\"\\ud83d\\ude00\"", 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_STR(json_string_value(v), "\xf0\x9f\x98\x80");
+        json_decref(v);
+}
+
+static void test_json_strict__duplicate_keys_at_every_depth_with_pointer(void)
+{
+        REFUSE("{\"a\":1,\"a\":2}", 0, PRC_E_DUPLICATE_FIELD, "/a");
+        REFUSE("{\"a\":1,\"b\":{\"c\":1,\"c\":2}}", 0, PRC_E_DUPLICATE_FIELD, "/b/c");
+        REFUSE("{\"x\":[{\"a\":1,\"a\":2}]}", 0, PRC_E_DUPLICATE_FIELD, "/x/0/a");
+        REFUSE("[0,[1,2],{\"k\":{\"m\":[],\"n\":\"}\",\"m\":{}}}]", 0, PRC_E_DUPLICATE_FIELD, "/2/k/m");
+        REFUSE("[[],[[],[{\"q\":1,\"q\":1}]]]", 0, PRC_E_DUPLICATE_FIELD, "/1/1/0/q");
+        /* same value, escaped spelling, or pointer escapes */
+        REFUSE("{\"a\":1,\"\\u0061\":1}", 0, PRC_E_DUPLICATE_FIELD, "/a");
+        REFUSE("{\"a/b\":1,\"a\\/b\":2}", 0, PRC_E_DUPLICATE_FIELD, "/a~1b");
+        REFUSE("{\"~\":{\"\":1,\"\":2}}", 0, PRC_E_DUPLICATE_FIELD, "/~0/");
+        REFUSE("{\"\\u00e9\":{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}}", 0, PRC_E_DUPLICATE_FIELD,
+               "/\xc3\xa9/\xf0\x9f\x98\x80");
+        REFUSE("{ \"s\" : \"{\\\"a\\\":1}\" , \"t\" : [ { \"u\" : 0 , \"u\" : 0 } ] }", 0,
+               PRC_E_DUPLICATE_FIELD, "/t/0/u");
+        /* a key repeated in different objects is not a duplicate */
+        prc_err e;
+        json_t *v = parse("[{\"a\":1},{\"a\":2},{\"b\":{\"a\":3}}]", 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+}
+
+static void test_json_strict__depth_at_limit_and_one_past(void)
+{
+        prc_limits lim = prc_limits_default;
+        char s[1000];
+        prc_err e;
+        json_t *v;
+        size_t n = 0;
+
+        lim.depth_max = 128;
+        for (int i = 0; i < 128; i++)
+                s[n++] = '[';
+        for (int i = 0; i < 128; i++)
+                s[n++] = ']';
+        v = parse_l(s, n, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        n = 0;
+        for (int i = 0; i < 129; i++)
+                s[n++] = '[';
+        for (int i = 0; i < 129; i++)
+                s[n++] = ']';
+        v = parse_l(s, n, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DEPTH_LIMIT);
+        T_EQ_INT(e.off, 128);
+        /* objects count the same; brackets inside strings do not count */
+        n = 0;
+        for (int i = 0; i < 129; i++)
+                n += (size_t)snprintf(s + n, sizeof(s) - n, "{\"a\":");
+        v = parse_l(s, n, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DEPTH_LIMIT);
+        v = parse("[\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\"[[[[[[[[[[[[[\"]", 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+}
+
+static void test_json_strict__hundred_thousand_brackets_refused_fast(void)
+{
+        size_t n = 100000;
+        char *s = malloc(n);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(s != NULL);
+        memset(s, '[', n);
+        /* The pre-scan stops at depth_max + 1: jansson never recurses into it. */
+        v = parse_l(s, n, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DEPTH_LIMIT);
+        T_EQ_INT(e.off, prc_limits_default.depth_max);
+        free(s);
+}
+
+static void test_json_strict__check_tree_bounds_depth_of_foreign_trees(void)
+{
+        json_t *root = json_array(), *cur = root;
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+
+        for (int i = 0; i < 200; i++) {
+                json_t *next = json_object();
+                json_array_append_new(cur, next);
+                cur = json_array();
+                json_object_set_new(next, "k", cur);
+        }
+        prc_err_init(&e);
+        T_ASSERT(!prc_json_check_tree(root, &lim, 0, &e));
+        T_ERR(e, PRC_E_DEPTH_LIMIT);
+        T_ASSERT(strncmp(e.ptr, "/0/k/0/k/", 9) == 0);
+        lim.depth_max = 401;    /* 1 + 200 * 2 containers */
+        prc_err_init(&e);
+        T_ASSERT(prc_json_check_tree(root, &lim, 0, &e));
+        lim.depth_max = 400;
+        T_ASSERT(!prc_json_check_tree(root, &lim, 0, &e));
+        json_decref(root);
+}
+
+static void test_json_strict__numbers(void)
+{
+        prc_err e;
+        json_t *v;
+
+        v = parse("[9007199254740991,-9007199254740991,0,-0]", 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_integer_value(json_array_get(v, 3)), 0);
+        json_decref(v);
+        REFUSE("[1, 9007199254740992]", 0, PRC_E_UNSAFE_NUMBER, "/1");
+        REFUSE("{\"n\":-9007199254740992}", 0, PRC_E_UNSAFE_NUMBER, "/n");
+        REFUSE("9223372036854775808", PRC_JSON_ALLOW_UNSAFE_INT, PRC_E_UNSAFE_NUMBER, NULL);
+        v = parse("9223372036854775807", PRC_JSON_ALLOW_UNSAFE_INT, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        /* floats, including integral spellings, are floats */
+        REFUSE("{\"a\":{\"b\":1.5}}", 0, PRC_E_UNSAFE_NUMBER, "/a/b");
+        REFUSE("1e2", 0, PRC_E_UNSAFE_NUMBER, "");
+        REFUSE("1.0", 0, PRC_E_UNSAFE_NUMBER, "");
+        REFUSE("-0.0", 0, PRC_E_UNSAFE_NUMBER, "");
+        v = parse("[1.5,1e2,-0.0]", PRC_JSON_ALLOW_FLOAT, &e);
+        T_ASSERT(v != NULL && json_is_real(json_array_get(v, 1)));
+        json_decref(v);
+        REFUSE("1e400", PRC_JSON_ALLOW_FLOAT, PRC_E_UNSAFE_NUMBER, NULL);
+        /* not JSON numbers at all */
+        REFUSE("01", 0, PRC_E_INVALID_JSON, NULL);
+        REFUSE("+1", 0, PRC_E_INVALID_JSON, NULL);
+        REFUSE(".5", PRC_JSON_ALLOW_FLOAT, PRC_E_INVALID_JSON, NULL);
+        REFUSE("1.", PRC_JSON_ALLOW_FLOAT, PRC_E_INVALID_JSON, NULL);
+        REFUSE("0x10", 0, PRC_E_INVALID_JSON, NULL);
+        REFUSE("NaN", PRC_JSON_ALLOW_FLOAT, PRC_E_INVALID_JSON, NULL);
+        REFUSE("-Infinity", PRC_JSON_ALLOW_FLOAT, PRC_E_INVALID_JSON, NULL);
+}
+
+static void test_json_strict__syntax_errors_with_position(void)
+{
+        static const char *const bad[] = { "", " ", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{a:1}", "'x'",
+                                           "[1] [2]", "tru", "nul", "[\"a\\x\"]", "\"tab\there\"", "/* c */ 1",
+                                           "[1] // c", "{\"a\":1", "]" };
+        prc_err e;
+        json_t *v;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++)
+                refuse(bad[i], strlen(bad[i]), 0, PRC_E_INVALID_JSON, NULL, __LINE__);
+        v = parse("{\n  \"a\": 1,\n  \"b\": ]\n}", 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INVALID_JSON);
+        T_EQ_INT(e.line, 3);
+        T_ASSERT(e.off != PRC_NO_OFF && e.off > 10);
+}
+
+static void test_json_strict__scalar_node_and_key_limits(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        lim.scalar_max = 4;
+        v = parse_l("[\"abcd\",{\"wxyz\":1}]", 19, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        v = parse_l("[\"abcd\",\"abcde\"]", 16, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_SCALAR_LIMIT);
+        T_EQ_STR(e.ptr, "/1");
+        v = parse_l("{\"vwxyz\":1}", 11, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_SCALAR_LIMIT);
+        T_EQ_STR(e.ptr, "/vwxyz");
+        /* a limit counts bytes after unescaping: 4 escapes are 4 bytes */
+        v = parse_l("\"\\u0041\\u0042\\u0043\\u0044\"", 26, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+
+        lim = prc_limits_default;
+        lim.nodes_max = 5;
+        v = parse_l("[1,2,3,4]", 9, &lim, 0, &e);            /* 5 values */
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        v = parse_l("[1,2,3,4,5]", 11, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+
+        /* keys are not values: object, 1, 2, array, true, null = 6 */
+        lim.nodes_max = 6;
+        v = parse_l("{\"a\":1,\"b\":2,\"c\":[true,null]}", 29, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        lim.nodes_max = 5;
+        v = parse_l("{\"a\":1,\"b\":2,\"c\":[true,null]}", 29, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+
+        lim = prc_limits_default;
+        lim.keys_max = 2;
+        v = parse_l("{\"a\":1,\"b\":{\"c\":1,\"d\":2}}", 25, &lim, 0, &e);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        v = parse_l("{\"a\":1,\"b\":{\"c\":1,\"d\":2,\"e\":3}}", 31, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+        T_EQ_STR(e.ptr, "/b");
+}
+
+static void test_json_strict__flat_value_flood_refused_before_building(void)
+{
+        prc_limits lim = prc_limits_default;
+        size_t n = 1u << 20;
+        char *s = malloc(n);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(s != NULL);
+        s[0] = '[';
+        for (size_t i = 1; i + 1 < n; i += 2)
+                memcpy(s + i, "0,", 2);
+        s[n - 2] = '0';
+        s[n - 1] = ']';
+        lim.nodes_max = 1000;
+        v = parse_l(s, n, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+        /* refused by the pre-scan near value 1001, not after building 500000 */
+        T_ASSERT(e.off != PRC_NO_OFF && e.off < 2100);
+        free(s);
+}
+
+static const prc_field manifest_fields[] = {
+        { "name", PRC_JT_STRING, true },
+        { "version", PRC_JT_INT, true },
+        { "note", PRC_JT_STRING | PRC_JT_NULL, false },
+        { "items", PRC_JT_ARRAY, false },
+};
+
+static prc_errclass fields_of(const char *text, const char *ptr, prc_err *e)
+{
+        json_t *v = parse(text, 0, e);
+        bool ok;
+
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "fixture does not parse: %s", e->msg);
+        ok = prc_json_fields(v, ptr, manifest_fields, PRC_ARRAY_LEN(manifest_fields), e);
+        json_decref(v);
+        T_ASSERT(ok == (e->cls == PRC_E_OK));
+        return e->cls;
+}
+
+static void test_json_strict__field_table(void)
+{
+        prc_err e;
+
+        T_EQ_INT(fields_of("{\"name\":\"x\",\"version\":1}", "", &e), PRC_E_OK);
+        T_EQ_INT(fields_of("{\"name\":\"x\",\"version\":1,\"note\":null,\"items\":[]}", "", &e), PRC_E_OK);
+        T_EQ_INT(fields_of("{\"name\":\"x\",\"version\":1,\"extra\":0}", "", &e), PRC_E_UNKNOWN_FIELD);
+        T_EQ_STR(e.ptr, "/extra");
+        T_EQ_INT(fields_of("{\"name\":\"x\"}", "/adapters/3", &e), PRC_E_MISSING_FIELD);
+        T_EQ_STR(e.ptr, "/adapters/3/version");
+        T_EQ_INT(fields_of("{\"name\":\"x\",\"version\":\"1\"}", "/m", &e), PRC_E_WRONG_TYPE);
+        T_EQ_STR(e.ptr, "/m/version");
+        T_EQ_STR(e.msg, "field 'version' has type string");
+        T_EQ_INT(fields_of("{\"name\":null,\"version\":1}", "", &e), PRC_E_WRONG_TYPE);
+        T_EQ_STR(e.ptr, "/name");
+        T_EQ_INT(fields_of("[]", "", &e), PRC_E_NOT_AN_OBJECT);
+        T_EQ_STR(e.ptr, "");            /* the root's RFC 6901 pointer */
+        T_EQ_INT(fields_of("1", "/x", &e), PRC_E_NOT_AN_OBJECT);
+        T_EQ_STR(e.ptr, "/x");
+        /* the first bad key in document order is the one reported */
+        T_EQ_INT(fields_of("{\"version\":true,\"zzz\":1}", "", &e), PRC_E_WRONG_TYPE);
+        T_EQ_INT(fields_of("{\"zzz\":1,\"version\":true}", "", &e), PRC_E_UNKNOWN_FIELD);
+        /* pointer escapes and a hostile key in the message */
+        T_EQ_INT(fields_of("{\"a/b~\\u001b[2J\":1}", "", &e), PRC_E_UNKNOWN_FIELD);
+        T_EQ_STR(e.ptr, "/a~1b~0?[2J");
+        T_EQ_STR(e.msg, "unknown field 'a/b~?[2J'");
+}
+
+static void test_json_strict__pointer_helpers(void)
+{
+        char p[16] = "";
+
+        prc_jptr_push(p, sizeof(p), "a/b");
+        prc_jptr_index(p, sizeof(p), 12);
+        prc_jptr_push(p, sizeof(p), "~");
+        T_EQ_STR(p, "/a~1b/12/~0");
+        prc_jptr_push(p, sizeof(p), "overflowing-key");
+        T_ASSERT(strlen(p) < sizeof(p));        /* truncated, always terminated */
+        T_ASSERT(strncmp(p, "/a~1b/12/~0/", 12) == 0);
+        T_EQ_STR(prc_json_type_name(json_true()), "boolean");
+}
+
+/* Fault injection: each jansson allocation fails in turn; every outcome is out-of-memory, no leak. */
+static void test_json_strict__fault_sweep_over_parse(void)
+{
+        static const char doc[] = "{\"name\":\"prc\",\"list\":[1,2,{\"k\":\"v\",\"deep\":[[[\"x\"]]]}],"
+                                  "\"s\":\"\\u00e9\\ud83d\\ude00 long enough to need a second chunk\",\"n\":null}";
+        unsigned long total;
+        prc_err e;
+        json_t *v;
+
+        /* prc's own jansson allocator goes through prc_malloc, where the fault hook sits. */
+        prc_fault_arm(0, false);
+        v = parse(doc, 0, &e);
+        total = prc_fault_count();
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        T_ASSERT(total > 10);
+        for (int persist = 0; persist < 2; persist++) {
+                for (unsigned long nth = 1; nth <= total; nth++) {
+                        prc_fault_arm(nth, persist);
+                        v = parse(doc, 0, &e);
+                        prc_fault_arm(0, false);
+                        if (v != NULL)
+                                t_fail(__FILE__, __LINE__, "allocation %lu of %lu failed but parse succeeded",
+                                       nth, total);
+                        if (e.cls != PRC_E_OUT_OF_MEMORY)
+                                t_fail(__FILE__, __LINE__, "allocation %lu of %lu: class %s (%s)", nth, total,
+                                       prc_err_name(e.cls), e.msg);
+                }
+        }
+        check_leaks();
+}
+
+/* Someone replacing jansson's allocator must not blind the guard. */
+static void test_json_strict__guard_survives_replaced_allocator(void)
+{
+        prc_err e;
+        json_t *v;
+
+        json_set_alloc_funcs(malloc, free);
+        prc_fault_arm(2, false);
+        v = parse("[\"abc\",{\"k\":[1]}]", 0, &e);
+        prc_fault_arm(0, false);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_OUT_OF_MEMORY);
+}
+
+/* One input through both modes: exactly one outcome; a parsed document is JCS-writable. */
+static void one_outcome(const uint8_t *p, size_t n)
+{
+        static const unsigned modes[] = { 0, PRC_JSON_ALLOW_FLOAT };
+
+        for (size_t m = 0; m < PRC_ARRAY_LEN(modes); m++) {
+                prc_err e;
+                prc_buf b;
+                json_t *v;
+
+                prc_err_init(&e);
+                v = prc_json_parse(p, n, &prc_limits_fuzz, modes[m], &e);
+                if ((v == NULL) != (e.cls != PRC_E_OK))
+                        t_fail(__FILE__, __LINE__, "not exactly one outcome for %zu bytes", n);
+                if (v == NULL)
+                        continue;
+                prc_buf_init(&b, 1 << 20);
+                if (!prc_jcs_write(v, &b, &e) && !(modes[m] && e.cls == PRC_E_NOT_CANONICAL))
+                        t_fail(__FILE__, __LINE__, "parsed document not writable: %s", prc_err_name(e.cls));
+                prc_buf_clear(&b);
+                json_decref(v);
+        }
+}
+
+static void sweep(const uint8_t *in, size_t n)
+{
+        uint8_t *p = malloc(n ? n : 1);
+
+        T_ASSERT(p != NULL);
+        for (size_t k = 0; k <= n; k++) {       /* every truncation, in a buffer of exactly k bytes */
+                uint8_t *t = malloc(k ? k : 1);
+                memcpy(t, in, k);
+                one_outcome(t, k);
+                free(t);
+        }
+        for (size_t i = 0; i < n; i++) {        /* every single-bit flip */
+                for (int bit = 0; bit < 8; bit++) {
+                        memcpy(p, in, n);
+                        p[i] ^= (uint8_t)(1u << bit);
+                        one_outcome(p, n);
+                }
+        }
+        free(p);
+}
+
+static void test_json_strict__bitflip_and_truncation_sweep(void)
+{
+        static const char *const inputs[] = {
+                "{\"a\":[1,-2,{\"b\":\"c\\n\\u00e9\"}],\"d\":true,\"e\":null}",
+                "[\"\\ud83d\\ude00\",0,9007199254740991,{\"\":{}}]",
+                "{\"k\":1.5e3,\"s\":\"\xe2\x82\xac\"}",
+        };
+        char dir[4200];
+        struct dirent **names;
+        int n, files = 0;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(inputs); i++)
+                sweep((const uint8_t *)inputs[i], strlen(inputs[i]));
+        /* and every golden JSON input */
+        snprintf(dir, sizeof(dir), "%s/tests/golden/jcs", t_root());
+        n = scandir(dir, &names, NULL, alphasort);
+        for (int i = 0; i < n; i++) {
+                size_t len = strlen(names[i]->d_name);
+                if (len > 3 && strcmp(names[i]->d_name + len - 3, ".in") == 0) {
+                        char path[4600];
+                        size_t flen;
+                        char *text;
+                        snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+                        text = t_read(path, &flen);
+                        sweep((const uint8_t *)text, flen);
+                        free(text);
+                        files++;
+                }
+                free(names[i]);
+        }
+        free(names);
+        T_ASSERT(files >= 5);
+        check_leaks();
+}
+
+static const prc_test tests[] = {
+        T(test_json_strict__accepts_every_value_type),
+        T(test_json_strict__size_cap_checked_before_parsing),
+        T(test_json_strict__utf8_and_nul),
+        T(test_json_strict__duplicate_keys_at_every_depth_with_pointer),
+        T(test_json_strict__depth_at_limit_and_one_past),
+        T(test_json_strict__hundred_thousand_brackets_refused_fast),
+        T(test_json_strict__check_tree_bounds_depth_of_foreign_trees),
+        T(test_json_strict__numbers),
+        T(test_json_strict__syntax_errors_with_position),
+        T(test_json_strict__scalar_node_and_key_limits),
+        T(test_json_strict__flat_value_flood_refused_before_building),
+        T(test_json_strict__field_table),
+        T(test_json_strict__pointer_helpers),
+        T(test_json_strict__fault_sweep_over_parse),
+        T(test_json_strict__guard_survives_replaced_allocator),
+        T(test_json_strict__bitflip_and_truncation_sweep),
+};
+PRC_SUITE(json_strict, tests)

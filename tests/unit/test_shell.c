@@ -1,0 +1,395 @@
+/*
+ * test_shell.c - the PKGBUILD tokenizer (assignments, static expansion and
+ * its bounds, function and command token streams) and the .SRCINFO reader.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "base/buf.h"
+#include "base/jcs.h"
+#include "content/parsers/shell.h"
+
+static json_t *tok(const char *s, unsigned flags, prc_err *e)
+{
+        prc_err_init(e);
+        return prc_shell_tokenize((const uint8_t *)s, strlen(s), &prc_limits_default, flags, e);
+}
+
+static const char *canon(const json_t *v)
+{
+        static char out[1 << 16];
+        prc_buf b;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_buf_init(&b, sizeof(out) - 1);
+        if (!prc_jcs_write(v, &b, &e))
+                t_fail(__FILE__, __LINE__, "jcs: %s", e.msg);
+        memcpy(out, b.data, b.len);
+        out[b.len] = 0;
+        prc_buf_clear(&b);
+        return out;
+}
+
+/* The i-th assignment named name (0 = first). */
+static json_t *assign(json_t *doc, const char *name, int nth)
+{
+        size_t i;
+        json_t *a;
+
+        json_array_foreach(json_object_get(doc, "assignments"), i, a)
+                if (strcmp(json_string_value(json_object_get(a, "name")), name) == 0 && nth-- == 0)
+                        return a;
+        t_fail(__FILE__, __LINE__, "no assignment %s", name);
+}
+
+static const char *value_of(json_t *doc, const char *name, int nth)
+{
+        json_t *a = assign(doc, name, nth), *v = json_object_get(a, "value");
+
+        if (v == NULL)
+                return "(dynamic)";
+        return canon(v);
+}
+
+static void expect_err(const char *src, unsigned flags, prc_errclass cls, uint32_t line)
+{
+        prc_err e;
+        json_t *v = tok(src, flags, &e);
+
+        if (v != NULL)
+                t_fail(__FILE__, __LINE__, "accepted: %.80s", src);
+        T_ERR(e, cls);
+        if (line)
+                T_EQ_INT(e.line, line);
+}
+
+static void test_shell__scalars_arrays_and_quoting(void)
+{
+        prc_err e;
+        json_t *d = tok("# c\npkgname=foo\npkgver='1.0'\npkgdesc=\"A \\\"b\\\" c\"\n"
+                        "arch=('x86_64' aarch64) # trailing\n"
+                        "depends=(\n  'a>=1'   # one\n  \"b\"\n  c\\ d\n)\nurl=\nempty=()\n", 0, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(value_of(d, "pkgname", 0), "\"foo\"");
+        T_EQ_STR(value_of(d, "pkgver", 0), "\"1.0\"");
+        T_EQ_STR(value_of(d, "pkgdesc", 0), "\"A \\\"b\\\" c\"");
+        T_EQ_STR(value_of(d, "arch", 0), "[\"x86_64\",\"aarch64\"]");
+        T_EQ_STR(value_of(d, "depends", 0), "[\"a>=1\",\"b\",\"c d\"]");
+        T_EQ_STR(value_of(d, "url", 0), "\"\"");
+        T_EQ_STR(value_of(d, "empty", 0), "[]");
+        T_EQ_STR(canon(json_object_get(assign(d, "depends", 0), "raw")), "[\"'a>=1'\",\"\\\"b\\\"\",\"c\\\\ d\"]");
+        T_EQ_INT(json_integer_value(json_object_get(assign(d, "depends", 0), "line")), 6);
+        T_EQ_INT(json_integer_value(json_object_get(assign(d, "url", 0), "line")), 11);
+        json_decref(d);
+}
+
+static void test_shell__parameter_expansion_is_static_when_known(void)
+{
+        prc_err e;
+        json_t *d = tok("pkgname=foo-git\npkgver=1_2_3\n_e=\n"
+                        "a=$pkgname\nb=${pkgname}x\nc=${unset:-dflt}\nd=${_e:-dflt}\ne=${_e-dflt}\n"
+                        "f=${pkgver/_/.}\ng=${pkgver//_/.}\nh=${#pkgname}\ni=${pkgname%-git}\nj=${pkgname#foo-}\n"
+                        "k=${pkgname:+set}\nl=\"${pkgver//_}\"\nm=${pkgver/#1/X}\n", 0, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(value_of(d, "a", 0), "\"foo-git\"");
+        T_EQ_STR(value_of(d, "b", 0), "\"foo-gitx\"");
+        /* An unknown variable is not "empty": makepkg or the environment may set it. */
+        T_EQ_STR(value_of(d, "c", 0), "(dynamic)");
+        T_EQ_STR(canon(json_object_get(assign(d, "c", 0), "dynamic")), "[\"unknown-variable:unset\"]");
+        T_EQ_STR(value_of(d, "d", 0), "\"dflt\"");
+        T_EQ_STR(value_of(d, "e", 0), "\"\"");
+        T_EQ_STR(value_of(d, "f", 0), "\"1.2_3\"");
+        T_EQ_STR(value_of(d, "g", 0), "\"1.2.3\"");
+        T_EQ_STR(value_of(d, "h", 0), "\"7\"");
+        T_EQ_STR(value_of(d, "i", 0), "\"foo\"");
+        T_EQ_STR(value_of(d, "j", 0), "\"git\"");
+        T_EQ_STR(value_of(d, "k", 0), "\"set\"");
+        T_EQ_STR(value_of(d, "l", 0), "\"123\"");
+        T_EQ_STR(value_of(d, "m", 0), "(dynamic)");
+        json_decref(d);
+}
+
+static void test_shell__brace_expansion_in_arrays_only(void)
+{
+        prc_err e;
+        json_t *d = tok("pkgver=2\nsource=(\"f-$pkgver.tar.gz\"{,.sig} {a,b}{1,2} x{1..3} {a..c} {1..10..4} {x} '{q,r}')\n"
+                        "s={a,b}\n", 0, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(value_of(d, "source", 0),
+                 "[\"f-2.tar.gz\",\"f-2.tar.gz.sig\",\"a1\",\"a2\",\"b1\",\"b2\",\"x1\",\"x2\",\"x3\",\"a\",\"b\",\"c\","
+                 "\"1\",\"5\",\"9\",\"{x}\",\"{q,r}\"]");
+        T_EQ_STR(value_of(d, "s", 0), "\"{a,b}\"");
+        json_decref(d);
+}
+
+static void test_shell__dynamic_constructs_are_marked_never_run(void)
+{
+        prc_err e;
+        json_t *d = tok("a=$(touch /tmp/x)\nb=`id`\nc=$((1+2))\nd=$srcdir/x\ne=$'\\x00'\nf=(~root)\ng=(/*)\n"
+                        "h=\"${x[@]}\"\ni=${!x}\nj=$1\nk=${x:0:1}\nl=(<(cat /etc/passwd))\n", 0, &e);
+        static const char *const want[][2] = {
+                { "a", "[\"command-substitution\"]" }, { "b", "[\"command-substitution\"]" },
+                { "c", "[\"arithmetic\"]" },           { "d", "[\"unknown-variable:srcdir\"]" },
+                { "e", "[\"ansi-c-quoting\"]" },       { "f", "[\"tilde\"]" },
+                { "g", "[\"glob\"]" },                 { "h", "[\"array-expansion:x\"]" },
+                { "i", "[\"indirect-expansion\"]" },   { "j", "[\"special-parameter:1\"]" },
+                { "k", "[\"unsupported-expansion:x\"]" }, { "l", "[\"process-substitution\"]" },
+        };
+
+        T_NOERR(e);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(want); i++) {
+                json_t *a = assign(d, want[i][0], 0);
+                T_ASSERT(json_is_false(json_object_get(a, "static")));
+                T_ASSERT(json_object_get(a, "value") == NULL);
+                T_EQ_STR(canon(json_object_get(a, "dynamic")), want[i][1]);
+        }
+        json_decref(d);
+}
+
+static void test_shell__conditional_assignment_poisons_the_variable(void)
+{
+        prc_err e;
+        json_t *d = tok("v=1\nif [[ $CARCH == x ]]; then\n  v=2\nfi\nw=$v\ncase $x in a) z=1;; esac\n", 0, &e);
+        json_t *a;
+
+        T_NOERR(e);
+        a = assign(d, "v", 1);
+        T_ASSERT(json_is_true(json_object_get(a, "conditional")));
+        T_ASSERT(json_is_false(json_object_get(a, "static")));
+        T_EQ_INT(json_integer_value(json_object_get(a, "line")), 3);
+        T_EQ_STR(value_of(d, "w", 0), "(dynamic)");
+        T_EQ_STR(canon(json_object_get(assign(d, "w", 0), "dynamic")), "[\"dynamic-variable:v\"]");
+        T_ASSERT(json_is_true(json_object_get(assign(d, "z", 0), "conditional")));
+        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 2);
+        json_decref(d);
+}
+
+static void test_shell__append_extends_static_values(void)
+{
+        prc_err e;
+        json_t *d = tok("a=(x)\na+=(y z)\ns=ab\ns+=cd\nt=$a\n", 0, &e);
+
+        T_NOERR(e);
+        T_ASSERT(json_is_true(json_object_get(assign(d, "a", 1), "append")));
+        T_EQ_STR(value_of(d, "s", 1), "\"cd\"");
+        /* $arr is the first element; the table holds the whole appended array. */
+        T_EQ_STR(value_of(d, "t", 0), "\"x\"");
+        json_decref(d);
+        d = tok("s=ab\ns+=cd\nt=$s\n", 0, &e);
+        T_EQ_STR(value_of(d, "t", 0), "\"abcd\"");
+        json_decref(d);
+}
+
+static void test_shell__functions_are_token_streams_with_lines(void)
+{
+        prc_err e;
+        json_t *d = tok("pkgname=x\nbuild() {\n  cd \"$srcdir\" && make \\\n    -j2\n  cat <<EOF > f\nbody $x\nEOF\n}\n"
+                        "function package {\n  install -Dm644 a b; }\necho done\n", 0, &e);
+        json_t *fs, *f0, *f1;
+
+        T_NOERR(e);
+        fs = json_object_get(d, "functions");
+        T_EQ_INT(json_array_size(fs), 2);
+        f0 = json_array_get(fs, 0);
+        f1 = json_array_get(fs, 1);
+        T_EQ_STR(canon(f0), "{\"body\":[{\"line\":2,\"tokens\":[\"{\"]},"
+                            "{\"line\":3,\"tokens\":[\"cd\",\"\\\"$srcdir\\\"\",\"&&\",\"make\",\"-j2\"]},"
+                            "{\"heredocs\":[\"body $x\\n\"],\"line\":5,\"tokens\":[\"cat\",\"<<\",\"EOF\",\">\",\"f\"]},"
+                            "{\"line\":8,\"tokens\":[\"}\"]}],\"line\":2,\"name\":\"build\"}");
+        T_EQ_STR(json_string_value(json_object_get(f1, "name")), "package");
+        T_EQ_STR(canon(json_object_get(d, "commands")),
+                 "[{\"body\":[{\"line\":11,\"tokens\":[\"echo\",\"done\"]}],\"line\":11}]");
+        json_decref(d);
+}
+
+static void test_shell__unterminated_constructs(void)
+{
+        expect_err("a=1\nb='x\n\n", 0, PRC_E_SHELL_UNTERMINATED, 2);
+        expect_err("a=1\nb=\"x\n", 0, PRC_E_SHELL_UNTERMINATED, 2);
+        expect_err("a=(x\ny\n", 0, PRC_E_SHELL_UNTERMINATED, 1);
+        expect_err("x\ncat <<EOF\nline\n", 0, PRC_E_SHELL_UNTERMINATED, 2);
+        expect_err("a=$(echo\n", 0, PRC_E_SHELL_UNTERMINATED, 1);
+        expect_err("a=${x\n", 0, PRC_E_SHELL_UNTERMINATED, 1);
+        expect_err("a=`id\n", 0, PRC_E_SHELL_UNTERMINATED, 1);
+        expect_err("f() {\n echo\n", 0, PRC_E_SHELL_UNTERMINATED, 0);
+        expect_err("if true; then\n", 0, PRC_E_SHELL_UNTERMINATED, 0);
+}
+
+static void test_shell__nesting_is_bounded(void)
+{
+        prc_buf b;
+        prc_err e;
+        json_t *v;
+        const char *const open[] = { "${x:-", "$(", "{a,", "$((" };
+        const char *const close[] = { "}", ")", "}", "))" };
+
+        for (size_t k = 0; k < PRC_ARRAY_LEN(open); k++) {
+                prc_err_init(&e);
+                prc_buf_init(&b, 1 << 20);
+                T_ASSERT(prc_buf_puts(&b, k == 2 ? "a=(" : "a=\"", &e));
+                for (int i = 0; i < 200; i++)
+                        T_ASSERT(prc_buf_puts(&b, open[k], &e));
+                for (int i = 0; i < 200; i++)
+                        T_ASSERT(prc_buf_puts(&b, close[k], &e));
+                T_ASSERT(prc_buf_puts(&b, k == 2 ? ")\n" : "\"\n", &e));
+                v = prc_shell_tokenize(b.data, b.len, &prc_limits_default, 0, &e);
+                if (v != NULL)
+                        t_fail(__FILE__, __LINE__, "nesting of '%s' accepted", open[k]);
+                T_ERR(e, PRC_E_SHELL_NESTING_LIMIT);
+                prc_buf_clear(&b);
+        }
+}
+
+static void test_shell__expansion_count_and_bytes_are_bounded(void)
+{
+        prc_buf b;
+        prc_err e;
+
+        expect_err("a=({1..99999999999})\n", 0, PRC_E_SHELL_EXPANSION_LIMIT, 1);
+        expect_err("a=({-9223372036854775808..9223372036854775807})\n", 0, PRC_E_SHELL_EXPANSION_LIMIT, 1);
+        /* A product reaches the byte bound (4x the input + 64 KiB) before the word count. */
+        expect_err("a=({a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"
+                   "{a,b}{a,b})\n", 0, PRC_E_SHELL_OUTPUT_LIMIT, 1);
+        prc_err_init(&e);
+        prc_buf_init(&b, 1 << 20);
+        T_ASSERT(prc_buf_puts(&b, "a=lol\n", &e));
+        for (int i = 0; i < 40; i++)
+                T_ASSERT(prc_buf_puts(&b, "a=\"$a$a\"\n", &e));
+        {
+                json_t *v = prc_shell_tokenize(b.data, b.len, &prc_limits_default, 0, &e);
+                T_ASSERT(v == NULL);
+                T_ERR(e, PRC_E_SHELL_OUTPUT_LIMIT);
+        }
+        prc_buf_clear(&b);
+}
+
+static void test_shell__nul_invalid_utf8_limits_and_flags(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        prc_err_init(&e);
+        v = prc_shell_tokenize((const uint8_t *)"a=1\nb='x\0y'\n", 12, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NUL_BYTE);
+        T_EQ_INT(e.line, 2);
+        expect_err("a=1\nb='\xFF'\n", 0, PRC_E_INVALID_UTF8, 2);
+        lim.scalar_max = 8;
+        prc_err_init(&e);
+        v = prc_shell_tokenize((const uint8_t *)"a=123456789\n", 12, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_SCALAR_LIMIT);
+        lim = prc_limits_default;
+        lim.nodes_max = 4;
+        prc_err_init(&e);
+        v = prc_shell_tokenize((const uint8_t *)"a=(1 2 3 4 5)\n", 14, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+        lim = prc_limits_default;
+        lim.input_max = 3;
+        prc_err_init(&e);
+        v = prc_shell_tokenize((const uint8_t *)"a=1\n", 4, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INPUT_TOO_LARGE);
+        prc_err_init(&e);
+        v = prc_shell_tokenize((const uint8_t *)"a=1\n", 4, &prc_limits_default, 1u << 5, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_USAGE);
+}
+
+static void test_shell__srcinfo_sections_and_fields(void)
+{
+        prc_err e;
+        json_t *d = tok("# generated\npkgbase = foo\n\tpkgver = 1.0\n\tdepends = a\n\tdepends = b>=2\n\n"
+                        "pkgname = foo\n\tdepends = c\n\npkgname = foo-docs\n", PRC_SHELL_SRCINFO, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(canon(d), "{\"format\":\"srcinfo\",\"packages\":[{\"fields\":{\"depends\":[\"c\"]},\"line\":7,"
+                           "\"name\":\"foo\"},{\"fields\":{},\"line\":10,\"name\":\"foo-docs\"}],"
+                           "\"pkgbase\":{\"fields\":{\"depends\":[\"a\",\"b>=2\"],\"pkgver\":[\"1.0\"]},\"line\":2,"
+                           "\"name\":\"foo\"}}");
+        json_decref(d);
+}
+
+static void test_shell__srcinfo_errors(void)
+{
+        expect_err("pkgname = x\n", PRC_SHELL_SRCINFO, PRC_E_SRCINFO_SYNTAX, 1);
+        expect_err("\tpkgver = 1\npkgbase = x\n", PRC_SHELL_SRCINFO, PRC_E_SRCINFO_SYNTAX, 1);
+        expect_err("pkgbase = x\npkgname = y\npkgname = y\n", PRC_SHELL_SRCINFO, PRC_E_SRCINFO_DUPLICATE, 3);
+        expect_err("pkgbase = x\npkgbase = y\n", PRC_SHELL_SRCINFO, PRC_E_SRCINFO_DUPLICATE, 2);
+        expect_err("pkgbase = x\n\tno equals here\n", PRC_SHELL_SRCINFO, PRC_E_SRCINFO_SYNTAX, 2);
+        expect_err("# only a comment\n", PRC_SHELL_SRCINFO, PRC_E_SRCINFO_SYNTAX, 0);
+}
+
+static void test_shell__every_real_pkgbuild_and_srcinfo_tokenizes(void)
+{
+        char path[4096];
+        const char *c = t_corpora();
+        FILE *idx;
+        char line[8192];
+        unsigned n = 0;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "corpora absent: test_shell needs manifests/INDEX.tsv");
+        snprintf(path, sizeof(path), "%s/manifests/INDEX.tsv", c);
+        idx = fopen(path, "r");
+        T_ASSERT(idx != NULL);
+        while (fgets(line, sizeof(line), idx) != NULL) {
+                char *f[6], *s = line, *slash;
+                size_t len;
+                char *text;
+                prc_err e;
+                json_t *v;
+                int k;
+                for (k = 0; k < 6 && s != NULL; k++) {
+                        f[k] = s;
+                        s = strchr(s, '\t');
+                        if (s != NULL)
+                                *s++ = 0;
+                }
+                if (k < 6)
+                        continue;
+                f[5][strcspn(f[5], "\n")] = 0;
+                if (strcmp(f[5], "PKGBUILD") != 0 && strcmp(f[5], ".SRCINFO") != 0)
+                        continue;
+                slash = strchr(f[1], '/');
+                T_ASSERT(slash != NULL);
+                *slash = 0;
+                snprintf(path, sizeof(path), "%s/manifests/%s/%s__%s/%s", c, f[0], f[1], slash + 1, f[3]);
+                text = t_read(path, &len);
+                prc_err_init(&e);
+                v = prc_shell_tokenize((const uint8_t *)text, len, &prc_limits_default,
+                                       f[5][0] == '.' ? PRC_SHELL_SRCINFO : PRC_SHELL_PKGBUILD, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "%s: %s line %u: %s", path, prc_err_name(e.cls), e.line, e.msg);
+                json_decref(v);
+                free(text);
+                n++;
+        }
+        fclose(idx);
+        T_ASSERT(n >= 40);
+}
+
+static const prc_test tests[] = {
+        T(test_shell__scalars_arrays_and_quoting),
+        T(test_shell__parameter_expansion_is_static_when_known),
+        T(test_shell__brace_expansion_in_arrays_only),
+        T(test_shell__dynamic_constructs_are_marked_never_run),
+        T(test_shell__conditional_assignment_poisons_the_variable),
+        T(test_shell__append_extends_static_values),
+        T(test_shell__functions_are_token_streams_with_lines),
+        T(test_shell__unterminated_constructs),
+        T(test_shell__nesting_is_bounded),
+        T(test_shell__expansion_count_and_bytes_are_bounded),
+        T(test_shell__nul_invalid_utf8_limits_and_flags),
+        T(test_shell__srcinfo_sections_and_fields),
+        T(test_shell__srcinfo_errors),
+        T(test_shell__every_real_pkgbuild_and_srcinfo_tokenizes),
+};
+PRC_SUITE(shell, tests)

@@ -1,0 +1,317 @@
+/*
+ * test_xml.c - the bounded XML reader: document shape, the no-DTD policy,
+ * encodings, every limit with its class and location.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "base/buf.h"
+#include "base/jcs.h"
+#include "content/parsers/xml.h"
+
+static json_t *parse(const char *s, unsigned flags, prc_err *e)
+{
+        prc_err_init(e);
+        return prc_xml_parse((const uint8_t *)s, strlen(s), &prc_limits_default, flags, e);
+}
+
+/* Canonical JSON of v into a static buffer (test convenience). */
+static const char *canon(const json_t *v)
+{
+        static char out[8192];
+        prc_buf b;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_buf_init(&b, sizeof(out) - 1);
+        if (!prc_jcs_write(v, &b, &e))
+                t_fail(__FILE__, __LINE__, "jcs: %s", e.msg);
+        memcpy(out, b.data, b.len);
+        out[b.len] = 0;
+        prc_buf_clear(&b);
+        return out;
+}
+
+static void expect_err(const char *doc, prc_errclass cls, uint32_t line)
+{
+        prc_err e;
+        json_t *v = parse(doc, 0, &e);
+
+        if (v != NULL)
+                t_fail(__FILE__, __LINE__, "accepted: %s", doc);
+        T_ERR(e, cls);
+        if (line != 0)
+                T_EQ_INT(e.line, line);
+}
+
+static void test_xml__element_shape_with_namespaces_and_text(void)
+{
+        prc_err e;
+        json_t *v = parse("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                          "<project xmlns=\"urn:m\" xmlns:x=\"urn:x\" x:a=\"1\" b=\"&lt;2&gt;\">\n"
+                          "  <dep>g:a&amp;b&#x41;</dep>\n"
+                          "  <x:e/><!-- gone --><?pi gone?>\n"
+                          "</project>\n", 0, &e);
+
+        T_NOERR(e);
+        T_ASSERT(v != NULL);
+        T_EQ_STR(canon(v), "{\"attrs\":{\"b\":\"<2>\",\"x:a\":\"1\",\"xmlns\":\"urn:m\",\"xmlns:x\":\"urn:x\"},"
+                           "\"children\":[{\"attrs\":{},\"children\":[\"g:a&bA\"],\"name\":\"dep\",\"ns\":\"urn:m\"},"
+                           "{\"attrs\":{},\"children\":[],\"name\":\"x:e\",\"ns\":\"urn:x\"}],"
+                           "\"name\":\"project\",\"ns\":\"urn:m\"}");
+        json_decref(v);
+}
+
+static void test_xml__no_namespace_has_no_ns_field(void)
+{
+        prc_err e;
+        json_t *v = parse("<packages><package id=\"A\" version=\"1.0\"/></packages>", 0, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[{\"attrs\":{\"id\":\"A\",\"version\":\"1.0\"},"
+                           "\"children\":[],\"name\":\"package\"}],\"name\":\"packages\"}");
+        json_decref(v);
+}
+
+static void test_xml__cdata_and_text_merge_and_whitespace_is_dropped(void)
+{
+        prc_err e;
+        json_t *v = parse("<a>\n  <b>x<![CDATA[<y>]]>z</b>\n</a>", 0, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[{\"attrs\":{},\"children\":[\"x<y>z\"],\"name\":\"b\"}],"
+                           "\"name\":\"a\"}");
+        json_decref(v);
+        v = parse("<a>\n <b/></a>", PRC_XML_KEEP_WHITESPACE, &e);
+        T_NOERR(e);
+        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[\"\\n \",{\"attrs\":{},\"children\":[],\"name\":\"b\"}],"
+                           "\"name\":\"a\"}");
+        json_decref(v);
+}
+
+static void test_xml__utf8_bom_is_accepted(void)
+{
+        prc_err e;
+        json_t *v = parse("\xEF\xBB\xBF<a>\xC3\xA9</a>", 0, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[\"\xC3\xA9\"],\"name\":\"a\"}");
+        json_decref(v);
+}
+
+static void test_xml__every_doctype_is_refused(void)
+{
+        expect_err("<?xml version=\"1.0\"?>\n<!DOCTYPE a [<!ENTITY x \"lol\">]>\n<a>&x;</a>", PRC_E_XML_DOCTYPE, 2);
+        expect_err("<!DOCTYPE a>\n<a/>", PRC_E_XML_DOCTYPE, 1);
+        expect_err("<!DOCTYPE a SYSTEM \"file:///etc/passwd\"><a/>", PRC_E_XML_DOCTYPE, 1);
+        expect_err("<!DOCTYPE a [<!ENTITY % p SYSTEM \"http://127.0.0.1/\"> %p;]><a/>", PRC_E_XML_DOCTYPE, 1);
+}
+
+static void test_xml__undeclared_entity_is_xml_entity(void)
+{
+        expect_err("<a>\n&foo;</a>", PRC_E_XML_ENTITY, 2);
+        expect_err("<a b=\"&foo;\"/>", PRC_E_XML_ENTITY, 1);
+}
+
+static void test_xml__encodings_other_than_utf8_are_refused(void)
+{
+        prc_err e;
+        json_t *v;
+
+        expect_err("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>", PRC_E_XML_ENCODING, 1);
+        expect_err("<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>", PRC_E_XML_ENCODING, 1);
+        expect_err("<?xml version=\"1.0\" encoding=\"x-evil\"?><a/>", PRC_E_XML_ENCODING, 1);
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)"\xFF\xFE<\0a\0/\0>\0", 10, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_XML_ENCODING);
+        v = parse("<?xml version=\"1.0\" encoding=\"US-ASCII\"?><a/>", 0, &e);
+        T_NOERR(e);
+        json_decref(v);
+}
+
+static void test_xml__invalid_utf8_and_nul_are_located(void)
+{
+        prc_err e;
+        json_t *v;
+
+        expect_err("<a>\n\n x\xC0\xAF</a>", PRC_E_INVALID_UTF8, 3);
+        prc_err_init(&e);
+        v = parse("<a>\n\n x\xED\xA0\x80</a>", 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INVALID_UTF8);
+        T_EQ_INT(e.off, 7);
+        T_EQ_INT(e.col, 3);
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)"<a>\nx\0</a>", 10, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NUL_BYTE);
+        T_EQ_INT(e.line, 2);
+        T_EQ_INT(e.off, 5);
+        expect_err("<a>&#0;</a>", PRC_E_XML_SYNTAX, 1);
+}
+
+static void test_xml__not_well_formed_is_xml_syntax_with_location(void)
+{
+        prc_err e;
+        json_t *v;
+
+        expect_err("<a>\n<b></a>", PRC_E_XML_SYNTAX, 2);
+        expect_err("<a/><b/>", PRC_E_XML_SYNTAX, 1);
+        expect_err("", PRC_E_XML_SYNTAX, 0);
+        expect_err("<a x=\"1\" x=\"2\"/>", PRC_E_XML_SYNTAX, 1);
+        /* Same expanded name through two prefixes: a namespace well-formedness error. */
+        expect_err("<a xmlns:p=\"u\" xmlns:q=\"u\" p:x=\"1\" q:x=\"2\"/>", PRC_E_XML_SYNTAX, 1);
+        expect_err("<a><![CDATA[x</a>", PRC_E_XML_SYNTAX, 1);
+        prc_err_init(&e);
+        v = parse("<a>\n  <b>\n</a>", 0, &e);
+        T_ASSERT(v == NULL);
+        T_EQ_INT(e.line, 3);
+        T_EQ_INT(e.col, 3);
+}
+
+static void test_xml__depth_limit(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+        const char *ok = "<a><b><c/></b></a>", *deep = "<a><b><c><d/></c></b></a>";
+
+        lim.depth_max = 3;
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)ok, strlen(ok), &lim, 0, &e);
+        T_NOERR(e);
+        json_decref(v);
+        v = prc_xml_parse((const uint8_t *)deep, strlen(deep), &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DEPTH_LIMIT);
+        T_EQ_INT(e.line, 1);
+}
+
+static void test_xml__nodes_limit_counts_elements_and_text(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+        const char *three = "<a><b/>t</a>", *four = "<a><b/>t<c/></a>";
+
+        lim.nodes_max = 3;
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)three, strlen(three), &lim, 0, &e);
+        T_NOERR(e);
+        json_decref(v);
+        v = prc_xml_parse((const uint8_t *)four, strlen(four), &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+}
+
+static void test_xml__attribute_count_limit(void)
+{
+        prc_buf b;
+        prc_err e;
+        json_t *v;
+
+        prc_err_init(&e);
+        prc_buf_init(&b, 1 << 20);
+        T_ASSERT(prc_buf_puts(&b, "<a", &e));
+        for (int i = 0; i < PRC_XML_ATTRS_MAX; i++)
+                T_ASSERT(prc_buf_printf(&b, &e, " a%d=\"v\"", i));
+        T_ASSERT(prc_buf_puts(&b, "/>", &e));
+        v = prc_xml_parse(b.data, b.len, &prc_limits_default, 0, &e);
+        T_NOERR(e);
+        T_EQ_INT(json_object_size(json_object_get(v, "attrs")), PRC_XML_ATTRS_MAX);
+        json_decref(v);
+        b.len -= 2;
+        T_ASSERT(prc_buf_puts(&b, " z=\"1\"/>", &e));
+        v = prc_xml_parse(b.data, b.len, &prc_limits_default, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_XML_ATTRS_LIMIT);
+        prc_buf_clear(&b);
+}
+
+static void test_xml__scalar_limit_on_text_attribute_and_name(void)
+{
+        prc_limits lim = prc_limits_default;
+        const char *cases[] = { "<a>0123456789abcdefX</a>", "<a v=\"0123456789abcdefX\"/>",
+                                "<a0123456789abcdefX/>", "<a>01234567<![CDATA[89abcdefX]]></a>" };
+        prc_err e;
+        json_t *v;
+
+        lim.scalar_max = 16;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(cases); i++) {
+                prc_err_init(&e);
+                v = prc_xml_parse((const uint8_t *)cases[i], strlen(cases[i]), &lim, 0, &e);
+                if (v != NULL)
+                        t_fail(__FILE__, __LINE__, "accepted %s", cases[i]);
+                T_ERR(e, PRC_E_SCALAR_LIMIT);
+        }
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)"<a>0123456789abcdef</a>", 23, &lim, 0, &e);
+        T_NOERR(e);
+        json_decref(v);
+}
+
+static void test_xml__input_cap_and_flags(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *v;
+
+        lim.input_max = 4;
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)"<a/> ", 5, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_INPUT_TOO_LARGE);
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)"<a/>", 4, &prc_limits_default, 1u << 7, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_USAGE);
+}
+
+static void test_xml__real_pom_shape_for_extractors(void)
+{
+        char path[4096];
+        const char *c = t_corpora();
+        char *text;
+        size_t n;
+        prc_err e;
+        json_t *v, *ch;
+        size_t i;
+        bool saw_deps = false;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "corpora absent: test_xml needs manifests/java");
+        snprintf(path, sizeof(path), "%s/manifests/java/google__gson/pom.xml", c);
+        text = t_read(path, &n);
+        prc_err_init(&e);
+        v = prc_xml_parse((const uint8_t *)text, n, &prc_limits_default, 0, &e);
+        T_NOERR(e);
+        T_EQ_STR(json_string_value(json_object_get(v, "name")), "project");
+        T_EQ_STR(json_string_value(json_object_get(v, "ns")), "http://maven.apache.org/POM/4.0.0");
+        json_array_foreach(json_object_get(v, "children"), i, ch)
+                if (json_is_object(ch) && strcmp(json_string_value(json_object_get(ch, "name")), "modules") == 0)
+                        saw_deps = true;
+        T_ASSERT(saw_deps);
+        json_decref(v);
+        free(text);
+}
+
+static const prc_test tests[] = {
+        T(test_xml__element_shape_with_namespaces_and_text),
+        T(test_xml__no_namespace_has_no_ns_field),
+        T(test_xml__cdata_and_text_merge_and_whitespace_is_dropped),
+        T(test_xml__utf8_bom_is_accepted),
+        T(test_xml__every_doctype_is_refused),
+        T(test_xml__undeclared_entity_is_xml_entity),
+        T(test_xml__encodings_other_than_utf8_are_refused),
+        T(test_xml__invalid_utf8_and_nul_are_located),
+        T(test_xml__not_well_formed_is_xml_syntax_with_location),
+        T(test_xml__depth_limit),
+        T(test_xml__nodes_limit_counts_elements_and_text),
+        T(test_xml__attribute_count_limit),
+        T(test_xml__scalar_limit_on_text_attribute_and_name),
+        T(test_xml__input_cap_and_flags),
+        T(test_xml__real_pom_shape_for_extractors),
+};
+PRC_SUITE(xml, tests)
