@@ -57,6 +57,10 @@ t_format_auto_goes_by_the_file_name() {
         expect_rc 0
         expect_eq "$(json_get format)" "yaml"
         expect_eq "$(json_get document.k)" "[1]"
+        printf 'a = 1\n[t]\nb = "x"\n' >"$TMP/c.toml"
+        run "$PRC" content parse --format auto "$TMP/c.toml"
+        expect_rc 0
+        expect_eq "$OUT" '{"a":1,"t":{"b":"x"}}'
         printf '[]' >"$TMP/a.txt"
         run "$PRC" content parse --format auto "$TMP/a.txt"
         expect_rc 2

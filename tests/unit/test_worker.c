@@ -188,6 +188,68 @@ static void test_worker__parses_yaml_through_a_floored_worker(void)
         prc_client_free(c);
 }
 
+/* Served means: a document, or a refusal from the handler; never a failure of the worker itself. */
+static void expect_served(prc_client *c, uint16_t op, uint16_t fmt, const char *in)
+{
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        if (prc_client_call(c, op, fmt, 0, "x", NULL, 0, (const uint8_t *)in, strlen(in), false, &doc, &err)) {
+                T_ASSERT(doc != NULL);
+                json_decref(doc);
+                return;
+        }
+        switch (err.cls) {
+        case PRC_E_WORKER_DEAD:
+        case PRC_E_WORKER_DENIED_SYSCALL:
+        case PRC_E_WORKER_LIMIT:
+        case PRC_E_WORKER_TIMEOUT:
+        case PRC_E_WORKER_START:
+        case PRC_E_INVALID_FRAME:
+        case PRC_E_UNKNOWN_OPERATION:
+                t_fail(__FILE__, __LINE__, "op %u format %u: %s: %s", op, fmt, prc_err_name(err.cls), err.msg);
+        default:
+                break;
+        }
+}
+
+static void test_worker__every_table_entry_is_served_under_the_floor(void)
+{
+        static const struct {
+                uint16_t    fmt;
+                const char *in;
+        } parse[] = {
+                { PRC_FMT_JSON, "{\"a\":[1,2.5]}" }, { PRC_FMT_YAML, "a: [1, 2.5]\n" },
+                { PRC_FMT_TOML, "a = 1\n[t]\nb = 2.5\n" }, { PRC_FMT_INI, "[s]\nk = v\n" },
+                { PRC_FMT_XML, "<a b='1'><c>t</c></a>" }, { PRC_FMT_JSONC, "{/* c */ \"a\": 1,}" },
+        };
+        prc_client *c = client();
+
+        /* Every parse entry, with a document it accepts. */
+        for (size_t i = 0; i < PRC_ARRAY_LEN(parse); i++) {
+                json_t *doc = NULL;
+                prc_err err;
+                if (prc_dispatch_find(PRC_OP_PARSE, parse[i].fmt) == NULL)
+                        continue;       /* not wired in this build */
+                prc_err_init(&err);
+                if (!prc_client_parse(c, parse[i].fmt, "x", (const uint8_t *)parse[i].in, strlen(parse[i].in), &doc,
+                                      &err))
+                        t_fail(__FILE__, __LINE__, "%s: %s: %s", prc_format_name(parse[i].fmt),
+                               prc_err_name(err.cls), err.msg);
+                json_decref(doc);
+        }
+        /* Every other entry: served (a document or the handler's refusal), whatever the input. */
+        for (size_t i = 0; i < prc_dispatch_count; i++) {
+                const prc_dispatch_entry *e = &prc_dispatch_table[i];
+                if (e->op == PRC_OP_TEST || e->op == PRC_OP_PARSE)
+                        continue;
+                expect_served(c, e->op, e->format, e->input_max > 0 ? "pkgname=x\n" : "");
+        }
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
 static void test_worker__unknown_format_is_unknown_operation(void)
 {
         prc_client *c = client();
@@ -792,6 +854,7 @@ static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__parses_yaml_through_a_floored_worker),
+        T(test_worker__every_table_entry_is_served_under_the_floor),
         T(test_worker__unknown_format_is_unknown_operation),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__escape_socket_is_killed),
