@@ -1,14 +1,5 @@
 # test_content.sh - `prc content parse` and `prc sandbox probe` against build/prc.
 
-# lib.sh's run() is `OUT=$(cmd); RC=$?`, which under the harness's `set -e`
-# ends the test when cmd fails, so no non-zero exit could be checked.  This
-# file's own run() keeps the same contract (reported to the lead).
-run() {
-        OUT=$("$@" 2>"$TMP/.stderr") && RC=0 || RC=$?
-        ERR=$(cat "$TMP/.stderr")
-        return 0
-}
-
 t_parse_json_prints_canonical_json() {
         printf '{"b": [1, 2.5, 1e2], "a": "x"}\n' >"$TMP/a.json"
         run "$PRC" content parse --format json "$TMP/a.json"
