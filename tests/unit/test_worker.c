@@ -501,6 +501,36 @@ static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_rep
 static void test_worker__malformed_document_reply_is_invalid_frame(void) { expect_bad_reply(PRC_T_BAD_DOC, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
 
+static void test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        json_t *doc = NULL;
+        prc_err err;
+        size_t n = 1u << 20;
+        char *big = malloc(n);
+
+        T_ASSERT(big != NULL);
+        memset(big, ' ', n);
+        big[0] = '1';
+        expect_ping(c);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(kill(st.worker_pid, SIGKILL), 0);
+        /* 1 MiB cannot fit a pipe: the write meets EPIPE, which must not raise SIGPIPE here. */
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "big.json", (const uint8_t *)big, n, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_DEAD);
+        T_ASSERT(strstr(err.msg, "signal 9") != NULL);
+        json_decref(doc);
+        doc = NULL;
+        T_ASSERT(prc_client_parse(c, PRC_FMT_JSON, "big.json", (const uint8_t *)big, n, &doc, &err));
+        T_EQ_INT(json_integer_value(doc), 1);
+        json_decref(doc);
+        T_EQ_INT(started(c), 2);
+        free(big);
+        prc_client_free(c);
+}
+
 static void test_worker__document_over_the_reply_cap_is_refused_by_the_worker(void)
 {
         prc_client_opts o;
@@ -881,6 +911,7 @@ static const prc_test tests[] = {
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
         T(test_worker__malformed_document_reply_is_invalid_frame),
+        T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__request_over_the_cap_is_refused_before_sending),
         T(test_worker__cache_hit_costs_no_round_trip),
@@ -911,6 +942,7 @@ static const prc_test client_tests[] = {
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
         T(test_worker__malformed_document_reply_is_invalid_frame),
+        T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
