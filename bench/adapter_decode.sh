@@ -6,6 +6,8 @@
 #
 # Uses the release build (build/prc; run `make` first).  The manifest is the
 # fixture manifest with messages and stdout_bytes raised to fit the transcript.
+# Side by side: bench/adapter_decode_floor.c, jansson parsing the same lines
+# and nothing else, so the ratio shows what the protocol checks cost.
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
@@ -37,19 +39,23 @@ PY
 bytes=$(stat -c %s "$W/t.jsonl")
 echo "transcript: $N observations, $bytes bytes"
 "$PRC" adapter validate-output --manifest "$W/m.json" --file "$W/t.jsonl" >/dev/null || { echo "transcript was not accepted"; exit 1; }
+cc -O2 -o "$W/floor" bench/adapter_decode_floor.c $(pkg-config --cflags --libs jansson 2>/dev/null || echo -ljansson)
 # Wall time and CPU time (user+sys) per run: on a shared, loaded machine the
 # wall time includes waiting for a CPU, so both are reported.
-walls=(); cpus=()
+walls=(); cpus=(); fcpus=()
 for r in $(seq "$RUNS"); do
+        /usr/bin/time -f '%U %S' -o "$W/fcpu" "$W/floor" "$W/t.jsonl" >/dev/null
+        fcpu=$(awk '{printf "%d", ($1 + $2) * 1000}' "$W/fcpu")
+        fcpus+=("$fcpu")
         s=$(date +%s%N)
         /usr/bin/time -f '%U %S' -o "$W/cpu" "$PRC" adapter validate-output --manifest "$W/m.json" --file "$W/t.jsonl" >/dev/null
         e=$(date +%s%N)
         wall=$(( (e - s) / 1000000 ))
         cpu=$(awk '{printf "%d", ($1 + $2) * 1000}' "$W/cpu")
         walls+=("$wall"); cpus+=("$cpu")
-        echo "run $r: wall ${wall} ms, cpu ${cpu} ms"
+        echo "run $r: prc wall ${wall} ms, cpu ${cpu} ms; jansson-only cpu ${fcpu} ms"
 done
 med() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-mw=$(med "${walls[@]}"); mc=$(med "${cpus[@]}")
-echo "median of $RUNS: wall ${mw} ms, cpu ${mc} ms for $N observations (load average: $(cut -d' ' -f1 /proc/loadavg))"
-echo "ratio to the 1000 ms budget: wall $(awk -v a="$mw" 'BEGIN{printf "%.2f", a/1000}'), cpu $(awk -v a="$mc" 'BEGIN{printf "%.2f", a/1000}')"
+mw=$(med "${walls[@]}"); mc=$(med "${cpus[@]}"); mf=$(med "${fcpus[@]}")
+echo "median of $RUNS: prc wall ${mw} ms, cpu ${mc} ms; jansson-only cpu ${mf} ms; $N observations (load average: $(cut -d' ' -f1 /proc/loadavg))"
+echo "ratios: prc cpu / 1000 ms budget $(awk -v a="$mc" 'BEGIN{printf "%.2f", a/1000}'), prc wall / budget $(awk -v a="$mw" 'BEGIN{printf "%.2f", a/1000}'), prc cpu / jansson-only cpu $(awk -v a="$mc" -v b="$mf" 'BEGIN{printf "%.2f", a/(b>0?b:1)}')"

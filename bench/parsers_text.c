@@ -8,8 +8,9 @@
  * prc's reader; jansson's json_loadb (and prc_json_parse) on JSON of the
  * same content (the document re-rendered with two-space indentation, so the
  * bytes are of comparable size); and for JSON inputs jansson on the file
- * itself.  Each measurement repeats for about SECONDS (default 0.5) and
- * reports the median MB/s over the runs.  Not a test: numbers, no asserts.
+ * itself.  The three readers run interleaved, one run each per round, for
+ * about SECONDS (default 0.5); each reports the median MB/s over its runs.
+ * Not a test: numbers, no asserts.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -54,24 +55,43 @@ static json_t *run(enum which w, const uint8_t *p, size_t n)
         return NULL;
 }
 
-/* Median MB/s of repeated parses; -1 if the parser refuses the input. */
-static double measure(enum which w, const uint8_t *p, size_t n, double secs)
+/*
+ * Median MB/s of each of k readers, their runs interleaved (one run of each
+ * per round) so that a change in machine load hits all of them alike.
+ * out[i] is -1 if reader i refuses its input.
+ */
+struct job {
+        enum which     w;
+        const uint8_t *p;
+        size_t         n;
+};
+
+static double rounds[3][5000];
+
+static void measure(const struct job *jobs, size_t k, double secs, double *out)
 {
-        double t[10000];
-        size_t k = 0;
+        size_t r = 0;
         double start = now();
 
-        while (k < 5 || (now() - start < secs && k < PRC_ARRAY_LEN(t))) {
-                double a = now();
-                json_t *v = run(w, p, n);
-                double b = now();
-                if (v == NULL)
-                        return -1;
-                json_decref(v);
-                t[k++] = b - a;
+        for (size_t i = 0; i < k; i++)
+                out[i] = 0;
+        while (r < 5 || (now() - start < secs && r < PRC_ARRAY_LEN(rounds[0]))) {
+                for (size_t i = 0; i < k; i++) {
+                        double a = now(), b;
+                        json_t *v = run(jobs[i].w, jobs[i].p, jobs[i].n);
+                        b = now();
+                        if (v == NULL)
+                                out[i] = -1;
+                        json_decref(v);
+                        rounds[i][r] = b - a;
+                }
+                r++;
         }
-        qsort(t, k, sizeof(t[0]), cmp);
-        return (double)n / 1e6 / t[k / 2];
+        for (size_t i = 0; i < k; i++) {
+                qsort(rounds[i], r, sizeof(rounds[i][0]), cmp);
+                if (out[i] == 0)
+                        out[i] = (double)jobs[i].n / 1e6 / rounds[i][r / 2];
+        }
 }
 
 static unsigned char *slurp(const char *path, size_t *n)
@@ -141,7 +161,6 @@ int main(int argc, char **argv)
                         }
                         snprintf(label, sizeof(label), "%s", strlen(q) > 43 ? q + strlen(q) - 43 : q);
                 }
-                mine = measure(w, b, n, secs);
                 doc = run(w, b, n);
                 if (doc == NULL) {
                         printf("%-44s refused by prc's reader\n", label);
@@ -151,8 +170,15 @@ int main(int argc, char **argv)
                 /* JSON of the same content; for a JSON input, the input itself. */
                 json = toml ? json_dumps(doc, JSON_INDENT(2)) : NULL;
                 jn = json != NULL ? strlen(json) : n;
-                jan = measure(W_JANSSON, json != NULL ? (uint8_t *)json : b, jn, secs);
-                strict = measure(W_STRICT, json != NULL ? (uint8_t *)json : b, jn, secs);
+                {
+                        const uint8_t *jp = json != NULL ? (const uint8_t *)json : b;
+                        struct job jobs[3] = { { w, b, n }, { W_JANSSON, jp, jn }, { W_STRICT, jp, jn } };
+                        double r[3];
+                        measure(jobs, 3, secs, r);
+                        mine = r[0];
+                        jan = r[1];
+                        strict = r[2];
+                }
                 printf("%-44s %9zu %-6s %9.1f %13.1f %13.1f %6.2fx\n", label, n, toml ? "toml" : "jsonc", mine,
                        jan, strict, mine / jan);
                 if (json != NULL)

@@ -48,4 +48,7 @@ const char *prc_authority_value(const char *s, size_t len);
  */
 bool prc_authority_scan(const json_t *v, unsigned sets, bool allow_root_status, prc_err *err) PRC_MUST_CHECK;
 
+/* Every word list is sorted and holds only folded words (lookups use bsearch); for the unit test. */
+bool prc_authority_lists_ok(void);
+
 #endif

@@ -36,6 +36,7 @@ struct prc_decoder {
         uint64_t            logs;
         bool                summary;
         bool                finished;
+        bool                briefs_only;        /* keep id / kind / outcome only, not the lines */
         prc_disposition     disp;
         prc_err             err;
         prc_sha256         *h;          /* owned */
@@ -53,7 +54,10 @@ struct prc_decoder {
                 uint8_t outcome;        /* index into outcomes[] */
         }                  *recs;       /* owned */
         size_t              nrecs, caprecs;
-        uint32_t           *idset;      /* owned: open addressing over recs, index + 1, 0 empty */
+        struct id_slot {
+                uint32_t hash;
+                uint32_t rec;           /* index into recs + 1; 0: empty */
+        }                  *idset;      /* owned: open addressing, at most half full */
         size_t              idcap;      /* power of two, kept at most half full */
         json_t             *obs;        /* owned: built lazily by prc_decoder_observations */
         json_t             *arts;       /* owned array of the artifact messages */
@@ -355,24 +359,30 @@ static bool check_location(const json_t *loc, size_t i, prc_err *e)
         return true;
 }
 
-static uint64_t hash_id(const char *s, size_t n)
+static uint32_t hash_id(const char *s, size_t n)
 {
         uint64_t h = 1469598103934665603ull;   /* FNV-1a: ids are short and adapter-chosen, the set is ours */
 
         for (size_t i = 0; i < n; i++)
                 h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
-        return h;
+        return (uint32_t)(h ^ (h >> 32));
 }
 
-/* Slot of id in the set: where it is, or the empty slot where it would go. */
-static size_t id_slot(const prc_decoder *d, const char *id, size_t n)
+/*
+ * Slot of id in the set: where it is, or the empty slot where it would go.
+ * Each slot keeps the hash beside the record index, so a probe touches the
+ * arena only on a full hash match.
+ */
+static size_t id_slot(const prc_decoder *d, const char *id, size_t n, uint32_t h)
 {
-        size_t mask = d->idcap - 1, i = (size_t)hash_id(id, n) & mask;
+        size_t mask = d->idcap - 1, i = h & mask;
 
-        while (d->idset[i] != 0) {
-                const char *k = (const char *)d->arena.data + d->recs[d->idset[i] - 1].id_off;
-                if (strncmp(k, id, n) == 0 && k[n] == '\0')
-                        return i;
+        while (d->idset[i].rec != 0) {
+                if (d->idset[i].hash == h) {
+                        const char *k = (const char *)d->arena.data + d->recs[d->idset[i].rec - 1].id_off;
+                        if (strncmp(k, id, n) == 0 && k[n] == '\0')
+                                return i;
+                }
                 i = (i + 1) & mask;
         }
         return i;
@@ -380,29 +390,38 @@ static size_t id_slot(const prc_decoder *d, const char *id, size_t n)
 
 static bool obs_id_seen(const prc_decoder *d, const json_t *id)
 {
-        return d->idcap != 0 && d->idset[id_slot(d, json_string_value(id), json_string_length(id))] != 0;
+        const char *s = json_string_value(id);
+        size_t n = json_string_length(id);
+
+        return d->idcap != 0 && d->idset[id_slot(d, s, n, hash_id(s, n))].rec != 0;
 }
 
 static bool obs_id_add(prc_decoder *d, size_t rec, prc_err *e)
 {
         const char *id = (const char *)d->arena.data + d->recs[rec].id_off;
+        size_t n = strlen(id);
+        uint32_t h = hash_id(id, n);
 
         if ((rec + 1) * 2 > d->idcap) {
                 size_t cap = d->idcap ? d->idcap * 2 : 1024;
-                uint32_t *old = d->idset, *nt = calloc(cap, sizeof(*nt));
+                struct id_slot *old = d->idset, *nt = calloc(cap, sizeof(*nt));
                 size_t oldcap = d->idcap;
                 if (nt == NULL)
                         return prc_err_oom(e, "observation ids");
                 d->idset = nt;
                 d->idcap = cap;
-                for (size_t i = 0; i < oldcap; i++)
-                        if (old[i] != 0) {
-                                const char *k = (const char *)d->arena.data + d->recs[old[i] - 1].id_off;
-                                nt[id_slot(d, k, strlen(k))] = old[i];
-                        }
+                /* ids in the old table are distinct: each needs only an empty slot */
+                for (size_t i = 0; i < oldcap; i++) {
+                        size_t j = old[i].hash & (cap - 1);
+                        if (old[i].rec == 0)
+                                continue;
+                        while (nt[j].rec != 0)
+                                j = (j + 1) & (cap - 1);
+                        nt[j] = old[i];
+                }
                 free(old);
         }
-        d->idset[id_slot(d, id, strlen(id))] = (uint32_t)(rec + 1);
+        d->idset[id_slot(d, id, n, h)] = (struct id_slot){ h, (uint32_t)(rec + 1) };
         return true;
 }
 
@@ -421,9 +440,9 @@ static bool keep_observation(prc_decoder *d, const json_t *v, const uint8_t *lin
                 d->caprecs = cap;
         }
         r.line_off = d->arena.len;
-        r.line_len = n;
+        r.line_len = d->briefs_only ? 0 : n;
         r.outcome = outcome;
-        if (!prc_buf_put(&d->arena, line, n, e) || !prc_buf_putc(&d->arena, 0, e))
+        if (!d->briefs_only && (!prc_buf_put(&d->arena, line, n, e) || !prc_buf_putc(&d->arena, 0, e)))
                 return false;
         r.id_off = d->arena.len;
         if (!prc_buf_put(&d->arena, json_string_value(id), json_string_length(id) + 1, e))
@@ -723,7 +742,7 @@ const json_t *prc_decoder_observations(const prc_decoder *d)
         prc_decoder *w = (prc_decoder *)d;     /* the lazy cache is not part of the observable state */
         prc_err e;
 
-        if (d->disp != PRC_DISP_ACCEPTED)
+        if (d->disp != PRC_DISP_ACCEPTED || d->briefs_only)
                 return d->empty;
         if (d->obs != NULL)
                 return d->obs;
@@ -739,6 +758,12 @@ const json_t *prc_decoder_observations(const prc_decoder *d)
                 }
         }
         return d->obs ? d->obs : d->empty;
+}
+
+void prc_decoder_keep_briefs_only(prc_decoder *d)
+{
+        if (d->total == 0)
+                d->briefs_only = true;
 }
 
 size_t prc_decoder_observation_count(const prc_decoder *d)

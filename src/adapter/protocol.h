@@ -54,10 +54,11 @@ typedef struct prc_exec_end {
 typedef struct prc_decoder prc_decoder;        /* opaque: protocol.c */
 
 /*
- * New decoder for output of manifest m (borrowed: must outlive the decoder)
+ * New decoder for output of manifest m (borrowed: must outlive the decoder;
+ * loaded with PRC_MANIFEST_EXECUTE, which is what checks engine compatibility)
  * under lim (NULL: the manifest's limits).  lim may only lower the
- * manifest's ceilings.  Returns NULL with err set: manifest-archived (m was
- * loaded for records), protocol-mismatch (m is not a jsonl adapter),
+ * manifest's ceilings.  Returns NULL with err set: manifest-archived (m is
+ * a v0.1-v0.3 manifest), protocol-mismatch (m is not a jsonl adapter),
  * limit-out-of-range (lim raises or zeroes a ceiling), out-of-memory.
  */
 prc_decoder *prc_decoder_new(const prc_manifest *m, const prc_proto_limits *lim, prc_err *err);
@@ -92,6 +93,12 @@ const char *prc_decoder_summary_status(const prc_decoder *d);
  * rebuild ran out of memory.
  */
 const json_t *prc_decoder_observations(const prc_decoder *d);
+/*
+ * Before the first feed: keep only each observation's id, kind and outcome
+ * (prc_decoder_observations then stays empty).  For callers that report
+ * but do not hand observations on, such as validate-output and fixtures.
+ */
+void prc_decoder_keep_briefs_only(prc_decoder *d);
 /* Count and id / kind / outcome of accepted observations, without building JSON (0 / false otherwise). */
 size_t prc_decoder_observation_count(const prc_decoder *d);
 /* Borrowed strings, valid until prc_decoder_free. */

@@ -639,6 +639,34 @@ bool prc_registry_resolve_manifest(prc_registry *reg, const char *adapter_id, pr
         return true;
 }
 
+static int grant_order(const void *a, const void *b)
+{
+        const prc_resolution *x = a, *y = b;
+        int c = strcmp(x->adapter_id, y->adapter_id);
+
+        return c != 0 ? c : strcmp(x->manifest_sha256, y->manifest_sha256);
+}
+
+bool prc_registry_resolve_set(prc_registry *reg, const char *const *ids, size_t n, prc_resolution *out,
+                              prc_err *err)
+{
+        prc_resolution tmp[PRC_REGISTRY_RESOLVE_MAX];
+
+        if (n > PRC_REGISTRY_RESOLVE_MAX)
+                return prc_err_set(err, PRC_E_USAGE, "%zu adapter ids; one run executes at most %d", n,
+                                   PRC_REGISTRY_RESOLVE_MAX);
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < i; j++)
+                        if (strcmp(ids[i], ids[j]) == 0)
+                                return prc_err_set(err, PRC_E_USAGE, "adapter id '%.128s' is given twice", ids[i]);
+        for (size_t i = 0; i < n; i++)
+                if (!prc_registry_resolve(reg, ids[i], &tmp[i], err))
+                        return false;
+        qsort(tmp, n, sizeof(tmp[0]), grant_order);
+        memcpy(out, tmp, n * sizeof(tmp[0]));
+        return true;
+}
+
 bool prc_registry_verify_signature(const prc_registry *reg, const prc_trust_store *ts, const char *sig_path,
                                    prc_sig_info *out, prc_err *err)
 {

@@ -24,6 +24,7 @@
  *
  * Trust: the lockfile is operator input (validated, then trusted); the
  * manifests it references are checked against it before any use.
+ * A registry caches each entry's check, so it is not for concurrent use.
  */
 #ifndef PRC_ADAPTER_REGISTRY_H
 #define PRC_ADAPTER_REGISTRY_H
@@ -46,6 +47,8 @@
 enum {
         /* A local trust root lists the adapters one organisation reviewed: hundreds, not thousands. */
         PRC_REGISTRY_ENTRIES_MAX = 1024,
+        /* Seed 000: one scan executes at most 16 adapters. */
+        PRC_REGISTRY_RESOLVE_MAX = 16,
 };
 
 typedef enum prc_registry_trust {
@@ -152,6 +155,16 @@ bool prc_registry_resolve(prc_registry *reg, const char *adapter_id, prc_resolut
  */
 bool prc_registry_resolve_manifest(prc_registry *reg, const char *adapter_id, prc_resolution *out,
                                    prc_manifest **out_m, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Resolve a whole --adapter-id set, all or nothing: ids may not repeat and
+ * there may be at most PRC_REGISTRY_RESOLVE_MAX (usage); the first id that
+ * does not resolve is the error (classes of prc_registry_resolve).  On
+ * success out[0..n) holds the grants in execution order: by adapter id,
+ * then manifest digest (byte order), independent of the order given.
+ */
+bool prc_registry_resolve_set(prc_registry *reg, const char *const *ids, size_t n, prc_resolution *out,
+                              prc_err *err) PRC_MUST_CHECK;
 
 /* Is this manifest digest pinned by a revoked entry?  (A revoked digest never resolves.) */
 bool prc_registry_digest_revoked(const prc_registry *reg, const char *manifest_sha256);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/alloc.h"
-
 #include "base/jcs.h"
 #include "base/utf8.h"
 
@@ -264,15 +263,23 @@ void prc_jptr_push(char *out, size_t cap, const char *key)
         if (n + 1 >= cap)
                 return;
         out[n++] = '/';
-        for (const char *k = key; *k != '\0' && n + 2 < cap; k++) {
-                if (*k == '~' || *k == '/') {
+        for (const char *k = key; *k != '\0';) {
+                unsigned char c = (unsigned char)*k;
+                /* bytes this character needs: a long key is cut between characters, never inside one */
+                size_t need = c == '~' || c == '/' ? 2 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+
+                if (n + need + 1 > cap)
+                        break;
+                if (c == '~' || c == '/') {
                         out[n++] = '~';
-                        out[n++] = *k == '~' ? '0' : '1';
-                } else {
-                        out[n++] = *k;
+                        out[n++] = c == '~' ? '0' : '1';
+                        k++;
+                        continue;
                 }
+                for (size_t i = 0; i < need && *k != '\0'; i++)
+                        out[n++] = *k++;
         }
-        out[n < cap ? n : cap - 1] = '\0';
+        out[n] = '\0';
 }
 
 void prc_jptr_index(char *out, size_t cap, size_t index)

@@ -67,6 +67,9 @@ int cmd_adapter_fixture_validate(int argc, char **argv);
 int cmd_adapter_registry_validate(int argc, char **argv);
 
 /* -- adapters: OCI runner and records -- */
+int cmd_adapter_plan_oci(int argc, char **argv);
+int cmd_adapter_run_oci(int argc, char **argv);
+int cmd_record_show(int argc, char **argv);
 
 /* -- documents -- */
 int cmd_doc_digest(int argc, char **argv);

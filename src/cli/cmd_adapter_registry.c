@@ -106,7 +106,7 @@ static void print_text(const json_t *out)
         else if (json_is_string(json_object_get(sig, "reason")))
                 printf("signature: rejected (%s)\n", json_string_value(json_object_get(sig, "reason")));
         else
-                printf("signature: absent\n");
+                printf("signature: %s\n", json_string_value(json_object_get(sig, "status")));
         json_array_foreach(entries, i, e) {
                 const json_t *reason = json_object_get(e, "reason");
                 printf("%-8s %s %s %s %s%s%s\n", json_string_value(json_object_get(e, "decision")),
@@ -177,8 +177,10 @@ int cmd_adapter_registry_validate(int argc, char **argv)
         reg = prc_registry_load(file, &err);
         if (reg == NULL) {
                 add_error(&r, &err);
+                /* A requested signature over a document that did not load was never checked. */
                 out = json_pack("{s:b,s:n,s:n,s:n,s:{s:s,s:s,s:n,s:n,s:n},s:o,s:O}", "valid", 0, "registry_id",
-                                "revision", "content_sha256", "signature", "status", "absent", "scope", "registry",
+                                "revision", "content_sha256", "signature", "status",
+                                sig != NULL ? "unchecked" : "absent", "scope", "registry",
                                 "reason", "publisher_id", "key_sha256", "entries", entries, "errors", r.errors);
         } else {
                 for (size_t i = 0; i < prc_registry_nentries(reg); i++) {

@@ -259,6 +259,12 @@ int cmd_snapshot(int argc, char **argv)
                 }
         }
         rc = ok ? PRC_EXIT_OK : fail(&err, json);
+        if (ok && !prc_inventory_complete(inv)) {
+                /* Same rule as prc inventory: files that could not be listed are not in the copy either. */
+                fprintf(stderr, "prc snapshot: %zu name(s) could not be represented and were not copied\n",
+                        prc_inventory_unrep_count(inv));
+                rc = PRC_EXIT_FAIL;
+        }
         prc_snapshot_free(snap);
         prc_inventory_free(inv);
         sigaction(SIGINT, &old_int, NULL);

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "content/client.h"
+#include "engine/sarif.h"
 #include "engine/scan.h"
+#include "engine/state.h"
 
 struct parse_ctx {
         prc_client *client;
@@ -155,9 +157,11 @@ static int run_scan(int argc, char **argv, const char *what)
                 { "mode", required_argument, NULL, 'm' },
                 { "format", required_argument, NULL, 'f' },
                 { "now", required_argument, NULL, 'n' },
+                { "state-dir", required_argument, NULL, 's' },
                 { NULL, 0, NULL, 0 },
         };
-        static const char *const formats[] = { "text", "json", NULL };
+        static const char *const formats[] = { "text", "json", "sarif", NULL };
+        const char *state_dir = NULL;
         prc_scan_opts so = { 0 };
         struct parse_ctx pc = { 0 };
         prc_client_opts copts;
@@ -175,6 +179,7 @@ static int run_scan(int argc, char **argv, const char *what)
                 case 'c': so.catalog_root = optarg; break;
                 case 'p': so.profile = optarg; break;
                 case 'f': format = optarg; break;
+                case 's': state_dir = optarg; break;
                 case 'n':
                         if (!rfc3339_ok(optarg))
                                 return cli_usage(what, "--now takes YYYY-MM-DDTHH:MM:SSZ");
@@ -221,7 +226,20 @@ static int run_scan(int argc, char **argv, const char *what)
                 goto out;
         }
         progress_done();
-        if (strcmp(format, "json") == 0) {
+        /* Artifacts (none from built-in analyses) are written before the record that names them. */
+        if (state_dir != NULL && !prc_state_write(state_dir, NULL, 0, res, &err)) {
+                cli_print_err(&err);
+                rc = PRC_EXIT_EXEC;
+                goto out;
+        }
+        if (strcmp(format, "sarif") == 0) {
+                json_t *sarif = prc_sarif_from_run(res, &err);
+                if (sarif == NULL || !cli_json_out(sarif, &err)) {
+                        cli_print_err(&err);
+                        rc = PRC_EXIT_EXEC;
+                }
+                json_decref(sarif);
+        } else if (strcmp(format, "json") == 0) {
                 if (!cli_json_out(res, &err)) {
                         cli_print_err(&err);
                         rc = PRC_EXIT_EXEC;

@@ -16,7 +16,7 @@ const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
           "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
-          "                [--format text|json] [--now YYYY-MM-DDTHH:MM:SSZ]\n"
+          "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -24,6 +24,9 @@ const prc_cmd prc_cmds[] = {
           "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
           "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
+          "--format sarif prints a SARIF 2.1.0 view (one result per assertion not passing).\n"
+          "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
+          "written atomically, artifacts first.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
           "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
 
@@ -46,8 +49,9 @@ const prc_cmd prc_cmds[] = {
           "also rereads the copy and checks it against the digest).  The snapshot is kept (remove it with rm -r when done); on any error, and on\n"
           "SIGINT or SIGTERM, whatever was written is removed.  --ceiling lowers the 4 GiB\n"
           "total size ceiling.\n"
-          "Exit: 0 created; 2 usage; 3 a file changed or is unreadable, the ceiling was\n"
-          "reached, --out exists, or I/O failed.\n" },
+          "Exit: 0 created; 1 created, but some names could not be represented (not\n"
+          "copied); 2 usage; 3 a file changed or is unreadable, the ceiling was reached,\n"
+          "--out exists, or I/O failed (nothing is left on disk).\n" },
 
         /* -- content worker and parsers -- */
         { "content", "parse", cmd_content_parse, "parse a target file through the sandboxed content worker",
@@ -114,6 +118,40 @@ const prc_cmd prc_cmds[] = {
           "3 I/O error.\n" },
 
         /* -- adapters: OCI runner and records -- */
+        { "adapter", "plan-oci", cmd_adapter_plan_oci, "print the exact OCI command and sealed plan, start nothing",
+          "usage: prc adapter plan-oci --manifest FILE --target DIR --runtime docker|podman\n"
+          "                            [--data NAME=DIR]... [--format text|json]\n"
+          "\n"
+          "Inventories DIR, seals a private read-only snapshot of it (then removes it),\n"
+          "hashes each declared data directory, identifies the runtime client (path,\n"
+          "SHA-256, version) and prints the plan: the exact argv run-oci executes\n"
+          "(--pull=never, --network=none, read-only root, no capabilities,\n"
+          "no-new-privileges, the invoking non-root UID:GID, memory without swap, cpus,\n"
+          "pids, nofile and nproc ulimits, the snapshot at /prc-snapshot as the working\n"
+          "directory, data at /prc-inputs/NAME, no environment, --rm, the manifest's\n"
+          "command) and plan_sha256 over its sealed, host-path-free form.\n"
+          "Refuses to run as root.  docs/oci-runner.md.\n"
+          "Exit: 0 planned; 1 refused input (manifest, data, ulimits); 2 usage;\n"
+          "3 runtime or snapshot failure; 4 refused by policy (root).\n" },
+        { "adapter", "run-oci", cmd_adapter_run_oci, "run a pinned adapter image and emit an execution record",
+          "usage: prc adapter run-oci --manifest FILE --target DIR --runtime docker|podman\n"
+          "                           [--data NAME=DIR]... [--format text|json]\n"
+          "\n"
+          "Plans as plan-oci does, checks the image is present (never pulls), re-checks\n"
+          "plan, manifest, runtime binary, snapshot and data immediately before start,\n"
+          "sends the three protocol lines, decodes stdout strictly as it arrives under\n"
+          "the manifest's caps, counts and hashes stderr, enforces wall_seconds (removing\n"
+          "exactly the container it named), re-checks snapshot and data after, and prints\n"
+          "the content-addressed execution record (schemas/execution-record.schema.json).\n"
+          "Exit: 0 accepted; 1 rejected output or refused input; 2 usage; 3 execution\n"
+          "error (timeout, limit, changed snapshot, runtime failure); 4 refused by policy.\n" },
+        { "record", "show", cmd_record_show, "check and print an execution record (v0.1-v0.3)",
+          "usage: prc record show FILE [--format text|json]\n"
+          "\n"
+          "Reads an execution record strictly (v0.3 current; v0.1 and v0.2 archived) and\n"
+          "checks that its id is the digest of the record without its id.  Reading is\n"
+          "interpretation only: a record is never evidence for a new scan.\n"
+          "Exit: 0 valid; 1 invalid record; 2 usage; 3 I/O error.\n" },
 
         /* -- documents -- */
         { "doc", "digest", cmd_doc_digest, "print the canonical SHA-256 of a YAML or JSON document",
@@ -203,9 +241,17 @@ int main(int argc, char **argv)
                 }
         }
         if (known_word) {
-                fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\nsee 'prc help'\n", argv[1],
-                        argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
-                return PRC_EXIT_USAGE;
+                bool asked = argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+                FILE *f = asked ? stdout : stderr;
+
+                if (!asked)
+                        fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\n", argv[1],
+                                argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
+                fprintf(f, "subcommands of 'prc %s':\n", argv[1]);
+                for (size_t i = 0; i < prc_ncmds; i++)
+                        if (strcmp(prc_cmds[i].name, argv[1]) == 0 && prc_cmds[i].sub != NULL)
+                                fprintf(f, "  prc %s %-22s %s\n", argv[1], prc_cmds[i].sub, prc_cmds[i].summary);
+                return asked ? PRC_EXIT_OK : PRC_EXIT_USAGE;
         }
         fprintf(stderr, "prc: unknown command '%s'\nsee 'prc help'\n", argv[1]);
         return PRC_EXIT_USAGE;

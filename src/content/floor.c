@@ -74,7 +74,7 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "exit_group",    PRC_SC_PLAIN,        NULL },
         { "futex",         PRC_SC_PLAIN,        "glibc locks (malloc, stdio) when contended" },
         { "getpid",        PRC_SC_PLAIN,        "abort(): raise() signals its own process" },
-        { "getrandom",     PRC_SC_PLAIN,        "expat seeds its hash tables (else it would open /dev/urandom)" },
+        { "getrandom",     PRC_SC_PLAIN,        "expat salts its hash tables (else it would open /dev/urandom)" },
         { "gettid",        PRC_SC_PLAIN,        "abort(): raise() signals its own thread" },
         { "ioctl",         PRC_SC_TCGETS_ONLY,  "isatty(): libfyaml asks whether stderr (/dev/null) is a terminal" },
         { "madvise",       PRC_SC_PLAIN,        "free() returns pages with MADV_DONTNEED" },

@@ -48,7 +48,9 @@ typedef struct prc_snapshot_opts {
  * is reopened beneath inv's root (no symlink in any component), must still
  * be a regular file of the inventoried size, and the bytes read (hashed as
  * they are written) must have the inventoried SHA-256.  On failure nothing
- * is left on disk.  Errors: snapshot-source-changed (names the path),
+ * is left on disk.  Names the inventory could not represent are not copied
+ * either: the caller reports them (prc_inventory_complete).  Errors:
+ * snapshot-source-changed (names the path),
  * snapshot-too-large, snapshot-out-exists, snapshot-interrupted,
  * inventory-unreadable, io-error, out-of-memory.
  */

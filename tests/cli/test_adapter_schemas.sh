@@ -10,7 +10,7 @@ t_schemas_are_valid_draft_2020_12() {
         $PY - <<'PY'
 import json, glob, jsonschema
 files = sorted(glob.glob("schemas/adapter-*.schema.json"))
-assert len(files) == 7, files
+assert len(files) >= 7, files   # the registry area adds its own adapter-* schemas
 for f in files:
     s = json.load(open(f))
     assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema", f
@@ -95,8 +95,7 @@ PY
 }
 
 t_suite_and_report_validate_against_their_schemas() {
-        suite_copy "$TMP/s"
-        arun "$PRC" adapter fixture-validate --suite "$TMP/s/fixture-suite.json" --format json
+        arun "$PRC" adapter fixture-validate --suite "$FIX/fixture-suite.yaml" --format json
         expect_rc 0
         printf '%s' "$OUT" > "$TMP/report.json"
         $PY - "$TMP/report.json" <<'PY'

@@ -35,7 +35,7 @@ t_yaml_goes_through_the_worker() {
         printf 'key: 1\nf: 0.5\nl: [a, b]\n' >"$TMP/a.yaml"
         run "$PRC" content parse --format yaml "$TMP/a.yaml"
         expect_rc 0
-        expect_eq "$OUT" '{"f":0.5,"key":1,"l":["a","b"]}'
+        expect_eq "$OUT" '{"f":"0.5","key":1,"l":["a","b"]}'
         printf 'a: [\n' >"$TMP/bad.yaml"
         run "$PRC" content parse --format yaml "$TMP/bad.yaml"
         expect_rc 3

@@ -144,3 +144,14 @@ t_snapshot_usage_errors_exit_2() {
         runp "$PRC" snapshot --target "$TMP" --out "$TMP/x" --format sarif
         expect_rc 2
 }
+
+t_snapshot_with_unrepresentable_names_exits_1() {
+        mkdir -p "$TMP/t"
+        printf 'x' >"$TMP/t/ok"
+        printf 'y' >"$TMP/t/$(printf 'tab\tname')"
+        runp "$PRC" snapshot --target "$TMP/t" --out "$TMP/snap"
+        expect_rc 1
+        expect_err "could not be represented and were not copied"
+        [ -f "$TMP/snap/ok" ] || fail "ok not copied"
+        expect_eq "$(ls "$TMP/snap" | wc -l)" "1"
+}

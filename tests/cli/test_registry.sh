@@ -351,3 +351,31 @@ PY
         expect_eq "$(json_get entries.3.reason)" "registry-lifecycle-drift"
         expect_eq "$(json_get entries.0.decision)" "admitted"
 }
+
+# The whole JSON report for the example registry is golden (PRC_UPDATE_GOLDEN=1 rewrites it).
+t_example_registry_report_is_golden() {
+        local golden=tests/golden/registry/001-example-registry.out
+        runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
+        expect_rc 0
+        if [ "${PRC_UPDATE_GOLDEN:-}" = 1 ]; then
+                printf '%s\n' "$OUT" >"$golden"
+        fi
+        expect_eq "$OUT" "$(cat "$golden")"
+        # Two runs give byte-identical reports.
+        local first=$OUT
+        runp "$PRC" adapter registry-validate --file "$FIX/adapter-registry.yaml" --format json
+        expect_eq "$OUT" "$first"
+}
+
+t_signature_over_an_unloadable_registry_is_unchecked() {
+        revoked_registry
+        newkey pub1
+        store "$TMP/store.yaml" "[registry]"
+        sign pub1 registry "$(digest_of "$TMP/reg.yaml")" "$TMP/reg.sig"
+        printf 'schema: prc.adapter-registry/v1\n' >"$TMP/reg.yaml"
+        runp "$PRC" adapter registry-validate --file "$TMP/reg.yaml" --trust-store "$TMP/store.yaml" \
+                --signature "$TMP/reg.sig" --format json
+        expect_rc 1
+        expect_eq "$(json_get signature.status)" "unchecked"
+        expect_eq "$(json_get errors.0.class)" "missing-field"
+}

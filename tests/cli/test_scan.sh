@@ -183,3 +183,32 @@ t_missing_target_is_an_execution_error() {
         expect_rc 3
         expect_err io-error
 }
+
+t_state_dir_holds_the_run_record_under_its_id() {
+        mk_good "$TMP/t"
+        run "$PRC" scan --target "$TMP/t" --format json --state-dir "$TMP/state"
+        expect_rc 0
+        id=$(json_get id)
+        [ -f "$TMP/state/runs/$id.json" ] || fail "no runs/$id.json"
+        [ "$(cat "$TMP/state/runs/$id.json")" = "$OUT" ] || fail "stored record differs from stdout"
+        [ "$(stat -c %a "$TMP/state/runs")" = 700 ]
+}
+
+t_sarif_lists_assertions_that_did_not_pass() {
+        mk_good "$TMP/t"
+        cp /bin/true "$TMP/t/tool"
+        run "$PRC" scan --target "$TMP/t" --format sarif
+        expect_rc 1
+        [ "$(json_get version)" = 2.1.0 ]
+        [ "$(json_get runs.0.results.0.ruleId)" = PRC-A-CORE-005 ]
+        [ "$(json_get runs.0.results.0.locations.0.physicalLocation.artifactLocation.uri)" = tool ]
+}
+
+t_command_group_help_lists_subcommands() {
+        run "$PRC" adapter --help
+        expect_rc 0
+        expect_out "prc adapter validate-output"
+        run "$PRC" adapter no-such-subcommand
+        expect_rc 2
+        expect_err "subcommands of 'prc adapter'"
+}

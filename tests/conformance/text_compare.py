@@ -2,6 +2,7 @@
 #
 #   /usr/bin/python3 text_compare.py toml DIR LIST EXPECT < helper-output
 #   /usr/bin/python3 text_compare.py jsonc DIR TSV EXPECT < helper-output
+#   /usr/bin/python3 text_compare.py jts DIR DIR/test_parsing EXPECT < helper-output
 #
 # Reads the lines of tests/helpers/text_parse ("FILE\tok\tJSON" or
 # "FILE\terr\tCLASS\tLINE:COL\tMSG") and checks each verdict against the
@@ -23,6 +24,8 @@ def fnum(s):
 
 def ndt(s):
     s = s.upper()
+    if s.endswith("Z"):
+        s = s[:-1] + "+00:00"
     if len(s) > 10 and s[10] in " T":
         s = s[:10] + "T" + s[11:]
     m = re.match(r"^(.*?\d\d:\d\d:\d\d)(\.\d+)?(.*)$", s)
@@ -85,6 +88,13 @@ def main():
                 rel = rel.strip()
                 if rel.endswith(".toml"):
                     cases.append((rel, "accept" if rel.startswith("valid/") else "reject"))
+    elif mode == "jts":
+        # JSONTestSuite: y_ accept, n_ reject, i_ either (it must only terminate cleanly).
+        import os
+        for name in sorted(os.listdir(listing)):
+            verdict = {"y": "accept", "n": "reject", "i": "either"}.get(name[:1])
+            if verdict and name.endswith(".json"):
+                cases.append(("test_parsing/" + name, verdict))
     else:
         with open(listing, encoding="utf-8") as f:
             next(f)
@@ -108,6 +118,8 @@ def main():
                 why = "document differs: " + r[1][:300]
             else:
                 ok = True
+        elif r is not None and verdict == "either":
+            ok = r[0] in ("ok", "err")
         elif r is not None:
             ok = r[0] == "err"
             why = "accepted an invalid case"
@@ -119,6 +131,7 @@ def main():
                 passed += 1
             continue
         kind = rel.split("/")[0] if mode == "toml" else verdict
+        kind = ("JSONTestSuite " if mode == "jts" else "") + kind
         c = counts.setdefault(kind, [0, 0])
         if ok:
             passed += 1
@@ -134,4 +147,5 @@ def main():
     return 1 if failed else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,6 +20,6 @@
         "\"command\":[\"/usr/local/bin/prc-fixture-adapter\",\"--jsonl\"],"                             \
         "\"limits\":{\"wall_seconds\":60,\"memory_bytes\":268435456,\"cpus_millis\":1000,\"pids\":16,"  \
         "\"nofile\":64,\"tmpfs_bytes\":0,\"stdin_bytes\":1048576,\"stdout_bytes\":1048576,"            \
-        "\"stderr_bytes\":65536,\"line_bytes\":4096,\"messages\":100}}"
+        "\"stderr_bytes\":65536,\"line_bytes\":4096,\"messages\":5000}}"
 
 #endif

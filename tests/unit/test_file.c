@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/file.h"
 
 static void test_file__reads_whole_file_at_cap_exactly(void)
@@ -184,6 +185,43 @@ static void test_file__write_to_closed_pipe_is_io_error(void)
         close(fds[1]);
 }
 
+/* Each allocation of a growing read fails in turn: out-of-memory, the buffer as it was. */
+static void test_file__fault_sweep_over_read(void)
+{
+        size_t n = 200000;
+        char *data = malloc(n);
+        const char *path;
+        unsigned long total;
+        prc_buf b;
+        prc_err e;
+
+        T_ASSERT(data != NULL);
+        memset(data, 'z', n);
+        path = t_write(t_tmpdir(), "grow", data, n);
+        free(data);
+        prc_err_init(&e);
+        prc_buf_init(&b, 1 << 20);
+        T_ASSERT(prc_buf_puts(&b, "head", &e));
+        prc_fault_arm(0, false);
+        T_ASSERT(prc_file_read(path, n, 0, &b, &e));
+        total = prc_fault_count();
+        prc_buf_clear(&b);
+        T_ASSERT(total >= 2);
+        for (unsigned long nth = 1; nth <= total; nth++) {
+                prc_err_init(&e);
+                prc_buf_init(&b, 1 << 20);
+                T_ASSERT(prc_buf_puts(&b, "head", &e));
+                prc_fault_arm(nth, false);
+                if (prc_file_read(path, n, 0, &b, &e))
+                        t_fail(__FILE__, __LINE__, "allocation %lu of %lu failed silently", nth, total);
+                prc_fault_arm(0, false);
+                T_ERR(e, PRC_E_OUT_OF_MEMORY);
+                T_EQ_STR(e.file, path);
+                T_EQ_STR(prc_buf_cstr(&b), "head");
+                prc_buf_clear(&b);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_file__reads_whole_file_at_cap_exactly),
         T(test_file__one_byte_past_cap_is_input_too_large),
@@ -194,5 +232,6 @@ static const prc_test tests[] = {
         T(test_file__fd_read_cap_counts_bytes_read_not_buffer),
         T(test_file__large_file_in_many_reads),
         T(test_file__write_to_closed_pipe_is_io_error),
+        T(test_file__fault_sweep_over_read),
 };
 PRC_SUITE(file, tests)

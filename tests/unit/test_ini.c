@@ -171,6 +171,22 @@ static void test_ini__limits(void)
         T_ERR(e, PRC_E_INPUT_TOO_LARGE);
 }
 
+static void test_ini__truncation_and_bit_flip_sweep(void)
+{
+        const char *valid = "# c\r\n[metadata]\nName = x\n[options]\ninstall_requires =\n    a>=1\n\n    b\n"
+                            "[DEFAULT]\nk: v\n";
+
+        T_ASSERT(tc_sweep(prc_ini_parse, 0, valid) > 500);
+}
+
+static void test_ini__allocation_failures_are_refusals_without_leaks(void)
+{
+        const char *valid = "# c\r\n[metadata]\nName = x\n[options]\ninstall_requires =\n    a>=1\n\n    b\n"
+                            "[DEFAULT]\nk: v\n";
+
+        T_ASSERT(tc_oom_sweep(prc_ini_parse, 0, valid) > 10);
+}
+
 static const tc_expect attacks[] = {
         { "ini/dup-section.cfg", "ini-duplicate-section", NULL },
         { "ini/dup-option.cfg", "ini-duplicate-option", NULL },
@@ -250,6 +266,8 @@ static const prc_test tests[] = {
         T(test_ini__nul_is_refused_with_location),
         T(test_ini__error_line),
         T(test_ini__limits),
+        T(test_ini__truncation_and_bit_flip_sweep),
+        T(test_ini__allocation_failures_are_refusals_without_leaks),
         T(test_ini__attack_corpus_in_place),
         T(test_ini__interpolation_bomb_stays_small),
         T(test_ini__real_setup_cfg_parses),

@@ -172,7 +172,8 @@ static void test_json_strict__depth_at_limit_and_one_past(void)
         v = parse_l(s, n, &lim, 0, &e);
         T_ASSERT(v == NULL);
         T_ERR(e, PRC_E_DEPTH_LIMIT);
-        v = parse("[\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\"[[[[[[[[[[[[[\"]", 0, &e);
+        lim.depth_max = 2;
+        v = parse_l("[[\"[[[{{\\\"[[\"],{\"[\":\"{{\"}]", 26, &lim, 0, &e);
         T_ASSERT(v != NULL);
         json_decref(v);
 }
@@ -405,6 +406,13 @@ static void test_json_strict__pointer_helpers(void)
         T_ASSERT(strlen(p) < sizeof(p));        /* truncated, always terminated */
         T_ASSERT(strncmp(p, "/a~1b/12/~0/", 12) == 0);
         T_EQ_STR(prc_json_type_name(json_true()), "boolean");
+        /* a cut falls between characters: 8 bytes left, three 3-byte characters offered */
+        char q[10] = "";
+        prc_jptr_push(q, sizeof(q), "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac");
+        T_EQ_STR(q, "/\xe2\x82\xac\xe2\x82\xac");
+        char r[4] = "/ab";
+        prc_jptr_push(r, sizeof(r), "x");       /* full: unchanged */
+        T_EQ_STR(r, "/ab");
 }
 
 /* Fault injection: each jansson allocation fails in turn; every outcome is out-of-memory, no leak. */
@@ -434,6 +442,37 @@ static void test_json_strict__fault_sweep_over_parse(void)
                         if (e.cls != PRC_E_OUT_OF_MEMORY)
                                 t_fail(__FILE__, __LINE__, "allocation %lu of %lu: class %s (%s)", nth, total,
                                        prc_err_name(e.cls), e.msg);
+                }
+        }
+        check_leaks();
+}
+
+/* The same sweep through the other refusal paths: floats kept, a duplicate found late. */
+static void test_json_strict__fault_sweep_over_float_and_duplicate_paths(void)
+{
+        static const char *const docs[] = {
+                "{\"f\":[1.5,-2e3,{\"g\":0.25}],\"s\":\"text\"}",
+                "{\"a\":{\"b\":[1,{\"c\":\"x\",\"c\":\"y\"}]}}",
+        };
+        static const prc_errclass clean[] = { PRC_E_OK, PRC_E_DUPLICATE_FIELD };
+
+        for (size_t d = 0; d < PRC_ARRAY_LEN(docs); d++) {
+                unsigned long total;
+                prc_err e;
+                json_t *v;
+
+                prc_fault_arm(0, false);
+                v = parse(docs[d], PRC_JSON_ALLOW_FLOAT, &e);
+                total = prc_fault_count();
+                T_ERR(e, clean[d]);
+                json_decref(v);
+                for (unsigned long nth = 1; nth <= total; nth++) {
+                        prc_fault_arm(nth, false);
+                        v = parse(docs[d], PRC_JSON_ALLOW_FLOAT, &e);
+                        prc_fault_arm(0, false);
+                        if (v != NULL || e.cls != PRC_E_OUT_OF_MEMORY)
+                                t_fail(__FILE__, __LINE__, "doc %zu, allocation %lu of %lu: %s", d, nth, total,
+                                       prc_err_name(e.cls));
                 }
         }
         check_leaks();
@@ -548,6 +587,7 @@ static const prc_test tests[] = {
         T(test_json_strict__field_table),
         T(test_json_strict__pointer_helpers),
         T(test_json_strict__fault_sweep_over_parse),
+        T(test_json_strict__fault_sweep_over_float_and_duplicate_paths),
         T(test_json_strict__guard_survives_replaced_allocator),
         T(test_json_strict__bitflip_and_truncation_sweep),
 };

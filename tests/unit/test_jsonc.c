@@ -206,6 +206,21 @@ static void test_jsonc__agrees_with_the_strict_json_reader(void)
         }
 }
 
+static void test_jsonc__truncation_and_bit_flip_sweep(void)
+{
+        const char *valid = "// c\n{\"a\": [1, -2, \"s\\u00e9\\n\", true, null,], /* b */ \"o\": {\"k\": false},}\n";
+
+        T_ASSERT(tc_sweep(prc_jsonc_parse, 0, valid) > 500);
+        T_ASSERT(tc_sweep(prc_jsonc_parse, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_NUL, valid) > 500);
+}
+
+static void test_jsonc__allocation_failures_are_refusals_without_leaks(void)
+{
+        const char *valid = "// c\n{\"a\": [1, -2, \"s\\u00e9\\n\", true, null,], /* b */ \"o\": {\"k\": false},}\n";
+
+        T_ASSERT(tc_oom_sweep(prc_jsonc_parse, 0, valid) > 10);
+}
+
 static const tc_expect attacks[] = {
         { "json/deep-array-100000.json", "depth-limit", NULL },
         { "json/deep-object-100000.json", "depth-limit", NULL },
@@ -277,6 +292,43 @@ static void test_jsonc__cr_row_fails_after_the_comment(void)
         free(b);
 }
 
+static json_t *fixture(const char *name)
+{
+        char path[4096];
+        size_t n;
+        char *b;
+        prc_err e;
+        json_t *v;
+
+        snprintf(path, sizeof(path), "%s/tests/fixtures/jsonc/%s", t_root(), name);
+        b = t_read(path, &n);
+        prc_err_init(&e);
+        v = prc_jsonc_parse((const uint8_t *)b, n, &prc_limits_default, 0, &e);
+        free(b);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "%s refused: %s at %u:%u: %s", name, prc_err_name(e.cls), e.line, e.col,
+                       e.msg);
+        return v;
+}
+
+static void test_jsonc__tsconfig_like_fixtures_parse(void)
+{
+        json_t *v = fixture("tsconfig.json");
+
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(v, "compilerOptions"), "outDir")), "dist");
+        T_EQ_STR(json_string_value(json_array_get(json_object_get(json_object_get(json_object_get(v,
+                 "compilerOptions"), "paths"), "@app/*"), 0)), "src/*");
+        T_EQ_INT(json_array_size(json_object_get(v, "include")), 2);
+        json_decref(v);
+        v = fixture("devcontainer.json");
+        T_ASSERT(json_object_get(v, "postCreateCommand") == NULL);      /* it is commented out */
+        T_EQ_INT(json_integer_value(json_array_get(json_object_get(v, "forwardPorts"), 1)), 9229);
+        json_decref(v);
+        v = fixture("vscode-settings.json");
+        T_EQ_STR(json_string_value(json_object_get(v, "url")), "https://example.invalid/*not-a-comment*/");
+        json_decref(v);
+}
+
 static bool json_kind(const char *kind, const char *path)
 {
         size_t n = strlen(path);
@@ -301,8 +353,11 @@ static const prc_test tests[] = {
         T(test_jsonc__error_line_and_column),
         T(test_jsonc__limits),
         T(test_jsonc__agrees_with_the_strict_json_reader),
+        T(test_jsonc__truncation_and_bit_flip_sweep),
+        T(test_jsonc__allocation_failures_are_refusals_without_leaks),
         T(test_jsonc__attack_corpus_in_place),
         T(test_jsonc__cr_row_fails_after_the_comment),
+        T(test_jsonc__tsconfig_like_fixtures_parse),
         T(test_jsonc__real_json_manifests_parse),
 };
 

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "adapter/authority.h"
 #include "adapter/manifest.h"
 #include "adapter/protocol.h"
 #include "adapter_manifest_json.h"
@@ -296,6 +297,88 @@ static void test_protocol__authority_claims_at_any_depth(void)
         }
 }
 
+static void test_protocol__authority_words_fold_case_and_separators(void)
+{
+        T_ASSERT(prc_authority_lists_ok());
+        T_EQ_STR(prc_authority_key("Severity_Override", 17, PRC_AUTH_EVALUATOR), "severityoverride");
+        T_EQ_STR(prc_authority_key("allow-listed", 12, PRC_AUTH_EVALUATOR), "allowlisted");
+        T_EQ_STR(prc_authority_key("firstParty", 10, PRC_AUTH_TRUST), "firstparty");
+        T_ASSERT(prc_authority_key("firstParty", 10, PRC_AUTH_EVALUATOR) == NULL);
+        T_ASSERT(prc_authority_key("path", 4, PRC_AUTH_EVALUATOR | PRC_AUTH_TRUST) == NULL);
+        T_ASSERT(prc_authority_key("passes_through_a_very_long_key_name", 35, PRC_AUTH_EVALUATOR) == NULL);
+        T_EQ_STR(prc_authority_value("PASS", 4), "pass");
+        T_ASSERT(prc_authority_value("found", 5) == NULL);
+        /* every list entry is found again (the bsearch sees a sorted list) */
+        T_ASSERT(prc_authority_key("whitelisted", 11, PRC_AUTH_EVALUATOR) != NULL);
+        T_ASSERT(prc_authority_key("allow", 5, PRC_AUTH_EVALUATOR) != NULL);
+        T_ASSERT(prc_authority_value("waived", 6) != NULL);
+}
+
+static void test_protocol__observation_briefs_match_the_full_objects(void)
+{
+        static const char t[] = ART("r") OBS("a") "{\"type\":\"observation\",\"id\":\"b\",\"kind\":\"fixture.sbom\","
+                                "\"outcome\":\"value\",\"value\":{\"n\":1}}\n" SUM(0, 2, 1);
+        prc_manifest *m = manifest();
+        prc_err err;
+        prc_decoder *d;
+        const char *id, *kind, *outcome;
+
+        prc_err_init(&err);
+        d = prc_decode_transcript(m, NULL, t, sizeof(t) - 1, NULL, &err);
+        T_EQ_INT(prc_decoder_observation_count(d), 2);
+        T_ASSERT(prc_decoder_observation_brief(d, 1, &id, &kind, &outcome));
+        T_EQ_STR(id, "b");
+        T_EQ_STR(kind, "fixture.sbom");
+        T_EQ_STR(outcome, "value");
+        T_ASSERT(!prc_decoder_observation_brief(d, 2, &id, &kind, &outcome));
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(json_array_get(prc_decoder_observations(d), 1),
+                                                                    "value"), "n")), 1);
+        /* the same pointer on a second call: built once */
+        T_ASSERT(prc_decoder_observations(d) == prc_decoder_observations(d));
+        prc_decoder_free(d);
+        /* briefs-only mode keeps the briefs and never builds the objects */
+        d = prc_decoder_new(m, NULL, &err);
+        prc_decoder_keep_briefs_only(d);
+        (void)prc_decoder_feed(d, t, sizeof(t) - 1);
+        T_ASSERT(prc_decoder_finish(d, NULL));
+        T_EQ_INT(prc_decoder_observation_count(d), 2);
+        T_ASSERT(prc_decoder_observation_brief(d, 0, &id, &kind, &outcome));
+        T_EQ_STR(outcome, "not_found");
+        T_EQ_INT(json_array_size(prc_decoder_observations(d)), 0);
+        prc_decoder_free(d);
+        /* rejected output has no observations at all */
+        d = prc_decode_transcript(m, NULL, OBS("a"), strlen(OBS("a")), NULL, &err);
+        T_EQ_INT(prc_decoder_observation_count(d), 0);
+        T_ASSERT(!prc_decoder_observation_brief(d, 0, &id, &kind, &outcome));
+        T_EQ_INT(json_array_size(prc_decoder_observations(d)), 0);
+        T_ASSERT(prc_decoder_summary_status(d) == NULL);
+        prc_decoder_free(d);
+        prc_manifest_free(m);
+}
+
+static void test_protocol__many_ids_stay_unique(void)
+{
+        prc_manifest *m;
+        prc_err err;
+        prc_decoder *d;
+        char line[160];
+        prc_proto_limits lim = { 4096, 5000, 1 << 20 };
+
+        /* the id set grows past its first table (1024 slots); a late duplicate of an early id is still caught */
+        m = manifest();
+        prc_err_init(&err);
+        d = prc_decoder_new(m, &lim, &err);
+        for (int i = 0; i < 1500; i++) {
+                snprintf(line, sizeof(line), "{\"type\":\"observation\",\"id\":\"o%d\",\"kind\":\"fixture.secret\","
+                         "\"outcome\":\"found\"}\n", i % 1400);
+                (void)prc_decoder_feed(d, line, strlen(line));
+        }
+        T_ERR(*prc_decoder_error(d), PRC_E_DUPLICATE_ID);
+        T_EQ_INT(prc_decoder_error(d)->line, 1401);
+        prc_decoder_free(d);
+        prc_manifest_free(m);
+}
+
 static void test_protocol__errors_never_echo_adapter_bytes(void)
 {
         static const char *const t[] = {
@@ -387,7 +470,7 @@ static void test_protocol__execution_end_rules(void)
 static void test_protocol__decoder_refuses_raised_limits(void)
 {
         prc_manifest *m = manifest();
-        prc_proto_limits raise = { 4097, 100, 1 << 20 }, zero = { 4096, 0, 1 << 20 };
+        prc_proto_limits raise = { 4097, 100, 1 << 20 }, zero = { 4096, 0, 1 << 20 }, more = { 4096, 5001, 1 << 20 };
         prc_err err;
 
         prc_err_init(&err);
@@ -395,6 +478,9 @@ static void test_protocol__decoder_refuses_raised_limits(void)
         T_ERR(err, PRC_E_LIMIT_OUT_OF_RANGE);
         prc_err_init(&err);
         T_ASSERT(prc_decoder_new(m, &zero, &err) == NULL);
+        T_ERR(err, PRC_E_LIMIT_OUT_OF_RANGE);
+        prc_err_init(&err);
+        T_ASSERT(prc_decoder_new(m, &more, &err) == NULL);
         T_ERR(err, PRC_E_LIMIT_OUT_OF_RANGE);
         prc_manifest_free(m);
 }
@@ -447,6 +533,54 @@ static void test_protocol__stderr_meter_keeps_only_count_and_digest(void)
         prc_stderr_meter_clear(&s);
 }
 
+/*
+ * Hostile-path sweep over the checked-in valid transcript: every truncation
+ * and every single-bit flip gives exactly one outcome, a proper prefix is
+ * never accepted, and an accepted flip still satisfies the invariants.
+ */
+static void test_protocol__truncation_and_bitflip_sweep(void)
+{
+        char path[4200];
+        size_t n;
+        char *t, *c;
+        prc_manifest *m = manifest();
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/fixtures/adapters/valid-output.jsonl", t_root());
+        t = t_read(path, &n);
+        c = malloc(n);
+        T_ASSERT(c != NULL);
+        prc_err_init(&err);
+        for (size_t k = 0; k < n; k++) {
+                prc_decoder *d = prc_decode_transcript(m, NULL, t, k, NULL, &err);
+                T_EQ_INT(prc_decoder_disposition(d), PRC_DISP_REJECTED);
+                T_ASSERT(prc_decoder_error(d)->cls != PRC_E_OK);
+                T_ASSERT(prc_decoder_error(d)->line >= 1);
+                prc_decoder_free(d);
+        }
+        for (size_t k = 0; k < n; k++) {
+                for (int bit = 0; bit < 8; bit++) {
+                        prc_decoder *d;
+                        memcpy(c, t, n);
+                        c[k] = (char)(c[k] ^ (1 << bit));
+                        d = prc_decode_transcript(m, NULL, c, n, NULL, &err);
+                        if (prc_decoder_disposition(d) == PRC_DISP_ACCEPTED) {
+                                T_NOERR(*prc_decoder_error(d));
+                                T_ASSERT(prc_decoder_summary_status(d) != NULL);
+                        } else {
+                                T_EQ_INT(prc_decoder_disposition(d), PRC_DISP_REJECTED);
+                                T_ASSERT(prc_decoder_error(d)->cls != PRC_E_OK);
+                                T_EQ_INT(prc_decoder_observation_count(d), 0);
+                        }
+                        prc_decoder_free(d);
+                }
+        }
+        T_NOERR(err);
+        free(c);
+        free(t);
+        prc_manifest_free(m);
+}
+
 static const prc_test tests[] = {
         T(test_protocol__valid_transcript_with_every_optional_field_is_accepted),
         T(test_protocol__summary_statuses_unsupported_and_failed_are_accepted),
@@ -459,11 +593,15 @@ static const prc_test tests[] = {
         T(test_protocol__statuses_outcomes_locations_counters),
         T(test_protocol__ids_artifacts_values_kinds_numbers),
         T(test_protocol__authority_claims_at_any_depth),
+        T(test_protocol__authority_words_fold_case_and_separators),
+        T(test_protocol__observation_briefs_match_the_full_objects),
+        T(test_protocol__many_ids_stay_unique),
         T(test_protocol__errors_never_echo_adapter_bytes),
         T(test_protocol__chunking_does_not_change_the_result),
         T(test_protocol__execution_end_rules),
         T(test_protocol__decoder_refuses_raised_limits),
         T(test_protocol__request_builder_writes_three_canonical_lines),
         T(test_protocol__stderr_meter_keeps_only_count_and_digest),
+        T(test_protocol__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(protocol, tests)

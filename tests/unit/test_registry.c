@@ -596,6 +596,43 @@ static void test_registry__resolved_manifest_is_the_checked_one(void)
         prc_registry_free(reg);
 }
 
+static void test_registry__resolve_set_is_all_or_nothing_and_ordered(void)
+{
+        const char *dir = t_tmpdir();
+        char ea[1024], eb[1024], ec[1024], all[4096];
+        const char *ids_ok[] = { "zeta@1", "alpha@2" };
+        const char *ids_bad[] = { "alpha@2", "mid@1" };
+        const char *ids_dup[] = { "alpha@2", "alpha@2" };
+        const char *many[PRC_REGISTRY_RESOLVE_MAX + 1];
+        prc_resolution out[PRC_REGISTRY_RESOLVE_MAX + 1];
+        prc_registry *reg;
+        prc_err err;
+
+        snprintf(ea, sizeof(ea), "%s", entry("zeta@1", manifest(dir, "z.yaml", "zeta@1", "p", "active", 1, 1), "p",
+                                             "verified-community", "active", "z.yaml"));
+        snprintf(eb, sizeof(eb), "%s", entry("alpha@2", manifest(dir, "a.yaml", "alpha@2", "p", "active", 1, 1), "p",
+                                             "first-party-sandboxed", "active", "a.yaml"));
+        snprintf(ec, sizeof(ec), "%s", entry("mid@1", manifest(dir, "m.yaml", "mid@1", "p", "active", 1, 1), "p",
+                                             "local", "active", "m.yaml"));
+        snprintf(all, sizeof(all), "%s,%s,%s", ea, eb, ec);
+        reg = load_entries(dir, all, &err);
+        T_NOERR(err);
+        T_ASSERT(prc_registry_resolve_set(reg, ids_ok, 2, out, &err));
+        T_EQ_STR(out[0].adapter_id, "alpha@2");
+        T_EQ_STR(out[1].adapter_id, "zeta@1");
+        T_ASSERT(!prc_registry_resolve_set(reg, ids_bad, 2, out, &err));
+        T_ERR(err, PRC_E_REGISTRY_TRUST_LOCAL);
+        prc_err_init(&err);
+        T_ASSERT(!prc_registry_resolve_set(reg, ids_dup, 2, out, &err));
+        T_ERR(err, PRC_E_USAGE);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(many); i++)
+                many[i] = "alpha@2";
+        prc_err_init(&err);
+        T_ASSERT(!prc_registry_resolve_set(reg, many, PRC_ARRAY_LEN(many), out, &err));
+        T_ERR(err, PRC_E_USAGE);
+        prc_registry_free(reg);
+}
+
 static void test_registry__local_explicit_grant_records_the_publisher(void)
 {
         prc_resolution r, back;
@@ -785,6 +822,7 @@ static const prc_test tests[] = {
         T(test_registry__lockfile_symlink_is_refused),
         T(test_registry__resolution_records_the_registry_grant),
         T(test_registry__resolved_manifest_is_the_checked_one),
+        T(test_registry__resolve_set_is_all_or_nothing_and_ordered),
         T(test_registry__local_explicit_grant_records_the_publisher),
         T(test_registry__local_grant_from_a_loaded_manifest),
         T(test_registry__truncation_and_bit_flip_sweep),

@@ -218,7 +218,7 @@ static void test_toml__syntax_rules(void)
         DUMPS("a = [\n  1, # one\n  2,\n]\n\"\" = 3\n", 0, "{\"\":3,\"a\":[1,2]}");
 }
 
-static void test_toml__tagged_leaves_are_values_not_tables(void)
+static void test_toml__typed_leaves_are_values_not_tables(void)
 {
         prc_err e;
 
@@ -228,6 +228,11 @@ static void test_toml__tagged_leaves_are_values_not_tables(void)
         T_ASSERT(parse("a = 0\n[a.b]\n", PRC_TOML_TAGGED, &e) == NULL);
         T_ERR(e, PRC_E_TOML_KEY_CONFLICT);
         REFUSE("a = 0\na.q.d = 1\n", PRC_E_TOML_KEY_CONFLICT);
+        /* Also found by fuzz_toml: a typed float or date in default mode is a value as well. */
+        REFUSE("a = 13E2\na.b = 2\n", PRC_E_TOML_KEY_CONFLICT);
+        REFUSE("a = 1979-05-27\n[a.b]\n", PRC_E_TOML_KEY_CONFLICT);
+        T_ASSERT(parse("a = 13E2\na.b = 2\n", PRC_TOML_TAGGED, &e) == NULL);
+        T_ERR(e, PRC_E_TOML_KEY_CONFLICT);
 }
 
 static void test_toml__reserved_key(void)
@@ -324,6 +329,27 @@ static void test_toml__unsafe_integers_are_kept(void)
         T_NOERR(e);
         T_EQ_INT(json_integer_value(json_object_get(v, "big")), 9007199254740993LL);
         json_decref(v);
+        DUMPS("big = 9_007_199_254_740_993\nneg = -9223372036854775807\nsafe = 9007199254740991\n",
+              PRC_TOML_UNSAFE_INT_TYPED,
+              "{\"big\":{\"$toml\":\"integer\",\"text\":\"9007199254740993\"},\"neg\":{\"$toml\":\"integer\","
+              "\"text\":\"-9223372036854775807\"},\"safe\":9007199254740991}");
+}
+
+static void test_toml__truncation_and_bit_flip_sweep(void)
+{
+        const char *valid = "# lock\n[[package]]\nname = \"a\"\nv = 'x'\nd = [{ n = 1, o.p = 0x1f },]\n"
+                            "[package.s]\nt = 1979-05-27T07:32:00Z\nf = -1.5e3\nm = \"\"\"\nq\\\n r\"\"\"\n";
+
+        T_ASSERT(tc_sweep(prc_toml_parse, 0, valid) > 1000);
+        T_ASSERT(tc_sweep(prc_toml_parse, PRC_TOML_TAGGED, valid) > 1000);
+}
+
+static void test_toml__allocation_failures_are_refusals_without_leaks(void)
+{
+        const char *valid = "# lock\n[[package]]\nname = \"a\"\nv = 'x'\nd = [{ n = 1, o.p = 0x1f },]\n"
+                            "[package.s]\nt = 1979-05-27T07:32:00Z\nf = -1.5e3\nm = \"\"\"\nq\\\n r\"\"\"\n";
+
+        T_ASSERT(tc_oom_sweep(prc_toml_parse, 0, valid) > 10);
 }
 
 static const tc_expect attacks[] = {
@@ -406,12 +432,14 @@ static const prc_test tests[] = {
         T(test_toml__nul_escape_needs_a_flag),
         T(test_toml__control_characters),
         T(test_toml__syntax_rules),
-        T(test_toml__tagged_leaves_are_values_not_tables),
+        T(test_toml__typed_leaves_are_values_not_tables),
         T(test_toml__reserved_key),
         T(test_toml__error_line_and_column),
         T(test_toml__limits),
         T(test_toml__invalid_utf8_is_refused_with_offset),
         T(test_toml__unsafe_integers_are_kept),
+        T(test_toml__truncation_and_bit_flip_sweep),
+        T(test_toml__allocation_failures_are_refusals_without_leaks),
         T(test_toml__attack_corpus_in_place),
         T(test_toml__real_manifests_parse),
 };

@@ -57,8 +57,8 @@ static void test_xml__element_shape_with_namespaces_and_text(void)
         T_NOERR(e);
         T_ASSERT(v != NULL);
         T_EQ_STR(canon(v), "{\"attrs\":{\"b\":\"<2>\",\"x:a\":\"1\",\"xmlns\":\"urn:m\",\"xmlns:x\":\"urn:x\"},"
-                           "\"children\":[{\"attrs\":{},\"children\":[\"g:a&bA\"],\"name\":\"dep\",\"ns\":\"urn:m\"},"
-                           "{\"attrs\":{},\"children\":[],\"name\":\"x:e\",\"ns\":\"urn:x\"}],"
+                           "\"children\":[{\"children\":[\"g:a&bA\"],\"name\":\"dep\",\"ns\":\"urn:m\"},"
+                           "{\"name\":\"x:e\",\"ns\":\"urn:x\"}],"
                            "\"name\":\"project\",\"ns\":\"urn:m\"}");
         json_decref(v);
 }
@@ -69,8 +69,8 @@ static void test_xml__no_namespace_has_no_ns_field(void)
         json_t *v = parse("<packages><package id=\"A\" version=\"1.0\"/></packages>", 0, &e);
 
         T_NOERR(e);
-        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[{\"attrs\":{\"id\":\"A\",\"version\":\"1.0\"},"
-                           "\"children\":[],\"name\":\"package\"}],\"name\":\"packages\"}");
+        T_EQ_STR(canon(v), "{\"children\":[{\"attrs\":{\"id\":\"A\",\"version\":\"1.0\"},"
+                           "\"name\":\"package\"}],\"name\":\"packages\"}");
         json_decref(v);
 }
 
@@ -80,13 +80,11 @@ static void test_xml__cdata_and_text_merge_and_whitespace_is_dropped(void)
         json_t *v = parse("<a>\n  <b>x<![CDATA[<y>]]>z</b>\n</a>", 0, &e);
 
         T_NOERR(e);
-        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[{\"attrs\":{},\"children\":[\"x<y>z\"],\"name\":\"b\"}],"
-                           "\"name\":\"a\"}");
+        T_EQ_STR(canon(v), "{\"children\":[{\"children\":[\"x<y>z\"],\"name\":\"b\"}],\"name\":\"a\"}");
         json_decref(v);
         v = parse("<a>\n <b/></a>", PRC_XML_KEEP_WHITESPACE, &e);
         T_NOERR(e);
-        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[\"\\n \",{\"attrs\":{},\"children\":[],\"name\":\"b\"}],"
-                           "\"name\":\"a\"}");
+        T_EQ_STR(canon(v), "{\"children\":[\"\\n \",{\"name\":\"b\"}],\"name\":\"a\"}");
         json_decref(v);
 }
 
@@ -96,7 +94,7 @@ static void test_xml__utf8_bom_is_accepted(void)
         json_t *v = parse("\xEF\xBB\xBF<a>\xC3\xA9</a>", 0, &e);
 
         T_NOERR(e);
-        T_EQ_STR(canon(v), "{\"attrs\":{},\"children\":[\"\xC3\xA9\"],\"name\":\"a\"}");
+        T_EQ_STR(canon(v), "{\"children\":[\"\xC3\xA9\"],\"name\":\"a\"}");
         json_decref(v);
 }
 
@@ -252,6 +250,29 @@ static void test_xml__scalar_limit_on_text_attribute_and_name(void)
         json_decref(v);
 }
 
+static void test_xml__tree_budget_refuses_a_flood_of_tiny_elements(void)
+{
+        prc_limits lim = prc_limits_default;
+        size_t n = 512u << 10, k;
+        uint8_t *p = malloc(n + 16);
+        prc_err e;
+        json_t *v;
+
+        /* 4-byte elements cost ~500 heap bytes each: past 32x + 16 MiB long before nodes_max. */
+        T_ASSERT(p != NULL);
+        memcpy(p, "<r>", 3);
+        for (k = 3; k + 4 <= n; k += 4)
+                memcpy(p + k, "<a/>", 4);
+        memcpy(p + k, "</r>", 4);
+        lim.input_max = n + 16;
+        prc_err_init(&e);
+        v = prc_xml_parse(p, k + 4, &lim, 0, &e);
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_NODES_LIMIT);
+        T_ASSERT(strstr(e.msg, "document tree") != NULL);
+        free(p);
+}
+
 static void test_xml__input_cap_and_flags(void)
 {
         prc_limits lim = prc_limits_default;
@@ -297,6 +318,47 @@ static void test_xml__real_pom_shape_for_extractors(void)
         free(text);
 }
 
+/* Every truncation and every single-bit flip of a valid document: exactly one outcome, no crash. */
+static void test_xml__truncation_and_bitflip_sweep(void)
+{
+        static const char doc[] =
+                "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                "<project xmlns=\"urn:m\" xmlns:x=\"urn:x\" x:a=\"1\">\n"
+                "  <dependencies><dependency><groupId>g&amp;h</groupId>\n"
+                "  <version>[1.0,2.0)</version><![CDATA[<c>]]><!-- c --><?pi x?></dependency></dependencies>\n"
+                "</project>\n";
+        size_t n = sizeof(doc) - 1;
+        uint8_t buf[sizeof(doc)];
+        unsigned ok = 0, refused = 0;
+
+        for (size_t len = 0; len <= n; len++) {
+                prc_err e;
+                json_t *v;
+                prc_err_init(&e);
+                v = prc_xml_parse((const uint8_t *)doc, len, &prc_limits_default, 0, &e);
+                T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                json_decref(v);
+        }
+        for (size_t i = 0; i < n; i++) {
+                for (int bit = 0; bit < 8; bit++) {
+                        prc_err e;
+                        json_t *v;
+                        memcpy(buf, doc, n);
+                        buf[i] ^= (uint8_t)(1u << bit);
+                        prc_err_init(&e);
+                        v = prc_xml_parse(buf, n, &prc_limits_default, 0, &e);
+                        T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                        if (v != NULL)
+                                ok++;
+                        else
+                                refused++;
+                        json_decref(v);
+                }
+        }
+        /* Both outcomes occur, so the sweep exercises the success and the error paths. */
+        T_ASSERT(ok > 0 && refused > 0);
+}
+
 static const prc_test tests[] = {
         T(test_xml__element_shape_with_namespaces_and_text),
         T(test_xml__no_namespace_has_no_ns_field),
@@ -311,7 +373,9 @@ static const prc_test tests[] = {
         T(test_xml__nodes_limit_counts_elements_and_text),
         T(test_xml__attribute_count_limit),
         T(test_xml__scalar_limit_on_text_attribute_and_name),
+        T(test_xml__tree_budget_refuses_a_flood_of_tiny_elements),
         T(test_xml__input_cap_and_flags),
         T(test_xml__real_pom_shape_for_extractors),
+        T(test_xml__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(xml, tests)

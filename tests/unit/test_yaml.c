@@ -7,12 +7,15 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <seccomp.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "base/jcs.h"
+#include "base/utf8.h"
 #include "base/yaml.h"
 
 static json_t *load_lim(const char *s, const prc_limits *lim, unsigned flags, prc_err *e)
@@ -336,6 +339,69 @@ static void test_yaml__depth_limit_is_exact(void)
         YAML_ERR_LIM("a:\n  b:\n    c:\n      d: 1\n", &lim, 0, PRC_E_DEPTH_LIMIT);
 }
 
+static void test_yaml__flow_brackets_are_prescanned(void)
+{
+        size_t n = 10001;
+        char *doc = malloc(n + 16);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(doc != NULL);
+        /* 10001 openers: refused before libfyaml buffers them. */
+        memset(doc, '[', n);
+        doc[n] = '\0';
+        YAML_ERR(doc, PRC_E_DEPTH_LIMIT);
+        /* 9999 inside a quoted scalar stay under the pre-scan bound and are text. */
+        doc[0] = 'a';
+        doc[1] = ':';
+        doc[2] = ' ';
+        doc[3] = '\'';
+        memset(doc + 4, '[', 9999);
+        memcpy(doc + 4 + 9999, "'\n", 3);
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_string_length(json_object_get(v, "a")), 9999);
+        json_decref(v);
+        /* Balanced brackets never accumulate. */
+        for (size_t i = 0; i + 2 <= n; i += 2)
+                memcpy(doc + i, "[]", 2);
+        doc[n - 1] = '\0';
+        YAML_ERR(doc, PRC_E_YAML_SYNTAX);
+        free(doc);
+}
+
+static void test_yaml__crowded_flow_lines_are_prescanned(void)
+{
+        size_t entries = 65536, n = 1 + entries * 3 + 2;
+        char *doc = malloc(n + 1);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(doc != NULL);
+        /* '[' plus 65535 ", 1" separators: exactly at the bound, loads. */
+        doc[0] = '[';
+        doc[1] = '1';
+        for (size_t i = 1; i < entries; i++)
+                memcpy(doc + 2 + (i - 1) * 3, ", 1", 3);
+        memcpy(doc + 2 + (entries - 1) * 3, "]", 2);
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "refused %s: %s", prc_err_name(e.cls), e.msg);
+        T_EQ_INT(json_array_size(v), entries);
+        json_decref(v);
+        /* One more entry on the line is refused. */
+        memcpy(doc + 2 + (entries - 1) * 3, ",1]", 4);
+        YAML_ERR(doc, PRC_E_YAML_LINE_LIMIT);
+        /* The same entries over several lines stream through libfyaml and load. */
+        for (size_t i = 1; i < entries; i += 1000)
+                doc[2 + (i - 1) * 3 + 1] = '\n';
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_array_size(v), entries + 1);
+        json_decref(v);
+        free(doc);
+}
+
 static void test_yaml__scalar_and_input_limits(void)
 {
         prc_limits lim = prc_limits_default;
@@ -420,6 +486,30 @@ static void test_yaml__errors_carry_line_column_and_pointer(void)
         T_ERR(e, PRC_E_YAML_SYNTAX);
         T_ASSERT(e.line >= 2);
         T_ASSERT(e.msg[0] != '\0');
+}
+
+static void test_yaml__messages_never_carry_control_characters(void)
+{
+        prc_err e;
+        json_t *v = load_lim("\"k\\e[31m\": 1\n\"k\\e[31m\": 2\n", &prc_limits_default, 0, &e);
+        char key[80];
+
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(strchr(e.msg, 0x1b) == NULL && strchr(e.ptr, 0x1b) == NULL);
+        T_ASSERT(strstr(e.msg, "k?[31m") != NULL);
+        /* A key cut inside a multi-byte character still leaves valid UTF-8. */
+        memset(key, 'a', 63);
+        memcpy(key + 63, "\xc3\xa9: 1\n", 7);
+        memcpy(key + 70, "\0", 1);
+        {
+                char doc[200];
+                snprintf(doc, sizeof(doc), "%s%s", key, key);
+                v = load_lim(doc, &prc_limits_default, 0, &e);
+        }
+        T_ASSERT(v == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(prc_utf8_valid((const uint8_t *)e.msg, strlen(e.msg), NULL));
 }
 
 static void test_yaml__libfyaml_never_writes_to_stderr(void)
@@ -770,12 +860,15 @@ static const prc_test tests[] = {
         T(test_yaml__complex_keys_are_refused),
         T(test_yaml__keys_are_bounded),
         T(test_yaml__depth_limit_is_exact),
+        T(test_yaml__flow_brackets_are_prescanned),
+        T(test_yaml__crowded_flow_lines_are_prescanned),
         T(test_yaml__scalar_and_input_limits),
         T(test_yaml__exactly_one_document),
         T(test_yaml__empty_stream_is_null),
         T(test_yaml__raw_bytes_are_checked_first),
         T(test_yaml__escapes_cannot_smuggle_nul_or_bad_utf8),
         T(test_yaml__errors_carry_line_column_and_pointer),
+        T(test_yaml__messages_never_carry_control_characters),
         T(test_yaml__libfyaml_never_writes_to_stderr),
         T(test_yaml__json_documents_load_as_yaml),
         T(test_yaml__workflow_with_anchors_and_merges_loads),
@@ -788,19 +881,26 @@ static const prc_test tests[] = {
 PRC_SUITE(yaml, tests)
 
 /*
- * Memory bound (issue 2 item 7): the alias and merge bombs are refused
- * under 64 MiB.  RLIMIT_AS is set to what the process maps now plus 64 MiB,
+ * Memory bound (issue 2 item 7): the alias and merge bombs (and the deep
+ * and wide documents) are handled under 64 MiB.  RLIMIT_AS is set to what the process maps now plus 64 MiB,
  * so any allocation past the bound fails and the load reports
  * out-of-memory instead of the expected class.  No ASan: it reserves
  * terabytes of shadow address space.
  */
 static size_t vm_size(void)
 {
-        char *status = t_read("/proc/self/status", NULL);
-        const char *p = strstr(status, "VmSize:");
-        size_t kb = p ? strtoul(p + 7, NULL, 10) : 0;
+        FILE *f = fopen("/proc/self/status", "r");
+        char line[256];
+        size_t kb = 0;
 
-        free(status);
+        /* /proc files report size 0: read them line by line, never by their size. */
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+                if (strncmp(line, "VmSize:", 7) == 0)
+                        kb = strtoul(line + 7, NULL, 10);
+        if (f != NULL)
+                fclose(f);
+        if (kb == 0)
+                t_fail(__FILE__, __LINE__, "cannot read VmSize from /proc/self/status");
         return kb * 1024;
 }
 
@@ -811,6 +911,9 @@ static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
                 "yaml/alias-fanout-as-mapping-key.yaml", "yaml/merge-key-fanout-dup-alias-22.yaml",
                 "yaml/merge-key-fanout-issue897-levels10.yaml", "yaml/merge-key-quadratic-2000x2000.yaml",
                 "yaml/merge-key-empty-sources-1000x1000.yaml", "yaml/pnpm-lock-shaped-alias-bomb.yaml",
+                "yaml/deep-flow-seq-100000.yaml", "yaml/deep-flow-map-50000.yaml",
+                "yaml/deep-flow-seq-unclosed-100000.yaml", "yaml/many-anchors-30000.yaml",
+                "yaml/many-keys-30000.yaml", "yaml/many-documents-30000.yaml",
         };
         struct rlimit rl;
 
@@ -821,9 +924,62 @@ static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
                 for (size_t j = 0; j < PRC_ARRAY_LEN(attacks); j++)
                         if (strcmp(attacks[j].path, bombs[i]) == 0)
                                 load_attack(&attacks[j], &prc_limits_default);
+        /* The worst line the pre-scan lets through: 65536 flow entries libfyaml buffers whole. */
+        {
+                size_t entries = 32767, n = 1 + entries * 5 + 2;
+                char *doc = malloc(n + 1);
+                prc_err e;
+                json_t *v;
+                T_ASSERT(doc != NULL);
+                doc[0] = '[';
+                for (size_t i = 0; i < entries; i++)
+                        memcpy(doc + 1 + i * 5, "[1], ", 5);
+                memcpy(doc + 1 + entries * 5, "1]", 3);
+                v = load_lim(doc, &prc_limits_default, 0, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "crowded line: %s: %s", prc_err_name(e.cls), e.msg);
+                json_decref(v);
+                free(doc);
+        }
+}
+
+/*
+ * Inside the worker only its reply pipe may be written and no file opened:
+ * the loader (libfyaml included) must make no ioctl, open or write system
+ * call, on success or on any refusal.  A seccomp filter kills the test
+ * process if it does.  jansson seeds its hash from /dev/urandom on first
+ * use, so the test (like the worker) makes one object before the filter.
+ */
+static void test_yaml_bounds__loader_makes_no_file_system_calls(void)
+{
+        static const char *const docs[] = {
+                "a: &a {x: [1, 2]}\nb: {<<: *a, y: 3}\n", "a: [1, 2\n", "a: 1\na: 2\n", "!foo x",
+                "\"\\ud800\"", "a\n---\nb\n", "a: *nope", "- !!float 1.5", "%FOO x\n---\na",
+        };
+        static const int denied[] = { SCMP_SYS(ioctl), SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(write),
+                                      SCMP_SYS(writev), SCMP_SYS(socket), SCMP_SYS(execve) };
+        scmp_filter_ctx ctx;
+        json_t *seed = json_object();
+
+        json_decref(seed);
+        ctx = seccomp_init(SCMP_ACT_ALLOW);
+        T_ASSERT(ctx != NULL);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(denied); i++)
+                T_ASSERT(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, denied[i], 0) == 0);
+        T_ASSERT(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+        T_ASSERT(seccomp_load(ctx) == 0);
+        seccomp_release(ctx);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                prc_err e;
+                json_t *v = load_lim(docs[i], &prc_limits_default, 0, &e);
+                if ((v == NULL) == (e.cls == PRC_E_OK))
+                        _exit(3);       /* no t_fail: it would write */
+                json_decref(v);
+        }
 }
 
 static const prc_test bounds_tests[] = {
         T(test_yaml_bounds__bombs_are_refused_under_64_mib),
+        T(test_yaml_bounds__loader_makes_no_file_system_calls),
 };
 PRC_SUITE_NOSAN(yaml_bounds, bounds_tests)

@@ -161,4 +161,111 @@ static inline size_t tc_manifests(bool (*want)(const char *kind, const char *pat
         return checked;
 }
 
+/*
+ * Hostile-path sweep (STYLE.md): every truncation and every single-bit flip
+ * of a valid input must give exactly one outcome, with a located error.
+ * Returns the number of parses.
+ */
+static inline size_t tc_sweep(tc_parse_fn fn, unsigned flags, const char *valid)
+{
+        size_t n = strlen(valid), runs = 0;
+        uint8_t *b = malloc(n + 1);
+
+        if (b == NULL)
+                t_fail(__FILE__, __LINE__, "out of memory");
+        for (size_t cut = 0; cut <= n; cut++) {
+                for (int bit = -1; bit < 8; bit++) {
+                        size_t len = cut;
+                        prc_err err;
+                        json_t *v;
+
+                        memcpy(b, valid, n);
+                        if (bit >= 0) {
+                                if (cut == n)
+                                        continue;
+                                b[cut] ^= (uint8_t)(1u << bit);
+                                len = n;        /* flips run over the whole input */
+                        }
+                        prc_err_init(&err);
+                        v = fn(b, len, &prc_limits_fuzz, flags, &err);
+                        if ((v == NULL) != (err.cls != PRC_E_OK))
+                                t_fail(__FILE__, __LINE__, "cut %zu bit %d: a document and an error, or neither", cut,
+                                       bit);
+                        if (v == NULL && err.off != PRC_NO_OFF && err.line == 0)
+                                t_fail(__FILE__, __LINE__, "cut %zu bit %d: error without a line", cut, bit);
+                        if (v == NULL && cut == n && bit < 0)
+                                t_fail(__FILE__, __LINE__, "the valid input is refused: %s: %s",
+                                       prc_err_name(err.cls), err.msg);
+                        json_decref(v);
+                        runs++;
+                }
+        }
+        free(b);
+        return runs;
+}
+
+/*
+ * Allocation-failure sweep (STYLE.md, fault injection): jansson's allocator
+ * is replaced by one that fails its Nth call, for every N up to the number
+ * of allocations a valid input needs.  Each parse must be refused with
+ * out-of-memory, and every block must be freed again (no leak on any
+ * failure path).  Runs in the test's own forked child, so the allocator
+ * swap cannot leak into other tests.  Returns the number of parses.
+ */
+static size_t tc_calls, tc_fail_at;
+static long tc_live;
+
+static inline void *tc_malloc(size_t n)
+{
+        void *p;
+
+        if (++tc_calls == tc_fail_at)
+                return NULL;
+        p = malloc(n);
+        if (p != NULL)
+                tc_live++;
+        return p;
+}
+
+static inline void tc_free(void *p)
+{
+        if (p != NULL) {
+                tc_live--;
+                free(p);
+        }
+}
+
+static inline size_t tc_oom_sweep(tc_parse_fn fn, unsigned flags, const char *valid)
+{
+        size_t n = strlen(valid), total;
+        prc_err err;
+        json_t *v;
+
+        json_set_alloc_funcs(tc_malloc, tc_free);
+        tc_calls = 0;
+        tc_fail_at = 0;
+        prc_err_init(&err);
+        v = fn((const uint8_t *)valid, n, &prc_limits_default, flags, &err);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "the valid input is refused: %s", err.msg);
+        json_decref(v);
+        total = tc_calls;
+        if (tc_live != 0)
+                t_fail(__FILE__, __LINE__, "%ld blocks live after a successful parse", tc_live);
+        for (size_t k = 1; k <= total; k++) {
+                tc_calls = 0;
+                tc_fail_at = k;
+                prc_err_init(&err);
+                v = fn((const uint8_t *)valid, n, &prc_limits_default, flags, &err);
+                if (v != NULL || err.cls != PRC_E_OUT_OF_MEMORY)
+                        t_fail(__FILE__, __LINE__, "allocation %zu of %zu failed: got %s, want out-of-memory", k,
+                               total, v != NULL ? "a document" : prc_err_name(err.cls));
+                if (tc_live != 0)
+                        t_fail(__FILE__, __LINE__, "allocation %zu of %zu failed: %ld blocks leaked", k, total,
+                               tc_live);
+        }
+        json_set_alloc_funcs(malloc, free);
+        return total;
+}
+
 #endif

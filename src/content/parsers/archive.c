@@ -138,7 +138,8 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         /* Bytes after the gzip member(s) are refused rather than silently ignored. */
         if (archive_filter_bytes(a, -1) < (la_int64_t)n) {
                 prc_err_at(err, PRC_E_ARCHIVE_TRAILING, (uint64_t)archive_filter_bytes(a, -1),
-                           "%" PRIu64 " bytes follow the gzip stream", (uint64_t)n - (uint64_t)archive_filter_bytes(a, -1));
+                           "%" PRIu64 " bytes follow the gzip stream",
+                           (uint64_t)n - (uint64_t)archive_filter_bytes(a, -1));
                 goto out;
         }
         ok = true;
@@ -163,9 +164,32 @@ struct walk {
         uint32_t                rejected;
 };
 
+/*
+ * Names as stored.  A pax header holds UTF-8, which libarchive cannot turn
+ * into the C locale's charset when it is not ASCII; the UTF-8 form is then
+ * the stored one.  ustar and GNU names are raw bytes (the first form).
+ */
+static const char *ent_path(struct archive_entry *e)
+{
+        const char *s = archive_entry_pathname(e);
+        return s != NULL ? s : archive_entry_pathname_utf8(e);
+}
+
+static const char *ent_symlink(struct archive_entry *e)
+{
+        const char *s = archive_entry_symlink(e);
+        return s != NULL ? s : archive_entry_symlink_utf8(e);
+}
+
+static const char *ent_hardlink(struct archive_entry *e)
+{
+        const char *s = archive_entry_hardlink(e);
+        return s != NULL ? s : archive_entry_hardlink_utf8(e);
+}
+
 static const char *type_name(struct archive_entry *e)
 {
-        if (archive_entry_hardlink(e) != NULL)
+        if (ent_hardlink(e) != NULL)
                 return "hardlink";
         switch (archive_entry_filetype(e)) {
         case AE_IFREG:
@@ -318,12 +342,12 @@ static prc_errclass judge(struct walk *w, struct archive_entry *e, const char *t
             strcmp(type, "socket") == 0 || strcmp(type, "other") == 0)
                 return PRC_E_ARCHIVE_SPECIAL;
         if (strcmp(type, "symlink") == 0) {
-                const char *t = archive_entry_symlink(e);
+                const char *t = ent_symlink(e);
                 if (t == NULL || !prc_utf8_valid((const uint8_t *)t, strlen(t), NULL) || !link_inside(path, plen, t))
                         return PRC_E_ARCHIVE_LINK_ESCAPE;
         }
         if (strcmp(type, "hardlink") == 0) {
-                const char *t = archive_entry_hardlink(e), *tn;
+                const char *t = ent_hardlink(e), *tn;
                 size_t tl;
                 json_t *tt;
                 normalize(t, false, &tn, &tl);
@@ -342,7 +366,7 @@ static prc_errclass judge(struct walk *w, struct archive_entry *e, const char *t
 
 static bool member(struct walk *w, struct archive *a, struct archive_entry *e, uint32_t idx)
 {
-        const char *raw = archive_entry_pathname(e), *type = type_name(e), *path;
+        const char *raw = ent_path(e), *type = type_name(e), *path;
         size_t plen;
         prc_errclass rej;
         json_t *m;
@@ -354,8 +378,6 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
         char pbuf[PRC_PATH_MAX + 1];
 
         prc_buf_init(&keep, w->o->member_bytes_max);
-        if (raw == NULL)
-                raw = archive_entry_pathname_utf8(e);
         if (raw == NULL)
                 raw = "";
         if (size < 0 || (uint64_t)size > w->o->member_bytes_max) {
@@ -402,13 +424,20 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
                         return prc_err_oom(w->err, "the member list");
                 wanted = is_file && json_object_get(w->want, pbuf) != NULL;
         } else {
+                prc_err pe;
+                prc_err_init(&pe);
                 w->rejected++;
-                if (!set_str_shown(m, raw, w->err))
+                /* The normalized path when there is one (link and duplicate rejections), else the raw name. */
+                if (prc_path_check(path, plen, &pe)) {
+                        if (json_object_set_new(m, "path", json_stringn(path, plen)) != 0)
+                                return prc_err_oom(w->err, "the member list");
+                } else if (!set_str_shown(m, raw, w->err)) {
                         return false;
+                }
                 json_object_set_new(m, "rejected", json_string(prc_err_name(rej)));
         }
-        if (archive_entry_symlink(e) != NULL || archive_entry_hardlink(e) != NULL) {
-                const char *t = archive_entry_symlink(e) != NULL ? archive_entry_symlink(e) : archive_entry_hardlink(e);
+        if (ent_symlink(e) != NULL || ent_hardlink(e) != NULL) {
+                const char *t = ent_symlink(e) != NULL ? ent_symlink(e) : ent_hardlink(e);
                 size_t tl = strlen(t);
                 if (prc_utf8_valid((const uint8_t *)t, tl, NULL))
                         json_object_set_new(m, "link", json_stringn(t, tl > NAME_SHOW_MAX ? NAME_SHOW_MAX : tl));
@@ -479,6 +508,14 @@ out:
         return ok;
 }
 
+/* libarchive's warning that a UTF-8 name has no form in the current locale's charset. */
+static bool charset_warning(struct archive *a)
+{
+        const char *m = archive_error_string(a);
+
+        return m != NULL && strstr(m, "can't be converted from UTF-8") != NULL;
+}
+
 /* libarchive recognized no format: a ustar magic means a damaged header, a short input truncation. */
 static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, size_t n, bool gz)
 {
@@ -514,8 +551,12 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
                 int r = archive_read_next_header(a, &e);
                 if (r == ARCHIVE_EOF)
                         break;
+                if (r == ARCHIVE_WARN && charset_warning(a)) {
+                        /* Only the C-locale copy of a UTF-8 pax name failed; the UTF-8 name is used. */
+                        r = ARCHIVE_OK;
+                }
                 if (r != ARCHIVE_OK) {
-                        /* Warnings too: a header libarchive had to repair is not one prc trusts. */
+                        /* Other warnings too: a header libarchive had to repair is not one prc trusts. */
                         if (archive_format(a) == 0)
                                 unrecognized(w, a, p, n, gz);
                         else
@@ -579,7 +620,8 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         w.want = json_object();
         w.too_large = json_object();
         unavail = json_object();
-        if (w.members == NULL || w.seen == NULL || w.shape == NULL || w.first == NULL || w.dups == NULL || w.contents == NULL ||
+        if (w.members == NULL || w.seen == NULL || w.shape == NULL || w.first == NULL || w.dups == NULL ||
+            w.contents == NULL ||
             w.want == NULL || w.too_large == NULL || unavail == NULL) {
                 prc_err_oom(err, "the archive listing");
                 goto out;
@@ -634,4 +676,55 @@ out:
         json_decref(w.too_large);
         json_decref(unavail);
         return res;
+}
+
+/* One ustar header block: name, type flag, size; checksum filled in. */
+static void ustar_header(uint8_t h[512], const char *name, char type, unsigned size)
+{
+        unsigned sum = 0;
+
+        memset(h, 0, 512);
+        snprintf((char *)h, 100, "%s", name);
+        memcpy(h + 100, "0000644", 8);
+        memcpy(h + 108, "0000000", 8);
+        memcpy(h + 116, "0000000", 8);
+        snprintf((char *)h + 124, 12, "%011o", size);
+        memcpy(h + 136, "00000000000", 12);
+        h[156] = (uint8_t)type;
+        memcpy(h + 257, "ustar", 6);
+        memcpy(h + 263, "00", 2);
+        memset(h + 148, ' ', 8);
+        for (int i = 0; i < 512; i++)
+                sum += h[i];
+        snprintf((char *)h + 148, 8, "%06o", sum);
+        h[155] = ' ';
+}
+
+bool prc_archive_prepare(prc_err *err)
+{
+        /* pax header (path = U+00E9), the member header, one data block, the end marker. */
+        static uint8_t tar[512 * 6];
+        static const char rec[] = "11 path=\xC3\xA9\n";
+        const char *want[] = { "\xC3\xA9" };
+        json_t *d;
+
+        /*
+         * One walk of a tiny pax archive with a non-ASCII UTF-8 name makes
+         * glibc load its charset-conversion cache and OpenSSL its
+         * configuration now, the two files a walk would otherwise open later.
+         */
+        memset(tar, 0, sizeof(tar));
+        ustar_header(tar, "PaxHeader", 'x', (unsigned)strlen(rec));
+        memcpy(tar + 512, rec, strlen(rec));
+        ustar_header(tar + 1024, "x", '0', 1);
+        tar[1536] = 'x';
+        d = prc_archive_walk(tar, sizeof(tar), &prc_archive_opts_default, want, 1, err);
+        if (d == NULL)
+                return false;
+        if (json_object_get(json_object_get(d, "contents"), want[0]) == NULL) {
+                json_decref(d);
+                return prc_err_set(err, PRC_E_INTERNAL, "archive warm-up walk did not return its member");
+        }
+        json_decref(d);
+        return true;
 }

@@ -37,6 +37,7 @@
 #define PRC_ARCHIVE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,16 @@ extern const prc_archive_opts prc_archive_opts_fuzz;
  * expanded tar stream.
  */
 json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *opts, const char *const *wanted,
-                         size_t nwanted, prc_err *err);
+                         size_t nwanted, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Call once in the worker before the sandbox floor goes on: runs one walk of
+ * a tiny in-memory pax archive with a non-ASCII name, so that what is read
+ * from disk on first use is read now, while open() is allowed: glibc's
+ * charset-conversion cache (libarchive converts pax names), OpenSSL's
+ * configuration (SHA-256) and jansson's hash seed (/dev/urandom).
+ * Returns false with err set if the warm-up walk fails (internal, out-of-memory).
+ */
+bool prc_archive_prepare(prc_err *err) PRC_MUST_CHECK;
 
 #endif

@@ -28,6 +28,7 @@ struct sh {
         uint64_t          out_bytes, out_max;
         uint32_t          expansions;
         uint32_t          nodes;
+        uint64_t          cost, budget; /* estimated heap bytes of the document, and its cap */
         json_t           *vars;         /* name -> string | array | null (dynamic) */
         json_t           *doc;
         /* Here-documents announced on the current line, read at its end. */
@@ -72,6 +73,16 @@ static bool oom(struct sh *s)
         return fail(s, PRC_E_OUT_OF_MEMORY, "out of memory while tokenizing");
 }
 
+/* Charge the estimated heap cost of new document values; false past the budget. */
+static bool charge(struct sh *s, uint64_t bytes)
+{
+        s->cost += bytes;
+        if (s->cost <= s->budget)
+                return true;
+        return fail(s, PRC_E_NODES_LIMIT, "document would exceed %" PRIu64 " bytes (%d x the input + %d MiB)",
+                    s->budget, PRC_SHELL_TREE_FACTOR, PRC_SHELL_TREE_FLOOR >> 20);
+}
+
 static void wv_init(struct sh *s, struct wv *w)
 {
         prc_buf_init(&w->val, s->lim->scalar_max);
@@ -96,8 +107,11 @@ static bool dyn(struct sh *s, struct wv *w, const char *why, const char *name, s
         json_t *r;
 
         w->stat = false;
-        if (w->why == NULL && (w->why = json_array()) == NULL)
-                return oom(s);
+        if (w->why == NULL) {
+                w->why = json_array();
+                if (w->why == NULL)
+                        return oom(s);
+        }
         if (json_array_size(w->why) >= 8)
                 return true;
         if (name != NULL)
@@ -383,7 +397,10 @@ static bool param_expansion(struct sh *s, struct wv *w, bool in_dq, uint32_t dep
         } else if (peek(s, 0) != -1 && strchr("@*#?$!-", peek(s, 0)) != NULL) {
                 adv(s);
         } else {
-                return fail(s, PRC_E_SHELL_SYNTAX, "bad substitution");
+                /* bash reports "bad substitution" only when it runs the line: never evaluated here. */
+                if (!dyn(s, w, "unsupported-expansion", NULL, 0))
+                        return false;
+                return skip_balanced(s, '{', '}', depth, line0);
         }
         nl = s->i - ns;
         if (peek(s, 0) == '[') {
@@ -397,7 +414,8 @@ static bool param_expansion(struct sh *s, struct wv *w, bool in_dq, uint32_t dep
                        skip_balanced(s, '{', '}', depth, line0);
         if (length) {
                 if (peek(s, 0) != '}')
-                        return fail(s, PRC_E_SHELL_SYNTAX, "bad substitution");
+                        return dyn(s, w, "unsupported-expansion", (const char *)s->p + ns, nl) &&
+                               skip_balanced(s, '{', '}', depth, line0);
                 adv(s);
                 if (!lookup(s, w, (const char *)s->p + ns, nl, &v, &vl))
                         return false;
@@ -807,6 +825,8 @@ static bool bx_emit(struct bx *b, const uint8_t *v, size_t n)
         if (b->s->out_bytes > b->s->out_max)
                 return fail(b->s, PRC_E_SHELL_OUTPUT_LIMIT, "static expansion exceeds %" PRIu64 " bytes",
                             b->s->out_max);
+        if (!charge(b->s, PRC_SHELL_COST_STRING + n))
+                return false;
         str = json_stringn(n ? (const char *)v : "", n);
         if (str == NULL || json_array_append_new(b->out, str) != 0)
                 return oom(b->s);
@@ -983,6 +1003,8 @@ static bool emit_token(struct sh *s, bool heredoc, const char *v, size_t n, uint
                 return true;
         if (++s->nodes > s->lim->nodes_max)
                 return fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " tokens", s->lim->nodes_max);
+        if (!charge(s, PRC_SHELL_COST_STRING + n + (s->cur_line == NULL ? PRC_SHELL_COST_OBJECT : 0)))
+                return false;
         if (s->cur_line == NULL) {
                 s->cur_line = json_pack("{s:I,s:[]}", "line", (json_int_t)line, "tokens");
                 if (s->cur_line == NULL || json_array_append_new(s->sink, s->cur_line) != 0) {
@@ -1171,6 +1193,10 @@ static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
                                 fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " tokens", s->lim->nodes_max);
                                 goto out;
                         }
+                        if (!charge(s, PRC_SHELL_COST_STRING + (s->i - ws))) {
+                                wv_clear(&w);
+                                goto out;
+                        }
                         if (json_array_append_new(raw, json_stringn((const char *)s->p + ws, s->i - ws)) != 0) {
                                 wv_clear(&w);
                                 goto oom;
@@ -1268,6 +1294,9 @@ static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
                 fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " tokens", s->lim->nodes_max);
                 goto out;
         }
+        /* The entry, its raw words again in the table copy, and the variable table's copy. */
+        if (!charge(s, PRC_SHELL_COST_OBJECT * 2))
+                goto out;
         a = json_pack("{s:s,s:I,s:b,s:b,s:b,s:O,s:b}", "name", name, "line", (json_int_t)line0, "array", is_array,
                       "append", append, "conditional", conditional, "raw", raw, "static", stat);
         if (a == NULL)
@@ -1304,11 +1333,46 @@ static int nesting_delta(const char *w, size_t n)
         return 0;
 }
 
+static bool word_is(const struct sh *s, size_t ws, const char *w)
+{
+        size_t n = strlen(w);
+        return s->i - ws == n && memcmp(s->p + ws, w, n) == 0;
+}
+
+/*
+ * Open compound commands and parentheses, innermost last: 'c' case before
+ * its "in", 'C' case after it, 'p' a parenthesis (subshell, arithmetic,
+ * array), 'x' any other construct.
+ */
+struct nest {
+        char     kind[PRC_SHELL_NESTING_MAX];
+        uint32_t depth;
+        bool     pattern;       /* inside "case ... in" at a pattern, up to its ')' */
+        bool     pattern_first; /* no token of the pattern seen yet (only then "esac" closes) */
+};
+
+static bool nest_push(struct sh *s, struct nest *t, char kind)
+{
+        if (t->depth >= s->depth_max || t->depth >= PRC_SHELL_NESTING_MAX)
+                return fail(s, PRC_E_SHELL_NESTING_LIMIT, "compound commands nest deeper than %" PRIu32,
+                            s->depth_max);
+        t->kind[t->depth++] = kind;
+        return true;
+}
+
+static char nest_top(const struct nest *t)
+{
+        return t->depth > 0 ? t->kind[t->depth - 1] : 0;
+}
+
 /* Start a new token stream (function or command) and make it the sink. */
 static bool open_stream(struct sh *s, const char *list, const char *name, size_t nl, uint32_t line)
 {
-        json_t *o, *toks = json_array();
+        json_t *o, *toks;
 
+        if (!charge(s, PRC_SHELL_COST_OBJECT))
+                return false;
+        toks = json_array();
         if (toks == NULL)
                 return oom(s);
         o = name != NULL ? json_pack("{s:s%,s:I,s:o}", "name", name, nl, "line", (json_int_t)line, "body", toks)
@@ -1347,9 +1411,8 @@ static bool at_funcdef(const struct sh *s, size_t *out_nl, size_t *out_end)
 
 static bool pkgbuild(struct sh *s)
 {
-        int nest = 0;           /* open compound commands at top level */
-        int fbraces = -1;       /* brace depth inside a function body, -1 outside */
-        int parens = 0;         /* open "(" of a top-level command (subshells, declare -A x=(...)) */
+        struct nest t = { .depth = 0 };
+        long fbase = -1;        /* nesting depth where the open function body started, -1 outside */
         bool cmd_start = true;  /* at the start of a command */
         bool in_stream = false; /* a top-level command stream is open */
 
@@ -1371,24 +1434,31 @@ static bool pkgbuild(struct sh *s)
                                 return false;
                         s->cur_line = NULL;
                         cmd_start = true;
-                        if (fbraces < 0 && nest == 0 && parens == 0) {
+                        if (fbase < 0 && t.depth == 0) {
                                 in_stream = false;
                                 s->sink = NULL;
                                 s->cur_line = NULL;
                         }
                         continue;
                 }
-                if (fbraces < 0 && cmd_start && at_assignment(s, &nl, &append)) {
-                        if (!assignment(s, nl, append, nest > 0))
+                if (fbase < 0 && cmd_start && !t.pattern && at_assignment(s, &nl, &append)) {
+                        /* Inside a compound command, or after "cmd &&" on the same line: conditional. */
+                        if (!assignment(s, nl, append, t.depth > 0 || in_stream))
                                 return false;
                         continue;
                 }
-                if (fbraces < 0 && nest == 0 && cmd_start && !in_stream) {
+                if (fbase < 0 && t.depth == 0 && !in_stream && (c == ';' || c == '&') && peek(s, 1) != c) {
+                        /* A separator between top-level assignments opens no command. */
+                        adv(s);
+                        cmd_start = true;
+                        continue;
+                }
+                if (fbase < 0 && t.depth == 0 && cmd_start && !in_stream) {
                         if (at_funcdef(s, &nl, &fe)) {
                                 if (!open_stream(s, "functions", (const char *)s->p + s->i, nl, s->line))
                                         return false;
                                 s->i = fe;
-                                fbraces = 0;
+                                fbase = 0;
                                 continue;
                         }
                         if (s->i + 9 <= s->n && memcmp(s->p + s->i, "function", 8) == 0 &&
@@ -1404,7 +1474,7 @@ static bool pkgbuild(struct sh *s)
                                                          s->line))
                                                 return false;
                                         s->i = at_funcdef(s, &nl, &fe) ? fe : k;
-                                        fbraces = 0;
+                                        fbase = 0;
                                         continue;
                                 }
                                 s->i = save;
@@ -1433,7 +1503,8 @@ static bool pkgbuild(struct sh *s)
                                 }
                                 if (w.val.len == 0 || s->nhd >= PRC_ARRAY_LEN(s->hd)) {
                                         wv_clear(&w);
-                                        return fail(s, PRC_E_SHELL_SYNTAX, "bad or too many here-documents on one line");
+                                        return fail(s, PRC_E_SHELL_SYNTAX,
+                                                    "bad or too many here-documents on one line");
                                 }
                                 s->hd[s->nhd].delim = strndup((const char *)w.val.data, w.val.len);
                                 s->hd[s->nhd].strip_tabs = strip;
@@ -1448,14 +1519,31 @@ static bool pkgbuild(struct sh *s)
                                 cmd_start = false;
                                 continue;
                         }
-                        if (fbraces < 0 && l == 1 && c == '(')
-                                parens++;
-                        else if (fbraces < 0 && l == 1 && c == ')' && parens > 0)
-                                parens--;
                         s->i += l;
-                        cmd_start = !(l == 1 && (c == '<' || c == '>')) && c != '>' && c != '<';
-                        if (c == ')' && fbraces < 0 && nest > 0)
-                                cmd_start = true;
+                        cmd_start = c != '>' && c != '<';
+                        if (t.pattern) {
+                                /* "a|b)" or "(a)": the ')' ends the pattern, a command follows. */
+                                if (l == 1 && c == ')')
+                                        t.pattern = false;
+                                t.pattern_first = false;
+                                continue;
+                        }
+                        if (l == 1 && c == '(') {
+                                if (!nest_push(s, &t, 'p'))
+                                        return false;
+                        } else if (l == 1 && c == ')') {
+                                if (nest_top(&t) != 'p')
+                                        return fail(s, PRC_E_SHELL_SYNTAX, "')' closes nothing");
+                                t.depth--;
+                                if (fbase >= 0 && t.depth == (uint32_t)fbase) {
+                                        fbase = -1;     /* a "name() ( ... )" body */
+                                        s->sink = NULL;
+                                        s->cur_line = NULL;
+                                }
+                        } else if (s->p[s->i - l] == ';' && l >= 2 && nest_top(&t) == 'C') {
+                                t.pattern = true;       /* ";;", ";&", ";;&": the next pattern */
+                                t.pattern_first = true;
+                        }
                         continue;
                 }
                 /* A word. */
@@ -1473,37 +1561,54 @@ static bool pkgbuild(struct sh *s)
                         wv_clear(&w);
                         if (!emit_token(s, false, (const char *)s->p + ws, s->i - ws, line0))
                                 return false;
+                        if (t.pattern) {
+                                /* Words of a case pattern are not commands; "esac" still closes. */
+                                if (t.pattern_first && word_is(s, ws, "esac")) {
+                                        t.pattern = false;
+                                        t.depth--;
+                                        cmd_start = true;
+                                }
+                                t.pattern_first = false;
+                                continue;
+                        }
                         d = cmd_start ? nesting_delta((const char *)s->p + ws, s->i - ws) : 0;
-                        if (fbraces >= 0) {
-                                fbraces += d;
-                                if (fbraces == 0 && d < 0) {
-                                        fbraces = -1;
+                        if (d > 0 && !nest_push(s, &t, word_is(s, ws, "case") ? 'c' : 'x'))
+                                return false;
+                        if (d < 0) {
+                                if (t.depth == 0 || nest_top(&t) == 'p')
+                                        return fail(s, PRC_E_SHELL_SYNTAX, "'%.*s' closes nothing",
+                                                    (int)(s->i - ws), (const char *)s->p + ws);
+                                t.depth--;
+                                if (fbase >= 0 && t.depth == (uint32_t)fbase) {
+                                        fbase = -1;
                                         s->sink = NULL;
                                         s->cur_line = NULL;
                                 }
-                        } else {
-                                nest += d;
-                                if (nest < 0)
-                                        return fail(s, PRC_E_SHELL_SYNTAX, "'%.*s' closes nothing",
-                                                    (int)(s->i - ws), (const char *)s->p + ws);
                         }
-                        /* After these words a new command starts. */
+                        /* "case WORD in" (the "in" may be on the next line): patterns follow. */
+                        if (d == 0 && nest_top(&t) == 'c' && word_is(s, ws, "in")) {
+                                t.kind[t.depth - 1] = 'C';
+                                t.pattern = true;
+                                t.pattern_first = true;
+                                continue;
+                        }
+                        /* After these words (and after a closer, as in "done }") a new command starts. */
                         {
                                 static const char *const starters[] = { "then", "else", "elif", "do", "{", "if",
                                                                         "while", "until", "!", "time" };
-                                size_t wl = s->i - ws;
-                                cmd_start = false;
+                                bool was_start = cmd_start;
+                                cmd_start = was_start && d < 0;
                                 for (size_t k = 0; k < PRC_ARRAY_LEN(starters); k++)
-                                        if (strlen(starters[k]) == wl && memcmp(starters[k], s->p + ws, wl) == 0)
+                                        if (was_start && word_is(s, ws, starters[k]))
                                                 cmd_start = true;
                         }
                 }
         }
         if (s->nhd > 0 && !newline(s))
                 return false;
-        if (fbraces >= 0)
+        if (fbase >= 0)
                 return fail(s, PRC_E_SHELL_UNTERMINATED, "a function body is not closed");
-        if (nest > 0)
+        if (t.depth > 0)
                 return fail(s, PRC_E_SHELL_UNTERMINATED, "a compound command is not closed");
         return true;
 }
@@ -1566,6 +1671,10 @@ static bool srcinfo(struct sh *s)
                 if (++s->nodes > s->lim->nodes_max) {
                         json_decref(seen);
                         return fail(s, PRC_E_NODES_LIMIT, "more than %" PRIu32 " values", s->lim->nodes_max);
+                }
+                if (!charge(s, PRC_SHELL_COST_STRING + (le - ks))) {
+                        json_decref(seen);
+                        return false;
                 }
                 if (strcmp(key, "pkgbase") == 0 || strcmp(key, "pkgname") == 0) {
                         bool isbase = key[3] == 'b';
@@ -1652,6 +1761,7 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
         s.err = err;
         s.depth_max = lim->depth_max < PRC_SHELL_NESTING_MAX ? lim->depth_max : PRC_SHELL_NESTING_MAX;
         s.out_max = (uint64_t)n * PRC_SHELL_OUTPUT_FACTOR + PRC_SHELL_OUTPUT_SLACK;
+        s.budget = (uint64_t)n * PRC_SHELL_TREE_FACTOR + PRC_SHELL_TREE_FLOOR;
         if (n > lim->input_max) {
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "shell input of %zu bytes is over the %zu-byte cap", n,
                             lim->input_max);

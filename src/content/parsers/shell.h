@@ -58,6 +58,16 @@ enum {
         PRC_SHELL_OUTPUT_SLACK = 64u << 10,
         /* Nested ${...}, $(...), braces: real files nest 3 deep at most. */
         PRC_SHELL_NESTING_MAX = 64,
+        /*
+         * The document: estimated heap bytes of jansson values (measured on
+         * glibc) capped at this many times the input plus the floor
+         * (nodes-limit), so a flood of one-byte tokens cannot cost gigabytes.
+         * Real PKGBUILDs (under 25 KB) stay far below the floor.
+         */
+        PRC_SHELL_TREE_FACTOR = 32,
+        PRC_SHELL_TREE_FLOOR = 16u << 20,
+        PRC_SHELL_COST_STRING = 64,     /* one string and its slot in an array */
+        PRC_SHELL_COST_OBJECT = 560,    /* one small object with its hashtable */
 };
 
 /*
@@ -67,9 +77,11 @@ enum {
  * UTF-8 so that values are JSON strings), shell-syntax, shell-unterminated,
  * shell-nesting-limit (min(lim->depth_max, PRC_SHELL_NESTING_MAX)),
  * shell-expansion-limit, shell-output-limit, scalar-limit (one value over
- * lim->scalar_max), nodes-limit (tokens and values over lim->nodes_max),
+ * lim->scalar_max), nodes-limit (tokens and values over lim->nodes_max,
+ * or the document budget above),
  * srcinfo-syntax, srcinfo-duplicate, out-of-memory; err->line/col locate it.
  */
-json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                           prc_err *err) PRC_MUST_CHECK;
 
 #endif

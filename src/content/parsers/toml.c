@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/jcs.h"
 #include "base/utf8.h"
 #include "content/parsers/text.h"
 
@@ -215,18 +216,15 @@ static bool arr_put(struct tp *t, json_t *arr, json_t *v)
         return true;
 }
 
-/*
- * A leaf value.  type is the toml-test type name; text/len is the string
- * value (for strings: the unescaped bytes; for others: the source text).
- */
-static json_t *leaf_tagged(struct tp *t, const char *type, const char *text, size_t len)
+/* {tkey: type, vkey: text} as a new object; NULL (out-of-memory recorded) on failure. */
+static json_t *pair(struct tp *t, const char *tkey, const char *type, const char *vkey, const char *text,
+                    size_t len)
 {
-        json_t *o, *s;
+        json_t *o = json_object();
 
-        o = json_object();
-        s = json_stringn_nocheck(text, len);
-        if (o == NULL || s == NULL || json_object_set_new_nocheck(o, "type", json_string_nocheck(type)) != 0 ||
-            json_object_set_new_nocheck(o, "value", s) != 0) {
+        /* json_object_set_new_nocheck steals the value even when it fails. */
+        if (o == NULL || json_object_set_new_nocheck(o, tkey, json_string_nocheck(type)) != 0 ||
+            json_object_set_new_nocheck(o, vkey, json_stringn_nocheck(text, len)) != 0) {
                 json_decref(o);
                 oom(t);
                 return NULL;
@@ -234,21 +232,20 @@ static json_t *leaf_tagged(struct tp *t, const char *type, const char *text, siz
         return o;
 }
 
+/*
+ * A leaf value.  type is the toml-test type name; text/len is the string
+ * value (for strings: the unescaped bytes; for others: the source text).
+ */
+static json_t *leaf_tagged(struct tp *t, const char *type, const char *text, size_t len)
+{
+        return pair(t, "type", type, "value", text, len);
+}
+
 static json_t *leaf_typed(struct tp *t, const char *type, const char *text, size_t len)
 {
-        json_t *o, *s;
-
         if (t->flags & PRC_TOML_TAGGED)
                 return leaf_tagged(t, type, text, len);
-        o = json_object();
-        s = json_stringn_nocheck(text, len);
-        if (o == NULL || s == NULL || json_object_set_new_nocheck(o, "$toml", json_string_nocheck(type)) != 0 ||
-            json_object_set_new_nocheck(o, "text", s) != 0) {
-                json_decref(o);
-                oom(t);
-                return NULL;
-        }
-        return o;
+        return pair(t, "$toml", type, "text", text, len);
 }
 
 static json_t *leaf_string(struct tp *t, const char *s, size_t len)
@@ -603,9 +600,10 @@ static const char *kstr(const struct tp *t, size_t k)
 }
 
 /*
- * A leaf value (not a table or array).  In tagged mode leaves are objects
- * {"type": "...", "value": "..."}; a table's members are never strings
- * there, so a string "type" member marks a leaf.
+ * A leaf value (not a table or array).  Typed leaves are objects too: in
+ * tagged mode {"type": "...", "value": "..."}, where a table's members are
+ * never plain strings, so a string "type" member marks a leaf; in default
+ * mode {"$toml": ...}, a key no table may hold (toml-reserved-key).
  */
 static bool is_leaf(const struct tp *t, const json_t *v)
 {
@@ -613,7 +611,9 @@ static bool is_leaf(const struct tp *t, const json_t *v)
                 return false;
         if (!json_is_object(v))
                 return true;
-        return (t->flags & PRC_TOML_TAGGED) && json_is_string(json_object_get(v, "type"));
+        if (t->flags & PRC_TOML_TAGGED)
+                return json_is_string(json_object_get(v, "type"));
+        return json_object_get(v, "$toml") != NULL;
 }
 
 /* ---- values ---------------------------------------------------------- */
@@ -750,10 +750,11 @@ done:
         }
         {
                 int64_t iv = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
-                if (t->flags & PRC_TOML_TAGGED) {
+                bool unsafe = iv > PRC_SAFE_INT_MAX || iv < -PRC_SAFE_INT_MAX;
+                if ((t->flags & PRC_TOML_TAGGED) || (unsafe && (t->flags & PRC_TOML_UNSAFE_INT_TYPED))) {
                         char buf[32];
                         int m = snprintf(buf, sizeof(buf), "%" PRId64, iv);
-                        return leaf_tagged(t, "integer", buf, (size_t)m);
+                        return leaf_typed(t, "integer", buf, (size_t)m);
                 }
                 v = json_integer((json_int_t)iv);
                 if (v == NULL)

@@ -91,7 +91,8 @@ static void *mem_realloc(void *p, size_t n)
 static const XML_Memory_Handling_Suite memsuite = { mem_malloc, mem_realloc, mem_free };
 
 struct frame {
-        json_t *children;       /* borrowed: owned by the element object in the parent's list */
+        json_t *el;             /* borrowed: the open element, owned by its parent's list (or root) */
+        json_t *children;       /* borrowed: owned by el */
 };
 
 struct ctx {
@@ -103,6 +104,7 @@ struct ctx {
         struct frame     *stack;        /* owned; depth_max entries */
         uint32_t          depth;
         uint32_t          nodes;
+        uint64_t          cost, budget;  /* estimated bytes of the JSON tree, and its cap */
         prc_buf           text;         /* pending character data of the open element */
         prc_buf           qn;           /* scratch for qualified names, reused */
         prc_err           scratch;      /* for buffer calls; only read after one fails (the parse ends) */
@@ -126,6 +128,17 @@ PRC_PRINTF(3, 4) static void fail(struct ctx *c, prc_errclass cls, const char *f
         }
         c->failed = true;
         XML_StopParser(c->xp, XML_FALSE);
+}
+
+/* Charge the estimated heap cost of a new JSON value; false (and stop) past the budget. */
+static bool charge(struct ctx *c, uint64_t bytes)
+{
+        c->cost += bytes;
+        if (c->cost <= c->budget)
+                return true;
+        fail(c, PRC_E_NODES_LIMIT, "document tree would exceed %" PRIu64 " bytes (%d x the input + %d MiB)",
+             c->budget, PRC_XML_TREE_FACTOR, PRC_XML_TREE_FLOOR >> 20);
+        return false;
 }
 
 static bool only_ws(const uint8_t *p, size_t n)
@@ -152,6 +165,8 @@ static bool flush_text(struct ctx *c)
                 return false;
         }
         c->nodes++;
+        if (!charge(c, PRC_XML_COST_TEXT + c->text.len))
+                return false;
         s = json_stringn((const char *)c->text.data, c->text.len);
         if (s == NULL || json_array_append_new(c->stack[c->depth - 1].children, s) != 0) {
                 fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building a text node");
@@ -224,6 +239,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
                 fail(c, PRC_E_XML_ATTRS_LIMIT, "an element has more than %d attributes", PRC_XML_ATTRS_MAX);
                 return;
         }
+        if (!charge(c, PRC_XML_COST_ELEMENT + (uint64_t)natts * PRC_XML_COST_ATTR + strlen(name)))
+                return;
         el = json_object();
         children = json_array();
         attrs = c->nsdecls != NULL ? c->nsdecls : json_object();
@@ -232,6 +249,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
                 goto oom;
         for (size_t i = 0; atts[i] != NULL; i += 2) {
                 size_t vlen = strlen(atts[i + 1]);
+                if (!charge(c, vlen))
+                        goto out;
                 if (vlen > c->lim->scalar_max) {
                         fail(c, PRC_E_SCALAR_LIMIT, "attribute value longer than %zu bytes", c->lim->scalar_max);
                         goto out;
@@ -255,6 +274,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
                 goto oom;
         }
         c->stack[c->depth].children = children;
+        c->stack[c->depth].el = el;
         c->depth++;
         json_decref(attrs);
         json_decref(children);
@@ -272,11 +292,18 @@ out:
 static void XMLCALL on_end(void *ud, const XML_Char *name)
 {
         struct ctx *c = ud;
+        struct frame *f;
 
         (void)name;
         if (c->failed || !flush_text(c))
                 return;
         c->depth--;
+        /* Compact shape: empty "attrs" and "children" are left out. */
+        f = &c->stack[c->depth];
+        if (json_array_size(f->children) == 0)
+                json_object_del(f->el, "children");
+        if (json_object_size(json_object_get(f->el, "attrs")) == 0)
+                json_object_del(f->el, "attrs");
 }
 
 static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
@@ -471,6 +498,9 @@ json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         prc_buf_init(&c.text, lim->scalar_max);
         prc_buf_init(&c.qn, lim->scalar_max);
         prc_err_init(&c.scratch);
+        c.budget = PRC_XML_TREE_FLOOR;
+        if (n <= (UINT64_MAX - PRC_XML_TREE_FLOOR) / PRC_XML_TREE_FACTOR)
+                c.budget += (uint64_t)n * PRC_XML_TREE_FACTOR;
         c.stack = calloc(lim->depth_max ? lim->depth_max : 1, sizeof(*c.stack));
         if (c.stack == NULL) {
                 prc_err_oom(err, "the XML element stack");

@@ -22,8 +22,9 @@
  * the element is in a namespace, "attrs" holds every attribute (qualified
  * name as written, namespace declarations included as "xmlns" / "xmlns:p")
  * and "children" holds child elements (objects) and text (strings) in
- * document order.  Adjacent character data and CDATA sections are merged
- * into one string; text that is only XML whitespace is dropped unless
+ * document order; "attrs" and "children" are left out when empty.
+ * Adjacent character data and CDATA sections are merged into one string;
+ * text that is only XML whitespace is dropped unless
  * PRC_XML_KEEP_WHITESPACE.  Comments and processing instructions are dropped.
  */
 #ifndef PRC_XML_H
@@ -46,6 +47,18 @@ enum {
         /* expat's own allocations: at most this many times the input, plus the floor below. */
         PRC_XML_MEM_FACTOR = 16,
         PRC_XML_MEM_FLOOR = 4u << 20,
+        /*
+         * The JSON tree: estimated heap bytes (jansson's objects, arrays and
+         * strings, measured on glibc) capped at this many times the input
+         * plus the floor, so a flood of tiny elements is refused (nodes-limit)
+         * long before it costs gigabytes.  Real manifests need under 20x and
+         * are far below the floor.
+         */
+        PRC_XML_TREE_FACTOR = 32,
+        PRC_XML_TREE_FLOOR = 16u << 20,
+        PRC_XML_COST_ELEMENT = 520,     /* object + "name" string + children array + attrs object */
+        PRC_XML_COST_ATTR = 120,        /* one key/value pair and its string */
+        PRC_XML_COST_TEXT = 80,         /* one string plus its slot in the list */
 };
 
 /*
@@ -53,11 +66,12 @@ enum {
  * reference, transfers) or NULL with err set: input-too-large, nul-byte,
  * invalid-utf8, xml-encoding, xml-doctype, xml-entity, xml-syntax,
  * xml-attrs-limit, depth-limit (lim->depth_max), nodes-limit
- * (lim->nodes_max elements and text nodes), scalar-limit (lim->scalar_max
+ * (lim->nodes_max elements and text nodes, or the tree budget above), scalar-limit (lim->scalar_max
  * bytes in one name, attribute value or text node), out-of-memory.  On
  * error err->off, err->line and err->col (1-based) locate the cause.
  * Unknown flag bits are a usage error (err class usage).
  */
-json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                      prc_err *err) PRC_MUST_CHECK;
 
 #endif

@@ -1,0 +1,1081 @@
+/*
+ * oci.c - the OCI runner: runtime identity, the pure planner, and the run
+ * loop (oci.h).
+ *
+ * Trust: the image and its output are hostile; the runtime client is a
+ * host binary we hash and re-hash; the operator's inputs are validated
+ * (manifest, resolution, data) before they shape the plan.  Nothing the
+ * adapter writes is echoed: stdout goes to the decoder, stderr to a meter.
+ */
+#include "adapter/oci.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "adapter/protocol.h"
+#include "adapter/record.h"
+#include "base/buf.h"
+#include "base/jcs.h"
+#include "inventory/snapshot.h"
+
+/* RLIMIT_NPROC counts every process of the invoking uid on the host (no
+ * user namespace), prc and the runtime client included; the pids cgroup is
+ * the real bound, so nproc gets this headroom over pids. */
+enum { NPROC_HEADROOM = 32 };
+enum { CAPTURE_MAX = 64u << 10, CHUNK = 64u << 10 };
+/* Client calls that only ask the runtime something (version, info, image inspect). */
+enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000 };
+
+const char *prc_oci_kind_name(prc_oci_kind k)
+{
+        return k == PRC_OCI_PODMAN ? "podman" : "docker";
+}
+
+bool prc_oci_kind_parse(const char *s, prc_oci_kind *out, prc_err *err)
+{
+        if (s != NULL && strcmp(s, "docker") == 0)
+                *out = PRC_OCI_DOCKER;
+        else if (s != NULL && strcmp(s, "podman") == 0)
+                *out = PRC_OCI_PODMAN;
+        else
+                return prc_err_set(err, PRC_E_USAGE, "--runtime must be docker or podman");
+        return true;
+}
+
+/* ---- child processes ---------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The client's environment: a fixed PATH and the few variables that tell a
+ * client where its engine and its own state are.  Nothing reaches the
+ * container: the plan passes no --env and docker/podman pass none by default.
+ */
+static char **client_env(void)
+{
+        static const char *const keep[] = { "HOME", "DOCKER_HOST", "DOCKER_CONFIG", "XDG_RUNTIME_DIR",
+                                            "CONTAINER_HOST", "TMPDIR" };
+        static char *envv[PRC_ARRAY_LEN(keep) + 2];
+        static char path[] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+        size_t n = 0;
+        envv[n++] = path;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(keep); i++) {
+                size_t kl = strlen(keep[i]);
+                for (char **e = environ; *e != NULL; e++)
+                        if (strncmp(*e, keep[i], kl) == 0 && (*e)[kl] == '=') {
+                                envv[n++] = *e;
+                                break;
+                        }
+        }
+        envv[n] = NULL;
+        return envv;
+}
+
+/* fork + execve argv with the given descriptors as 0/1/2 (-1: /dev/null). */
+static pid_t spawn(char *const *argv, int in, int out, int errfd, prc_err *err)
+{
+        char **envv = client_env();
+        pid_t pid = fork();
+        if (pid < 0)
+                return prc_err_sys(err, PRC_E_OCI_RUNTIME_FAILED, errno, "cannot fork the runtime client"), -1;
+        if (pid == 0) {
+                int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null < 0)
+                        _exit(127);
+                if (dup2(in >= 0 ? in : null, 0) < 0 || dup2(out >= 0 ? out : null, 1) < 0 ||
+                    dup2(errfd >= 0 ? errfd : null, 2) < 0)
+                        _exit(127);
+                /* Our other descriptors are CLOEXEC or closed here. */
+                for (int fd = 3; fd < 1024; fd++)
+                        (void)close(fd);
+                signal(SIGPIPE, SIG_DFL);
+                execve(argv[0], argv, envv);
+                _exit(127);
+        }
+        return pid;
+}
+
+/* Wait for pid until deadline_ms (monotonic); SIGKILL it past the deadline.  Returns the wait status. */
+static int wait_bounded(pid_t pid, int64_t deadline_ms, bool *out_killed)
+{
+        int st = 0;
+        for (;;) {
+                pid_t r = waitpid(pid, &st, WNOHANG);
+                if (r == pid)
+                        return st;
+                if (r < 0 && errno != EINTR)
+                        return -1;
+                if (now_ms() >= deadline_ms) {
+                        (void)kill(pid, SIGKILL);
+                        if (out_killed != NULL)
+                                *out_killed = true;
+                        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                                ;
+                        return st;
+                }
+                struct timespec ts = { 0, 5 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
+        }
+}
+
+/*
+ * Run argv, capture at most CAPTURE_MAX bytes of stdout into out (stderr
+ * discarded), give up after timeout_ms.  Returns the exit status (0-255),
+ * or -1 when it could not run or was killed.
+ */
+static int run_capture(char *const *argv, prc_buf *out, int timeout_ms, prc_err *err)
+{
+        int p[2];
+        int64_t deadline = now_ms() + timeout_ms;
+        if (pipe2(p, O_CLOEXEC) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "pipe"), -1;
+        pid_t pid = spawn(argv, -1, p[1], -1, err);
+        close(p[1]);
+        if (pid < 0) {
+                close(p[0]);
+                return -1;
+        }
+        (void)fcntl(p[0], F_SETFL, O_NONBLOCK);
+        for (;;) {
+                int64_t left = deadline - now_ms();
+                struct pollfd pf = { p[0], POLLIN, 0 };
+                if (left <= 0)
+                        break;
+                int r = poll(&pf, 1, (int)left);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r <= 0)
+                        break;
+                uint8_t tmp[4096];
+                ssize_t n = read(p[0], tmp, sizeof(tmp));
+                if (n < 0 && (errno == EINTR || errno == EAGAIN))
+                        continue;
+                if (n <= 0)
+                        break;
+                prc_err ignore = {0};
+                /* Past the cap the rest is dropped: callers only need the first words. */
+                if (out->len + (size_t)n <= CAPTURE_MAX && !prc_buf_put(out, tmp, (size_t)n, &ignore))
+                        break;
+        }
+        close(p[0]);
+        bool killed = false;
+        int st = wait_bounded(pid, deadline, &killed);
+        if (killed || st < 0 || !WIFEXITED(st))
+                return -1;
+        return WEXITSTATUS(st);
+}
+
+/* ---- runtime identity ---------------------------------------------------- */
+
+static bool hash_file(const char *path, char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        uint8_t buf[CHUNK], md[PRC_SHA256_LEN];
+        prc_sha256 *h = NULL;
+        bool ok = false;
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return prc_err_sys(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, errno, "cannot open the runtime client");
+        h = prc_sha256_new(err);
+        if (h == NULL)
+                goto out;
+        for (;;) {
+                ssize_t n = read(fd, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        prc_err_sys(err, PRC_E_IO, errno, "cannot read the runtime client");
+                        goto out;
+                }
+                if (n == 0)
+                        break;
+                if (!prc_sha256_update(h, buf, (size_t)n, err))
+                        goto out;
+        }
+        if (!prc_sha256_final(h, md, err))
+                goto out;
+        prc_hex_encode(md, sizeof(md), out);
+        ok = true;
+out:
+        prc_sha256_free(h);
+        close(fd);
+        return ok;
+}
+
+static bool find_on_path(const char *name, char *out, size_t cap)
+{
+        const char *path = getenv("PATH");
+        if (path == NULL || *path == '\0')
+                path = "/usr/local/bin:/usr/bin:/bin";
+        while (*path != '\0') {
+                const char *colon = strchr(path, ':');
+                size_t len = colon ? (size_t)(colon - path) : strlen(path);
+                char cand[PATH_MAX];
+                if (len > 0 && len < sizeof(cand) - strlen(name) - 2) {
+                        struct stat st;
+                        snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, path, name);
+                        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+                                char real[PATH_MAX];
+                                if (realpath(cand, real) == NULL || strlen(real) >= cap)
+                                        return false;
+                                snprintf(out, cap, "%s", real);
+                                return true;
+                        }
+                }
+                path += len;
+                if (*path == ':')
+                        path++;
+        }
+        return false;
+}
+
+/* "Docker version 20.10.24+dfsg1, build 297e128" / "podman version 4.3.1": the third word, up to ','. */
+static bool parse_version(const char *s, char *out, size_t cap)
+{
+        const char *p = strstr(s, "version ");
+        size_t n = 0;
+        if (p == NULL)
+                return false;
+        p += strlen("version ");
+        while (p[n] != '\0' && p[n] != ',' && p[n] != '\n' && p[n] != ' ' && n + 1 < cap) {
+                if (p[n] < 0x21 || p[n] > 0x7e)
+                        return false;
+                n++;
+        }
+        if (n == 0)
+                return false;
+        snprintf(out, cap, "%.*s", (int)n, p);
+        return true;
+}
+
+bool prc_oci_runtime_find(prc_oci_kind kind, prc_oci_runtime *out, prc_err *err)
+{
+        prc_oci_runtime rt = { .kind = kind };
+        prc_buf b;
+        bool ok = false;
+        const char *name = prc_oci_kind_name(kind);
+
+        if (!find_on_path(name, rt.path, sizeof(rt.path)))
+                return prc_err_set(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, "no executable '%s' on PATH", name);
+        if (!hash_file(rt.path, rt.sha256, err))
+                return false;
+        prc_buf_init(&b, CAPTURE_MAX);
+        char *argv[] = { rt.path, (char *)"--version", NULL };
+        int st = run_capture(argv, &b, QUERY_TIMEOUT_MS, err);
+        if (prc_err_is_set(err))
+                goto out;
+        if (st != 0 || !prc_buf_putc(&b, 0, err) || !parse_version((const char *)b.data, rt.version,
+                                                                     sizeof(rt.version))) {
+                prc_err_init(err);
+                prc_err_set(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, "'%s --version' did not give a version", name);
+                goto out;
+        }
+        *out = rt;
+        ok = true;
+out:
+        prc_buf_clear(&b);
+        return ok;
+}
+
+/*
+ * docker: `docker info --format '{{.MemoryLimit}} {{.SwapLimit}} {{.PidsLimit}} {{.CPUCfsQuota}}'`
+ *         must be "true true true true".
+ * podman: `podman info --format '{{.Host.Security.Rootless}} {{.Host.CgroupsVersion}} {{.Host.CgroupControllers}}'`
+ *         rootless on cgroup v1 ignores every limit (podman says so itself);
+ *         otherwise the controller list must hold memory, pids and cpu.
+ */
+#define DOCKER_INFO_FMT "{{.MemoryLimit}} {{.SwapLimit}} {{.PidsLimit}} {{.CPUCfsQuota}}"
+#define PODMAN_INFO_FMT "{{.Host.Security.Rootless}} {{.Host.CgroupsVersion}} {{.Host.CgroupControllers}}"
+
+static bool has_word(const char *list, const char *w)
+{
+        size_t wl = strlen(w);
+        for (const char *p = list; (p = strstr(p, w)) != NULL; p += wl) {
+                bool start = p == list || p[-1] == ' ' || p[-1] == '[';
+                bool end = p[wl] == ' ' || p[wl] == ']' || p[wl] == '\0' || p[wl] == '\n';
+                if (start && end)
+                        return true;
+        }
+        return false;
+}
+
+bool prc_oci_limits_report_ok(prc_oci_kind kind, const char *report, prc_err *err)
+{
+        if (kind == PRC_OCI_DOCKER) {
+                if (strncmp(report, "true true true true", 19) != 0 || (report[19] != '\0' && report[19] != '\n'))
+                        return prc_err_set(err, PRC_E_OCI_LIMITS_IGNORED,
+                                           "docker reports that memory, swap, pids or CPU limits are not enforced");
+                return true;
+        }
+        if (strncmp(report, "true v1", 7) == 0)
+                return prc_err_set(err, PRC_E_OCI_LIMITS_IGNORED,
+                                   "rootless podman on cgroup v1 ignores resource limits; run rootful or on cgroup v2");
+        if (strncmp(report, "true ", 5) != 0 && strncmp(report, "false ", 6) != 0)
+                return prc_err_set(err, PRC_E_OCI_LIMITS_IGNORED, "podman info did not say how limits are enforced");
+        static const char *const need[] = { "memory", "pids", "cpu" };
+        for (size_t i = 0; i < PRC_ARRAY_LEN(need); i++)
+                if (!has_word(report, need[i]))
+                        return prc_err_set(err, PRC_E_OCI_LIMITS_IGNORED, "podman has no '%s' cgroup controller",
+                                           need[i]);
+        return true;
+}
+
+static void podman_globals(char **argv, size_t *n)
+{
+        /* crun refuses this class of hybrid-cgroup host; runc with cgroupfs works (issue 8). */
+        argv[(*n)++] = (char *)"--runtime";
+        argv[(*n)++] = (char *)"runc";
+        argv[(*n)++] = (char *)"--cgroup-manager";
+        argv[(*n)++] = (char *)"cgroupfs";
+}
+
+static bool probe_limits(const prc_oci_runtime *rt, prc_err *err)
+{
+        char *argv[12];
+        size_t n = 0;
+        prc_buf b;
+        bool ok = false;
+        argv[n++] = (char *)rt->path;
+        if (rt->kind == PRC_OCI_PODMAN)
+                podman_globals(argv, &n);
+        argv[n++] = (char *)"info";
+        argv[n++] = (char *)"--format";
+        argv[n++] = (char *)(rt->kind == PRC_OCI_PODMAN ? PODMAN_INFO_FMT : DOCKER_INFO_FMT);
+        argv[n] = NULL;
+        prc_buf_init(&b, CAPTURE_MAX + 1);
+        int st = run_capture(argv, &b, QUERY_TIMEOUT_MS, err);
+        if (prc_err_is_set(err))
+                goto out;
+        if (st != 0) {
+                prc_err_set(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, "'%s info' failed (exit %d): is the engine running?",
+                            prc_oci_kind_name(rt->kind), st);
+                goto out;
+        }
+        if (!prc_buf_putc(&b, 0, err))
+                goto out;
+        ok = prc_oci_limits_report_ok(rt->kind, (const char *)b.data, err);
+out:
+        prc_buf_clear(&b);
+        return ok;
+}
+
+static bool image_present(const prc_oci_runtime *rt, const char *ref, prc_err *err)
+{
+        char *argv[12];
+        size_t n = 0;
+        prc_buf b;
+        argv[n++] = (char *)rt->path;
+        if (rt->kind == PRC_OCI_PODMAN)
+                podman_globals(argv, &n);
+        argv[n++] = (char *)"image";
+        argv[n++] = (char *)"inspect";
+        argv[n++] = (char *)"--format";
+        argv[n++] = (char *)"{{.Id}}";
+        argv[n++] = (char *)ref;
+        argv[n] = NULL;
+        prc_buf_init(&b, CAPTURE_MAX + 1);
+        int st = run_capture(argv, &b, QUERY_TIMEOUT_MS, err);
+        prc_buf_clear(&b);
+        if (prc_err_is_set(err))
+                return false;
+        if (st != 0)
+                return prc_err_set(err, PRC_E_OCI_IMAGE_ABSENT,
+                                   "image '%.200s' is not present locally and the runner never pulls (--pull=never)",
+                                   ref);
+        return true;
+}
+
+/* ---- the planner (pure) -------------------------------------------------- */
+
+static bool name_ok(const char *s)
+{
+        size_t n = strlen(s);
+        if (n == 0 || n > 64)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+                        return false;
+        return true;
+}
+
+/* A mount source that docker's --mount syntax cannot carry (',' or '=' split fields; '"' quotes). */
+static bool mount_path_ok(const char *p)
+{
+        if (p == NULL || p[0] != '/')
+                return false;
+        for (const char *c = p; *c != '\0'; c++)
+                if (*c == ',' || *c == '"' || *c == '\n' || (unsigned char)*c < 0x20)
+                        return false;
+        return true;
+}
+
+typedef struct argv_pair {
+        json_t *tmpl;   /* with placeholders */
+        json_t *real;   /* with bindings */
+        bool    oom;
+} argv_pair;
+
+static void add2(argv_pair *a, const char *tmpl, const char *real)
+{
+        if (json_array_append_new(a->tmpl, json_string(tmpl)) != 0 ||
+            json_array_append_new(a->real, json_string(real)) != 0)
+                a->oom = true;
+}
+static void add(argv_pair *a, const char *s)
+{
+        add2(a, s, s);
+}
+static void addf(argv_pair *a, const char *fmt, ...) PRC_PRINTF(2, 3);
+static void addf(argv_pair *a, const char *fmt, ...)
+{
+        char s[512];
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(s, sizeof(s), fmt, ap);
+        va_end(ap);
+        if (n < 0 || (size_t)n >= sizeof(s)) {
+                a->oom = true;
+                return;
+        }
+        add(a, s);
+}
+
+json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
+{
+        const prc_manifest *m = s->m;
+        const prc_manifest_limits *L;
+        char image[512], buf[PATH_MAX + 128], tbuf[256];
+        argv_pair a = { json_array(), json_array(), false };
+        json_t *plan = NULL, *sealed = NULL, *limits = NULL, *data = NULL;
+        char digest[PRC_SHA256_HEX + 1];
+
+        if (a.tmpl == NULL || a.real == NULL) {
+                prc_err_oom(err, "plan");
+                goto fail;
+        }
+        if (prc_manifest_version(m) != 4) {
+                prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be planned");
+                goto fail;
+        }
+        if (!name_ok(s->container_name)) {
+                prc_err_set(err, PRC_E_INVALID_VALUE, "container name must be 1-64 of [a-z0-9-]");
+                goto fail;
+        }
+        if (!mount_path_ok(s->snapshot_path) || !prc_digest_valid(s->snapshot_sha256)) {
+                prc_err_set(err, PRC_E_INVALID_VALUE, "snapshot path or digest unusable for a mount");
+                goto fail;
+        }
+        if (!mount_path_ok(s->rt->path)) {
+                prc_err_set(err, PRC_E_INVALID_VALUE, "runtime path unusable");
+                goto fail;
+        }
+        if (s->uid == 0) {
+                prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "the container user must not be root");
+                goto fail;
+        }
+        L = prc_manifest_limits_of(m);
+        uint64_t nproc = L->pids + NPROC_HEADROOM;
+        if (L->nofile > s->host_nofile_max) {
+                prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
+                            "manifest nofile %" PRIu64 " is above the host's hard limit %" PRIu64, L->nofile,
+                            s->host_nofile_max);
+                goto fail;
+        }
+        if (nproc > s->host_nproc_max) {
+                prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
+                            "nproc %" PRIu64 " (pids + %d) is above the host's hard limit %" PRIu64, nproc,
+                            NPROC_HEADROOM, s->host_nproc_max);
+                goto fail;
+        }
+        if (!prc_manifest_image_ref(m, image, sizeof(image), err))
+                goto fail;
+
+        add2(&a, "${runtime}", s->rt->path);
+        if (s->rt->kind == PRC_OCI_PODMAN) {
+                add(&a, "--runtime");
+                add(&a, "runc");
+                add(&a, "--cgroup-manager");
+                add(&a, "cgroupfs");
+        }
+        add(&a, "run");
+        add(&a, "--rm");
+        add(&a, "-i");
+        add(&a, "--pull=never");
+        add2(&a, "--name=${name}", (snprintf(buf, sizeof(buf), "--name=%s", s->container_name), buf));
+        add(&a, "--network=none");
+        add(&a, "--read-only");
+        if (s->rt->kind == PRC_OCI_PODMAN)
+                add(&a, "--read-only-tmpfs=false");     /* podman would add writable tmpfs mounts */
+        add(&a, "--cap-drop=ALL");
+        add(&a, "--security-opt=no-new-privileges");
+        addf(&a, "--user=%" PRIu32 ":%" PRIu32, s->uid, s->gid);
+        addf(&a, "--memory=%" PRIu64 "b", L->memory_bytes);
+        /* memory-swap equal to memory: no swap beyond the ceiling. */
+        addf(&a, "--memory-swap=%" PRIu64 "b", L->memory_bytes);
+        addf(&a, "--cpus=%" PRIu64 ".%03" PRIu64, L->cpus_millis / 1000, L->cpus_millis % 1000);
+        addf(&a, "--pids-limit=%" PRIu64, L->pids);
+        addf(&a, "--ulimit=nofile=%" PRIu64 ":%" PRIu64, L->nofile, L->nofile);
+        addf(&a, "--ulimit=nproc=%" PRIu64 ":%" PRIu64, nproc, nproc);
+        add(&a, "--log-driver=none");   /* the engine keeps no copy of adapter output */
+        if (L->tmpfs_bytes > 0)
+                addf(&a, "--tmpfs=/tmp:rw,noexec,nosuid,nodev,size=%" PRIu64, L->tmpfs_bytes);
+        snprintf(buf, sizeof(buf), "--mount=type=bind,source=%s,target=%s,readonly", s->snapshot_path,
+                 PRC_OCI_SNAPSHOT_MOUNT);
+        snprintf(tbuf, sizeof(tbuf), "--mount=type=bind,source=${snapshot},target=%s,readonly",
+                 PRC_OCI_SNAPSHOT_MOUNT);
+        add2(&a, tbuf, buf);
+        for (size_t i = 0; i < s->ndata; i++) {
+                if (!mount_path_ok(s->data[i].host_path)) {
+                        prc_err_set(err, PRC_E_INVALID_VALUE, "data '%s': path unusable for a mount", s->data[i].name);
+                        goto fail;
+                }
+                snprintf(buf, sizeof(buf), "--mount=type=bind,source=%s,target=%s,readonly", s->data[i].host_path,
+                         s->data[i].destination);
+                snprintf(tbuf, sizeof(tbuf), "--mount=type=bind,source=${data:%s},target=%s,readonly",
+                         s->data[i].name, s->data[i].destination);
+                add2(&a, tbuf, buf);
+        }
+        addf(&a, "--workdir=%s", PRC_OCI_SNAPSHOT_MOUNT);
+        add(&a, "--entrypoint=");       /* the manifest's command is the whole argv */
+        add(&a, image);
+        for (size_t i = 0; i < prc_manifest_command_len(m); i++)
+                add(&a, prc_manifest_command_arg(m, i));
+        if (a.oom) {
+                prc_err_oom(err, "plan argv");
+                goto fail;
+        }
+
+        limits = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "wall_seconds",
+                           (json_int_t)L->wall_seconds, "memory_bytes", (json_int_t)L->memory_bytes, "cpus_millis",
+                           (json_int_t)L->cpus_millis, "pids", (json_int_t)L->pids, "nofile", (json_int_t)L->nofile,
+                           "nproc", (json_int_t)nproc, "tmpfs_bytes", (json_int_t)L->tmpfs_bytes, "stdin_bytes",
+                           (json_int_t)L->stdin_bytes, "stdout_bytes", (json_int_t)L->stdout_bytes, "stderr_bytes",
+                           (json_int_t)L->stderr_bytes, "line_bytes", (json_int_t)L->line_bytes, "messages",
+                           (json_int_t)L->messages);
+        data = prc_data_identity_json(s->data, s->ndata);
+        sealed = json_pack("{s:s,s:O,s:{s:s,s:s,s:s},s:s,s:s,s:{s:s,s:I,s:I},s:O,s:O}", "schema",
+                           PRC_OCI_PLAN_SCHEMA, "argv_template", a.tmpl, "runtime", "kind",
+                           prc_oci_kind_name(s->rt->kind), "sha256", s->rt->sha256, "version", s->rt->version,
+                           "image", image, "manifest_sha256", prc_manifest_sha256(m), "snapshot", "sha256",
+                           s->snapshot_sha256, "files", (json_int_t)s->snapshot_files, "bytes",
+                           (json_int_t)s->snapshot_bytes, "data", data, "limits", limits);
+        if (limits == NULL || data == NULL || sealed == NULL) {
+                prc_err_oom(err, "plan");
+                goto fail;
+        }
+        if (!prc_jcs_digest(sealed, digest, err))
+                goto fail;
+        plan = json_pack("{s:s,s:s,s:O,s:{s:s,s:s,s:s,s:s},s:s,s:s,s:O,s:O,s:O,s:O}", "schema",
+                         PRC_OCI_PLAN_SCHEMA, "plan_sha256", digest, "argv", a.real, "runtime", "kind",
+                         prc_oci_kind_name(s->rt->kind), "path", s->rt->path, "sha256", s->rt->sha256, "version",
+                         s->rt->version, "image", image, "container_name", s->container_name, "snapshot",
+                         json_object_get(sealed, "snapshot"), "data", data, "limits", limits, "sealed", sealed);
+        if (plan == NULL)
+                prc_err_oom(err, "plan");
+fail:
+        json_decref(a.tmpl);
+        json_decref(a.real);
+        json_decref(limits);
+        json_decref(data);
+        json_decref(sealed);
+        return plan;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+typedef struct prep {
+        prc_manifest_limits lim;
+        prc_snapshot       *snap;
+        prc_data_input     *data;
+        size_t              ndata;
+        prc_oci_runtime     rt;
+        prc_oci_spec        spec;
+        char                name[32];
+        json_t             *plan;
+        uint64_t            files;
+} prep;
+
+static void prep_clear(prep *p)
+{
+        json_decref(p->plan);
+        prc_snapshot_free(p->snap);
+        prc_data_free(p->data, p->ndata);
+        memset(p, 0, sizeof(*p));
+}
+
+static bool host_hard(int res, uint64_t *out)
+{
+        struct rlimit rl;
+        if (getrlimit(res, &rl) != 0)
+                return false;
+        *out = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
+        return true;
+}
+
+static bool authorize(const prc_oci_request *rq, prc_err *err)
+{
+        const prc_resolution *r = rq->resolution;
+        if (r == NULL)
+                return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED, "no resolution grants this manifest");
+        if (strcmp(r->manifest_sha256, prc_manifest_sha256(rq->m)) != 0 ||
+            strcmp(r->adapter_id, prc_manifest_adapter_id(rq->m)) != 0 ||
+            strcmp(r->publisher_id, prc_manifest_publisher_id(rq->m)) != 0)
+                return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED,
+                                   "the resolution grants another adapter, manifest digest or publisher");
+        if (r->grant == PRC_GRANT_LOCAL_EXPLICIT)
+                return true;
+        if (r->grant == PRC_GRANT_REGISTRY &&
+            (strcmp(r->trust, "first-party-sandboxed") == 0 || strcmp(r->trust, "verified-community") == 0))
+                return true;
+        return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED, "registry trust '%.31s' may not run by default", r->trust);
+}
+
+/* Everything up to the plan; on failure p is cleared. */
+static bool prepare(const prc_oci_request *rq, prep *p, prc_err *err)
+{
+        uint8_t rnd[12];
+        uint64_t nofile, nproc;
+
+        memset(p, 0, sizeof(*p));
+#ifndef __linux__
+        return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "the OCI runner runs on Linux hosts only");
+#endif
+        if (geteuid() == 0 || getuid() == 0)
+                return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED,
+                                   "the OCI runner refuses to run as root: run it as an unprivileged user in the "
+                                   "runtime's group");
+        if (prc_manifest_version(rq->m) != 4)
+                return prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be executed");
+        if (!authorize(rq, err))
+                return false;
+        if (!prc_data_prepare(rq->m, rq->data, rq->ndata, &p->data, &p->ndata, err))
+                return false;
+        if (!prc_oci_runtime_find(rq->runtime, &p->rt, err) || !probe_limits(&p->rt, err))
+                goto fail;
+        if (!host_hard(RLIMIT_NOFILE, &nofile) || !host_hard(RLIMIT_NPROC, &nproc)) {
+                prc_err_sys(err, PRC_E_IO, errno, "getrlimit");
+                goto fail;
+        }
+        if (!prc_snapshot_create(rq->inv, NULL, NULL, &p->snap, err) || !prc_snapshot_seal(p->snap, err))
+                goto fail;
+        for (size_t i = 0; i < prc_inventory_count(rq->inv); i++)
+                p->files += prc_inventory_entry(rq->inv, i)->type == PRC_INV_FILE;
+        if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+                prc_err_sys(err, PRC_E_IO, errno, "getrandom");
+                goto fail;
+        }
+        memcpy(p->name, "prc-", 4);
+        prc_hex_encode(rnd, sizeof(rnd), p->name + 4);
+        p->spec = (prc_oci_spec){
+                .rt = &p->rt, .m = rq->m, .snapshot_path = prc_snapshot_path(p->snap),
+                .snapshot_sha256 = prc_snapshot_digest(p->snap), .snapshot_files = p->files,
+                .snapshot_bytes = prc_snapshot_total_bytes(p->snap), .data = p->data, .ndata = p->ndata,
+                .uid = (uint32_t)getuid(), .gid = (uint32_t)getgid(), .container_name = p->name,
+                .host_nofile_max = nofile, .host_nproc_max = nproc,
+        };
+        p->plan = prc_oci_plan(&p->spec, err);
+        if (p->plan == NULL)
+                goto fail;
+        p->lim = *prc_manifest_limits_of(rq->m);
+        return true;
+fail:
+        prep_clear(p);
+        return false;
+}
+
+bool prc_oci_plan_request(const prc_oci_request *rq, json_t **out_plan, prc_err *err)
+{
+        prep p;
+        if (!prepare(rq, &p, err))
+                return false;
+        *out_plan = json_incref(p.plan);
+        prep_clear(&p);
+        return true;
+}
+
+#if defined(PRC_TESTING) && PRC_TESTING
+static void test_hook(const prep *p)
+{
+        const char *cmd = getenv("PRC_TEST_OCI_HOOK");
+        if (cmd == NULL || *cmd == '\0')
+                return;
+        /* The hook sees the snapshot path; it runs as the invoking user. */
+        if (setenv("PRC_HOOK_SNAPSHOT", prc_snapshot_path(p->snap), 1) != 0)
+                return;
+        char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL };
+        pid_t pid = fork();
+        if (pid == 0) {
+                execve(argv[0], argv, environ);
+                _exit(127);
+        }
+        if (pid > 0)
+                (void)wait_bounded(pid, now_ms() + 60000, NULL);
+}
+#endif
+
+/* Immediately before start: plan, manifest, runtime binary, snapshot, data. */
+static bool recheck_before(const prc_oci_request *rq, prep *p, prc_err *err)
+{
+        char sha[PRC_SHA256_HEX + 1];
+        if (rq->manifest_path != NULL) {
+                prc_manifest *again = prc_manifest_load(rq->manifest_path, PRC_MANIFEST_EXECUTE, err);
+                bool same = again != NULL && strcmp(prc_manifest_sha256(again), prc_manifest_sha256(rq->m)) == 0;
+                prc_manifest_free(again);
+                prc_err_init(err);
+                if (!same)
+                        return prc_err_set(err, PRC_E_OCI_MANIFEST_CHANGED,
+                                           "the manifest file changed after authorization");
+        }
+        prc_err herr = {0};
+        if (!hash_file(p->rt.path, sha, &herr) || strcmp(sha, p->rt.sha256) != 0)
+                return prc_err_set(err, PRC_E_OCI_RUNTIME_CHANGED, "the %s client binary changed after planning",
+                                   prc_oci_kind_name(p->rt.kind));
+        json_t *again = prc_oci_plan(&p->spec, err);
+        bool same = again != NULL && json_equal(again, p->plan);
+        json_decref(again);
+        prc_err_init(err);
+        if (!same)
+                return prc_err_set(err, PRC_E_OCI_PLAN_CHANGED, "the plan rebuilt before start differs");
+        if (!prc_snapshot_verify(p->snap, err))
+                return false;
+        return prc_data_recheck(rq->m, p->data, p->ndata, err);
+}
+
+/* `RUNTIME rm -f NAME`: only the container this run named. */
+static void remove_container(const prep *p)
+{
+        char *argv[12];
+        size_t n = 0;
+        argv[n++] = (char *)p->rt.path;
+        if (p->rt.kind == PRC_OCI_PODMAN)
+                podman_globals(argv, &n);
+        argv[n++] = (char *)"rm";
+        argv[n++] = (char *)"-f";
+        argv[n++] = (char *)p->name;
+        argv[n] = NULL;
+        prc_err e = {0};
+        pid_t pid = spawn(argv, -1, -1, -1, &e);
+        if (pid > 0)
+                (void)wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, NULL);
+}
+
+typedef struct outcome {
+        prc_errclass exec_cls;          /* an execution error of the runner's own, or OK */
+        char         exec_msg[256];
+        bool         timed_out;
+        bool         killed;            /* we removed the container */
+        int          exit_status;       /* -1 when none */
+} outcome;
+
+static void set_exec(outcome *o, prc_errclass c, const char *msg)
+{
+        if (o->exec_cls != PRC_E_OK)
+                return;
+        o->exec_cls = c;
+        snprintf(o->exec_msg, sizeof(o->exec_msg), "%s", msg);
+}
+
+static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_decoder *dec,
+                    prc_stderr_meter *meter, outcome *o)
+{
+        int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 };
+        size_t argc = json_array_size(json_object_get(p->plan, "argv"));
+        char **argv = calloc(argc + 1, sizeof(*argv));
+        prc_err e = {0};
+        pid_t pid = -1;
+        size_t sent = 0;
+        int64_t deadline = now_ms() + (int64_t)p->lim.wall_seconds * 1000;
+
+        o->exit_status = -1;
+        if (rq->deadline != NULL) {
+                int64_t shared = (int64_t)rq->deadline->tv_sec * 1000 + rq->deadline->tv_nsec / 1000000;
+                if (shared < deadline)
+                        deadline = shared;
+                if (shared <= now_ms()) {
+                        set_exec(o, PRC_E_OCI_DEADLINE, "the shared scan deadline has passed");
+                        goto out;
+                }
+        }
+        if (argv == NULL) {
+                set_exec(o, PRC_E_OUT_OF_MEMORY, "argv");
+                goto out;
+        }
+        for (size_t i = 0; i < argc; i++)
+                argv[i] = (char *)json_string_value(json_array_get(json_object_get(p->plan, "argv"), i));
+        if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+                set_exec(o, PRC_E_IO, "pipe");
+                goto out;
+        }
+        pid = spawn(argv, in[0], out[1], errp[1], &e);
+        close(in[0]), close(out[1]), close(errp[1]);
+        in[0] = out[1] = errp[1] = -1;
+        if (pid < 0) {
+                set_exec(o, PRC_E_OCI_RUNTIME_FAILED, "cannot start the runtime client");
+                goto out;
+        }
+        (void)fcntl(in[1], F_SETFL, O_NONBLOCK);
+        (void)fcntl(out[0], F_SETFL, O_NONBLOCK);
+        (void)fcntl(errp[0], F_SETFL, O_NONBLOCK);
+        uint8_t *chunk = malloc(CHUNK);
+        if (chunk == NULL) {
+                set_exec(o, PRC_E_OUT_OF_MEMORY, "read buffer");
+                remove_container(p);
+                o->killed = true;
+                goto reap;
+        }
+        while (out[0] >= 0 || errp[0] >= 0) {
+                struct pollfd pf[3];
+                int np = 0, iw = -1, io = -1, ie = -1;
+                if (in[1] >= 0)
+                        iw = np, pf[np++] = (struct pollfd){ in[1], POLLOUT, 0 };
+                if (out[0] >= 0)
+                        io = np, pf[np++] = (struct pollfd){ out[0], POLLIN, 0 };
+                if (errp[0] >= 0)
+                        ie = np, pf[np++] = (struct pollfd){ errp[0], POLLIN, 0 };
+                int64_t left = deadline - now_ms();
+                if (left <= 0) {
+                        o->timed_out = true;
+                        break;
+                }
+                int r = poll(pf, (nfds_t)np, left > 1000 ? 1000 : (int)left);
+                if (r < 0 && errno != EINTR) {
+                        set_exec(o, PRC_E_IO, "poll");
+                        break;
+                }
+                if (r <= 0)
+                        continue;
+                if (iw >= 0 && (pf[iw].revents & (POLLOUT | POLLERR | POLLHUP))) {
+                        ssize_t n = write(in[1], req->data + sent, req->len - sent);
+                        if (n > 0)
+                                sent += (size_t)n;
+                        if ((n < 0 && errno != EAGAIN && errno != EINTR) || sent == req->len) {
+                                /* An adapter that stops reading early is its own business; the
+                                 * decoder still judges what it wrote. */
+                                close(in[1]);
+                                in[1] = -1;
+                        }
+                }
+                if (io >= 0 && (pf[io].revents & (POLLIN | POLLHUP | POLLERR))) {
+                        ssize_t n = read(out[0], chunk, CHUNK);
+                        if (n > 0) {
+                                if (!prc_decoder_feed(dec, chunk, (size_t)n))
+                                        break;  /* rejected: nothing more is read */
+                        } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                                close(out[0]);
+                                out[0] = -1;
+                        }
+                }
+                if (ie >= 0 && (pf[ie].revents & (POLLIN | POLLHUP | POLLERR))) {
+                        ssize_t n = read(errp[0], chunk, CHUNK);
+                        if (n > 0) {
+                                if (!prc_stderr_meter_feed(meter, chunk, (size_t)n, &e)) {
+                                        set_exec(o, e.cls, e.msg);
+                                        break;
+                                }
+                                if (prc_stderr_meter_over(meter)) {
+                                        set_exec(o, PRC_E_OCI_STDERR_LIMIT, "standard error passed stderr_bytes");
+                                        break;
+                                }
+                        } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                                close(errp[0]);
+                                errp[0] = -1;
+                        }
+                }
+        }
+        free(chunk);
+        if (out[0] >= 0 || errp[0] >= 0) {
+                /* Stopped early (timeout, a cap, a rejection): remove exactly our container. */
+                remove_container(p);
+                o->killed = true;
+        }
+reap:;
+        bool sigkilled = false;
+        int st = -1;
+        if (!o->killed) {
+                /* Both streams closed; the container may still run: the deadline still holds. */
+                for (;;) {
+                        pid_t r = waitpid(pid, &st, WNOHANG);
+                        if (r == pid)
+                                break;
+                        if (r < 0 && errno != EINTR) {
+                                st = -1;
+                                break;
+                        }
+                        if (now_ms() >= deadline) {
+                                o->timed_out = true;
+                                remove_container(p);
+                                o->killed = true;
+                                st = wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, &sigkilled);
+                                break;
+                        }
+                        struct timespec ts = { 0, 2 * 1000 * 1000 };
+                        nanosleep(&ts, NULL);
+                }
+        } else {
+                st = wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, &sigkilled);
+        }
+        if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st))
+                o->exit_status = WEXITSTATUS(st);
+out:
+        for (int i = 0; i < 2; i++) {
+                if (in[i] >= 0)
+                        close(in[i]);
+                if (out[i] >= 0)
+                        close(out[i]);
+                if (errp[i] >= 0)
+                        close(errp[i]);
+        }
+        free(argv);
+}
+
+static json_t *observations_of(const prc_decoder *d)
+{
+        const json_t *src = prc_decoder_observations(d);
+        json_t *a = json_array();
+        size_t i;
+        json_t *o;
+        if (a == NULL)
+                return NULL;
+        json_array_foreach(src, i, o) {
+                json_t *loc = json_object_get(o, "locations");
+                json_t *val = json_object_get(o, "value");
+                json_t *n = json_pack("{s:O,s:O,s:O,s:o,s:o}", "id", json_object_get(o, "id"), "kind",
+                                      json_object_get(o, "kind"), "outcome", json_object_get(o, "outcome"),
+                                      "locations", loc ? json_incref(loc) : json_array(), "value",
+                                      val ? json_incref(val) : json_null());
+                if (n == NULL || json_array_append_new(a, n) != 0) {
+                        json_decref(a);
+                        return NULL;
+                }
+        }
+        return a;
+}
+
+bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
+{
+        prep p;
+        prc_decoder *dec = NULL;
+        prc_stderr_meter meter = {0};
+        prc_buf req;
+        outcome o = { .exit_status = -1 };
+        json_t *rec = NULL, *obs = NULL, *res = NULL, *data = NULL;
+        bool ok = false;
+        const char *plan_sha;
+
+        prc_buf_init(&req, 0);
+        if (!prepare(rq, &p, err))
+                return false;
+        plan_sha = json_string_value(json_object_get(p.plan, "plan_sha256"));
+        if (!image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))
+                goto out;
+        dec = prc_decoder_new(rq->m, NULL, err);
+        if (dec == NULL || !prc_stderr_meter_init(&meter, p.lim.stderr_bytes, err))
+                goto out;
+        prc_buf_init(&req, (size_t)p.lim.stdin_bytes);
+        if (!prc_proto_write_request(rq->run_id ? rq->run_id : plan_sha,
+                                     rq->target_name ? rq->target_name : "target", prc_inventory_digest(rq->inv),
+                                     NULL, NULL, &req, err))
+                goto out;
+
+#if defined(PRC_TESTING) && PRC_TESTING
+        test_hook(&p);
+#endif
+        prc_err rerr = {0};
+        if (!recheck_before(rq, &p, &rerr))
+                set_exec(&o, rerr.cls, rerr.msg);
+        else
+                execute(rq, &p, &req, dec, &meter, &o);
+        /* Immediately after: the bytes the adapter read must still be the sealed ones. */
+        if (o.exec_cls == PRC_E_OK) {
+                prc_err_init(&rerr);
+                if (!prc_snapshot_verify(p.snap, &rerr) || !prc_data_recheck(rq->m, p.data, p.ndata, &rerr))
+                        set_exec(&o, rerr.cls, rerr.msg);
+        }
+        prc_exec_end end = { .exit_status = o.exit_status < 0 ? 0 : o.exit_status, .timed_out = o.timed_out,
+                             /* Inside the container only the kernel's OOM killer sends SIGKILL
+                              * (exit 137) unless we removed it ourselves. */
+                             .memory_limit = !o.killed && o.exit_status == 137 };
+        if (o.exit_status == 125 || o.exit_status == 126 || o.exit_status == 127)
+                set_exec(&o, PRC_E_OCI_RUNTIME_FAILED, "the runtime client could not create or start the container");
+        if (o.timed_out)
+                set_exec(&o, PRC_E_ADAPTER_TIMED_OUT, "the adapter ran past wall_seconds");
+        else if (end.memory_limit)
+                set_exec(&o, PRC_E_ADAPTER_MEMORY_LIMIT, "the adapter was killed at memory_bytes");
+        bool accepted = prc_decoder_finish(dec, &end);
+        if (!prc_stderr_meter_finish(&meter, err))
+                goto out;
+        const char *disp, *cls;
+        if (o.exec_cls != PRC_E_OK) {
+                disp = "execution-error";
+                cls = prc_err_name(o.exec_cls);
+                accepted = false;
+        } else if (accepted) {
+                disp = "accepted";
+                cls = NULL;
+        } else {
+                disp = "rejected";
+                cls = prc_err_name(prc_decoder_error(dec)->cls);
+        }
+        obs = accepted ? observations_of(dec) : json_array();
+        res = prc_resolution_json(rq->resolution, err);
+        data = prc_data_identity_json(p.data, p.ndata);
+        if (obs == NULL || res == NULL || data == NULL) {
+                if (!prc_err_is_set(err))
+                        prc_err_oom(err, "record");
+                goto out;
+        }
+        const json_t *sealed = json_object_get(p.plan, "sealed");
+        json_t *arts = accepted ? json_deep_copy(prc_decoder_artifacts(dec)) : json_array();
+        rec = json_pack("{s:s,s:s,s:s,s:O,s:s,s:s,s:O,s:s,s:O,s:O,s:O,s:s,s:s?,s:o,s:b,s:s?,s:O,s:o,s:O,"
+                        "s:{s:I,s:s},s:{s:I,s:s}}",
+                        "schema", PRC_RECORD_SCHEMA, "adapter_id", prc_manifest_adapter_id(rq->m), "manifest_sha256",
+                        prc_manifest_sha256(rq->m), "resolution", res, "inventory_digest",
+                        prc_inventory_digest(rq->inv), "snapshot_sha256", prc_snapshot_digest(p.snap), "snapshot",
+                        json_object_get(sealed, "snapshot"), "plan_sha256", plan_sha, "runtime",
+                        json_object_get(sealed, "runtime"), "image", json_object_get(sealed, "image"), "limits",
+                        json_object_get(sealed, "limits"), "disposition", disp, "error_class", cls, "exit_status",
+                        o.exit_status < 0 ? json_null() : json_integer(o.exit_status), "timed_out", o.timed_out,
+                        "summary_status", accepted ? prc_decoder_summary_status(dec) : NULL, "observations", obs,
+                        "artifacts", arts, "data_inputs", data,
+                        "stdout", "bytes", (json_int_t)prc_decoder_bytes(dec), "sha256",
+                        prc_decoder_stdout_sha256(dec), "stderr", "bytes", (json_int_t)meter.bytes, "sha256",
+                        meter.sha256);
+        if (rec == NULL) {
+                prc_err_oom(err, "record");
+                goto out;
+        }
+        if (!prc_record_seal(rec, err)) {
+                json_decref(rec);
+                rec = NULL;
+                goto out;
+        }
+        *out_record = rec;
+        ok = true;
+out:
+        json_decref(obs);
+        json_decref(res);
+        json_decref(data);
+        prc_decoder_free(dec);
+        prc_stderr_meter_clear(&meter);
+        prc_buf_clear(&req);
+        prep_clear(&p);
+        return ok;
+}

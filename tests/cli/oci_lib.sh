@@ -1,0 +1,121 @@
+# oci_lib.sh - helpers for the OCI runner's CLI tests (sourced by test_oci.sh
+# and bench/oci.sh).  Builds the static test adapters into minimal images,
+# pushes them to the local registry (127.0.0.1:5000), pulls each once by
+# digest, and caches the result keyed by the SHA-256 of the program source,
+# so a second test run builds nothing.  Writes manifests with the real
+# digests.  Needs scripts/oci-env.sh to have run (tests/run does that).
+#
+# As root, prc is run as $PRC_TEST_USER (default prctest), a member of the
+# docker group: the runner refuses root.
+OCI_STATE=${PRC_OCI_STATE:-/tmp/prc-oci-env}
+OCI_REG=127.0.0.1:5000
+OCI_USER=${PRC_TEST_USER:-prctest}
+OCI_SETUP_ERR=""
+
+# as_user CMD...: run CMD as the unprivileged test user when we are root.
+as_user() {
+        if [ "$(id -u)" -eq 0 ]; then
+                runuser -u "$OCI_USER" -- env -i PATH="$PATH" HOME=/tmp TMPDIR=/tmp ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} "$@"
+        else
+                "$@"
+        fi
+}
+
+# oci_image NAME: print the pinned reference of test image NAME, building it if needed.
+oci_image() {
+        local name=$1 src="$PRC_ROOT/tests/helpers/adapters/$1.c" key cache d ref digest
+        key=$(cat "$PRC_ROOT/tests/helpers/adapters/common.h" "$src" | sha256sum | cut -c1-16)
+        cache="$OCI_STATE/images/$name-$key"
+        if [ -s "$cache" ] && docker image inspect "$(cat "$cache")" >/dev/null 2>&1; then
+                cat "$cache"
+                return 0
+        fi
+        mkdir -p "$OCI_STATE/images"
+        d=$(mktemp -d /tmp/prc-img-XXXXXX)
+        mkdir -p "$d/root/tmp" "$d/root/prc-snapshot" "$d/root/prc-inputs"
+        chmod 1777 "$d/root/tmp"
+        gcc -static -O2 -Wall -Wextra -Werror -o "$d/root/adapter" "$src" >&2 || { rm -rf "$d"; return 1; }
+        tar -C "$d/root" --owner=0 --group=0 --numeric-owner -cf "$d/root.tar" . || { rm -rf "$d"; return 1; }
+        ref="$OCI_REG/prc-test/$name"
+        docker import "$d/root.tar" "$ref:$key" >/dev/null || { rm -rf "$d"; return 1; }
+        rm -rf "$d"
+        docker push "$ref:$key" >/dev/null || return 1
+        digest=$(docker image inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$ref:$key" |
+                 grep "^$ref@sha256:" | head -n 1 | sed 's/.*@//')
+        [ -n "$digest" ] || return 1
+        # Pull once by digest; every run after this uses --pull=never.
+        docker pull "$ref@$digest" >/dev/null || return 1
+        echo "$ref@$digest" >"$cache"
+        echo "$ref@$digest"
+}
+
+# oci_manifest FILE IMAGE_REF [extra yaml lines for limits override via env]: write a v0.4 manifest.
+# Env knobs: WALL MEM PIDS NOFILE STDOUT STDERR TMPFS CMD (yaml flow list) DATA (yaml block or empty)
+oci_manifest() {
+        local file=$1 ref=$2 repo digest
+        repo=${ref#"$OCI_REG"/}
+        repo=${repo%@*}
+        digest=${ref#*@}
+        cat >"$file" <<EOF
+schema: prc.adapter-manifest/v0.4
+adapter_id: prc-test.${ADAPTER:-adapter}@1.0.0
+publisher:
+  id: prc-test
+  name: prc test publisher
+owner:
+  id: prc-test-owner
+  contact: tests@prc.invalid
+protocol: prc-adapter-jsonl-v1
+output_schema: prc.adapter-message/v1
+engine_api:
+  min: 1
+  max: 1
+tool:
+  name: prc-test-tool
+  version: 1.0.0
+  formats:
+    - prc-test/1
+observation_kinds:
+  - prc-test.entries
+  - prc-test.secret
+  - prc-test.forks
+  - prc-test.network
+  - prc-test.write
+maintenance: active
+known_limitations:
+  - test adapter
+image:
+  registry: "$OCI_REG"
+  repository: $repo
+  digest: $digest
+command: ${CMD:-[/adapter]}
+limits:
+  wall_seconds: ${WALL:-20}
+  memory_bytes: ${MEM:-67108864}
+  cpus_millis: 1000
+  pids: ${PIDS:-8}
+  nofile: ${NOFILE:-64}
+  tmpfs_bytes: ${TMPFS:-0}
+  stdin_bytes: 1048576
+  stdout_bytes: ${STDOUT:-1048576}
+  stderr_bytes: ${STDERR:-65536}
+  line_bytes: 4096
+  messages: 100
+${DATA:-}
+EOF
+        chmod 644 "$file"
+}
+
+# oci_target DIR: a small target tree.
+oci_target() {
+        mkdir -p "$1/src"
+        printf 'hello\n' >"$1/README"
+        printf 'int main(void) { return 0; }\n' >"$1/src/main.c"
+        chmod -R a+rX "$1"
+}
+
+oci_prepare_user() {
+        [ "$(id -u)" -eq 0 ] || return 0
+        id "$OCI_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$OCI_USER"
+        id -nG "$OCI_USER" | grep -qw docker || usermod -aG docker "$OCI_USER"
+}
