@@ -134,3 +134,28 @@ t_release_binary_has_no_test_operations() {
         if nm "$PRC" | grep -q ' op_test$'; then fail "build/prc contains the test operations"; fi
         nm "$PRC_ROOT/build/test/helpers/worker" | grep -q ' op_test$' || fail "the test worker lacks op_test (nm check is broken)"
 }
+
+t_hostile_documents_are_named_refusals_through_the_worker() {
+        # Billion laughs: the loader's node bound refuses it, quickly, inside the worker.
+        {
+                echo 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
+                prev=a
+                for n in b c d e f g h i; do
+                        echo "$n: &$n [*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev,*$prev]"
+                        prev=$n
+                done
+        } >"$TMP/lol.yaml"
+        run "$PRC" content parse --format yaml --format-out json "$TMP/lol.yaml"
+        expect_rc 3
+        expect_eq "$(json_get error.class)" "nodes-limit"
+        # Deep nesting: refused before jansson recurses.
+        /usr/bin/python3 -c "print('[' * 100000 + ']' * 100000)" >"$TMP/deep.json"
+        run "$PRC" content parse --format json "$TMP/deep.json"
+        expect_rc 3
+        expect_err "depth-limit"
+        # An XML entity declaration.
+        printf '<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>' >"$TMP/e.xml"
+        run "$PRC" content parse --format xml "$TMP/e.xml"
+        expect_rc 3
+        expect_err "xml-doctype"
+}
