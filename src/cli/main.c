@@ -81,7 +81,8 @@ const prc_cmd prc_cmds[] = {
           "loaders.  Prints the document as canonical JSON (floats as the shortest\n"
           "round-trip form).  With --format-out json the output is one object:\n"
           "{\"document\":...,\"format\":...,\"path\":...} or {\"error\":{...},...}.\n"
-          "FORMAT: json, yaml, or auto (by the file name: .json, .yaml, .yml).\n"
+          "FORMAT: json, yaml, toml, ini, xml, jsonc, or auto (by the file name: .json,\n"
+          ".yaml, .yml, .toml, .ini, .cfg, .xml, .jsonc).\n"
           "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json]\n"

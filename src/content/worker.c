@@ -194,13 +194,15 @@ static int serve(const wcfg *c)
                         prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                     c->reply_max);
                 }
-                json_decref(doc);
                 if (prc_err_is_set(&err) ? !send_refusal(&err)
                                          : !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, reply.data, reply.len,
                                                             PRC_NO_DEADLINE, &err)) {
+                        json_decref(doc);
                         status = 1;
                         break;
                 }
+                /* Freed after the reply is out: a large tree's free overlaps the client's decoding. */
+                json_decref(doc);
                 /* Do not keep a huge buffer around between requests. */
                 if (reply.cap > (1u << 20))
                         prc_buf_clear(&reply);
