@@ -26,7 +26,7 @@
 static const prc_field finding_fields[] = {
         { "RuleID", S, true }, { "Description", S, true }, { "StartLine", I, true }, { "EndLine", I, true },
         { "StartColumn", I, true }, { "EndColumn", I, true }, { "Match", S, true }, { "Secret", S, true },
-        { "File", S, true }, { "SymlinkFile", S, true }, { "Commit", S, true }, { "Entropy", PRC_JT_ANY, true },
+        { "File", S, true }, { "SymlinkFile", S, true }, { "Commit", S, true }, { "Entropy", PRC_NT_NUMBER, true },
         { "Author", S, true }, { "Email", S, true }, { "Date", S, true }, { "Message", S, true },
         { "Tags", PRC_JT_ARRAY, true }, { "Fingerprint", S, true },
 };
@@ -190,7 +190,7 @@ static json_t *one(const json_t *f, size_t idx, const prc_native_ctx *ctx, prc_e
         {
                 char ptr[32] = "";
                 prc_jptr_index(ptr, sizeof(ptr), idx);
-                if (!prc_json_fields(f, ptr, finding_fields, PRC_ARRAY_LEN(finding_fields), err))
+                if (!prc_native_fields(f, ptr, finding_fields, PRC_ARRAY_LEN(finding_fields), err))
                         return NULL;
         }
         for (i = 0; i < PRC_ARRAY_LEN(history); i++)

@@ -28,9 +28,10 @@
 #define A PRC_JT_ARRAY
 #define B PRC_JT_BOOL
 #define N PRC_JT_NULL
-#define ANY PRC_JT_ANY
+#define ANY (PRC_JT_ANY | PRC_NT_NUMBER)
+#define NUM PRC_NT_NUMBER
 
-#define FIELDS(o, ptr, t) prc_json_fields(o, ptr, t, PRC_ARRAY_LEN(t), err)
+#define FIELDS(o, ptr, t) prc_native_fields(o, ptr, t, PRC_ARRAY_LEN(t), err)
 
 static const prc_field top_fields[] = {
         { "matches", A, true }, { "ignoredMatches", A, false }, { "alertsByPackage", A, false },
@@ -54,7 +55,7 @@ static const prc_field vuln_fields[] = {
         { "id", S, true }, { "dataSource", S, true }, { "namespace", S, false }, { "severity", S, false },
         { "urls", A | N, true }, { "description", S, false }, { "cvss", A | N, true }, { "knownExploited", A, false },
         { "epss", A, false }, { "cwes", A, false }, { "fix", O, true }, { "advisories", A, true },
-        { "risk", ANY, true },
+        { "risk", NUM, true },
 };
 static const prc_field related_fields[] = {
         { "id", S, true }, { "dataSource", S, true }, { "namespace", S, false }, { "severity", S, false },
@@ -67,10 +68,10 @@ static const prc_field cvss_fields[] = {
         { "metrics", O, true }, { "vendorMetadata", ANY, true },
 };
 static const prc_field metrics_fields[] = {
-        { "baseScore", ANY, true }, { "exploitabilityScore", ANY, false }, { "impactScore", ANY, false },
+        { "baseScore", NUM, true }, { "exploitabilityScore", NUM, false }, { "impactScore", NUM, false },
 };
 static const prc_field epss_fields[] = {
-        { "cve", S, true }, { "epss", ANY, true }, { "percentile", ANY, true }, { "date", S, true },
+        { "cve", S, true }, { "epss", NUM, true }, { "percentile", NUM, true }, { "date", S, true },
 };
 static const prc_field kev_fields[] = {
         { "cve", S, true }, { "vendorProject", S, false }, { "product", S, false }, { "dateAdded", S, false },
@@ -309,7 +310,7 @@ static bool check_meta(const json_t *v, const char *ptr, const prc_field *t, siz
         size_t i;
         char p[128], q[128];
 
-        if (!prc_json_fields(v, ptr, t, nt, err))
+        if (!prc_native_fields(v, ptr, t, nt, err))
                 return false;
         if (str(v, "id")[0] == '\0')
                 return fail(err, PRC_E_NATIVE_INCOMPLETE_EVIDENCE, ptr, "a vulnerability without an id");
@@ -335,10 +336,10 @@ static bool check_meta(const json_t *v, const char *ptr, const prc_field *t, siz
         json_array_foreach(arr, i, e) {
                 sub(p, sizeof(p), ptr, "cvss");
                 prc_jptr_index(p, sizeof(p), i);
-                if (!prc_json_fields(e, p, cvss_fields, PRC_ARRAY_LEN(cvss_fields), err))
+                if (!prc_native_fields(e, p, cvss_fields, PRC_ARRAY_LEN(cvss_fields), err))
                         return false;
                 sub(q, sizeof(q), p, "metrics");
-                if (!prc_json_fields(json_object_get(e, "metrics"), q, metrics_fields, PRC_ARRAY_LEN(metrics_fields),
+                if (!prc_native_fields(json_object_get(e, "metrics"), q, metrics_fields, PRC_ARRAY_LEN(metrics_fields),
                                      err))
                         return false;
                 sub(p, sizeof(p), q, "baseScore");
@@ -356,7 +357,7 @@ static bool check_meta(const json_t *v, const char *ptr, const prc_field *t, siz
         json_array_foreach(arr, i, e) {
                 sub(p, sizeof(p), ptr, "epss");
                 prc_jptr_index(p, sizeof(p), i);
-                if (!prc_json_fields(e, p, epss_fields, PRC_ARRAY_LEN(epss_fields), err))
+                if (!prc_native_fields(e, p, epss_fields, PRC_ARRAY_LEN(epss_fields), err))
                         return false;
                 sub(q, sizeof(q), p, "epss");
                 if (!number_in(json_object_get(e, "epss"), 0, 1, q, err))
@@ -369,7 +370,7 @@ static bool check_meta(const json_t *v, const char *ptr, const prc_field *t, siz
         json_array_foreach(arr, i, e) {
                 sub(p, sizeof(p), ptr, "knownExploited");
                 prc_jptr_index(p, sizeof(p), i);
-                if (!prc_json_fields(e, p, kev_fields, PRC_ARRAY_LEN(kev_fields), err))
+                if (!prc_native_fields(e, p, kev_fields, PRC_ARRAY_LEN(kev_fields), err))
                         return false;
         }
         return true;

@@ -400,3 +400,61 @@ bool prc_native_strings(const json_t *arr, const char *ptr, prc_err *err)
         }
         return true;
 }
+
+/* The PRC_JT_* / PRC_NT_NUMBER bit of a value. */
+static unsigned type_bit(const json_t *v)
+{
+        switch (json_typeof(v)) {
+        case JSON_STRING: return PRC_JT_STRING;
+        case JSON_INTEGER: return PRC_JT_INT | PRC_NT_NUMBER;
+        case JSON_REAL: return PRC_NT_NUMBER;
+        case JSON_TRUE:
+        case JSON_FALSE: return PRC_JT_BOOL;
+        case JSON_OBJECT: return PRC_JT_OBJECT;
+        case JSON_ARRAY: return PRC_JT_ARRAY;
+        case JSON_NULL: return PRC_JT_NULL;
+        }
+        return 0;
+}
+
+bool prc_native_fields(const json_t *obj, const char *ptr, const prc_field *fields, size_t n, prc_err *err)
+{
+        const char *k;
+        const json_t *v;
+        char p[128];
+        size_t i;
+
+        if (!json_is_object(obj)) {
+                prc_err_set(err, PRC_E_NOT_AN_OBJECT, "an object was required");
+                prc_err_set_ptr(err, ptr);
+                return false;
+        }
+        json_object_foreach((json_t *)obj, k, v) {
+                for (i = 0; i < n; i++)
+                        if (strcmp(fields[i].name, k) == 0)
+                                break;
+                snprintf(p, sizeof(p), "%s", ptr);
+                prc_jptr_push(p, sizeof(p), k);
+                if (i == n) {
+                        prc_err_set(err, PRC_E_UNKNOWN_FIELD, "unknown field");
+                        prc_err_set_ptr(err, p);
+                        return false;
+                }
+                if ((type_bit(v) & fields[i].types) == 0) {
+                        prc_err_set(err, PRC_E_WRONG_TYPE, "'%s' has the wrong type (%s)", fields[i].name,
+                                    prc_json_type_name(v));
+                        prc_err_set_ptr(err, p);
+                        return false;
+                }
+        }
+        for (i = 0; i < n; i++) {
+                if (fields[i].required && json_object_get(obj, fields[i].name) == NULL) {
+                        snprintf(p, sizeof(p), "%s", ptr);
+                        prc_jptr_push(p, sizeof(p), fields[i].name);
+                        prc_err_set(err, PRC_E_MISSING_FIELD, "'%s' is required", fields[i].name);
+                        prc_err_set_ptr(err, p);
+                        return false;
+                }
+        }
+        return true;
+}

@@ -22,6 +22,7 @@
 #include "adapter/manifest.h"
 #include "base/digest.h"
 #include "base/err.h"
+#include "base/json_strict.h"
 #include "base/limits.h"
 
 #define PRC_NATIVE_PROTOCOL_GITLEAKS "prc-adapter-gitleaks-json-v1"
@@ -141,6 +142,15 @@ bool prc_native_sort(json_t *arr, prc_err *err) PRC_MUST_CHECK;
 extern const prc_limits prc_native_limits;
 /* Parse an RFC 3339 time ("...Z" or "+hh:mm"), optional fraction; false if malformed. */
 bool prc_native_time(const char *s, int64_t *out_unix);
+/* A field type for prc_native_fields: integer or real (the tools' floats; never kept). */
+#define PRC_NT_NUMBER (1u << 6)
+/*
+ * prc_json_fields with one addition: a PRC_NT_NUMBER field accepts an
+ * integer or a real.  Errors: not-an-object, unknown-field, missing-field,
+ * wrong-type (ptr names the field).
+ */
+bool prc_native_fields(const json_t *obj, const char *ptr, const prc_field *fields, size_t n, prc_err *err)
+        PRC_MUST_CHECK;
 /* Every entry of arr must be a string (wrong-type with ptr). */
 bool prc_native_strings(const json_t *arr, const char *ptr, prc_err *err) PRC_MUST_CHECK;
 

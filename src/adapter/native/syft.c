@@ -54,7 +54,7 @@ static const prc_field extref_fields[] = {
 };
 static const prc_field dep_fields[] = { { "ref", S, true }, { "dependsOn", A, true } };
 
-#define FIELDS(o, ptr, t) prc_json_fields(o, ptr, t, PRC_ARRAY_LEN(t), err)
+#define FIELDS(o, ptr, t) prc_native_fields(o, ptr, t, PRC_ARRAY_LEN(t), err)
 
 static bool fail(prc_err *err, prc_errclass c, const char *ptr, const char *msg)
 {
