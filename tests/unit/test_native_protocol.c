@@ -8,7 +8,12 @@
 #include <string.h>
 
 #include "adapter/manifest.h"
+#include "adapter/native/gitleaks.h"
 #include "adapter/native/native.h"
+#include "inventory/inventory.h"
+#include "inventory/snapshot.h"
+#include <sys/stat.h>
+#include <unistd.h>
 #include "native_t.h"
 
 static prc_manifest *load(const char *name)
@@ -184,7 +189,44 @@ static void test_native_protocol__rfc3339_times(void)
         T_ASSERT(!prc_native_time("2026-07-22T24:00:00Z", &t));
 }
 
+/* The root .gitleaksignore leaves its path and is scanned under .prc/; the owned ignore file is added. */
+static void test_native_protocol__gitleaks_owned_files_in_snapshot(void)
+{
+        char root[1024], snapdir[1100], p[1300];
+        prc_inventory *inv = NULL;
+        prc_snapshot *snap = NULL;
+        json_t *paths;
+        bool relocated = false;
+        struct stat st;
+        prc_err err;
+
+        prc_err_init(&err);
+        snprintf(root, sizeof(root), "%s/target", t_tmpdir());
+        T_ASSERT(mkdir(root, 0700) == 0);
+        t_write(root, ".gitleaksignore", "src/a.py:generic-api-key:1\n", 27);
+        t_write(root, "a.py", "x = 1\n", 6);
+        T_ASSERT(prc_inventory_build(root, NULL, &inv, &err));
+        snprintf(snapdir, sizeof(snapdir), "%s/snap", t_tmpdir());
+        T_ASSERT(prc_snapshot_create(inv, snapdir, NULL, &snap, &err));
+        T_ASSERT(prc_native_add_owned(prc_native_spec_of(PRC_NATIVE_GITLEAKS), inv, snap, &relocated, &err));
+        T_NOERR(err);
+        T_ASSERT(relocated);
+        T_ASSERT(prc_snapshot_seal(snap, &err));
+        snprintf(p, sizeof(p), "%s/.gitleaksignore", snapdir);
+        T_ASSERT(lstat(p, &st) != 0);
+        snprintf(p, sizeof(p), "%s/" PRC_GITLEAKS_RELOCATED, snapdir);
+        T_ASSERT(lstat(p, &st) == 0 && st.st_size == 27);
+        snprintf(p, sizeof(p), "%s/.prc/gitleaks/.gitleaksignore", snapdir);
+        T_ASSERT(lstat(p, &st) == 0 && (size_t)st.st_size == strlen(PRC_GITLEAKS_IGNORE_BYTES));
+        paths = prc_native_paths(inv);
+        T_ASSERT(json_object_get(paths, ".gitleaksignore") != NULL && json_object_get(paths, "a.py") != NULL);
+        json_decref(paths);
+        prc_snapshot_free(snap);
+        prc_inventory_free(inv);
+}
+
 static const prc_test tests[] = {
+        T(test_native_protocol__gitleaks_owned_files_in_snapshot),
         T(test_native_protocol__bundled_manifests_match_their_protocol),
         T(test_native_protocol__gitleaks_image_is_the_reviewed_digest),
         T(test_native_protocol__unreviewed_images_refused_for_execution),

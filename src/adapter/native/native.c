@@ -16,6 +16,8 @@
 #include "base/buf.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
+#include "inventory/inventory.h"
+#include "inventory/snapshot.h"
 
 #define SNAP PRC_NATIVE_SNAPSHOT_MOUNT
 
@@ -457,4 +459,44 @@ bool prc_native_fields(const json_t *obj, const char *ptr, const prc_field *fiel
                 }
         }
         return true;
+}
+
+bool prc_native_add_owned(const prc_native_spec *s, const struct prc_inventory *inv, struct prc_snapshot *snap,
+                          bool *out_relocated, prc_err *err)
+{
+        bool relocated = false;
+        size_t i;
+
+        for (i = 0; i < s->n_owned; i++) {
+                const prc_native_owned *o = &s->owned[i];
+                if (o->relocated_from != NULL) {
+                        long k = prc_inventory_find(inv, o->relocated_from);
+                        /* a symlink is not copied into the snapshot, so gitleaks cannot honour it */
+                        if (k < 0 || prc_inventory_entry(inv, (size_t)k)->type != PRC_INV_FILE)
+                                continue;
+                        if (!prc_snapshot_add_owned(snap, o->path, NULL, 0, o->relocated_from, err))
+                                return false;
+                        relocated = true;
+                } else if (!prc_snapshot_add_owned(snap, o->path, o->bytes, strlen(o->bytes), NULL, err)) {
+                        return false;
+                }
+        }
+        if (out_relocated != NULL)
+                *out_relocated = relocated;
+        return true;
+}
+
+json_t *prc_native_paths(const struct prc_inventory *inv)
+{
+        json_t *o = json_object();
+        size_t i;
+
+        for (i = 0; o != NULL && i < prc_inventory_count(inv); i++) {
+                const prc_inv_entry *e = prc_inventory_entry(inv, i);
+                if (e->type == PRC_INV_FILE && json_object_set_new(o, e->path, json_true()) != 0) {
+                        json_decref(o);
+                        return NULL;
+                }
+        }
+        return o;
 }

@@ -94,6 +94,20 @@ bool prc_native_check_manifest(const prc_manifest *m, bool for_execution, prc_er
  */
 bool prc_native_check_override(const prc_manifest *m, const char *override, prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * Add s's scanner-owned files to an unsealed snapshot of inv
+ * (prc_snapshot_add_owned): the digest-bound config bytes, and for Gitleaks
+ * the relocation of a root .gitleaksignore when inv has one as a regular
+ * file (*out_relocated then true: pass it on in prc_native_ctx).  Errors:
+ * those of prc_snapshot_add_owned.
+ */
+struct prc_inventory;
+struct prc_snapshot;
+bool prc_native_add_owned(const prc_native_spec *s, const struct prc_inventory *inv, struct prc_snapshot *snap,
+                          bool *out_relocated, prc_err *err) PRC_MUST_CHECK;
+/* The inventory's regular-file paths as an object {path: true} for prc_native_ctx.paths (new reference). */
+json_t *prc_native_paths(const struct prc_inventory *inv);
+
 /* Context of one normalization (all optional). */
 typedef struct prc_native_ctx {
         int64_t       now;      /* --now, Unix seconds; Grype age check (0: refuse, no clock) */
