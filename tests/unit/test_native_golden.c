@@ -175,7 +175,66 @@ static void test_native_golden__real_samples(void)
                 t_fail(__FILE__, __LINE__, "%d real-sample golden case(s) differ", bad);
 }
 
+/*
+ * Hostile-path sweep: every accepted golden input, truncated and with single
+ * bits flipped at spread-out offsets, gives exactly one outcome (a result,
+ * or an error class) and never crashes.
+ */
+static void sweep_one(const prc_native_spec *s, const uint8_t *p, size_t n, const prc_native_ctx *ctx)
+{
+        prc_native_result r = { 0 };
+        prc_err err;
+        bool ok;
+
+        prc_err_init(&err);
+        ok = prc_native_normalize(s, p, n, ctx, &r, &err);
+        if (ok != (err.cls == PRC_E_OK) || ok != (r.artifact != NULL))
+                t_fail(__FILE__, __LINE__, "not exactly one outcome (%s)", prc_err_name(err.cls));
+        prc_native_result_clear(&r);
+}
+
+static void test_native_golden__bitflip_and_truncation_sweep(void)
+{
+        static const char *const tools[] = { "gitleaks", "syft", "grype" };
+        size_t t;
+
+        for (t = 0; t < PRC_ARRAY_LEN(tools); t++) {
+                char dir[1024];
+                struct dirent **ents;
+                int i, k;
+                snprintf(dir, sizeof(dir), "%s/tests/golden/native/%s", t_root(), tools[t]);
+                k = scandir(dir, &ents, filter_in, alphasort);
+                T_ASSERT(k > 0);
+                for (i = 0; i < k; i++) {
+                        char path[2048], outp[2048];
+                        size_t n, off, len;
+                        char *p;
+                        prc_native_ctx ctx = nt_ctx(ents[i]->d_name);
+                        len = strlen(ents[i]->d_name);
+                        snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+                        snprintf(outp, sizeof(outp), "%s/%.*s.out", dir, (int)(len - 3), ents[i]->d_name);
+                        free(ents[i]);
+                        if (access(outp, R_OK) != 0)
+                                continue;       /* only accepted inputs */
+                        p = t_read(path, &n);
+                        for (off = 0; off < n; off += 1 + n / 40)
+                                sweep_one(nt_spec(tools[t]), (const uint8_t *)p, off, &ctx);
+                        for (off = 0; off < n; off += 1 + n / 60) {
+                                int bit;
+                                for (bit = 0; bit < 8; bit += 3) {
+                                        p[off] ^= (char)(1 << bit);
+                                        sweep_one(nt_spec(tools[t]), (const uint8_t *)p, n, &ctx);
+                                        p[off] ^= (char)(1 << bit);
+                                }
+                        }
+                        free(p);
+                }
+                free(ents);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_native_golden__bitflip_and_truncation_sweep),
         T(test_native_golden__gitleaks_fixtures),
         T(test_native_golden__syft_fixtures),
         T(test_native_golden__grype_fixtures),

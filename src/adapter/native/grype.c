@@ -644,8 +644,12 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 if (json_array_append_new(findings, f) != 0)
                         goto oom;
         }
-        if (!prc_native_sort(findings, err) || !fmt_time(ctx->now, now_s))
+        if (!prc_native_sort(findings, err))
                 goto out;
+        if (!fmt_time(ctx->now, now_s)) {
+                prc_err_set(err, PRC_E_NATIVE_DB_STALE, "--now is outside years 1970-9999");
+                goto out;
+        }
         if (json_array_size(findings) == 0 &&
             json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:s,s:s}", "id", "grype", "kind", s->kind, "outcome",
                                                  "not_found", "db_built", json_string_value(json_object_get(dbj, "built")),
