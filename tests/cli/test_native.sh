@@ -53,3 +53,57 @@ t_native_bad_now_is_usage() {
         run "$PRC" adapter validate-output --manifest adapters/grype-v0.116.1.yaml --file $G/grype/003-empty.in --now yesterday
         expect_rc 2
 }
+
+# Host-side end-to-end without a container: the gitleaks stand-in (tests/helpers/gitleaks_standin.c)
+# run with the bundled manifest's exact argv and the pinned ruleset on stdin; its report goes
+# through validate-output.  The container path needs the OCI runner (issue 8).
+standin_argv() {
+        /usr/bin/python3 -c '
+import sys
+lines = open("adapters/gitleaks-v8.30.0.yaml").read().split("\n")
+i = lines.index("command:") + 1
+while lines[i].startswith("  - "):
+    print(lines[i][5:-1]); i += 1'
+}
+
+standin() {   # standin TREE STDIN-FILE OUT-FILE -> sets SRC
+        mapfile -t A < <(standin_argv)
+        SRC=0
+        PRC_STANDIN_ROOT="$1" build/test/helpers/gitleaks_standin "${A[@]:1}" < "$2" > "$3" || SRC=$?
+}
+
+ruleset() {
+        C=${PRC_CORPORA:-$PRC_ROOT/../shared/corpora}
+        [ -d "$C" ] || fail "../shared/corpora is absent"
+        gunzip -c "$C/native/gitleaks/config/gitleaks.toml.gz" > "$TMP/rules.toml"
+}
+
+t_native_standin_planted_secret_is_found() {
+        ruleset
+        mkdir -p "$TMP/tree/src"
+        printf 'x = 1\naws = "AKIAABCDEFGHIJKLMNOP"\n' > "$TMP/tree/src/cfg.py"
+        standin "$TMP/tree" "$TMP/rules.toml" "$TMP/report.json"
+        expect_eq "$SRC" 42
+        run "$PRC" adapter validate-output --manifest adapters/gitleaks-v8.30.0.yaml --file "$TMP/report.json" --format json
+        expect_rc 0
+        expect_eq "$(json_get observations.0.outcome)" found
+        ! grep -q AKIAABCDEFGHIJKLMNOP "$TMP/report.json" || fail "stand-in leaked the key"
+}
+
+t_native_standin_clean_tree_is_not_found() {
+        ruleset
+        mkdir -p "$TMP/tree"
+        printf 'print("hello")\n' > "$TMP/tree/main.py"
+        standin "$TMP/tree" "$TMP/rules.toml" "$TMP/report.json"
+        expect_eq "$SRC" 0
+        run "$PRC" adapter validate-output --manifest adapters/gitleaks-v8.30.0.yaml --file "$TMP/report.json" --format json
+        expect_rc 0
+        expect_eq "$(json_get observations.0.outcome)" not_found
+}
+
+t_native_standin_refuses_a_missing_ruleset() {
+        mkdir -p "$TMP/tree"
+        : > "$TMP/empty"
+        standin "$TMP/tree" "$TMP/empty" "$TMP/report.json"
+        expect_eq "$SRC" 1
+}
