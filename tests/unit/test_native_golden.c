@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/buf.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
@@ -233,7 +234,56 @@ static void test_native_golden__bitflip_and_truncation_sweep(void)
         }
 }
 
+/*
+ * Allocation-failure sweep (prc_fault_arm): for one accepted input per
+ * tool, failing the Nth allocation of a normalization must give
+ * out-of-memory (never a result, never another class, never a crash).
+ */
+static void test_native_golden__allocation_failure_sweep(void)
+{
+        static const char *const cases[][2] = {
+                { "gitleaks", "001-findings" }, { "syft", "001-dir" }, { "grype", "001-dir" },
+        };
+        size_t c;
+
+        for (c = 0; c < PRC_ARRAY_LEN(cases); c++) {
+                char path[1024];
+                size_t n;
+                char *p;
+                prc_native_ctx ctx = nt_ctx(cases[c][1]);
+                prc_native_result r = { 0 };
+                prc_err err;
+                unsigned long total, nth;
+
+                snprintf(path, sizeof(path), "%s/tests/golden/native/%s/%s.in", t_root(), cases[c][0], cases[c][1]);
+                p = t_read(path, &n);
+                prc_err_init(&err);
+                prc_fault_arm(0, false);
+                T_ASSERT(prc_native_normalize(nt_spec(cases[c][0]), (const uint8_t *)p, n, &ctx, &r, &err));
+                total = prc_fault_count();
+                prc_native_result_clear(&r);
+                T_ASSERT(total > 10);
+                for (nth = 1; nth <= total; nth++) {
+                        bool ok;
+                        prc_err_init(&err);
+                        prc_fault_arm(nth, false);
+                        ok = prc_native_normalize(nt_spec(cases[c][0]), (const uint8_t *)p, n, &ctx, &r, &err);
+                        prc_fault_arm(0, false);
+                        if (ok) {
+                                prc_native_result_clear(&r);
+                                t_fail(__FILE__, __LINE__, "%s: allocation %lu of %lu failed but normalize succeeded",
+                                       cases[c][0], nth, total);
+                        }
+                        if (err.cls != PRC_E_OUT_OF_MEMORY)
+                                t_fail(__FILE__, __LINE__, "%s: allocation %lu of %lu: %s (%s)", cases[c][0], nth,
+                                       total, prc_err_name(err.cls), err.msg);
+                }
+                free(p);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_native_golden__allocation_failure_sweep),
         T(test_native_golden__bitflip_and_truncation_sweep),
         T(test_native_golden__gitleaks_fixtures),
         T(test_native_golden__syft_fixtures),

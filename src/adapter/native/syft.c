@@ -358,9 +358,12 @@ static bool check_deps(const json_t *deps, const json_t *pkgs, prc_err *err)
                 if (!FIELDS(d, p, dep_fields) || !prc_native_strings(json_object_get(d, "dependsOn"), p, err))
                         goto out;
                 if (json_object_get(pkgs, str(d, "ref")) == NULL || json_object_get(seen, str(d, "ref")) != NULL ||
-                    json_array_size(json_object_get(d, "dependsOn")) == 0 ||
-                    json_object_set_new(seen, str(d, "ref"), json_true()) != 0) {
+                    json_array_size(json_object_get(d, "dependsOn")) == 0) {
                         fail(err, PRC_E_NATIVE_DEPENDENCY, p, "an unknown, repeated or empty dependency ref");
+                        goto out;
+                }
+                if (json_object_set_new(seen, str(d, "ref"), json_true()) != 0) {
+                        prc_err_oom(err, "dependencies");
                         goto out;
                 }
                 inner = json_object();
@@ -370,10 +373,14 @@ static bool check_deps(const json_t *deps, const json_t *pkgs, prc_err *err)
                 }
                 json_array_foreach(json_object_get(d, "dependsOn"), j, r) {
                         const char *to = json_string_value(r);
-                        if (json_object_get(pkgs, to) == NULL || json_object_get(inner, to) != NULL ||
-                            json_object_set_new(inner, to, json_true()) != 0) {
+                        if (json_object_get(pkgs, to) == NULL || json_object_get(inner, to) != NULL) {
                                 json_decref(inner);
                                 fail(err, PRC_E_NATIVE_DEPENDENCY, p, "an unknown or repeated dependsOn ref");
+                                goto out;
+                        }
+                        if (json_object_set_new(inner, to, json_true()) != 0) {
+                                json_decref(inner);
+                                prc_err_oom(err, "dependencies");
                                 goto out;
                         }
                 }
