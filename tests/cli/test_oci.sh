@@ -95,7 +95,7 @@ t_docker_accepts_the_plan_argv_as_is() {
                 '{"type":"execute"}' >"$TMP/req"
         /usr/bin/python3 -c 'import json,sys; print("\0".join(json.load(sys.stdin)["argv"]), end="")' <<<"$OUT" >"$TMP/argv0"
         mkdir -m 777 "$TMP/o"
-        as_user xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl" sh
+        as_user xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl"' 2>/dev/null' sh
         as_user rm -rf "$snap"
         run "$PRC" adapter validate-output --manifest "$TMP/m.yaml" --file "$TMP/o/out.jsonl"
         expect_rc 0
