@@ -119,7 +119,7 @@ static void golden_one(const char *dir, const char *base)
                 snprintf(d[i].sha256, sizeof(d[i].sha256), "%s", json_string_value(json_object_get(e, "sha256")));
                 d[i].files = (uint64_t)json_integer_value(json_object_get(e, "files"));
                 d[i].bytes = (uint64_t)json_integer_value(json_object_get(e, "bytes"));
-                snprintf(d[i].destination, sizeof(d[i].destination), "/prc-inputs/%s", d[i].name);
+                snprintf(d[i].destination, sizeof(d[i].destination), "/prc-inputs/%.64s", d[i].name);
         }
         s.data = d;
         json_t *plan = prc_oci_plan(&s, &err);
