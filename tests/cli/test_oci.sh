@@ -44,6 +44,26 @@ t_env_is_up() {
         sh "$PRC_ROOT/scripts/oci-env.sh" --check
 }
 
+# run_plan_argv RUNNER...: bind a copy of the target where the plan's (removed)
+# snapshot was, run the plan's argv exactly (from $OUT) with the three request
+# lines on stdin under RUNNER (as_user, or nothing for root), and decode its
+# stdout with validate-output.
+run_plan_argv() {
+        local snap
+        snap=$(/usr/bin/python3 -c 'import json,sys,re; a=json.load(sys.stdin)["argv"]; print([re.search("source=([^,]*)",x).group(1) for x in a if x.startswith("--mount=")][0])' <<<"$OUT")
+        as_user cp -r "$TMP/t" "$snap"
+        printf '%s\n' '{"protocol":"prc-adapter-jsonl-v1","run_id":"'"$(printf 'a%.0s' {1..64})"'","type":"hello"}' \
+                '{"config":{},"facts":{},"subject":{"inventory_digest":"'"$(printf 'b%.0s' {1..64})"'","target_name":"t"},"type":"input"}' \
+                '{"type":"execute"}' >"$TMP/req"
+        /usr/bin/python3 -c 'import json,sys; print("\0".join(json.load(sys.stdin)["argv"]), end="")' <<<"$OUT" >"$TMP/argv0"
+        mkdir -m 777 "$TMP/o"
+        "$@" xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl"' 2>/dev/null' sh
+        as_user rm -rf "$snap"
+        run "$PRC" adapter validate-output --manifest "$TMP/m.yaml" --file "$TMP/o/out.jsonl"
+        expect_rc 0
+        expect_out accepted
+}
+
 t_plan_has_every_control() {
         need_oci
         oci_manifest "$TMP/m.yaml" "${IMG[good]}"
@@ -87,19 +107,22 @@ t_docker_accepts_the_plan_argv_as_is() {
         orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
         expect_rc 0
         # plan-oci removed its snapshot; bind an equal copy where it was and run the argv itself.
-        local snap
-        snap=$(/usr/bin/python3 -c 'import json,sys,re; a=json.load(sys.stdin)["argv"]; print([re.search("source=([^,]*)",x).group(1) for x in a if x.startswith("--mount=")][0])' <<<"$OUT")
-        as_user cp -r "$TMP/t" "$snap"
-        printf '%s\n' '{"protocol":"prc-adapter-jsonl-v1","run_id":"'"$(printf 'a%.0s' {1..64})"'","type":"hello"}' \
-                '{"config":{},"facts":{},"subject":{"inventory_digest":"'"$(printf 'b%.0s' {1..64})"'","target_name":"t"},"type":"input"}' \
-                '{"type":"execute"}' >"$TMP/req"
-        /usr/bin/python3 -c 'import json,sys; print("\0".join(json.load(sys.stdin)["argv"]), end="")' <<<"$OUT" >"$TMP/argv0"
-        mkdir -m 777 "$TMP/o"
-        as_user xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl"' 2>/dev/null' sh
-        as_user rm -rf "$snap"
-        run "$PRC" adapter validate-output --manifest "$TMP/m.yaml" --file "$TMP/o/out.jsonl"
+        run_plan_argv as_user
+}
+
+# Rootful podman enforces limits here; the runner itself refuses root, so
+# this test (root only, for this purpose) starts podman's plan by hand.
+t_podman_accepts_its_plan_argv_rootful() {
+        need_oci
+        [ "$(id -u)" -eq 0 ] || return 0       # rootless podman is refused (test above)
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        local P=(podman --runtime runc --cgroup-manager cgroupfs)
+        "${P[@]}" image exists "${IMG[good]}" 2>/dev/null ||
+                "${P[@]}" pull --tls-verify=false "${IMG[good]}" >/dev/null 2>&1 || fail "podman cannot pull the test image"
+        orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime podman --format json
         expect_rc 0
-        expect_out accepted
+        grep -qF '"--read-only-tmpfs=false"' <<<"$OUT" || fail "podman plan lacks --read-only-tmpfs=false"
+        run_plan_argv
 }
 
 t_run_good_adapter_is_accepted() {
