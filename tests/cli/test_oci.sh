@@ -144,6 +144,10 @@ t_run_good_adapter_is_accepted() {
         ! grep -qF "$TMP" <<<"$OUT" || fail "record holds a host path"
         ! grep -qF "/tmp/prc-snapshot" <<<"$OUT" || fail "record holds the snapshot path"
         printf '%s\n' "$OUT" >"$TMP/rec.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+s=json.load(open(sys.argv[1])); jsonschema.Draft202012Validator.check_schema(s)
+jsonschema.Draft202012Validator(s).validate(json.load(open(sys.argv[2])))' \
+                "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/rec.json" || fail "record does not match its schema"
         run "$PRC" record show "$TMP/rec.json" --format json
         expect_rc 0
         run "$PRC" record show "$TMP/rec.json"
@@ -181,6 +185,12 @@ t_evaluator_authority_attack_is_rejected() {
         expect_rc 1
         expect_disp rejected authority-claim
         expect_eq "$(json_get observations)" "[]"
+        printf '%s\n' "$OUT" >"$TMP/rec.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+                "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/rec.json" || fail "record does not match its schema"
+        run "$PRC" record show "$TMP/rec.json"
+        expect_rc 0
 }
 
 t_sleeper_times_out_and_its_container_is_removed() {
