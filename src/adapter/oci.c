@@ -649,7 +649,7 @@ static bool authorize(const prc_oci_request *rq, prc_err *err)
 }
 
 /* Everything up to the plan; on failure p is cleared. */
-static bool prepare(const prc_oci_request *rq, prep *p, prc_err *err)
+static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *err)
 {
         uint8_t rnd[12];
         uint64_t nofile, nproc;
@@ -668,7 +668,8 @@ static bool prepare(const prc_oci_request *rq, prep *p, prc_err *err)
                 return false;
         if (!prc_data_prepare(rq->m, rq->data, rq->ndata, &p->data, &p->ndata, err))
                 return false;
-        if (!prc_oci_runtime_find(rq->runtime, &p->rt, err) || !probe_limits(&p->rt, err))
+        /* Enforcement is a property of the run: planning starts nothing, so only a run asks. */
+        if (!prc_oci_runtime_find(rq->runtime, &p->rt, err) || (for_run && !probe_limits(&p->rt, err)))
                 goto fail;
         if (!host_hard(RLIMIT_NOFILE, &nofile) || !host_hard(RLIMIT_NPROC, &nproc)) {
                 prc_err_sys(err, PRC_E_IO, errno, "getrlimit");
@@ -704,7 +705,7 @@ fail:
 bool prc_oci_plan_request(const prc_oci_request *rq, json_t **out_plan, prc_err *err)
 {
         prep p;
-        if (!prepare(rq, &p, err))
+        if (!prepare(rq, &p, false, err))
                 return false;
         *out_plan = json_incref(p.plan);
         prep_clear(&p);
@@ -902,7 +903,17 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
         }
         free(chunk);
         if (out[0] >= 0 || errp[0] >= 0) {
-                /* Stopped early (timeout, a cap, a rejection): remove exactly our container. */
+                /*
+                 * Stopped early (timeout, a cap, a rejection).  Close our ends first: a
+                 * client blocked writing to a pipe nobody reads would hold the
+                 * container's attach open.  Then remove exactly our container.
+                 */
+                int *fds[] = { &in[1], &out[0], &errp[0] };
+                for (size_t k = 0; k < PRC_ARRAY_LEN(fds); k++)
+                        if (*fds[k] >= 0) {
+                                close(*fds[k]);
+                                *fds[k] = -1;
+                        }
                 remove_container(p);
                 o->killed = true;
         }
@@ -981,7 +992,7 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         const char *plan_sha;
 
         prc_buf_init(&req, 0);
-        if (!prepare(rq, &p, err))
+        if (!prepare(rq, &p, true, err))
                 return false;
         plan_sha = json_string_value(json_object_get(p.plan, "plan_sha256"));
         if (!image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))

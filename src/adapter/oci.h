@@ -116,7 +116,8 @@ typedef struct prc_oci_request {
 
 /*
  * Plan without running: the same checks as prc_oci_run up to the plan
- * (root refused, authorization, data, runtime identity, ulimits), with a
+ * (root refused, authorization, data, runtime identity, ulimits; not the
+ * runtime's limit enforcement, which only a run asks about), with a
  * snapshot that is sealed and then removed.  *out_plan transfers.  Errors:
  * as prc_oci_run's refusals.
  */

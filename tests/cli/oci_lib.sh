@@ -15,6 +15,11 @@ OCI_SETUP_ERR=""
 # as_user CMD...: run CMD as the unprivileged test user when we are root.
 as_user() {
         if [ "$(id -u)" -eq 0 ]; then
+                # tests/run makes / traversable for the test user; something on
+                # shared machines may undo that, so check each time (x only).
+                # Rootless podman must read /etc/containers and /etc/subuid to say anything.
+                [ "$(( $(stat -c '%a' /) % 10 & 1 ))" -eq 1 ] || chmod go+x /
+                [ "$(( $(stat -c '%a' /etc) % 10 & 1 ))" -eq 1 ] || chmod go+x /etc
                 runuser -u "$OCI_USER" -- env -i PATH="$PATH" HOME=/tmp TMPDIR=/tmp ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} "$@"
         else
                 "$@"

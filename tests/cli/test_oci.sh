@@ -1,0 +1,382 @@
+# test_oci.sh - the OCI runner against a real Docker engine (issue 8).
+# Each test asserts the disposition (or refusal) and the exact error class.
+# The images are the static programs in tests/helpers/adapters/, built and
+# pushed to 127.0.0.1:5000 once (cached by source SHA-256, oci_lib.sh).
+# shellcheck disable=SC1091
+source "$PRC_ROOT/tests/cli/oci_lib.sh"
+PRC_T=$PRC_ROOT/build/test/prc         # PRC_TESTING build: has the test hook
+
+# Once per file: environment and images.  A failure here fails every test.
+OCI_OK=1
+if ! sh "$PRC_ROOT/scripts/oci-env.sh" --check >/dev/null 2>&1; then
+        OCI_OK=0
+        OCI_SETUP_ERR="OCI environment is down (run scripts/oci-env.sh)"
+else
+        oci_prepare_user
+        declare -A IMG
+        for n in good authority sleeper memhog forker network writer flood; do
+                if ! IMG[$n]=$(oci_image "$n"); then
+                        OCI_OK=0
+                        OCI_SETUP_ERR="cannot build test image $n"
+                        break
+                fi
+        done
+fi
+
+need_oci() {
+        [ "$OCI_OK" -eq 1 ] || fail "$OCI_SETUP_ERR"
+        chmod 755 "$TMP"
+        oci_target "$TMP/t"
+}
+
+# orun ARGS...: prc (release build) as the unprivileged user; OUT/ERR/RC as run().
+orun() { run as_user "$PRC" "$@"; }
+orun_t() { run as_user "$PRC_T" "$@"; }
+run_json() { orun adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json "$@"; }
+
+expect_disp() {
+        expect_eq "$(json_get disposition)" "$1"
+        expect_eq "$(json_get error_class)" "$2"
+}
+
+t_env_is_up() {
+        need_oci
+        sh "$PRC_ROOT/scripts/oci-env.sh" --check
+}
+
+# run_plan_argv RUNNER...: bind a copy of the target where the plan's (removed)
+# snapshot was, run the plan's argv exactly (from $OUT) with the three request
+# lines on stdin under RUNNER (as_user, or nothing for root), and decode its
+# stdout with validate-output.
+run_plan_argv() {
+        local snap
+        snap=$(/usr/bin/python3 -c 'import json,sys,re; a=json.load(sys.stdin)["argv"]; print([re.search("source=([^,]*)",x).group(1) for x in a if x.startswith("--mount=")][0])' <<<"$OUT")
+        as_user cp -r "$TMP/t" "$snap"
+        printf '%s\n' '{"protocol":"prc-adapter-jsonl-v1","run_id":"'"$(printf 'a%.0s' {1..64})"'","type":"hello"}' \
+                '{"config":{},"facts":{},"subject":{"inventory_digest":"'"$(printf 'b%.0s' {1..64})"'","target_name":"t"},"type":"input"}' \
+                '{"type":"execute"}' >"$TMP/req"
+        /usr/bin/python3 -c 'import json,sys; print("\0".join(json.load(sys.stdin)["argv"]), end="")' <<<"$OUT" >"$TMP/argv0"
+        mkdir -m 777 "$TMP/o"
+        "$@" xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl"' 2>/dev/null' sh
+        as_user rm -rf "$snap"
+        run "$PRC" adapter validate-output --manifest "$TMP/m.yaml" --file "$TMP/o/out.jsonl"
+        expect_rc 0
+        expect_out accepted
+}
+
+t_plan_has_every_control() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
+        expect_rc 0
+        local argv
+        argv=$(json_get argv)
+        for flag in '"run"' '"--rm"' '"--pull=never"' '"--network=none"' '"--read-only"' '"--cap-drop=ALL"' \
+                '"--security-opt=no-new-privileges"' '"--memory=67108864b"' '"--memory-swap=67108864b"' \
+                '"--cpus=1.000"' '"--pids-limit=8"' '"--ulimit=nofile=64:64"' '"--ulimit=nproc=40:40"' \
+                '"--workdir=/prc-snapshot"' '"/adapter"' ',target=/prc-snapshot,readonly"'; do
+                grep -qF -- "$flag" <<<"$argv" || fail "argv lacks $flag"
+        done
+        grep -qF -- "\"--user=$(id -u "$OCI_USER"):$(id -g "$OCI_USER")\"" <<<"$argv" || fail "argv lacks --user"
+        grep -qF -- "\"${IMG[good]}\"" <<<"$argv" || fail "argv lacks the pinned image"
+        ! grep -qE -- '"(-e|--env|--env-file|--privileged|--net=host)' <<<"$argv" || fail "argv passes env or privilege"
+        expect_eq "$(json_get image)" "${IMG[good]}"
+        grep -qE '^prc-[0-9a-f]{24}$' <<<"$(json_get container_name)" || fail "bad container name"
+        grep -qE '^[0-9a-f]{64}$' <<<"$(json_get plan_sha256)" || fail "bad plan digest"
+        expect_eq "$(json_get snapshot.files)" 2
+        # The sealed plan has no host path: two plans (new snapshot dir, new name) share one digest.
+        local d1 d2
+        d1=$(json_get plan_sha256)
+        orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
+        d2=$(json_get plan_sha256)
+        expect_eq "$d1" "$d2"
+        ! grep -qF "$TMP" <<<"$(json_get sealed)" || fail "sealed plan holds a host path"
+}
+
+t_plan_refuses_a_nofile_above_the_host_limit() {
+        need_oci
+        NOFILE=65536 oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
+        expect_rc 1
+        expect_err oci-ulimit-exceeds-host
+}
+
+t_docker_accepts_the_plan_argv_as_is() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
+        expect_rc 0
+        # plan-oci removed its snapshot; bind an equal copy where it was and run the argv itself.
+        run_plan_argv as_user
+}
+
+# Rootful podman enforces limits here; the runner itself refuses root, so
+# this test (root only, for this purpose) starts podman's plan by hand.
+t_podman_accepts_its_plan_argv_rootful() {
+        need_oci
+        [ "$(id -u)" -eq 0 ] || return 0       # rootless podman is refused (test above)
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        local P=(podman --runtime runc --cgroup-manager cgroupfs)
+        "${P[@]}" image exists "${IMG[good]}" 2>/dev/null ||
+                "${P[@]}" pull --tls-verify=false "${IMG[good]}" >/dev/null 2>&1 || fail "podman cannot pull the test image"
+        orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime podman --format json
+        expect_rc 0
+        grep -qF '"--read-only-tmpfs=false"' <<<"$OUT" || fail "podman plan lacks --read-only-tmpfs=false"
+        run_plan_argv
+}
+
+t_run_good_adapter_is_accepted() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run_json
+        expect_rc 0
+        expect_disp accepted null
+        expect_eq "$(json_get exit_status)" 0
+        expect_eq "$(json_get timed_out)" false
+        expect_eq "$(json_get summary_status)" completed
+        expect_eq "$(json_get schema)" prc.execution-record/v0.3
+        expect_eq "$(json_get observations.0.kind)" prc-test.entries
+        expect_eq "$(json_get observations.0.value.top_level)" 2
+        expect_eq "$(json_get observations.1.outcome)" found
+        expect_eq "$(json_get observations.1.locations.0.path)" README
+        expect_eq "$(json_get stderr.bytes)" 25
+        expect_eq "$(json_get resolution.grant)" local-explicit
+        ! grep -qF "$TMP" <<<"$OUT" || fail "record holds a host path"
+        ! grep -qF "/tmp/prc-snapshot" <<<"$OUT" || fail "record holds the snapshot path"
+        printf '%s\n' "$OUT" >"$TMP/rec.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+s=json.load(open(sys.argv[1])); jsonschema.Draft202012Validator.check_schema(s)
+jsonschema.Draft202012Validator(s).validate(json.load(open(sys.argv[2])))' \
+                "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/rec.json" || fail "record does not match its schema"
+        run "$PRC" record show "$TMP/rec.json" --format json
+        expect_rc 0
+        run "$PRC" record show "$TMP/rec.json"
+        expect_rc 0
+        expect_out "interpretation only"
+        # The snapshot is gone after the run.
+        [ -z "$(find /tmp -maxdepth 1 -name 'prc-snapshot-*' -user "$OCI_USER" -newer "$TMP/m.yaml" 2>/dev/null)" ] ||
+                fail "snapshot left behind"
+}
+
+t_two_runs_of_one_plan_give_one_record_id() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run_json
+        local a
+        a=$(json_get id)
+        run_json
+        expect_eq "$(json_get id)" "$a"
+}
+
+t_record_tamper_is_refused() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run_json
+        sed 's/"timed_out":false/"timed_out":true/' <<<"$OUT" >"$TMP/rec.json"
+        run "$PRC" record show "$TMP/rec.json"
+        expect_rc 1
+        expect_err record-id-mismatch
+}
+
+t_evaluator_authority_attack_is_rejected() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[authority]}"
+        run_json
+        expect_rc 1
+        expect_disp rejected authority-claim
+        expect_eq "$(json_get observations)" "[]"
+        printf '%s\n' "$OUT" >"$TMP/rec.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+                "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/rec.json" || fail "record does not match its schema"
+        run "$PRC" record show "$TMP/rec.json"
+        expect_rc 0
+}
+
+t_sleeper_times_out_and_its_container_is_removed() {
+        need_oci
+        WALL=2 oci_manifest "$TMP/m.yaml" "${IMG[sleeper]}"
+        run_json
+        expect_rc 3
+        expect_disp execution-error adapter-timed-out
+        expect_eq "$(json_get timed_out)" true
+        expect_eq "$(json_get exit_status)" null
+        [ -z "$(docker ps -aq --filter ancestor="${IMG[sleeper]}")" ] || fail "a container was left running"
+}
+
+t_memory_hog_is_killed_at_its_limit() {
+        need_oci
+        MEM=16777216 oci_manifest "$TMP/m.yaml" "${IMG[memhog]}"
+        run_json
+        expect_rc 3
+        expect_disp execution-error adapter-memory-limit
+}
+
+t_fork_bomb_is_held_at_the_pids_limit() {
+        need_oci
+        PIDS=8 oci_manifest "$TMP/m.yaml" "${IMG[forker]}"
+        run_json
+        expect_disp accepted null
+        local forks
+        forks=$(json_get observations.0.value.forks)
+        [ "$forks" -lt 8 ] || fail "forked $forks times under pids 8"
+}
+
+t_network_is_unreachable() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[network]}"
+        run_json
+        expect_disp accepted null
+        expect_eq "$(json_get observations.0.outcome)" not_found
+}
+
+t_snapshot_and_root_are_read_only() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[writer]}"
+        run_json
+        expect_disp accepted null
+        expect_eq "$(json_get observations.0.outcome)" not_found
+        expect_eq "$(cat "$TMP/t/README")" hello
+        [ ! -e "$TMP/t/prc-injected" ] || fail "the target was written"
+}
+
+t_stdout_flood_is_rejected_at_the_cap() {
+        need_oci
+        STDOUT=2000 CMD='[/adapter, stdout]' oci_manifest "$TMP/m.yaml" "${IMG[flood]}"
+        run_json
+        expect_rc 1
+        expect_disp rejected stdout-limit
+        [ -z "$(docker ps -aq --filter ancestor="${IMG[flood]}")" ] || fail "a container was left running"
+}
+
+t_stderr_flood_is_an_execution_error() {
+        need_oci
+        STDERR=4096 CMD='[/adapter, stderr]' oci_manifest "$TMP/m.yaml" "${IMG[flood]}"
+        run_json
+        expect_rc 3
+        expect_disp execution-error oci-stderr-limit
+        [ -z "$(docker ps -aq --filter ancestor="${IMG[flood]}")" ] || fail "a container was left running"
+}
+
+t_absent_image_is_a_clear_error() {
+        need_oci
+        local ref="${IMG[good]%@*}@sha256:$(printf '%064d' 7)"
+        oci_manifest "$TMP/m.yaml" "$ref"
+        orun adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
+        expect_rc 3
+        expect_err oci-image-absent
+        expect_err "never pulls"
+}
+
+t_root_is_refused() {
+        need_oci
+        [ "$(id -u)" -eq 0 ] || return 0       # the unprivileged path is every other test
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run "$PRC" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
+        expect_rc 4
+        expect_err oci-root-refused
+        run "$PRC" adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
+        expect_rc 4
+        expect_err oci-root-refused
+}
+
+t_rootless_podman_on_cgroup_v1_is_refused() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        orun adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime podman --format json
+        expect_rc 3
+        expect_eq "$(json_get error_class)" oci-limits-ignored
+}
+
+# --- external data --------------------------------------------------------
+
+data_manifest() {
+        DATA=$'data:\n  - name: db\n    max_bytes: 1000\n    max_files: 3' oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        mkdir -p "$TMP/db"
+        printf 'one\n' >"$TMP/db/a"
+        printf 'two\n' >"$TMP/db/b"
+        chmod -R a+rX "$TMP/db"
+}
+plan_data() { orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker "$@"; }
+
+t_data_is_mounted_and_recorded_without_its_path() {
+        need_oci
+        data_manifest
+        run_json --data "db=$TMP/db"
+        expect_rc 0
+        expect_disp accepted null
+        expect_eq "$(json_get observations.0.value.db_files)" 2
+        expect_eq "$(json_get data_inputs.0.destination)" /prc-inputs/db
+        expect_eq "$(json_get data_inputs.0.files)" 2
+        expect_eq "$(json_get data_inputs.0.bytes)" 8
+        ! grep -qF "$TMP" <<<"$OUT" || fail "record holds the data host path"
+}
+
+t_data_rejections_are_named() {
+        need_oci
+        data_manifest
+        plan_data --data "nope=$TMP/db" --data "db=$TMP/db"; expect_rc 1; expect_err data-undeclared
+        plan_data --data "db=$TMP/db" --data "db=$TMP/db"; expect_rc 1; expect_err data-duplicate
+        plan_data; expect_rc 1; expect_err data-missing
+        plan_data --data "db=$TMP/absent"; expect_rc 1; expect_err data-missing
+        printf x >"$TMP/file"; chmod 644 "$TMP/file"
+        plan_data --data "db=$TMP/file"; expect_rc 1; expect_err data-not-directory
+        ln -s "$TMP/db" "$TMP/dblink"
+        plan_data --data "db=$TMP/dblink"; expect_rc 1; expect_err data-not-directory
+        mkdir -m 755 "$TMP/empty"
+        plan_data --data "db=$TMP/empty"; expect_rc 1; expect_err data-empty
+        mkdir -m 755 "$TMP/big"; head -c 2000 /dev/zero >"$TMP/big/x"; chmod 644 "$TMP/big/x"
+        plan_data --data "db=$TMP/big"; expect_rc 1; expect_err data-too-large
+        mkdir -m 755 "$TMP/many"; for i in 1 2 3 4; do echo "$i" >"$TMP/many/$i"; done; chmod 644 "$TMP/many/"*
+        plan_data --data "db=$TMP/many"; expect_rc 1; expect_err data-too-many-files
+        mkdir -m 755 "$TMP/sym"; echo a >"$TMP/sym/a"; chmod 644 "$TMP/sym/a"; ln -s a "$TMP/sym/b"
+        plan_data --data "db=$TMP/sym"; expect_rc 1; expect_err data-symlink
+        mkdir -m 755 "$TMP/fifo"; echo a >"$TMP/fifo/a"; chmod 644 "$TMP/fifo/a"; mkfifo "$TMP/fifo/p"
+        plan_data --data "db=$TMP/fifo"; expect_rc 1; expect_err data-not-regular
+        plan_data --data "db=$TMP/db"; expect_rc 0
+}
+
+# --- changes between authorization and start (PRC_TESTING hook) ----------
+
+hook_run() {
+        PRC_TEST_OCI_HOOK="$1" orun_t adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
+                --format json "${@:2}"
+}
+
+t_snapshot_mutated_before_start_is_an_execution_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        hook_run 'chmod u+w "$PRC_HOOK_SNAPSHOT" && echo evil >"$PRC_HOOK_SNAPSHOT/evil"'
+        expect_rc 3
+        expect_disp execution-error snapshot-changed
+        expect_eq "$(json_get observations)" "[]"
+}
+
+t_manifest_edited_after_authorization_is_an_execution_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        chmod 666 "$TMP/m.yaml"
+        hook_run "printf '# edited\\nknown_limitations: [edited]\\n' >>'$TMP/m.yaml'"
+        expect_rc 3
+        expect_disp execution-error oci-manifest-changed
+}
+
+t_data_changed_before_start_is_an_execution_error() {
+        need_oci
+        data_manifest
+        chmod 777 "$TMP/db"
+        hook_run "echo three >'$TMP/db/c'" --data "db=$TMP/db"
+        expect_rc 3
+        expect_disp execution-error data-changed
+}
+
+t_runtime_binary_replaced_is_an_execution_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        mkdir -m 777 "$TMP/bin"
+        as_user cp "$(command -v docker)" "$TMP/bin/docker"
+        PATH="$TMP/bin:$PATH" hook_run "printf x >>'$TMP/bin/docker'"
+        expect_rc 3
+        expect_disp execution-error oci-runtime-changed
+        expect_eq "$(json_get runtime.kind)" docker
+}
