@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "adapter/native/grype.h"
+#include "base/buf.h"
 #include "base/digest.h"
 #include "native_t.h"
 
@@ -264,7 +265,39 @@ static void test_native_grype__owned_config_is_digest_bound(void)
         T_EQ_STR(s->data, PRC_NATIVE_GRYPE_DB_DATA);
 }
 
+/* bounded nesting: vendor metadata nested past the decoder's depth (64) is refused before it is walked */
+static void test_native_grype__deep_vendor_metadata_refused(void)
+{
+        static const char key[] = "\"vendorMetadata\": {}";
+        char path[1024], *p, *at;
+        size_t n, i;
+        prc_buf b;
+        prc_native_result r = { 0 };
+        prc_native_ctx ctx = { 0 };
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/tests/golden/native/grype/001-dir.in", t_root());
+        p = t_read(path, &n);
+        at = memmem(p, n, key, strlen(key));
+        T_ASSERT(at != NULL);
+        prc_err_init(&err);
+        prc_buf_init(&b, 1u << 20);
+        T_ASSERT(prc_buf_put(&b, p, (size_t)(at - p), &err) && prc_buf_puts(&b, "\"vendorMetadata\":{\"x\":", &err));
+        for (i = 0; i < 80; i++)
+                T_ASSERT(prc_buf_putc(&b, '[', &err));
+        for (i = 0; i < 80; i++)
+                T_ASSERT(prc_buf_putc(&b, ']', &err));
+        T_ASSERT(prc_buf_putc(&b, '}', &err) &&
+                 prc_buf_put(&b, at + strlen(key), n - (size_t)(at - p) - strlen(key), &err));
+        ctx.now = NT_NOW;
+        T_ASSERT(!prc_native_normalize(prc_native_spec_of(PRC_NATIVE_GRYPE), b.data, b.len, &ctx, &r, &err));
+        T_ERR(err, PRC_E_DEPTH_LIMIT);
+        prc_buf_clear(&b);
+        free(p);
+}
+
 static const prc_test tests[] = {
+        T(test_native_grype__deep_vendor_metadata_refused),
         T(test_native_grype__rejects_ignored_matches),
         T(test_native_grype__rejects_package_alerts),
         T(test_native_grype__rejects_escaping_location),
