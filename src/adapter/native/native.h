@@ -87,12 +87,22 @@ const prc_native_spec *prc_native_spec_of(prc_native_proto p);
 bool prc_native_check_manifest(const prc_manifest *m, bool for_execution, prc_err *err) PRC_MUST_CHECK;
 
 /*
- * A test-image override (a stand-in image digest) is accepted only with a
- * test-only manifest whose digest is exactly that override; an override
- * that differs from the manifest's digest is native-image-unreviewed, never
- * a skip.  override NULL or "" means none.
+ * The production-image test override (seed 000: "a nonempty test-image
+ * override that differs from the reviewed digest is an error, not a
+ * skipped test"): override NULL or "" means none; otherwise it must equal
+ * the protocol's reviewed digest, else native-image-unreviewed (also when
+ * no digest is reviewed yet).
  */
-bool prc_native_check_override(const prc_manifest *m, const char *override, prc_err *err) PRC_MUST_CHECK;
+bool prc_native_check_override(const prc_native_spec *s, const char *override, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * A test-only manifest for a stand-in image (a static program that prints a
+ * recorded report): the command must still be exactly the protocol's
+ * (native-command-mismatch), and the image digest must be the stand-in's own
+ * digest, which the test computed when it built the image
+ * (native-image-unreviewed otherwise).  Never used outside tests.
+ */
+bool prc_native_check_standin(const prc_manifest *m, const char *standin_digest, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Add s's scanner-owned files to an unsealed snapshot of inv
