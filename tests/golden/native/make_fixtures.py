@@ -175,6 +175,12 @@ smut("124-top-unknown-key", lambda d: d.update(vulnerabilities=[]))
 smut("125-version-2", lambda d: d.update(version=2))
 write("syft", "126-duplicate-field", None, raw=json.dumps(syft).replace('"version": 1,', '"version": 1, "version": 1,', 1) + "\n")
 smut("127-metadata-missing-source", lambda d: d["metadata"].pop("component"))
+smut("128-source-version", lambda d: d["metadata"]["component"].update(version="1.0"))
+smut("129-component-supplier", lambda d: d["components"][0].update(supplier={"name": "x"}))
+smut("130-cpe-malformed", lambda d: d["components"][0].update(cpe="cpe:/a:some:package:1"))
+smut("131-location-escape", lambda d: d["components"][0]["properties"][4].update(value="/../etc/passwd"))
+smut("132-location-scanner-owned", lambda d: d["components"][1]["properties"][3].update(value="/.prc/syft/config.yaml"))
+smut("133-file-component-escape", lambda d: d["components"][3].update(name="/../../etc/shadow"))
 
 # ---- grype: based on grype/json/current/TestJsonDirsPresenter.golden.json with the descriptor a
 # real 0.116.1 run under the scanner-owned configuration writes (configuration and db present).
