@@ -273,6 +273,8 @@ static void test_native_gitleaks__argv_avoids_the_cli_traps(void)
         T_ASSERT(has_arg("--max-decode-depth=0"));
         T_ASSERT(has_arg("--gitleaks-ignore-path=" PRC_NATIVE_SNAPSHOT_MOUNT "/.prc/gitleaks"));
         T_ASSERT(G()->exit_found != 1 && G()->exit_found != 0);
+        T_ASSERT(G()->stdin_ruleset);
+        T_ASSERT(!prc_native_spec_of(PRC_NATIVE_SYFT)->stdin_ruleset && !prc_native_spec_of(PRC_NATIVE_GRYPE)->stdin_ruleset);
 }
 
 static void test_native_gitleaks__owned_files_are_digest_bound(void)

@@ -94,18 +94,18 @@ static const prc_native_spec specs[] = {
                 PRC_NATIVE_GITLEAKS, PRC_NATIVE_PROTOCOL_GITLEAKS, "gitleaks", "8.30.0",
                 "ghcr.io", "gitleaks/gitleaks",
                 "sha256:691af3c7c5a48b16f187ce3446d5f194838f91238f27270ed36eef6359a574d9",
-                gitleaks_argv, gitleaks_owned, PRC_ARRAY_LEN(gitleaks_owned), NULL, 0, 42,
+                gitleaks_argv, gitleaks_owned, PRC_ARRAY_LEN(gitleaks_owned), NULL, 0, 42, true,
                 "gitleaks.secret", PRC_NATIVE_MT_GITLEAKS_REPORT, PRC_NATIVE_MT_GITLEAKS_NORM, 10000,
         },
         {
                 /* no reviewed digest in FORMATS.md/PROVENANCE: execution is refused until one is reviewed */
                 PRC_NATIVE_SYFT, PRC_NATIVE_PROTOCOL_SYFT, "syft", "1.51.0", "docker.io", "anchore/syft", NULL,
-                syft_argv, syft_owned, PRC_ARRAY_LEN(syft_owned), NULL, 0, 0,
+                syft_argv, syft_owned, PRC_ARRAY_LEN(syft_owned), NULL, 0, 0, false,
                 "syft.sbom", PRC_NATIVE_MT_SYFT_REPORT, PRC_NATIVE_MT_CYCLONEDX, 100000,
         },
         {
                 PRC_NATIVE_GRYPE, PRC_NATIVE_PROTOCOL_GRYPE, "grype", "0.116.1", "docker.io", "anchore/grype", NULL,
-                grype_argv, grype_owned, PRC_ARRAY_LEN(grype_owned), PRC_NATIVE_GRYPE_DB_DATA, 0, 0,
+                grype_argv, grype_owned, PRC_ARRAY_LEN(grype_owned), PRC_NATIVE_GRYPE_DB_DATA, 0, 0, false,
                 "grype.vulnerability", PRC_NATIVE_MT_GRYPE_REPORT, PRC_NATIVE_MT_GRYPE_NORM, 100000,
         },
 };

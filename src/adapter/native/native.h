@@ -67,6 +67,7 @@ typedef struct prc_native_spec {
         size_t             n_owned;
         const char        *data;                /* required data mount name, or NULL */
         int                exit_clean, exit_found;      /* accepted exit statuses (found may equal clean) */
+        bool               stdin_ruleset;       /* stdin = prc_gitleaks_ruleset_load() bytes; else empty */
         const char        *kind;                /* observation kind */
         const char        *report_media_type, *artifact_media_type;
         uint32_t           max_items;           /* findings / components / matches cap */
