@@ -124,6 +124,7 @@ typedef struct prc_native_ctx {
         int64_t       now;      /* --now, Unix seconds; Grype age check (0: refuse, no clock) */
         const json_t *paths;    /* borrowed: object whose keys are the inventory paths; NULL: syntax only */
         bool          relocated_gitleaksignore; /* the runner relocated a root .gitleaksignore */
+        const json_t *rule_ids; /* borrowed: Gitleaks rule ids of the verified ruleset; NULL: syntax only */
         uint32_t      max_items;        /* 0: the protocol default */
 } prc_native_ctx;
 
