@@ -54,6 +54,10 @@ R(rejects_age_not_in_nanoseconds, "129-config-age-seconds", PRC_E_INVALID_VALUE)
 R(rejects_report_without_configuration, "130-no-configuration", PRC_E_MISSING_FIELD)
 R(rejects_unknown_field, "131-unknown-field", PRC_E_UNKNOWN_FIELD)
 R(rejects_duplicate_field, "133-duplicate-field", PRC_E_DUPLICATE_FIELD)
+R(rejects_malformed_package_purl, "138-artifact-bad-purl", PRC_E_NATIVE_PURL)
+R(rejects_non_string_cpes, "139-cpes-not-strings", PRC_E_WRONG_TYPE)
+R(rejects_evidence_for_another_vulnerability, "140-evidence-other-vulnerability", PRC_E_NATIVE_INCOMPLETE_EVIDENCE)
+R(rejects_evidence_without_vulnerability_id, "141-evidence-without-id", PRC_E_NATIVE_INCOMPLETE_EVIDENCE)
 
 /* trap: grype writes null for urls, locations, idLike and unset lists; all accepted */
 static void test_native_grype__accepts_grype_nulls(void)
@@ -334,6 +338,10 @@ static const prc_test tests[] = {
         T(test_native_grype__rejects_report_without_configuration),
         T(test_native_grype__rejects_unknown_field),
         T(test_native_grype__rejects_duplicate_field),
+        T(test_native_grype__rejects_malformed_package_purl),
+        T(test_native_grype__rejects_non_string_cpes),
+        T(test_native_grype__rejects_evidence_for_another_vulnerability),
+        T(test_native_grype__rejects_evidence_without_vulnerability_id),
         T(test_native_grype__accepts_grype_nulls),
         T(test_native_grype__digest_ignores_timestamps_and_bulk_metadata),
         T(test_native_grype__not_found_is_time_bound),
