@@ -114,8 +114,9 @@ $(B)/obj/%.o: %.c
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 # The two README commands.
+# Exit 1 means "judged": PRC-A-CORE-013 stays Blocked in inspect mode (no containers).
 example: all
-	./build/prc scan --target examples/basic
+	@./build/prc scan --target examples/basic; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 check: setup
 	@tests/run

@@ -3,7 +3,8 @@
  * Invariants: exactly one outcome (a document or an error class); an error
  * with an offset has a line; the tagged mode (toml-test JSON) gives the same
  * verdict and class as the default mode, except that only the default mode
- * reserves the key "$toml".
+ * reserves the key "$toml"; PRC_TOML_UNSAFE_INT_TYPED never changes the
+ * verdict.
  */
 #include <jansson.h>
 
@@ -27,6 +28,11 @@ PRC_FUZZ_TARGET(toml)
         if ((y == NULL) != (b.cls != PRC_E_OK))
                 __builtin_trap();
         if (a.cls != PRC_E_TOML_RESERVED_KEY && b.cls != a.cls)
+                __builtin_trap();
+        json_decref(y);
+        prc_err_init(&b);
+        y = prc_toml_parse(p, n, &prc_limits_fuzz, PRC_TOML_UNSAFE_INT_TYPED, &b);
+        if (b.cls != a.cls || (x == NULL) != (y == NULL))
                 __builtin_trap();
         json_decref(x);
         json_decref(y);

@@ -91,7 +91,13 @@ static bool read_under(int dirfd, const char *rel, size_t max, prc_buf *out, prc
                         prc_err_set(err, PRC_E_FIXTURE_SYMLINK, "'%s' is or passes through a symbolic link", rel);
                         goto out;
                 }
-                next = openat(fd, comp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | (slash ? O_DIRECTORY : 0));
+                /* a FIFO or device would block or lie: only directories on the way, a regular file at the end */
+                if (slash ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+                        prc_err_set(err, PRC_E_IO, "'%s' is not a regular file under directories", rel);
+                        goto out;
+                }
+                next = openat(fd, comp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
+                                                (slash ? O_DIRECTORY : 0));
                 if (next < 0) {
                         if (errno == ELOOP)
                                 prc_err_set(err, PRC_E_FIXTURE_SYMLINK, "'%s' is or passes through a symbolic link", rel);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "adapter/authority.h"
+#include "adapter/engine_api.h"
 #include "adapter/grammar.h"
 #include "base/doc.h"
 #include "base/file.h"
@@ -492,9 +493,9 @@ static bool validate(prc_manifest *m, prc_manifest_use use, prc_err *err)
                         prc_err_set(err, PRC_E_INVALID_VALUE, "engine_api needs 1 <= min <= max");
                         return at(err, "/engine_api");
                 }
-                if (use == PRC_MANIFEST_EXECUTE && (lo > 1 || hi < 1)) {
+                if (use == PRC_MANIFEST_EXECUTE && (lo > PRC_ADAPTER_ENGINE_API || hi < PRC_ADAPTER_ENGINE_API)) {
                         prc_err_set(err, PRC_E_ENGINE_INCOMPATIBLE, "engine_api %lld..%lld does not include "
-                                    "this prc's engine API 1", (long long)lo, (long long)hi);
+                                    "this prc's engine API %d", (long long)lo, (long long)hi, PRC_ADAPTER_ENGINE_API);
                         return at(err, "/engine_api");
                 }
         }

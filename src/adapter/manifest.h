@@ -26,9 +26,16 @@ typedef enum prc_manifest_use {
         PRC_MANIFEST_RECORDS,       /* v0.1-v0.4: interpreting archived records */
 } prc_manifest_use;
 
-/* Load and validate a manifest file (symlink at the last component refused). NULL + err on failure. */
+/*
+ * Load and validate a manifest file (symlink at the last component refused). NULL + err on failure
+ * (err->file set): io-error, input-too-large, the YAML / strict-JSON reader's classes, not-an-object,
+ * missing-field, wrong-type, unknown-field, unknown-schema-version, manifest-archived (v0.1-v0.3 with
+ * PRC_MANIFEST_EXECUTE), authority-claim, invalid-value, invalid-id, mutable-version, protocol-mismatch,
+ * engine-incompatible (execution only), invalid-image-ref, invalid-digest, invalid-command,
+ * limit-out-of-range, out-of-memory.  docs/adapter-manifest.md has the rules.
+ */
 prc_manifest *prc_manifest_load(const char *path, prc_manifest_use use, prc_err *err);
-/* The same from bytes (YAML or JSON). */
+/* The same from bytes: strict JSON when the first non-blank byte is '{', else the bounded YAML loader. */
 prc_manifest *prc_manifest_parse(const uint8_t *p, size_t n, prc_manifest_use use, prc_err *err);
 void prc_manifest_free(prc_manifest *m);
 

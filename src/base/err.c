@@ -30,6 +30,7 @@ static const struct errinfo table[PRC_E__COUNT] = {
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"
 #include "adapter/errors_oci.def"
+#include "adapter/native/errors.def"
 #include "engine/errors.def"
 #undef PRC_ERR
 };

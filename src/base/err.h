@@ -27,6 +27,7 @@ typedef enum prc_errclass {
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"
 #include "adapter/errors_oci.def"
+#include "adapter/native/errors.def"
 #include "engine/errors.def"
 #undef PRC_ERR
         PRC_E__COUNT

@@ -993,7 +993,7 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
 {
         uint32_t line, col;
 
-        if (cls != PRC_E_YAML_SYNTAX)
+        if (cls != PRC_E_YAML_SYNTAX || cp == 0)
                 prc_err_at(err, cls, off, "%s", what);
         else
                 prc_err_at(err, cls, off, "%s U+%04" PRIX32, what, cp);
@@ -1003,32 +1003,42 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
 }
 
 /*
- * libfyaml reads a flow node that could be an implicit key all the way to
- * its end before it emits the node's first event, about 300-600 bytes per
- * nesting level: '[' x 100000 would cost it 58 MB before prc's depth limit
- * is ever consulted.  The pre-scan counts '[' and '{' against ']' and '}'
- * (quotes and comments ignored, so it can only over-count) and refuses past
- * this depth, far beyond any depth_max, so no real document is affected.
+ * libfyaml reads a flow node that could be an implicit key (at a block key
+ * position, or inside a flow collection) to its end or to the end of its
+ * line before it emits the node's first event, and it does not stop at
+ * YAML's 1024-character key limit: it buffers about 300-600 bytes per
+ * nesting level and about 400 bytes per flow entry on that line, before
+ * prc's own limits are ever consulted ('[' x 100000 costs 58 MB, one line
+ * '[1, 1, ...' of 300000 entries 124 MB).  The pre-scan bounds both: '['
+ * and '{' counted against ']' and '}' may not nest past FLOW_SCAN_DEPTH_MAX,
+ * and one line may not hold more than FLOW_SCAN_LINE_MAX of '[', '{' and
+ * ','.  Quotes and comments are not parsed here, so both can only
+ * over-count; both are far beyond hand-written or generated YAML.
  */
 #define FLOW_SCAN_DEPTH_MAX 10000
+#define FLOW_SCAN_LINE_MAX  65536
 
 /*
  * Check the bytes before libfyaml sees them: strict UTF-8, no NUL, no
  * character outside YAML's printable set (spec 5.1), a byte order mark
- * only at the very start (spec 5.2), and flow brackets not absurdly deep.
+ * only at the very start (spec 5.2), and flow brackets neither nested nor
+ * crowded on one line past what libfyaml can buffer cheaply.
  */
 static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
 {
         size_t i = 0;
-        uint32_t flow = 0;
+        uint32_t flow = 0, on_line = 0;
 
         while (i < n) {
                 uint32_t cp;
                 size_t len;
 
                 if (p[i] >= 0x20 && p[i] < 0x7f) {
-                        if (p[i] == '[' || p[i] == '{') {
-                                if (++flow > FLOW_SCAN_DEPTH_MAX)
+                        if (p[i] == '[' || p[i] == '{' || p[i] == ',') {
+                                if (++on_line > FLOW_SCAN_LINE_MAX)
+                                        return raw_fail(p, i, err, PRC_E_YAML_LINE_LIMIT,
+                                                        "more flow entries on one line than the pre-scan allows", 0);
+                                if (p[i] != ',' && ++flow > FLOW_SCAN_DEPTH_MAX)
                                         return raw_fail(p, i, err, PRC_E_DEPTH_LIMIT,
                                                         "flow brackets nest deeper than the pre-scan allows", 0);
                         } else if ((p[i] == ']' || p[i] == '}') && flow > 0) {
@@ -1039,6 +1049,8 @@ static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
                 }
                 if (p[i] == 0)
                         return raw_fail(p, i, err, PRC_E_NUL_BYTE, "NUL byte in YAML input", 0);
+                if (p[i] == '\n' || p[i] == '\r')
+                        on_line = 0;
                 if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
                         i++;
                         continue;
@@ -1070,6 +1082,7 @@ static void syntax_error(composer *c, struct fy_diag *diag)
 {
         void *it = NULL;
         struct fy_diag_error *de = fy_diag_errors_iterate(diag, &it);
+        char msg[sizeof(c->err->msg)];
 
         if (prc_err_is_set(c->err))
                 return;
@@ -1077,11 +1090,12 @@ static void syntax_error(composer *c, struct fy_diag *diag)
                 fail(c, PRC_E_YAML_SYNTAX, "YAML syntax error");
                 return;
         }
+        snprintf(msg, sizeof(msg), "%s", de->msg ? de->msg : "YAML syntax error");
+        printable(msg);         /* libfyaml may quote the input */
         if (de->fyt != NULL && fy_token_start_mark(de->fyt) != NULL)
-                prc_err_at(c->err, PRC_E_YAML_SYNTAX, fy_token_start_mark(de->fyt)->input_pos, "%s",
-                           de->msg ? de->msg : "YAML syntax error");
+                prc_err_at(c->err, PRC_E_YAML_SYNTAX, fy_token_start_mark(de->fyt)->input_pos, "%s", msg);
         else
-                prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", de->msg ? de->msg : "YAML syntax error");
+                prc_err_set(c->err, PRC_E_YAML_SYNTAX, "%s", msg);
         if (de->line > 0)
                 prc_err_set_line(c->err, (uint32_t)de->line, de->column > 0 ? (uint32_t)de->column : 0);
 }
@@ -1123,9 +1137,16 @@ json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         if (!check_bytes(p, n, err))
                 return NULL;
 
-        fy_diag_cfg_default(&dcfg);
+        /*
+         * Filled by hand: fy_diag_cfg_default asks isatty(stderr), an ioctl
+         * the worker's seccomp allowlist need not grant.  Errors only, no
+         * colour, to a function that drops the text (it is collected).
+         */
+        memset(&dcfg, 0, sizeof(dcfg));
         dcfg.fp = NULL;
         dcfg.output_fn = discard_diag;
+        dcfg.level = FYET_ERROR;
+        dcfg.module_mask = (1u << FYEM_MAX) - 1;
         dcfg.colorize = false;
         diag = fy_diag_create(&dcfg);
         if (diag == NULL) {

@@ -50,6 +50,7 @@ int cli_exit_for(const prc_err *e);
 /* Commands (one file each), grouped by area like the table in main.c. */
 /* -- scan and verify (engine) -- */
 int cmd_scan(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* -- inventory and snapshot -- */
 int cmd_inventory(int argc, char **argv);

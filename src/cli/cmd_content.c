@@ -39,6 +39,11 @@ static const struct {
         { ".json", "json" },
         { ".yaml", "yaml" },
         { ".yml", "yaml" },
+        { ".toml", "toml" },
+        { ".ini", "ini" },
+        { ".cfg", "ini" },
+        { ".xml", "xml" },
+        { ".jsonc", "jsonc" },
 };
 
 static uint16_t format_by_name_of(const char *path)

@@ -11,7 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adapter/data.h"
+#include "adapter/oci.h"
+#include "adapter/registry.h"
 #include "content/client.h"
+#include "engine/catalog.h"
 #include "engine/sarif.h"
 #include "engine/scan.h"
 #include "engine/state.h"
@@ -41,6 +45,101 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
 
         json_decref(doc);
         return ok;
+}
+
+enum { DATA_ARGS_MAX = 64 };
+
+/* verify-local: what the OCI glue needs beyond the adapter itself. */
+struct oci_ctx {
+        prc_oci_kind runtime;
+        const char  *data_adapter[DATA_ARGS_MAX];       /* borrowed from argv: "ADAPTER" part */
+        char        *data_arg[DATA_ARGS_MAX];           /* borrowed from argv: "NAME=DIR" part */
+        size_t       ndata;
+        const char  *manifest_paths[PRC_SCAN_ADAPTERS_MAX];     /* explicit grants: re-checked before start */
+        size_t       nmanifests;
+};
+
+static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv, const char *run_id,
+                         const struct timespec *deadline, json_t **out_record, prc_err *err)
+{
+        struct oci_ctx *oc = ctx;
+        prc_data_binding b[DATA_ARGS_MAX];
+        size_t nb = 0;
+        const char *mpath = NULL;
+        prc_oci_request rq;
+
+        /* Data bindings are adapter-qualified, so adapters never consume one another's inputs. */
+        for (size_t i = 0; i < oc->ndata; i++) {
+                if (strcmp(oc->data_adapter[i], a->res.adapter_id) != 0)
+                        continue;
+                if (!prc_data_parse_arg(oc->data_arg[i], &b[nb], err))
+                        return false;
+                nb++;
+        }
+        for (size_t i = 0; i < oc->nmanifests; i++) {
+                prc_err pe;
+                prc_manifest *m;
+                prc_err_init(&pe);
+                m = prc_manifest_load(oc->manifest_paths[i], PRC_MANIFEST_EXECUTE, &pe);
+                if (m != NULL && strcmp(prc_manifest_sha256(m), a->res.manifest_sha256) == 0)
+                        mpath = oc->manifest_paths[i];
+                prc_manifest_free(m);
+        }
+        rq = (prc_oci_request){ .m = a->manifest, .manifest_path = mpath, .resolution = &a->res, .inv = inv,
+                                .target_name = "target", .data = b, .ndata = nb, .runtime = oc->runtime,
+                                .run_id = run_id, .deadline = deadline };
+        return prc_oci_run(&rq, out_record, err);
+}
+
+/* The OCI runner never runs as root: refuse the whole scan once it is authorized, not adapter by adapter. */
+static bool refuse_root(void *ctx, prc_err *err)
+{
+        (void)ctx;
+        if (geteuid() == 0)
+                return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "verify-local adapters never run as root; run prc "
+                                   "as an unprivileged user in the docker group");
+        return true;
+}
+
+/* Exit status for a scan that could not be made (DESIGN.md, "Command line"). */
+static int exit_for_refusal(const prc_err *e)
+{
+        switch (e->cls) {
+        case PRC_E_USAGE:
+        case PRC_E_UNKNOWN_PROFILE:
+        case PRC_E_ADAPTER_REPEATED:
+        case PRC_E_ADAPTER_SET_LIMIT:
+                return PRC_EXIT_USAGE;
+        case PRC_E_ADAPTER_UNBOUND:
+        case PRC_E_OCI_ROOT_REFUSED:
+                return PRC_EXIT_POLICY;
+        default:
+                /* registry denials (untrusted, revoked, deprecated) are policy refusals too */
+                return prc_registry_policy_reason(e->cls) ? PRC_EXIT_POLICY : PRC_EXIT_EXEC;
+        }
+}
+
+/* prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest. */
+static void pull_hints(const json_t *res, const prc_adapter_set *set, const char *what)
+{
+        const json_t *e;
+        size_t i;
+
+        json_array_foreach(json_object_get(res, "errors"), i, e) {
+                const char *cls = json_string_value(json_object_get(e, "class"));
+                const char *id = json_string_value(json_object_get(e, "assertion"));
+                if (cls == NULL || id == NULL || strcmp(cls, "oci-image-absent") != 0)
+                        continue;
+                for (size_t k = 0; k < set->n; k++) {
+                        char ref[1024];
+                        prc_err pe;
+                        prc_err_init(&pe);
+                        if (strcmp(set->items[k].res.adapter_id, id) == 0 &&
+                            prc_manifest_image_ref(set->items[k].manifest, ref, sizeof(ref), &pe))
+                                fprintf(stderr, "prc %s: the pinned image of %s is not present; fetch exactly the "
+                                        "reviewed digest with:\n  docker pull %s\n", what, id, ref);
+                }
+        }
 }
 
 static bool tty_colors;
@@ -158,10 +257,20 @@ static int run_scan(int argc, char **argv, const char *what)
                 { "format", required_argument, NULL, 'f' },
                 { "now", required_argument, NULL, 'n' },
                 { "state-dir", required_argument, NULL, 's' },
+                { "adapter-manifest", required_argument, NULL, 'M' },
+                { "adapter-registry", required_argument, NULL, 'R' },
+                { "adapter-id", required_argument, NULL, 'I' },
+                { "adapter-runtime", required_argument, NULL, 'T' },
+                { "adapter-data", required_argument, NULL, 'D' },
+                { "max-duration", required_argument, NULL, 'X' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", "sarif", NULL };
-        const char *state_dir = NULL;
+        const char *state_dir = NULL, *registry = NULL;
+        const char *ids[PRC_SCAN_ADAPTERS_MAX + 1];
+        size_t nids = 0;
+        struct oci_ctx oc = { .runtime = PRC_OCI_DOCKER };
+        prc_adapter_set set = { .n = 0 };
         prc_scan_opts so = { 0 };
         struct parse_ctx pc = { 0 };
         prc_client_opts copts;
@@ -180,6 +289,43 @@ static int run_scan(int argc, char **argv, const char *what)
                 case 'p': so.profile = optarg; break;
                 case 'f': format = optarg; break;
                 case 's': state_dir = optarg; break;
+                case 'M':
+                        if (oc.nmanifests == PRC_SCAN_ADAPTERS_MAX)
+                                return cli_usage(what, "at most %d adapters", PRC_SCAN_ADAPTERS_MAX);
+                        oc.manifest_paths[oc.nmanifests++] = optarg;
+                        break;
+                case 'R': registry = optarg; break;
+                case 'I':
+                        if (nids == PRC_SCAN_ADAPTERS_MAX)
+                                return cli_usage(what, "at most %d adapters", PRC_SCAN_ADAPTERS_MAX);
+                        ids[nids++] = optarg;
+                        break;
+                case 'T':
+                        if (strcmp(optarg, "docker") == 0)
+                                oc.runtime = PRC_OCI_DOCKER;
+                        else if (strcmp(optarg, "podman") == 0)
+                                oc.runtime = PRC_OCI_PODMAN;
+                        else
+                                return cli_usage(what, "--adapter-runtime takes docker or podman");
+                        break;
+                case 'D': {
+                        char *slash = strchr(optarg, '/'), *eq = strchr(optarg, '=');
+                        if (slash == NULL || eq == NULL || slash > eq || slash == optarg || oc.ndata == DATA_ARGS_MAX)
+                                return cli_usage(what, "--adapter-data takes 'ADAPTER_ID/NAME=DIR'");
+                        *slash = '\0';
+                        oc.data_adapter[oc.ndata] = optarg;
+                        oc.data_arg[oc.ndata] = slash + 1;
+                        oc.ndata++;
+                        break;
+                }
+                case 'X': {
+                        char *end;
+                        unsigned long v = strtoul(optarg, &end, 10);
+                        if (*optarg == '\0' || *end != '\0' || v == 0 || v > 86400)
+                                return cli_usage(what, "--max-duration takes 1 to 86400 seconds");
+                        so.max_duration_s = (unsigned)v;
+                        break;
+                }
                 case 'n':
                         if (!rfc3339_ok(optarg))
                                 return cli_usage(what, "--now takes YYYY-MM-DDTHH:MM:SSZ");
@@ -203,11 +349,35 @@ static int run_scan(int argc, char **argv, const char *what)
                 return cli_usage(what, "--target DIR is required");
         if (!cli_format_ok(what, format, formats))
                 return PRC_EXIT_USAGE;
-        if (so.mode == PRC_MODE_VERIFY_LOCAL) {
-                fprintf(stderr, "prc %s: --mode verify-local needs the OCI runner, which this build does not have yet\n",
-                        what);
-                return PRC_EXIT_EXEC;
+        if (oc.nmanifests > 0 && (registry != NULL || nids > 0))
+                return cli_usage(what, "--adapter-manifest and --adapter-registry are mutually exclusive");
+        if ((registry == NULL) != (nids == 0))
+                return cli_usage(what, "--adapter-registry and --adapter-id go together");
+        if ((oc.nmanifests > 0 || nids > 0 || oc.ndata > 0) && so.mode != PRC_MODE_VERIFY_LOCAL)
+                return cli_usage(what, "adapters run only with --mode verify-local");
+        /* The complete set is resolved and validated before the catalog authorizes it and anything runs. */
+        if (oc.nmanifests > 0 && !prc_adapters_from_manifests(oc.manifest_paths, oc.nmanifests, &set, &err)) {
+                cli_print_err(&err);
+                return exit_for_refusal(&err);
         }
+        if (registry != NULL && !prc_adapters_from_registry(registry, ids, nids, &set, &err)) {
+                cli_print_err(&err);
+                return exit_for_refusal(&err);
+        }
+        for (size_t i = 0; i < oc.ndata; i++) {
+                bool known = false;
+                for (size_t k = 0; k < set.n; k++)
+                        known |= strcmp(set.items[k].res.adapter_id, oc.data_adapter[i]) == 0;
+                if (!known) {
+                        prc_adapter_set_clear(&set);
+                        return cli_usage(what, "--adapter-data names adapter '%s', which is not in the set",
+                                         oc.data_adapter[i]);
+                }
+        }
+        so.preflight = refuse_root;
+        so.adapters = &set;
+        so.run_adapter = scan_run_oci;
+        so.run_ctx = &oc;
         if (so.catalog_root == NULL)
                 so.catalog_root = default_catalog(catbuf, sizeof(catbuf));
         prc_client_opts_default(&copts);
@@ -222,10 +392,11 @@ static int run_scan(int argc, char **argv, const char *what)
         if (!prc_scan_run(&so, &res, &rc, &err)) {
                 progress_done();
                 cli_print_err(&err);
-                rc = err.cls == PRC_E_UNKNOWN_PROFILE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
+                rc = exit_for_refusal(&err);
                 goto out;
         }
         progress_done();
+        pull_hints(res, &set, what);
         /* Artifacts (none from built-in analyses) are written before the record that names them. */
         if (state_dir != NULL && !prc_state_write(state_dir, NULL, 0, res, &err)) {
                 cli_print_err(&err);
@@ -250,10 +421,68 @@ static int run_scan(int argc, char **argv, const char *what)
 out:
         json_decref(res);
         prc_client_free(pc.client);
+        prc_adapter_set_clear(&set);
         return rc;
 }
 
 int cmd_scan(int argc, char **argv)
 {
         return run_scan(argc, argv, "scan");
+}
+
+#define GITLEAKS_MANIFEST "adapters/gitleaks-v8.30.0.yaml"
+
+/*
+ * `prc verify DIR`: scan --mode verify-local with the bundled Gitleaks
+ * manifest and the core profile.  Only output options may be added; adapter,
+ * profile, mode and catalog overrides are refused, so the alias always means
+ * the same reviewed configuration.
+ */
+int cmd_verify(int argc, char **argv)
+{
+        static const char *const allowed[] = { "--format", "--state-dir", "--now", "--max-duration", NULL };
+        char catbuf[4200], manifest[4300], *root;
+        char *av[16];
+        int ac = 0, rc;
+        const char *target = NULL;
+
+        for (int i = 1; i < argc; i++) {
+                bool ok = false;
+                if (argv[i][0] != '-') {
+                        if (target != NULL)
+                                return cli_usage("verify", "expected exactly one DIR");
+                        target = argv[i];
+                        continue;
+                }
+                for (size_t k = 0; allowed[k] != NULL; k++)
+                        ok |= strcmp(argv[i], allowed[k]) == 0;
+                if (!ok)
+                        return cli_usage("verify", "'%s' cannot be overridden here; use prc scan", argv[i]);
+                if (i + 1 >= argc || ac + 2 > 8)
+                        return cli_usage("verify", "'%s' needs a value", argv[i]);
+                av[ac++] = argv[i];
+                av[ac++] = argv[++i];
+        }
+        if (target == NULL)
+                return cli_usage("verify", "expected exactly one DIR");
+        root = (char *)default_catalog(catbuf, sizeof(catbuf));
+        snprintf(manifest, sizeof(manifest), "%s/../%s", root, GITLEAKS_MANIFEST);
+        {
+                char *args[32];
+                int n = 0;
+                args[n++] = (char *)"verify";
+                args[n++] = (char *)"--target";
+                args[n++] = (char *)target;
+                args[n++] = (char *)"--mode";
+                args[n++] = (char *)"verify-local";
+                args[n++] = (char *)"--profile";
+                args[n++] = (char *)PRC_PROFILE_DEFAULT;
+                args[n++] = (char *)"--adapter-manifest";
+                args[n++] = manifest;
+                for (int i = 0; i < ac; i++)
+                        args[n++] = av[i];
+                args[n] = NULL;
+                rc = run_scan(n, args, "verify");
+        }
+        return rc;
 }

@@ -17,6 +17,9 @@ const prc_cmd prc_cmds[] = {
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
           "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
           "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
+          "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
+          "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
+          "                [--max-duration SECONDS]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -28,7 +31,23 @@ const prc_cmd prc_cmds[] = {
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
           "written atomically, artifacts first.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
-          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error.\n" },
+          "verify-local runs up to 16 adapters in the OCI runner (never as root), each of which\n"
+          "must be bound by an assertion of the profile with its exact adapter id, manifest\n"
+          "digest and a declared observation kind; the whole set is resolved and authorized\n"
+          "before anything runs, then run in (adapter id, manifest digest) order under one\n"
+          "--max-duration deadline.  --adapter-manifest is an explicit local operator grant;\n"
+          "--adapter-registry resolves ids through a lockfile (registry-assigned trust).\n"
+          "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error;\n"
+          "4 refused by policy (unbound or untrusted adapter, root host).\n" },
+
+        { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
+          "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
+          "\n"
+          "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
+          "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
+          "Adapter, profile, mode and catalog overrides are refused.  The pinned image must\n"
+          "already be present (prc never pulls): when it is absent, prc says which\n"
+          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n" },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
@@ -62,7 +81,8 @@ const prc_cmd prc_cmds[] = {
           "loaders.  Prints the document as canonical JSON (floats as the shortest\n"
           "round-trip form).  With --format-out json the output is one object:\n"
           "{\"document\":...,\"format\":...,\"path\":...} or {\"error\":{...},...}.\n"
-          "FORMAT: json, yaml, or auto (by the file name: .json, .yaml, .yml).\n"
+          "FORMAT: json, yaml, toml, ini, xml, jsonc, or auto (by the file name: .json,\n"
+          ".yaml, .yml, .toml, .ini, .cfg, .xml, .jsonc).\n"
           "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json]\n"
@@ -240,9 +260,17 @@ int main(int argc, char **argv)
                 }
         }
         if (known_word) {
-                fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\nsee 'prc help'\n", argv[1],
-                        argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
-                return PRC_EXIT_USAGE;
+                bool asked = argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+                FILE *f = asked ? stdout : stderr;
+
+                if (!asked)
+                        fprintf(stderr, "prc %s: unknown or missing subcommand%s%s\n", argv[1],
+                                argc >= 3 ? " " : "", argc >= 3 ? argv[2] : "");
+                fprintf(f, "subcommands of 'prc %s':\n", argv[1]);
+                for (size_t i = 0; i < prc_ncmds; i++)
+                        if (strcmp(prc_cmds[i].name, argv[1]) == 0 && prc_cmds[i].sub != NULL)
+                                fprintf(f, "  prc %s %-22s %s\n", argv[1], prc_cmds[i].sub, prc_cmds[i].summary);
+                return asked ? PRC_EXIT_OK : PRC_EXIT_USAGE;
         }
         fprintf(stderr, "prc: unknown command '%s'\nsee 'prc help'\n", argv[1]);
         return PRC_EXIT_USAGE;

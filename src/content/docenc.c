@@ -76,6 +76,23 @@ static bool put_real(double d, prc_buf *out, prc_err *err)
         return prc_buf_puts(out, tmp, err);
 }
 
+/* Decimal digits by hand: vsnprintf per integer dominated large replies. */
+static bool put_int(json_int_t i, prc_buf *out, prc_err *err)
+{
+        char tmp[24];
+        size_t n = sizeof(tmp);
+        /* Work in unsigned so INT64_MIN has a magnitude. */
+        unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+
+        do {
+                tmp[--n] = (char)('0' + u % 10);
+                u /= 10;
+        } while (u != 0);
+        if (i < 0)
+                tmp[--n] = '-';
+        return prc_buf_put(out, tmp + n, sizeof(tmp) - n, err);
+}
+
 struct kv {
         const char *key;
         size_t      len;
@@ -100,7 +117,7 @@ static bool put_value(const json_t *v, prc_buf *out, unsigned depth, prc_err *er
         case JSON_FALSE:
                 return prc_buf_puts(out, "false", err);
         case JSON_INTEGER:
-                return prc_buf_printf(out, err, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+                return put_int(json_integer_value(v), out, err);
         case JSON_REAL:
                 return put_real(json_real_value(v), out, err);
         case JSON_STRING:
@@ -118,7 +135,9 @@ static bool put_value(const json_t *v, prc_buf *out, unsigned depth, prc_err *er
         }
         case JSON_OBJECT: {
                 size_t n = json_object_size(v), k = 0, klen;
-                struct kv *kvs = calloc(n ? n : 1, sizeof(*kvs));
+                struct kv small[16];
+                /* Most objects are small: no allocation, and insertion sort beats qsort there. */
+                struct kv *kvs = n <= PRC_ARRAY_LEN(small) ? small : calloc(n, sizeof(*kvs));
                 const char *key;
                 json_t *e;
                 bool ok;
@@ -131,12 +150,25 @@ static bool put_value(const json_t *v, prc_buf *out, unsigned depth, prc_err *er
                         kvs[k].val = e;
                         k++;
                 }
-                qsort(kvs, k, sizeof(*kvs), kvcmp);
+                if (kvs == small) {
+                        for (size_t i = 1; i < k; i++) {
+                                struct kv x = kvs[i];
+                                size_t j = i;
+                                while (j > 0 && kvcmp(&kvs[j - 1], &x) > 0) {
+                                        kvs[j] = kvs[j - 1];
+                                        j--;
+                                }
+                                kvs[j] = x;
+                        }
+                } else {
+                        qsort(kvs, k, sizeof(*kvs), kvcmp);
+                }
                 ok = prc_buf_putc(out, '{', err);
                 for (size_t i = 0; ok && i < k; i++)
                         ok = (i == 0 || prc_buf_putc(out, ',', err)) && put_string(kvs[i].key, kvs[i].len, out, err) &&
                              prc_buf_putc(out, ':', err) && put_value(kvs[i].val, out, depth + 1, err);
-                free(kvs);
+                if (kvs != small)
+                        free(kvs);
                 return ok && prc_buf_putc(out, '}', err);
         }
         }

@@ -21,7 +21,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,7 +75,6 @@ const prc_syscall_allow prc_floor_allow[] = {
         { "getpid",        PRC_SC_PLAIN,        "abort(): raise() signals its own process" },
         { "getrandom",     PRC_SC_PLAIN,        "expat salts its hash tables (else it would open /dev/urandom)" },
         { "gettid",        PRC_SC_PLAIN,        "abort(): raise() signals its own thread" },
-        { "ioctl",         PRC_SC_TCGETS_ONLY,  "isatty(): libfyaml asks whether stderr (/dev/null) is a terminal" },
         { "madvise",       PRC_SC_PLAIN,        "free() returns pages with MADV_DONTNEED" },
         { "mmap",          PRC_SC_NO_PROT_EXEC, "allocator: large blocks; never executable" },
         { "mprotect",      PRC_SC_NO_PROT_EXEC, "allocator: heap growth; never executable" },
@@ -296,11 +294,6 @@ static bool add_allow(scmp_filter_ctx ctx, const prc_syscall_allow *a, prc_err *
         }
         case PRC_SC_SELF_ONLY: {
                 struct scmp_arg_cmp cmp = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = 0, .datum_b = 0 };
-                rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
-                break;
-        }
-        case PRC_SC_TCGETS_ONLY: {
-                struct scmp_arg_cmp cmp = { .arg = 1, .op = SCMP_CMP_EQ, .datum_a = TCGETS, .datum_b = 0 };
                 rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &cmp);
                 break;
         }

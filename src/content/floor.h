@@ -105,7 +105,6 @@ enum {
         PRC_SC_NO_PROT_EXEC,            /* arg 2 (prot) must not have PROT_EXEC */
         PRC_SC_SELF_ONLY,               /* arg 0 (pid) must be 0: this process */
         PRC_SC_FILTER_ONLY,             /* arg 0 must be SECCOMP_SET_MODE_FILTER */
-        PRC_SC_TCGETS_ONLY,             /* arg 1 (request) must be TCGETS: isatty() and nothing else */
         PRC_SC_OWN_TGID,                /* arg 0 (tgid) must be this process: signals to itself only */
 };
 extern const prc_syscall_allow prc_floor_allow[];

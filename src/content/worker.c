@@ -5,8 +5,6 @@
  */
 #include "content/worker.h"
 
-#include <openssl/crypto.h>
-
 #include "content/parsers/archive.h"
 
 #include <errno.h>
@@ -104,7 +102,7 @@ static bool setup_fds(void)
  * seeds its hash from /dev/urandom on first use, and each loader gets one
  * tiny document so any one-time setup happens before the floor.
  */
-static void warm_up(void)
+static bool warm_up(prc_err *err)
 {
         static const uint8_t doc[] = "{\"a\":[1,2.5,\"x\"]}";
         prc_err e;
@@ -112,13 +110,11 @@ static void warm_up(void)
 
         json_object_seed(0);
         /*
-         * libarchive reaches libcrypto, which reads openssl.cnf on first use:
-         * load it now, while open() is still allowed, so no parser needs it later.
+         * Whatever libarchive, libcrypto and glibc read from disk on first use
+         * (charset cache, openssl.cnf) is read now, while open() still works.
          */
-        (void)OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL);
-        prc_err_init(&e);
-        v = prc_archive_walk((const uint8_t *)"", 0, &prc_archive_opts_default, NULL, 0, &e);
-        json_decref(v);
+        if (!prc_archive_prepare(err))
+                return false;
         for (size_t i = 0; i < prc_dispatch_count; i++) {
                 const prc_dispatch_entry *d = &prc_dispatch_table[i];
                 if (d->load == NULL)
@@ -127,6 +123,7 @@ static void warm_up(void)
                 v = d->load(doc, sizeof(doc) - 1, &prc_limits_default, d->load_flags, &e);
                 json_decref(v);
         }
+        return true;
 }
 
 static bool send_refusal(const prc_err *e)
@@ -197,13 +194,15 @@ static int serve(const wcfg *c)
                         prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                     c->reply_max);
                 }
-                json_decref(doc);
                 if (prc_err_is_set(&err) ? !send_refusal(&err)
                                          : !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, reply.data, reply.len,
                                                             PRC_NO_DEADLINE, &err)) {
+                        json_decref(doc);
                         status = 1;
                         break;
                 }
+                /* Freed after the reply is out: a large tree's free overlaps the client's decoding. */
+                json_decref(doc);
                 /* Do not keep a huge buffer around between requests. */
                 if (reply.cap > (1u << 20))
                         prc_buf_clear(&reply);
@@ -229,7 +228,10 @@ int prc_worker_main(int argc, char **argv)
                 (void)send_refusal(&err);
                 return 2;
         }
-        warm_up();
+        if (!warm_up(&err)) {
+                (void)send_refusal(&err);       /* a worker that could not warm up serves nothing */
+                return 1;
+        }
         if (!prc_floor_apply(&c.floor, &rep, &err)) {
                 (void)send_refusal(&err);       /* names the layer; nothing is served */
                 return 1;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/jcs.h"
@@ -27,8 +28,15 @@
 
 #define PRC_ENGINE_VERSION "0.1.0"
 
+struct exec {
+        const prc_scan_adapter *a;      /* borrowed from the options' set */
+        json_t                 *record; /* owned; NULL when refused before a plan existed */
+};
+
 struct scan {
         const prc_scan_opts *o;
+        struct exec          execs[PRC_SCAN_ADAPTERS_MAX];
+        size_t               nexecs;
         prc_inventory       *inv;
         prc_catalog         *cat;
         prc_tfile           *files;     /* owned array; strings borrowed from inv */
@@ -175,13 +183,16 @@ static json_t *obs_json(const prc_obs *o)
         return j;
 }
 
-/* An evidence envelope binds one observation to the inventory and its source; content-addressed. */
-static json_t *envelope(const struct scan *s, const char *analysis, const prc_obs *o, prc_err *err)
+/*
+ * An evidence envelope binds one observation to the inventory and its
+ * source (a built-in analysis, or an adapter's execution record); it is
+ * content-addressed.  source and observation are taken over (transfers).
+ */
+static json_t *envelope_of(const struct scan *s, json_t *source, json_t *observation, prc_err *err)
 {
         char id[PRC_SHA256_HEX + 1];
-        json_t *env = json_pack("{s:s,s:s,s:{s:s,s:s},s:o}", "schema", "prc.evidence/v1", "inventory_digest",
-                                prc_inventory_digest(s->inv), "source", "type", "builtin", "analysis", analysis,
-                                "observation", obs_json(o));
+        json_t *env = json_pack("{s:s,s:s,s:o,s:o}", "schema", "prc.evidence/v1", "inventory_digest",
+                                prc_inventory_digest(s->inv), "source", source, "observation", observation);
 
         if (env == NULL) {
                 prc_err_oom(err, "an evidence envelope");
@@ -195,6 +206,87 @@ static json_t *envelope(const struct scan *s, const char *analysis, const prc_ob
         return env;
 }
 
+static json_t *envelope(const struct scan *s, const char *analysis, const prc_obs *o, prc_err *err)
+{
+        return envelope_of(s, json_pack("{s:s,s:s}", "type", "builtin", "analysis", analysis), obs_json(o), err);
+}
+
+/* State of several bindings together: the least favourable wins, Pass only if all pass. */
+static prc_state combine(prc_state acc, prc_state st, bool first)
+{
+        static const int rank[] = {
+                [PRC_STATE_PASS] = 0, [PRC_STATE_UNKNOWN] = 2, [PRC_STATE_CONFLICTING] = 1,
+                [PRC_STATE_BLOCKED] = 3, [PRC_STATE_FAIL] = 4,
+        };
+
+        if (first)
+                return st;
+        return rank[st] > rank[acc] ? st : acc;
+}
+
+/* Evaluate an adapter-bound assertion over the executions of this run. */
+static bool assess_bindings(struct scan *s, const prc_assertion *a, json_t *evidence, prc_state *out_st,
+                            const char **out_reason, prc_err *err)
+{
+        prc_state acc = PRC_STATE_UNKNOWN;
+
+        for (size_t b = 0; b < a->nbindings; b++) {
+                const prc_binding *pb = &a->bindings[b];
+                const struct exec *x = NULL;
+                const char *why = "";
+                unsigned observed = 0;
+                bool nonevidence = false;
+                prc_state st;
+                const json_t *obs, *o;
+                size_t i;
+
+                for (size_t k = 0; k < s->nexecs; k++)
+                        if (strcmp(s->execs[k].a->res.adapter_id, pb->adapter_id) == 0 &&
+                            strcmp(s->execs[k].a->res.manifest_sha256, pb->manifest_sha256) == 0)
+                                x = &s->execs[k];
+                if (x == NULL) {
+                        st = PRC_STATE_BLOCKED;
+                        why = s->o->mode == PRC_MODE_INSPECT ? "inspect mode never launches containers"
+                                                             : "no adapter was supplied for this binding";
+                        acc = combine(acc, st, b == 0);
+                        if (acc == st)
+                                *out_reason = why;
+                        continue;
+                }
+                if (x->record == NULL) {
+                        nonevidence = true;     /* refused before a plan existed: listed in errors */
+                } else {
+                        const char *disp = json_string_value(json_object_get(x->record, "disposition"));
+                        const char *sum = json_string_value(json_object_get(x->record, "summary_status"));
+                        /* Only an accepted, completed transcript is evidence; any other end is not. */
+                        nonevidence = disp == NULL || strcmp(disp, "accepted") != 0 || sum == NULL ||
+                                      strcmp(sum, "completed") != 0;
+                        obs = json_object_get(x->record, "observations");
+                        json_array_foreach(obs, i, o) {
+                                const char *kind = json_string_value(json_object_get(o, "kind"));
+                                unsigned bit = prc_outcome_parse(json_string_value(json_object_get(o, "outcome")));
+                                json_t *env;
+                                if (nonevidence || kind == NULL || strcmp(kind, pb->observation_kind) != 0 || bit == 0)
+                                        continue;
+                                env = envelope_of(s, json_pack("{s:s,s:s,s:s}", "type", "adapter", "adapter_id",
+                                                               pb->adapter_id, "execution_id",
+                                                               json_string_value(json_object_get(x->record, "id"))),
+                                                  json_deep_copy(o), err);
+                                if (env == NULL)
+                                        return false;
+                                json_array_append_new(evidence, env);
+                                observed |= bit;
+                        }
+                }
+                st = prc_policy_decide(&pb->policy, observed, nonevidence, &why);
+                acc = combine(acc, st, b == 0);
+                if (acc == st)
+                        *out_reason = why;
+        }
+        *out_st = acc;
+        return true;
+}
+
 static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, unsigned *counts, prc_err *err)
 {
         json_t *row, *evidence = json_array();
@@ -205,9 +297,10 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                 return prc_err_oom(err, "assertion evidence");
         if (a->analysis == NULL) {
                 /* Adapter-bound: only verify-local launches containers. */
-                st = PRC_STATE_BLOCKED;
-                reason = s->o->mode == PRC_MODE_INSPECT ? "inspect mode never launches containers"
-                                                        : "the OCI runner is not available in this build";
+                if (!assess_bindings(s, a, evidence, &st, &reason, err)) {
+                        json_decref(evidence);
+                        return false;
+                }
         } else {
                 prc_obs_list l = { 0 };
                 prc_err ae;
@@ -262,6 +355,68 @@ have_row:
                 json_object_set_new(row, "remediation", json_string(a->remediation));
         counts[st]++;
         return json_array_append_new(out_list, row) == 0 ? true : prc_err_oom(err, "assertion results");
+}
+
+/*
+ * The protocol run_id: a digest of what the run is about, so reruns over
+ * the same inputs send the same hello line (no clock, no host path).
+ */
+static bool run_id_for(const struct scan *s, const prc_scan_adapter *a, char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        json_t *v = json_pack("{s:s,s:s,s:s,s:s,s:s}", "inventory_digest", prc_inventory_digest(s->inv), "catalog",
+                              prc_catalog_sha256(s->cat), "profile", s->o->profile ? s->o->profile : PRC_PROFILE_DEFAULT,
+                              "adapter_id", a->res.adapter_id, "manifest_sha256", a->res.manifest_sha256);
+        bool ok = v != NULL && prc_jcs_digest(v, out, err);
+
+        json_decref(v);
+        return ok || prc_err_oom(err, "a run id");
+}
+
+/*
+ * Step 4: run each authorized adapter in (adapter id, manifest digest)
+ * order under one shared deadline.
+ */
+static bool run_adapters(struct scan *s, const prc_assertion *const *as, size_t nas, prc_err *err)
+{
+        prc_adapter_set *set = s->o->adapters;
+        struct timespec deadline, *dl = NULL;
+
+        (void)as;       /* authorized (and sorted) before the inventory was taken */
+        (void)nas;
+        if (s->o->run_adapter == NULL)
+                return prc_err_set(err, PRC_E_INTERNAL, "verify-local without an adapter runner");
+        if (s->o->max_duration_s > 0) {
+                clock_gettime(CLOCK_MONOTONIC, &deadline);
+                deadline.tv_sec += (time_t)s->o->max_duration_s;
+                dl = &deadline;
+        }
+        for (size_t i = 0; i < set->n; i++) {
+                struct exec *x = &s->execs[s->nexecs++];
+                char run_id[PRC_SHA256_HEX + 1];
+                prc_err re;
+
+                x->a = &set->items[i];
+                x->record = NULL;
+                if (!run_id_for(s, x->a, run_id, err))
+                        return false;
+                prc_err_init(&re);
+                if (!s->o->run_adapter(s->o->run_ctx, x->a, s->inv, run_id, dl, &x->record, &re)) {
+                        x->record = NULL;
+                        json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", x->a->res.adapter_id,
+                                                                   "class", prc_err_name(re.cls), "message", re.msg));
+                }
+        }
+        return true;
+}
+
+static json_t *executions_json(const struct scan *s)
+{
+        json_t *a = json_array();
+
+        for (size_t i = 0; a != NULL && i < s->nexecs; i++)
+                if (s->execs[i].record != NULL)
+                        json_array_append(a, s->execs[i].record);
+        return a;
 }
 
 static json_t *target_json(const struct scan *s)
@@ -319,23 +474,39 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         s.cat = prc_catalog_load(o->catalog_root, err);
         if (s.cat == NULL || !prc_catalog_profile(s.cat, o->profile ? o->profile : PRC_PROFILE_DEFAULT, &as, &nas, err))
                 goto out;
+        /* The complete adapter set is authorized before anything else runs. */
+        if (o->adapters != NULL && o->adapters->n > 0) {
+                if (o->mode != PRC_MODE_VERIFY_LOCAL) {
+                        prc_err_set(err, PRC_E_USAGE, "adapters run only with --mode verify-local");
+                        goto out;
+                }
+                if (!prc_adapters_authorize(o->adapters, as, nas, err))
+                        goto out;
+                if (o->preflight != NULL && !o->preflight(o->run_ctx, err))
+                        goto out;
+        }
         progress(&s, "inventorying the target");
         if (!prc_inventory_build(o->target, NULL, &s.inv, err) || !build_files(&s, err))
                 goto out;
         progress(&s, "content analysis in the sandboxed worker");
         if (!content_analysis(&s, err))
                 goto out;
+        if (o->mode == PRC_MODE_VERIFY_LOCAL && o->adapters != NULL && o->adapters->n > 0) {
+                progress(&s, "running adapters in the OCI runner");
+                if (!run_adapters(&s, as, nas, err))
+                        goto out;
+        }
         progress(&s, "assessing");
         for (size_t i = 0; i < nas; i++)
                 if (!assess(&s, as[i], rows, counts, err))
                         goto out;
-        res = json_pack("{s:s,s:s,s:i,s:s,s:s,s:o,s:{s:s,s:I,s:s},s:O,s:o,s:[],s:O,s:{s:i,s:i,s:i,s:i,s:i,s:i}}",
+        res = json_pack("{s:s,s:s,s:i,s:s,s:s,s:o,s:{s:s,s:I,s:s},s:O,s:o,s:o,s:O,s:{s:i,s:i,s:i,s:i,s:i,s:i}}",
                         "schema", PRC_RUN_SCHEMA, "prc_version", PRC_ENGINE_VERSION, "engine_api", 1, "mode",
                         o->mode == PRC_MODE_INSPECT ? "inspect" : "verify-local", "profile",
                         o->profile ? o->profile : PRC_PROFILE_DEFAULT, "target", target_json(&s), "catalog", "id",
                         prc_catalog_id(s.cat), "revision", (json_int_t)prc_catalog_revision(s.cat), "sha256",
                         prc_catalog_sha256(s.cat), "assertions", rows, "coverage_gaps", gaps_json(&s), "executions",
-                        "errors", s.errors, "summary", "total", (int)nas, "pass", (int)counts[PRC_STATE_PASS], "fail",
+                        executions_json(&s), "errors", s.errors, "summary", "total", (int)nas, "pass", (int)counts[PRC_STATE_PASS], "fail",
                         (int)counts[PRC_STATE_FAIL], "unknown", (int)counts[PRC_STATE_UNKNOWN], "conflicting",
                         (int)counts[PRC_STATE_CONFLICTING], "blocked", (int)counts[PRC_STATE_BLOCKED]);
         if (res == NULL) {
@@ -357,6 +528,8 @@ out:
         json_decref(s.errors);
         free(s.files);
         free(s.gaps);
+        for (size_t i = 0; i < s.nexecs; i++)
+                json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);
         prc_catalog_free(s.cat);
         return ok;

@@ -12,8 +12,11 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "base/err.h"
+#include "engine/adapters.h"
+#include "inventory/inventory.h"
 
 #define PRC_RUN_SCHEMA "prc.run-result/v1"
 
@@ -31,6 +34,18 @@ typedef enum prc_scan_mode {
 typedef bool (*prc_content_parse_fn)(void *ctx, const char *format, const char *path, const uint8_t *p,
                                      size_t n, prc_err *err);
 
+/*
+ * Adapter execution hook (verify-local): run adapter a over the sealed
+ * inventory with the protocol run_id, before the shared deadline (NULL:
+ * none).  Returns true with *out_record (transfers) a sealed execution
+ * record whatever its disposition; false with err set when the run was
+ * refused before a plan existed.  Neither outcome can make anything pass
+ * by itself: the engine reads only accepted, completed records.
+ */
+typedef bool (*prc_adapter_run_fn)(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv,
+                                   const char *run_id, const struct timespec *deadline, json_t **out_record,
+                                   prc_err *err);
+
 typedef struct prc_scan_opts {
         const char          *target;          /* borrowed: directory to review */
         const char          *catalog_root;    /* borrowed: directory holding catalog.yaml */
@@ -40,6 +55,12 @@ typedef struct prc_scan_opts {
         prc_content_parse_fn parse;           /* content-worker hook (required) */
         void                *parse_ctx;
         void               (*progress)(const char *stage);  /* optional, stderr progress */
+        prc_adapter_set     *adapters;        /* borrowed: resolved set (verify-local), or NULL; sorted here */
+        prc_adapter_run_fn   run_adapter;     /* required when adapters has entries */
+        /* Called once the set is authorized, before the inventory; false (err set) refuses the scan. */
+        bool               (*preflight)(void *ctx, prc_err *err);
+        void                *run_ctx;
+        unsigned             max_duration_s;  /* one deadline for the whole adapter set; 0: none */
 } prc_scan_opts;
 
 /*

@@ -9,8 +9,11 @@
  *   Per file prints "ok<TAB>PATH" (archives: then <TAB> the rejected members'
  *   classes, comma-separated, or "-") or "err<TAB>CLASS<TAB>LINE:COL<TAB>PATH<TAB>MESSAGE";
  *   with --json prints the canonical document (or the error line) instead.
- *   xst_check bench MODE REPEAT FILE... (MODE may also be "expat": expat alone, the baseline): parses the concatenated files REPEAT
- *   times each and prints "bytes seconds" for the bench script.
+ *   xst_check bench MODE REPEAT FILE... (MODE may also be "expat": expat
+ *   alone, the baseline): parses the concatenated files REPEAT
+ *   times each and prints "bytes seconds" (CPU time) for the bench script.
+ *   XST_PREPARE=1 in the environment runs prc_archive_prepare first, as the
+ *   worker does before its floor (strace then shows that parses open nothing).
  * Trust: test code; reads files named by the caller.
  */
 #include <expat.h>

@@ -373,6 +373,59 @@ static void test_archive__prepare_walks_a_pax_archive_with_a_utf8_name(void)
         T_NOERR(e);
 }
 
+/*
+ * Truncations (every 16th length of the tar, every length of the tar.gz)
+ * and single-bit flips (the tar's first block whole, bytes 0-344 of every
+ * later block, where the ustar fields are; every byte of the tar.gz):
+ * exactly one outcome, no crash.
+ */
+static void test_archive__truncation_and_bitflip_sweep(void)
+{
+        static const struct mem ms[] = {
+                { 'd', "pkg/", NULL, 0, 0755 }, { 'f', "pkg/PKGBUILD", "pkgname=x\n", 0, 0 },
+                { 'l', "pkg/l", "PKGBUILD", 0, 0 },
+        };
+        const char *want[] = { "pkg/PKGBUILD" };
+        size_t n, gn;
+        uint8_t *tar = build(ms, PRC_ARRAY_LEN(ms), 0, &n), *tgz = build(ms, PRC_ARRAY_LEN(ms), F_GZIP, &gn);
+        uint8_t *buf = malloc(n > gn ? n : gn);
+        unsigned ok = 0, refused = 0;
+
+        T_ASSERT(buf != NULL);
+        for (int which = 0; which < 2; which++) {
+                const uint8_t *src = which ? tgz : tar;
+                size_t len = which ? gn : n;
+                for (size_t cut = 0; cut <= len; cut += which ? 1 : 16) {
+                        prc_err e;
+                        json_t *v = walk(src, cut, NULL, want, 1, &e);
+                        T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                        json_decref(v);
+                }
+                for (size_t i = 0; i < len; i++) {
+                        /* Plain tar: skip the ustar prefix field and padding of later blocks (inert). */
+                        if (!which && (i % 512) >= 345 && i >= 512)
+                                continue;
+                        for (int bit = 0; bit < 8; bit++) {
+                                prc_err e;
+                                json_t *v;
+                                memcpy(buf, src, len);
+                                buf[i] ^= (uint8_t)(1u << bit);
+                                v = walk(buf, len, NULL, want, 1, &e);
+                                T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                                if (v != NULL)
+                                        ok++;
+                                else
+                                        refused++;
+                                json_decref(v);
+                        }
+                }
+        }
+        T_ASSERT(ok > 0 && refused > 0);
+        free(buf);
+        free(tar);
+        free(tgz);
+}
+
 static const prc_test tests[] = {
         T(test_archive__prepare_walks_a_pax_archive_with_a_utf8_name),
         T(test_archive__lists_members_with_digests_and_contents),
@@ -384,5 +437,6 @@ static const prc_test tests[] = {
         T(test_archive__damaged_inputs_are_refused_with_their_class),
         T(test_archive__second_gzip_layer_is_refused),
         T(test_archive__output_is_canonical_json),
+        T(test_archive__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(archive, tests)

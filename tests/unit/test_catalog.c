@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapter/manifest.h"
 #include "engine/catalog.h"
 
 #define HEAD "schema: prc.catalog/v1\ncatalog_id: t.cat\nrevision: 3\n" \
@@ -163,7 +164,42 @@ static void test_catalog__bundled_catalog_loads(void)
         prc_catalog_free(c);
 }
 
+/* The bundled catalog pins the canonical digest of each bundled manifest: an edit to either shows here. */
+static void test_catalog__bundled_bindings_pin_the_bundled_manifests(void)
+{
+        static const char *const files[] = { "gitleaks-v8.30.0.yaml", "syft-v1.51.0.yaml", "grype-v0.116.1.yaml" };
+        char root[4200], path[4300];
+        const prc_assertion *const *as;
+        size_t n, matched = 0;
+        prc_err e;
+        prc_catalog *c;
+
+        snprintf(root, sizeof(root), "%s/catalog", t_root());
+        prc_err_init(&e);
+        c = prc_catalog_load(root, &e);
+        T_NOERR(e);
+        T_ASSERT(prc_catalog_profile(c, "prc/supply-chain", &as, &n, &e));
+        for (size_t f = 0; f < PRC_ARRAY_LEN(files); f++) {
+                prc_manifest *m;
+                snprintf(path, sizeof(path), "%s/adapters/%s", t_root(), files[f]);
+                m = prc_manifest_load(path, PRC_MANIFEST_EXECUTE, &e);
+                if (m == NULL)
+                        t_fail(__FILE__, __LINE__, "%s: %s", files[f], e.msg);
+                for (size_t i = 0; i < n; i++)
+                        for (size_t b = 0; b < as[i]->nbindings; b++)
+                                if (strcmp(as[i]->bindings[b].adapter_id, prc_manifest_adapter_id(m)) == 0) {
+                                        T_EQ_STR(as[i]->bindings[b].manifest_sha256, prc_manifest_sha256(m));
+                                        T_ASSERT(prc_manifest_declares_kind(m, as[i]->bindings[b].observation_kind));
+                                        matched++;
+                                }
+                prc_manifest_free(m);
+        }
+        T_EQ_INT(matched, 3);
+        prc_catalog_free(c);
+}
+
 static const prc_test tests[] = {
+        T(test_catalog__bundled_bindings_pin_the_bundled_manifests),
         T(test_catalog__valid_builtin_and_binding),
         T(test_catalog__digest_ignores_formatting),
         T(test_catalog__rejections),

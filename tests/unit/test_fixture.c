@@ -125,6 +125,12 @@ static void test_fixture__transcripts_must_be_regular_files_inside(void)
                  "\"expect\":" EXPECT_OK "}]", tsha);
         p = suite(c);
         T_EQ_INT(run_suite(p, NULL), PRC_E_IO);
+        /* a FIFO is refused before it is opened (opening it would block) */
+        snprintf(dir, sizeof(dir), "%s/fifo", t_tmpdir());
+        T_ASSERT(mkfifo(dir, 0644) == 0);
+        snprintf(c, sizeof(c), "[{\"id\":\"c1\",\"category\":\"completed\",\"transcript\":\"fifo\",\"sha256\":\"%s\","
+                 "\"expect\":" EXPECT_OK "}]", tsha);
+        T_EQ_INT(run_suite(suite(c), NULL), PRC_E_IO);
         snprintf(c, sizeof(c), "[{\"id\":\"c1\",\"category\":\"completed\",\"transcript\":\"a//t.jsonl\","
                  "\"sha256\":\"%s\",\"expect\":" EXPECT_OK "}]", tsha);
         T_EQ_INT(run_suite(suite(c), NULL), PRC_E_INVALID_PATH);

@@ -286,6 +286,38 @@ static void test_frame__docenc_is_jcs_without_floats(void)
         json_decref(v);
 }
 
+static void test_frame__docenc_integers_and_large_objects(void)
+{
+        static const json_int_t ints[] = { 0, -1, 7, 10, -10, 1234567890123LL, INT64_MAX, INT64_MIN };
+        json_t *o = json_object();
+        prc_buf j;
+        prc_err err;
+        char want[32], *s;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(ints); i++) {
+                json_t *v = json_integer(ints[i]);
+                snprintf(want, sizeof(want), "%" JSON_INTEGER_FORMAT, ints[i]);
+                s = enc(v);
+                T_EQ_STR(s, want);
+                free(s);
+                json_decref(v);
+        }
+        /* More keys than the small-object path holds: sorted the same way as JCS. */
+        for (int i = 40; i > 0; i--) {
+                char k[16];
+                snprintf(k, sizeof(k), "k%02d\xc3\xa9%d", i % 7, i);
+                json_object_set_new(o, k, json_integer(i));
+        }
+        prc_err_init(&err);
+        prc_buf_init(&j, 1 << 20);
+        T_ASSERT(prc_jcs_write(o, &j, &err));
+        s = enc(o);
+        T_EQ_MEM(s, strlen(s), j.data, j.len);
+        free(s);
+        prc_buf_clear(&j);
+        json_decref(o);
+}
+
 static void test_frame__docenc_writes_reals_as_shortest_round_trip(void)
 {
         static const struct {
@@ -395,6 +427,7 @@ static const prc_test tests[] = {
         T(test_frame__request_path_with_nul_is_refused),
         T(test_frame__refusal_crosses_by_name_and_is_sanitized),
         T(test_frame__docenc_is_jcs_without_floats),
+        T(test_frame__docenc_integers_and_large_objects),
         T(test_frame__docenc_writes_reals_as_shortest_round_trip),
         T(test_frame__docenc_read_is_strict),
         T(test_frame__dispatch_table_is_well_formed),

@@ -70,7 +70,7 @@ static void test_shell__scalars_arrays_and_quoting(void)
         prc_err e;
         json_t *d = tok("# c\npkgname=foo\npkgver='1.0'\npkgdesc=\"A \\\"b\\\" c\"\n"
                         "arch=('x86_64' aarch64) # trailing\n"
-                        "depends=(\n  'a>=1'   # one\n  \"b\"\n  c\\ d\n)\nurl=\nempty=()\n", 0, &e);
+                        "depends=(\n  'a>=1'   # one\n  \"b\"\n  c\\ d\n)\nurl=\nempty=()\nx=1; y=2\n", 0, &e);
 
         T_NOERR(e);
         T_EQ_STR(value_of(d, "pkgname", 0), "\"foo\"");
@@ -79,6 +79,9 @@ static void test_shell__scalars_arrays_and_quoting(void)
         T_EQ_STR(value_of(d, "arch", 0), "[\"x86_64\",\"aarch64\"]");
         T_EQ_STR(value_of(d, "depends", 0), "[\"a>=1\",\"b\",\"c d\"]");
         T_EQ_STR(value_of(d, "url", 0), "\"\"");
+        T_EQ_STR(value_of(d, "x", 0), "\"1\"");
+        T_EQ_STR(value_of(d, "y", 0), "\"2\"");
+        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 0);
         T_EQ_STR(value_of(d, "empty", 0), "[]");
         T_EQ_STR(canon(json_object_get(assign(d, "depends", 0), "raw")), "[\"'a>=1'\",\"\\\"b\\\"\",\"c\\\\ d\"]");
         T_EQ_INT(json_integer_value(json_object_get(assign(d, "depends", 0), "line")), 6);
@@ -154,7 +157,8 @@ static void test_shell__dynamic_constructs_are_marked_never_run(void)
 static void test_shell__conditional_assignment_poisons_the_variable(void)
 {
         prc_err e;
-        json_t *d = tok("v=1\nif [[ $CARCH == x ]]; then\n  v=2\nfi\nw=$v\ncase $x in a) z=1;; esac\n", 0, &e);
+        json_t *d = tok("v=1\nif [[ $CARCH == x ]]; then\n  v=2\nfi\nw=$v\ncase $x in a) z=1;; esac\n"
+                        "[[ -n $x ]] && c=1\nu=1\n", 0, &e);
         json_t *a;
 
         T_NOERR(e);
@@ -165,7 +169,9 @@ static void test_shell__conditional_assignment_poisons_the_variable(void)
         T_EQ_STR(value_of(d, "w", 0), "(dynamic)");
         T_EQ_STR(canon(json_object_get(assign(d, "w", 0), "dynamic")), "[\"dynamic-variable:v\"]");
         T_ASSERT(json_is_true(json_object_get(assign(d, "z", 0), "conditional")));
-        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 2);
+        T_ASSERT(json_is_true(json_object_get(assign(d, "c", 0), "conditional")));
+        T_ASSERT(json_is_false(json_object_get(assign(d, "u", 0), "conditional")));
+        T_EQ_INT(json_array_size(json_object_get(d, "commands")), 3);
         json_decref(d);
 }
 
@@ -205,6 +211,27 @@ static void test_shell__functions_are_token_streams_with_lines(void)
         T_EQ_STR(canon(json_object_get(d, "commands")),
                  "[{\"body\":[{\"line\":11,\"tokens\":[\"echo\",\"done\"]}],\"line\":11}]");
         json_decref(d);
+}
+
+static void test_shell__case_patterns_subshells_and_closers(void)
+{
+        prc_err e;
+        json_t *d = tok("f() {\n  case \"$1\"\n  in done) x ;; (fi|esac) y ;;\n  *) { while true; do :; done }\n  esac\n"
+                        "  ( cd a; make )\n  arr=(a b)\n}\ng() ( echo sub )\nv=${(M)zsh}\nk=1\n", 0, &e);
+        json_t *fs;
+
+        T_NOERR(e);
+        fs = json_object_get(d, "functions");
+        T_EQ_INT(json_array_size(fs), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(fs, 0), "name")), "f");
+        T_EQ_INT(json_array_size(json_object_get(json_array_get(fs, 0), "body")), 8);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(fs, 1), "name")), "g");
+        /* Not bash syntax: never evaluated, so not an error, but not static either. */
+        T_EQ_STR(canon(json_object_get(assign(d, "v", 0), "dynamic")), "[\"unsupported-expansion\"]");
+        T_ASSERT(json_is_false(json_object_get(assign(d, "k", 0), "conditional")));
+        json_decref(d);
+        expect_err("a=1\n)\n", 0, PRC_E_SHELL_SYNTAX, 2);
+        expect_err("fi\n", 0, PRC_E_SHELL_SYNTAX, 1);
 }
 
 static void test_shell__unterminated_constructs(void)
@@ -396,6 +423,50 @@ static void test_shell__every_real_pkgbuild_and_srcinfo_tokenizes(void)
         T_ASSERT(n >= 40);
 }
 
+/* Every truncation and every single-bit flip of a valid PKGBUILD and .SRCINFO: one outcome, no crash. */
+static void test_shell__truncation_and_bitflip_sweep(void)
+{
+        static const char pkgbuild[] =
+                "pkgname=foo-git\npkgver=1_2\n_tag=v${pkgver//_/.}\narch=('x86_64' aarch64)\n"
+                "depends=(\"bar>=${pkgver%_*}\" baz) # c\nsource=(\"$pkgname::git+https://e.org/${pkgname%-git}.git\" "
+                "p{,.sig} {1..3})\nx=$(date) y=`id` z=$((1+2))\nif [[ $CARCH == x86_64 ]]; then depends+=(q); fi\n"
+                "package() {\n  cat <<-EOF > \"$pkgdir/x\"\n\tbody ${x:-y}\n\tEOF\n  case $1 in a) b ;; esac\n}\n";
+        static const char srcinfo[] = "pkgbase = foo\n\tpkgver = 1\n\tdepends = a\n\npkgname = foo\n\tdepends = b\n";
+        const char *const docs[] = { pkgbuild, srcinfo };
+        const unsigned flags[] = { PRC_SHELL_PKGBUILD, PRC_SHELL_SRCINFO };
+        uint8_t buf[sizeof(pkgbuild)];
+        unsigned ok = 0, refused = 0;
+
+        for (size_t d = 0; d < 2; d++) {
+                size_t n = strlen(docs[d]);
+                for (size_t len = 0; len <= n; len++) {
+                        prc_err e;
+                        json_t *v;
+                        prc_err_init(&e);
+                        v = prc_shell_tokenize((const uint8_t *)docs[d], len, &prc_limits_default, flags[d], &e);
+                        T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                        json_decref(v);
+                }
+                for (size_t i = 0; i < n; i++) {
+                        for (int bit = 0; bit < 8; bit++) {
+                                prc_err e;
+                                json_t *v;
+                                memcpy(buf, docs[d], n);
+                                buf[i] ^= (uint8_t)(1u << bit);
+                                prc_err_init(&e);
+                                v = prc_shell_tokenize(buf, n, &prc_limits_default, flags[d], &e);
+                                T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                                if (v != NULL)
+                                        ok++;
+                                else
+                                        refused++;
+                                json_decref(v);
+                        }
+                }
+        }
+        T_ASSERT(ok > 0 && refused > 0);
+}
+
 static const prc_test tests[] = {
         T(test_shell__scalars_arrays_and_quoting),
         T(test_shell__parameter_expansion_is_static_when_known),
@@ -404,6 +475,7 @@ static const prc_test tests[] = {
         T(test_shell__conditional_assignment_poisons_the_variable),
         T(test_shell__append_extends_static_values),
         T(test_shell__functions_are_token_streams_with_lines),
+        T(test_shell__case_patterns_subshells_and_closers),
         T(test_shell__unterminated_constructs),
         T(test_shell__nesting_is_bounded),
         T(test_shell__expansion_count_and_bytes_are_bounded),
@@ -412,5 +484,6 @@ static const prc_test tests[] = {
         T(test_shell__srcinfo_sections_and_fields),
         T(test_shell__srcinfo_errors),
         T(test_shell__every_real_pkgbuild_and_srcinfo_tokenizes),
+        T(test_shell__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(shell, tests)

@@ -218,7 +218,7 @@ static void test_toml__syntax_rules(void)
         DUMPS("a = [\n  1, # one\n  2,\n]\n\"\" = 3\n", 0, "{\"\":3,\"a\":[1,2]}");
 }
 
-static void test_toml__tagged_leaves_are_values_not_tables(void)
+static void test_toml__typed_leaves_are_values_not_tables(void)
 {
         prc_err e;
 
@@ -228,6 +228,11 @@ static void test_toml__tagged_leaves_are_values_not_tables(void)
         T_ASSERT(parse("a = 0\n[a.b]\n", PRC_TOML_TAGGED, &e) == NULL);
         T_ERR(e, PRC_E_TOML_KEY_CONFLICT);
         REFUSE("a = 0\na.q.d = 1\n", PRC_E_TOML_KEY_CONFLICT);
+        /* Also found by fuzz_toml: a typed float or date in default mode is a value as well. */
+        REFUSE("a = 13E2\na.b = 2\n", PRC_E_TOML_KEY_CONFLICT);
+        REFUSE("a = 1979-05-27\n[a.b]\n", PRC_E_TOML_KEY_CONFLICT);
+        T_ASSERT(parse("a = 13E2\na.b = 2\n", PRC_TOML_TAGGED, &e) == NULL);
+        T_ERR(e, PRC_E_TOML_KEY_CONFLICT);
 }
 
 static void test_toml__reserved_key(void)
@@ -324,6 +329,10 @@ static void test_toml__unsafe_integers_are_kept(void)
         T_NOERR(e);
         T_EQ_INT(json_integer_value(json_object_get(v, "big")), 9007199254740993LL);
         json_decref(v);
+        DUMPS("big = 9_007_199_254_740_993\nneg = -9223372036854775807\nsafe = 9007199254740991\n",
+              PRC_TOML_UNSAFE_INT_TYPED,
+              "{\"big\":{\"$toml\":\"integer\",\"text\":\"9007199254740993\"},\"neg\":{\"$toml\":\"integer\","
+              "\"text\":\"-9223372036854775807\"},\"safe\":9007199254740991}");
 }
 
 static void test_toml__truncation_and_bit_flip_sweep(void)
@@ -423,7 +432,7 @@ static const prc_test tests[] = {
         T(test_toml__nul_escape_needs_a_flag),
         T(test_toml__control_characters),
         T(test_toml__syntax_rules),
-        T(test_toml__tagged_leaves_are_values_not_tables),
+        T(test_toml__typed_leaves_are_values_not_tables),
         T(test_toml__reserved_key),
         T(test_toml__error_line_and_column),
         T(test_toml__limits),

@@ -174,7 +174,8 @@ static void test_worker__parses_yaml_through_a_floored_worker(void)
         prc_err_init(&err);
         T_ASSERT(prc_client_parse(c, PRC_FMT_YAML, "w.yaml", (const uint8_t *)y, sizeof(y) - 1, &doc, &err));
         s = text(doc);
-        T_EQ_STR(s, "{\"a\":{\"k\":[1,2.5,true,null]},\"b\":{\"k\":[1,2.5,true,null]}}");
+        /* Target floats stay as written (PRC_YAML_FLOAT_AS_STRING): "3.10" must not become 3.1. */
+        T_EQ_STR(s, "{\"a\":{\"k\":[1,\"2.5\",true,null]},\"b\":{\"k\":[1,\"2.5\",true,null]}}");
         free(s);
         json_decref(doc);
         /* A syntax error is the loader's named refusal, with its line, and the worker stays. */
@@ -184,6 +185,68 @@ static void test_worker__parses_yaml_through_a_floored_worker(void)
         T_EQ_INT(err.line, 2);
         T_EQ_STR(err.file, "bad.yaml");
         expect_ping(c);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
+/* Served means: a document, or a refusal from the handler; never a failure of the worker itself. */
+static void expect_served(prc_client *c, uint16_t op, uint16_t fmt, const char *in)
+{
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        if (prc_client_call(c, op, fmt, 0, "x", NULL, 0, (const uint8_t *)in, strlen(in), false, &doc, &err)) {
+                T_ASSERT(doc != NULL);
+                json_decref(doc);
+                return;
+        }
+        switch (err.cls) {
+        case PRC_E_WORKER_DEAD:
+        case PRC_E_WORKER_DENIED_SYSCALL:
+        case PRC_E_WORKER_LIMIT:
+        case PRC_E_WORKER_TIMEOUT:
+        case PRC_E_WORKER_START:
+        case PRC_E_INVALID_FRAME:
+        case PRC_E_UNKNOWN_OPERATION:
+                t_fail(__FILE__, __LINE__, "op %u format %u: %s: %s", op, fmt, prc_err_name(err.cls), err.msg);
+        default:
+                break;
+        }
+}
+
+static void test_worker__every_table_entry_is_served_under_the_floor(void)
+{
+        static const struct {
+                uint16_t    fmt;
+                const char *in;
+        } parse[] = {
+                { PRC_FMT_JSON, "{\"a\":[1,2.5]}" }, { PRC_FMT_YAML, "a: [1, 2.5]\n" },
+                { PRC_FMT_TOML, "a = 1\n[t]\nb = 2.5\n" }, { PRC_FMT_INI, "[s]\nk = v\n" },
+                { PRC_FMT_XML, "<a b='1'><c>t</c></a>" }, { PRC_FMT_JSONC, "{/* c */ \"a\": 1,}" },
+        };
+        prc_client *c = client();
+
+        /* Every parse entry, with a document it accepts. */
+        for (size_t i = 0; i < PRC_ARRAY_LEN(parse); i++) {
+                json_t *doc = NULL;
+                prc_err err;
+                if (prc_dispatch_find(PRC_OP_PARSE, parse[i].fmt) == NULL)
+                        continue;       /* not wired in this build */
+                prc_err_init(&err);
+                if (!prc_client_parse(c, parse[i].fmt, "x", (const uint8_t *)parse[i].in, strlen(parse[i].in), &doc,
+                                      &err))
+                        t_fail(__FILE__, __LINE__, "%s: %s: %s", prc_format_name(parse[i].fmt),
+                               prc_err_name(err.cls), err.msg);
+                json_decref(doc);
+        }
+        /* Every other entry: served (a document or the handler's refusal), whatever the input. */
+        for (size_t i = 0; i < prc_dispatch_count; i++) {
+                const prc_dispatch_entry *e = &prc_dispatch_table[i];
+                if (e->op == PRC_OP_TEST || e->op == PRC_OP_PARSE)
+                        continue;
+                expect_served(c, e->op, e->format, e->input_max > 0 ? "pkgname=x\n" : "");
+        }
         T_EQ_INT(started(c), 1);
         prc_client_free(c);
 }
@@ -438,6 +501,36 @@ static void test_worker__garbage_frame_is_invalid_frame(void) { expect_bad_reply
 static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_reply(PRC_T_OVERCAP, NULL, PRC_E_REPLY_TOO_LARGE); }
 static void test_worker__malformed_document_reply_is_invalid_frame(void) { expect_bad_reply(PRC_T_BAD_DOC, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
+
+static void test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        json_t *doc = NULL;
+        prc_err err;
+        size_t n = 1u << 20;
+        char *big = malloc(n);
+
+        T_ASSERT(big != NULL);
+        memset(big, ' ', n);
+        big[0] = '1';
+        expect_ping(c);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(kill(st.worker_pid, SIGKILL), 0);
+        /* 1 MiB cannot fit a pipe: the write meets EPIPE, which must not raise SIGPIPE here. */
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "big.json", (const uint8_t *)big, n, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_DEAD);
+        T_ASSERT(strstr(err.msg, "signal 9") != NULL);
+        json_decref(doc);
+        doc = NULL;
+        T_ASSERT(prc_client_parse(c, PRC_FMT_JSON, "big.json", (const uint8_t *)big, n, &doc, &err));
+        T_EQ_INT(json_integer_value(doc), 1);
+        json_decref(doc);
+        T_EQ_INT(started(c), 2);
+        free(big);
+        prc_client_free(c);
+}
 
 static void test_worker__document_over_the_reply_cap_is_refused_by_the_worker(void)
 {
@@ -792,6 +885,7 @@ static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__parses_yaml_through_a_floored_worker),
+        T(test_worker__every_table_entry_is_served_under_the_floor),
         T(test_worker__unknown_format_is_unknown_operation),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__escape_socket_is_killed),
@@ -818,6 +912,7 @@ static const prc_test tests[] = {
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
         T(test_worker__malformed_document_reply_is_invalid_frame),
+        T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__request_over_the_cap_is_refused_before_sending),
         T(test_worker__cache_hit_costs_no_round_trip),
@@ -848,6 +943,7 @@ static const prc_test client_tests[] = {
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
         T(test_worker__malformed_document_reply_is_invalid_frame),
+        T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),

@@ -253,7 +253,7 @@ static void test_xml__scalar_limit_on_text_attribute_and_name(void)
 static void test_xml__tree_budget_refuses_a_flood_of_tiny_elements(void)
 {
         prc_limits lim = prc_limits_default;
-        size_t n = 3u << 20, k;
+        size_t n = 512u << 10, k;
         uint8_t *p = malloc(n + 16);
         prc_err e;
         json_t *v;
@@ -318,6 +318,47 @@ static void test_xml__real_pom_shape_for_extractors(void)
         free(text);
 }
 
+/* Every truncation and every single-bit flip of a valid document: exactly one outcome, no crash. */
+static void test_xml__truncation_and_bitflip_sweep(void)
+{
+        static const char doc[] =
+                "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                "<project xmlns=\"urn:m\" xmlns:x=\"urn:x\" x:a=\"1\">\n"
+                "  <dependencies><dependency><groupId>g&amp;h</groupId>\n"
+                "  <version>[1.0,2.0)</version><![CDATA[<c>]]><!-- c --><?pi x?></dependency></dependencies>\n"
+                "</project>\n";
+        size_t n = sizeof(doc) - 1;
+        uint8_t buf[sizeof(doc)];
+        unsigned ok = 0, refused = 0;
+
+        for (size_t len = 0; len <= n; len++) {
+                prc_err e;
+                json_t *v;
+                prc_err_init(&e);
+                v = prc_xml_parse((const uint8_t *)doc, len, &prc_limits_default, 0, &e);
+                T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                json_decref(v);
+        }
+        for (size_t i = 0; i < n; i++) {
+                for (int bit = 0; bit < 8; bit++) {
+                        prc_err e;
+                        json_t *v;
+                        memcpy(buf, doc, n);
+                        buf[i] ^= (uint8_t)(1u << bit);
+                        prc_err_init(&e);
+                        v = prc_xml_parse(buf, n, &prc_limits_default, 0, &e);
+                        T_ASSERT((v == NULL) == prc_err_is_set(&e));
+                        if (v != NULL)
+                                ok++;
+                        else
+                                refused++;
+                        json_decref(v);
+                }
+        }
+        /* Both outcomes occur, so the sweep exercises the success and the error paths. */
+        T_ASSERT(ok > 0 && refused > 0);
+}
+
 static const prc_test tests[] = {
         T(test_xml__element_shape_with_namespaces_and_text),
         T(test_xml__no_namespace_has_no_ns_field),
@@ -335,5 +376,6 @@ static const prc_test tests[] = {
         T(test_xml__tree_budget_refuses_a_flood_of_tiny_elements),
         T(test_xml__input_cap_and_flags),
         T(test_xml__real_pom_shape_for_extractors),
+        T(test_xml__truncation_and_bitflip_sweep),
 };
 PRC_SUITE(xml, tests)

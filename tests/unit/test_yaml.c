@@ -7,7 +7,9 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <seccomp.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -365,6 +367,38 @@ static void test_yaml__flow_brackets_are_prescanned(void)
                 memcpy(doc + i, "[]", 2);
         doc[n - 1] = '\0';
         YAML_ERR(doc, PRC_E_YAML_SYNTAX);
+        free(doc);
+}
+
+static void test_yaml__crowded_flow_lines_are_prescanned(void)
+{
+        size_t entries = 65536, n = 1 + entries * 3 + 2;
+        char *doc = malloc(n + 1);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(doc != NULL);
+        /* '[' plus 65535 ", 1" separators: exactly at the bound, loads. */
+        doc[0] = '[';
+        doc[1] = '1';
+        for (size_t i = 1; i < entries; i++)
+                memcpy(doc + 2 + (i - 1) * 3, ", 1", 3);
+        memcpy(doc + 2 + (entries - 1) * 3, "]", 2);
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "refused %s: %s", prc_err_name(e.cls), e.msg);
+        T_EQ_INT(json_array_size(v), entries);
+        json_decref(v);
+        /* One more entry on the line is refused. */
+        memcpy(doc + 2 + (entries - 1) * 3, ",1]", 4);
+        YAML_ERR(doc, PRC_E_YAML_LINE_LIMIT);
+        /* The same entries over several lines stream through libfyaml and load. */
+        for (size_t i = 1; i < entries; i += 1000)
+                doc[2 + (i - 1) * 3 + 1] = '\n';
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        T_ASSERT(v != NULL);
+        T_EQ_INT(json_array_size(v), entries + 1);
+        json_decref(v);
         free(doc);
 }
 
@@ -827,6 +861,7 @@ static const prc_test tests[] = {
         T(test_yaml__keys_are_bounded),
         T(test_yaml__depth_limit_is_exact),
         T(test_yaml__flow_brackets_are_prescanned),
+        T(test_yaml__crowded_flow_lines_are_prescanned),
         T(test_yaml__scalar_and_input_limits),
         T(test_yaml__exactly_one_document),
         T(test_yaml__empty_stream_is_null),
@@ -854,11 +889,18 @@ PRC_SUITE(yaml, tests)
  */
 static size_t vm_size(void)
 {
-        char *status = t_read("/proc/self/status", NULL);
-        const char *p = strstr(status, "VmSize:");
-        size_t kb = p ? strtoul(p + 7, NULL, 10) : 0;
+        FILE *f = fopen("/proc/self/status", "r");
+        char line[256];
+        size_t kb = 0;
 
-        free(status);
+        /* /proc files report size 0: read them line by line, never by their size. */
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+                if (strncmp(line, "VmSize:", 7) == 0)
+                        kb = strtoul(line + 7, NULL, 10);
+        if (f != NULL)
+                fclose(f);
+        if (kb == 0)
+                t_fail(__FILE__, __LINE__, "cannot read VmSize from /proc/self/status");
         return kb * 1024;
 }
 
@@ -882,9 +924,62 @@ static void test_yaml_bounds__bombs_are_refused_under_64_mib(void)
                 for (size_t j = 0; j < PRC_ARRAY_LEN(attacks); j++)
                         if (strcmp(attacks[j].path, bombs[i]) == 0)
                                 load_attack(&attacks[j], &prc_limits_default);
+        /* The worst line the pre-scan lets through: 65536 flow entries libfyaml buffers whole. */
+        {
+                size_t entries = 32767, n = 1 + entries * 5 + 2;
+                char *doc = malloc(n + 1);
+                prc_err e;
+                json_t *v;
+                T_ASSERT(doc != NULL);
+                doc[0] = '[';
+                for (size_t i = 0; i < entries; i++)
+                        memcpy(doc + 1 + i * 5, "[1], ", 5);
+                memcpy(doc + 1 + entries * 5, "1]", 3);
+                v = load_lim(doc, &prc_limits_default, 0, &e);
+                if (v == NULL)
+                        t_fail(__FILE__, __LINE__, "crowded line: %s: %s", prc_err_name(e.cls), e.msg);
+                json_decref(v);
+                free(doc);
+        }
+}
+
+/*
+ * Inside the worker only its reply pipe may be written and no file opened:
+ * the loader (libfyaml included) must make no ioctl, open or write system
+ * call, on success or on any refusal.  A seccomp filter kills the test
+ * process if it does.  jansson seeds its hash from /dev/urandom on first
+ * use, so the test (like the worker) makes one object before the filter.
+ */
+static void test_yaml_bounds__loader_makes_no_file_system_calls(void)
+{
+        static const char *const docs[] = {
+                "a: &a {x: [1, 2]}\nb: {<<: *a, y: 3}\n", "a: [1, 2\n", "a: 1\na: 2\n", "!foo x",
+                "\"\\ud800\"", "a\n---\nb\n", "a: *nope", "- !!float 1.5", "%FOO x\n---\na",
+        };
+        static const int denied[] = { SCMP_SYS(ioctl), SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(write),
+                                      SCMP_SYS(writev), SCMP_SYS(socket), SCMP_SYS(execve) };
+        scmp_filter_ctx ctx;
+        json_t *seed = json_object();
+
+        json_decref(seed);
+        ctx = seccomp_init(SCMP_ACT_ALLOW);
+        T_ASSERT(ctx != NULL);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(denied); i++)
+                T_ASSERT(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, denied[i], 0) == 0);
+        T_ASSERT(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+        T_ASSERT(seccomp_load(ctx) == 0);
+        seccomp_release(ctx);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                prc_err e;
+                json_t *v = load_lim(docs[i], &prc_limits_default, 0, &e);
+                if ((v == NULL) == (e.cls == PRC_E_OK))
+                        _exit(3);       /* no t_fail: it would write */
+                json_decref(v);
+        }
 }
 
 static const prc_test bounds_tests[] = {
         T(test_yaml_bounds__bombs_are_refused_under_64_mib),
+        T(test_yaml_bounds__loader_makes_no_file_system_calls),
 };
 PRC_SUITE_NOSAN(yaml_bounds, bounds_tests)

@@ -138,7 +138,8 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         /* Bytes after the gzip member(s) are refused rather than silently ignored. */
         if (archive_filter_bytes(a, -1) < (la_int64_t)n) {
                 prc_err_at(err, PRC_E_ARCHIVE_TRAILING, (uint64_t)archive_filter_bytes(a, -1),
-                           "%" PRIu64 " bytes follow the gzip stream", (uint64_t)n - (uint64_t)archive_filter_bytes(a, -1));
+                           "%" PRIu64 " bytes follow the gzip stream",
+                           (uint64_t)n - (uint64_t)archive_filter_bytes(a, -1));
                 goto out;
         }
         ok = true;
@@ -619,7 +620,8 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         w.want = json_object();
         w.too_large = json_object();
         unavail = json_object();
-        if (w.members == NULL || w.seen == NULL || w.shape == NULL || w.first == NULL || w.dups == NULL || w.contents == NULL ||
+        if (w.members == NULL || w.seen == NULL || w.shape == NULL || w.first == NULL || w.dups == NULL ||
+            w.contents == NULL ||
             w.want == NULL || w.too_large == NULL || unavail == NULL) {
                 prc_err_oom(err, "the archive listing");
                 goto out;

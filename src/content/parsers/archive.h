@@ -69,7 +69,7 @@ extern const prc_archive_opts prc_archive_opts_fuzz;
  * expanded tar stream.
  */
 json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *opts, const char *const *wanted,
-                         size_t nwanted, prc_err *err);
+                         size_t nwanted, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Call once in the worker before the sandbox floor goes on: runs one walk of

@@ -107,8 +107,11 @@ static bool dyn(struct sh *s, struct wv *w, const char *why, const char *name, s
         json_t *r;
 
         w->stat = false;
-        if (w->why == NULL && (w->why = json_array()) == NULL)
-                return oom(s);
+        if (w->why == NULL) {
+                w->why = json_array();
+                if (w->why == NULL)
+                        return oom(s);
+        }
         if (json_array_size(w->why) >= 8)
                 return true;
         if (name != NULL)
@@ -394,7 +397,10 @@ static bool param_expansion(struct sh *s, struct wv *w, bool in_dq, uint32_t dep
         } else if (peek(s, 0) != -1 && strchr("@*#?$!-", peek(s, 0)) != NULL) {
                 adv(s);
         } else {
-                return fail(s, PRC_E_SHELL_SYNTAX, "bad substitution");
+                /* bash reports "bad substitution" only when it runs the line: never evaluated here. */
+                if (!dyn(s, w, "unsupported-expansion", NULL, 0))
+                        return false;
+                return skip_balanced(s, '{', '}', depth, line0);
         }
         nl = s->i - ns;
         if (peek(s, 0) == '[') {
@@ -408,7 +414,8 @@ static bool param_expansion(struct sh *s, struct wv *w, bool in_dq, uint32_t dep
                        skip_balanced(s, '{', '}', depth, line0);
         if (length) {
                 if (peek(s, 0) != '}')
-                        return fail(s, PRC_E_SHELL_SYNTAX, "bad substitution");
+                        return dyn(s, w, "unsupported-expansion", (const char *)s->p + ns, nl) &&
+                               skip_balanced(s, '{', '}', depth, line0);
                 adv(s);
                 if (!lookup(s, w, (const char *)s->p + ns, nl, &v, &vl))
                         return false;
@@ -1326,6 +1333,38 @@ static int nesting_delta(const char *w, size_t n)
         return 0;
 }
 
+static bool word_is(const struct sh *s, size_t ws, const char *w)
+{
+        size_t n = strlen(w);
+        return s->i - ws == n && memcmp(s->p + ws, w, n) == 0;
+}
+
+/*
+ * Open compound commands and parentheses, innermost last: 'c' case before
+ * its "in", 'C' case after it, 'p' a parenthesis (subshell, arithmetic,
+ * array), 'x' any other construct.
+ */
+struct nest {
+        char     kind[PRC_SHELL_NESTING_MAX];
+        uint32_t depth;
+        bool     pattern;       /* inside "case ... in" at a pattern, up to its ')' */
+        bool     pattern_first; /* no token of the pattern seen yet (only then "esac" closes) */
+};
+
+static bool nest_push(struct sh *s, struct nest *t, char kind)
+{
+        if (t->depth >= s->depth_max || t->depth >= PRC_SHELL_NESTING_MAX)
+                return fail(s, PRC_E_SHELL_NESTING_LIMIT, "compound commands nest deeper than %" PRIu32,
+                            s->depth_max);
+        t->kind[t->depth++] = kind;
+        return true;
+}
+
+static char nest_top(const struct nest *t)
+{
+        return t->depth > 0 ? t->kind[t->depth - 1] : 0;
+}
+
 /* Start a new token stream (function or command) and make it the sink. */
 static bool open_stream(struct sh *s, const char *list, const char *name, size_t nl, uint32_t line)
 {
@@ -1372,9 +1411,8 @@ static bool at_funcdef(const struct sh *s, size_t *out_nl, size_t *out_end)
 
 static bool pkgbuild(struct sh *s)
 {
-        int nest = 0;           /* open compound commands at top level */
-        int fbraces = -1;       /* brace depth inside a function body, -1 outside */
-        int parens = 0;         /* open "(" of a top-level command (subshells, declare -A x=(...)) */
+        struct nest t = { .depth = 0 };
+        long fbase = -1;        /* nesting depth where the open function body started, -1 outside */
         bool cmd_start = true;  /* at the start of a command */
         bool in_stream = false; /* a top-level command stream is open */
 
@@ -1396,24 +1434,31 @@ static bool pkgbuild(struct sh *s)
                                 return false;
                         s->cur_line = NULL;
                         cmd_start = true;
-                        if (fbraces < 0 && nest == 0 && parens == 0) {
+                        if (fbase < 0 && t.depth == 0) {
                                 in_stream = false;
                                 s->sink = NULL;
                                 s->cur_line = NULL;
                         }
                         continue;
                 }
-                if (fbraces < 0 && cmd_start && at_assignment(s, &nl, &append)) {
-                        if (!assignment(s, nl, append, nest > 0))
+                if (fbase < 0 && cmd_start && !t.pattern && at_assignment(s, &nl, &append)) {
+                        /* Inside a compound command, or after "cmd &&" on the same line: conditional. */
+                        if (!assignment(s, nl, append, t.depth > 0 || in_stream))
                                 return false;
                         continue;
                 }
-                if (fbraces < 0 && nest == 0 && cmd_start && !in_stream) {
+                if (fbase < 0 && t.depth == 0 && !in_stream && (c == ';' || c == '&') && peek(s, 1) != c) {
+                        /* A separator between top-level assignments opens no command. */
+                        adv(s);
+                        cmd_start = true;
+                        continue;
+                }
+                if (fbase < 0 && t.depth == 0 && cmd_start && !in_stream) {
                         if (at_funcdef(s, &nl, &fe)) {
                                 if (!open_stream(s, "functions", (const char *)s->p + s->i, nl, s->line))
                                         return false;
                                 s->i = fe;
-                                fbraces = 0;
+                                fbase = 0;
                                 continue;
                         }
                         if (s->i + 9 <= s->n && memcmp(s->p + s->i, "function", 8) == 0 &&
@@ -1429,7 +1474,7 @@ static bool pkgbuild(struct sh *s)
                                                          s->line))
                                                 return false;
                                         s->i = at_funcdef(s, &nl, &fe) ? fe : k;
-                                        fbraces = 0;
+                                        fbase = 0;
                                         continue;
                                 }
                                 s->i = save;
@@ -1458,7 +1503,8 @@ static bool pkgbuild(struct sh *s)
                                 }
                                 if (w.val.len == 0 || s->nhd >= PRC_ARRAY_LEN(s->hd)) {
                                         wv_clear(&w);
-                                        return fail(s, PRC_E_SHELL_SYNTAX, "bad or too many here-documents on one line");
+                                        return fail(s, PRC_E_SHELL_SYNTAX,
+                                                    "bad or too many here-documents on one line");
                                 }
                                 s->hd[s->nhd].delim = strndup((const char *)w.val.data, w.val.len);
                                 s->hd[s->nhd].strip_tabs = strip;
@@ -1473,14 +1519,31 @@ static bool pkgbuild(struct sh *s)
                                 cmd_start = false;
                                 continue;
                         }
-                        if (fbraces < 0 && l == 1 && c == '(')
-                                parens++;
-                        else if (fbraces < 0 && l == 1 && c == ')' && parens > 0)
-                                parens--;
                         s->i += l;
-                        cmd_start = !(l == 1 && (c == '<' || c == '>')) && c != '>' && c != '<';
-                        if (c == ')' && fbraces < 0 && nest > 0)
-                                cmd_start = true;
+                        cmd_start = c != '>' && c != '<';
+                        if (t.pattern) {
+                                /* "a|b)" or "(a)": the ')' ends the pattern, a command follows. */
+                                if (l == 1 && c == ')')
+                                        t.pattern = false;
+                                t.pattern_first = false;
+                                continue;
+                        }
+                        if (l == 1 && c == '(') {
+                                if (!nest_push(s, &t, 'p'))
+                                        return false;
+                        } else if (l == 1 && c == ')') {
+                                if (nest_top(&t) != 'p')
+                                        return fail(s, PRC_E_SHELL_SYNTAX, "')' closes nothing");
+                                t.depth--;
+                                if (fbase >= 0 && t.depth == (uint32_t)fbase) {
+                                        fbase = -1;     /* a "name() ( ... )" body */
+                                        s->sink = NULL;
+                                        s->cur_line = NULL;
+                                }
+                        } else if (s->p[s->i - l] == ';' && l >= 2 && nest_top(&t) == 'C') {
+                                t.pattern = true;       /* ";;", ";&", ";;&": the next pattern */
+                                t.pattern_first = true;
+                        }
                         continue;
                 }
                 /* A word. */
@@ -1498,37 +1561,54 @@ static bool pkgbuild(struct sh *s)
                         wv_clear(&w);
                         if (!emit_token(s, false, (const char *)s->p + ws, s->i - ws, line0))
                                 return false;
+                        if (t.pattern) {
+                                /* Words of a case pattern are not commands; "esac" still closes. */
+                                if (t.pattern_first && word_is(s, ws, "esac")) {
+                                        t.pattern = false;
+                                        t.depth--;
+                                        cmd_start = true;
+                                }
+                                t.pattern_first = false;
+                                continue;
+                        }
                         d = cmd_start ? nesting_delta((const char *)s->p + ws, s->i - ws) : 0;
-                        if (fbraces >= 0) {
-                                fbraces += d;
-                                if (fbraces == 0 && d < 0) {
-                                        fbraces = -1;
+                        if (d > 0 && !nest_push(s, &t, word_is(s, ws, "case") ? 'c' : 'x'))
+                                return false;
+                        if (d < 0) {
+                                if (t.depth == 0 || nest_top(&t) == 'p')
+                                        return fail(s, PRC_E_SHELL_SYNTAX, "'%.*s' closes nothing",
+                                                    (int)(s->i - ws), (const char *)s->p + ws);
+                                t.depth--;
+                                if (fbase >= 0 && t.depth == (uint32_t)fbase) {
+                                        fbase = -1;
                                         s->sink = NULL;
                                         s->cur_line = NULL;
                                 }
-                        } else {
-                                nest += d;
-                                if (nest < 0)
-                                        return fail(s, PRC_E_SHELL_SYNTAX, "'%.*s' closes nothing",
-                                                    (int)(s->i - ws), (const char *)s->p + ws);
                         }
-                        /* After these words a new command starts. */
+                        /* "case WORD in" (the "in" may be on the next line): patterns follow. */
+                        if (d == 0 && nest_top(&t) == 'c' && word_is(s, ws, "in")) {
+                                t.kind[t.depth - 1] = 'C';
+                                t.pattern = true;
+                                t.pattern_first = true;
+                                continue;
+                        }
+                        /* After these words (and after a closer, as in "done }") a new command starts. */
                         {
                                 static const char *const starters[] = { "then", "else", "elif", "do", "{", "if",
                                                                         "while", "until", "!", "time" };
-                                size_t wl = s->i - ws;
-                                cmd_start = false;
+                                bool was_start = cmd_start;
+                                cmd_start = was_start && d < 0;
                                 for (size_t k = 0; k < PRC_ARRAY_LEN(starters); k++)
-                                        if (strlen(starters[k]) == wl && memcmp(starters[k], s->p + ws, wl) == 0)
+                                        if (was_start && word_is(s, ws, starters[k]))
                                                 cmd_start = true;
                         }
                 }
         }
         if (s->nhd > 0 && !newline(s))
                 return false;
-        if (fbraces >= 0)
+        if (fbase >= 0)
                 return fail(s, PRC_E_SHELL_UNTERMINATED, "a function body is not closed");
-        if (nest > 0)
+        if (t.depth > 0)
                 return fail(s, PRC_E_SHELL_UNTERMINATED, "a compound command is not closed");
         return true;
 }

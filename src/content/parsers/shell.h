@@ -81,6 +81,7 @@ enum {
  * or the document budget above),
  * srcinfo-syntax, srcinfo-duplicate, out-of-memory; err->line/col locate it.
  */
-json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                           prc_err *err) PRC_MUST_CHECK;
 
 #endif

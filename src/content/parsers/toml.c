@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/jcs.h"
 #include "base/utf8.h"
 #include "content/parsers/text.h"
 
@@ -599,9 +600,10 @@ static const char *kstr(const struct tp *t, size_t k)
 }
 
 /*
- * A leaf value (not a table or array).  In tagged mode leaves are objects
- * {"type": "...", "value": "..."}; a table's members are never strings
- * there, so a string "type" member marks a leaf.
+ * A leaf value (not a table or array).  Typed leaves are objects too: in
+ * tagged mode {"type": "...", "value": "..."}, where a table's members are
+ * never plain strings, so a string "type" member marks a leaf; in default
+ * mode {"$toml": ...}, a key no table may hold (toml-reserved-key).
  */
 static bool is_leaf(const struct tp *t, const json_t *v)
 {
@@ -609,7 +611,9 @@ static bool is_leaf(const struct tp *t, const json_t *v)
                 return false;
         if (!json_is_object(v))
                 return true;
-        return (t->flags & PRC_TOML_TAGGED) && json_is_string(json_object_get(v, "type"));
+        if (t->flags & PRC_TOML_TAGGED)
+                return json_is_string(json_object_get(v, "type"));
+        return json_object_get(v, "$toml") != NULL;
 }
 
 /* ---- values ---------------------------------------------------------- */
@@ -746,10 +750,11 @@ done:
         }
         {
                 int64_t iv = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
-                if (t->flags & PRC_TOML_TAGGED) {
+                bool unsafe = iv > PRC_SAFE_INT_MAX || iv < -PRC_SAFE_INT_MAX;
+                if ((t->flags & PRC_TOML_TAGGED) || (unsafe && (t->flags & PRC_TOML_UNSAFE_INT_TYPED))) {
                         char buf[32];
                         int m = snprintf(buf, sizeof(buf), "%" PRId64, iv);
-                        return leaf_tagged(t, "integer", buf, (size_t)m);
+                        return leaf_typed(t, "integer", buf, (size_t)m);
                 }
                 v = json_integer((json_int_t)iv);
                 if (v == NULL)

@@ -8,7 +8,8 @@
  * Document model (default mode), see docs/parsers.md:
  *   table -> object, array -> array, string -> string, boolean -> true/false,
  *   integer -> json integer (the whole int64 range is kept; note that the
- *   canonical writer refuses integers outside +-(2^53-1)),
+ *   canonical writer refuses integers outside +-(2^53-1), see
+ *   PRC_TOML_UNSAFE_INT_TYPED),
  *   float, offset date-time, local date-time, local date, local time ->
  *   {"$toml": TYPE, "text": SOURCE-SPELLING} with TYPE one of "float",
  *   "datetime", "datetime-local", "date-local", "time-local".
@@ -30,6 +31,13 @@
 enum {
         PRC_TOML_TAGGED    = 1u << 0,   /* toml-test tagged JSON leaves */
         PRC_TOML_ALLOW_NUL = 1u << 1,   /* accept \u0000 escapes in strings and keys */
+        /*
+         * Default mode: an integer outside +-(2^53-1) becomes {"$toml":
+         * "integer", "text": DECIMAL} so that the document stays writable by
+         * the canonical (JCS) writer; without it such integers stay JSON
+         * integers.
+         */
+        PRC_TOML_UNSAFE_INT_TYPED = 1u << 2,
 };
 
 /*

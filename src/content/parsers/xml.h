@@ -22,8 +22,9 @@
  * the element is in a namespace, "attrs" holds every attribute (qualified
  * name as written, namespace declarations included as "xmlns" / "xmlns:p")
  * and "children" holds child elements (objects) and text (strings) in
- * document order; "attrs" and "children" are left out when empty.  Adjacent character data and CDATA sections are merged
- * into one string; text that is only XML whitespace is dropped unless
+ * document order; "attrs" and "children" are left out when empty.
+ * Adjacent character data and CDATA sections are merged into one string;
+ * text that is only XML whitespace is dropped unless
  * PRC_XML_KEEP_WHITESPACE.  Comments and processing instructions are dropped.
  */
 #ifndef PRC_XML_H
@@ -70,6 +71,7 @@ enum {
  * error err->off, err->line and err->col (1-based) locate the cause.
  * Unknown flag bits are a usage error (err class usage).
  */
-json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                      prc_err *err) PRC_MUST_CHECK;
 
 #endif

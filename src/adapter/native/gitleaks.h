@@ -1,0 +1,50 @@
+/*
+ * gitleaks.h - prc-adapter-gitleaks-json-v1: the Gitleaks 8.30.0 `dir`
+ * JSON report normalizer and the pinned default ruleset (issue 10).
+ * Trust: reports are hostile; the ruleset file is operator-supplied and
+ * trusted only after both its gzip and decompressed digests match.
+ */
+#ifndef PRC_ADAPTER_NATIVE_GITLEAKS_H
+#define PRC_ADAPTER_NATIVE_GITLEAKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "adapter/native/native.h"
+#include "base/buf.h"
+
+/* Where the root .gitleaksignore is relocated; findings there map back to ".gitleaksignore". */
+#define PRC_GITLEAKS_RELOCATED ".prc/gitleaks/relocated-gitleaksignore"
+/* The scanner-owned ignore file (-i): one comment line, so nothing is ignored. */
+#define PRC_GITLEAKS_IGNORE_BYTES "# prc: scanner-owned; no finding is ignored\n"
+#define PRC_GITLEAKS_IGNORE_SHA256 "e68fafb038c03dcf253e00ce50b6bd607cac0b9611815bf99071c28046d5d4bc"
+
+/* The upstream v8.30.0 default ruleset (config/gitleaks.toml at 6eaad039), pinned in both forms. */
+#define PRC_GITLEAKS_RULESET_SIZE 97731u
+#define PRC_GITLEAKS_RULESET_SHA256 "e163e53b9e7e8a8511e77271e2b323ed057759542a6d988258afe3a1fa329caf"
+#define PRC_GITLEAKS_RULESET_GZ_SIZE 20931u
+#define PRC_GITLEAKS_RULESET_GZ_SHA256 "8f3a4bfaa68f01c8201d9ff88b20eb3ba13744cdc0faa1973003a6f741a82e3d"
+
+/*
+ * Read the deterministic gzip ruleset at gz_path (operator-supplied; a
+ * symlink at the last component is refused), check its byte size and
+ * SHA-256, decompress it and check the exact decompressed size and SHA-256;
+ * append the decompressed bytes (the container's standard input) to out.
+ * Call before every execution.  Errors: native-ruleset-mismatch, io-error,
+ * input-too-large, out-of-memory.
+ */
+bool prc_gitleaks_ruleset_load(const char *gz_path, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+/* The same check over bytes already in memory. */
+bool prc_gitleaks_ruleset_check(const uint8_t *gz, size_t n, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Normalize a report (see prc_native_normalize).  Errors, beyond the strict
+ * JSON ones: unknown-field, missing-field, wrong-type, native-unredacted,
+ * native-history-metadata, native-symlink-metadata, native-path-outside,
+ * native-fingerprint, invalid-location, native-count-limit, invalid-value.
+ */
+bool prc_gitleaks_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, const prc_native_ctx *ctx,
+                            prc_native_result *out, prc_err *err) PRC_MUST_CHECK;
+
+#endif

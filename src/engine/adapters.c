@@ -1,0 +1,139 @@
+/*
+ * adapters.c - resolve, authorize and order a scan's adapter set (see adapters.h).
+ * Trust: manifests and lockfiles are operator input, validated by their
+ * loaders; authorization comes only from the catalog.
+ */
+#include "engine/adapters.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "adapter/registry.h"
+
+void prc_adapter_set_clear(prc_adapter_set *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                prc_manifest_free(s->items[i].manifest);
+        s->n = 0;
+}
+
+static bool check_new(const prc_adapter_set *s, const prc_resolution *r, prc_err *err)
+{
+        for (size_t i = 0; i < s->n; i++) {
+                if (strcmp(s->items[i].res.adapter_id, r->adapter_id) == 0)
+                        return prc_err_set(err, PRC_E_ADAPTER_REPEATED, "adapter '%s' was given twice",
+                                           r->adapter_id);
+                if (strcmp(s->items[i].res.manifest_sha256, r->manifest_sha256) == 0)
+                        return prc_err_set(err, PRC_E_ADAPTER_REPEATED, "manifest %s was given twice",
+                                           r->manifest_sha256);
+        }
+        if (s->n == PRC_SCAN_ADAPTERS_MAX)
+                return prc_err_set(err, PRC_E_ADAPTER_SET_LIMIT, "more than %d adapters", PRC_SCAN_ADAPTERS_MAX);
+        return true;
+}
+
+bool prc_adapters_from_manifests(const char *const *paths, size_t n, prc_adapter_set *out, prc_err *err)
+{
+        struct stat seen[PRC_SCAN_ADAPTERS_MAX];
+
+        if (n > PRC_SCAN_ADAPTERS_MAX)
+                return prc_err_set(err, PRC_E_ADAPTER_SET_LIMIT, "more than %d adapters", PRC_SCAN_ADAPTERS_MAX);
+        for (size_t i = 0; i < n; i++) {
+                prc_resolution r;
+                prc_manifest *m;
+
+                /* The same file under two spellings is one path given twice. */
+                if (stat(paths[i], &seen[i]) == 0)
+                        for (size_t j = 0; j < i; j++)
+                                if (seen[j].st_dev == seen[i].st_dev && seen[j].st_ino == seen[i].st_ino) {
+                                        prc_adapter_set_clear(out);
+                                        return prc_err_set(err, PRC_E_ADAPTER_REPEATED,
+                                                           "--adapter-manifest '%s' was given twice", paths[i]);
+                                }
+                m = prc_manifest_load(paths[i], PRC_MANIFEST_EXECUTE, err);
+                if (m == NULL || !prc_resolution_from_manifest(m, &r, err) || !check_new(out, &r, err)) {
+                        prc_manifest_free(m);
+                        prc_err_set_file(err, paths[i]);
+                        prc_adapter_set_clear(out);
+                        return false;
+                }
+                out->items[out->n].manifest = m;
+                out->items[out->n].res = r;
+                out->n++;
+        }
+        return true;
+}
+
+bool prc_adapters_from_registry(const char *registry, const char *const *ids, size_t n, prc_adapter_set *out,
+                                prc_err *err)
+{
+        prc_registry *reg;
+
+        if (n > PRC_SCAN_ADAPTERS_MAX)
+                return prc_err_set(err, PRC_E_ADAPTER_SET_LIMIT, "more than %d adapters", PRC_SCAN_ADAPTERS_MAX);
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < i; j++)
+                        if (strcmp(ids[i], ids[j]) == 0)
+                                return prc_err_set(err, PRC_E_ADAPTER_REPEATED, "--adapter-id '%s' was given twice",
+                                                   ids[i]);
+        reg = prc_registry_load(registry, err);
+        if (reg == NULL)
+                return false;
+        for (size_t i = 0; i < n; i++) {
+                prc_resolution r;
+                prc_manifest *m = NULL;
+
+                if (!prc_registry_resolve_manifest(reg, ids[i], &r, &m, err) || !check_new(out, &r, err)) {
+                        prc_manifest_free(m);
+                        prc_adapter_set_clear(out);
+                        prc_registry_free(reg);
+                        return false;
+                }
+                out->items[out->n].manifest = m;
+                out->items[out->n].res = r;
+                out->n++;
+        }
+        prc_registry_free(reg);
+        return true;
+}
+
+static int by_id_digest(const void *x, const void *y)
+{
+        const prc_scan_adapter *a = x, *b = y;
+        int c = strcmp(a->res.adapter_id, b->res.adapter_id);
+
+        return c != 0 ? c : strcmp(a->res.manifest_sha256, b->res.manifest_sha256);
+}
+
+bool prc_adapters_authorize(prc_adapter_set *s, const prc_assertion *const *as, size_t nas, prc_err *err)
+{
+        for (size_t i = 0; i < s->n; i++) {
+                const prc_scan_adapter *a = &s->items[i];
+                bool bound = false;
+
+                for (size_t k = 0; !bound && k < nas; k++)
+                        for (size_t b = 0; !bound && b < as[k]->nbindings; b++) {
+                                const prc_binding *pb = &as[k]->bindings[b];
+                                bound = strcmp(pb->adapter_id, a->res.adapter_id) == 0 &&
+                                        strcmp(pb->manifest_sha256, a->res.manifest_sha256) == 0 &&
+                                        prc_manifest_declares_kind(a->manifest, pb->observation_kind);
+                        }
+                if (!bound)
+                        return prc_err_set(err, PRC_E_ADAPTER_UNBOUND,
+                                           "adapter '%s' (manifest %s) is not bound by any assertion of the profile "
+                                           "with that exact id, digest and a declared observation kind",
+                                           a->res.adapter_id, a->res.manifest_sha256);
+        }
+        qsort(s->items, s->n, sizeof(s->items[0]), by_id_digest);
+        return true;
+}
+
+const prc_scan_adapter *prc_adapters_for_binding(const prc_adapter_set *s, const prc_binding *b)
+{
+        for (size_t i = 0; i < s->n; i++)
+                if (strcmp(s->items[i].res.adapter_id, b->adapter_id) == 0 &&
+                    strcmp(s->items[i].res.manifest_sha256, b->manifest_sha256) == 0)
+                        return &s->items[i];
+        return NULL;
+}

@@ -1,0 +1,229 @@
+/*
+ * test_scan.c - the scan pipeline with a scripted adapter runner: how
+ * execution records become states, authorization before anything runs,
+ * execution order and the one shared deadline.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "engine/scan.h"
+
+struct script {
+        const char            *disposition, *summary, *outcome, *kind;
+        bool                   refuse;
+        unsigned               calls;
+        char                   order[4][160];
+        const struct timespec *deadlines[4];
+        char                   run_ids[4][65];
+};
+
+static bool fake_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, prc_err *err)
+{
+        (void)ctx, (void)format, (void)path, (void)p, (void)n, (void)err;
+        return true;
+}
+
+static bool fake_run(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv, const char *run_id,
+                     const struct timespec *deadline, json_t **out, prc_err *err)
+{
+        struct script *sc = ctx;
+        unsigned i = sc->calls++;
+
+        (void)inv;
+        if (i < 4) {
+                snprintf(sc->order[i], sizeof(sc->order[i]), "%s", a->res.adapter_id);
+                sc->deadlines[i] = deadline;
+                snprintf(sc->run_ids[i], sizeof(sc->run_ids[i]), "%s", run_id);
+        }
+        if (sc->refuse)
+                return prc_err_set(err, PRC_E_IO, "runtime missing");
+        *out = json_pack("{s:s,s:s,s:s,s:[{s:s,s:s,s:s,s:[]}]}", "id",
+                         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "disposition",
+                         sc->disposition, "summary_status", sc->summary, "observations", "id", "o1", "kind", sc->kind,
+                         "outcome", sc->outcome, "locations");
+        return true;
+}
+
+static char catroot[4200], target[4200];
+
+/* A catalog binding both test manifests, and a minimal target. */
+static void setup(const prc_adapter_set *set)
+{
+        char text[4096];
+        int n;
+
+        snprintf(catroot, sizeof(catroot), "%s/cat", t_tmpdir());
+        snprintf(target, sizeof(target), "%s/target", t_tmpdir());
+        T_ASSERT(mkdir(catroot, 0755) == 0 && mkdir(target, 0755) == 0);
+        t_write(target, "README.md", "# t\n", 4);
+        n = snprintf(text, sizeof(text),
+                     "schema: prc.catalog/v1\ncatalog_id: t\nrevision: 1\ncontrols: [{id: C, title: c}]\n"
+                     "assertions:\n");
+        for (size_t i = 0; i < set->n; i++)
+                n += snprintf(text + n, sizeof(text) - (size_t)n,
+                              "  - id: A%zu\n    control: C\n    title: t\n    rationale: r\n    remediation: m\n"
+                              "    severity: high\n    bindings:\n      - {adapter_id: \"%s\", manifest_sha256: \"%s\","
+                              " observation_kind: \"%s\"}\n",
+                              i, set->items[i].res.adapter_id, set->items[i].res.manifest_sha256,
+                              prc_manifest_kind_at(set->items[i].manifest, 0));
+        snprintf(text + n, sizeof(text) - (size_t)n, "profiles: [{id: p, title: p, assertions: [%s]}]\n",
+                 set->n == 2 ? "A0, A1" : "A0");
+        t_write(catroot, "catalog.yaml", text, strlen(text));
+}
+
+static void load_set(prc_adapter_set *set, size_t n)
+{
+        char a[4200], b[4200];
+        const char *paths[2] = { a, b };
+        prc_err e;
+
+        /* Given in reverse id order on purpose: execution order must not depend on it. */
+        snprintf(a, sizeof(a), "%s/fixtures/adapters/fixture-adapter.yaml", t_root());
+        snprintf(b, sizeof(b), "%s/fixtures/registry/manifests/example.yaml", t_root());
+        prc_err_init(&e);
+        set->n = 0;
+        if (!prc_adapters_from_manifests(paths, n, set, &e))
+                t_fail(__FILE__, __LINE__, "manifests: %s", e.msg);
+}
+
+static const char *state_of(const json_t *r, size_t i)
+{
+        return json_string_value(json_object_get(json_array_get(json_object_get(r, "assertions"), i), "state"));
+}
+
+static json_t *scan(prc_adapter_set *set, struct script *sc, prc_scan_mode mode, unsigned maxdur, prc_err *e)
+{
+        prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = mode,
+                            .parse = fake_parse, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
+                            .max_duration_s = maxdur };
+        json_t *r = NULL;
+        int rc;
+
+        prc_err_init(e);
+        if (!prc_scan_run(&o, &r, &rc, e))
+                return NULL;
+        return r;
+}
+
+static void test_scan__record_dispositions_map_to_states(void)
+{
+        static const struct {
+                const char *disposition, *summary, *outcome;
+                bool        refuse, same_kind;
+                const char *want;
+        } rows[] = {
+                { "accepted", "completed", "not_found", false, true, "Pass" },
+                { "accepted", "completed", "found", false, true, "Fail" },
+                { "accepted", "completed", "value", false, true, "Unknown" },
+                { "accepted", "completed", "not_found", false, false, "Unknown" },     /* other kind: no evidence */
+                { "accepted", "failed", "not_found", false, true, "Unknown" },
+                { "accepted", "unsupported", "not_found", false, true, "Unknown" },
+                { "rejected", "completed", "not_found", false, true, "Unknown" },
+                { "execution-error", "completed", "not_found", false, true, "Unknown" },
+                { "accepted", "completed", "not_found", true, true, "Unknown" },       /* refused before a plan */
+        };
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(rows); i++) {
+                prc_adapter_set set;
+                struct script sc = { rows[i].disposition, rows[i].summary, rows[i].outcome, NULL, rows[i].refuse,
+                                     0, { { 0 } }, { NULL }, { { 0 } } };
+                prc_err e;
+                json_t *r;
+                char sub[64];
+
+                load_set(&set, 1);
+                sc.kind = rows[i].same_kind ? prc_manifest_kind_at(set.items[0].manifest, 0) : "other.kind";
+                snprintf(sub, sizeof(sub), "row%zu", i);
+                if (i == 0)
+                        setup(&set);
+                r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+                if (r == NULL)
+                        t_fail(__FILE__, __LINE__, "row %zu: %s", i, e.msg);
+                if (strcmp(state_of(r, 0), rows[i].want) != 0)
+                        t_fail(__FILE__, __LINE__, "row %zu: %s, want %s", i, state_of(r, 0), rows[i].want);
+                T_EQ_INT(sc.calls, 1);
+                T_EQ_INT(json_array_size(json_object_get(r, "executions")), rows[i].refuse ? 0 : 1);
+                T_EQ_INT(json_array_size(json_object_get(r, "errors")), rows[i].refuse ? 1 : 0);
+                json_decref(r);
+                prc_adapter_set_clear(&set);
+        }
+}
+
+static void test_scan__order_deadline_and_run_ids(void)
+{
+        prc_adapter_set set;
+        struct script sc = { "accepted", "completed", "not_found", NULL, false, 0, { { 0 } }, { NULL }, { { 0 } } };
+        char first[65];
+        prc_err e;
+        json_t *r;
+
+        load_set(&set, 2);
+        setup(&set);
+        sc.kind = "none";
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 30, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_INT(sc.calls, 2);
+        T_ASSERT(strcmp(sc.order[0], sc.order[1]) < 0);
+        /* One deadline shared by the set: the same object, not a fresh budget per adapter. */
+        T_ASSERT(sc.deadlines[0] != NULL && sc.deadlines[0] == sc.deadlines[1]);
+        T_ASSERT(strcmp(sc.run_ids[0], sc.run_ids[1]) != 0);
+        snprintf(first, sizeof(first), "%s", sc.run_ids[0]);
+        json_decref(r);
+        sc.calls = 0;
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+        T_ASSERT(sc.deadlines[0] == NULL);
+        T_EQ_STR(sc.run_ids[0], first);         /* deterministic: no clock in the run id */
+        json_decref(r);
+        prc_adapter_set_clear(&set);
+}
+
+static void test_scan__unbound_adapter_is_refused_before_anything_runs(void)
+{
+        prc_adapter_set set, bound;
+        struct script sc = { "accepted", "completed", "not_found", "k", false, 0, { { 0 } }, { NULL }, { { 0 } } };
+        prc_err e;
+
+        load_set(&bound, 1);    /* the catalog binds only the first manifest */
+        setup(&bound);
+        load_set(&set, 2);
+        T_ASSERT(scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e) == NULL);
+        T_ERR(e, PRC_E_ADAPTER_UNBOUND);
+        T_EQ_INT(sc.calls, 0);
+        T_ASSERT(scan(&bound, &sc, PRC_MODE_INSPECT, 0, &e) == NULL);
+        T_ERR(e, PRC_E_USAGE);
+        T_EQ_INT(sc.calls, 0);
+        prc_adapter_set_clear(&set);
+        prc_adapter_set_clear(&bound);
+}
+
+static void test_scan__inspect_mode_blocks_adapter_bound_assertions(void)
+{
+        prc_adapter_set set;
+        struct script sc = { 0 };
+        prc_scan_opts o;
+        json_t *r = NULL;
+        prc_err e;
+        int rc = 0;
+
+        load_set(&set, 1);
+        setup(&set);
+        o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                             .parse = fake_parse, .run_adapter = fake_run, .run_ctx = &sc };
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        T_EQ_STR(state_of(r, 0), "Blocked");
+        T_EQ_INT(rc, 1);
+        T_EQ_INT(sc.calls, 0);
+        json_decref(r);
+        prc_adapter_set_clear(&set);
+}
+
+static const prc_test tests[] = {
+        T(test_scan__record_dispositions_map_to_states),
+        T(test_scan__order_deadline_and_run_ids),
+        T(test_scan__unbound_adapter_is_refused_before_anything_runs),
+        T(test_scan__inspect_mode_blocks_adapter_bound_assertions),
+};
+PRC_SUITE(scan, tests)
