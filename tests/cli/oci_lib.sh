@@ -20,7 +20,8 @@ as_user() {
                 # Rootless podman must read /etc/containers and /etc/subuid to say anything.
                 [ "$(( $(stat -c '%a' /) % 10 & 1 ))" -eq 1 ] || chmod go+x /
                 [ "$(( $(stat -c '%a' /etc) % 10 & 1 ))" -eq 1 ] || chmod go+x /etc
-                runuser -u "$OCI_USER" -- env -i PATH="$PATH" HOME=/tmp TMPDIR="${PRC_OCI_TMPDIR:-/tmp}" ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} "$@"
+                runuser -u "$OCI_USER" -- env -i PATH="$PATH" HOME=/tmp TMPDIR="${PRC_OCI_TMPDIR:-/tmp}" ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} \
+                        ${PRC_TEST_OCI_HOOK_AFTER:+PRC_TEST_OCI_HOOK_AFTER="$PRC_TEST_OCI_HOOK_AFTER"} "$@"
         else
                 "$@"
         fi
