@@ -630,14 +630,13 @@ static bool host_hard(int res, uint64_t *out)
         return true;
 }
 
-static bool authorize(const prc_oci_request *rq, prc_err *err)
+bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *err)
 {
-        const prc_resolution *r = rq->resolution;
         if (r == NULL)
                 return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED, "no resolution grants this manifest");
-        if (strcmp(r->manifest_sha256, prc_manifest_sha256(rq->m)) != 0 ||
-            strcmp(r->adapter_id, prc_manifest_adapter_id(rq->m)) != 0 ||
-            strcmp(r->publisher_id, prc_manifest_publisher_id(rq->m)) != 0)
+        if (strcmp(r->manifest_sha256, prc_manifest_sha256(m)) != 0 ||
+            strcmp(r->adapter_id, prc_manifest_adapter_id(m)) != 0 ||
+            strcmp(r->publisher_id, prc_manifest_publisher_id(m)) != 0)
                 return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED,
                                    "the resolution grants another adapter, manifest digest or publisher");
         if (r->grant == PRC_GRANT_LOCAL_EXPLICIT)
@@ -664,7 +663,7 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
                                    "runtime's group");
         if (prc_manifest_version(rq->m) != 4)
                 return prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be executed");
-        if (!authorize(rq, err))
+        if (!prc_oci_authorize(rq->m, rq->resolution, err))
                 return false;
         if (!prc_data_prepare(rq->m, rq->data, rq->ndata, &p->data, &p->ndata, err))
                 return false;

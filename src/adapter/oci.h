@@ -105,6 +105,14 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err) PRC_MUST_CHECK;
  * $PRC_HOOK_SNAPSHOT.
  */
 
+/*
+ * Authorization as the runner applies it: r must grant exactly m's adapter
+ * id, manifest digest and publisher, as a local-explicit operator grant or
+ * a registry grant with first-party-sandboxed or verified-community trust.
+ * Errors: oci-not-authorized.
+ */
+bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *err) PRC_MUST_CHECK;
+
 /* A run request (the scan engine's verify-local entry point and run-oci). */
 typedef struct prc_oci_request {
         const prc_manifest     *m;              /* loaded with PRC_MANIFEST_EXECUTE */

@@ -400,3 +400,11 @@ t_snapshot_changed_during_the_run_is_an_execution_error() {
         expect_rc 3
         expect_disp execution-error snapshot-changed
 }
+
+t_missing_runtime_is_a_named_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        OCI_PATH=/nonexistent orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
+        expect_rc 3
+        expect_err oci-runtime-unavailable
+}
