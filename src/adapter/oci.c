@@ -630,14 +630,13 @@ static bool host_hard(int res, uint64_t *out)
         return true;
 }
 
-static bool authorize(const prc_oci_request *rq, prc_err *err)
+bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *err)
 {
-        const prc_resolution *r = rq->resolution;
         if (r == NULL)
                 return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED, "no resolution grants this manifest");
-        if (strcmp(r->manifest_sha256, prc_manifest_sha256(rq->m)) != 0 ||
-            strcmp(r->adapter_id, prc_manifest_adapter_id(rq->m)) != 0 ||
-            strcmp(r->publisher_id, prc_manifest_publisher_id(rq->m)) != 0)
+        if (strcmp(r->manifest_sha256, prc_manifest_sha256(m)) != 0 ||
+            strcmp(r->adapter_id, prc_manifest_adapter_id(m)) != 0 ||
+            strcmp(r->publisher_id, prc_manifest_publisher_id(m)) != 0)
                 return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED,
                                    "the resolution grants another adapter, manifest digest or publisher");
         if (r->grant == PRC_GRANT_LOCAL_EXPLICIT)
@@ -664,7 +663,7 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
                                    "runtime's group");
         if (prc_manifest_version(rq->m) != 4)
                 return prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be executed");
-        if (!authorize(rq, err))
+        if (!prc_oci_authorize(rq->m, rq->resolution, err))
                 return false;
         if (!prc_data_prepare(rq->m, rq->data, rq->ndata, &p->data, &p->ndata, err))
                 return false;
@@ -713,9 +712,9 @@ bool prc_oci_plan_request(const prc_oci_request *rq, json_t **out_plan, prc_err 
 }
 
 #if defined(PRC_TESTING) && PRC_TESTING
-static void test_hook(const prep *p)
+static void test_hook(const prep *p, const char *var)
 {
-        const char *cmd = getenv("PRC_TEST_OCI_HOOK");
+        const char *cmd = getenv(var);
         if (cmd == NULL || *cmd == '\0')
                 return;
         /* The hook sees the snapshot path; it runs as the invoking user. */
@@ -832,6 +831,10 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                 set_exec(o, PRC_E_OCI_RUNTIME_FAILED, "cannot start the runtime client");
                 goto out;
         }
+        /* An adapter that exits before reading its request must be EPIPE here, not our end. */
+        struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
+        sigemptyset(&ign.sa_mask);
+        bool pipe_saved = sigaction(SIGPIPE, &ign, &old_pipe) == 0;
         (void)fcntl(in[1], F_SETFL, O_NONBLOCK);
         (void)fcntl(out[0], F_SETFL, O_NONBLOCK);
         (void)fcntl(errp[0], F_SETFL, O_NONBLOCK);
@@ -945,6 +948,8 @@ reap:;
         }
         if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st))
                 o->exit_status = WEXITSTATUS(st);
+        if (pipe_saved)
+                (void)sigaction(SIGPIPE, &old_pipe, NULL);
 out:
         for (int i = 0; i < 2; i++) {
                 if (in[i] >= 0)
@@ -1007,7 +1012,7 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                 goto out;
 
 #if defined(PRC_TESTING) && PRC_TESTING
-        test_hook(&p);
+        test_hook(&p, "PRC_TEST_OCI_HOOK");
 #endif
         prc_err rerr = {0};
         if (!recheck_before(rq, &p, &rerr))
@@ -1015,6 +1020,9 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         else
                 execute(rq, &p, &req, dec, &meter, &o);
         /* Immediately after: the bytes the adapter read must still be the sealed ones. */
+#if defined(PRC_TESTING) && PRC_TESTING
+        test_hook(&p, "PRC_TEST_OCI_HOOK_AFTER");
+#endif
         if (o.exec_cls == PRC_E_OK) {
                 prc_err_init(&rerr);
                 if (!prc_snapshot_verify(p.snap, &rerr) || !prc_data_recheck(rq->m, p.data, p.ndata, &rerr))

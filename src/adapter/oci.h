@@ -98,7 +98,20 @@ typedef struct prc_oci_spec {
  */
 json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err) PRC_MUST_CHECK;
 
-/* Test hook point, PRC_TESTING builds only: run $PRC_TEST_OCI_HOOK (sh -c) before the pre-start recheck. */
+/*
+ * Test hook points, PRC_TESTING builds only: $PRC_TEST_OCI_HOOK (sh -c) runs
+ * just before the pre-start recheck, $PRC_TEST_OCI_HOOK_AFTER just after the
+ * container ended and before the post-run recheck; both see
+ * $PRC_HOOK_SNAPSHOT.
+ */
+
+/*
+ * Authorization as the runner applies it: r must grant exactly m's adapter
+ * id, manifest digest and publisher, as a local-explicit operator grant or
+ * a registry grant with first-party-sandboxed or verified-community trust.
+ * Errors: oci-not-authorized.
+ */
+bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *err) PRC_MUST_CHECK;
 
 /* A run request (the scan engine's verify-local entry point and run-oci). */
 typedef struct prc_oci_request {
@@ -132,7 +145,7 @@ bool prc_oci_plan_request(const prc_oci_request *rq, json_t **out_plan, prc_err 
  * record whose disposition is accepted, rejected (the decoder's class) or
  * execution-error (oci-plan-changed, oci-manifest-changed,
  * oci-runtime-changed, snapshot-changed, data-changed, oci-runtime-failed,
- * oci-stderr-limit, oci-stdin-failed, oci-deadline, adapter-timed-out,
+ * oci-stderr-limit, oci-deadline, adapter-timed-out,
  * adapter-memory-limit).  The record's "observations" are the decoded
  * observations ({"id","kind","outcome","locations","value"}), empty unless
  * accepted.

@@ -12,7 +12,8 @@ OCI_REG=127.0.0.1:5000
 OCI_USER=${PRC_TEST_USER:-prctest}
 OCI_SETUP_ERR=""
 
-# as_user CMD...: run CMD as the unprivileged test user when we are root.
+# as_user CMD...: run CMD as the unprivileged test user when we are root
+# (CMD with an absolute path when OCI_PATH replaces its PATH).
 as_user() {
         if [ "$(id -u)" -eq 0 ]; then
                 # tests/run makes / traversable for the test user; something on
@@ -20,9 +21,10 @@ as_user() {
                 # Rootless podman must read /etc/containers and /etc/subuid to say anything.
                 [ "$(( $(stat -c '%a' /) % 10 & 1 ))" -eq 1 ] || chmod go+x /
                 [ "$(( $(stat -c '%a' /etc) % 10 & 1 ))" -eq 1 ] || chmod go+x /etc
-                runuser -u "$OCI_USER" -- env -i PATH="$PATH" HOME=/tmp TMPDIR=/tmp ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} "$@"
+                runuser -u "$OCI_USER" -- /usr/bin/env -i PATH="${OCI_PATH:-$PATH}" HOME=/tmp TMPDIR="${PRC_OCI_TMPDIR:-/tmp}" ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} \
+                        ${PRC_TEST_OCI_HOOK_AFTER:+PRC_TEST_OCI_HOOK_AFTER="$PRC_TEST_OCI_HOOK_AFTER"} "$@"
         else
-                "$@"
+                PATH="${OCI_PATH:-$PATH}" "$@"
         fi
 }
 

@@ -380,3 +380,31 @@ t_runtime_binary_replaced_is_an_execution_error() {
         expect_disp execution-error oci-runtime-changed
         expect_eq "$(json_get runtime.kind)" docker
 }
+
+t_data_changed_during_the_run_is_an_execution_error() {
+        need_oci
+        data_manifest
+        chmod 777 "$TMP/db"
+        PRC_TEST_OCI_HOOK_AFTER="echo three >'$TMP/db/c'" orun_t adapter run-oci --manifest "$TMP/m.yaml" \
+                --target "$TMP/t" --runtime docker --format json --data "db=$TMP/db"
+        expect_rc 3
+        expect_disp execution-error data-changed
+        expect_eq "$(json_get observations)" "[]"
+}
+
+t_snapshot_changed_during_the_run_is_an_execution_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        PRC_TEST_OCI_HOOK_AFTER='chmod u+w "$PRC_HOOK_SNAPSHOT/README" && echo evil >"$PRC_HOOK_SNAPSHOT/README"' \
+                orun_t adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
+        expect_rc 3
+        expect_disp execution-error snapshot-changed
+}
+
+t_missing_runtime_is_a_named_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        OCI_PATH=/nonexistent orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
+        expect_rc 3
+        expect_err oci-runtime-unavailable
+}

@@ -336,6 +336,45 @@ static void test_oci__root_is_refused_before_anything_runs(void)
         prc_manifest_free(m);
 }
 
+static void test_oci__authorization_binds_the_exact_manifest_and_trust(void)
+{
+        prc_err err = {0};
+        prc_manifest *m = manifest();
+        prc_resolution r;
+        T_ASSERT(prc_resolution_from_manifest(m, &r, &err));
+        T_ASSERT(prc_oci_authorize(m, &r, &err));
+        T_NOERR(err);
+        T_ASSERT(!prc_oci_authorize(m, NULL, &err));
+        T_ERR(err, PRC_E_OCI_NOT_AUTHORIZED);
+        prc_resolution bad = r;
+        snprintf(bad.manifest_sha256, sizeof(bad.manifest_sha256), "%s", HEX_C);
+        prc_err_init(&err);
+        T_ASSERT(!prc_oci_authorize(m, &bad, &err));
+        T_ERR(err, PRC_E_OCI_NOT_AUTHORIZED);
+        bad = r;
+        snprintf(bad.publisher_id, sizeof(bad.publisher_id), "someone-else");
+        prc_err_init(&err);
+        T_ASSERT(!prc_oci_authorize(m, &bad, &err));
+        T_ERR(err, PRC_E_OCI_NOT_AUTHORIZED);
+        /* Registry grants run only with the two admitted trust levels. */
+        static const char *const trusts[] = { "first-party-sandboxed", "verified-community", "unverified-community",
+                                              "local" };
+        for (size_t i = 0; i < PRC_ARRAY_LEN(trusts); i++) {
+                prc_resolution g = r;
+                g.grant = PRC_GRANT_REGISTRY;
+                snprintf(g.trust, sizeof(g.trust), "%s", trusts[i]);
+                snprintf(g.registry_id, sizeof(g.registry_id), "prc-test-registry");
+                g.registry_revision = 1;
+                snprintf(g.registry_sha256, sizeof(g.registry_sha256), "%s", HEX_A);
+                prc_err_init(&err);
+                bool ok = prc_oci_authorize(m, &g, &err);
+                T_EQ_INT(ok, i < 2);
+                if (!ok)
+                        T_ERR(err, PRC_E_OCI_NOT_AUTHORIZED);
+        }
+        prc_manifest_free(m);
+}
+
 /* ---- external data ------------------------------------------------------ */
 
 static const char *mkdirp(const char *dir, const char *name)
@@ -612,6 +651,7 @@ static const prc_test tests[] = {
         T(test_oci__limit_reports_decide_enforcement),
         T(test_oci__runtime_kind_parses_only_docker_and_podman),
         T(test_oci__root_is_refused_before_anything_runs),
+        T(test_oci__authorization_binds_the_exact_manifest_and_trust),
         T(test_oci__data_rejections_are_named),
         T(test_oci__data_identity_and_recheck),
         T(test_oci__data_arg_needs_name_and_dir),
