@@ -192,12 +192,13 @@ bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int out
         if (want > PRC_POOL_BUF)
                 (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);  /* a hint: failure is harmless */
         /*
-         * Read until the fstat size is reached, then one more read must see
-         * EOF only for files we stream out: a growing file is caught by the
-         * final fstat either way, and skipping the probe read halves the
-         * syscalls on trees of small files.
+         * Read exactly the fstat size (the last read asks for one byte more,
+         * so growth shows without another call); an empty file needs no read
+         * at all.  A file that grows after the last read is caught by the
+         * closing fstat, and skipping EOF probes halves the syscalls on
+         * trees of small files.
          */
-        while (total < want || first) {
+        while (total < want) {
                 size_t chunk = PRC_POOL_BUF;
                 ssize_t r;
 
