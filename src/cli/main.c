@@ -51,16 +51,18 @@ const prc_cmd prc_cmds[] = {
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
-          "usage: prc inventory --target DIR [--format text|json]\n"
+          "usage: prc inventory --target DIR [--threads N] [--format text|json]\n"
           "\n"
           "Walks DIR without following symlinks (root-level .git, .prc, .hg and .svn are\n"
           "left out), hashes every regular file and prints a summary with the inventory\n"
           "digest, or with --format json the whole canonical listing (docs/inventory.md).\n"
           "Names that are not valid normalized paths are listed as unrepresentable.\n"
+          "--threads sets the hashing workers (default: one per CPU, at most 8).\n"
           "Exit: 0 complete listing; 1 some names could not be represented; 2 usage;\n"
           "3 the tree changed during the walk, a file is unreadable, or I/O failed.\n" },
         { "snapshot", NULL, cmd_snapshot, "copy a target's inventoried files into a verified private snapshot",
-          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--format text|json]\n"
+          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--threads N]\n"
+          "                    [--format text|json]\n"
           "\n"
           "Inventories the target, then copies every inventoried regular file into the new\n"
           "directory --out (it must not exist; directories 0700, files 0400 or 0500),\n"
