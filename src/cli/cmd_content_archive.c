@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "base/jcs.h"
+#include "base/utf8.h"
 #include "content/dispatch.h"
 #include "content/frame.h"
 
@@ -58,6 +59,9 @@ int cmd_content_archive(int argc, char **argv)
                 case 'm':
                         if (nmembers == MEMBERS_MAX)
                                 return cli_usage("content archive", "at most %d --member options", MEMBERS_MAX);
+                        /* Member paths are compared as normalized UTF-8 (archive.h); other bytes never match. */
+                        if (!prc_utf8_valid((const uint8_t *)optarg, strlen(optarg), NULL))
+                                return cli_usage("content archive", "--member path is not UTF-8");
                         members[nmembers++] = optarg;
                         break;
                 case 'f':

@@ -367,6 +367,9 @@ t_archive_usage_and_refusals() {
         run "$PRC" content archive "$TMP/x.tar" "${args[@]}"
         expect_rc 2
         expect_err "at most 64"
+        run "$PRC" content archive "$TMP/x.tar" --member $'pkg/\xff'
+        expect_rc 2
+        expect_err "not UTF-8"
         run "$PRC" content archive "$TMP/none.tar"
         expect_rc 3
         expect_err "io-error"
