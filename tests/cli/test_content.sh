@@ -234,6 +234,28 @@ t_tokenize_srcinfo_by_its_name() {
         expect_err "srcinfo-syntax"
 }
 
+t_tokenize_every_corpus_pkgbuild_and_srcinfo() {
+        # Every real AUR file in the corpus is tokenized, as the right kind, in canonical JSON.
+        if [ ! -d "$CORPORA/manifests/arch" ]; then
+                [ "${CI:-}" != "true" ] || fail "the corpora are absent ($CORPORA) and CI=true"
+                set -- tests/fixtures/shell/PKGBUILD tests/fixtures/shell/.SRCINFO
+        else
+                mapfile -t files < <(find "$CORPORA/manifests/arch" \( -name PKGBUILD -o -name .SRCINFO \) | sort)
+                set -- "${files[@]}"
+                [ "$#" -ge 40 ] || fail "only $# PKGBUILD and .SRCINFO files in the corpus"
+        fi
+        for f in "$@"; do
+                run "$PRC" content tokenize "$f"
+                expect_rc 0
+                want=pkgbuild
+                [ "$(basename "$f")" != .SRCINFO ] || want=srcinfo
+                /usr/bin/python3 -c 'import json,sys; b=sys.stdin.buffer.read(); d=json.loads(b)
+assert d["format"] == sys.argv[1], d["format"]
+assert b == (json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode()' \
+                        "$want" <<<"$OUT" || fail "$f: not a canonical $want document"
+        done
+}
+
 t_tokenize_brace_expansion_bomb_is_refused_with_its_class() {
         f=$(corpus_or parsers/attacks/shell/brace-product-30.PKGBUILD tests/fixtures/shell/brace-product-30.PKGBUILD)
         run "$PRC" content tokenize "$f" --format json
