@@ -320,6 +320,25 @@ t_archive_lists_members_and_returns_the_requested_one() {
         expect_eq "$(pyq 'len(d["members"])')" "4"
 }
 
+t_archive_of_the_aur_corpus_lists_every_file_with_its_digest() {
+        if [ -d "$CORPORA/manifests/arch" ]; then
+                src=$CORPORA/manifests
+        else
+                [ "${CI:-}" != "true" ] || fail "the corpora are absent ($CORPORA) and CI=true"
+                mkdir -p "$TMP/m/arch/pkg" && cp tests/fixtures/shell/PKGBUILD tests/fixtures/shell/.SRCINFO "$TMP/m/arch/pkg/"
+                src=$TMP/m
+        fi
+        tar -C "$src" -czf "$TMP/aur.tar.gz" arch
+        (cd "$src" && find arch -type f -exec sha256sum {} + | sort -k2) >"$TMP/want"
+        [ -s "$TMP/want" ] || fail "no files to compare"
+        run "$PRC" content archive "$TMP/aur.tar.gz"
+        expect_rc 0
+        expect_eq "$(json_get rejected)" "0"
+        pyq '"\n".join(sorted(m["sha256"] + "  " + m["path"] for m in d["members"] if m["type"] == "file"))' |
+                /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin))' | sort -k2 >"$TMP/got"
+        diff "$TMP/want" "$TMP/got" >&2 || fail "member digests differ from sha256sum"
+}
+
 t_archive_traversal_member_is_listed_as_rejected() {
         mkdir -p "$TMP/a/b"
         printf 'ok\n' >"$TMP/a/b/ok.txt"
