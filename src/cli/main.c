@@ -98,9 +98,9 @@ const prc_cmd prc_cmds[] = {
           "whose name ends in .SRCINFO is read as .SRCINFO, anything else as a PKGBUILD.\n"
           "Expansion is bounded (count, bytes, nesting): past a bound the file is refused\n"
           "(shell-expansion-limit, shell-output-limit, shell-nesting-limit).\n"
-          "Prints the document as canonical JSON; --format json prints one object\n"
-          "{\"document\":...,\"format\":\"pkgbuild\"|\"srcinfo\",\"path\":...} or\n"
-          "{\"error\":{...},...}.\n"
+          "Prints the document as canonical JSON (the default, --format text); --format\n"
+          "json wraps it: {\"document\":...,\"format\":\"pkgbuild\"|\"srcinfo\",\"path\":...}\n"
+          "or {\"error\":{...},...}.\n"
           "Exit: 0 tokenized; 2 usage; 3 refused (tokenizer or worker refusal, named by class).\n" },
         { "content", "archive", cmd_content_archive, "list a tar or tar.gz through the content worker",
           "usage: prc content archive FILE [--member PATH]... [--format text|json]\n"
@@ -114,8 +114,8 @@ const prc_cmd prc_cmds[] = {
           "with \"rejected\" naming the class and their contents are never returned; a\n"
           "requested member that cannot be returned is under \"unavailable\".  Archives\n"
           "past the member, size or compression-ratio bounds, or damaged, are refused.\n"
-          "--format json prints one object {\"document\":...,\"path\":...} or\n"
-          "{\"error\":{...},\"path\":...}.\n"
+          "The document is printed as canonical JSON (the default, --format text);\n"
+          "--format json wraps it: {\"document\":...,\"path\":...} or {\"error\":{...},...}.\n"
           "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n" },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json]\n"

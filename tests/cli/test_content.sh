@@ -234,6 +234,28 @@ t_tokenize_srcinfo_by_its_name() {
         expect_err "srcinfo-syntax"
 }
 
+t_tokenize_every_corpus_pkgbuild_and_srcinfo() {
+        # Every real AUR file in the corpus is tokenized, as the right kind, in canonical JSON.
+        if [ ! -d "$CORPORA/manifests/arch" ]; then
+                [ "${CI:-}" != "true" ] || fail "the corpora are absent ($CORPORA) and CI=true"
+                set -- tests/fixtures/shell/PKGBUILD tests/fixtures/shell/.SRCINFO
+        else
+                mapfile -t files < <(find "$CORPORA/manifests/arch" \( -name PKGBUILD -o -name .SRCINFO \) | sort)
+                set -- "${files[@]}"
+                [ "$#" -ge 40 ] || fail "only $# PKGBUILD and .SRCINFO files in the corpus"
+        fi
+        for f in "$@"; do
+                run "$PRC" content tokenize "$f"
+                expect_rc 0
+                want=pkgbuild
+                [ "$(basename "$f")" != .SRCINFO ] || want=srcinfo
+                /usr/bin/python3 -c 'import json,sys; b=sys.stdin.buffer.read(); d=json.loads(b)
+assert d["format"] == sys.argv[1], d["format"]
+assert b == (json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode()' \
+                        "$want" <<<"$OUT" || fail "$f: not a canonical $want document"
+        done
+}
+
 t_tokenize_brace_expansion_bomb_is_refused_with_its_class() {
         f=$(corpus_or parsers/attacks/shell/brace-product-30.PKGBUILD tests/fixtures/shell/brace-product-30.PKGBUILD)
         run "$PRC" content tokenize "$f" --format json
@@ -296,6 +318,25 @@ t_archive_lists_members_and_returns_the_requested_one() {
         expect_rc 0
         expect_eq "$(json_get contents)" "{}"
         expect_eq "$(pyq 'len(d["members"])')" "4"
+}
+
+t_archive_of_the_aur_corpus_lists_every_file_with_its_digest() {
+        if [ -d "$CORPORA/manifests/arch" ]; then
+                src=$CORPORA/manifests
+        else
+                [ "${CI:-}" != "true" ] || fail "the corpora are absent ($CORPORA) and CI=true"
+                mkdir -p "$TMP/m/arch/pkg" && cp tests/fixtures/shell/PKGBUILD tests/fixtures/shell/.SRCINFO "$TMP/m/arch/pkg/"
+                src=$TMP/m
+        fi
+        tar -C "$src" -czf "$TMP/aur.tar.gz" arch
+        (cd "$src" && find arch -type f -exec sha256sum {} + | sort -k2) >"$TMP/want"
+        [ -s "$TMP/want" ] || fail "no files to compare"
+        run "$PRC" content archive "$TMP/aur.tar.gz"
+        expect_rc 0
+        expect_eq "$(json_get rejected)" "0"
+        pyq '"\n".join(sorted(m["sha256"] + "  " + m["path"] for m in d["members"] if m["type"] == "file"))' |
+                /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin))' | sort -k2 >"$TMP/got"
+        diff "$TMP/want" "$TMP/got" >&2 || fail "member digests differ from sha256sum"
 }
 
 t_archive_traversal_member_is_listed_as_rejected() {
