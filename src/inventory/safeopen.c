@@ -19,6 +19,13 @@
 /* Set once openat2 reported ENOSYS (old kernel, or a seccomp filter that hides it). */
 static atomic_bool no_openat2;
 
+#if defined(PRC_TESTING) && PRC_TESTING
+void prc_safe_test_force_walk(bool on)
+{
+        atomic_store(&no_openat2, on);
+}
+#endif
+
 static int walk_open(int dirfd, const char *rel, int flags, mode_t mode)
 {
         char comp[PRC_PATH_MAX + 1];

@@ -11,6 +11,7 @@
 #ifndef PRC_INVENTORY_SAFEOPEN_H
 #define PRC_INVENTORY_SAFEOPEN_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /*
@@ -29,5 +30,10 @@ int prc_safe_openat(int dirfd, const char *rel, int flags, mode_t mode);
  * not a directory fails with ENOTDIR.  Returns 0, or -1 with errno.
  */
 int prc_safe_mkdir_parents(int dirfd, const char *rel, mode_t mode);
+
+#if defined(PRC_TESTING) && PRC_TESTING
+/* Use the component walk even where openat2 exists (tests of the fallback). */
+void prc_safe_test_force_walk(bool on);
+#endif
 
 #endif

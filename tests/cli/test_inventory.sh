@@ -155,3 +155,18 @@ t_snapshot_with_unrepresentable_names_exits_1() {
         [ -f "$TMP/snap/ok" ] || fail "ok not copied"
         expect_eq "$(ls "$TMP/snap" | wc -l)" "1"
 }
+
+t_inventory_threads_do_not_change_the_listing() {
+        mk_tree
+        for i in 1 2 3 4 5 6 7 8; do head -c $((i * 70000)) /dev/zero >"$TMP/t/z$i"; done
+        runp "$PRC" inventory --target "$TMP/t" --format json --threads 1
+        expect_rc 0
+        one=$OUT
+        runp "$PRC" inventory --target "$TMP/t" --format json --threads 4
+        expect_rc 0
+        expect_eq "$OUT" "$one"
+        runp "$PRC" inventory --target "$TMP/t" --threads 0
+        expect_rc 2
+        runp "$PRC" snapshot --target "$TMP/t" --out "$TMP/s" --threads x
+        expect_rc 2
+}

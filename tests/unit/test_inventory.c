@@ -11,6 +11,7 @@
 
 #include "base/jcs.h"
 #include "inventory/inventory.h"
+#include "inventory/safeopen.h"
 #include "test_inventory_fixture.h"
 
 #define EMPTY_SHA "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -578,6 +579,43 @@ static void test_inventory__read_checks_bytes_against_the_listing(void)
         prc_inventory_free(inv);
 }
 
+static void test_inventory__component_walk_fallback_refuses_symlinks_too(void)
+{
+        prc_inventory *inv;
+        prc_buf b;
+        prc_err err;
+        int fd, root;
+
+        fx_text("a/b/c.txt", "deep");
+        prc_safe_test_force_walk(true);         /* as on kernels without openat2 */
+        inv = build_ok(NULL);
+        T_EQ_STR(entry(inv, "a/b/c.txt")->sha256, "74611c1d6455b534323a21f8133a6f43dc3a8188e7b946f96dcc28dde932fcb2");
+        prc_buf_init(&b, 1024);
+        prc_err_init(&err);
+        T_ASSERT(prc_inventory_read(inv, "a/b/c.txt", 1024, &b, &err));
+        T_EQ_MEM(b.data, b.len, "deep", 4);
+        root = open(t_tmpdir(), O_RDONLY | O_DIRECTORY);
+        T_ASSERT(root >= 0);
+        fd = prc_safe_openat(root, "../etc/passwd", O_RDONLY, 0);
+        T_ASSERT(fd < 0 && errno == EXDEV);
+        T_ASSERT(rename(fx_path("a"), fx_path("a2")) == 0);
+        fx_symlink("a2", "a");
+        fd = prc_safe_openat(root, "a/b/c.txt", O_RDONLY, 0);
+        T_ASSERT(fd < 0 && (errno == ELOOP || errno == ENOTDIR));
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "a/b/c.txt", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        prc_safe_test_force_walk(false);
+        /* openat2 refuses the same paths. */
+        fd = prc_safe_openat(root, "a/b/c.txt", O_RDONLY, 0);
+        T_ASSERT(fd < 0 && (errno == ELOOP || errno == ENOTDIR));
+        fd = prc_safe_openat(root, "../etc/passwd", O_RDONLY, 0);
+        T_ASSERT(fd < 0 && (errno == EXDEV || errno == ELOOP));
+        close(root);
+        prc_buf_clear(&b);
+        prc_inventory_free(inv);
+}
+
 static const prc_test tests[] = {
         T(test_inventory__records_files_symlinks_sorted_bytewise),
         T(test_inventory__listing_json_has_the_documented_fields),
@@ -602,5 +640,6 @@ static const prc_test tests[] = {
         T(test_inventory__entry_limit_is_an_error),
         T(test_inventory__root_must_be_a_directory),
         T(test_inventory__read_checks_bytes_against_the_listing),
+        T(test_inventory__component_walk_fallback_refuses_symlinks_too),
 };
 PRC_SUITE(inventory, tests)
