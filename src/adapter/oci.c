@@ -760,21 +760,53 @@ static bool recheck_before(const prc_oci_request *rq, prep *p, prc_err *err)
 }
 
 /* `RUNTIME rm -f NAME`: only the container this run named. */
+/*
+ * Remove exactly the container this run named.  A timeout can fire while
+ * the runtime is still creating it, and then one `rm -f` finds nothing and
+ * the container appears afterwards: so remove, then ask whether the name
+ * still exists, and repeat until it does not (bounded by RM_TIMEOUT_MS).
+ */
 static void remove_container(const prep *p)
 {
-        char *argv[12];
-        size_t n = 0;
-        argv[n++] = (char *)p->rt.path;
-        if (p->rt.kind == PRC_OCI_PODMAN)
-                podman_globals(argv, &n);
-        argv[n++] = (char *)"rm";
-        argv[n++] = (char *)"-f";
-        argv[n++] = (char *)p->name;
-        argv[n] = NULL;
-        prc_err e = {0};
-        pid_t pid = spawn(argv, -1, -1, -1, &e);
-        if (pid > 0)
-                (void)wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, NULL);
+        int64_t until = now_ms() + RM_TIMEOUT_MS;
+
+        for (;;) {
+                char *argv[12];
+                size_t n = 0;
+                prc_err e = {0};
+                prc_buf out;
+                int st;
+                pid_t pid;
+
+                argv[n++] = (char *)p->rt.path;
+                if (p->rt.kind == PRC_OCI_PODMAN)
+                        podman_globals(argv, &n);
+                argv[n++] = (char *)"rm";
+                argv[n++] = (char *)"-f";
+                argv[n++] = (char *)p->name;
+                argv[n] = NULL;
+                pid = spawn(argv, -1, -1, -1, &e);
+                if (pid > 0)
+                        (void)wait_bounded(pid, until, NULL);
+                /* `container inspect NAME` fails once no container has that name. */
+                n = 0;
+                argv[n++] = (char *)p->rt.path;
+                if (p->rt.kind == PRC_OCI_PODMAN)
+                        podman_globals(argv, &n);
+                argv[n++] = (char *)"container";
+                argv[n++] = (char *)"inspect";
+                argv[n++] = (char *)"--format";
+                argv[n++] = (char *)"{{.Id}}";
+                argv[n++] = (char *)p->name;
+                argv[n] = NULL;
+                prc_buf_init(&out, 4096);
+                st = run_capture(argv, &out, QUERY_TIMEOUT_MS, &e);
+                prc_buf_clear(&out);
+                if (st > 0 || now_ms() >= until)
+                        return;
+                struct timespec ts = { 0, 200 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
+        }
 }
 
 typedef struct outcome {
