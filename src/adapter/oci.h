@@ -125,6 +125,11 @@ typedef struct prc_oci_request {
         prc_oci_kind            runtime;
         const char             *run_id;         /* 64 hex; NULL: the plan digest */
         const struct timespec  *deadline;       /* CLOCK_MONOTONIC, shared by the scan; NULL: none */
+        /* Native protocols only (oci_native.h): */
+        const char             *ruleset_path;   /* Gitleaks ruleset (gzip); NULL: $PRC_GITLEAKS_RULESET */
+        int64_t                 now;            /* Unix seconds for the normalizer (Grype age); 0: none */
+        struct prc_buf         *artifact_out;   /* non-NULL: an accepted native run appends its normalized
+                                                 * artifact bytes here (the record's artifacts[0]) */
 } prc_oci_request;
 
 /*
