@@ -1069,7 +1069,7 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                 cls = prc_err_name(p.nat.spec != NULL ? ncls : prc_decoder_error(dec)->cls);
         }
         if (p.nat.spec != NULL)
-                obs = accepted ? json_deep_copy(p.nat.res.observations) : json_array();
+                obs = accepted ? prc_oci_native_observations(&p.nat) : json_array();
         else
                 obs = accepted ? observations_of(dec) : json_array();
         res = prc_resolution_json(rq->resolution, err);

@@ -168,6 +168,32 @@ bool prc_oci_native_finish(prc_oci_native *n, int exit_status, prc_errclass *out
         return true;
 }
 
+/*
+ * The record's observations: exactly the jsonl shape (id, kind, outcome,
+ * locations, value).  Protocol extras (Gitleaks' rule_id) stay in the
+ * normalized artifact the record's artifacts[0] names.
+ */
+json_t *prc_oci_native_observations(const prc_oci_native *n)
+{
+        json_t *a = json_array(), *o;
+        size_t i;
+
+        if (a == NULL || !n->have_res)
+                return a;
+        json_array_foreach(n->res.observations, i, o) {
+                json_t *loc = json_object_get(o, "locations"), *val = json_object_get(o, "value");
+                json_t *r = json_pack("{s:O,s:O,s:O,s:o,s:o}", "id", json_object_get(o, "id"), "kind",
+                                      json_object_get(o, "kind"), "outcome", json_object_get(o, "outcome"),
+                                      "locations", loc != NULL ? json_deep_copy(loc) : json_array(), "value",
+                                      val != NULL ? json_deep_copy(val) : json_null());
+                if (r == NULL || json_array_append_new(a, r) != 0) {
+                        json_decref(a);
+                        return NULL;
+                }
+        }
+        return a;
+}
+
 json_t *prc_oci_native_artifacts(const prc_oci_native *n)
 {
         if (!n->have_res)

@@ -83,6 +83,9 @@ bool prc_oci_native_feed(prc_oci_native *n, const uint8_t *p, size_t len);
  */
 bool prc_oci_native_finish(prc_oci_native *n, int exit_status, prc_errclass *out_cls, char *msg, size_t msgcap);
 
+/* The record's observations for an accepted run, in the jsonl shape (new reference; [] otherwise; NULL on OOM). */
+json_t *prc_oci_native_observations(const prc_oci_native *n);
+
 /* The record's "artifacts" entry list for an accepted run (new reference; [] otherwise, NULL on OOM). */
 json_t *prc_oci_native_artifacts(const prc_oci_native *n);
 
