@@ -209,3 +209,57 @@ t_verify_oci_standin_manifest_refused_without_the_test_gate() {
         expect_rc 1
         grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
 }
+
+# verify_layout: $TMP/v/catalog (profile prc/core bound to the stand-in) and $TMP/v/adapters/ with the
+# stand-in manifest under the bundled name: `prc verify` reads the manifest next to its catalog root.
+verify_layout() {
+        setup_standin
+        mkdir -p "$TMP/v/adapters"
+        standin_manifest "$TMP/v/adapters/gitleaks-v8.30.0.yaml" "${STANDIN#*@}"
+        standin_catalog "$TMP/v/catalog" "$DG"
+        sed -i 's|^profiles: .*|profiles: [{id: prc/core, title: core, assertions: [A-SECRETS]}]|' \
+                "$TMP/v/catalog/catalog.yaml"
+        chmod -R a+rX "$TMP/v"
+}
+
+t_verify_oci_prc_verify_runs_the_standin_in_the_testing_build() {
+        verify_layout
+        run as_user /usr/bin/env PRC_CATALOG_ROOT="$TMP/v/catalog" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$PRCT" verify "$TMP/dirty" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_rc 1
+        expect_eq "$(assertion 'a["state"]')" '"Fail"'
+        expect_eq "$(assertion 'a["evidence"][0]["observation"]["locations"][0]["path"]')" '"conf/app.ini"'
+        run as_user /usr/bin/env PRC_CATALOG_ROOT="$TMP/v/catalog" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                PRC_GITLEAKS_RULESET="$TMP/rules.gz" "$PRCT" verify "$TMP/clean" --format json
+        expect_rc 0
+        expect_eq "$(assertion 'a["state"]')" '"Pass"'
+}
+
+t_verify_oci_release_build_never_runs_the_standin() {
+        verify_layout
+        # build/prc has no stand-in gate: the same layout and variable leave the stand-in unreviewed.
+        run as_user /usr/bin/env PRC_CATALOG_ROOT="$TMP/v/catalog" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$PRC" verify "$TMP/clean" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_rc 1
+        expect_eq "$(assertion 'a["state"]')" '"Unknown"'
+        grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
+}
+
+t_verify_oci_bundled_gitleaks_reaches_the_image_check() {
+        need_standin
+        mkdir -p "$TMP/clean" && printf 'nothing\n' >"$TMP/clean/README" && chmod -R a+rX "$TMP/clean"
+        ref=$(sed -n 's/^  registry: //p; s/^  repository: //p; s/^  digest: //p' "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" |
+              paste -sd'/@')
+        run as_user "$PRC" verify "$TMP/clean" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_rc 1
+        if docker image inspect "$ref" >/dev/null 2>&1; then
+                # the reviewed image is present here: the real Gitleaks ran on a clean tree
+                state=$(/usr/bin/python3 -c 'import json,sys; r=json.loads(sys.stdin.read())
+print([a["state"] for a in r["assertions"] if a["id"]=="PRC-A-CORE-013"][0])' <<<"$OUT")
+                expect_eq "$state" Pass
+        else
+                # every gate passed (manifest, reviewed digest, ruleset); the runner stops at the absent image
+                grep -q '"class":"oci-image-absent"' <<<"$OUT" || fail "no oci-image-absent: $OUT"
+                expect_err "docker pull $ref"
+        fi
+}
