@@ -263,3 +263,24 @@ print([a["state"] for a in r["assertions"] if a["id"]=="PRC-A-CORE-013"][0])' <<
                 expect_err "docker pull $ref"
         fi
 }
+
+t_verify_oci_run_oci_record_matches_its_schema() {
+        setup_standin
+        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" "$PRCT" adapter run-oci \
+                --manifest "$TMP/gl.yaml" --target "$TMP/dirty" --runtime docker --gitleaks-ruleset "$TMP/rules.gz" \
+                --format json
+        expect_rc 0
+        expect_eq "$(json_get disposition)" accepted
+        expect_eq "$(json_get exit_status)" 42
+        expect_eq "$(json_get summary_status)" completed
+        expect_eq "$(json_get observations.0.locations.0.path)" conf/app.ini
+        expect_eq "$(json_get artifacts.0.media_type)" "application/vnd.prc.gitleaks-findings+json;version=1"
+        printf '%s\n' "$OUT" >"$TMP/rec.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+                "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/rec.json" || fail "record does not match its schema"
+        # snapshot.files counts the target's files; the scanner-owned ignore file is in the digest only.
+        expect_eq "$(json_get snapshot.files)" 2
+        run "$PRC" record show "$TMP/rec.json"
+        expect_rc 0
+}
