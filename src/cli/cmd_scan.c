@@ -136,7 +136,10 @@ static int exit_for_refusal(const prc_err *e)
         }
 }
 
-/* prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest. */
+/*
+ * prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest.
+ * A native Gitleaks adapter without its operator-supplied ruleset gets the option named.
+ */
 static void pull_hints(const json_t *res, const prc_adapter_set *set, const char *what)
 {
         const json_t *e;
@@ -145,6 +148,9 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
         json_array_foreach(json_object_get(res, "errors"), i, e) {
                 const char *cls = json_string_value(json_object_get(e, "class"));
                 const char *id = json_string_value(json_object_get(e, "assertion"));
+                if (cls != NULL && id != NULL && strcmp(cls, "native-ruleset-missing") == 0)
+                        fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset (gitleaks.toml.gz of v8.30.0); "
+                                "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n", what, id);
                 if (cls == NULL || id == NULL || strcmp(cls, "oci-image-absent") != 0)
                         continue;
                 for (size_t k = 0; k < set->n; k++) {

@@ -181,6 +181,7 @@ t_verify_oci_missing_ruleset_is_an_error_not_a_pass() {
         expect_rc 1
         expect_eq "$(assertion 'a["state"]')" '"Unknown"'
         grep -q 'native-ruleset-missing' <<<"$OUT" || fail "no native-ruleset-missing in the result: $OUT"
+        expect_err "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET"
 }
 
 t_verify_oci_wrong_ruleset_is_refused() {
@@ -292,4 +293,17 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
         expect_eq "$(json_get snapshot.files)" 2
         run "$PRC" record show "$TMP/rec.json"
         expect_rc 0
+}
+
+t_verify_oci_root_gitleaksignore_is_relocated_and_still_scanned() {
+        setup_standin
+        # A root .gitleaksignore could silence findings; the runner moves it under .prc/ and a secret in it
+        # is still reported, at its original path.
+        printf 'conf/app.ini:aws-access-token:2\n# AKIAZXCVBNMASDFGHJKL\n' >"$TMP/dirty/.gitleaksignore"
+        chmod a+r "$TMP/dirty/.gitleaksignore"
+        scan_standin dirty PRC_GITLEAKS_RULESET="$TMP/rules.gz"
+        expect_rc 1
+        expect_eq "$(assertion 'a["state"]')" '"Fail"'
+        expect_eq "$(assertion 'sorted(e["observation"]["locations"][0]["path"] for e in a["evidence"])')" \
+                '[".gitleaksignore", "conf/app.ini"]'
 }
