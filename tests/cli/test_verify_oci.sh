@@ -307,3 +307,15 @@ t_verify_oci_root_gitleaksignore_is_relocated_and_still_scanned() {
         expect_eq "$(assertion 'sorted(e["observation"]["locations"][0]["path"] for e in a["evidence"])')" \
                 '[".gitleaksignore", "conf/app.ini"]'
 }
+
+t_verify_oci_standin_gate_needs_the_exact_built_digest() {
+        setup_standin
+        # The manifest names the stand-in, but the test says another image was built: refused, not skipped.
+        run as_user /usr/bin/env PRC_GITLEAKS_RULESET="$TMP/rules.gz" \
+                PRC_TEST_NATIVE_STANDIN=sha256:1111111111111111111111111111111111111111111111111111111111111111 \
+                "$PRCT" scan --target "$TMP/clean" --catalog-root "$TMP/cat" --profile p --mode verify-local \
+                --adapter-manifest "$TMP/gl.yaml" --format json
+        expect_rc 1
+        expect_eq "$(assertion 'a["state"]')" '"Unknown"'
+        grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
+}
