@@ -62,6 +62,25 @@ static void test_oci_native__override_other_than_reviewed_digest_is_an_error(voi
         prc_manifest_free(m);
 }
 
+static void test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed(void)
+{
+        static const char *const names[] = { "syft-v1.51.0.yaml", "grype-v0.116.1.yaml" };
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+                prc_manifest *m = bundled(names[i]);
+                prc_oci_request rq = { .m = m };
+                prc_oci_native n;
+                prc_err err = {0};
+                T_ASSERT(m != NULL);
+                if (m == NULL)
+                        continue;
+                unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+                T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
+                T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+                prc_oci_native_clear(&n);
+                prc_manifest_free(m);
+        }
+}
+
 static void test_oci_native__pinned_ruleset_becomes_stdin(void)
 {
         const char *corp = t_corpora();
@@ -179,6 +198,7 @@ static void test_oci_native__hostile_report_is_rejected_with_the_normalizers_cla
 static const prc_test tests[] = {
         T(test_oci_native__gitleaks_without_a_ruleset_is_refused),
         T(test_oci_native__override_other_than_reviewed_digest_is_an_error),
+        T(test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed),
         T(test_oci_native__pinned_ruleset_becomes_stdin),
         T(test_oci_native__capture_stops_at_stdout_bytes),
         T(test_oci_native__exit_statuses_are_the_protocols),
