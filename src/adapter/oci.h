@@ -153,7 +153,12 @@ bool prc_oci_plan_request(const prc_oci_request *rq, json_t **out_plan, prc_err 
  * oci-stderr-limit, oci-deadline, adapter-timed-out,
  * adapter-memory-limit).  The record's "observations" are the decoded
  * observations ({"id","kind","outcome","locations","value"}), empty unless
- * accepted.
+ * accepted.  A native-protocol manifest (oci_native.h) is gated first
+ * (native-image-unreviewed, native-command-mismatch, native-ruleset-missing,
+ * native-ruleset-mismatch refuse before a plan), gets its stdin and owned
+ * snapshot files from the protocol, and its stdout is judged by the
+ * normalizer (rejected: stdout-limit, adapter-exit-status or the
+ * normalizer's class); the normalized artifact goes to rq->artifact_out.
  */
 bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err) PRC_MUST_CHECK;
 
