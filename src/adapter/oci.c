@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "adapter/oci_native.h"
 #include "adapter/protocol.h"
 #include "adapter/record.h"
 #include "base/buf.h"
@@ -611,6 +612,7 @@ typedef struct prep {
         char                name[32];
         json_t             *plan;
         uint64_t            files;
+        prc_oci_native      nat;        /* native protocols only (nat.spec non-NULL) */
 } prep;
 
 static void prep_clear(prep *p)
@@ -618,6 +620,7 @@ static void prep_clear(prep *p)
         json_decref(p->plan);
         prc_snapshot_free(p->snap);
         prc_data_free(p->data, p->ndata);
+        prc_oci_native_clear(&p->nat);
         memset(p, 0, sizeof(*p));
 }
 
@@ -674,7 +677,10 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
                 prc_err_sys(err, PRC_E_IO, errno, "getrlimit");
                 goto fail;
         }
-        if (!prc_snapshot_create(rq->inv, NULL, NULL, &p->snap, err) || !prc_snapshot_seal(p->snap, err))
+        if (!prc_oci_native_begin(&p->nat, rq, err))
+                goto fail;
+        if (!prc_snapshot_create(rq->inv, NULL, NULL, &p->snap, err) ||
+            !prc_oci_native_owned(&p->nat, rq->inv, p->snap, err) || !prc_snapshot_seal(p->snap, err))
                 goto fail;
         for (size_t i = 0; i < prc_inventory_count(rq->inv); i++)
                 p->files += prc_inventory_entry(rq->inv, i)->type == PRC_INV_FILE;
@@ -828,6 +834,8 @@ static void set_exec(outcome *o, prc_errclass c, const char *msg)
 static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_decoder *dec,
                     prc_stderr_meter *meter, outcome *o)
 {
+        /* A native report is captured whole (bounded) for its normalizer; jsonl is decoded as it comes. */
+        prc_oci_native *nat = p->nat.spec != NULL ? &p->nat : NULL;
         int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 };
         size_t argc = json_array_size(json_object_get(p->plan, "argv"));
         char **argv = calloc(argc + 1, sizeof(*argv));
@@ -912,7 +920,8 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                 if (io >= 0 && (pf[io].revents & (POLLIN | POLLHUP | POLLERR))) {
                         ssize_t n = read(out[0], chunk, CHUNK);
                         if (n > 0) {
-                                if (!prc_decoder_feed(dec, chunk, (size_t)n))
+                                if (nat != NULL ? !prc_oci_native_feed(nat, chunk, (size_t)n)
+                                                : !prc_decoder_feed(dec, chunk, (size_t)n))
                                         break;  /* rejected: nothing more is read */
                         } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
                                 close(out[0]);
@@ -1034,11 +1043,11 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         plan_sha = json_string_value(json_object_get(p.plan, "plan_sha256"));
         if (!image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))
                 goto out;
-        dec = prc_decoder_new(rq->m, NULL, err);
-        if (dec == NULL || !prc_stderr_meter_init(&meter, p.lim.stderr_bytes, err))
+        dec = p.nat.spec != NULL ? NULL : prc_decoder_new(rq->m, NULL, err);
+        if ((dec == NULL && p.nat.spec == NULL) || !prc_stderr_meter_init(&meter, p.lim.stderr_bytes, err))
                 goto out;
         prc_buf_init(&req, (size_t)p.lim.stdin_bytes);
-        if (!prc_proto_write_request(rq->run_id ? rq->run_id : plan_sha,
+        if (p.nat.spec == NULL && !prc_proto_write_request(rq->run_id ? rq->run_id : plan_sha,
                                      rq->target_name ? rq->target_name : "target", prc_inventory_digest(rq->inv),
                                      NULL, NULL, &req, err))
                 goto out;
@@ -1050,7 +1059,7 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         if (!recheck_before(rq, &p, &rerr))
                 set_exec(&o, rerr.cls, rerr.msg);
         else
-                execute(rq, &p, &req, dec, &meter, &o);
+                execute(rq, &p, p.nat.spec != NULL ? &p.nat.in : &req, dec, &meter, &o);
         /* Immediately after: the bytes the adapter read must still be the sealed ones. */
 #if defined(PRC_TESTING) && PRC_TESTING
         test_hook(&p, "PRC_TEST_OCI_HOOK_AFTER");
@@ -1070,8 +1079,14 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                 set_exec(&o, PRC_E_ADAPTER_TIMED_OUT, "the adapter ran past wall_seconds");
         else if (end.memory_limit)
                 set_exec(&o, PRC_E_ADAPTER_MEMORY_LIMIT, "the adapter was killed at memory_bytes");
-        bool accepted = prc_decoder_finish(dec, &end);
-        if (!prc_stderr_meter_finish(&meter, err))
+        prc_errclass ncls = PRC_E_OK;
+        char nmsg[256];
+        bool accepted = p.nat.spec == NULL ? prc_decoder_finish(dec, &end)
+                        : o.exec_cls == PRC_E_OK &&
+                                  prc_oci_native_finish(&p.nat, o.exit_status, &ncls, nmsg, sizeof(nmsg));
+        const char *out_sha = p.nat.spec == NULL ? prc_decoder_stdout_sha256(dec)
+                                                 : prc_oci_native_stdout_sha256(&p.nat, err);
+        if (out_sha == NULL || !prc_stderr_meter_finish(&meter, err))
                 goto out;
         const char *disp, *cls;
         if (o.exec_cls != PRC_E_OK) {
@@ -1083,9 +1098,12 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                 cls = NULL;
         } else {
                 disp = "rejected";
-                cls = prc_err_name(prc_decoder_error(dec)->cls);
+                cls = prc_err_name(p.nat.spec != NULL ? ncls : prc_decoder_error(dec)->cls);
         }
-        obs = accepted ? observations_of(dec) : json_array();
+        if (p.nat.spec != NULL)
+                obs = accepted ? prc_oci_native_observations(&p.nat) : json_array();
+        else
+                obs = accepted ? observations_of(dec) : json_array();
         res = prc_resolution_json(rq->resolution, err);
         data = prc_data_identity_json(p.data, p.ndata);
         if (obs == NULL || res == NULL || data == NULL) {
@@ -1094,7 +1112,8 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                 goto out;
         }
         const json_t *sealed = json_object_get(p.plan, "sealed");
-        json_t *arts = accepted ? json_deep_copy(prc_decoder_artifacts(dec)) : json_array();
+        json_t *arts = p.nat.spec != NULL ? prc_oci_native_artifacts(&p.nat)
+                       : accepted ? json_deep_copy(prc_decoder_artifacts(dec)) : json_array();
         rec = json_pack("{s:s,s:s,s:s,s:O,s:s,s:s,s:O,s:s,s:O,s:O,s:O,s:s,s:s?,s:o,s:b,s:s?,s:O,s:o,s:O,"
                         "s:{s:I,s:s},s:{s:I,s:s}}",
                         "schema", PRC_RECORD_SCHEMA, "adapter_id", prc_manifest_adapter_id(rq->m), "manifest_sha256",
@@ -1104,16 +1123,25 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                         json_object_get(sealed, "runtime"), "image", json_object_get(sealed, "image"), "limits",
                         json_object_get(sealed, "limits"), "disposition", disp, "error_class", cls, "exit_status",
                         o.exit_status < 0 ? json_null() : json_integer(o.exit_status), "timed_out", o.timed_out,
-                        "summary_status", accepted ? prc_decoder_summary_status(dec) : NULL, "observations", obs,
+                        "summary_status",
+                        !accepted ? NULL : p.nat.spec != NULL ? "completed" : prc_decoder_summary_status(dec),
+                        "observations", obs,
                         "artifacts", arts, "data_inputs", data,
-                        "stdout", "bytes", (json_int_t)prc_decoder_bytes(dec), "sha256",
-                        prc_decoder_stdout_sha256(dec), "stderr", "bytes", (json_int_t)meter.bytes, "sha256",
+                        "stdout", "bytes",
+                        (json_int_t)(p.nat.spec != NULL ? prc_oci_native_stdout_bytes(&p.nat) : prc_decoder_bytes(dec)),
+                        "sha256", out_sha, "stderr", "bytes", (json_int_t)meter.bytes, "sha256",
                         meter.sha256);
         if (rec == NULL) {
                 prc_err_oom(err, "record");
                 goto out;
         }
         if (!prc_record_seal(rec, err)) {
+                json_decref(rec);
+                rec = NULL;
+                goto out;
+        }
+        if (accepted && p.nat.spec != NULL && rq->artifact_out != NULL &&
+            !prc_buf_put(rq->artifact_out, p.nat.res.artifact, p.nat.res.artifact_len, err)) {
                 json_decref(rec);
                 rec = NULL;
                 goto out;

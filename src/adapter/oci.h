@@ -125,6 +125,11 @@ typedef struct prc_oci_request {
         prc_oci_kind            runtime;
         const char             *run_id;         /* 64 hex; NULL: the plan digest */
         const struct timespec  *deadline;       /* CLOCK_MONOTONIC, shared by the scan; NULL: none */
+        /* Native protocols only (oci_native.h): */
+        const char             *ruleset_path;   /* Gitleaks ruleset (gzip); NULL: $PRC_GITLEAKS_RULESET */
+        int64_t                 now;            /* Unix seconds for the normalizer (Grype age); 0: none */
+        struct prc_buf         *artifact_out;   /* non-NULL: an accepted native run appends its normalized
+                                                 * artifact bytes here (the record's artifacts[0]) */
 } prc_oci_request;
 
 /*
@@ -148,7 +153,12 @@ bool prc_oci_plan_request(const prc_oci_request *rq, json_t **out_plan, prc_err 
  * oci-stderr-limit, oci-deadline, adapter-timed-out,
  * adapter-memory-limit).  The record's "observations" are the decoded
  * observations ({"id","kind","outcome","locations","value"}), empty unless
- * accepted.
+ * accepted.  A native-protocol manifest (oci_native.h) is gated first
+ * (native-image-unreviewed, native-command-mismatch, native-ruleset-missing,
+ * native-ruleset-mismatch refuse before a plan), gets its stdin and owned
+ * snapshot files from the protocol, and its stdout is judged by the
+ * normalizer (rejected: stdout-limit, adapter-exit-status or the
+ * normalizer's class); the normalized artifact goes to rq->artifact_out.
  */
 bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err) PRC_MUST_CHECK;
 

@@ -67,11 +67,12 @@ static int run(int argc, char **argv, bool execute)
                 { "runtime", required_argument, NULL, 'r' },
                 { "data", required_argument, NULL, 'd' },
                 { "format", required_argument, NULL, 'F' },
+                { "gitleaks-ruleset", required_argument, NULL, 'G' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", NULL };
         const char *what = execute ? "adapter run-oci" : "adapter plan-oci";
-        const char *mpath = NULL, *target = NULL, *rtname = NULL, *format = "text";
+        const char *mpath = NULL, *target = NULL, *rtname = NULL, *format = "text", *ruleset = NULL;
         prc_data_binding data[PRC_DATA_BINDINGS_MAX];
         size_t ndata = 0;
         prc_manifest *m = NULL;
@@ -91,6 +92,7 @@ static int run(int argc, char **argv, bool execute)
                 case 't': target = optarg; break;
                 case 'r': rtname = optarg; break;
                 case 'F': format = optarg; break;
+                case 'G': ruleset = optarg; break;
                 case 'd':
                         if (ndata == PRC_DATA_BINDINGS_MAX)
                                 return cli_usage(what, "at most %d --data bindings", PRC_DATA_BINDINGS_MAX);
@@ -126,7 +128,7 @@ static int run(int argc, char **argv, bool execute)
         prc_oci_request rq = {
                 .m = m, .manifest_path = mpath, .resolution = &res, .inv = inv,
                 .target_name = (base[0] == '\0' || strcmp(base, "/") == 0 || strcmp(base, ".") == 0) ? "target" : base,
-                .data = data, .ndata = ndata, .runtime = kind,
+                .data = data, .ndata = ndata, .runtime = kind, .ruleset_path = ruleset,
         };
         bool ok = execute ? prc_oci_run(&rq, &out, &err) : prc_oci_plan_request(&rq, &out, &err);
         if (!ok) {

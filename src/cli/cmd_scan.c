@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "adapter/data.h"
+#include "adapter/native/native.h"
 #include "adapter/oci.h"
 #include "adapter/registry.h"
 #include "content/client.h"
@@ -48,6 +49,8 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
 }
 
 enum { DATA_ARGS_MAX = 64 };
+/* A normalized native artifact is canonical JSON derived from a report bounded by stdout_bytes. */
+#define NATIVE_ARTIFACT_MAX ((size_t)256 << 20)
 
 /* verify-local: what the OCI glue needs beyond the adapter itself. */
 struct oci_ctx {
@@ -57,6 +60,10 @@ struct oci_ctx {
         size_t       ndata;
         const char  *manifest_paths[PRC_SCAN_ADAPTERS_MAX];     /* explicit grants: re-checked before start */
         size_t       nmanifests;
+        const char  *ruleset;                           /* --gitleaks-ruleset, or NULL: the environment */
+        int64_t      now;                               /* --now as Unix seconds, 0 when absent */
+        prc_buf      arts[PRC_SCAN_ADAPTERS_MAX];       /* native runs' normalized artifacts, for --state-dir */
+        size_t       narts;
 };
 
 static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv, const char *run_id,
@@ -87,8 +94,18 @@ static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_invento
         }
         rq = (prc_oci_request){ .m = a->manifest, .manifest_path = mpath, .resolution = &a->res, .inv = inv,
                                 .target_name = "target", .data = b, .ndata = nb, .runtime = oc->runtime,
-                                .run_id = run_id, .deadline = deadline };
-        return prc_oci_run(&rq, out_record, err);
+                                .run_id = run_id, .deadline = deadline, .ruleset_path = oc->ruleset,
+                                .now = oc->now };
+        if (oc->narts < PRC_SCAN_ADAPTERS_MAX) {
+                prc_buf_init(&oc->arts[oc->narts], NATIVE_ARTIFACT_MAX);
+                rq.artifact_out = &oc->arts[oc->narts];
+        }
+        bool ok = prc_oci_run(&rq, out_record, err);
+        if (rq.artifact_out != NULL && rq.artifact_out->len > 0)
+                oc->narts++;
+        else if (rq.artifact_out != NULL)
+                prc_buf_clear(rq.artifact_out);
+        return ok;
 }
 
 /* The OCI runner never runs as root: refuse the whole scan once it is authorized, not adapter by adapter. */
@@ -119,7 +136,10 @@ static int exit_for_refusal(const prc_err *e)
         }
 }
 
-/* prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest. */
+/*
+ * prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest.
+ * A native Gitleaks adapter without its operator-supplied ruleset gets the option named.
+ */
 static void pull_hints(const json_t *res, const prc_adapter_set *set, const char *what)
 {
         const json_t *e;
@@ -128,6 +148,9 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
         json_array_foreach(json_object_get(res, "errors"), i, e) {
                 const char *cls = json_string_value(json_object_get(e, "class"));
                 const char *id = json_string_value(json_object_get(e, "assertion"));
+                if (cls != NULL && id != NULL && strcmp(cls, "native-ruleset-missing") == 0)
+                        fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset (gitleaks.toml.gz of v8.30.0); "
+                                "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n", what, id);
                 if (cls == NULL || id == NULL || strcmp(cls, "oci-image-absent") != 0)
                         continue;
                 for (size_t k = 0; k < set->n; k++) {
@@ -263,6 +286,7 @@ static int run_scan(int argc, char **argv, const char *what)
                 { "adapter-runtime", required_argument, NULL, 'T' },
                 { "adapter-data", required_argument, NULL, 'D' },
                 { "max-duration", required_argument, NULL, 'X' },
+                { "gitleaks-ruleset", required_argument, NULL, 'G' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", "sarif", NULL };
@@ -295,6 +319,7 @@ static int run_scan(int argc, char **argv, const char *what)
                         oc.manifest_paths[oc.nmanifests++] = optarg;
                         break;
                 case 'R': registry = optarg; break;
+                case 'G': oc.ruleset = optarg; break;
                 case 'I':
                         if (nids == PRC_SCAN_ADAPTERS_MAX)
                                 return cli_usage(what, "at most %d adapters", PRC_SCAN_ADAPTERS_MAX);
@@ -330,6 +355,8 @@ static int run_scan(int argc, char **argv, const char *what)
                         if (!rfc3339_ok(optarg))
                                 return cli_usage(what, "--now takes YYYY-MM-DDTHH:MM:SSZ");
                         so.now = optarg;
+                        if (!prc_native_time(optarg, &oc.now))
+                                return cli_usage(what, "--now takes YYYY-MM-DDTHH:MM:SSZ");
                         break;
                 case 'm':
                         if (strcmp(optarg, "inspect") == 0)
@@ -397,8 +424,11 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         progress_done();
         pull_hints(res, &set, what);
-        /* Artifacts (none from built-in analyses) are written before the record that names them. */
-        if (state_dir != NULL && !prc_state_write(state_dir, NULL, 0, res, &err)) {
+        /* Artifacts (native adapters' normalized reports) are written before the record that names them. */
+        prc_artifact_bytes ab[PRC_SCAN_ADAPTERS_MAX];
+        for (size_t i = 0; i < oc.narts; i++)
+                ab[i] = (prc_artifact_bytes){ oc.arts[i].data, oc.arts[i].len };
+        if (state_dir != NULL && !prc_state_write(state_dir, ab, oc.narts, res, &err)) {
                 cli_print_err(&err);
                 rc = PRC_EXIT_EXEC;
                 goto out;
@@ -419,6 +449,8 @@ static int run_scan(int argc, char **argv, const char *what)
                 print_text(res);
         }
 out:
+        for (size_t i = 0; i < oc.narts; i++)
+                prc_buf_clear(&oc.arts[i]);
         json_decref(res);
         prc_client_free(pc.client);
         prc_adapter_set_clear(&set);
@@ -440,7 +472,8 @@ int cmd_scan(int argc, char **argv)
  */
 int cmd_verify(int argc, char **argv)
 {
-        static const char *const allowed[] = { "--format", "--state-dir", "--now", "--max-duration", NULL };
+        static const char *const allowed[] = { "--format", "--state-dir", "--now", "--max-duration",
+                                               "--gitleaks-ruleset", NULL };
         char catbuf[4200], manifest[4300], *root;
         char *av[16];
         int ac = 0, rc;
@@ -458,7 +491,7 @@ int cmd_verify(int argc, char **argv)
                         ok |= strcmp(argv[i], allowed[k]) == 0;
                 if (!ok)
                         return cli_usage("verify", "'%s' cannot be overridden here; use prc scan", argv[i]);
-                if (i + 1 >= argc || ac + 2 > 8)
+                if (i + 1 >= argc || ac + 2 > 10)
                         return cli_usage("verify", "'%s' needs a value", argv[i]);
                 av[ac++] = argv[i];
                 av[ac++] = argv[++i];

@@ -19,7 +19,7 @@ const prc_cmd prc_cmds[] = {
           "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
           "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
           "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
-          "                [--max-duration SECONDS]\n"
+          "                [--max-duration SECONDS] [--gitleaks-ruleset FILE]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -29,7 +29,9 @@ const prc_cmd prc_cmds[] = {
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
           "--format sarif prints a SARIF 2.1.0 view (one result per assertion not passing).\n"
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
-          "written atomically, artifacts first.\n"
+          "written atomically, artifacts first (native adapters' normalized reports).\n"
+          "--gitleaks-ruleset FILE: the pinned gzip Gitleaks ruleset a native Gitleaks adapter\n"
+          "reads on stdin (default $PRC_GITLEAKS_RULESET); checked by size and SHA-256.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
           "verify-local runs up to 16 adapters in the OCI runner (never as root), each of which\n"
           "must be bound by an assertion of the profile with its exact adapter id, manifest\n"
@@ -42,12 +44,14 @@ const prc_cmd prc_cmds[] = {
 
         { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
           "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
+          "                  [--gitleaks-ruleset FILE]\n"
           "\n"
           "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
           "Adapter, profile, mode and catalog overrides are refused.  The pinned image must\n"
           "already be present (prc never pulls): when it is absent, prc says which\n"
-          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n" },
+          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n"
+          "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n" },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
@@ -173,6 +177,7 @@ const prc_cmd prc_cmds[] = {
         { "adapter", "plan-oci", cmd_adapter_plan_oci, "print the exact OCI command and sealed plan, start nothing",
           "usage: prc adapter plan-oci --manifest FILE --target DIR --runtime docker|podman\n"
           "                            [--data NAME=DIR]... [--format text|json]\n"
+          "                            [--gitleaks-ruleset FILE]\n"
           "\n"
           "Inventories DIR, seals a private read-only snapshot of it (then removes it),\n"
           "hashes each declared data directory, identifies the runtime client (path,\n"
@@ -188,6 +193,7 @@ const prc_cmd prc_cmds[] = {
         { "adapter", "run-oci", cmd_adapter_run_oci, "run a pinned adapter image and emit an execution record",
           "usage: prc adapter run-oci --manifest FILE --target DIR --runtime docker|podman\n"
           "                           [--data NAME=DIR]... [--format text|json]\n"
+          "                           [--gitleaks-ruleset FILE]\n"
           "\n"
           "Plans as plan-oci does, checks the image is present (never pulls), re-checks\n"
           "plan, manifest, runtime binary, snapshot and data immediately before start,\n"

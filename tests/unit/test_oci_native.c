@@ -1,0 +1,208 @@
+/*
+ * test_oci_native.c - the OCI runner's native glue (src/adapter/oci_native.c)
+ * without a container: the manifest and ruleset gates of begin, the bounded
+ * capture and the exit-status and normalizer verdicts of finish.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapter/native/gitleaks.h"
+#include "adapter/oci.h"
+#include "adapter/oci_native.h"
+#include "t.h"
+
+static prc_manifest *bundled(const char *name)
+{
+        char path[4096];
+        prc_err err = {0};
+        snprintf(path, sizeof(path), "%s/adapters/%s", t_root(), name);
+        prc_manifest *m = prc_manifest_load(path, PRC_MANIFEST_EXECUTE, &err);
+        T_NOERR(err);
+        return m;
+}
+
+/* A Gitleaks glue state as begin leaves it, with a stdout cap of cap bytes. */
+static void gitleaks_state(prc_oci_native *n, size_t cap)
+{
+        memset(n, 0, sizeof(*n));
+        n->spec = prc_native_spec_of(PRC_NATIVE_GITLEAKS);
+        prc_buf_init(&n->in, 1u << 20);
+        prc_buf_init(&n->out, cap);
+}
+
+static void test_oci_native__gitleaks_without_a_ruleset_is_refused(void)
+{
+        prc_manifest *m = bundled("gitleaks-v8.30.0.yaml");
+        prc_oci_request rq = { .m = m };
+        prc_oci_native n;
+        prc_err err = {0};
+
+        unsetenv(PRC_OCI_RULESET_ENV);
+        unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+        T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
+        T_ERR(err, PRC_E_NATIVE_RULESET_MISSING);
+        prc_oci_native_clear(&n);
+        prc_manifest_free(m);
+}
+
+static void test_oci_native__override_other_than_reviewed_digest_is_an_error(void)
+{
+        prc_manifest *m = bundled("gitleaks-v8.30.0.yaml");
+        prc_oci_request rq = { .m = m, .ruleset_path = "/nonexistent" };
+        prc_oci_native n;
+        prc_err err = {0};
+
+        setenv(PRC_OCI_NATIVE_OVERRIDE_ENV,
+               "sha256:0000000000000000000000000000000000000000000000000000000000000000", 1);
+        T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
+        unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+        T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+        prc_oci_native_clear(&n);
+        prc_manifest_free(m);
+}
+
+static void test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed(void)
+{
+        static const char *const names[] = { "syft-v1.51.0.yaml", "grype-v0.116.1.yaml" };
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+                prc_manifest *m = bundled(names[i]);
+                prc_oci_request rq = { .m = m };
+                prc_oci_native n;
+                prc_err err = {0};
+                T_ASSERT(m != NULL);
+                if (m == NULL)
+                        continue;
+                unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+                T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
+                T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+                prc_oci_native_clear(&n);
+                prc_manifest_free(m);
+        }
+}
+
+static void test_oci_native__pinned_ruleset_becomes_stdin(void)
+{
+        const char *corp = t_corpora();
+        char path[4096];
+        prc_manifest *m = bundled("gitleaks-v8.30.0.yaml");
+        prc_oci_native n;
+        prc_err err = {0};
+
+        T_ASSERT(corp != NULL);         /* the pinned ruleset is not shipped in the repository */
+        if (corp == NULL) {
+                prc_manifest_free(m);
+                return;
+        }
+        snprintf(path, sizeof(path), "%s/native/gitleaks/config/gitleaks.toml.gz", corp);
+        prc_oci_request rq = { .m = m, .ruleset_path = path };
+        unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+        T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
+        T_NOERR(err);
+        T_EQ_INT(n.in.len, PRC_GITLEAKS_RULESET_SIZE);
+        T_ASSERT(json_object_size(n.rule_ids) > 100);
+        T_ASSERT(json_is_true(json_object_get(n.rule_ids, "aws-access-token")));
+        prc_oci_native_clear(&n);
+        prc_manifest_free(m);
+}
+
+static void test_oci_native__capture_stops_at_stdout_bytes(void)
+{
+        prc_oci_native n;
+        prc_errclass cls = PRC_E_OK;
+        char msg[128];
+
+        gitleaks_state(&n, 4);
+        T_ASSERT(prc_oci_native_feed(&n, (const uint8_t *)"[]", 2));
+        T_ASSERT(!prc_oci_native_feed(&n, (const uint8_t *)"\n\n\n", 3));
+        T_ASSERT(!prc_oci_native_feed(&n, (const uint8_t *)"x", 1));       /* nothing more is taken */
+        T_EQ_INT(prc_oci_native_stdout_bytes(&n), 2);
+        T_ASSERT(!prc_oci_native_finish(&n, 0, &cls, msg, sizeof(msg)));
+        T_EQ_INT(cls, PRC_E_STDOUT_LIMIT);
+        prc_oci_native_clear(&n);
+}
+
+static void test_oci_native__exit_statuses_are_the_protocols(void)
+{
+        static const struct {
+                int           status;
+                prc_errclass  cls;      /* OK: accepted */
+        } cases[] = {
+                { 0, PRC_E_OK },
+                { 1, PRC_E_ADAPTER_EXIT_STATUS },
+                /* 42 says "findings" but the report has none: the tool contradicts itself */
+                { 42, PRC_E_ADAPTER_EXIT_STATUS },
+                { 2, PRC_E_ADAPTER_EXIT_STATUS },
+        };
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                prc_oci_native n;
+                prc_errclass cls = PRC_E_OK;
+                char msg[128];
+                gitleaks_state(&n, 1024);
+                T_ASSERT(prc_oci_native_feed(&n, (const uint8_t *)"[]\n", 3));
+                bool ok = prc_oci_native_finish(&n, cases[i].status, &cls, msg, sizeof(msg));
+                T_EQ_INT(ok, cases[i].cls == PRC_E_OK);
+                T_EQ_INT(ok ? PRC_E_OK : cls, cases[i].cls);
+                prc_oci_native_clear(&n);
+        }
+}
+
+static void test_oci_native__record_shapes_of_an_accepted_report(void)
+{
+        prc_oci_native n;
+        prc_errclass cls = PRC_E_OK;
+        char msg[128];
+        prc_err err = {0};
+
+        gitleaks_state(&n, 1024);
+        T_ASSERT(prc_oci_native_feed(&n, (const uint8_t *)"[]\n", 3));
+        T_ASSERT(prc_oci_native_finish(&n, 0, &cls, msg, sizeof(msg)));
+        json_t *obs = prc_oci_native_observations(&n);
+        json_t *arts = prc_oci_native_artifacts(&n);
+        T_EQ_INT(json_array_size(obs), 1);
+        json_t *o = json_array_get(obs, 0);
+        T_EQ_INT(json_object_size(o), 5);       /* exactly id, kind, outcome, locations, value */
+        T_EQ_STR(json_string_value(json_object_get(o, "kind")), "gitleaks.secret");
+        T_EQ_STR(json_string_value(json_object_get(o, "outcome")), "not_found");
+        T_ASSERT(json_is_null(json_object_get(o, "value")));
+        T_EQ_INT(json_array_size(json_object_get(o, "locations")), 0);
+        T_EQ_INT(json_array_size(arts), 1);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(arts, 0), "sha256")), n.res.artifact_sha256);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(arts, 0), "media_type")),
+                 PRC_NATIVE_MT_GITLEAKS_NORM);
+        char want[PRC_SHA256_HEX + 1];
+        T_ASSERT(prc_sha256_hex_once("[]\n", 3, want, &err));
+        T_EQ_STR(prc_oci_native_stdout_sha256(&n, &err), want);
+        json_decref(obs);
+        json_decref(arts);
+        prc_oci_native_clear(&n);
+}
+
+static void test_oci_native__hostile_report_is_rejected_with_the_normalizers_class(void)
+{
+        static const char bad[] = "[{\"RuleID\":\"x\"";
+        prc_oci_native n;
+        prc_errclass cls = PRC_E_OK;
+        char msg[128];
+
+        gitleaks_state(&n, 1024);
+        T_ASSERT(prc_oci_native_feed(&n, (const uint8_t *)bad, sizeof(bad) - 1));
+        T_ASSERT(!prc_oci_native_finish(&n, 42, &cls, msg, sizeof(msg)));
+        T_EQ_INT(cls, PRC_E_INVALID_JSON);
+        json_t *obs = prc_oci_native_observations(&n);
+        T_EQ_INT(json_array_size(obs), 0);
+        json_decref(obs);
+        prc_oci_native_clear(&n);
+}
+
+static const prc_test tests[] = {
+        T(test_oci_native__gitleaks_without_a_ruleset_is_refused),
+        T(test_oci_native__override_other_than_reviewed_digest_is_an_error),
+        T(test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed),
+        T(test_oci_native__pinned_ruleset_becomes_stdin),
+        T(test_oci_native__capture_stops_at_stdout_bytes),
+        T(test_oci_native__exit_statuses_are_the_protocols),
+        T(test_oci_native__record_shapes_of_an_accepted_report),
+        T(test_oci_native__hostile_report_is_rejected_with_the_normalizers_class),
+};
+PRC_SUITE(oci_native, tests)
