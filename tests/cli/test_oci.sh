@@ -408,3 +408,35 @@ t_missing_runtime_is_a_named_error() {
         expect_rc 3
         expect_err oci-runtime-unavailable
 }
+
+t_record_show_reads_archived_versions() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run_json
+        expect_rc 0
+        printf '%s\n' "$OUT" >"$TMP/v3.json"
+        # Derive v0.2 and v0.1 records (their fields are subsets) with their own ids.
+        /usr/bin/python3 - "$TMP" <<'PY'
+import hashlib, json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/v3.json"))
+def write(rec, ver):
+    rec = dict(rec); rec.pop("id", None); rec["schema"] = "prc.execution-record/v0.%d" % ver
+    canon = json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    rec["id"] = hashlib.sha256(canon).hexdigest()
+    json.dump(rec, open(d + "/v%d.json" % ver, "w"), separators=(",", ":"))
+v2 = {k: v for k, v in r.items() if k not in ("data_inputs", "snapshot")}
+write(v2, 2)
+write({k: v for k, v in v2.items() if k not in ("resolution", "artifacts")}, 1)
+PY
+        for v in 1 2 3; do
+                run "$PRC" record show "$TMP/v$v.json"
+                expect_rc 0
+                expect_out "prc.execution-record/v0.$v"
+        done
+        # A v0.3 field in a v0.1 record is refused.
+        sed 's/"timed_out":false/"timed_out":false,"data_inputs":[]/' "$TMP/v1.json" >"$TMP/bad.json"
+        run "$PRC" record show "$TMP/bad.json"
+        expect_rc 1
+        expect_err unknown-field
+}
