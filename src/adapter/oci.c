@@ -997,10 +997,20 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         const char *plan_sha;
 
         prc_buf_init(&req, 0);
-        if (!prepare(rq, &p, true, err))
+        /*
+         * With the shared deadline already spent nothing will start: plan (the
+         * record needs the plan and snapshot identities) but do not ask the
+         * engine anything more; execute() records oci-deadline.
+         */
+        bool expired = false;
+        if (rq->deadline != NULL) {
+                int64_t shared = (int64_t)rq->deadline->tv_sec * 1000 + rq->deadline->tv_nsec / 1000000;
+                expired = shared <= now_ms();
+        }
+        if (!prepare(rq, &p, !expired, err))
                 return false;
         plan_sha = json_string_value(json_object_get(p.plan, "plan_sha256"));
-        if (!image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))
+        if (!expired && !image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))
                 goto out;
         dec = prc_decoder_new(rq->m, NULL, err);
         if (dec == NULL || !prc_stderr_meter_init(&meter, p.lim.stderr_bytes, err))
