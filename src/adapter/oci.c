@@ -718,7 +718,8 @@ static void test_hook(const prep *p, const char *var)
         if (cmd == NULL || *cmd == '\0')
                 return;
         /* The hook sees the snapshot path; it runs as the invoking user. */
-        if (setenv("PRC_HOOK_SNAPSHOT", prc_snapshot_path(p->snap), 1) != 0)
+        if (setenv("PRC_HOOK_SNAPSHOT", prc_snapshot_path(p->snap), 1) != 0 ||
+            setenv("PRC_HOOK_CONTAINER", p->name, 1) != 0)
                 return;
         char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL };
         pid_t pid = fork();
