@@ -2,7 +2,7 @@
 # (sourced, not run).  gen_tree DIR makes a synthetic source tree of at least
 # $BENCH_FILES files and $BENCH_MIB MiB: many small files in a few hundred
 # directories (like a checkout) plus a few large ones for the volume.
-# time_median CMD... runs CMD $RUNS times and prints the median seconds.
+# bench_rounds times commands side by side (medians of $RUNS interleaved rounds).
 
 BENCH_FILES=${BENCH_FILES:-50000}
 BENCH_MIB=${BENCH_MIB:-1100}
@@ -46,19 +46,30 @@ maybe_drop_caches() {
         echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || { echo "cannot drop caches (COLD=1 needs root)" >&2; exit 1; }
 }
 
-# time_median PREP_FN CMD...: PREP_FN runs (untimed) before each run.
-time_median() {
+# bench_rounds PREP_FN NAME=FN...: RUNS rounds; each round runs every FN once
+# (PREP_FN untimed before each), interleaved so that drift in the machine or
+# the filesystem (a shared host, ext4's allocator after mass deletes) hits
+# every command alike.  Sets MEDIAN_<NAME> to the median seconds.
+bench_rounds() {
         local prep=$1; shift
-        local times=() i t0 t1
+        local spec name fn i t0 t1
+        declare -gA BENCH_T=()
         for ((i = 0; i < RUNS; i++)); do
-                "$prep"
-                maybe_drop_caches
-                t0=$(date +%s.%N)
-                "$@" >/dev/null
-                t1=$(date +%s.%N)
-                times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}')")
+                for spec in "$@"; do
+                        name=${spec%%=*}; fn=${spec#*=}
+                        "$prep"
+                        maybe_drop_caches
+                        t0=$(date +%s.%N)
+                        "$fn" >/dev/null
+                        t1=$(date +%s.%N)
+                        BENCH_T[$name]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", b - a}') "
+                done
         done
-        printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.3f\n", a[int((NR+1)/2)]}'
+        for spec in "$@"; do
+                name=${spec%%=*}
+                printf -v "MEDIAN_$name" '%s' "$(printf '%s\n' ${BENCH_T[$name]} | sort -g |
+                        awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}')"
+        done
 }
 
 noprep() { :; }

@@ -22,14 +22,14 @@ prc_snap_verify() { "$PRC" snapshot --target "$DIR/t" --out "$DIR/out" --verify;
 cp_hash() { cp -a "$DIR/t" "$DIR/out" && find "$DIR/out" -type f -print0 | xargs -0 sha256sum; }
 cp_hash2() { cp -a "$DIR/t" "$DIR/out" && find "$DIR/out" -type f -print0 | xargs -0 -P2 -n 256 sha256sum; }
 
-echo "$RUNS runs each, median; cache: $([ "$COLD" = 1 ] && echo cold || echo warm)"
+echo "$RUNS interleaved rounds, median; cache: $([ "$COLD" = 1 ] && echo cold || echo warm)"
 clean; [ "$COLD" = 1 ] || cp_hash >/dev/null      # warm the source cache for everyone
-a=$(time_median clean prc_snap)
-v=$(time_median clean prc_snap_verify)
-b=$(time_median clean cp_hash)
-c=$(time_median clean cp_hash2)
+bench_rounds clean prc=prc_snap verify=prc_snap_verify cp=cp_hash cp2=cp_hash2
 clean
-printf '  %-40s %8.3f s\n' "prc snapshot (inventory + copy + seal)" "$a"
-printf '  %-40s %8.3f s\n' "prc snapshot --verify (+ reread)" "$v"
-printf '  %-40s %8.3f s   prc is %sx faster\n' "cp -a && find | xargs sha256sum" "$b" "$(ratio "$b" "$a")"
-printf '  %-40s %8.3f s   prc is %sx faster\n' "cp -a && find | xargs -P2 sha256sum" "$c" "$(ratio "$c" "$a")"
+a=$MEDIAN_prc
+printf '  %-42s %8.3f s\n' "prc snapshot (inventory + copy + seal)" "$a"
+printf '  %-42s %8.3f s\n' "prc snapshot --verify (+ reread)" "$MEDIAN_verify"
+printf '  %-42s %8.3f s   prc is %sx faster\n' "cp -a && find | xargs sha256sum" "$MEDIAN_cp" "$(ratio "$MEDIAN_cp" "$a")"
+printf '  %-42s %8.3f s   prc is %sx faster\n' "cp -a && find | xargs -P2 sha256sum" "$MEDIAN_cp2" \
+        "$(ratio "$MEDIAN_cp2" "$a")"
+echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (a shared machine inflates wall times)"

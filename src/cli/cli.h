@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/err.h"
 
@@ -58,6 +59,19 @@ int cmd_snapshot(int argc, char **argv);
 
 /* -- content worker and parsers -- */
 int cmd_content_parse(int argc, char **argv);
+int cmd_content_tokenize(int argc, char **argv);
+int cmd_content_archive(int argc, char **argv);
+/*
+ * Shared by the content commands (cmd_content.c).  cli_content_call reads
+ * path (symlinks refused, at most the analysis cap) and sends it to a fresh
+ * worker as op/sub with args; *out gets the document (transfers) or err the
+ * refusal.  cli_content_report prints the outcome (ok: doc, else err) as the
+ * bare document or, with wrap, as {"document"|"error", "format" (when not
+ * NULL), "path"}, and returns the exit status (0, or 3 for any refusal).
+ */
+bool cli_content_call(const char *path, uint16_t op, uint16_t sub, const void *args, size_t args_len,
+                      json_t **out, prc_err *err) PRC_MUST_CHECK;
+int cli_content_report(bool ok, const json_t *doc, prc_err *err, const char *format, const char *path, bool wrap);
 int cmd_sandbox_probe(int argc, char **argv);
 
 /* -- adapters: protocol, manifest, fixtures -- */

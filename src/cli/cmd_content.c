@@ -1,5 +1,6 @@
 /*
- * cmd_content.c - `prc content parse --format FORMAT FILE [--format-out json]`.
+ * cmd_content.c - `prc content parse --format FORMAT FILE [--format-out json]`,
+ * and the helpers `prc content tokenize` and `prc content archive` share.
  * Trust: FILE is target content.  This process only reads its bytes; the
  * parse happens in the sandboxed content worker, never here.
  */
@@ -25,6 +26,65 @@ static bool doc_out(const json_t *v, prc_err *err)
         if (ok && (fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0))
                 ok = prc_err_set(err, PRC_E_IO, "cannot write to standard output");
         prc_buf_clear(&b);
+        return ok;
+}
+
+int cli_content_report(bool ok, const json_t *doc, prc_err *err, const char *format, const char *path, bool wrap)
+{
+        json_t *w = NULL;
+        prc_err e2;
+
+        if (ok && wrap) {
+                w = json_pack("{s:O,s:s}", "document", doc, "path", path);
+                if (w == NULL || (format != NULL && json_object_set_new(w, "format", json_string(format)) != 0)) {
+                        prc_err_oom(err, "output");
+                        ok = false;
+                }
+        }
+        if (ok && doc_out(w != NULL ? w : doc, err)) {
+                json_decref(w);
+                return PRC_EXIT_OK;
+        }
+        json_decref(w);
+        /* Every refusal, the parser's or the worker's, is an execution error: exit 3. */
+        if (wrap) {
+                json_t *e = json_pack("{s:o,s:s}", "error", cli_err_json(err), "path", path);
+                prc_err_init(&e2);
+                if (e != NULL && format != NULL && json_object_set_new(e, "format", json_string(format)) != 0) {
+                        json_decref(e);
+                        e = NULL;
+                }
+                if (e == NULL)
+                        prc_err_oom(&e2, "output");
+                if (e == NULL || !cli_json_out(e, &e2))
+                        cli_print_err(&e2);
+                json_decref(e);
+        }
+        cli_print_err(err);
+        return PRC_EXIT_EXEC;
+}
+
+bool cli_content_call(const char *path, uint16_t op, uint16_t sub, const void *args, size_t args_len,
+                      json_t **out, prc_err *err)
+{
+        prc_client_opts co;
+        prc_client *client = NULL;
+        prc_buf bytes;
+        bool ok = false;
+
+        prc_client_opts_default(&co);
+        prc_buf_init(&bytes, co.lim.input_max);
+        if (!prc_file_read(path, co.lim.input_max, PRC_FILE_NOFOLLOW, &bytes, err))
+                goto out;
+        client = prc_client_new(&co, err);
+        if (client == NULL)
+                goto out;
+        ok = prc_client_call(client, op, sub, 0, path, args, args_len, bytes.data, bytes.len, false, out, err);
+out:
+        if (!ok && !prc_err_is_set(err))
+                prc_err_oom(err, "content client");
+        prc_client_free(client);
+        prc_buf_clear(&bytes);
         return ok;
 }
 
@@ -86,11 +146,8 @@ int cmd_content_parse(int argc, char **argv)
         };
         const char *format = NULL, *format_out = NULL, *path;
         char formats[256];
-        prc_client_opts co;
-        prc_client *client = NULL;
-        json_t *doc = NULL, *wrap = NULL;
+        json_t *doc = NULL;
         uint16_t fmt;
-        prc_buf bytes;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC;
 
@@ -126,39 +183,11 @@ int cmd_content_parse(int argc, char **argv)
                                          "pass --format (%s)", path, formats);
                 format = prc_format_name(fmt);
         }
-        prc_client_opts_default(&co);
-        prc_buf_init(&bytes, co.lim.input_max);
-        if (!prc_file_read(path, co.lim.input_max, PRC_FILE_NOFOLLOW, &bytes, &err))
+        if (!cli_content_call(path, PRC_OP_PARSE, fmt, NULL, 0, &doc, &err))
                 goto out;
-        client = prc_client_new(&co, &err);
-        if (client == NULL || !prc_client_parse(client, fmt, path, bytes.data, bytes.len, &doc, &err))
-                goto out;
-        if (format_out != NULL) {
-                wrap = json_pack("{s:O,s:s,s:s}", "document", doc, "format", format, "path", path);
-                if (wrap == NULL) {
-                        prc_err_oom(&err, "output");
-                        goto out;
-                }
-        }
-        if (doc_out(wrap != NULL ? wrap : doc, &err))
-                rc = PRC_EXIT_OK;
+        rc = PRC_EXIT_OK;
 out:
-        if (rc != PRC_EXIT_OK) {
-                /* Every refusal, the parser's or the worker's, is an execution error: exit 3. */
-                if (format_out != NULL) {
-                        json_t *e = json_pack("{s:o,s:s,s:s}", "error", cli_err_json(&err), "format", format,
-                                              "path", path);
-                        prc_err e2;
-                        prc_err_init(&e2);
-                        if (e == NULL || !cli_json_out(e, &e2))
-                                cli_print_err(&e2);
-                        json_decref(e);
-                }
-                cli_print_err(&err);
-        }
-        json_decref(wrap);
+        rc = cli_content_report(rc == PRC_EXIT_OK, doc, &err, format, path, format_out != NULL);
         json_decref(doc);
-        prc_client_free(client);
-        prc_buf_clear(&bytes);
         return rc;
 }

@@ -83,15 +83,30 @@ static void print_summary(const prc_inventory *inv)
         }
 }
 
+static bool parse_threads(const char *s, unsigned *out)
+{
+        char *end;
+        long v;
+
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (errno != 0 || end == s || *end != '\0' || v < 1 || v > 64)
+                return false;
+        *out = (unsigned)v;
+        return true;
+}
+
 int cmd_inventory(int argc, char **argv)
 {
         static const struct option opts[] = {
                 { "target", required_argument, NULL, 't' },
                 { "format", required_argument, NULL, 'f' },
+                { "threads", required_argument, NULL, 'j' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", NULL };
         const char *target = NULL, *format = "text";
+        prc_inventory_opts io = { 0 };
         prc_inventory *inv = NULL;
         prc_err err;
         bool json;
@@ -107,6 +122,10 @@ int cmd_inventory(int argc, char **argv)
                 case 'f':
                         format = optarg;
                         break;
+                case 'j':
+                        if (!parse_threads(optarg, &io.threads))
+                                return cli_usage("inventory", "--threads takes a number from 1 to 64");
+                        break;
                 default:
                         return cli_usage("inventory", "bad option");
                 }
@@ -118,7 +137,7 @@ int cmd_inventory(int argc, char **argv)
         if (target == NULL)
                 return cli_usage("inventory", "--target DIR is required");
         json = strcmp(format, "json") == 0;
-        if (!prc_inventory_build(target, NULL, &inv, &err))
+        if (!prc_inventory_build(target, &io, &inv, &err))
                 return fail(&err, json);
         if (json) {
                 if (!cli_json_out(prc_inventory_to_json(inv), &err)) {
@@ -171,12 +190,14 @@ int cmd_snapshot(int argc, char **argv)
                 { "ceiling", required_argument, NULL, 'c' },
                 { "format", required_argument, NULL, 'f' },
                 { "verify", no_argument, NULL, 'v' },
+                { "threads", required_argument, NULL, 'j' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", NULL };
         const char *target = NULL, *outdir = NULL, *format = "text";
         bool verify = false;
         prc_snapshot_opts so = { .cancel = &snap_signal };
+        prc_inventory_opts io = { 0 };
         struct sigaction sa, old_int, old_term;
         prc_inventory *inv = NULL;
         prc_snapshot *snap = NULL;
@@ -205,6 +226,11 @@ int cmd_snapshot(int argc, char **argv)
                 case 'v':
                         verify = true;
                         break;
+                case 'j':
+                        if (!parse_threads(optarg, &so.threads))
+                                return cli_usage("snapshot", "--threads takes a number from 1 to 64");
+                        io.threads = so.threads;
+                        break;
                 default:
                         return cli_usage("snapshot", "bad option");
                 }
@@ -224,7 +250,7 @@ int cmd_snapshot(int argc, char **argv)
         sigaction(SIGINT, &sa, &old_int);
         sigaction(SIGTERM, &sa, &old_term);
 
-        ok = prc_inventory_build(target, NULL, &inv, &err) && prc_snapshot_create(inv, outdir, &so, &snap, &err) &&
+        ok = prc_inventory_build(target, &io, &inv, &err) && prc_snapshot_create(inv, outdir, &so, &snap, &err) &&
              prc_snapshot_seal(snap, &err) && (!verify || prc_snapshot_verify(snap, &err));
         if (ok && snap_signal) {
                 /* A signal that landed after the copy still means "stop and clean up". */

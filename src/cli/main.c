@@ -51,16 +51,18 @@ const prc_cmd prc_cmds[] = {
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
-          "usage: prc inventory --target DIR [--format text|json]\n"
+          "usage: prc inventory --target DIR [--threads N] [--format text|json]\n"
           "\n"
           "Walks DIR without following symlinks (root-level .git, .prc, .hg and .svn are\n"
           "left out), hashes every regular file and prints a summary with the inventory\n"
           "digest, or with --format json the whole canonical listing (docs/inventory.md).\n"
           "Names that are not valid normalized paths are listed as unrepresentable.\n"
+          "--threads sets the hashing workers (default: one per CPU, at most 8).\n"
           "Exit: 0 complete listing; 1 some names could not be represented; 2 usage;\n"
           "3 the tree changed during the walk, a file is unreadable, or I/O failed.\n" },
         { "snapshot", NULL, cmd_snapshot, "copy a target's inventoried files into a verified private snapshot",
-          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--format text|json]\n"
+          "usage: prc snapshot --target DIR --out DIR [--ceiling BYTES] [--verify] [--threads N]\n"
+          "                    [--format text|json]\n"
           "\n"
           "Inventories the target, then copies every inventoried regular file into the new\n"
           "directory --out (it must not exist; directories 0700, files 0400 or 0500),\n"
@@ -84,6 +86,37 @@ const prc_cmd prc_cmds[] = {
           "FORMAT: json, yaml, toml, ini, xml, jsonc, or auto (by the file name: .json,\n"
           ".yaml, .yml, .toml, .ini, .cfg, .xml, .jsonc).\n"
           "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
+        { "content", "tokenize", cmd_content_tokenize, "tokenize a PKGBUILD or .SRCINFO through the content worker",
+          "usage: prc content tokenize FILE [--pkgbuild|--srcinfo] [--format text|json]\n"
+          "\n"
+          "Reads FILE (symlinks refused) and sends it to the sandboxed content worker's\n"
+          "shell tokenizer.  Nothing is executed, globbed or read from the environment.\n"
+          "A PKGBUILD gives its assignments (as written, and expanded where the value is\n"
+          "static: earlier variables, ${x:-y}, ${x/a/b}, ${#x}, brace expansion), its\n"
+          "functions and other top-level commands as token streams with line numbers; a\n"
+          ".SRCINFO gives pkgbase and each package with their fields.  By default a file\n"
+          "whose name ends in .SRCINFO is read as .SRCINFO, anything else as a PKGBUILD.\n"
+          "Expansion is bounded (count, bytes, nesting): past a bound the file is refused\n"
+          "(shell-expansion-limit, shell-output-limit, shell-nesting-limit).\n"
+          "Prints the document as canonical JSON (the default, --format text); --format\n"
+          "json wraps it: {\"document\":...,\"format\":\"pkgbuild\"|\"srcinfo\",\"path\":...}\n"
+          "or {\"error\":{...},...}.\n"
+          "Exit: 0 tokenized; 2 usage; 3 refused (tokenizer or worker refusal, named by class).\n" },
+        { "content", "archive", cmd_content_archive, "list a tar or tar.gz through the content worker",
+          "usage: prc content archive FILE [--member PATH]... [--format text|json]\n"
+          "\n"
+          "Reads FILE (symlinks refused, at most 10 MiB) and sends it to the sandboxed\n"
+          "content worker, which walks the tar or tar.gz in memory: nothing is extracted\n"
+          "and no link is followed.  Prints the member list (normalized path, type, size,\n"
+          "SHA-256) and, under \"contents\", the bytes of each regular member named by\n"
+          "--member (up to 64; UTF-8 as a string, else base64).  Members with absolute or\n"
+          "'..' paths, links pointing outside, device nodes or duplicate paths are listed\n"
+          "with \"rejected\" naming the class and their contents are never returned; a\n"
+          "requested member that cannot be returned is under \"unavailable\".  Archives\n"
+          "past the member, size or compression-ratio bounds, or damaged, are refused.\n"
+          "The document is printed as canonical JSON (the default, --format text);\n"
+          "--format json wraps it: {\"document\":...,\"path\":...} or {\"error\":{...},...}.\n"
+          "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n" },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json]\n"
           "\n"

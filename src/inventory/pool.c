@@ -17,6 +17,12 @@
 #if defined(PRC_TESTING) && PRC_TESTING
 static prc_inv_hook_fn hook_fn;
 static void *hook_arg;
+static bool force_stream;
+
+void prc_inventory_test_force_stream_copy(bool on)
+{
+        force_stream = on;
+}
 
 void prc_inventory_set_test_hook(prc_inv_hook_fn fn, void *arg)
 {
@@ -192,12 +198,13 @@ bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int out
         if (want > PRC_POOL_BUF)
                 (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);  /* a hint: failure is harmless */
         /*
-         * Read until the fstat size is reached, then one more read must see
-         * EOF only for files we stream out: a growing file is caught by the
-         * final fstat either way, and skipping the probe read halves the
-         * syscalls on trees of small files.
+         * Read exactly the fstat size (the last read asks for one byte more,
+         * so growth shows without another call); an empty file needs no read
+         * at all.  A file that grows after the last read is caught by the
+         * closing fstat, and skipping EOF probes halves the syscalls on
+         * trees of small files.
          */
-        while (total < want || first) {
+        while (total < want) {
                 size_t chunk = PRC_POOL_BUF;
                 ssize_t r;
 
@@ -235,5 +242,69 @@ bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int out
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", rel);
         if (st1.st_size != st0->st_size || !same_times(st0, &st1))
                 return prc_err_set(err, changed_cls, "'%s' changed while it was read (size or mtime moved)", rel);
+        return prc_sha256_final(w->h, out, err);
+}
+
+bool prc_pool_copy(prc_pool_worker *w, int src, const struct stat *st0, int dst, const char *rel,
+                   prc_errclass changed_cls, int hook_point, uint8_t out[PRC_SHA256_LEN], prc_err *err)
+{
+        uint64_t want = (uint64_t)st0->st_size, total = 0, off = 0;
+        struct stat st1;
+        bool first = true;
+
+#if defined(PRC_TESTING) && PRC_TESTING
+        if (force_stream)
+                return prc_pool_stream(w, src, st0, dst, rel, changed_cls, hook_point, out, err);
+#endif
+        while (total < want) {
+                uint64_t left = want - total;
+                size_t chunk = left > (8u << 20) ? (8u << 20) : (size_t)left;
+                ssize_t r;
+
+                if (w->cancel != NULL && *w->cancel)
+                        return prc_err_set(err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                r = copy_file_range(src, NULL, dst, NULL, chunk, 0);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0 && total == 0 &&
+                    (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP || errno == EPERM))
+                        /* Nothing copied yet, both offsets still 0: copy through user space instead. */
+                        return prc_pool_stream(w, src, st0, dst, rel, changed_cls, hook_point, out, err);
+                if (r < 0) {
+                        if (errno == EACCES)
+                                return prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot read '%s'", rel);
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot copy '%s'", rel);
+                }
+                if (r == 0)
+                        break;
+                total += (uint64_t)r;
+                if (first) {
+                        first = false;
+                        prc_inv_hook_call(hook_point, rel);
+                }
+        }
+        if (total != want)
+                return prc_err_set(err, changed_cls, "'%s' shrank while it was copied (%llu of %llu bytes)", rel,
+                                   (unsigned long long)total, (unsigned long long)want);
+        if (fstat(src, &st1) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", rel);
+        if (st1.st_size != st0->st_size || !same_times(st0, &st1))
+                return prc_err_set(err, changed_cls, "'%s' changed while it was copied (size or mtime moved)", rel);
+        /* Hash the copy itself (hot in the page cache): the digest is of the snapshot's bytes. */
+        if (!prc_sha256_reset(w->h, err))
+                return false;
+        while (off < want) {
+                size_t chunk = want - off > PRC_POOL_BUF ? PRC_POOL_BUF : (size_t)(want - off);
+                ssize_t r = pread(dst, w->buf, chunk, (off_t)off);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot read back the copy of '%s'", rel);
+                if (r == 0)
+                        return prc_err_set(err, PRC_E_IO, "the copy of '%s' is short", rel);
+                if (!prc_sha256_update(w->h, w->buf, (size_t)r, err))
+                        return false;
+                off += (uint64_t)r;
+        }
         return prc_sha256_final(w->h, out, err);
 }

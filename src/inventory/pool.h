@@ -61,6 +61,18 @@ bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int out
                      prc_errclass changed_cls, int hook_point, uint8_t out[PRC_SHA256_LEN],
                      prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * Copy the regular file src (st0 = its fstat at open) to dst (opened for
+ * reading and writing, empty) in the kernel (copy_file_range), then hash
+ * what dst now holds, so the digest is of the bytes in the snapshot.  The
+ * same checks as prc_pool_stream apply to src (exact size, size and mtime
+ * unchanged at the end).  Falls back to prc_pool_stream where the kernel
+ * cannot copy between the two files.  Errors as prc_pool_stream.
+ */
+bool prc_pool_copy(prc_pool_worker *w, int src, const struct stat *st0, int dst, const char *rel,
+                   prc_errclass changed_cls, int hook_point, uint8_t out[PRC_SHA256_LEN],
+                   prc_err *err) PRC_MUST_CHECK;
+
 /* Call the test hook, if any (no-op outside PRC_TESTING builds). */
 void prc_inv_hook_call(int point, const char *rel);
 

@@ -107,3 +107,10 @@ t_native_standin_refuses_a_missing_ruleset() {
         standin "$TMP/tree" "$TMP/empty" "$TMP/report.json"
         expect_eq "$SRC" 1
 }
+
+t_native_report_over_stdout_cap_refused() {
+        sed 's/^  stdout_bytes: .*/  stdout_bytes: 100/' adapters/gitleaks-v8.30.0.yaml > "$TMP/m.yaml"
+        run "$PRC" adapter validate-output --manifest "$TMP/m.yaml" --file $G/gitleaks/001-findings.in --format json
+        expect_rc 1
+        expect_eq "$(json_get error_class)" stdout-limit
+}

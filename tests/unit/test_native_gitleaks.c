@@ -273,6 +273,8 @@ static void test_native_gitleaks__argv_avoids_the_cli_traps(void)
         T_ASSERT(has_arg("--max-decode-depth=0"));
         T_ASSERT(has_arg("--gitleaks-ignore-path=" PRC_NATIVE_SNAPSHOT_MOUNT "/.prc/gitleaks"));
         T_ASSERT(G()->exit_found != 1 && G()->exit_found != 0);
+        T_ASSERT(G()->stdin_ruleset);
+        T_ASSERT(!prc_native_spec_of(PRC_NATIVE_SYFT)->stdin_ruleset && !prc_native_spec_of(PRC_NATIVE_GRYPE)->stdin_ruleset);
 }
 
 static void test_native_gitleaks__owned_files_are_digest_bound(void)
@@ -345,7 +347,67 @@ static void test_native_gitleaks__ruleset_plain_toml_refused(void)
         prc_buf_clear(&out);
 }
 
+/* The verified ruleset's 222 rule ids; a finding of any other rule is refused. */
+static void test_native_gitleaks__rule_must_be_in_the_pinned_ruleset(void)
+{
+        prc_buf toml;
+        prc_err err;
+        json_t *ids;
+        char path[1024];
+        size_t n;
+        char *p;
+        prc_native_result r = { 0 };
+        prc_native_ctx ctx = { 0 };
+
+        prc_err_init(&err);
+        prc_buf_init(&toml, 1u << 20);
+        T_ASSERT(prc_gitleaks_ruleset_load(nt_corpus("gitleaks/config/gitleaks.toml.gz"), &toml, &err));
+        ids = prc_gitleaks_rule_ids(toml.data, toml.len);
+        T_ASSERT(ids != NULL);
+        T_EQ_INT(json_object_size(ids), 222);
+        T_ASSERT(json_object_get(ids, "pkcs12-file") != NULL && json_object_get(ids, "generic-api-key") != NULL);
+        ctx.rule_ids = ids;
+        snprintf(path, sizeof(path), "%s/tests/golden/native/gitleaks/001-findings.in", t_root());
+        p = t_read(path, &n);
+        T_ASSERT(prc_native_normalize(G(), (const uint8_t *)p, n, &ctx, &r, &err));
+        prc_native_result_clear(&r);
+        free(p);
+        snprintf(path, sizeof(path), "%s/tests/golden/native/gitleaks/004-relocated-ignore.in", t_root());
+        p = t_read(path, &n);
+        ctx.relocated_gitleaksignore = true;
+        T_ASSERT(prc_native_normalize(G(), (const uint8_t *)p, n, &ctx, &r, &err));
+        prc_native_result_clear(&r);
+        free(p);
+        /* the real json_simple sample's "test-rule" is no rule of the default config */
+        T_ASSERT(json_object_get(ids, "test-rule") == NULL);
+        json_decref(ids);
+        prc_buf_clear(&toml);
+}
+
+static void test_native_gitleaks__unknown_rule_refused(void)
+{
+        json_t *ids = json_pack("{s:b}", "generic-api-key", 1);
+        char path[1024];
+        size_t n;
+        char *p;
+        prc_native_result r = { 0 };
+        prc_native_ctx ctx = { 0 };
+        prc_err err;
+
+        ctx.rule_ids = ids;
+        snprintf(path, sizeof(path), "%s/tests/golden/native/gitleaks/001-findings.in", t_root());
+        p = t_read(path, &n);
+        prc_err_init(&err);
+        T_ASSERT(!prc_native_normalize(G(), (const uint8_t *)p, n, &ctx, &r, &err));
+        T_ERR(err, PRC_E_INVALID_VALUE);
+        T_EQ_STR(err.ptr, "/1/RuleID");
+        json_decref(ids);
+        free(p);
+}
+
 static const prc_test tests[] = {
+        T(test_native_gitleaks__rule_must_be_in_the_pinned_ruleset),
+        T(test_native_gitleaks__unknown_rule_refused),
         T(test_native_gitleaks__rejects_unredacted_secret),
         T(test_native_gitleaks__rejects_unredacted_match),
         T(test_native_gitleaks__rejects_path_only_match_not_interleaved),

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "adapter/native/grype.h"
+#include "base/buf.h"
 #include "base/digest.h"
 #include "native_t.h"
 
@@ -53,6 +54,10 @@ R(rejects_age_not_in_nanoseconds, "129-config-age-seconds", PRC_E_INVALID_VALUE)
 R(rejects_report_without_configuration, "130-no-configuration", PRC_E_MISSING_FIELD)
 R(rejects_unknown_field, "131-unknown-field", PRC_E_UNKNOWN_FIELD)
 R(rejects_duplicate_field, "133-duplicate-field", PRC_E_DUPLICATE_FIELD)
+R(rejects_malformed_package_purl, "138-artifact-bad-purl", PRC_E_NATIVE_PURL)
+R(rejects_non_string_cpes, "139-cpes-not-strings", PRC_E_WRONG_TYPE)
+R(rejects_evidence_for_another_vulnerability, "140-evidence-other-vulnerability", PRC_E_NATIVE_INCOMPLETE_EVIDENCE)
+R(rejects_evidence_without_vulnerability_id, "141-evidence-without-id", PRC_E_NATIVE_INCOMPLETE_EVIDENCE)
 
 /* trap: grype writes null for urls, locations, idLike and unset lists; all accepted */
 static void test_native_grype__accepts_grype_nulls(void)
@@ -264,7 +269,39 @@ static void test_native_grype__owned_config_is_digest_bound(void)
         T_EQ_STR(s->data, PRC_NATIVE_GRYPE_DB_DATA);
 }
 
+/* bounded nesting: vendor metadata nested past the decoder's depth (64) is refused before it is walked */
+static void test_native_grype__deep_vendor_metadata_refused(void)
+{
+        static const char key[] = "\"vendorMetadata\": {}";
+        char path[1024], *p, *at;
+        size_t n, i;
+        prc_buf b;
+        prc_native_result r = { 0 };
+        prc_native_ctx ctx = { 0 };
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/tests/golden/native/grype/001-dir.in", t_root());
+        p = t_read(path, &n);
+        at = memmem(p, n, key, strlen(key));
+        T_ASSERT(at != NULL);
+        prc_err_init(&err);
+        prc_buf_init(&b, 1u << 20);
+        T_ASSERT(prc_buf_put(&b, p, (size_t)(at - p), &err) && prc_buf_puts(&b, "\"vendorMetadata\":{\"x\":", &err));
+        for (i = 0; i < 80; i++)
+                T_ASSERT(prc_buf_putc(&b, '[', &err));
+        for (i = 0; i < 80; i++)
+                T_ASSERT(prc_buf_putc(&b, ']', &err));
+        T_ASSERT(prc_buf_putc(&b, '}', &err) &&
+                 prc_buf_put(&b, at + strlen(key), n - (size_t)(at - p) - strlen(key), &err));
+        ctx.now = NT_NOW;
+        T_ASSERT(!prc_native_normalize(prc_native_spec_of(PRC_NATIVE_GRYPE), b.data, b.len, &ctx, &r, &err));
+        T_ERR(err, PRC_E_DEPTH_LIMIT);
+        prc_buf_clear(&b);
+        free(p);
+}
+
 static const prc_test tests[] = {
+        T(test_native_grype__deep_vendor_metadata_refused),
         T(test_native_grype__rejects_ignored_matches),
         T(test_native_grype__rejects_package_alerts),
         T(test_native_grype__rejects_escaping_location),
@@ -301,6 +338,10 @@ static const prc_test tests[] = {
         T(test_native_grype__rejects_report_without_configuration),
         T(test_native_grype__rejects_unknown_field),
         T(test_native_grype__rejects_duplicate_field),
+        T(test_native_grype__rejects_malformed_package_purl),
+        T(test_native_grype__rejects_non_string_cpes),
+        T(test_native_grype__rejects_evidence_for_another_vulnerability),
+        T(test_native_grype__rejects_evidence_without_vulnerability_id),
         T(test_native_grype__accepts_grype_nulls),
         T(test_native_grype__digest_ignores_timestamps_and_bulk_metadata),
         T(test_native_grype__not_found_is_time_bound),

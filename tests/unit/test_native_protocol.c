@@ -148,19 +148,48 @@ static void test_native_protocol__grype_needs_its_db_mount(void)
         prc_manifest_free(m);
 }
 
-/* A nonempty test-image override that differs from the manifest's digest is an error, not a skip. */
+/* A nonempty test-image override that differs from the reviewed digest is an error, not a skip. */
 static void test_native_protocol__differing_override_is_an_error(void)
 {
-        prc_manifest *m = load("gitleaks-v8.30.0.yaml");
+        const prc_native_spec *g = prc_native_spec_of(PRC_NATIVE_GITLEAKS);
         prc_err err;
 
         prc_err_init(&err);
-        T_ASSERT(prc_native_check_override(m, NULL, &err));
-        T_ASSERT(prc_native_check_override(m, "", &err));
-        T_ASSERT(prc_native_check_override(m, prc_manifest_image_digest(m), &err));
-        T_ASSERT(!prc_native_check_override(m, "sha256:0000000000000000000000000000000000000000000000000000000000000001",
+        T_ASSERT(prc_native_check_override(g, NULL, &err));
+        T_ASSERT(prc_native_check_override(g, "", &err));
+        T_ASSERT(prc_native_check_override(g, g->image_digest, &err));
+        T_ASSERT(!prc_native_check_override(g, "sha256:0000000000000000000000000000000000000000000000000000000000000001",
                                             &err));
         T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+        /* nothing is reviewed for syft yet: any override is an error */
+        prc_err_init(&err);
+        T_ASSERT(!prc_native_check_override(prc_native_spec_of(PRC_NATIVE_SYFT),
+                                            "sha256:0000000000000000000000000000000000000000000000000000000000000000",
+                                            &err));
+        T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+}
+
+/* A test-only stand-in manifest: exact command, the stand-in's own digest. */
+static void test_native_protocol__standin_manifest_pinned_by_its_own_digest(void)
+{
+        static const char standin[] = "sha256:1111111111111111111111111111111111111111111111111111111111111111";
+        prc_err err;
+        prc_manifest *m = load_edited("gitleaks-v8.30.0.yaml",
+                                      "sha256:691af3c7c5a48b16f187ce3446d5f194838f91238f27270ed36eef6359a574d9",
+                                      standin, &err);
+
+        T_ASSERT(m != NULL);
+        prc_err_init(&err);
+        T_ASSERT(prc_native_check_standin(m, standin, &err));
+        T_ASSERT(!prc_native_check_standin(m, "sha256:2222222222222222222222222222222222222222222222222222222222222222",
+                                           &err));
+        T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+        prc_manifest_free(m);
+        m = load_edited("gitleaks-v8.30.0.yaml", "\"--no-color\"", "\"--verbose\"", &err);
+        T_ASSERT(m != NULL);
+        prc_err_init(&err);
+        T_ASSERT(!prc_native_check_standin(m, prc_manifest_image_digest(m), &err));
+        T_ERR(err, PRC_E_NATIVE_COMMAND_MISMATCH);
         prc_manifest_free(m);
 }
 
@@ -234,6 +263,7 @@ static const prc_test tests[] = {
         T(test_native_protocol__other_image_refused),
         T(test_native_protocol__grype_needs_its_db_mount),
         T(test_native_protocol__differing_override_is_an_error),
+        T(test_native_protocol__standin_manifest_pinned_by_its_own_digest),
         T(test_native_protocol__jsonl_is_not_native),
         T(test_native_protocol__rfc3339_times),
 };

@@ -120,6 +120,31 @@ static void test_native_syft__rejects_duplicate_key(void)
         nt_expect_err("syft", "126-duplicate-field", PRC_E_DUPLICATE_FIELD);
 }
 
+static void test_native_syft__rejects_source_version_not_passed(void)
+{
+        nt_expect_err("syft", "128-source-version", PRC_E_UNKNOWN_FIELD);
+}
+static void test_native_syft__rejects_supplier_not_passed(void)
+{
+        nt_expect_err("syft", "129-component-supplier", PRC_E_UNKNOWN_FIELD);
+}
+static void test_native_syft__rejects_malformed_cpe(void)
+{
+        nt_expect_err("syft", "130-cpe-malformed", PRC_E_NATIVE_COMPONENT);
+}
+static void test_native_syft__rejects_escaping_location(void)
+{
+        nt_expect_err("syft", "131-location-escape", PRC_E_NATIVE_PATH_OUTSIDE);
+}
+static void test_native_syft__rejects_scanner_owned_location(void)
+{
+        nt_expect_err("syft", "132-location-scanner-owned", PRC_E_NATIVE_PATH_OUTSIDE);
+}
+static void test_native_syft__rejects_escaping_file_component(void)
+{
+        nt_expect_err("syft", "133-file-component-escape", PRC_E_NATIVE_PATH_OUTSIDE);
+}
+
 static void test_native_syft__rejects_excessive_components(void)
 {
         char path[1024];
@@ -235,6 +260,12 @@ static const prc_test tests[] = {
         T(test_native_syft__rejects_dependency_from_non_package),
         T(test_native_syft__rejects_unknown_top_level_key),
         T(test_native_syft__rejects_duplicate_key),
+        T(test_native_syft__rejects_source_version_not_passed),
+        T(test_native_syft__rejects_supplier_not_passed),
+        T(test_native_syft__rejects_malformed_cpe),
+        T(test_native_syft__rejects_escaping_location),
+        T(test_native_syft__rejects_scanner_owned_location),
+        T(test_native_syft__rejects_escaping_file_component),
         T(test_native_syft__rejects_excessive_components),
         T(test_native_syft__rerun_normalizes_to_identical_bytes),
         T(test_native_syft__value_observation_names_the_artifact),

@@ -153,7 +153,7 @@ static void test_snapshot__digest_is_deterministic_and_documented(void)
         prc_inventory_free(inv);
 }
 
-/* Hook: while copying "t/big" (threads 1, largest first), change a byte of "small" (same size). */
+/* Hook: while copying "t/big" (threads 1, path order: big before small), change "small" (same size). */
 static void modify_other(int point, const char *rel, void *arg)
 {
         (void)arg;
@@ -180,7 +180,11 @@ static void test_snapshot__file_modified_during_copy_stops_and_cleans_up(void)
         prc_inventory_free(inv);
 }
 
-/* Hook: after the first 1 MiB of "big" was copied, flip a byte past it (same size). */
+/*
+ * Hook: after the first chunk of "big" was copied (8 MiB in the kernel, or
+ * 1 MiB through user space), rewrite bytes past it (same size): the copy's
+ * digest differs whatever the mtime granularity.
+ */
 static void modify_self(int point, const char *rel, void *arg)
 {
         int fd;
@@ -190,7 +194,7 @@ static void modify_self(int point, const char *rel, void *arg)
                 return;
         fd = open(fx_path("t/big"), O_WRONLY);
         T_ASSERT(fd >= 0);
-        T_ASSERT(pwrite(fd, "\x01\x02\x03", 3, (2u << 20) - 10) == 3);
+        T_ASSERT(pwrite(fd, "\x01\x02\x03", 3, (10u << 20) + 5) == 3);
         close(fd);
 }
 
@@ -199,7 +203,7 @@ static void test_snapshot__file_rewritten_while_copied_stops(void)
         prc_inventory *inv;
         prc_err err;
 
-        fx_big("t/big", 3u << 20);
+        fx_big("t/big", 12u << 20);
         inv = inv_of_target();
         prc_inventory_set_test_hook(modify_self, NULL);
         err = snap_err(inv, fx_path("s"), NULL);
@@ -207,6 +211,36 @@ static void test_snapshot__file_rewritten_while_copied_stops(void)
         T_ERR(err, PRC_E_SNAP_SOURCE_CHANGED);
         T_ASSERT(strstr(err.msg, "'big'") != NULL);
         T_ASSERT(!exists(fx_path("s")));
+        prc_inventory_free(inv);
+}
+
+static void test_snapshot__user_space_copy_gives_the_same_snapshot(void)
+{
+        prc_inventory *inv;
+        prc_snapshot *a, *b;
+        prc_err err;
+
+        sample_target();
+        fx_big("t/big", 3u << 20);
+        inv = inv_of_target();
+        a = snap_ok(inv, fx_path("s1"), NULL);
+        prc_inventory_test_force_stream_copy(true);
+        b = snap_ok(inv, fx_path("s2"), NULL);
+        seal_ok(a);
+        seal_ok(b);
+        T_EQ_STR(prc_snapshot_digest(a), prc_snapshot_digest(b));
+        /* The user-space path catches a rewrite behind the first chunk too. */
+        prc_inventory_set_test_hook(modify_self, NULL);
+        fx_big("t/big", 12u << 20);
+        prc_inventory_free(inv);
+        inv = inv_of_target();
+        err = snap_err(inv, fx_path("s3"), NULL);
+        prc_inventory_set_test_hook(NULL, NULL);
+        prc_inventory_test_force_stream_copy(false);
+        T_ERR(err, PRC_E_SNAP_SOURCE_CHANGED);
+        T_ASSERT(!exists(fx_path("s3")));
+        prc_snapshot_free(a);
+        prc_snapshot_free(b);
         prc_inventory_free(inv);
 }
 
@@ -544,6 +578,7 @@ static const prc_test tests[] = {
         T(test_snapshot__digest_is_deterministic_and_documented),
         T(test_snapshot__file_modified_during_copy_stops_and_cleans_up),
         T(test_snapshot__file_rewritten_while_copied_stops),
+        T(test_snapshot__user_space_copy_gives_the_same_snapshot),
         T(test_snapshot__changes_since_the_inventory_are_named),
         T(test_snapshot__lowered_ceiling_is_enforced),
         T(test_snapshot__existing_out_dir_is_refused_and_untouched),

@@ -110,6 +110,32 @@ bool prc_gitleaks_ruleset_load(const char *gz_path, prc_buf *out, prc_err *err)
         return ok;
 }
 
+json_t *prc_gitleaks_rule_ids(const uint8_t *toml, size_t n)
+{
+        static const char pre[] = "id = \"";
+        json_t *o = json_object();
+        size_t i = 0;
+
+        while (o != NULL && i < n) {
+                const uint8_t *nl = memchr(toml + i, '\n', n - i);
+                size_t end = nl ? (size_t)(nl - toml) : n, len = end - i;
+                if (len > sizeof(pre) && memcmp(toml + i, pre, sizeof(pre) - 1) == 0 && toml[end - 1] == '"') {
+                        char id[160];
+                        size_t k = len - sizeof(pre);   /* between the quotes */
+                        if (k > 0 && k < sizeof(id)) {
+                                memcpy(id, toml + i + sizeof(pre) - 1, k);
+                                id[k] = '\0';
+                                if (json_object_set_new(o, id, json_true()) != 0) {
+                                        json_decref(o);
+                                        return NULL;
+                                }
+                        }
+                }
+                i = end + 1;
+        }
+        return o;
+}
+
 static bool at(prc_err *err, prc_errclass c, size_t idx, const char *key, const char *msg)
 {
         char ptr[128] = "";
@@ -200,8 +226,8 @@ static json_t *one(const json_t *f, size_t idx, const prc_native_ctx *ctx, prc_e
         if (str(f, "SymlinkFile")[0] != '\0')
                 return at(err, PRC_E_NATIVE_SYMLINK_METADATA, idx, "SymlinkFile", "reached through a symlink"), NULL;
         rule = str(f, "RuleID");
-        if (!rule_id_ok(rule))
-                return at(err, PRC_E_INVALID_VALUE, idx, "RuleID", "not a rule id"), NULL;
+        if (!rule_id_ok(rule) || (ctx->rule_ids != NULL && json_object_get(ctx->rule_ids, rule) == NULL))
+                return at(err, PRC_E_INVALID_VALUE, idx, "RuleID", "not a rule of the pinned ruleset"), NULL;
         ent = json_object_get(f, "Entropy");
         if (!json_is_number(ent))
                 return at(err, PRC_E_WRONG_TYPE, idx, "Entropy", "not a number"), NULL;

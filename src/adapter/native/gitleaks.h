@@ -39,6 +39,13 @@ bool prc_gitleaks_ruleset_load(const char *gz_path, prc_buf *out, prc_err *err) 
 bool prc_gitleaks_ruleset_check(const uint8_t *gz, size_t n, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 
 /*
+ * The rule ids of a verified ruleset (the bytes prc_gitleaks_ruleset_load
+ * returned): every `id = "..."` line, as an object {id: true} for
+ * prc_native_ctx.rule_ids (new reference; NULL on out-of-memory).
+ */
+json_t *prc_gitleaks_rule_ids(const uint8_t *toml, size_t n);
+
+/*
  * Normalize a report (see prc_native_normalize).  Errors, beyond the strict
  * JSON ones: unknown-field, missing-field, wrong-type, native-unredacted,
  * native-history-metadata, native-symlink-metadata, native-path-outside,

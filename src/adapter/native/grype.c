@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "adapter/native/syft.h"
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/json_strict.h"
@@ -438,6 +439,21 @@ static json_t *one(const json_t *m, const char *ptr, const json_t *providers, pr
                         fail(err, PRC_E_NATIVE_INCOMPLETE_EVIDENCE, q, "match details without type, matcher or evidence");
                         goto fail;
                 }
+                {
+                        /* the evidence names the vulnerability matched: this one or a related record */
+                        const char *fid = json_string_value(json_object_get(json_object_get(e, "found"),
+                                                                            "vulnerabilityID"));
+                        const json_t *rv;
+                        size_t j;
+                        bool same = fid != NULL && strcmp(fid, str(v, "id")) == 0;
+                        json_array_foreach(json_object_get(m, "relatedVulnerabilities"), j, rv)
+                                same = same || (fid != NULL && strcmp(fid, str(rv, "id")) == 0);
+                        if (!same) {
+                                fail(err, PRC_E_NATIVE_INCOMPLETE_EVIDENCE, q,
+                                     "match evidence does not name the matched vulnerability");
+                                goto fail;
+                        }
+                }
                 if (json_array_append_new(types, json_pack("{s:s,s:s}", "type", str(e, "type"), "matcher",
                                                            str(e, "matcher"))) != 0)
                         goto oom;
@@ -449,6 +465,17 @@ static json_t *one(const json_t *m, const char *ptr, const json_t *providers, pr
                 fail(err, PRC_E_NATIVE_INCOMPLETE_EVIDENCE, p, "a package without its id, name or type");
                 goto fail;
         }
+        sub(q, sizeof(q), p, "purl");
+        if (str(a, "purl")[0] != '\0' && !prc_purl_valid(str(a, "purl"))) {
+                fail(err, PRC_E_NATIVE_PURL, q, "not a package URL");
+                goto fail;
+        }
+        sub(q, sizeof(q), p, "cpes");
+        if (!prc_native_strings(json_object_get(a, "cpes"), q, err))
+                goto fail;
+        sub(q, sizeof(q), p, "licenses");
+        if (!prc_native_strings(json_object_get(a, "licenses"), q, err))
+                goto fail;
         json_array_foreach(json_object_get(a, "locations"), i, e) {
                 sub(q, sizeof(q), p, "locations");
                 prc_jptr_index(q, sizeof(q), i);

@@ -94,21 +94,23 @@ static const prc_native_spec specs[] = {
                 PRC_NATIVE_GITLEAKS, PRC_NATIVE_PROTOCOL_GITLEAKS, "gitleaks", "8.30.0",
                 "ghcr.io", "gitleaks/gitleaks",
                 "sha256:691af3c7c5a48b16f187ce3446d5f194838f91238f27270ed36eef6359a574d9",
-                gitleaks_argv, gitleaks_owned, PRC_ARRAY_LEN(gitleaks_owned), NULL, 0, 42,
+                gitleaks_argv, gitleaks_owned, PRC_ARRAY_LEN(gitleaks_owned), NULL, 0, 42, true,
                 "gitleaks.secret", PRC_NATIVE_MT_GITLEAKS_REPORT, PRC_NATIVE_MT_GITLEAKS_NORM, 10000,
         },
         {
                 /* no reviewed digest in FORMATS.md/PROVENANCE: execution is refused until one is reviewed */
                 PRC_NATIVE_SYFT, PRC_NATIVE_PROTOCOL_SYFT, "syft", "1.51.0", "docker.io", "anchore/syft", NULL,
-                syft_argv, syft_owned, PRC_ARRAY_LEN(syft_owned), NULL, 0, 0,
+                syft_argv, syft_owned, PRC_ARRAY_LEN(syft_owned), NULL, 0, 0, false,
                 "syft.sbom", PRC_NATIVE_MT_SYFT_REPORT, PRC_NATIVE_MT_CYCLONEDX, 100000,
         },
         {
                 PRC_NATIVE_GRYPE, PRC_NATIVE_PROTOCOL_GRYPE, "grype", "0.116.1", "docker.io", "anchore/grype", NULL,
-                grype_argv, grype_owned, PRC_ARRAY_LEN(grype_owned), PRC_NATIVE_GRYPE_DB_DATA, 0, 0,
+                grype_argv, grype_owned, PRC_ARRAY_LEN(grype_owned), PRC_NATIVE_GRYPE_DB_DATA, 0, 0, false,
                 "grype.vulnerability", PRC_NATIVE_MT_GRYPE_REPORT, PRC_NATIVE_MT_GRYPE_NORM, 100000,
         },
 };
+
+static bool command_is(const prc_manifest *m, const prc_native_spec *s, prc_err *err);
 
 const prc_native_spec *prc_native_spec_for(const char *protocol)
 {
@@ -133,21 +135,13 @@ const prc_native_spec *prc_native_spec_of(prc_native_proto p)
 bool prc_native_check_manifest(const prc_manifest *m, bool for_execution, prc_err *err)
 {
         const prc_native_spec *s = prc_native_spec_for(prc_manifest_protocol(m));
-        size_t i, n = prc_manifest_command_len(m);
         prc_manifest_data d;
 
         if (s == NULL)
                 return prc_err_set(err, PRC_E_NATIVE_UNKNOWN_PROTOCOL, "'%s' is not a native protocol",
                                    prc_manifest_protocol(m));
-        for (i = 0; s->argv[i] != NULL; i++)
-                if (i >= n || strcmp(prc_manifest_command_arg(m, i), s->argv[i]) != 0)
-                        break;
-        if (s->argv[i] != NULL || i != n) {
-                prc_err_set(err, PRC_E_NATIVE_COMMAND_MISMATCH,
-                            "command differs from the %s scanner-owned argv at argument %zu", s->protocol, i);
-                prc_err_set_ptr(err, "/command");
+        if (!command_is(m, s, err))
                 return false;
-        }
         if (strcmp(prc_manifest_image_registry(m), s->image_registry) != 0 ||
             strcmp(prc_manifest_image_repository(m), s->image_repository) != 0) {
                 prc_err_set(err, PRC_E_NATIVE_IMAGE_UNREVIEWED, "image is not %s/%s", s->image_registry,
@@ -176,13 +170,45 @@ bool prc_native_check_manifest(const prc_manifest *m, bool for_execution, prc_er
         return true;
 }
 
-bool prc_native_check_override(const prc_manifest *m, const char *override, prc_err *err)
+bool prc_native_check_override(const prc_native_spec *s, const char *override, prc_err *err)
 {
         if (override == NULL || override[0] == '\0')
                 return true;
-        if (strcmp(override, prc_manifest_image_digest(m)) != 0)
+        if (s->image_digest == NULL || strcmp(override, s->image_digest) != 0)
                 return prc_err_set(err, PRC_E_NATIVE_IMAGE_UNREVIEWED,
-                                   "test-image override differs from the manifest's reviewed digest");
+                                   "test-image override differs from the reviewed %s digest", s->tool);
+        return true;
+}
+
+/* The argv comparison of prc_native_check_manifest. */
+static bool command_is(const prc_manifest *m, const prc_native_spec *s, prc_err *err)
+{
+        size_t i, n = prc_manifest_command_len(m);
+
+        for (i = 0; s->argv[i] != NULL; i++)
+                if (i >= n || strcmp(prc_manifest_command_arg(m, i), s->argv[i]) != 0)
+                        break;
+        if (s->argv[i] != NULL || i != n) {
+                prc_err_set(err, PRC_E_NATIVE_COMMAND_MISMATCH,
+                            "command differs from the %s scanner-owned argv at argument %zu", s->protocol, i);
+                prc_err_set_ptr(err, "/command");
+                return false;
+        }
+        return true;
+}
+
+bool prc_native_check_standin(const prc_manifest *m, const char *standin_digest, prc_err *err)
+{
+        const prc_native_spec *s = prc_native_spec_for(prc_manifest_protocol(m));
+
+        if (s == NULL)
+                return prc_err_set(err, PRC_E_NATIVE_UNKNOWN_PROTOCOL, "'%s' is not a native protocol",
+                                   prc_manifest_protocol(m));
+        if (!command_is(m, s, err))
+                return false;
+        if (standin_digest == NULL || strcmp(prc_manifest_image_digest(m), standin_digest) != 0)
+                return prc_err_set(err, PRC_E_NATIVE_IMAGE_UNREVIEWED,
+                                   "the test manifest's image is not the stand-in that was built");
         return true;
 }
 

@@ -67,6 +67,7 @@ typedef struct prc_native_spec {
         size_t             n_owned;
         const char        *data;                /* required data mount name, or NULL */
         int                exit_clean, exit_found;      /* accepted exit statuses (found may equal clean) */
+        bool               stdin_ruleset;       /* stdin = prc_gitleaks_ruleset_load() bytes; else empty */
         const char        *kind;                /* observation kind */
         const char        *report_media_type, *artifact_media_type;
         uint32_t           max_items;           /* findings / components / matches cap */
@@ -87,12 +88,22 @@ const prc_native_spec *prc_native_spec_of(prc_native_proto p);
 bool prc_native_check_manifest(const prc_manifest *m, bool for_execution, prc_err *err) PRC_MUST_CHECK;
 
 /*
- * A test-image override (a stand-in image digest) is accepted only with a
- * test-only manifest whose digest is exactly that override; an override
- * that differs from the manifest's digest is native-image-unreviewed, never
- * a skip.  override NULL or "" means none.
+ * The production-image test override (seed 000: "a nonempty test-image
+ * override that differs from the reviewed digest is an error, not a
+ * skipped test"): override NULL or "" means none; otherwise it must equal
+ * the protocol's reviewed digest, else native-image-unreviewed (also when
+ * no digest is reviewed yet).
  */
-bool prc_native_check_override(const prc_manifest *m, const char *override, prc_err *err) PRC_MUST_CHECK;
+bool prc_native_check_override(const prc_native_spec *s, const char *override, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * A test-only manifest for a stand-in image (a static program that prints a
+ * recorded report): the command must still be exactly the protocol's
+ * (native-command-mismatch), and the image digest must be the stand-in's own
+ * digest, which the test computed when it built the image
+ * (native-image-unreviewed otherwise).  Never used outside tests.
+ */
+bool prc_native_check_standin(const prc_manifest *m, const char *standin_digest, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Add s's scanner-owned files to an unsealed snapshot of inv
@@ -113,6 +124,7 @@ typedef struct prc_native_ctx {
         int64_t       now;      /* --now, Unix seconds; Grype age check (0: refuse, no clock) */
         const json_t *paths;    /* borrowed: object whose keys are the inventory paths; NULL: syntax only */
         bool          relocated_gitleaksignore; /* the runner relocated a root .gitleaksignore */
+        const json_t *rule_ids; /* borrowed: Gitleaks rule ids of the verified ruleset; NULL: syntax only */
         uint32_t      max_items;        /* 0: the protocol default */
 } prc_native_ctx;
 

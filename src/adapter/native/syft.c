@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/json_strict.h"
+#include "base/path.h"
 
 #define S PRC_JT_STRING
 #define I PRC_JT_INT
@@ -28,18 +29,18 @@ static const prc_field top_fields[] = {
         { "components", A, true }, { "dependencies", A, false },
 };
 static const prc_field meta_fields[] = {
-        { "timestamp", S, true }, { "tools", PRC_JT_ANY, true }, { "supplier", O, false },
-        { "component", O, false }, { "properties", A, false },
+        { "timestamp", S, true }, { "tools", PRC_JT_ANY, true }, { "component", O, false },
+        { "properties", A, false },
 };
 static const prc_field tool_fields[] = {
         { "type", S, true }, { "author", S, true }, { "name", S, true }, { "version", S, true },
 };
+/* no version or supplier: the scanner-owned command passes no --source-version / --source-supplier */
 static const prc_field source_fields[] = {
-        { "bom-ref", S, true }, { "type", S, true }, { "name", S, true }, { "version", S, false },
-        { "supplier", O, false },
+        { "bom-ref", S, true }, { "type", S, true }, { "name", S, true },
 };
 static const prc_field comp_fields[] = {
-        { "bom-ref", S, true }, { "type", S, true }, { "supplier", O, false }, { "author", S, false },
+        { "bom-ref", S, true }, { "type", S, true }, { "author", S, false },
         { "publisher", S, false }, { "group", S, false }, { "name", S, true }, { "version", S, false },
         { "description", S, false }, { "hashes", A | PRC_JT_NULL, false }, { "licenses", A, false },
         { "cpe", S, false }, { "purl", S, false }, { "swid", O, false }, { "externalReferences", A, false },
@@ -47,7 +48,6 @@ static const prc_field comp_fields[] = {
 };
 static const prc_field prop_fields[] = { { "name", S, true }, { "value", S, true } };
 static const prc_field hash_fields[] = { { "alg", S, true }, { "content", S, true } };
-static const prc_field supplier_fields[] = { { "name", S, true } };
 static const prc_field swid_fields[] = { { "tagId", S, true }, { "name", S, true }, { "version", S, false } };
 static const prc_field extref_fields[] = {
         { "url", S, true }, { "type", S, true }, { "comment", S, false }, { "hashes", A, false },
@@ -174,6 +174,27 @@ static bool pkg_ref_ok(const char *ref)
         return q != NULL && (q[-1] == '?' || q[-1] == '&') && strspn(q + 11, "0123456789abcdef") == 16 && (q[27] == '\0' || q[27] == '&' || q[27] == '#');
 }
 
+/* A dir-source location: rooted at the scan root with a leading '/', inside it, outside .prc/. */
+static bool location_ok(const char *v)
+{
+        prc_err e2;
+
+        prc_err_init(&e2);
+        return v[0] == '/' && prc_path_check_str(v + 1, &e2) && strncmp(v + 1, ".prc/", 5) != 0;
+}
+
+/* "syft:location:<i>:path" */
+static bool is_location_path(const char *name)
+{
+        static const char pre[] = "syft:location:";
+        size_t d;
+
+        if (strncmp(name, pre, sizeof(pre) - 1) != 0)
+                return false;
+        d = strspn(name + sizeof(pre) - 1, "0123456789");
+        return d > 0 && strcmp(name + sizeof(pre) - 1 + d, ":path") == 0;
+}
+
 static bool check_props(const json_t *props, const char *ptr, prc_err *err)
 {
         size_t i;
@@ -189,6 +210,8 @@ static bool check_props(const json_t *props, const char *ptr, prc_err *err)
                         return false;
                 if (strncmp(str(v, "name"), "syft:", 5) != 0 || str(v, "value")[0] == '\0')
                         return fail(err, PRC_E_NATIVE_COMPONENT, p, "a property that syft does not write");
+                if (is_location_path(str(v, "name")) && !location_ok(str(v, "value")))
+                        return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, p, "a location outside the snapshot");
         }
         return true;
 }
@@ -266,6 +289,8 @@ static bool check_component(const json_t *c, const char *ptr, prc_err *err)
         } else if (strcmp(type, "file") == 0) {
                 if (!hexn(ref, 16) || json_object_get(c, "hashes") == NULL)
                         return fail(err, PRC_E_NATIVE_COMPONENT, ptr, "a malformed file component");
+                if (!location_ok(str(c, "name")))
+                        return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, ptr, "a file component outside the snapshot");
                 sub(p, sizeof(p), ptr, "hashes");
                 if (!check_hashes(json_object_get(c, "hashes"), p, err))
                         return false;
@@ -277,11 +302,10 @@ static bool check_component(const json_t *c, const char *ptr, prc_err *err)
                 sub(p, sizeof(p), ptr, "purl");
                 return fail(err, PRC_E_NATIVE_PURL, p, "not a package URL");
         }
-        v = json_object_get(c, "supplier");
-        if (v != NULL) {
-                sub(p, sizeof(p), ptr, "supplier");
-                if (!FIELDS(v, p, supplier_fields))
-                        return false;
+        v = json_object_get(c, "cpe");
+        if (v != NULL && strncmp(json_string_value(v), "cpe:2.3:", 8) != 0) {
+                sub(p, sizeof(p), ptr, "cpe");
+                return fail(err, PRC_E_NATIVE_COMPONENT, p, "not a CPE 2.3 formatted string");
         }
         v = json_object_get(c, "licenses");
         sub(p, sizeof(p), ptr, "licenses");

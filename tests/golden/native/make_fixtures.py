@@ -175,6 +175,12 @@ smut("124-top-unknown-key", lambda d: d.update(vulnerabilities=[]))
 smut("125-version-2", lambda d: d.update(version=2))
 write("syft", "126-duplicate-field", None, raw=json.dumps(syft).replace('"version": 1,', '"version": 1, "version": 1,', 1) + "\n")
 smut("127-metadata-missing-source", lambda d: d["metadata"].pop("component"))
+smut("128-source-version", lambda d: d["metadata"]["component"].update(version="1.0"))
+smut("129-component-supplier", lambda d: d["components"][0].update(supplier={"name": "x"}))
+smut("130-cpe-malformed", lambda d: d["components"][0].update(cpe="cpe:/a:some:package:1"))
+smut("131-location-escape", lambda d: d["components"][0]["properties"][4].update(value="/../etc/passwd"))
+smut("132-location-scanner-owned", lambda d: d["components"][1]["properties"][3].update(value="/.prc/syft/config.yaml"))
+smut("133-file-component-escape", lambda d: d["components"][3].update(name="/../../etc/shadow"))
 
 # ---- grype: based on grype/json/current/TestJsonDirsPresenter.golden.json with the descriptor a
 # real 0.116.1 run under the scanner-owned configuration writes (configuration and db present).
@@ -226,6 +232,10 @@ with open(os.path.join(os.environ.get("PRC_CORPORA", "/work/shared/corpora"),
     base = json.load(f)
 grype = copy.deepcopy(base)
 grype["source"]["target"] = SNAP
+# the presenter snapshot's synthetic evidence, in the shape real matchers write (FORMATS.md 3.2)
+grype["matches"][0]["matchDetails"][0]["found"] = {"vulnerabilityID": "CVE-1999-0001", "versionConstraint": ">= 20 (rpm)"}
+grype["matches"][1]["matchDetails"][0]["found"] = {"vulnerabilityID": "CVE-1999-0002", "versionConstraint": "somecpe",
+                                                    "cpes": ["somecpe"]}
 grype["matches"][0]["vulnerability"]["namespace"] = "nvd:cpe"
 grype["matches"][1]["vulnerability"]["namespace"] = "debian:distro:debian:12"
 grype["matches"][1]["vulnerability"]["urls"] = None       # grype null quirk (records without metadata)
@@ -292,4 +302,8 @@ gm("135-db-stale", lambda d: d["descriptor"]["db"]["status"].update(built="2026-
 gm("136-db-future", lambda d: d["descriptor"]["db"]["status"].update(built="2026-07-22T12:00:01Z", **{"from": url("2026-07-22T12:00:01Z")}))
 gm("137-db-oldest-accepted", lambda d: d["descriptor"]["db"]["status"].update(built="2026-07-17T12:00:00Z", **{"from": url("2026-07-17T12:00:00Z")}) or
    [p.update(captured="2026-07-17T00:00:00Z") for p in d["descriptor"]["db"]["providers"].values()])
+gm("138-artifact-bad-purl", lambda d: d["matches"][1]["artifact"].update(purl="deb/package-2"))
+gm("139-cpes-not-strings", lambda d: d["matches"][0]["artifact"].update(cpes=[{"cpe": "x"}]))
+gm("140-evidence-other-vulnerability", lambda d: d["matches"][0]["matchDetails"][0]["found"].update(vulnerabilityID="CVE-2000-9999"))
+gm("141-evidence-without-id", lambda d: d["matches"][0]["matchDetails"][0]["found"].pop("vulnerabilityID"))
 print("ok")
