@@ -454,3 +454,17 @@ PY
         expect_rc 1
         expect_err unknown-field
 }
+
+t_usage_errors_exit_2() {
+        run "$PRC" adapter run-oci --manifest x.yaml
+        expect_rc 2
+        run "$PRC" adapter plan-oci --manifest x.yaml --target . --runtime runc
+        expect_rc 2
+        expect_err "docker or podman"
+        run "$PRC" adapter plan-oci --manifest x.yaml --target . --runtime docker --data nodir
+        expect_rc 2
+        run "$PRC" record show
+        expect_rc 2
+        run "$PRC" record show a b
+        expect_rc 2
+}
