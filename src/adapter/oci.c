@@ -38,7 +38,7 @@
 enum { NPROC_HEADROOM = 32 };
 enum { CAPTURE_MAX = 64u << 10, CHUNK = 64u << 10 };
 /* Client calls that only ask the runtime something (version, info, image inspect). */
-enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000 };
+enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000, CLIENT_WAIT_MS = 10000 };
 
 const char *prc_oci_kind_name(prc_oci_kind k)
 {
@@ -938,15 +938,23 @@ reap:;
                                 o->timed_out = true;
                                 remove_container(p);
                                 o->killed = true;
-                                st = wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, &sigkilled);
+                                st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
                                 break;
                         }
                         struct timespec ts = { 0, 2 * 1000 * 1000 };
                         nanosleep(&ts, NULL);
                 }
         } else {
-                st = wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, &sigkilled);
+                st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
         }
+        /*
+         * The client is gone now.  On a slow engine it may have created or
+         * started the container after the first removal (seen under load with a
+         * 2 s deadline), so remove the same name once more: nothing we named
+         * outlives the run.
+         */
+        if (o->killed)
+                remove_container(p);
         if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st))
                 o->exit_status = WEXITSTATUS(st);
         if (pipe_saved)
