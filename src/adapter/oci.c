@@ -39,7 +39,7 @@
 enum { NPROC_HEADROOM = 32 };
 enum { CAPTURE_MAX = 64u << 10, CHUNK = 64u << 10 };
 /* Client calls that only ask the runtime something (version, info, image inspect). */
-enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000 };
+enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000, CLIENT_WAIT_MS = 10000 };
 
 const char *prc_oci_kind_name(prc_oci_kind k)
 {
@@ -724,7 +724,8 @@ static void test_hook(const prep *p, const char *var)
         if (cmd == NULL || *cmd == '\0')
                 return;
         /* The hook sees the snapshot path; it runs as the invoking user. */
-        if (setenv("PRC_HOOK_SNAPSHOT", prc_snapshot_path(p->snap), 1) != 0)
+        if (setenv("PRC_HOOK_SNAPSHOT", prc_snapshot_path(p->snap), 1) != 0 ||
+            setenv("PRC_HOOK_CONTAINER", p->name, 1) != 0)
                 return;
         char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)cmd, NULL };
         pid_t pid = fork();
@@ -978,15 +979,23 @@ reap:;
                                 o->timed_out = true;
                                 remove_container(p);
                                 o->killed = true;
-                                st = wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, &sigkilled);
+                                st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
                                 break;
                         }
                         struct timespec ts = { 0, 2 * 1000 * 1000 };
                         nanosleep(&ts, NULL);
                 }
         } else {
-                st = wait_bounded(pid, now_ms() + RM_TIMEOUT_MS, &sigkilled);
+                st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
         }
+        /*
+         * The client is gone now.  On a slow engine it may have created or
+         * started the container after the first removal (seen under load with a
+         * 2 s deadline), so remove the same name once more: nothing we named
+         * outlives the run.
+         */
+        if (o->killed)
+                remove_container(p);
         if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st))
                 o->exit_status = WEXITSTATUS(st);
         if (pipe_saved)
@@ -1038,10 +1047,20 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         const char *plan_sha;
 
         prc_buf_init(&req, 0);
-        if (!prepare(rq, &p, true, err))
+        /*
+         * With the shared deadline already spent nothing will start: plan (the
+         * record needs the plan and snapshot identities) but do not ask the
+         * engine anything more; execute() records oci-deadline.
+         */
+        bool expired = false;
+        if (rq->deadline != NULL) {
+                int64_t shared = (int64_t)rq->deadline->tv_sec * 1000 + rq->deadline->tv_nsec / 1000000;
+                expired = shared <= now_ms();
+        }
+        if (!prepare(rq, &p, !expired, err))
                 return false;
         plan_sha = json_string_value(json_object_get(p.plan, "plan_sha256"));
-        if (!image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))
+        if (!expired && !image_present(&p.rt, json_string_value(json_object_get(p.plan, "image")), err))
                 goto out;
         dec = p.nat.spec != NULL ? NULL : prc_decoder_new(rq->m, NULL, err);
         if ((dec == NULL && p.nat.spec == NULL) || !prc_stderr_meter_init(&meter, p.lim.stderr_bytes, err))

@@ -102,7 +102,7 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err) PRC_MUST_CHECK;
  * Test hook points, PRC_TESTING builds only: $PRC_TEST_OCI_HOOK (sh -c) runs
  * just before the pre-start recheck, $PRC_TEST_OCI_HOOK_AFTER just after the
  * container ended and before the post-run recheck; both see
- * $PRC_HOOK_SNAPSHOT.
+ * $PRC_HOOK_SNAPSHOT and $PRC_HOOK_CONTAINER (the generated name).
  */
 
 /*

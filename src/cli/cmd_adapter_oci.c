@@ -152,11 +152,16 @@ static int run(int argc, char **argv, bool execute)
                         printf("  %s\n", json_string_value(v));
         } else {
                 const json_t *ec = json_object_get(out, "error_class");
+                const json_t *st = json_object_get(out, "exit_status");
+                char exit_s[32];
+                if (json_is_integer(st))
+                        snprintf(exit_s, sizeof(exit_s), "%lld", (long long)json_integer_value(st));
+                else
+                        snprintf(exit_s, sizeof(exit_s), "none");
                 printf("%s%s%s: %zu observations; exit %s; record %s\n",
-                       json_string_value(json_object_get(out, "disposition")), ec && json_is_string(ec) ? " " : "",
+                       json_string_value(json_object_get(out, "disposition")), json_is_string(ec) ? " " : "",
                        json_is_string(ec) ? json_string_value(ec) : "",
-                       json_array_size(json_object_get(out, "observations")),
-                       json_is_integer(json_object_get(out, "exit_status")) ? "status" : "none",
+                       json_array_size(json_object_get(out, "observations")), exit_s,
                        json_string_value(json_object_get(out, "id")));
         }
         if (!execute) {

@@ -34,6 +34,20 @@ orun() { run as_user "$PRC" "$@"; }
 orun_t() { run as_user "$PRC_T" "$@"; }
 run_json() { orun adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json "$@"; }
 
+# run_named: run-oci (test build) that leaves the generated container name in $TMP/o/name,
+# so a test can check that exactly that container is gone (other runs may share the image).
+run_named() {
+        mkdir -p -m 777 "$TMP/o"
+        PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" orun_t adapter run-oci --manifest "$TMP/m.yaml" \
+                --target "$TMP/t" --runtime docker --format json "$@"
+}
+container_gone() {
+        local name
+        name=$(cat "$TMP/o/name")
+        grep -qE '^prc-[0-9a-f]{24}$' <<<"$name" || fail "no container name from the hook"
+        [ -z "$(docker ps -aq --filter "name=^/$name\$")" ] || fail "container $name was left behind"
+}
+
 expect_disp() {
         expect_eq "$(json_get disposition)" "$1"
         expect_eq "$(json_get error_class)" "$2"
@@ -196,12 +210,12 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 t_sleeper_times_out_and_its_container_is_removed() {
         need_oci
         WALL=2 oci_manifest "$TMP/m.yaml" "${IMG[sleeper]}"
-        run_json
+        run_named
         expect_rc 3
         expect_disp execution-error adapter-timed-out
         expect_eq "$(json_get timed_out)" true
         expect_eq "$(json_get exit_status)" null
-        [ -z "$(docker ps -aq --filter ancestor="${IMG[sleeper]}")" ] || fail "a container was left running"
+        container_gone
 }
 
 t_memory_hog_is_killed_at_its_limit() {
@@ -243,19 +257,19 @@ t_snapshot_and_root_are_read_only() {
 t_stdout_flood_is_rejected_at_the_cap() {
         need_oci
         STDOUT=2000 CMD='[/adapter, stdout]' oci_manifest "$TMP/m.yaml" "${IMG[flood]}"
-        run_json
+        run_named
         expect_rc 1
         expect_disp rejected stdout-limit
-        [ -z "$(docker ps -aq --filter ancestor="${IMG[flood]}")" ] || fail "a container was left running"
+        container_gone
 }
 
 t_stderr_flood_is_an_execution_error() {
         need_oci
         STDERR=4096 CMD='[/adapter, stderr]' oci_manifest "$TMP/m.yaml" "${IMG[flood]}"
-        run_json
+        run_named
         expect_rc 3
         expect_disp execution-error oci-stderr-limit
-        [ -z "$(docker ps -aq --filter ancestor="${IMG[flood]}")" ] || fail "a container was left running"
+        container_gone
 }
 
 t_absent_image_is_a_clear_error() {
@@ -407,4 +421,50 @@ t_missing_runtime_is_a_named_error() {
         OCI_PATH=/nonexistent orun adapter plan-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker
         expect_rc 3
         expect_err oci-runtime-unavailable
+}
+
+t_record_show_reads_archived_versions() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run_json
+        expect_rc 0
+        printf '%s\n' "$OUT" >"$TMP/v3.json"
+        # Derive v0.2 and v0.1 records (their fields are subsets) with their own ids.
+        /usr/bin/python3 - "$TMP" <<'PY'
+import hashlib, json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/v3.json"))
+def write(rec, ver):
+    rec = dict(rec); rec.pop("id", None); rec["schema"] = "prc.execution-record/v0.%d" % ver
+    canon = json.dumps(rec, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    rec["id"] = hashlib.sha256(canon).hexdigest()
+    json.dump(rec, open(d + "/v%d.json" % ver, "w"), separators=(",", ":"))
+v2 = {k: v for k, v in r.items() if k not in ("data_inputs", "snapshot")}
+write(v2, 2)
+write({k: v for k, v in v2.items() if k not in ("resolution", "artifacts")}, 1)
+PY
+        for v in 1 2 3; do
+                run "$PRC" record show "$TMP/v$v.json"
+                expect_rc 0
+                expect_out "prc.execution-record/v0.$v"
+        done
+        # A v0.3 field in a v0.1 record is refused.
+        sed 's/"timed_out":false/"timed_out":false,"data_inputs":[]/' "$TMP/v1.json" >"$TMP/bad.json"
+        run "$PRC" record show "$TMP/bad.json"
+        expect_rc 1
+        expect_err unknown-field
+}
+
+t_usage_errors_exit_2() {
+        run "$PRC" adapter run-oci --manifest x.yaml
+        expect_rc 2
+        run "$PRC" adapter plan-oci --manifest x.yaml --target . --runtime runc
+        expect_rc 2
+        expect_err "docker or podman"
+        run "$PRC" adapter plan-oci --manifest x.yaml --target . --runtime docker --data nodir
+        expect_rc 2
+        run "$PRC" record show
+        expect_rc 2
+        run "$PRC" record show a b
+        expect_rc 2
 }

@@ -129,7 +129,9 @@ static void golden_one(const char *dir, const char *base)
                 T_ASSERT(prc_jcs_write(plan, &got, &err));
                 T_ASSERT(prc_buf_putc(&got, '\n', &err));
         } else {
-                T_ASSERT(prc_buf_printf(&got, &err, "%s\n", prc_err_name(err.cls)));
+                /* House golden form "class line offset"; a plan error is about no input position. */
+                T_ASSERT(prc_buf_printf(&got, &err, "%s %u %llu\n", prc_err_name(err.cls), (unsigned)err.line,
+                                        err.off == PRC_NO_OFF ? 0ULL : (unsigned long long)err.off));
         }
         const char *want_path = plan != NULL ? outp : errp;
         if (getenv("PRC_UPDATE_GOLDEN") != NULL) {
