@@ -58,7 +58,7 @@ struct oci_ctx {
         const char  *data_adapter[DATA_ARGS_MAX];       /* borrowed from argv: "ADAPTER" part */
         char        *data_arg[DATA_ARGS_MAX];           /* borrowed from argv: "NAME=DIR" part */
         size_t       ndata;
-        const char  *manifest_paths[PRC_SCAN_ADAPTERS_MAX];     /* explicit grants: re-checked before start */
+        const char  *manifest_paths[PRC_SCAN_ADAPTERS_MAX];     /* borrowed from argv: explicit grants */
         size_t       nmanifests;
         const char  *ruleset;                           /* --gitleaks-ruleset, or NULL: the environment */
         int64_t      now;                               /* --now as Unix seconds, 0 when absent */
@@ -72,7 +72,6 @@ static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_invento
         struct oci_ctx *oc = ctx;
         prc_data_binding b[DATA_ARGS_MAX];
         size_t nb = 0;
-        const char *mpath = NULL;
         prc_oci_request rq;
 
         /* Data bindings are adapter-qualified, so adapters never consume one another's inputs. */
@@ -83,16 +82,7 @@ static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_invento
                         return false;
                 nb++;
         }
-        for (size_t i = 0; i < oc->nmanifests; i++) {
-                prc_err pe;
-                prc_manifest *m;
-                prc_err_init(&pe);
-                m = prc_manifest_load(oc->manifest_paths[i], PRC_MANIFEST_EXECUTE, &pe);
-                if (m != NULL && strcmp(prc_manifest_sha256(m), a->res.manifest_sha256) == 0)
-                        mpath = oc->manifest_paths[i];
-                prc_manifest_free(m);
-        }
-        rq = (prc_oci_request){ .m = a->manifest, .manifest_path = mpath, .resolution = &a->res, .inv = inv,
+        rq = (prc_oci_request){ .m = a->manifest, .manifest_path = a->path, .resolution = &a->res, .inv = inv,
                                 .target_name = "target", .data = b, .ndata = nb, .runtime = oc->runtime,
                                 .run_id = run_id, .deadline = deadline, .ruleset_path = oc->ruleset,
                                 .now = oc->now };

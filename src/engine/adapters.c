@@ -60,6 +60,7 @@ bool prc_adapters_from_manifests(const char *const *paths, size_t n, prc_adapter
                 }
                 out->items[out->n].manifest = m;
                 out->items[out->n].res = r;
+                out->items[out->n].path = paths[i];
                 out->n++;
         }
         return true;
@@ -92,6 +93,7 @@ bool prc_adapters_from_registry(const char *registry, const char *const *ids, si
                 }
                 out->items[out->n].manifest = m;
                 out->items[out->n].res = r;
+                out->items[out->n].path = NULL;
                 out->n++;
         }
         prc_registry_free(reg);

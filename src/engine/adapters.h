@@ -25,6 +25,8 @@ enum { PRC_SCAN_ADAPTERS_MAX = 16 };
 typedef struct prc_scan_adapter {
         prc_manifest  *manifest;        /* owned */
         prc_resolution res;
+        const char    *path;            /* borrowed: the --adapter-manifest path (re-checked before
+                                           start), or NULL for a registry grant */
 } prc_scan_adapter;
 
 typedef struct prc_adapter_set {

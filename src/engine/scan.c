@@ -8,12 +8,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +23,7 @@
 #include "engine/observe.h"
 #include "engine/policy.h"
 #include "inventory/inventory.h"
+#include "inventory/safeopen.h"
 
 #define PRC_ENGINE_VERSION "0.1.0"
 
@@ -72,16 +71,14 @@ static bool add_gap(struct scan *s, const char *path, const char *cls, const cha
 
 /*
  * Head read for magic bytes: beneath the inventory root with no symlink in
- * any component (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), then a
- * check that the object is still the inventoried size.  A whole-file read
- * goes through prc_inventory_read, which also re-checks the digest.
+ * any component (inventory/safeopen.h), then a check that the object is
+ * still the inventoried size.  A whole-file read goes through
+ * prc_inventory_read, which also re-checks the digest.
  */
 static bool view_read(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *err)
 {
         struct scan *s = ctx;
         const prc_tfile *f = &s->files[i];
-        struct open_how how = { .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
-                                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
         struct stat st;
         int fd;
         size_t want;
@@ -89,7 +86,7 @@ static bool view_read(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *er
 
         if (f->size <= max)
                 return prc_inventory_read(s->inv, f->path, max, out, err);
-        fd = (int)syscall(SYS_openat2, prc_inventory_root_fd(s->inv), f->path, &how, sizeof(how));
+        fd = prc_safe_openat(prc_inventory_root_fd(s->inv), f->path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
         if (fd < 0)
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot reopen '%s'", f->path);
         if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->size) {
@@ -376,13 +373,11 @@ static bool run_id_for(const struct scan *s, const prc_scan_adapter *a, char out
  * Step 4: run each authorized adapter in (adapter id, manifest digest)
  * order under one shared deadline.
  */
-static bool run_adapters(struct scan *s, const prc_assertion *const *as, size_t nas, prc_err *err)
+static bool run_adapters(struct scan *s, prc_err *err)
 {
-        prc_adapter_set *set = s->o->adapters;
+        prc_adapter_set *set = s->o->adapters;     /* authorized and sorted before the inventory */
         struct timespec deadline, *dl = NULL;
 
-        (void)as;       /* authorized (and sorted) before the inventory was taken */
-        (void)nas;
         if (s->o->run_adapter == NULL)
                 return prc_err_set(err, PRC_E_INTERNAL, "verify-local without an adapter runner");
         if (s->o->max_duration_s > 0) {
@@ -493,7 +488,7 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 goto out;
         if (o->mode == PRC_MODE_VERIFY_LOCAL && o->adapters != NULL && o->adapters->n > 0) {
                 progress(&s, "running adapters in the OCI runner");
-                if (!run_adapters(&s, as, nas, err))
+                if (!run_adapters(&s, err))
                         goto out;
         }
         progress(&s, "assessing");
