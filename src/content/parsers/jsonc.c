@@ -315,6 +315,35 @@ static bool literal(struct jp *j, const char *word, size_t len)
         return true;
 }
 
+enum member_end { MEMBER_FAIL, MEMBER_MORE, MEMBER_CLOSED };
+
+/*
+ * After an array element or object member: ',' then more (one trailing
+ * comma before the close is JSONC; a second one fails later as a missing
+ * value), or the close, or an error with the container's own wording.
+ */
+static enum member_end after_member(struct jp *j, char close, const char *expected, const char *unterminated)
+{
+        if (!skip(j))
+                return MEMBER_FAIL;
+        if (j->i < j->n && j->p[j->i] == ',') {
+                j->i++;
+                if (!skip(j))
+                        return MEMBER_FAIL;
+                if (j->i < j->n && j->p[j->i] == close) {
+                        j->i++;
+                        return MEMBER_CLOSED;
+                }
+                return MEMBER_MORE;
+        }
+        if (j->i < j->n && j->p[j->i] == close) {
+                j->i++;
+                return MEMBER_CLOSED;
+        }
+        fail(j, PRC_E_INVALID_JSON, j->i < j->n ? expected : unterminated);
+        return MEMBER_FAIL;
+}
+
 static json_t *array(struct jp *j, uint32_t depth)
 {
         json_t *arr, *v;
@@ -337,25 +366,11 @@ static json_t *array(struct jp *j, uint32_t depth)
                         oom(j);
                         goto fail;
                 }
-                if (!skip(j))
-                        goto fail;
-                if (j->i < j->n && j->p[j->i] == ',') {
-                        j->i++;
-                        if (!skip(j))
-                                goto fail;
-                        /* One trailing comma is JSONC; a second one fails as a missing value. */
-                        if (j->i < j->n && j->p[j->i] == ']') {
-                                j->i++;
-                                return arr;
-                        }
-                        continue;
+                switch (after_member(j, ']', "expected ',' or ']'", "unterminated array")) {
+                case MEMBER_MORE: continue;
+                case MEMBER_CLOSED: return arr;
+                default: goto fail;
                 }
-                if (j->i < j->n && j->p[j->i] == ']') {
-                        j->i++;
-                        return arr;
-                }
-                fail(j, PRC_E_INVALID_JSON, j->i < j->n ? "expected ',' or ']'" : "unterminated array");
-                goto fail;
         }
 fail:
         json_decref(arr);
@@ -426,24 +441,11 @@ static json_t *object(struct jp *j, uint32_t depth)
                         goto fail;
                 }
                 free(kcopy);
-                if (!skip(j))
-                        goto fail;
-                if (j->i < j->n && j->p[j->i] == ',') {
-                        j->i++;
-                        if (!skip(j))
-                                goto fail;
-                        if (j->i < j->n && j->p[j->i] == '}') {
-                                j->i++;
-                                return obj;
-                        }
-                        continue;
+                switch (after_member(j, '}', "expected ',' or '}'", "unterminated object")) {
+                case MEMBER_MORE: continue;
+                case MEMBER_CLOSED: return obj;
+                default: goto fail;
                 }
-                if (j->i < j->n && j->p[j->i] == '}') {
-                        j->i++;
-                        return obj;
-                }
-                fail(j, PRC_E_INVALID_JSON, j->i < j->n ? "expected ',' or '}'" : "unterminated object");
-                goto fail;
         }
 fail:
         json_decref(obj);
