@@ -48,6 +48,7 @@ typedef struct prc_oci_native {
         bool                   relocated;
         json_t                *rule_ids;
         json_t                *paths;
+        json_t                *db;      /* Grype: the mounted database's identity (prc_grype_db_check) */
         int64_t                now;
         prc_native_result      res;     /* filled by finish when accepted */
         bool                   have_res;

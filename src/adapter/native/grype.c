@@ -391,7 +391,7 @@ static bool loc_path(const char *s, const char *ptr, prc_err *err)
 }
 
 /* One match -> normalized finding (new reference). */
-static json_t *one(const json_t *m, const char *ptr, const json_t *providers, prc_err *err)
+static json_t *one(const json_t *m, const char *ptr, const json_t *providers, const json_t *paths, prc_err *err)
 {
         const json_t *v, *a, *d, *e;
         json_t *types = NULL, *locs = NULL, *fixv = NULL, *o = NULL;
@@ -482,6 +482,12 @@ static json_t *one(const json_t *m, const char *ptr, const json_t *providers, pr
                 if (!FIELDS(e, q, loc_fields) || !loc_path(str(e, "path"), q, err) ||
                     !loc_path(str(e, "accessPath"), q, err))
                         goto fail;
+                /* the snapshot holds only the inventory's regular files (and the excluded .prc/) */
+                if (paths != NULL &&
+                    json_object_get(paths, str(e, "path")[0] == '/' ? str(e, "path") + 1 : str(e, "path")) == NULL) {
+                        fail(err, PRC_E_NATIVE_PATH_OUTSIDE, q, "a location that is not in the sealed inventory");
+                        goto fail;
+                }
                 if (json_array_append_new(locs, json_string(str(e, "path")[0] == '/' ? str(e, "path") + 1
                                                                                     : str(e, "path"))) != 0)
                         goto oom;
@@ -536,7 +542,22 @@ static bool check_config(const json_t *c, prc_err *err)
         return true;
 }
 
-static bool check_db(const json_t *db, int64_t now, json_t **out_db, prc_err *err)
+/* The report's database must be the one the runner mounted (prc_grype_db_check's identity). */
+static bool same_db(const json_t *mounted, const char *ver, int64_t built, const char *sha, prc_err *err)
+{
+        int64_t t;
+
+        if (mounted == NULL)
+                return true;
+        if (strcmp(ver, str(mounted, "schema_version") ? str(mounted, "schema_version") : "") != 0 ||
+            !prc_native_time(str(mounted, "built"), &t) || t != built ||
+            strcmp(sha, str(mounted, "source_sha256") ? str(mounted, "source_sha256") : "") != 0)
+                return fail(err, PRC_E_NATIVE_DB_IDENTITY, "/descriptor/db/status/from",
+                            "the report names another database than the mounted grype-db");
+        return true;
+}
+
+static bool check_db(const json_t *db, int64_t now, const json_t *mounted, json_t **out_db, prc_err *err)
 {
         static const char *const required[] = { "nvd", "epss", "kev" };
         const json_t *st, *provs, *pv;
@@ -569,6 +590,8 @@ static bool check_db(const json_t *db, int64_t now, json_t **out_db, prc_err *er
                 prc_err_set_ptr(err, "/descriptor/db/status/built");
                 return false;
         }
+        if (!same_db(mounted, ver, built, sha, err))
+                return false;
         pl = json_object();
         if (pl == NULL)
                 return prc_err_oom(err, "providers");
@@ -637,7 +660,7 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 goto out;
         }
         if (!FIELDS(desc, "/descriptor", desc_fields) || !check_config(json_object_get(desc, "configuration"), err) ||
-            !check_db(json_object_get(desc, "db"), ctx->now, &dbj, err))
+            !check_db(json_object_get(desc, "db"), ctx->now, ctx->db, &dbj, err))
                 goto out;
         src = json_object_get(doc, "source");
         if (!FIELDS(src, "/source", source_fields))
@@ -665,7 +688,7 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 snprintf(ptr, sizeof(ptr), "/matches");
                 prc_jptr_index(ptr, sizeof(ptr), i);
                 f = one(json_array_get(json_object_get(doc, "matches"), i), ptr,
-                        json_object_get(json_object_get(desc, "db"), "providers"), err);
+                        json_object_get(json_object_get(desc, "db"), "providers"), ctx->paths, err);
                 if (f == NULL)
                         goto out;
                 if (json_array_append_new(findings, f) != 0)
@@ -677,18 +700,28 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 prc_err_set(err, PRC_E_NATIVE_DB_STALE, "--now is outside years 1970-9999");
                 goto out;
         }
+        /* not_found is evidence only for this database and clock: the value records both. */
         if (json_array_size(findings) == 0 &&
-            json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:s,s:s}", "id", "grype", "kind", s->kind, "outcome",
-                                                 "not_found", "db_built", json_string_value(json_object_get(dbj, "built")),
-                                                 "now", now_s)) != 0)
+            json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:{s:s,s:s}}", "id", "grype", "kind", s->kind, "outcome",
+                                                 "not_found", "value", "db_built",
+                                                 json_string_value(json_object_get(dbj, "built")), "now", now_s)) != 0)
                 goto oom;
         json_array_foreach(findings, i, m) {
                 char id[48];
+                json_t *locs = json_array(), *l;
+                size_t k;
                 snprintf(id, sizeof(id), "grype.match:%zu", i + 1);
-                if (json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:O,s:O}", "id", id, "kind", s->kind, "outcome",
-                                                         "found", "vulnerability_id",
-                                                         json_object_get(m, "vulnerability_id"), "package",
-                                                         json_object_get(m, "package"))) != 0)
+                json_array_foreach(json_object_get(m, "locations"), k, l)
+                        if (locs != NULL && json_array_append_new(locs, json_pack("{s:O}", "path", l)) != 0) {
+                                json_decref(locs);
+                                locs = NULL;
+                        }
+                if (locs == NULL ||
+                    json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:o,s:{s:O,s:O,s:s}}", "id", id, "kind",
+                                                         s->kind, "outcome", "found", "locations", locs, "value",
+                                                         "vulnerability_id", json_object_get(m, "vulnerability_id"),
+                                                         "package", json_object_get(m, "package"), "db_built",
+                                                         json_string_value(json_object_get(dbj, "built")))) != 0)
                         goto oom;
         }
         norm = json_pack("{s:s,s:{s:s,s:s},s:O,s:s,s:O}", "schema", "prc.native.grype-findings/v1", "tool", "name",
