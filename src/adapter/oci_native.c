@@ -34,8 +34,13 @@ static bool gate(const prc_native_spec *s, const prc_manifest *m, prc_err *err)
         /* The override is checked first and in every build: a wrong one is an error, never a skip. */
         if (!prc_native_check_override(s, getenv(PRC_OCI_NATIVE_OVERRIDE_ENV), err))
                 return false;
-        if (sd != NULL && strcmp(prc_manifest_image_digest(m), sd) == 0)
-                return prc_native_check_standin(m, sd, err);
+        /* A comma-separated list: one scan may run several stand-ins (Syft and Grype), each by its own digest. */
+        for (const char *p = sd; p != NULL && *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+                const char *d = prc_manifest_image_digest(m);
+                size_t n = strcspn(p, ",");
+                if (n == strlen(d) && strncmp(p, d, n) == 0)
+                        return prc_native_check_standin(m, d, err);
+        }
         return prc_native_check_manifest(m, true, err);
 }
 
