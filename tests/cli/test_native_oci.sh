@@ -351,4 +351,10 @@ t_native_oci_both_standins_in_one_scan() {
         expect_eq "$(sc 'a["state"]')" '"Pass"'
         expect_eq "$(sc 'b["state"]')" '"Fail"'
         expect_eq "$(sc 'sorted(x["disposition"] for x in r["executions"])')" '["accepted", "accepted"]'
+        # Both records, with Syft's value and Grype's time-bound values, match the execution-record schema.
+        printf '%s\n' "$OUT" >"$TMP/run.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+v=jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+for rec in json.load(open(sys.argv[2]))["executions"]: v.validate(rec)' \
+                "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/run.json" || fail "a record does not match its schema"
 }
