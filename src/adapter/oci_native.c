@@ -35,11 +35,11 @@ static bool gate(const prc_native_spec *s, const prc_manifest *m, prc_err *err)
         if (!prc_native_check_override(s, getenv(PRC_OCI_NATIVE_OVERRIDE_ENV), err))
                 return false;
         /* A comma-separated list: one scan may run several stand-ins (Syft and Grype), each by its own digest. */
-        for (const char *p = sd; p != NULL && *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
-                const char *d = prc_manifest_image_digest(m);
+        for (const char *p = sd, *d = prc_manifest_image_digest(m); p != NULL && *p != '\0';) {
                 size_t n = strcspn(p, ",");
                 if (n == strlen(d) && strncmp(p, d, n) == 0)
                         return prc_native_check_standin(m, d, err);
+                p += n + (p[n] == ',');
         }
         return prc_native_check_manifest(m, true, err);
 }

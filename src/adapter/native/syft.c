@@ -223,7 +223,8 @@ static bool check_props(const json_t *props, const char *ptr, const json_t *path
                 if (is_location_path(str(v, "name")) && !location_ok(str(v, "value")))
                         return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, p, "a location outside the snapshot");
                 if (is_location_path(str(v, "name")) && paths != NULL && inv_entry(paths, str(v, "value")) == NULL)
-                        return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, p, "a location that is not in the sealed inventory");
+                        return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, p,
+                                    "a location that is not in the sealed inventory");
         }
         return true;
 }
@@ -278,7 +279,8 @@ static bool file_bound(const json_t *c, const char *ptr, const json_t *paths, pr
         size_t i;
 
         if (e == NULL)
-                return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, ptr, "a file component that is not in the sealed inventory");
+                return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, ptr,
+                            "a file component that is not in the sealed inventory");
         json_array_foreach(json_object_get(c, "hashes"), i, h) {
                 char p[128];
                 if (strcmp(str(h, "alg"), "SHA-256") != 0 || !json_is_string(e) ||
@@ -569,7 +571,8 @@ bool prc_syft_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, co
                         goto out;
                 }
                 prc_jptr_push(ptr, sizeof(ptr), "properties");
-                if (json_object_get(c, "properties") != NULL && !check_props(json_object_get(c, "properties"), ptr, ctx->paths, err))
+                if (json_object_get(c, "properties") != NULL &&
+                    !check_props(json_object_get(c, "properties"), ptr, ctx->paths, err))
                         goto out;
         }
         deps = json_object_get(doc, "dependencies");
