@@ -358,3 +358,82 @@ v=jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
 for rec in json.load(open(sys.argv[2]))["executions"]: v.validate(rec)' \
                 "$PRC_ROOT/schemas/execution-record.schema.json" "$TMP/run.json" || fail "a record does not match its schema"
 }
+
+# The stand-ins' own checks, host-side (no container): without them the end-to-end tests above could
+# pass with a runner that forgot the owned configuration, leaked tool variables or changed the argv.
+HSYFT=$PRC_ROOT/build/test/helpers/syft_standin
+HGRYPE=$PRC_ROOT/build/test/helpers/grype_standin
+
+# host_tree: $TMP/h as the runner's snapshot would be (owned configs under .prc/), reports in $TMP/rep.
+host_tree() {
+        [ -x "$HSYFT" ] && [ -x "$HGRYPE" ] || fail "build/test helpers are not built (make testbuild)"
+        mkdir -p "$TMP/h/.prc/syft" "$TMP/h/.prc/grype" "$TMP/h/pkg1" "$TMP/h/var/lib/dpkg" "$TMP/rep"
+        : >"$TMP/h/pkg1/METADATA"
+        printf 'x\n' >"$TMP/h/var/lib/dpkg/status"
+        # the owned bytes exactly as the headers define them (PRC_*_CONFIG_BYTES string literals)
+        /usr/bin/python3 - src/adapter/native/syft.h "$TMP/h/.prc/syft/config.yaml" src/adapter/native/grype.h \
+                "$TMP/h/.prc/grype/config.yaml" <<'PY'
+import re, sys
+for hdr, out in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    m = re.search(r"#define PRC_\w+_CONFIG_BYTES(.*?)#define", open(hdr).read(), re.S).group(1)
+    lits = re.findall(r'"((?:[^"\\]|\\.)*)"', m)
+    open(out, "w").write("".join(lits).encode().decode("unicode_escape"))
+PY
+        cp tests/golden/native/syft/001-dir.in "$TMP/rep/report.json"
+        cp tests/golden/native/grype/001-dir.in "$TMP/rep/findings.json"
+        cp tests/golden/native/grype/003-empty.in "$TMP/rep/empty.json"
+        grype_db "$TMP/db"
+}
+
+hsyft() {
+        run /usr/bin/env -i PRC_STANDIN_ROOT="$TMP/h" PRC_STANDIN_REPORTS="$TMP/rep" "$@" "$HSYFT" scan \
+                dir:/prc-snapshot --config=/prc-snapshot/.prc/syft/config.yaml '--exclude=./.prc/**' \
+                --output=cyclonedx-json@1.7 --quiet </dev/null
+}
+
+hgrype() {
+        run /usr/bin/env -i PRC_STANDIN_ROOT="$TMP/h" PRC_STANDIN_REPORTS="$TMP/rep" PRC_STANDIN_DB="$TMP/db" "$@" \
+                "$HGRYPE" dir:/prc-snapshot --config=/prc-snapshot/.prc/grype/config.yaml '--exclude=./.prc/**' \
+                --output=json --quiet </dev/null
+}
+
+t_native_standin_syft_checks_how_it_was_started() {
+        host_tree
+        hsyft
+        expect_rc 0
+        printf '%s\n' "$OUT" >"$TMP/sbom.json"
+        run "$PRCT" adapter validate-output --manifest adapters/syft-v1.51.0.yaml --file "$TMP/sbom.json"
+        expect_rc 0
+        hsyft SYFT_CHECK_FOR_APP_UPDATE=true
+        expect_rc 1
+        expect_err "a SYFT_* variable is set"
+        printf 'enrich: [all]\n' >>"$TMP/h/.prc/syft/config.yaml"
+        hsyft
+        expect_rc 1
+        expect_err "config.yaml is absent or differs"
+        run /usr/bin/env -i PRC_STANDIN_ROOT="$TMP/h" "$HSYFT" scan dir:/prc-snapshot --output=cyclonedx-json@1.7
+        expect_rc 1
+        expect_err "argv differs"
+}
+
+t_native_standin_grype_reads_the_mounted_db_and_the_snapshot() {
+        host_tree
+        hgrype
+        expect_rc 0
+        expect_eq "$(json_get matches)" '[]'
+        expect_eq "$(json_get descriptor.db.status.from)" "$DB_URL"
+        mkdir -p "$TMP/h/foo/bar" && printf 'e\n' >"$TMP/h/foo/bar/somefile-1.txt"
+        hgrype
+        expect_rc 0
+        expect_eq "$(json_get matches.0.vulnerability.id)" CVE-1999-0001
+        hgrype PRC_STANDIN_DB="$TMP/none"
+        expect_rc 1
+        expect_err "failed to load vulnerability db"
+        hgrype GRYPE_DB_AUTO_UPDATE=true
+        expect_rc 1
+        expect_err "a GRYPE_* variable is set"
+        rm "$TMP/h/.prc/grype/config.yaml"
+        hgrype
+        expect_rc 1
+        expect_err "config.yaml is absent or differs"
+}
