@@ -239,6 +239,10 @@ t_native_oci_grype_findings_fail_with_their_evidence() {
                 '[{"path": "foo/bar/somefile-1.txt"}]'
         expect_eq "$(sc 'rec["artifacts"][0]["media_type"]')" '"application/vnd.prc.grype-findings+json;version=1"'
         expect_eq "$(sc '[d["name"] for d in rec["data_inputs"]]')" '["grype-db"]'
+        # found observations carry their vulnerability in value; the record stays a valid record
+        sc 'rec' >"$TMP/rec.json"
+        run "$PRCT" record show "$TMP/rec.json"
+        expect_rc 0
 }
 
 t_native_oci_grype_no_matches_passes_with_time_bound_evidence() {
