@@ -30,6 +30,8 @@ trap 'rm -rf "$DIR"' EXIT
 mkdir -p build/bench
 gcc -std=c17 -D_GNU_SOURCE -O2 -Isrc -include src/base/banned.h -o build/bench/sha256_speed \
         bench/sha256_speed.c build/libprc.a $(pkg-config --libs libcrypto)
+gcc -std=c17 -D_GNU_SOURCE -O2 -Isrc -include src/base/banned.h -o build/bench/inventory_floor \
+        bench/inventory_floor.c build/libprc.a $(pkg-config --libs libcrypto) -lpthread
 
 echo "generating: $(gen_tree "$DIR/t")"
 BYTES=$(find "$DIR/t" -type f -printf "%s\n" | awk "{s += \$1} END {print s}")
@@ -39,6 +41,8 @@ TREE=
 # Each prc run appends its user+sys seconds to a file (median taken below).
 prc_inv() { /usr/bin/time -a -o "$DIR/cpu.prc" -f '%U %S' "$PRC" inventory --target "$TREE"; }
 base_inv() { /usr/bin/time -a -o "$DIR/cpu.base" -f '%U %S' "$PRC_BASE" inventory --target "$TREE"; }
+# The floor: open/read/hash/close of a ready-made list on $CORES threads, no walk, no checks.
+floor() { /usr/bin/time -a -o "$DIR/cpu.floor" -f '%U %S' build/bench/inventory_floor "$DIR/list" "$CORES"; }
 serial() { find "$TREE" -type f -print0 | xargs -0 sha256sum; }
 par2() { find "$TREE" -type f -print0 | xargs -0 -P2 -n 256 sha256sum; }
 cpu_median() { awk '{print $1 + $2}' "$1" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'; }
@@ -51,9 +55,10 @@ LIMIT=$(awk -v b="$BYTES" -v r="$RATE" -v c="$CORES" 'BEGIN {printf "%.3f", b / 
 HASH_CPU=$(awk -v b="$BYTES" -v r="$RATE" 'BEGIN {printf "%.3f", b / r}')
 
 bench_tree() {
-        local specs=(prc=prc_inv serial=serial par2=par2) cpu
+        local specs=(prc=prc_inv floor=floor serial=serial par2=par2) cpu
         TREE=$1
-        rm -f "$DIR/cpu.prc" "$DIR/cpu.base"
+        rm -f "$DIR/cpu.prc" "$DIR/cpu.base" "$DIR/cpu.floor"
+        find "$TREE" -type f -print0 >"$DIR/list"
         [ -z "$PRC_BASE" ] || specs+=(base=base_inv)
         # one untimed pass of each so that every command sees the same (warm) cache
         [ "$COLD" = 1 ] || { "$PRC" inventory --target "$TREE" >/dev/null; serial >/dev/null; }
@@ -64,6 +69,10 @@ bench_tree() {
                 printf '  %-40s %8.3f s wall   %6.3f s CPU   %sx the wall of prc\n' "prc inventory ($PRC_BASE)" \
                         "$MEDIAN_base" "$(cpu_median "$DIR/cpu.base")" "$(ratio "$MEDIAN_base" "$MEDIAN_prc")"
         fi
+        FLOOR_T=$MEDIAN_floor
+        FLOOR_CPU=$(cpu_median "$DIR/cpu.floor")
+        printf '  %-40s %8.3f s wall   %6.3f s CPU   (bench/inventory_floor.c: read+hash only)\n' \
+                "floor: open/read/hash/close, no walk" "$FLOOR_T" "$FLOOR_CPU"
         printf '  %-40s %8.3f s wall   prc is %sx faster\n' "find | xargs sha256sum" "$MEDIAN_serial" \
                 "$(ratio "$MEDIAN_serial" "$MEDIAN_prc")"
         printf '  %-40s %8.3f s wall   prc is %sx faster\n' "find | xargs -P2 sha256sum" "$MEDIAN_par2" \
@@ -81,9 +90,13 @@ printf '  %-40s %8.3f s        = bytes / (%d cores x %.1f MB/s)\n' "SHA-256 limi
 printf '  %-40s %8.3f s        prc wall at %sx the limit (aim <= 1.2x: %s)\n' "aim: 1.2 x limit" \
         "$(awk -v l="$LIMIT" 'BEGIN {printf "%.3f", 1.2 * l}')" "$(ratio "$PRC_T" "$LIMIT")" \
         "$(awk -v t="$PRC_T" -v l="$LIMIT" 'BEGIN {print t <= 1.2 * l ? "met" : "not met"}')"
-printf '  %-40s %8.3f s CPU    prc CPU at %sx of it; %s us per file beyond hashing\n' \
-        "SHA-256 CPU for these bytes" "$HASH_CPU" "$(ratio "$PRC_CPU" "$HASH_CPU")" \
-        "$(awk -v c="$PRC_CPU" -v h="$HASH_CPU" -v f="$FILES" 'BEGIN {printf "%.1f", (c - h) / f * 1e6}')"
+printf '  %-40s %8.3f s        floor wall at %sx the limit\n' "" "$LIMIT" "$(ratio "$FLOOR_T" "$LIMIT")"
+printf '  %-40s %8.3f s CPU    prc CPU at %sx of it, floor CPU at %sx\n' \
+        "SHA-256 CPU for these bytes" "$HASH_CPU" "$(ratio "$PRC_CPU" "$HASH_CPU")" "$(ratio "$FLOOR_CPU" "$HASH_CPU")"
+printf '  %-40s %s us per file beyond hashing (floor: %s us; prc over the floor: %s us)\n' "" \
+        "$(awk -v c="$PRC_CPU" -v h="$HASH_CPU" -v f="$FILES" 'BEGIN {printf "%.1f", (c - h) / f * 1e6}')" \
+        "$(awk -v c="$FLOOR_CPU" -v h="$HASH_CPU" -v f="$FILES" 'BEGIN {printf "%.1f", (c - h) / f * 1e6}')" \
+        "$(awk -v c="$PRC_CPU" -v h="$FLOOR_CPU" -v f="$FILES" 'BEGIN {printf "%.1f", (c - h) / f * 1e6}')"
 echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ $# -ge 1 ] && [ -d "$1" ]; then
         echo "real tree: $1 ($(find "$1" -type f | wc -l) files, $(du -sb "$1" | cut -f1) bytes)"
