@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -219,11 +220,17 @@ static bool is_excluded(const char *name)
 }
 
 /* Names of one directory, read completely before any child is looked at. */
+struct name {
+        size_t        off;      /* where the name starts in names.buf */
+        uint64_t      ino;      /* d_ino */
+        unsigned char type;     /* d_type (DT_UNKNOWN where the filesystem gives none) */
+};
+
 struct names {
-        char   *buf;    /* owned: the names, each NUL-terminated, back to back */
-        size_t  len, cap;
-        size_t *off;    /* owned: where each name starts in buf */
-        size_t  n, capn;
+        char        *buf;       /* owned: the names, each NUL-terminated, back to back */
+        size_t       len, cap;
+        struct name *v;         /* owned */
+        size_t       n, capn;
 };
 
 enum { DENTS_BUF = 64u << 10 };
@@ -231,17 +238,19 @@ enum { DENTS_BUF = 64u << 10 };
 static void names_free(struct names *ns)
 {
         free(ns->buf);
-        free(ns->off);
+        free(ns->v);
 }
 
-static bool names_add(struct names *ns, const char *name, size_t n)
+static bool names_add(struct names *ns, const struct dirent64 *de, size_t n)
 {
+        const char *name = de->d_name;
+
         if (ns->n == ns->capn) {
                 size_t ncap = ns->capn ? ns->capn * 2 : 32;
-                size_t *no = realloc(ns->off, ncap * sizeof(*no));
-                if (no == NULL)
+                struct name *nv = realloc(ns->v, ncap * sizeof(*nv));
+                if (nv == NULL)
                         return false;
-                ns->off = no;
+                ns->v = nv;
                 ns->capn = ncap;
         }
         if (ns->cap - ns->len < n + 1) {
@@ -256,7 +265,10 @@ static bool names_add(struct names *ns, const char *name, size_t n)
                 ns->cap = ncap;
         }
         memcpy(ns->buf + ns->len, name, n + 1);
-        ns->off[ns->n++] = ns->len;
+        ns->v[ns->n].off = ns->len;
+        ns->v[ns->n].ino = de->d_ino;
+        ns->v[ns->n].type = de->d_type;
+        ns->n++;
         ns->len += n + 1;
         return true;
 }
@@ -297,7 +309,7 @@ static bool read_names(prc_inventory *inv, int dfd, bool fresh, const char *rel,
                         off += de->d_reclen;
                         if ((n == 1 && name[0] == '.') || (n == 2 && name[0] == '.' && name[1] == '.'))
                                 continue;
-                        if (!names_add(ns, name, n)) {
+                        if (!names_add(ns, de, n)) {
                                 prc_err_oom(err, "a directory listing");
                                 goto out;
                         }
@@ -311,15 +323,55 @@ out:
 }
 
 /* rel holds the directory's path (len bytes, "" for the root); room for PRC_PATH_MAX + NAME_MAX + 2. */
-static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no_exclude, prc_err *err)
+/* The st_mode a directory entry type stands for, or 0 where the walk must lstat. */
+static mode_t dirent_mode(unsigned char type, bool dino_trusted)
+{
+        switch (type) {
+        case DT_REG: return dino_trusted ? S_IFREG : 0;
+        case DT_LNK: return S_IFLNK;
+        case DT_SOCK: return S_IFSOCK;
+        case DT_FIFO: return S_IFIFO;
+        case DT_CHR: return S_IFCHR;
+        case DT_BLK: return S_IFBLK;
+        default: return 0;      /* directories (opened and checked below) and DT_UNKNOWN */
+        }
+}
+
+#if defined(PRC_TESTING) && PRC_TESTING
+static atomic_bool force_lstat;
+
+void prc_inventory_test_force_lstat(bool on)
+{
+        atomic_store(&force_lstat, on);
+}
+#endif
+
+enum { DINO_UNPROVED, DINO_TRUSTED, DINO_UNTRUSTED };
+
+/*
+ * dev: st_dev of the directory dfd.  Entries are typed by their directory
+ * entry where that says as much as an lstat would: symlinks and special
+ * files (only counted, or recorded by path) always; regular files once one
+ * lstat in this directory has shown that d_ino is the st_ino the hash will
+ * see (so the identity the hash checks is the walk's, as with an lstat).
+ * Directories, DT_UNKNOWN and every entry of a directory that fails that
+ * proof are lstat'ed.
+ */
+static bool walk_dir(prc_inventory *inv, int dfd, dev_t dev, char *rel, size_t len, bool no_exclude,
+                     prc_err *err)
 {
         struct names ns = { 0 };
-        bool ok = false;
+        int dino = DINO_UNPROVED;
+        bool ok = false, lstat_all = false;
 
+#if defined(PRC_TESTING) && PRC_TESTING
+        lstat_all = atomic_load(&force_lstat);
+#endif
         if (!read_names(inv, dfd, len == 0, len ? rel : ".", &ns, err))
                 goto out;
         for (size_t i = 0; i < ns.n; i++) {
-                const char *name = ns.buf + ns.off[i];
+                const char *name = ns.buf + ns.v[i].off;
+                mode_t dmode = lstat_all ? 0 : dirent_mode(ns.v[i].type, dino == DINO_TRUSTED);
                 size_t nlen = strlen(name), plen = len ? len + 1 + nlen : nlen;
                 struct stat st, st2;
                 prc_err perr;
@@ -338,7 +390,12 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                 rel[plen] = '\0';
                 prc_err_init(&perr);
                 valid = prc_path_check(rel, plen, &perr);
-                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (dmode != 0) {
+                        memset(&st, 0, sizeof(st));
+                        st.st_mode = dmode;
+                        st.st_dev = dev;
+                        st.st_ino = (ino_t)ns.v[i].ino;
+                } else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
                         int e = errno;
                         /* Never put raw control bytes of a hostile name into a message. */
                         char *shown = valid ? NULL : prc_inventory_escape(rel, plen);
@@ -351,6 +408,9 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                                 prc_err_sys(err, PRC_E_IO, e, "cannot stat '%s'", p);
                         free(shown);
                         goto out;
+                } else if (dino == DINO_UNPROVED && ns.v[i].type == DT_REG) {
+                        dino = S_ISREG(st.st_mode) && st.st_ino == (ino_t)ns.v[i].ino && st.st_dev == dev
+                               ? DINO_TRUSTED : DINO_UNTRUSTED;
                 }
                 if (S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
                         /* Counted, never opened: opening a fifo could block, a device could be anything. */
@@ -403,7 +463,7 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                                     rel);
                         goto out;
                 }
-                ok = walk_dir(inv, cfd, rel, plen, no_exclude, err);
+                ok = walk_dir(inv, cfd, st2.st_dev, rel, plen, no_exclude, err);
                 close(cfd);
                 if (!ok)
                         goto out;
@@ -467,35 +527,6 @@ static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
         close(fd);
         if (ok)
                 prc_hex_encode(d, sizeof(d), e->pub.sha256);
-        return ok;
-}
-
-static int order_cmp(const void *a, const void *b, void *arg)
-{
-        const prc_inventory *inv = arg;
-        uint64_t sa = seg_ent(inv, *(const size_t *)a)->pub.size, sb = seg_ent(inv, *(const size_t *)b)->pub.size;
-
-        if (sa != sb)
-                return sa > sb ? -1 : 1;
-        return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* One thread: after the walk, largest first (the order the pool used before the walk was overlapped). */
-static bool hash_all(prc_inventory *inv, unsigned threads, prc_err *err)
-{
-        size_t nfiles = 0, *order;
-        bool ok;
-
-        order = malloc((inv->nents ? inv->nents : 1) * sizeof(*order));
-        if (order == NULL)
-                return prc_err_oom(err, "the hashing order");
-        for (size_t i = 0; i < inv->nents; i++)
-                if (seg_ent(inv, i)->pub.type == PRC_INV_FILE)
-                        order[nfiles++] = i;
-        if (nfiles > 1)
-                qsort_r(order, nfiles, sizeof(*order), order_cmp, inv);
-        ok = prc_pool_run(threads, nfiles, order, hash_job, inv, NULL, err);
-        free(order);
         return ok;
 }
 
@@ -808,6 +839,7 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
         prc_inventory *inv;
         char *rel = NULL;
         struct stat st;
+        prc_pool_feed *feed;
         unsigned threads;
         bool ok = false, walked;
 
@@ -836,24 +868,20 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
                 goto out;
         }
         rel[0] = '\0';
-        /* Two or more threads: workers hash what the walk has recorded while it goes on. */
-        if (threads > 1) {
-                inv->feed = prc_pool_feed_start(threads, hash_job, inv, err);
-                if (inv->feed == NULL)
-                        goto out;
-        }
-        walked = walk_dir(inv, inv->rootfd, rel, 0, opts->no_exclude, err);
-        if (inv->feed != NULL) {
-                prc_pool_feed *f = inv->feed;
-                publish(inv);
-                inv->feed = NULL;
-                /* A walk error wins over hashing errors: it is the same on every run. */
-                if (!prc_pool_feed_finish(f, !walked, err))
-                        goto out;
-        }
-        if (!walked)
+        /*
+         * threads - 1 workers hash what the walk has recorded while it goes
+         * on; then this thread joins them (with one thread it hashes
+         * everything after the walk).
+         */
+        inv->feed = prc_pool_feed_start(threads, hash_job, inv, err);
+        if (inv->feed == NULL)
                 goto out;
-        if (threads <= 1 && !hash_all(inv, 1, err))
+        walked = walk_dir(inv, inv->rootfd, st.st_dev, rel, 0, opts->no_exclude, err);
+        publish(inv);
+        feed = inv->feed;
+        inv->feed = NULL;
+        /* A walk error wins over hashing errors: it is the same on every run. */
+        if (!prc_pool_feed_finish(feed, !walked, err) || !walked)
                 goto out;
         if (!flatten(inv, err))
                 goto out;

@@ -155,6 +155,8 @@ enum {
 typedef void (*prc_inv_hook_fn)(int point, const char *rel, void *arg);
 /* Install (or with NULL remove) the hook; it may run on worker threads. */
 void prc_inventory_set_test_hook(prc_inv_hook_fn fn, void *arg);
+/* Type every entry with an lstat, as on filesystems whose d_type or d_ino cannot be used. */
+void prc_inventory_test_force_lstat(bool on);
 /* Make the snapshot copy through user space, as where copy_file_range is unavailable. */
 void prc_inventory_test_force_stream_copy(bool on);
 #endif
