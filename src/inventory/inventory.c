@@ -79,7 +79,7 @@ struct prc_inventory {
         size_t           published;
         uint8_t         *dents;         /* walk scratch: getdents64 buffer (DENTS_BUF) */
         pthread_mutex_t  doc_mu;        /* guards the lazy doc */
-        json_t          *doc;           /* owned, built on first prc_inventory_to_json */
+        json_t          *doc;           /* owned, built on first prc_inventory_json */
         char             digest[PRC_SHA256_HEX + 1];
 };
 
@@ -219,13 +219,13 @@ static bool is_excluded(const char *name)
         return false;
 }
 
-/* Names of one directory, read completely before any child is looked at. */
 struct name {
         size_t        off;      /* where the name starts in names.buf */
         uint64_t      ino;      /* d_ino */
         unsigned char type;     /* d_type (DT_UNKNOWN where the filesystem gives none) */
 };
 
+/* Names of one directory, read completely before any child is looked at. */
 struct names {
         char        *buf;       /* owned: the names, each NUL-terminated, back to back */
         size_t       len, cap;
@@ -322,7 +322,6 @@ out:
         return ok;
 }
 
-/* rel holds the directory's path (len bytes, "" for the root); room for PRC_PATH_MAX + NAME_MAX + 2. */
 /* The st_mode a directory entry type stands for, or 0 where the walk must lstat. */
 static mode_t dirent_mode(unsigned char type, bool dino_trusted)
 {
@@ -349,7 +348,8 @@ void prc_inventory_test_force_lstat(bool on)
 enum { DINO_UNPROVED, DINO_TRUSTED, DINO_UNTRUSTED };
 
 /*
- * dev: st_dev of the directory dfd.  Entries are typed by their directory
+ * rel holds the directory's path (len bytes, "" for the root); room for
+ * PRC_PATH_MAX + NAME_MAX + 2.  dev: st_dev of the directory dfd.  Entries are typed by their directory
  * entry where that says as much as an lstat would: symlinks and special
  * files (only counted, or recorded by path) always; regular files once one
  * lstat in this directory has shown that d_ino is the st_ino the hash will
