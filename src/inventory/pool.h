@@ -4,9 +4,10 @@
  * Internal to src/inventory/ (inventory.c and snapshot.c).  A pool runs N
  * jobs on T threads; each thread owns one large read buffer and one SHA-256
  * context, so memory is T buffers plus the job table, never file sizes.
- * Jobs are taken in the caller's order (largest first keeps both cores busy
- * to the end); results land in caller-owned slots, so output order does not
- * depend on scheduling.  Trust: reads hostile files through descriptors the
+ * prc_pool_run takes a fixed job list in the caller's order (the snapshot's
+ * path order); prc_pool_feed takes jobs while the producer is still adding
+ * them (the inventory walk).  Results land in caller-owned slots, so output
+ * order does not depend on scheduling.  Trust: reads hostile files through descriptors the
  * caller opened safely.
  */
 #ifndef PRC_INVENTORY_POOL_H
