@@ -94,8 +94,6 @@ grype_db() {
         local dir=$1 url=${2:-$DB_URL}
         shift 2 2>/dev/null || shift $#
         mkdir -p "$dir/6"
-        printf '{\n "digest": "xxh64:83650024d7878758",\n "source": "%s",\n "client_version": "v6.1.9"\n}\n' \
-                "$url" >"$dir/6/import.json"
         /usr/bin/python3 -c 'import json,sys
 p={"nvd":{"captured":"2026-07-20T23:51:30Z","input":"xxh64:83650024d7878758"},
    "epss":{"captured":"2026-07-21T00:10:02Z","input":"xxh64:1f2e3d4c5b6a7980"},
@@ -103,6 +101,9 @@ p={"nvd":{"captured":"2026-07-20T23:51:30Z","input":"xxh64:83650024d7878758"},
    "debian":{"captured":"2026-07-21T00:30:00Z","input":"xxh64:5139adec54659a52"}}
 for k in sys.argv[2:]: del p[k]
 json.dump(p, open(sys.argv[1], "w"))' "$dir/6/vulnerability.db" "$@"
+        # import.json records the database's xxh64 as `grype db import` does (Debian's xxhsum computes it).
+        printf '{\n "digest": "xxh64:%s",\n "source": "%s",\n "client_version": "v6.1.9"\n}\n' \
+                "$(xxhsum -H64 <"$dir/6/vulnerability.db" | cut -c1-16)" "$url" >"$dir/6/import.json"
         chmod -R a+rX "$dir"
 }
 
@@ -272,6 +273,17 @@ t_native_oci_grype_wrong_schema_db_is_refused() {
         DB=$TMP/db5 scan_grype clean
         expect_eq "$(sc 'b["state"]')" '"Unknown"'
         expect_class native-db-identity
+}
+
+t_native_oci_grype_db_changed_after_import_is_refused() {
+        setup_native
+        # import.json no longer describes the database beside it: refused before grype starts.
+        grype_db "$TMP/edited" "$DB_URL"
+        printf ' ' >>"$TMP/edited/6/vulnerability.db"
+        DB=$TMP/edited scan_grype clean
+        expect_eq "$(sc 'b["state"]')" '"Unknown"'
+        expect_class native-db-identity
+        grep -q 'import.json records' <<<"$OUT$ERR" || fail "the xxh64 mismatch is not named: ${OUT:0:300} ${ERR:0:300}"
 }
 
 t_native_oci_grype_db_without_kev_provenance_is_refused() {

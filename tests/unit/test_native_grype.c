@@ -172,7 +172,7 @@ static void test_native_grype__db_dir_valid(void)
 {
         json_t *id = NULL;
         prc_err err;
-        const char *d = db_dir("{\n \"digest\": \"xxh64:83650024d7878758\",\n \"source\": \"" URL("1784614365")
+        const char *d = db_dir("{\n \"digest\": \"xxh64:5280979724fbe7ec\",\n \"source\": \"" URL("1784614365")
                                "\",\n \"client_version\": \"v6.1.9\"\n}\n", true);
 
         prc_err_init(&err);
@@ -195,13 +195,13 @@ static void expect_db(const char *import_json, bool with_db, prc_errclass cls)
 static void test_native_grype__db_dir_stale(void)
 {
         /* 2026-07-17T11:59:59Z: 120 h + 1 s before --now */
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"" URL("1784289599")
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"" URL("1784289599")
                   "\",\"client_version\":\"v6.1.9\"}", true, PRC_E_NATIVE_DB_STALE);
 }
 
 static void test_native_grype__db_dir_manual_import(void)
 {
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"manual import\",\"client_version\":\"v6.1.9\"}",
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"manual import\",\"client_version\":\"v6.1.9\"}",
                   true, PRC_E_NATIVE_DB_IDENTITY);
 }
 
@@ -213,14 +213,27 @@ static void test_native_grype__db_dir_bad_digest(void)
 
 static void test_native_grype__db_dir_v5_client(void)
 {
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"" URL("1784614365")
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"" URL("1784614365")
                   "\",\"client_version\":\"v5.0.2\"}", true, PRC_E_NATIVE_DB_IDENTITY);
 }
 
 static void test_native_grype__db_dir_without_database(void)
 {
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"" URL("1784614365")
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"" URL("1784614365")
                   "\",\"client_version\":\"v6.1.9\"}", false, PRC_E_NATIVE_DB_IDENTITY);
+}
+
+/* import.json describing another database file (its xxh64 differs) */
+static void test_native_grype__db_dir_digest_mismatch(void)
+{
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_grype_db_check(db_dir("{\"digest\":\"xxh64:5280979724fbe7ed\",\"source\":\"" URL("1784614365")
+                                            "\",\"client_version\":\"v6.1.9\"}", true), NT_NOW, NULL, &err));
+        T_ERR(err, PRC_E_NATIVE_DB_IDENTITY);
+        T_ASSERT(strstr(err.msg, "5280979724fbe7ec") != NULL);
+        T_ASSERT(strstr(err.file, "vulnerability.db") != NULL);
 }
 
 /* the real legacy v5 metadata.json is not a v6 import.json */
@@ -439,6 +452,7 @@ static const prc_test tests[] = {
         T(test_native_grype__db_dir_bad_digest),
         T(test_native_grype__db_dir_v5_client),
         T(test_native_grype__db_dir_without_database),
+        T(test_native_grype__db_dir_digest_mismatch),
         T(test_native_grype__db_dir_legacy_v5_metadata),
         T(test_native_grype__db_url_parse),
         T(test_native_grype__owned_config_is_digest_bound),

@@ -256,7 +256,7 @@ static const char *db_dir(const char *name, const char *sha)
         T_ASSERT(mkdir(dir, 0755) == 0 && mkdir(sub, 0755) == 0);
         t_write(sub, "vulnerability.db", "x", 1);
         snprintf(imp, sizeof(imp),
-                 "{\"digest\": \"xxh64:83650024d7878758\", \"client_version\": \"v6.1.9\", \"source\": "
+                 "{\"digest\": \"xxh64:5c80c09683041123\", \"client_version\": \"v6.1.9\", \"source\": "
                  "\"https://grype.anchore.io/databases/v6/vulnerability-db_v6.1.9_2026-07-20T23:51:30Z_1784614365"
                  ".tar.zst?checksum=sha256%%3A%s\"}\n", sha);
         t_write(sub, "import.json", imp, strlen(imp));

@@ -15,13 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "adapter/native/syft.h"
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/json_strict.h"
 #include "base/path.h"
+#include "base/xxh64.h"
 
 #define S PRC_JT_STRING
 #define I PRC_JT_INT
@@ -235,6 +239,40 @@ static bool fmt_time(int64_t t, char out[64])
         return true;
 }
 
+/*
+ * Does vulnerability.db hash to the xxh64 import.json records?  Grype
+ * checks the same before a scan; prc checks it too so that a directory
+ * whose import.json describes some other database is refused here, with
+ * its path, not by the container.  Read without following a symlink.
+ */
+static bool db_matches_import(const char *path, const char *want_hex, prc_err *err)
+{
+        uint8_t chunk[1u << 15];
+        char got[17];
+        prc_xxh64 h;
+        ssize_t n;
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot open 6/vulnerability.db");
+        prc_xxh64_init(&h);
+        while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        close(fd);
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot read 6/vulnerability.db");
+                }
+                prc_xxh64_update(&h, chunk, (size_t)n);
+        }
+        close(fd);
+        snprintf(got, sizeof(got), "%016llx", (unsigned long long)prc_xxh64_final(&h));
+        if (strcmp(got, want_hex) != 0)
+                return prc_err_set(err, PRC_E_NATIVE_DB_IDENTITY,
+                                   "6/vulnerability.db has xxh64 %s, import.json records %s", got, want_hex);
+        return true;
+}
+
 bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc_err *err)
 {
         char path[PRC_PATH_MAX], ver[32], sha[PRC_SHA256_HEX + 1], when[64];
@@ -245,7 +283,7 @@ bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc
         bool ok = false;
 
         snprintf(path, sizeof(path), "%s/6/vulnerability.db", dir);
-        /* existence and type only: the runner hashes and seals the bytes, grype checks its xxh64 */
+        /* a regular file (the runner seals its SHA-256); its xxh64 is checked against import.json below */
         if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
                 prc_err_set(err, PRC_E_NATIVE_DB_IDENTITY, "no regular, non-empty 6/vulnerability.db");
                 prc_err_set_file(err, path);
@@ -262,6 +300,10 @@ bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc
                 fail(err, PRC_E_NATIVE_DB_IDENTITY, "/digest", "import digest is not xxh64:<16 hex>");
                 goto out;
         }
+        snprintf(path, sizeof(path), "%s/6/vulnerability.db", dir);
+        if (!db_matches_import(path, str(doc, "digest") + 6, err))
+                goto out;
+        snprintf(path, sizeof(path), "%s/6/import.json", dir);
         if (!schema_v6(str(doc, "client_version"))) {
                 fail(err, PRC_E_NATIVE_DB_IDENTITY, "/client_version", "not hydrated by a schema v6 client");
                 goto out;
