@@ -20,7 +20,7 @@ DB_URL='https://grype.anchore.io/databases/v6/vulnerability-db_v6.1.9_2026-07-20
 # native_standin_image TOOL REPORT...: print the pinned reference of TOOL's stand-in image (/TOOL, the
 # recorded reports under /prc-standin/ as "name=golden-file"), building it when its sources changed.
 native_standin_image() {
-        local tool=$1 key cache d ref digest r
+        local tool=$1 key cache d r
         shift
         key=$( { cat "$PRC_ROOT/tests/helpers/${tool}_standin.c" "$PRC_ROOT/tests/helpers/native_standin.h" \
                 "$PRC_ROOT"/src/adapter/native/*.[ch] "$PRC_ROOT"/src/base/*.[ch]
@@ -44,17 +44,7 @@ native_standin_image() {
                 cp "$PRC_ROOT/tests/golden/native/${r#*=}" "$d/root/prc-standin/${r%%=*}" || { rm -rf "$d"; return 1; }
         done
         chmod 644 "$d"/root/prc-standin/*
-        tar -C "$d/root" --owner=0 --group=0 --numeric-owner -cf "$d/root.tar" . || { rm -rf "$d"; return 1; }
-        ref="$OCI_REG/prc-test/$tool-standin"
-        docker import "$d/root.tar" "$ref:$key" >/dev/null || { rm -rf "$d"; return 1; }
-        rm -rf "$d"
-        docker push "$ref:$key" >/dev/null || return 1
-        digest=$(docker image inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$ref:$key" |
-                 grep "^$ref@sha256:" | head -n 1 | sed 's/.*@//')
-        [ -n "$digest" ] || return 1
-        docker pull "$ref@$digest" >/dev/null || return 1
-        echo "$ref@$digest" >"$cache"
-        echo "$ref@$digest"
+        oci_publish_rootfs "$d" "prc-test/$tool-standin" "$key" "$cache"
 }
 
 OCI_OK=1
