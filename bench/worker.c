@@ -143,11 +143,11 @@ int main(int argc, char **argv)
                         json_t *back;
                         prc_buf_reset(&enc);
                         t0 = prc_now_ns();
-                        if (!prc_docenc_write(v, &enc, &err))
+                        if (!prc_docbin_write(v, &enc, &err))
                                 die("encode", &err);
                         te[i] = prc_now_ns() - t0;
                         t0 = prc_now_ns();
-                        back = prc_docenc_read(enc.data, enc.len, &prc_limits_default, &err);
+                        back = prc_docbin_read(enc.data, enc.len, &prc_limits_default, &err);
                         if (back == NULL)
                                 die("decode", &err);
                         td[i] = prc_now_ns() - t0;

@@ -2,8 +2,8 @@
  * client.c - content worker client (client.h): spawn, frames, refusals,
  * fork safety and the parse cache.
  * Trust: engine-side.  Everything read from the worker is hostile: frames
- * are checked before allocation, documents go through the strict reader,
- * refusal text is sanitized (frame.c).
+ * are checked before allocation, documents go through the strict binary
+ * reader (docenc.h), refusal text is sanitized (frame.c).
  */
 #include "content/client.h"
 
@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/digest.h"
+#include "base/json_strict.h"
 #include "content/docenc.h"
 #include "content/frame.h"
 #include "content/worker.h"
@@ -316,7 +317,7 @@ bool prc_client_start(prc_client *c, prc_err *err)
                         *err = refusal;
                 return false;
         }
-        c->ready = prc_docenc_read(c->rep.data, c->rep.len, &prc_limits_operator, &e);
+        c->ready = prc_json_parse(c->rep.data, c->rep.len, &prc_limits_operator, 0, &e);
         if (c->ready == NULL || !json_is_object(c->ready)) {
                 kill_worker(c);
                 return prc_err_set(err, PRC_E_INVALID_FRAME, "worker READY frame is not a JSON object");
@@ -493,7 +494,7 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
 
         prc_err_init(&e);
         if (type == PRC_RE_DOC) {
-                json_t *v = prc_docenc_read(p, n, &c->o.lim, &e);
+                json_t *v = prc_docbin_read(p, n, &c->o.lim, &e);
                 if (v == NULL) {
                         kill_worker(c);
                         return prc_err_set(err, PRC_E_INVALID_FRAME, "reply document is malformed: %s: %s",

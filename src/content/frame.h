@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 1, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 2, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
@@ -32,7 +32,7 @@ enum prc_frame_type {
         PRC_OP_WALK     = 4,        /* request: walk an archive (reserved) */
         PRC_OP_PING     = 5,        /* request: answer with the document "pong" */
         PRC_OP_TEST     = 0x7f00,   /* request: test-only escape ops (PRC_TESTING builds) */
-        PRC_RE_DOC      = 0x101,    /* reply: the document, serialized (docenc.h) */
+        PRC_RE_DOC      = 0x101,    /* reply: the document, binary encoding (prc_docbin_write) */
         PRC_RE_REFUSE   = 0x102,    /* reply: a refusal (prc_refusal layout below) */
         PRC_RE_READY    = 0x103,    /* worker's first frame: the floor is on; JSON details */
 };

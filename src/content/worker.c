@@ -189,7 +189,7 @@ static int serve(const wcfg *c)
                 }
                 doc = prc_dispatch_run(&r, &err);
                 prc_buf_reset(&reply);
-                if (doc != NULL && !prc_docenc_write(doc, &reply, &err) && err.cls == PRC_E_BUFFER_LIMIT) {
+                if (doc != NULL && !prc_docbin_write(doc, &reply, &err) && err.cls == PRC_E_BUFFER_LIMIT) {
                         prc_err_init(&err);
                         prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                     c->reply_max);
