@@ -31,6 +31,7 @@ enum {
         READY_MAX = 4096,       /* the READY frame is a short JSON object */
         ARGV_MAX = 24,
         REAP_GRACE_MS = 1000,   /* a worker that closed its pipe is exiting: it gets this long */
+        PIPE_BYTES = 1 << 20,   /* pipe capacity asked for: Linux's default pipe-max-size */
 };
 
 typedef struct centry {
@@ -201,6 +202,13 @@ static bool spawn(prc_client *c, prc_err *err)
                 close(rq[1]);
                 return prc_err_sys(err, PRC_E_WORKER_START, errno, "pipe failed: %s", strerror(errno));
         }
+        /*
+         * A whole 1 MiB request or reply then fits in the pipe: neither side
+         * waits for the other to drain 64 KiB at a time.  Best effort: an
+         * unprivileged user over pipe-user-pages-soft keeps the default.
+         */
+        (void)fcntl(rq[1], F_SETPIPE_SZ, PIPE_BYTES);
+        (void)fcntl(rp[1], F_SETPIPE_SZ, PIPE_BYTES);
         /* Move the child's ends above 4 so dup2 onto 3 and 4 cannot clobber one with the other. */
         cr = fcntl(rq[0], F_DUPFD_CLOEXEC, 10);
         cw = fcntl(rp[1], F_DUPFD_CLOEXEC, 10);
@@ -486,6 +494,81 @@ static bool ends_worker(prc_errclass cls)
                cls == PRC_E_USAGE || cls == PRC_E_INTERNAL;
 }
 
+/* A decoded document, or why it is not one: the worker wrote a bad reply and is ended. */
+static bool doc_result(prc_client *c, json_t *v, const prc_err *e, json_t **out, prc_err *err)
+{
+        if (v == NULL) {
+                kill_worker(c);
+                return prc_err_set(err, PRC_E_INVALID_FRAME, "reply document is malformed: %s: %s",
+                                   prc_err_name(e->cls), e->msg);
+        }
+        *out = v;
+        return true;
+}
+
+struct fill_ctx {
+        prc_client *c;
+        int64_t     deadline;
+        size_t      total;      /* the frame's declared payload length */
+        bool        failed;     /* the pipe failed (not the document): the caller's I/O path */
+};
+
+/* prc_docbin_fill_fn over the reply pipe: read what is ready, at least up to need. */
+static bool fill_from_pipe(void *ctx, uint8_t *buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+{
+        struct fill_ctx *f = ctx;
+        size_t got;
+
+        if (!prc_frame_read_some(f->c->from_w, buf + have, need - have, f->total - have, f->deadline,
+                                 PRC_E_WORKER_DEAD, &got, err)) {
+                f->failed = true;
+                return false;
+        }
+        *out_have = have + got;
+        return true;
+}
+
+/*
+ * Read one reply.  A DOC is decoded while its payload arrives (the worker
+ * writes it as it encodes), so decoding overlaps encoding and the pipe;
+ * the checks are those of prc_docbin_read.  On PRC_FRAME_OK c->rep holds
+ * the whole payload and, for a DOC, *doc the document or NULL with *derr
+ * saying why it is malformed.  Otherwise e holds the frame-level failure.
+ */
+static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, json_t **doc, prc_err *derr,
+                               prc_err *e)
+{
+        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
+        struct fill_ctx f = { .c = c, .deadline = deadline };
+        uint32_t len;
+        size_t got;
+        prc_frame_rc rc;
+
+        *doc = NULL;
+        prc_buf_reset(&c->rep);
+        rc = prc_frame_read_hdr(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
+                                deadline, type, &len, e);
+        if (rc != PRC_FRAME_OK)
+                return rc;
+        if (!prc_buf_reserve(&c->rep, len, e))
+                return PRC_FRAME_ERR;
+        if (*type == PRC_RE_DOC) {
+                f.total = len;
+                *doc = prc_docbin_read_stream(c->rep.data, len, 0, fill_from_pipe, &f, &c->o.lim, derr);
+                if (f.failed) {
+                        *e = *derr;
+                        return PRC_FRAME_ERR;
+                }
+                if (*doc == NULL)
+                        return PRC_FRAME_OK;    /* malformed: c->rep is partial, and never cached */
+        } else if (!prc_frame_read_some(c->from_w, c->rep.data, len, len, deadline, PRC_E_WORKER_DEAD, &got, e)) {
+                return PRC_FRAME_ERR;
+        }
+        c->rep.len = len;
+        c->rep.data[len] = 0;
+        return PRC_FRAME_OK;
+}
+
 /* Turn a reply payload into the caller's result. */
 static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, const char *path, json_t **out,
                    prc_err *err)
@@ -493,16 +576,8 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
         prc_err e;
 
         prc_err_init(&e);
-        if (type == PRC_RE_DOC) {
-                json_t *v = prc_docbin_read(p, n, &c->o.lim, &e);
-                if (v == NULL) {
-                        kill_worker(c);
-                        return prc_err_set(err, PRC_E_INVALID_FRAME, "reply document is malformed: %s: %s",
-                                           prc_err_name(e.cls), e.msg);
-                }
-                *out = v;
-                return true;
-        }
+        if (type == PRC_RE_DOC)
+                return doc_result(c, prc_docbin_read(p, n, &c->o.lim, &e), &e, out, err);
         {
                 prc_err refusal;
                 if (!prc_refusal_decode(p, n, &refusal, &e)) {
@@ -529,8 +604,9 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         uint8_t key[PRC_SHA256_LEN];
         bool use_cache = cacheable && c->o.cache_max > 0;
         int64_t deadline;
+        json_t *doc = NULL;
         prc_req r;
-        prc_err e;
+        prc_err e, derr;
         uint16_t type;
         prc_frame_rc rc;
         bool ok;
@@ -582,9 +658,9 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         deadline = prc_now_ns() + (int64_t)c->o.timeout_ms * 1000000;
         ok = prc_frame_write(c->to_w, op, c->reqbuf.data, c->reqbuf.len, deadline, &e);
         rc = PRC_FRAME_ERR;
+        prc_err_init(&derr);
         if (ok)
-                rc = prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
-                                    deadline, &type, &c->rep, &e);
+                rc = read_reply(c, deadline, &type, &doc, &derr, &e);
         if (!ok && e.cls == PRC_E_IO) {
                 /* The worker stopped reading: it may have said why (a refusal that ends the conversation). */
                 prc_err e2;
@@ -612,7 +688,10 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         }
         c->served++;
         c->busy_ns += prc_now_ns() - (deadline - (int64_t)c->o.timeout_ms * 1000000);
-        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
+        if (type == PRC_RE_DOC)
+                ok = doc_result(c, doc, &derr, out, err);
+        else
+                ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
         /*
          * Cache documents that decoded and parser refusals; never a reply
          * that failed its checks, a frame-level refusal or an allocator failure.

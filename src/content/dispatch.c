@@ -166,11 +166,14 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0)
                         prc_err_set(err, PRC_E_IO, "write failed");
                 break;
-        case PRC_T_EXIT_MID_REPLY:
+        case PRC_T_EXIT_MID_REPLY: {
+                /* A well-formed start (an array of 5 values, 2 of them sent), then the end of the worker. */
+                static const uint8_t part[] = { 0x06, 0, 0, 0, 5, 0x00, 0x00 };
                 prc_frame_hdr_encode(hdr, PRC_RE_DOC, 1000);
-                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, "[1,2,3,4,5", 10) < 0)
+                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, part, sizeof(part)) < 0)
                         _exit(2);
                 _exit(0);
+        }
         case PRC_T_BIG_DOC: {
                 size_t n = (size_t)args_num(req);
                 char *s = malloc(n ? n : 1);

@@ -215,35 +215,59 @@ static bool utf8_ok(const uint8_t *p, size_t n, size_t *bad)
         return ascii_only(p, n) || prc_utf8_valid(p, n, bad);
 }
 
+/*
+ * One writer for three jobs: sizing (no bytes, only the count), writing
+ * into a buffer, and streaming (the buffer is flushed every
+ * PRC_DOCBIN_CHUNK bytes).  Sizing and writing share every check, so a
+ * document that was sized is written without an error and to that size.
+ */
+struct binw {
+        prc_buf          *b;            /* borrowed; NULL while sizing */
+        uint64_t          size;         /* bytes produced so far (sizing and streaming) */
+        prc_docbin_put_fn flush;        /* streaming: takes each full chunk */
+        void             *ctx;
+};
+
 /* Room for n more bytes, written in place: one compare on the fast path. */
-static inline bool room(prc_buf *b, size_t n, prc_err *err)
+static inline bool room(struct binw *w, size_t n, prc_err *err)
 {
+        prc_buf *b = w->b;
+
+        if (b == NULL) {
+                w->size += n;
+                return true;
+        }
         return b->cap - b->len >= n || prc_buf_reserve(b, n, err);
 }
 
-static inline void put8(prc_buf *b, uint8_t c)
+static inline void put8(struct binw *w, uint8_t c)
 {
-        b->data[b->len++] = c;
+        if (w->b != NULL)
+                w->b->data[w->b->len++] = c;
 }
 
-static inline void put32(prc_buf *b, uint32_t v)
+static inline void put32(struct binw *w, uint32_t v)
 {
         uint32_t be = htobe32(v);
 
-        memcpy(b->data + b->len, &be, 4);
-        b->len += 4;
+        if (w->b == NULL)
+                return;
+        memcpy(w->b->data + w->b->len, &be, 4);
+        w->b->len += 4;
 }
 
-static inline void put64(prc_buf *b, uint64_t v)
+static inline void put64(struct binw *w, uint64_t v)
 {
         uint64_t be = htobe64(v);
 
-        memcpy(b->data + b->len, &be, 8);
-        b->len += 8;
+        if (w->b == NULL)
+                return;
+        memcpy(w->b->data + w->b->len, &be, 8);
+        w->b->len += 8;
 }
 
-/* Tag or u32 length, then the bytes (a string, or a key when tag is 0). */
-static bool bin_bytes(prc_buf *b, int tag, const char *s, size_t n, prc_err *err)
+/* Tag (a string) or none (a key), u32 length, the bytes. */
+static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err *err)
 {
         if (n > UINT32_MAX)
                 return prc_err_set(err, PRC_E_BUFFER_LIMIT, "string of %zu bytes does not fit the encoding", n);
@@ -251,17 +275,32 @@ static bool bin_bytes(prc_buf *b, int tag, const char *s, size_t n, prc_err *err
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "%s is not valid UTF-8", tag ? "string" : "key");
         if (!tag && memchr(s, 0, n) != NULL)
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "key holds a NUL byte");
-        if (!room(b, n + 5, err))
+        if (!room(w, n + (tag ? 5 : 4), err))
                 return false;
+        if (w->b == NULL)
+                return true;
         if (tag)
-                put8(b, (uint8_t)tag);
-        put32(b, (uint32_t)n);
-        memcpy(b->data + b->len, s, n);
-        b->len += n;
+                put8(w, (uint8_t)tag);
+        put32(w, (uint32_t)n);
+        memcpy(w->b->data + w->b->len, s, n);
+        w->b->len += n;
         return true;
 }
 
-static bool bin_value(const json_t *v, prc_buf *b, unsigned depth, prc_err *err)
+static bool bin_flush(struct binw *w, prc_err *err)
+{
+        prc_buf *b = w->b;
+
+        if (b->len == 0)
+                return true;
+        if (!w->flush(w->ctx, b->data, b->len, err))
+                return false;
+        w->size += b->len;
+        prc_buf_reset(b);
+        return true;
+}
+
+static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *err)
 {
         size_t n;
         double d;
@@ -269,42 +308,46 @@ static bool bin_value(const json_t *v, prc_buf *b, unsigned depth, prc_err *err)
 
         if (depth > DOCENC_DEPTH_MAX)
                 return prc_err_set(err, PRC_E_DEPTH_LIMIT, "document nests deeper than %d", DOCENC_DEPTH_MAX);
-        if (!room(b, 9, err))
+        if (w->flush != NULL && w->b->len >= PRC_DOCBIN_CHUNK && !bin_flush(w, err))
                 return false;
         switch (json_typeof(v)) {
         case JSON_NULL:
-                put8(b, PRC_DOCBIN_NULL);
-                return true;
         case JSON_FALSE:
-                put8(b, PRC_DOCBIN_FALSE);
-                return true;
         case JSON_TRUE:
-                put8(b, PRC_DOCBIN_TRUE);
+                if (!room(w, 1, err))
+                        return false;
+                put8(w, json_is_null(v) ? PRC_DOCBIN_NULL : json_is_true(v) ? PRC_DOCBIN_TRUE : PRC_DOCBIN_FALSE);
                 return true;
         case JSON_INTEGER:
-                put8(b, PRC_DOCBIN_INT);
-                put64(b, (uint64_t)json_integer_value(v));
+                if (!room(w, 9, err))
+                        return false;
+                put8(w, PRC_DOCBIN_INT);
+                put64(w, (uint64_t)json_integer_value(v));
                 return true;
         case JSON_REAL:
                 d = json_real_value(v);
                 if (!isfinite(d))       /* jansson never holds these; the reader refuses them */
                         return prc_err_set(err, PRC_E_NOT_CANONICAL, "non-finite float");
+                if (!room(w, 9, err))
+                        return false;
                 memcpy(&bits, &d, sizeof(bits));
-                put8(b, PRC_DOCBIN_REAL);
-                put64(b, bits);
+                put8(w, PRC_DOCBIN_REAL);
+                put64(w, bits);
                 return true;
         case JSON_STRING:
-                return bin_bytes(b, PRC_DOCBIN_STRING, json_string_value(v), json_string_length(v), err);
+                return bin_bytes(w, PRC_DOCBIN_STRING, json_string_value(v), json_string_length(v), err);
         case JSON_ARRAY: {
                 json_t *e;
                 size_t i;
                 n = json_array_size(v);
                 if (n > UINT32_MAX)
                         return prc_err_set(err, PRC_E_BUFFER_LIMIT, "array of %zu values", n);
-                put8(b, PRC_DOCBIN_ARRAY);
-                put32(b, (uint32_t)n);
+                if (!room(w, 5, err))
+                        return false;
+                put8(w, PRC_DOCBIN_ARRAY);
+                put32(w, (uint32_t)n);
                 json_array_foreach(v, i, e)
-                        if (!bin_value(e, b, depth + 1, err))
+                        if (!bin_value(w, e, depth + 1, err))
                                 return false;
                 return true;
         }
@@ -315,11 +358,13 @@ static bool bin_value(const json_t *v, prc_buf *b, unsigned depth, prc_err *err)
                 n = json_object_size(v);
                 if (n > UINT32_MAX)
                         return prc_err_set(err, PRC_E_BUFFER_LIMIT, "object of %zu members", n);
-                put8(b, PRC_DOCBIN_OBJECT);
-                put32(b, (uint32_t)n);
+                if (!room(w, 5, err))
+                        return false;
+                put8(w, PRC_DOCBIN_OBJECT);
+                put32(w, (uint32_t)n);
                 /* The document's own member order: nothing to sort, and the same order as in process. */
                 json_object_keylen_foreach((json_t *)v, key, klen, e)
-                        if (!bin_bytes(b, 0, key, klen, err) || !bin_value(e, b, depth + 1, err))
+                        if (!bin_bytes(w, 0, key, klen, err) || !bin_value(w, e, depth + 1, err))
                                 return false;
                 return true;
         }
@@ -327,10 +372,21 @@ static bool bin_value(const json_t *v, prc_buf *b, unsigned depth, prc_err *err)
         return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
 }
 
+bool prc_docbin_size(const json_t *v, uint64_t *out_size, prc_err *err)
+{
+        struct binw w = { 0 };
+
+        if (!bin_value(&w, v, 0, err))
+                return false;
+        *out_size = w.size;
+        return true;
+}
+
 bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
 {
+        struct binw w = { .b = out };
         size_t mark = out->len;
-        bool ok = bin_value(v, out, 0, err);
+        bool ok = bin_value(&w, v, 0, err);
 
         if (!ok)
                 out->len = mark;        /* never leave a partial document behind */
@@ -339,9 +395,24 @@ bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
         return ok;
 }
 
+bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,
+                       prc_err *err)
+{
+        struct binw w = { .b = chunk, .flush = put, .ctx = ctx };
+        bool ok;
+
+        prc_buf_reset(chunk);
+        ok = bin_value(&w, v, 0, err) && bin_flush(&w, err);
+        *out_size = w.size;
+        return ok;
+}
+
 struct binrd {
-        const uint8_t    *p;    /* borrowed: the reply payload */
+        const uint8_t    *p;    /* borrowed: the reply payload (n bytes of room) */
         size_t            n, off;
+        size_t            have; /* bytes of p present; n unless streaming */
+        prc_docbin_fill_fn fill;
+        void             *ctx;
         const prc_limits *lim;
         uint32_t          depth_max;
         uint64_t          nodes;
@@ -350,8 +421,16 @@ struct binrd {
 
 static bool rd_need(struct binrd *r, size_t k)
 {
-        if (r->n - r->off >= k)
+        if (r->have - r->off >= k)
                 return true;
+        /* Streaming: wait for the bytes only if the declared length holds them. */
+        if (r->fill != NULL && r->n - r->off >= k) {
+                if (!r->fill(r->ctx, (uint8_t *)r->p, r->have, r->off + k, &r->have, r->err))
+                        return false;
+                if (r->have <= r->n && r->have - r->off >= k)
+                        return true;
+                return prc_err_set(r->err, PRC_E_INTERNAL, "reply source broke its contract");
+        }
         return prc_err_at(r->err, PRC_E_INVALID_FRAME, r->off, "document ends inside a value (%zu bytes needed, %zu left)",
                           k, r->n - r->off);
 }
@@ -522,7 +601,13 @@ fail:
 
 json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
 {
-        struct binrd r = { .p = p, .n = n, .lim = lim, .err = err };
+        return prc_docbin_read_stream((uint8_t *)p, n, n, NULL, NULL, lim, err);
+}
+
+json_t *prc_docbin_read_stream(uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+                               const prc_limits *lim, prc_err *err)
+{
+        struct binrd r = { .p = buf, .n = n, .have = have, .fill = fill, .ctx = ctx, .lim = lim, .err = err };
         json_t *v;
 
         /* Our own recursion is bounded whatever depth the caller's limits allow. */

@@ -44,6 +44,9 @@ enum {
         PRC_DOCBIN_STRING, PRC_DOCBIN_ARRAY, PRC_DOCBIN_OBJECT,
 };
 
+/* The streaming writer hands over this much at a time (the last piece may be shorter). */
+enum { PRC_DOCBIN_CHUNK = 64u << 10 };
+
 /*
  * Append the binary encoding of v (the worker side).  On failure out is as
  * it was.  Errors: not-canonical (a string or key that is not valid UTF-8,
@@ -64,5 +67,43 @@ bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHEC
  * err->off is the payload offset of the cause.
  */
 json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err);
+
+/*
+ * Exact size of v's encoding, with every check of prc_docbin_write, so the
+ * worker can send the frame header before the first byte is encoded (and
+ * refuse an over-cap reply before it writes anything).  Errors: as
+ * prc_docbin_write but buffer-limit only for a single oversized string.
+ */
+bool prc_docbin_size(const json_t *v, uint64_t *out_size, prc_err *err) PRC_MUST_CHECK;
+
+/* Streaming writer's sink: take p[0..n) (borrowed for the call).  Errors: the sink's own. */
+typedef bool (*prc_docbin_put_fn)(void *ctx, const uint8_t *p, size_t n, prc_err *err);
+
+/*
+ * Encode v through chunk (reset first; its max bounds one piece), handing
+ * every PRC_DOCBIN_CHUNK bytes to put as they are produced, so the reader
+ * can decode while the rest is encoded.  *out_size gets the bytes handed
+ * over (also on failure).  Errors: as prc_docbin_write, and put's.
+ */
+bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,
+                       prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Source of a streaming read: make at least need bytes of buf present
+ * (bytes [have, need) are missing; need <= the declared length), reading
+ * as many more as are ready; *out_have gets the new count.  On failure
+ * sets err with the source's own class (the client's I/O classes).
+ */
+typedef bool (*prc_docbin_fill_fn)(void *ctx, uint8_t *buf, size_t have, size_t need, size_t *out_have,
+                                   prc_err *err);
+
+/*
+ * prc_docbin_read while the payload arrives: buf has room for the declared
+ * n bytes, the first have of them present; fill brings the rest as the
+ * decoder needs it.  Same checks, classes and result as prc_docbin_read,
+ * plus fill's classes; on success all n bytes are in buf.
+ */
+json_t *prc_docbin_read_stream(uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+                               const prc_limits *lim, prc_err *err);
 
 #endif

@@ -92,6 +92,24 @@ prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, ui
                             uint16_t *out_type, prc_buf *payload, prc_err *err);
 
 /*
+ * A frame in pieces, for a payload produced or consumed while it crosses:
+ * write_hdr then write_more with exactly len bytes in all; read_hdr (the
+ * header checks of prc_frame_read) then read_some until len bytes arrived.
+ */
+bool prc_frame_write_hdr(int fd, uint16_t type, uint32_t len, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
+bool prc_frame_write_more(int fd, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
+prc_frame_rc prc_frame_read_hdr(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
+                                prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
+                                uint16_t *out_type, uint32_t *out_len, prc_err *err);
+/*
+ * Read at least min and at most max bytes into p (fewer than min only on
+ * error: EOF is class eof_cls); *got counts them.  Errors: eof_cls,
+ * io-error, worker-timeout.
+ */
+bool prc_frame_read_some(int fd, uint8_t *p, size_t min, size_t max, int64_t deadline, prc_errclass eof_cls,
+                         size_t *got, prc_err *err) PRC_MUST_CHECK;
+
+/*
  * Request payload (every op):
  *   u16 format | u32 flags | limits | str path | str args | input (to the end)
  * limits = u64 input_max | u64 scalar_max | u32 depth | nodes | alias | anchor | merge | keys.

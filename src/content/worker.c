@@ -151,6 +151,27 @@ static bool send_ready(const prc_floor_report *rep)
         return prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_READY, text, (size_t)n, PRC_NO_DEADLINE, &e);
 }
 
+static bool put_out(void *ctx, const uint8_t *p, size_t n, prc_err *err)
+{
+        (void)ctx;
+        return prc_frame_write_more(PRC_WORKER_FD_OUT, p, n, PRC_NO_DEADLINE, err);
+}
+
+/*
+ * The header first (the size is known: prc_docbin_size), then the payload
+ * in pieces as it is encoded, so the client decodes while we encode.  A
+ * failure after the header leaves a broken frame: the caller exits.
+ */
+static bool send_doc(const json_t *doc, uint32_t size, prc_buf *chunk)
+{
+        uint64_t sent = 0;
+        prc_err e;
+
+        prc_err_init(&e);
+        return prc_frame_write_hdr(PRC_WORKER_FD_OUT, PRC_RE_DOC, size, PRC_NO_DEADLINE, &e) &&
+               prc_docbin_stream(doc, chunk, put_out, NULL, &sent, &e) && sent == size;
+}
+
 /* Serve until the client closes the request pipe.  Returns the exit status. */
 static int serve(const wcfg *c)
 {
@@ -174,6 +195,7 @@ static int serve(const wcfg *c)
                 prc_req r;
                 uint16_t type;
                 json_t *doc;
+                uint64_t size;
                 prc_frame_rc rc;
 
                 prc_err_init(&err);
@@ -188,15 +210,15 @@ static int serve(const wcfg *c)
                         break;
                 }
                 doc = prc_dispatch_run(&r, &err);
-                prc_buf_reset(&reply);
-                if (doc != NULL && !prc_docbin_write(doc, &reply, &err) && err.cls == PRC_E_BUFFER_LIMIT) {
+                size = 0;
+                if (doc != NULL && prc_docbin_size(doc, &size, &err) && size > c->reply_max)
+                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document of %llu bytes does not fit the reply "
+                                    "cap of %u bytes", (unsigned long long)size, c->reply_max);
+                if (doc != NULL && err.cls == PRC_E_BUFFER_LIMIT) {
                         prc_err_init(&err);
-                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
-                                    c->reply_max);
+                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply encoding");
                 }
-                if (prc_err_is_set(&err) ? !send_refusal(&err)
-                                         : !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, reply.data, reply.len,
-                                                            PRC_NO_DEADLINE, &err)) {
+                if (prc_err_is_set(&err) ? !send_refusal(&err) : !send_doc(doc, (uint32_t)size, &reply)) {
                         json_decref(doc);
                         status = 1;
                         break;

@@ -278,6 +278,136 @@ static void test_docenc__allocation_failures_are_out_of_memory(void)
         json_decref(v);
 }
 
+/* A document of several chunks: {"k0":"v0..", ...} with wide values. */
+static json_t *wide_doc(void)
+{
+        json_t *o = json_object();
+        char k[32], v[200];
+
+        T_ASSERT(o != NULL);
+        memset(v, 'x', sizeof(v) - 1);
+        v[sizeof(v) - 1] = 0;
+        for (int i = 0; i < 2000; i++) {
+                snprintf(k, sizeof(k), "k%d", i);
+                T_ASSERT(json_object_set_new(o, k, i % 3 ? json_string(v) : json_pack("[i,f]", i, i + 0.5)) == 0);
+        }
+        return o;
+}
+
+struct sink {
+        prc_buf got;
+        size_t  pieces, fail_at;        /* fail the fail_at-th piece (1-based); 0: never */
+        size_t  short_pieces;
+};
+
+static bool sink_put(void *ctx, const uint8_t *p, size_t n, prc_err *err)
+{
+        struct sink *s = ctx;
+
+        if (++s->pieces == s->fail_at)
+                return prc_err_set(err, PRC_E_IO, "sink closed");
+        /* A piece is a full chunk plus at most the value that crossed its end; only the last is shorter. */
+        T_ASSERT(n > 0 && n < PRC_DOCBIN_CHUNK + 256);
+        if (n < PRC_DOCBIN_CHUNK)
+                s->short_pieces++;
+        return prc_buf_put(&s->got, p, n, err);
+}
+
+static void test_docenc__stream_is_the_same_bytes_in_chunks(void)
+{
+        json_t *v = wide_doc();
+        struct sink s = { .fail_at = 0 };
+        prc_buf whole, chunk;
+        uint64_t size = 0, sent = 0;
+        prc_err err;
+
+        bin(v, &whole);
+        prc_err_init(&err);
+        T_ASSERT(prc_docbin_size(v, &size, &err));
+        T_EQ_INT(size, whole.len);
+        prc_buf_init(&s.got, 16u << 20);
+        prc_buf_init(&chunk, 16u << 20);
+        T_ASSERT(prc_docbin_stream(v, &chunk, sink_put, &s, &sent, &err));
+        T_EQ_INT(sent, whole.len);
+        T_ASSERT(s.pieces > 3);
+        T_EQ_INT(s.short_pieces, 1);
+        T_EQ_MEM(s.got.data, s.got.len, whole.data, whole.len);
+        /* A sink that fails stops the stream with its own error. */
+        s.pieces = 0;
+        s.fail_at = 2;
+        prc_buf_reset(&s.got);
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_stream(v, &chunk, sink_put, &s, &sent, &err));
+        T_ERR(err, PRC_E_IO);
+        T_EQ_INT(s.pieces, 2);
+        /* Sizing runs the writer's checks. */
+        json_object_set_new(v, "bad", json_stringn_nocheck("\xc0\x80", 2));
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_size(v, &size, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&s.got);
+        prc_buf_clear(&whole);
+        json_decref(v);
+}
+
+struct src {
+        const uint8_t *p;
+        size_t         n, step, calls, fail_after;     /* hand over step bytes per call; fail on call fail_after */
+};
+
+static bool src_fill(void *ctx, uint8_t *buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+{
+        struct src *s = ctx;
+        size_t to = have + s->step;
+
+        if (++s->calls == s->fail_after)
+                return prc_err_set(err, PRC_E_WORKER_DEAD, "source ended");
+        T_ASSERT(need > have && need <= s->n);
+        if (to < need)
+                to = need;
+        if (to > s->n)
+                to = s->n;
+        memcpy(buf + have, s->p + have, to - have);
+        *out_have = to;
+        return true;
+}
+
+static void test_docenc__stream_read_decodes_as_bytes_arrive(void)
+{
+        json_t *v = wide_doc(), *back;
+        struct src s;
+        prc_buf b;
+        uint8_t *buf;
+        prc_err err;
+
+        bin(v, &b);
+        buf = malloc(b.len);
+        T_ASSERT(buf != NULL);
+        for (size_t step = 1; step <= 100000; step *= 317) {
+                s = (struct src){ .p = b.data, .n = b.len, .step = step };
+                prc_err_init(&err);
+                back = prc_docbin_read_stream(buf, b.len, 0, src_fill, &s, &prc_limits_default, &err);
+                T_NOERR(err);
+                T_ASSERT(back != NULL && json_equal(back, v));
+                T_EQ_MEM(buf, b.len, b.data, b.len);
+                json_decref(back);
+        }
+        /* The source's failure is the result: no tree, its class. */
+        s = (struct src){ .p = b.data, .n = b.len, .step = 4096, .fail_after = 5 };
+        prc_err_init(&err);
+        T_ASSERT(prc_docbin_read_stream(buf, b.len, 0, src_fill, &s, &prc_limits_default, &err) == NULL);
+        T_ERR(err, PRC_E_WORKER_DEAD);
+        /* A declared length shorter than the document: refused without asking past it. */
+        s = (struct src){ .p = b.data, .n = b.len - 1, .step = 4096 };
+        prc_err_init(&err);
+        T_ASSERT(prc_docbin_read_stream(buf, b.len - 1, 0, src_fill, &s, &prc_limits_default, &err) == NULL);
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        free(buf);
+        prc_buf_clear(&b);
+        json_decref(v);
+}
+
 static const prc_test tests[] = {
         T(test_docenc__bytes_are_the_documented_layout),
         T(test_docenc__round_trip_keeps_values_order_and_digest),
@@ -287,5 +417,7 @@ static const prc_test tests[] = {
         T(test_docenc__limits_are_enforced),
         T(test_docenc__writer_refuses_what_the_reader_would),
         T(test_docenc__allocation_failures_are_out_of_memory),
+        T(test_docenc__stream_is_the_same_bytes_in_chunks),
+        T(test_docenc__stream_read_decodes_as_bytes_arrive),
 };
 PRC_SUITE(docenc, tests)

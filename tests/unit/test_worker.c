@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/json_strict.h"
 #include "content/client.h"
 #include "content/dispatch.h"
 #include "content/docenc.h"
@@ -141,6 +142,43 @@ static void test_worker__parses_json_through_a_floored_worker(void)
         T_EQ_INT(st.workers_started, 1);
         T_ASSERT(st.worker_pid > 0);
         T_ASSERT(json_integer_value(json_object_get(prc_client_ready(c), "landlock_abi")) >= 6);
+        prc_client_free(c);
+}
+
+/*
+ * A reply of many PRC_DOCBIN_CHUNK pieces, decoded while it streams: the
+ * caller gets the tree the in-process parser builds, member order included.
+ */
+static void test_worker__large_document_streams_to_the_in_process_tree(void)
+{
+        prc_client *c = client();
+        prc_buf in, a, b;
+        prc_err err;
+        json_t *doc = NULL, *want;
+
+        prc_err_init(&err);
+        prc_buf_init(&in, 4u << 20);
+        T_ASSERT(prc_buf_putc(&in, '[', &err));
+        for (int i = 0; in.len < 600000; i++)
+                T_ASSERT(prc_buf_printf(&in, &err, "%s{\"z\":%d,\"name\":\"p\u00e9-%d\",\"a\":[%d.5,null,true]}",
+                                        i ? "," : "", i, i, i));
+        T_ASSERT(prc_buf_putc(&in, ']', &err));
+        want = prc_json_parse(in.data, in.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &err);
+        T_ASSERT(want != NULL);
+        T_ASSERT(prc_client_parse(c, PRC_FMT_JSON, "big.json", in.data, in.len, &doc, &err));
+        T_NOERR(err);
+        /* Same tree and same member order: their encodings are byte for byte the same. */
+        prc_buf_init(&a, 16u << 20);
+        prc_buf_init(&b, 16u << 20);
+        T_ASSERT(prc_docbin_write(want, &a, &err) && prc_docbin_write(doc, &b, &err));
+        T_ASSERT(a.len > 4 * PRC_DOCBIN_CHUNK);
+        T_EQ_MEM(b.data, b.len, a.data, a.len);
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
+        prc_buf_clear(&in);
+        json_decref(doc);
+        json_decref(want);
+        expect_ping(c);         /* the worker is still in step */
         prc_client_free(c);
 }
 
@@ -883,6 +921,7 @@ static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
 
 static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
+        T(test_worker__large_document_streams_to_the_in_process_tree),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__parses_yaml_through_a_floored_worker),
         T(test_worker__every_table_entry_is_served_under_the_floor),
@@ -936,6 +975,7 @@ PRC_SUITE_NOSAN(worker, tests)
  */
 static const prc_test client_tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
+        T(test_worker__large_document_streams_to_the_in_process_tree),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__spin_forever_is_a_timeout),
