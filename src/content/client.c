@@ -506,39 +506,98 @@ static bool doc_result(prc_client *c, json_t *v, const prc_err *e, json_t **out,
         return true;
 }
 
+static const uint16_t reply_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE };
+
+/* A document arriving in pieces (DOC_PART frames, then DOC) into c->rep. */
 struct fill_ctx {
         prc_client *c;
         int64_t     deadline;
-        size_t      total;      /* the frame's declared payload length */
-        bool        failed;     /* the pipe failed (not the document): the caller's I/O path */
+        size_t      left;       /* payload bytes of the current piece not read yet */
+        bool        last;       /* the current piece is the DOC frame: nothing follows it */
+        bool        failed;     /* the pipe or a frame failed (not the document): io says why */
+        bool        refused;    /* a REFUSE came instead of the next piece (left: its length) */
+        prc_err     io;
 };
 
-/* prc_docbin_fill_fn over the reply pipe: read what is ready, at least up to need. */
-static bool fill_from_pipe(void *ctx, uint8_t *buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+/* The next piece's header: DOC or DOC_PART extend the document within the reply cap; REFUSE ends it. */
+static bool next_piece(struct fill_ctx *f, size_t have)
 {
-        struct fill_ctx *f = ctx;
-        size_t got;
+        prc_client *c = f->c;
+        uint16_t type;
+        uint32_t len;
+        prc_frame_rc rc;
 
-        if (!prc_frame_read_some(f->c->from_w, buf + have, need - have, f->total - have, f->deadline,
-                                 PRC_E_WORKER_DEAD, &got, err)) {
+        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
+        if (rc == PRC_FRAME_EOF)
+                prc_err_set(&f->io, PRC_E_WORKER_DEAD, "stream ended inside a document (%zu bytes in)", have);
+        if (rc != PRC_FRAME_OK) {
                 f->failed = true;
                 return false;
         }
-        *out_have = have + got;
+        f->left = len;
+        if (type == PRC_RE_REFUSE) {
+                f->refused = true;
+                return false;
+        }
+        if (len > c->o.reply_max - have) {
+                prc_err_set(&f->io, PRC_E_REPLY_TOO_LARGE, "document pieces exceed the reply cap of %u bytes",
+                            c->o.reply_max);
+                f->failed = true;
+                return false;
+        }
+        f->last = type == PRC_RE_DOC;
+        c->rep.len = have;
+        if (!prc_buf_reserve(&c->rep, len, &f->io)) {
+                f->failed = true;
+                return false;
+        }
+        return true;
+}
+
+/* prc_docbin_fill_fn over the reply pipe: read what is ready, at least up to need, across pieces. */
+static bool fill_from_pipe(void *ctx, const uint8_t **buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+{
+        struct fill_ctx *f = ctx;
+        prc_client *c = f->c;
+        size_t got, want;
+
+        while (have < need) {
+                if (f->left == 0) {
+                        if (f->last)
+                                break;          /* nothing follows: the decoder names the truncation */
+                        if (!next_piece(f, have))
+                                return prc_err_set(err, f->failed ? f->io.cls : PRC_E_INVALID_FRAME,
+                                                   "document reply stopped");
+                        *buf = c->rep.data;
+                        continue;
+                }
+                want = need - have < f->left ? need - have : f->left;
+                if (!prc_frame_read_some(c->from_w, c->rep.data + have, want, f->left, f->deadline, PRC_E_WORKER_DEAD,
+                                         &got, &f->io)) {
+                        f->failed = true;
+                        return prc_err_set(err, f->io.cls, "document reply stopped");
+                }
+                have += got;
+                f->left -= got;
+        }
+        c->rep.len = have;
+        *out_have = have;
         return true;
 }
 
 /*
- * Read one reply.  A DOC is decoded while its payload arrives (the worker
- * writes it as it encodes), so decoding overlaps encoding and the pipe;
- * the checks are those of prc_docbin_read.  On PRC_FRAME_OK c->rep holds
- * the whole payload and, for a DOC, *doc the document or NULL with *derr
- * saying why it is malformed.  Otherwise e holds the frame-level failure.
+ * Read one reply.  A document is decoded while its pieces arrive (the
+ * worker writes each as soon as it is encoded), so decoding overlaps
+ * encoding and the pipe; the checks are those of prc_docbin_read.  On
+ * PRC_FRAME_OK *type is DOC with *doc the document (c->rep its bytes) or
+ * NULL with *derr saying why it is malformed, or REFUSE with c->rep the
+ * refusal payload (pieces before it are dropped).  Otherwise e holds the
+ * frame-level failure.
  */
 static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, json_t **doc, prc_err *derr,
                                prc_err *e)
 {
-        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
         struct fill_ctx f = { .c = c, .deadline = deadline };
         uint32_t len;
         size_t got;
@@ -546,26 +605,47 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
 
         *doc = NULL;
         prc_buf_reset(&c->rep);
-        rc = prc_frame_read_hdr(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
-                                deadline, type, &len, e);
+        prc_err_init(&f.io);
+        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
         if (rc != PRC_FRAME_OK)
                 return rc;
-        if (!prc_buf_reserve(&c->rep, len, e))
-                return PRC_FRAME_ERR;
-        if (*type == PRC_RE_DOC) {
-                f.total = len;
-                *doc = prc_docbin_read_stream(c->rep.data, len, 0, fill_from_pipe, &f, &c->o.lim, derr);
+        f.left = len;
+        if (*type != PRC_RE_REFUSE) {
+                f.last = *type == PRC_RE_DOC;
+                if (!prc_buf_reserve(&c->rep, f.left, e))
+                        return PRC_FRAME_ERR;
+                *doc = prc_docbin_read_stream(c->rep.data, c->o.reply_max, 0, fill_from_pipe, &f, &c->o.lim, derr);
                 if (f.failed) {
-                        *e = *derr;
+                        *e = f.io;
                         return PRC_FRAME_ERR;
                 }
-                if (*doc == NULL)
-                        return PRC_FRAME_OK;    /* malformed: c->rep is partial, and never cached */
-        } else if (!prc_frame_read_some(c->from_w, c->rep.data, len, len, deadline, PRC_E_WORKER_DEAD, &got, e)) {
-                return PRC_FRAME_ERR;
+                *type = f.refused ? PRC_RE_REFUSE : PRC_RE_DOC;
+                if (*doc != NULL && (f.left > 0 || !f.last)) {
+                        /* The document is whole: only an empty DOC may still follow. */
+                        bool end = f.left == 0 && next_piece(&f, c->rep.len) && f.last && f.left == 0;
+                        if (f.failed) {
+                                json_decref(*doc);
+                                *doc = NULL;
+                                *e = f.io;
+                                return PRC_FRAME_ERR;
+                        }
+                        if (!end) {
+                                json_decref(*doc);
+                                *doc = NULL;
+                                prc_err_set(derr, PRC_E_INVALID_FRAME, "bytes after the document");
+                        }
+                }
+                if (*type == PRC_RE_DOC)
+                        return PRC_FRAME_OK;    /* a malformed one is never cached: the caller ends the worker */
+                prc_buf_reset(&c->rep);
         }
-        c->rep.len = len;
-        c->rep.data[len] = 0;
+        /* A refusal, first or instead of the next piece: small, read whole. */
+        if (!prc_buf_reserve(&c->rep, f.left, e) ||
+            !prc_frame_read_some(c->from_w, c->rep.data, f.left, f.left, deadline, PRC_E_WORKER_DEAD, &got, e))
+                return PRC_FRAME_ERR;
+        c->rep.len = f.left;
+        c->rep.data[f.left] = 0;
         return PRC_FRAME_OK;
 }
 

@@ -216,14 +216,12 @@ static bool utf8_ok(const uint8_t *p, size_t n, size_t *bad)
 }
 
 /*
- * One writer for three jobs: sizing (no bytes, only the count), writing
- * into a buffer, and streaming (the buffer is flushed every
- * PRC_DOCBIN_CHUNK bytes).  Sizing and writing share every check, so a
- * document that was sized is written without an error and to that size.
+ * One writer for two jobs: writing into a buffer, and streaming (the
+ * buffer is handed to flush every PRC_DOCBIN_CHUNK bytes).
  */
 struct binw {
-        prc_buf          *b;            /* borrowed; NULL while sizing */
-        uint64_t          size;         /* bytes produced so far (sizing and streaming) */
+        prc_buf          *b;            /* borrowed */
+        uint64_t          size;         /* bytes handed to flush so far */
         prc_docbin_put_fn flush;        /* streaming: takes each full chunk */
         void             *ctx;
 };
@@ -233,25 +231,18 @@ static inline bool room(struct binw *w, size_t n, prc_err *err)
 {
         prc_buf *b = w->b;
 
-        if (b == NULL) {
-                w->size += n;
-                return true;
-        }
         return b->cap - b->len >= n || prc_buf_reserve(b, n, err);
 }
 
 static inline void put8(struct binw *w, uint8_t c)
 {
-        if (w->b != NULL)
-                w->b->data[w->b->len++] = c;
+        w->b->data[w->b->len++] = c;
 }
 
 static inline void put32(struct binw *w, uint32_t v)
 {
         uint32_t be = htobe32(v);
 
-        if (w->b == NULL)
-                return;
         memcpy(w->b->data + w->b->len, &be, 4);
         w->b->len += 4;
 }
@@ -260,8 +251,6 @@ static inline void put64(struct binw *w, uint64_t v)
 {
         uint64_t be = htobe64(v);
 
-        if (w->b == NULL)
-                return;
         memcpy(w->b->data + w->b->len, &be, 8);
         w->b->len += 8;
 }
@@ -277,8 +266,6 @@ static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err 
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "key holds a NUL byte");
         if (!room(w, n + (tag ? 5 : 4), err))
                 return false;
-        if (w->b == NULL)
-                return true;
         if (tag)
                 put8(w, (uint8_t)tag);
         put32(w, (uint32_t)n);
@@ -287,13 +274,11 @@ static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err 
         return true;
 }
 
-static bool bin_flush(struct binw *w, prc_err *err)
+static bool bin_flush(struct binw *w, bool last, prc_err *err)
 {
         prc_buf *b = w->b;
 
-        if (b->len == 0)
-                return true;
-        if (!w->flush(w->ctx, b->data, b->len, err))
+        if (!w->flush(w->ctx, b->data, b->len, last, err))
                 return false;
         w->size += b->len;
         prc_buf_reset(b);
@@ -308,7 +293,7 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
 
         if (depth > DOCENC_DEPTH_MAX)
                 return prc_err_set(err, PRC_E_DEPTH_LIMIT, "document nests deeper than %d", DOCENC_DEPTH_MAX);
-        if (w->flush != NULL && w->b->len >= PRC_DOCBIN_CHUNK && !bin_flush(w, err))
+        if (w->flush != NULL && w->b->len >= PRC_DOCBIN_CHUNK && !bin_flush(w, false, err))
                 return false;
         switch (json_typeof(v)) {
         case JSON_NULL:
@@ -372,16 +357,6 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
         return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
 }
 
-bool prc_docbin_size(const json_t *v, uint64_t *out_size, prc_err *err)
-{
-        struct binw w = { 0 };
-
-        if (!bin_value(&w, v, 0, err))
-                return false;
-        *out_size = w.size;
-        return true;
-}
-
 bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
 {
         struct binw w = { .b = out };
@@ -402,7 +377,7 @@ bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, v
         bool ok;
 
         prc_buf_reset(chunk);
-        ok = bin_value(&w, v, 0, err) && bin_flush(&w, err);
+        ok = bin_value(&w, v, 0, err) && bin_flush(&w, true, err);
         *out_size = w.size;
         return ok;
 }
@@ -425,11 +400,11 @@ static bool rd_need(struct binrd *r, size_t k)
                 return true;
         /* Streaming: wait for the bytes only if the declared length holds them. */
         if (r->fill != NULL && r->n - r->off >= k) {
-                if (!r->fill(r->ctx, (uint8_t *)r->p, r->have, r->off + k, &r->have, r->err))
+                if (!r->fill(r->ctx, &r->p, r->have, r->off + k, &r->have, r->err))
                         return false;
-                if (r->have <= r->n && r->have - r->off >= k)
+                if (r->have - r->off >= k && r->have <= r->n)
                         return true;
-                return prc_err_set(r->err, PRC_E_INTERNAL, "reply source broke its contract");
+                /* The source has no more: the document ends inside a value. */
         }
         return prc_err_at(r->err, PRC_E_INVALID_FRAME, r->off, "document ends inside a value (%zu bytes needed, %zu left)",
                           k, r->n - r->off);
@@ -576,15 +551,16 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
         if (v == NULL)
                 return oom(r);
         for (uint32_t i = 0; i < count; i++) {
-                size_t kat = r->off, before = json_object_size(v);
+                size_t kat = r->off, before = json_object_size(v), koff;
                 json_t *e;
                 if (!rd_text(r, true, &s, &len))
                         goto fail;
+                koff = (size_t)((const uint8_t *)s - r->p);     /* a streaming source may move p while e is read */
                 e = rd_value(r, depth + 1);
                 if (e == NULL)
                         goto fail;
                 /* Consumes e either way; rd_text checked the key.  A replaced member leaves the size alone. */
-                if (json_object_setn_new_nocheck(v, s, len, e) != 0) {
+                if (json_object_setn_new_nocheck(v, (const char *)r->p + koff, len, e) != 0) {
                         (void)oom(r);
                         goto fail;
                 }
@@ -601,10 +577,10 @@ fail:
 
 json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
 {
-        return prc_docbin_read_stream((uint8_t *)p, n, n, NULL, NULL, lim, err);
+        return prc_docbin_read_stream(p, n, n, NULL, NULL, lim, err);
 }
 
-json_t *prc_docbin_read_stream(uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
                                const prc_limits *lim, prc_err *err)
 {
         struct binrd r = { .p = buf, .n = n, .have = have, .fill = fill, .ctx = ctx, .lim = lim, .err = err };
@@ -619,9 +595,9 @@ json_t *prc_docbin_read_stream(uint8_t *buf, size_t n, size_t have, prc_docbin_f
                 prc_err_oom(err, "a reply document");
                 return NULL;
         }
-        if (v != NULL && r.off != n) {
+        if (v != NULL && r.off != r.have) {
                 json_decref(v);
-                prc_err_at(err, PRC_E_INVALID_FRAME, r.off, "%zu bytes after the document", n - r.off);
+                prc_err_at(err, PRC_E_INVALID_FRAME, r.off, "%zu bytes after the document", r.have - r.off);
                 return NULL;
         }
         return v;

@@ -69,15 +69,11 @@ bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHEC
 json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err);
 
 /*
- * Exact size of v's encoding, with every check of prc_docbin_write, so the
- * worker can send the frame header before the first byte is encoded (and
- * refuse an over-cap reply before it writes anything).  Errors: as
- * prc_docbin_write but buffer-limit only for a single oversized string.
+ * Streaming writer's sink: take p[0..n) (borrowed for the call); last marks
+ * the final piece (never empty: the last value is in it).  Errors: the
+ * sink's own.
  */
-bool prc_docbin_size(const json_t *v, uint64_t *out_size, prc_err *err) PRC_MUST_CHECK;
-
-/* Streaming writer's sink: take p[0..n) (borrowed for the call).  Errors: the sink's own. */
-typedef bool (*prc_docbin_put_fn)(void *ctx, const uint8_t *p, size_t n, prc_err *err);
+typedef bool (*prc_docbin_put_fn)(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err);
 
 /*
  * Encode v through chunk (reset first; its max bounds one piece), handing
@@ -89,21 +85,25 @@ bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, v
                        prc_err *err) PRC_MUST_CHECK;
 
 /*
- * Source of a streaming read: make at least need bytes of buf present
- * (bytes [have, need) are missing; need <= the declared length), reading
- * as many more as are ready; *out_have gets the new count.  On failure
- * sets err with the source's own class (the client's I/O classes).
+ * Source of a streaming read: bytes [0, have) of *buf are present and the
+ * decoder needs [have, need) too.  Append what is ready (at least up to
+ * need, unless the stream holds no more), moving *buf if it must grow;
+ * *out_have gets the new count.  A source with nothing more returns true
+ * with *out_have < need (the document is truncated: invalid-frame).  On
+ * failure sets err with the source's own class (the client's I/O classes).
  */
-typedef bool (*prc_docbin_fill_fn)(void *ctx, uint8_t *buf, size_t have, size_t need, size_t *out_have,
+typedef bool (*prc_docbin_fill_fn)(void *ctx, const uint8_t **buf, size_t have, size_t need, size_t *out_have,
                                    prc_err *err);
 
 /*
- * prc_docbin_read while the payload arrives: buf has room for the declared
- * n bytes, the first have of them present; fill brings the rest as the
- * decoder needs it.  Same checks, classes and result as prc_docbin_read,
- * plus fill's classes; on success all n bytes are in buf.
+ * prc_docbin_read while the bytes arrive: buf holds have bytes, n bounds
+ * the whole document (the reply cap; counts are checked against it), and
+ * fill brings more as the decoder needs them.  Same checks, classes and
+ * result as prc_docbin_read, plus fill's classes.  On success the document
+ * ended exactly at the last byte fill delivered; whether the stream holds
+ * more is the source's to check.
  */
-json_t *prc_docbin_read_stream(uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
                                const prc_limits *lim, prc_err *err);
 
 #endif

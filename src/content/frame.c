@@ -167,19 +167,6 @@ static bool read_full(int fd, uint8_t *p, size_t n, int64_t deadline, size_t *go
         return true;
 }
 
-bool prc_frame_write_hdr(int fd, uint16_t type, uint32_t len, int64_t deadline, prc_err *err)
-{
-        uint8_t hdr[PRC_FRAME_HDR];
-
-        prc_frame_hdr_encode(hdr, type, len);
-        return write_full(fd, hdr, sizeof(hdr), deadline, err);
-}
-
-bool prc_frame_write_more(int fd, const void *p, size_t n, int64_t deadline, prc_err *err)
-{
-        return write_full(fd, p, n, deadline, err);
-}
-
 prc_frame_rc prc_frame_read_hdr(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
                                 prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
                                 uint16_t *out_type, uint32_t *out_len, prc_err *err)

@@ -32,9 +32,10 @@ enum prc_frame_type {
         PRC_OP_WALK     = 4,        /* request: walk an archive (reserved) */
         PRC_OP_PING     = 5,        /* request: answer with the document "pong" */
         PRC_OP_TEST     = 0x7f00,   /* request: test-only escape ops (PRC_TESTING builds) */
-        PRC_RE_DOC      = 0x101,    /* reply: the document, binary encoding (prc_docbin_write) */
+        PRC_RE_DOC      = 0x101,    /* reply: the document's last (or only) piece (docenc.h binary encoding) */
         PRC_RE_REFUSE   = 0x102,    /* reply: a refusal (prc_refusal layout below) */
         PRC_RE_READY    = 0x103,    /* worker's first frame: the floor is on; JSON details */
+        PRC_RE_DOC_PART = 0x104,    /* reply: a piece of the document, more follow (then DOC or REFUSE) */
 };
 
 /* Field caps inside payloads: each bounds one allocation or copy. */
@@ -92,12 +93,10 @@ prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, ui
                             uint16_t *out_type, prc_buf *payload, prc_err *err);
 
 /*
- * A frame in pieces, for a payload produced or consumed while it crosses:
- * write_hdr then write_more with exactly len bytes in all; read_hdr (the
- * header checks of prc_frame_read) then read_some until len bytes arrived.
+ * A frame read in pieces, for a payload consumed while it crosses:
+ * read_hdr (the header checks of prc_frame_read), then read_some until the
+ * header's length has arrived.
  */
-bool prc_frame_write_hdr(int fd, uint16_t type, uint32_t len, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
-bool prc_frame_write_more(int fd, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
 prc_frame_rc prc_frame_read_hdr(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
                                 prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
                                 uint16_t *out_type, uint32_t *out_len, prc_err *err);

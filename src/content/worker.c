@@ -151,25 +151,26 @@ static bool send_ready(const prc_floor_report *rep)
         return prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_READY, text, (size_t)n, PRC_NO_DEADLINE, &e);
 }
 
-static bool put_out(void *ctx, const uint8_t *p, size_t n, prc_err *err)
-{
-        (void)ctx;
-        return prc_frame_write_more(PRC_WORKER_FD_OUT, p, n, PRC_NO_DEADLINE, err);
-}
+struct out {
+        uint32_t reply_max;
+        uint64_t sent;          /* document bytes written so far */
+        bool     broken;        /* a write failed: the pipe is gone or the frame is cut */
+};
 
-/*
- * The header first (the size is known: prc_docbin_size), then the payload
- * in pieces as it is encoded, so the client decodes while we encode.  A
- * failure after the header leaves a broken frame: the caller exits.
- */
-static bool send_doc(const json_t *doc, uint32_t size, prc_buf *chunk)
+/* Each piece is one frame as soon as it is encoded, so the client decodes while we encode. */
+static bool put_out(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
 {
-        uint64_t sent = 0;
-        prc_err e;
+        struct out *o = ctx;
 
-        prc_err_init(&e);
-        return prc_frame_write_hdr(PRC_WORKER_FD_OUT, PRC_RE_DOC, size, PRC_NO_DEADLINE, &e) &&
-               prc_docbin_stream(doc, chunk, put_out, NULL, &sent, &e) && sent == size;
+        if (n > o->reply_max - o->sent)
+                return prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                                   o->reply_max);
+        if (!prc_frame_write(PRC_WORKER_FD_OUT, last ? PRC_RE_DOC : PRC_RE_DOC_PART, p, n, PRC_NO_DEADLINE, err)) {
+                o->broken = true;
+                return false;
+        }
+        o->sent += n;
+        return true;
 }
 
 /* Serve until the client closes the request pipe.  Returns the exit status. */
@@ -195,7 +196,8 @@ static int serve(const wcfg *c)
                 prc_req r;
                 uint16_t type;
                 json_t *doc;
-                uint64_t size;
+                struct out o;
+                uint64_t sent;
                 prc_frame_rc rc;
 
                 prc_err_init(&err);
@@ -210,15 +212,18 @@ static int serve(const wcfg *c)
                         break;
                 }
                 doc = prc_dispatch_run(&r, &err);
-                size = 0;
-                if (doc != NULL && prc_docbin_size(doc, &size, &err) && size > c->reply_max)
-                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document of %llu bytes does not fit the reply "
-                                    "cap of %u bytes", (unsigned long long)size, c->reply_max);
-                if (doc != NULL && err.cls == PRC_E_BUFFER_LIMIT) {
+                o.reply_max = c->reply_max;
+                o.sent = 0;
+                o.broken = false;
+                if (doc != NULL && !prc_docbin_stream(doc, &reply, put_out, &o, &sent, &err) &&
+                    err.cls == PRC_E_BUFFER_LIMIT) {
+                        /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
                         prc_err_init(&err);
-                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply encoding");
+                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                                    c->reply_max);
                 }
-                if (prc_err_is_set(&err) ? !send_refusal(&err) : !send_doc(doc, (uint32_t)size, &reply)) {
+                /* A refusal may follow pieces already sent: the client drops them. */
+                if (o.broken || (prc_err_is_set(&err) && !send_refusal(&err))) {
                         json_decref(doc);
                         status = 1;
                         break;

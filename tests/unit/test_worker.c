@@ -182,6 +182,36 @@ static void test_worker__large_document_streams_to_the_in_process_tree(void)
         prc_client_free(c);
 }
 
+/* Past the cap after some pieces went out: the worker refuses, the client drops the pieces, the worker stays. */
+static void test_worker__reply_cap_reached_mid_stream_is_reply_too_large(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+        prc_buf in;
+        prc_err err;
+        json_t *doc = NULL;
+
+        opts(&o);
+        o.reply_max = 3 * PRC_DOCBIN_CHUNK;
+        c = client_with(&o);
+        prc_err_init(&err);
+        prc_buf_init(&in, 4u << 20);
+        T_ASSERT(prc_buf_putc(&in, '[', &err));
+        for (int i = 0; i < 40000; i++)
+                T_ASSERT(prc_buf_printf(&in, &err, "%s%d", i ? "," : "", i));      /* 40000 x 9 bytes encoded */
+        T_ASSERT(prc_buf_putc(&in, ']', &err));
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "big.json", in.data, in.len, &doc, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        T_ASSERT(doc == NULL);
+        prc_client_get_stats(c, &st);
+        expect_ping(c);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);        /* a refusal, not a broken conversation */
+        prc_buf_clear(&in);
+        prc_client_free(c);
+}
+
 static void test_worker__parser_refusal_is_named_and_keeps_the_worker(void)
 {
         prc_client *c = client();
@@ -922,6 +952,7 @@ static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
 static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__large_document_streams_to_the_in_process_tree),
+        T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__parses_yaml_through_a_floored_worker),
         T(test_worker__every_table_entry_is_served_under_the_floor),
@@ -976,6 +1007,7 @@ PRC_SUITE_NOSAN(worker, tests)
 static const prc_test client_tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__large_document_streams_to_the_in_process_tree),
+        T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__spin_forever_is_a_timeout),
