@@ -24,6 +24,7 @@
 
 #include "base/buf.h"
 #include "base/json_strict.h"
+#include "base/yaml.h"
 #include "content/client.h"
 #include "content/dispatch.h"
 #include "content/docenc.h"
@@ -145,40 +146,63 @@ static void test_worker__parses_json_through_a_floored_worker(void)
         prc_client_free(c);
 }
 
-/*
- * A reply of many PRC_DOCBIN_CHUNK pieces, decoded while it streams: the
- * caller gets the tree the in-process parser builds, member order included.
- */
-static void test_worker__large_document_streams_to_the_in_process_tree(void)
+/* Caller's tree and the in-process tree: the same values in the same member order (same encoding). */
+static void expect_same_tree(const json_t *got, const json_t *want)
 {
-        prc_client *c = client();
-        prc_buf in, a, b;
+        prc_buf a, b;
         prc_err err;
-        json_t *doc = NULL, *want;
 
         prc_err_init(&err);
-        prc_buf_init(&in, 4u << 20);
-        T_ASSERT(prc_buf_putc(&in, '[', &err));
-        for (int i = 0; in.len < 600000; i++)
-                T_ASSERT(prc_buf_printf(&in, &err, "%s{\"z\":%d,\"name\":\"p\u00e9-%d\",\"a\":[%d.5,null,true]}",
-                                        i ? "," : "", i, i, i));
-        T_ASSERT(prc_buf_putc(&in, ']', &err));
-        want = prc_json_parse(in.data, in.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &err);
-        T_ASSERT(want != NULL);
-        T_ASSERT(prc_client_parse(c, PRC_FMT_JSON, "big.json", in.data, in.len, &doc, &err));
-        T_NOERR(err);
-        /* Same tree and same member order: their encodings are byte for byte the same. */
         prc_buf_init(&a, 16u << 20);
         prc_buf_init(&b, 16u << 20);
-        T_ASSERT(prc_docbin_write(want, &a, &err) && prc_docbin_write(doc, &b, &err));
+        T_ASSERT(prc_docbin_write(want, &a, &err) && prc_docbin_write(got, &b, &err));
         T_ASSERT(a.len > 4 * PRC_DOCBIN_CHUNK);
         T_EQ_MEM(b.data, b.len, a.data, a.len);
         prc_buf_clear(&a);
         prc_buf_clear(&b);
-        prc_buf_clear(&in);
-        json_decref(doc);
-        json_decref(want);
+}
+
+/*
+ * Replies of many PRC_DOCBIN_CHUNK pieces, decoded while they stream,
+ * several in a row on one worker (its arena is reused between requests):
+ * the caller gets the tree the in-process parser builds, member order
+ * included, for JSON and YAML.
+ */
+static void test_worker__large_documents_stream_to_the_in_process_tree(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        prc_buf in;
+        prc_err err;
+        json_t *doc, *want;
+
+        for (int round = 0; round < 4; round++) {
+                bool yaml = round % 2 == 1;
+                prc_err_init(&err);
+                prc_buf_init(&in, 4u << 20);
+                T_ASSERT(yaml || prc_buf_putc(&in, '[', &err));
+                for (int i = 0; in.len < 600000; i++) {
+                        int k = i + round * 7;
+                        T_ASSERT(yaml ? prc_buf_printf(&in, &err, "- z: %d\n  name: \"p\\u00e9-%d\"\n  a: [%d.5, null, true]\n",
+                                                       k, k, k)
+                                      : prc_buf_printf(&in, &err, "%s{\"z\":%d,\"name\":\"p\\u00e9-%d\",\"a\":[%d.5,null,true]}",
+                                                       i ? "," : "", k, k, k));
+                }
+                T_ASSERT(yaml || prc_buf_putc(&in, ']', &err));
+                want = yaml ? prc_yaml_load(in.data, in.len, &prc_limits_default, PRC_YAML_FLOAT_AS_STRING, &err)
+                            : prc_json_parse(in.data, in.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &err);
+                T_ASSERT(want != NULL);
+                doc = NULL;
+                T_ASSERT(prc_client_parse(c, yaml ? PRC_FMT_YAML : PRC_FMT_JSON, "big", in.data, in.len, &doc, &err));
+                T_NOERR(err);
+                expect_same_tree(doc, want);
+                prc_buf_clear(&in);
+                json_decref(doc);
+                json_decref(want);
+        }
         expect_ping(c);         /* the worker is still in step */
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);
         prc_client_free(c);
 }
 
@@ -951,7 +975,7 @@ static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
 
 static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
-        T(test_worker__large_document_streams_to_the_in_process_tree),
+        T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__parses_yaml_through_a_floored_worker),
@@ -1006,7 +1030,7 @@ PRC_SUITE_NOSAN(worker, tests)
  */
 static const prc_test client_tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
-        T(test_worker__large_document_streams_to_the_in_process_tree),
+        T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__escape_open_file_is_killed),
