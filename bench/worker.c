@@ -73,6 +73,29 @@ static double time_parse(prc_client *c, const uint8_t *p, size_t n, int reps)
         return median_ms(t, (size_t)reps);
 }
 
+/*
+ * A bump arena like the worker's (content/worker.c), to time the parser in
+ * process with the allocator the worker gives jansson: it tells the
+ * allocator's share of the difference from the sandbox's.
+ */
+static uint8_t *bench_arena;
+static size_t bench_used, bench_cap;
+
+static void *bench_alloc(size_t n)
+{
+        size_t at = (bench_used + 15) & ~(size_t)15;
+
+        if (n > bench_cap - at)
+                return NULL;
+        bench_used = at + n;
+        return bench_arena + at;
+}
+
+static void bench_free(void *p)
+{
+        (void)p;
+}
+
 /* One parse through the dispatch entry in process (c == NULL) or through c; nanoseconds. */
 static int64_t time_one(prc_client *c, const prc_req *r)
 {
@@ -133,6 +156,12 @@ int main(int argc, char **argv)
                 fprintf(stderr, "usage: worker PRC_BINARY\n");
                 return 2;
         }
+        bench_cap = 256u << 20;
+        bench_arena = malloc(bench_cap);
+        if (bench_arena == NULL) {
+                fprintf(stderr, "bench: no memory for the arena\n");
+                return 1;
+        }
         /* 1. Start-up: spawn, floor, READY, one ping reply. */
         for (int i = 0; i < STARTS; i++) {
                 json_t *v = NULL;
@@ -165,7 +194,7 @@ int main(int argc, char **argv)
         for (int f = 0; f < 2; f++) {
                 uint16_t fmt = f == 0 ? PRC_FMT_JSON : PRC_FMT_YAML;
                 prc_buf big;
-                int64_t tin[BIGREPS], tw[BIGREPS], te[BIGREPS], td[BIGREPS];
+                int64_t tin[BIGREPS], tw[BIGREPS], ta[BIGREPS], te[BIGREPS], td[BIGREPS];
                 double in_big, w_big, e_ms, d_ms;
                 prc_req r;
                 json_t *v;
@@ -190,12 +219,19 @@ int main(int argc, char **argv)
                                 tw[i] = time_one(c, &r);
                                 tin[i] = time_one(NULL, &r);
                         }
+                        /* The same parse in process on the worker's kind of arena (dropped outside the clock). */
+                        prc_json_alloc_backend(bench_alloc, bench_free);
+                        bench_used = 0;
+                        ta[i] = time_one(NULL, &r);
+                        prc_json_alloc_backend(NULL, NULL);
                 }
                 in_big = median_ms(tin, BIGREPS);
                 w_big = median_ms(tw, BIGREPS);
                 printf("1 MiB %s (%zu B): in process median %.2f ms, through the worker median %.2f ms, "
                        "ratio %.2fx (%+.0f%%)\n", f == 0 ? "JSON" : "YAML", big.len, in_big, w_big, w_big / in_big,
                        (w_big / in_big - 1) * 100);
+                printf("  in process with jansson on an arena as in the worker: median %.2f ms (worker / that: %.2fx)\n",
+                       median_ms(ta, BIGREPS), w_big / median_ms(ta, BIGREPS));
                 /* Where the difference goes: the reply's encoding (worker) and decoding (client), alone. */
                 prc_err_init(&err);
                 v = prc_dispatch_run(&r, &err);
@@ -225,5 +261,6 @@ int main(int argc, char **argv)
                 prc_buf_clear(&big);
         }
         prc_client_free(c);
+        free(bench_arena);
         return 0;
 }
