@@ -143,7 +143,7 @@ static void build_doc(prc_buf *b, uint16_t fmt)
 
 int main(int argc, char **argv)
 {
-        enum { STARTS = 41, SMALL = 2000, BIGREPS = 21 };
+        enum { STARTS = 41, SMALL = 2000, BIGREPS = 31 };
         static const char small[] = "{\"name\":\"demo\",\"version\":\"1.2.3\",\"dependencies\":"
                                     "{\"left-pad\":\"^1.3.0\",\"lodash\":\"4.17.21\"},\"private\":true}";
         int64_t st[STARTS];
@@ -230,7 +230,8 @@ int main(int argc, char **argv)
                 printf("1 MiB %s (%zu B): in process median %.2f ms, through the worker median %.2f ms, "
                        "ratio %.2fx (%+.0f%%)\n", f == 0 ? "JSON" : "YAML", big.len, in_big, w_big, w_big / in_big,
                        (w_big / in_big - 1) * 100);
-                printf("  in process with jansson on an arena as in the worker: median %.2f ms (worker / that: %.2fx)\n",
+                printf("  in process with jansson on an arena as in the worker: median %.2f ms "
+                       "(worker / that: %.2fx)\n",
                        median_ms(ta, BIGREPS), w_big / median_ms(ta, BIGREPS));
                 /* Where the difference goes: the reply's encoding (worker) and decoding (client), alone. */
                 prc_err_init(&err);

@@ -61,7 +61,7 @@ PRC_FUZZ_TARGET(docbin)
                 return 0;
         w = prc_docbin_read_stream(s.buf, n, 0, fill7, &s, &prc_limits_fuzz, &err2);
         free(s.buf);
-        /* The stream reader stops where the document ends; bytes after it are the source's to refuse (as the client does). */
+        /* The stream reader stops where the document ends; bytes after it are for the source to refuse. */
         if (w != NULL && s.have != n) {
                 json_decref(w);
                 w = NULL;

@@ -221,7 +221,7 @@ static json_t *op_test(const prc_req *req, prc_err *err)
 /*
  * The table.  A parser with the prc_load_fn signature is one line:
  *   { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_load, 0, NULL, PARSE_INPUT_MAX },
- * Target documents may hold floats, so loaders keep them (the reply encoding allows reals).
+ * Target documents may hold floats, so loaders keep them (the binary reply carries reals as their bits).
  */
 /*
  * Archive walk.  args (JSON, may be empty): {"wanted": ["member/path", ...]}
@@ -261,9 +261,9 @@ static json_t *op_walk(const prc_req *req, prc_err *err)
 const prc_dispatch_entry prc_dispatch_table[] = {
         { PRC_OP_PING,  0,            "ping",       NULL,          0,                    op_ping, 0 },
         { PRC_OP_PARSE, PRC_FMT_JSON, "parse-json", prc_json_parse, PRC_JSON_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
-        /* Floats stay as written ("3.10" is not 3.1), so replies stay canonical. */
+        /* Floats stay as written ("3.10" is not 3.1), so documents stay canonical-JSON writable (digests). */
         { PRC_OP_PARSE, PRC_FMT_YAML, "parse-yaml", prc_yaml_load,  PRC_YAML_FLOAT_AS_STRING, NULL, PARSE_INPUT_MAX },
-        /* Integers past 2^53 stay typed text, so the reply stays canonical. */
+        /* Integers past 2^53 stay typed text, so documents stay canonical-JSON writable (digests). */
         { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_parse, PRC_TOML_UNSAFE_INT_TYPED, NULL, PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_INI,  "parse-ini",  prc_ini_parse,  0,                    NULL,   PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_XML,  "parse-xml",  prc_xml_parse,  0,                    NULL,   PARSE_INPUT_MAX },

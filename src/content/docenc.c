@@ -406,8 +406,8 @@ static bool rd_need(struct binrd *r, size_t k)
                         return true;
                 /* The source has no more: the document ends inside a value. */
         }
-        return prc_err_at(r->err, PRC_E_INVALID_FRAME, r->off, "document ends inside a value (%zu bytes needed, %zu left)",
-                          k, r->n - r->off);
+        return prc_err_at(r->err, PRC_E_INVALID_FRAME, r->off,
+                          "document ends inside a value (%zu bytes needed, %zu there)", k, r->have - r->off);
 }
 
 static inline uint32_t get32(struct binrd *r)

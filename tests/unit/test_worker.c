@@ -183,10 +183,10 @@ static void test_worker__large_documents_stream_to_the_in_process_tree(void)
                 T_ASSERT(yaml || prc_buf_putc(&in, '[', &err));
                 for (int i = 0; in.len < 600000; i++) {
                         int k = i + round * 7;
-                        T_ASSERT(yaml ? prc_buf_printf(&in, &err, "- z: %d\n  name: \"p\\u00e9-%d\"\n  a: [%d.5, null, true]\n",
-                                                       k, k, k)
-                                      : prc_buf_printf(&in, &err, "%s{\"z\":%d,\"name\":\"p\\u00e9-%d\",\"a\":[%d.5,null,true]}",
-                                                       i ? "," : "", k, k, k));
+                        static const char yfmt[] = "- z: %d\n  name: \"p\\u00e9-%d\"\n  a: [%d.5, null, true]\n";
+                        static const char jfmt[] = "%s{\"z\":%d,\"name\":\"p\\u00e9-%d\",\"a\":[%d.5,null,true]}";
+                        T_ASSERT(yaml ? prc_buf_printf(&in, &err, yfmt, k, k, k)
+                                      : prc_buf_printf(&in, &err, jfmt, i ? "," : "", k, k, k));
                 }
                 T_ASSERT(yaml || prc_buf_putc(&in, ']', &err));
                 want = yaml ? prc_yaml_load(in.data, in.len, &prc_limits_default, PRC_YAML_FLOAT_AS_STRING, &err)
