@@ -636,8 +636,11 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
                                 prc_err_set(derr, PRC_E_INVALID_FRAME, "bytes after the document");
                         }
                 }
-                if (*type == PRC_RE_DOC)
+                if (*type == PRC_RE_DOC) {
+                        if (*doc != NULL)
+                                c->rep.data[c->rep.len] = 0;    /* the prc_buf invariant */
                         return PRC_FRAME_OK;    /* a malformed one is never cached: the caller ends the worker */
+                }
                 prc_buf_reset(&c->rep);
         }
         /* A refusal, first or instead of the next piece: small, read whole. */
