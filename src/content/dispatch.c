@@ -204,6 +204,24 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, "{\"a\":1", 6) < 0)
                         prc_err_set(err, PRC_E_IO, "write failed");
                 break;
+        case PRC_T_PIECES_OVER_CAP: {
+                /* Each header is within the cap; together they are not (an array of 10 nulls, 5 sent). */
+                static const uint8_t part[] = { 0x06, 0, 0, 0, 10, 0, 0, 0, 0, 0 };
+                if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE, err))
+                        _exit(2);
+                prc_frame_hdr_encode(hdr, PRC_RE_DOC_PART, (uint32_t)args_num(req));
+                (void)!write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr));
+                _exit(0);
+        }
+        case PRC_T_BYTES_AFTER_DOC:
+        case PRC_T_EMPTY_DOC_AFTER: {
+                static const uint8_t null_doc[] = { 0x00 };
+                bool extra = req->format == PRC_T_BYTES_AFTER_DOC;
+                if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, null_doc, 1, PRC_NO_DEADLINE, err) ||
+                    !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, null_doc, extra ? 1 : 0, PRC_NO_DEADLINE, err))
+                        _exit(2);
+                _exit(0);       /* the reply is out; the client does not ask this worker again */
+        }
         case PRC_T_TGKILL_PARENT: {
                 pid_t pid = (pid_t)args_num(req);
                 return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
@@ -285,7 +303,8 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_BIG_DOC),       PRC_TEST_ENTRY(PRC_T_EXEC_MMAP),
         PRC_TEST_ENTRY(PRC_T_RAISE_RLIMIT),  PRC_TEST_ENTRY(PRC_T_WRITE_STDERR),
         PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
-        PRC_TEST_ENTRY(PRC_T_BAD_DOC),
+        PRC_TEST_ENTRY(PRC_T_BAD_DOC),       PRC_TEST_ENTRY(PRC_T_PIECES_OVER_CAP),
+        PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
 #undef PRC_TEST_ENTRY
 #endif
 };

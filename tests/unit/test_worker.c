@@ -592,6 +592,34 @@ static void expect_bad_reply(int op, const char *args, prc_errclass want)
 static void test_worker__garbage_frame_is_invalid_frame(void) { expect_bad_reply(PRC_T_GARBAGE, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_reply(PRC_T_OVERCAP, NULL, PRC_E_REPLY_TOO_LARGE); }
 static void test_worker__malformed_document_reply_is_invalid_frame(void) { expect_bad_reply(PRC_T_BAD_DOC, NULL, PRC_E_INVALID_FRAME); }
+static void test_worker__pieces_over_the_reply_cap_are_reply_too_large(void)
+{
+        char cap[32];
+
+        snprintf(cap, sizeof(cap), "%u", (unsigned)PRC_REPLY_MAX);
+        expect_bad_reply(PRC_T_PIECES_OVER_CAP, cap, PRC_E_REPLY_TOO_LARGE);
+}
+
+static void test_worker__bytes_after_a_streamed_document_are_invalid_frame(void)
+{
+        expect_bad_reply(PRC_T_BYTES_AFTER_DOC, NULL, PRC_E_INVALID_FRAME);
+}
+
+/* A document that ends with a DOC_PART, then an empty DOC: a valid reply. */
+static void test_worker__empty_doc_after_a_whole_document_is_accepted(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_EMPTY_DOC_AFTER, NULL, &doc, &err));
+        T_NOERR(err);
+        T_ASSERT(json_is_null(doc));
+        json_decref(doc);
+        prc_client_free(c);
+}
+
 static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
 
 static void test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe(void)
@@ -1005,6 +1033,9 @@ static const prc_test tests[] = {
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__pieces_over_the_reply_cap_are_reply_too_large),
+        T(test_worker__bytes_after_a_streamed_document_are_invalid_frame),
+        T(test_worker__empty_doc_after_a_whole_document_is_accepted),
         T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
@@ -1038,6 +1069,9 @@ static const prc_test client_tests[] = {
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__pieces_over_the_reply_cap_are_reply_too_large),
+        T(test_worker__bytes_after_a_streamed_document_are_invalid_frame),
+        T(test_worker__empty_doc_after_a_whole_document_is_accepted),
         T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
