@@ -10,7 +10,7 @@
  * run the same dispatch entry with the same limits the client sends:
  *   in process      prc_dispatch_run on the bytes (the handler alone);
  *   through worker  prc_client_call: framing, the pipe, the handler in the
- *                   floored worker, the reply's encoding and the client's
+ *                   floored worker, the streamed binary reply and the client's
  *                   strict decoding into a jansson tree (what a caller gets).
  * One sample is K back-to-back operations (K chosen so that an in-process
  * sample lasts about 20 ms; tiny files need many); in-process and worker

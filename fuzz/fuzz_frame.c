@@ -1,6 +1,6 @@
 /*
  * fuzz_frame.c - the client's view of a hostile worker: header checks,
- * refusal and request payload decoding, and the reply document reader,
+ * refusal and request payload decoding, and the binary reply document reader,
  * each with the "exactly one outcome" invariant.
  */
 #include <jansson.h>
@@ -34,7 +34,7 @@ PRC_FUZZ_TARGET(frame)
         if (ok == prc_err_is_set(&err) || (ok && req.input + req.input_len != p + n))
                 __builtin_trap();
         prc_err_init(&err);
-        v = prc_docenc_read(p, n, &prc_limits_fuzz, &err);
+        v = prc_docbin_read(p, n, &prc_limits_fuzz, &err);
         if ((v == NULL) != prc_err_is_set(&err))
                 __builtin_trap();
         json_decref(v);

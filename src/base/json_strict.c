@@ -399,19 +399,37 @@ bool prc_json_check_tree(const json_t *v, const prc_limits *lim, unsigned flags,
  */
 static _Thread_local bool jalloc_failed;
 static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
+static void *(*jback_alloc)(size_t);   /* NULL: prc_malloc and free (prc_json_alloc_backend) */
+static void (*jback_free)(void *);
 
 static void *jalloc(size_t n)
 {
-        void *p = prc_malloc(n);
+        void *p = jback_alloc != NULL ? jback_alloc(n) : prc_malloc(n);
 
         if (p == NULL)
                 jalloc_failed = true;
         return p;
 }
 
+static void jfree(void *p)
+{
+        if (jback_free != NULL)
+                jback_free(p);
+        else
+                free(p);
+}
+
 static void jalloc_install(void)
 {
-        json_set_alloc_funcs(jalloc, free);
+        json_set_alloc_funcs(jalloc, jfree);
+}
+
+void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *))
+{
+        (void)pthread_once(&jalloc_once, jalloc_install);
+        jback_alloc = alloc;
+        jback_free = release;
+        jalloc_install();
 }
 
 void prc_json_alloc_guard_begin(void)

@@ -82,6 +82,12 @@ void prc_jptr_index(char *out, size_t cap, size_t index);
  */
 void prc_json_alloc_guard_begin(void);
 bool prc_json_alloc_guard_failed(void);
+/*
+ * Where that allocator takes memory from (NULL, NULL: prc_malloc and free).
+ * Process-wide and for good: the content worker points it at its
+ * per-request arena (content/worker.c) before it builds any tree.
+ */
+void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *));
 
 /* Name of a jansson type for messages ("string", "integer", ...). */
 const char *prc_json_type_name(const json_t *v);

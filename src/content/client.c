@@ -2,8 +2,8 @@
  * client.c - content worker client (client.h): spawn, frames, refusals,
  * fork safety and the parse cache.
  * Trust: engine-side.  Everything read from the worker is hostile: frames
- * are checked before allocation, documents go through the strict reader,
- * refusal text is sanitized (frame.c).
+ * are checked before allocation, documents go through the strict binary
+ * reader (docenc.h), refusal text is sanitized (frame.c).
  */
 #include "content/client.h"
 
@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/digest.h"
+#include "base/json_strict.h"
 #include "content/docenc.h"
 #include "content/frame.h"
 #include "content/worker.h"
@@ -30,6 +31,7 @@ enum {
         READY_MAX = 4096,       /* the READY frame is a short JSON object */
         ARGV_MAX = 24,
         REAP_GRACE_MS = 1000,   /* a worker that closed its pipe is exiting: it gets this long */
+        PIPE_BYTES = 1 << 20,   /* pipe capacity asked for: Linux's default pipe-max-size */
 };
 
 typedef struct centry {
@@ -200,6 +202,13 @@ static bool spawn(prc_client *c, prc_err *err)
                 close(rq[1]);
                 return prc_err_sys(err, PRC_E_WORKER_START, errno, "pipe failed: %s", strerror(errno));
         }
+        /*
+         * A whole 1 MiB request or reply then fits in the pipe: neither side
+         * waits for the other to drain 64 KiB at a time.  Best effort: an
+         * unprivileged user over pipe-user-pages-soft keeps the default.
+         */
+        (void)fcntl(rq[1], F_SETPIPE_SZ, PIPE_BYTES);
+        (void)fcntl(rp[1], F_SETPIPE_SZ, PIPE_BYTES);
         /* Move the child's ends above 4 so dup2 onto 3 and 4 cannot clobber one with the other. */
         cr = fcntl(rq[0], F_DUPFD_CLOEXEC, 10);
         cw = fcntl(rp[1], F_DUPFD_CLOEXEC, 10);
@@ -316,7 +325,7 @@ bool prc_client_start(prc_client *c, prc_err *err)
                         *err = refusal;
                 return false;
         }
-        c->ready = prc_docenc_read(c->rep.data, c->rep.len, &prc_limits_operator, &e);
+        c->ready = prc_json_parse(c->rep.data, c->rep.len, &prc_limits_operator, 0, &e);
         if (c->ready == NULL || !json_is_object(c->ready)) {
                 kill_worker(c);
                 return prc_err_set(err, PRC_E_INVALID_FRAME, "worker READY frame is not a JSON object");
@@ -485,6 +494,164 @@ static bool ends_worker(prc_errclass cls)
                cls == PRC_E_USAGE || cls == PRC_E_INTERNAL;
 }
 
+/* A decoded document, or why it is not one: the worker wrote a bad reply and is ended. */
+static bool doc_result(prc_client *c, json_t *v, const prc_err *e, json_t **out, prc_err *err)
+{
+        if (v == NULL) {
+                kill_worker(c);
+                return prc_err_set(err, PRC_E_INVALID_FRAME, "reply document is malformed: %s: %s",
+                                   prc_err_name(e->cls), e->msg);
+        }
+        *out = v;
+        return true;
+}
+
+static const uint16_t reply_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE };
+
+/* A document arriving in pieces (DOC_PART frames, then DOC) into c->rep. */
+struct fill_ctx {
+        prc_client *c;
+        int64_t     deadline;
+        size_t      left;       /* payload bytes of the current piece not read yet */
+        bool        last;       /* the current piece is the DOC frame: nothing follows it */
+        bool        failed;     /* the pipe or a frame failed (not the document): io says why */
+        bool        refused;    /* a REFUSE came instead of the next piece (left: its length) */
+        prc_err     io;
+};
+
+/* The next piece's header: DOC or DOC_PART extend the document within the reply cap; REFUSE ends it. */
+static bool next_piece(struct fill_ctx *f, size_t have)
+{
+        prc_client *c = f->c;
+        uint16_t type;
+        uint32_t len;
+        prc_frame_rc rc;
+
+        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
+        if (rc == PRC_FRAME_EOF)
+                prc_err_set(&f->io, PRC_E_WORKER_DEAD, "stream ended inside a document (%zu bytes in)", have);
+        if (rc != PRC_FRAME_OK) {
+                f->failed = true;
+                return false;
+        }
+        f->left = len;
+        if (type == PRC_RE_REFUSE) {
+                f->refused = true;
+                return false;
+        }
+        if (len > c->o.reply_max - have) {
+                prc_err_set(&f->io, PRC_E_REPLY_TOO_LARGE, "document pieces exceed the reply cap of %u bytes",
+                            c->o.reply_max);
+                f->failed = true;
+                return false;
+        }
+        f->last = type == PRC_RE_DOC;
+        c->rep.len = have;
+        if (!prc_buf_reserve(&c->rep, len, &f->io)) {
+                f->failed = true;
+                return false;
+        }
+        return true;
+}
+
+/* prc_docbin_fill_fn over the reply pipe: read what is ready, at least up to need, across pieces. */
+static bool fill_from_pipe(void *ctx, const uint8_t **buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+{
+        struct fill_ctx *f = ctx;
+        prc_client *c = f->c;
+        size_t got, want;
+
+        while (have < need) {
+                if (f->left == 0) {
+                        if (f->last)
+                                break;          /* nothing follows: the decoder names the truncation */
+                        if (!next_piece(f, have))
+                                return prc_err_set(err, f->failed ? f->io.cls : PRC_E_INVALID_FRAME,
+                                                   "document reply stopped");
+                        *buf = c->rep.data;
+                        continue;
+                }
+                want = need - have < f->left ? need - have : f->left;
+                if (!prc_frame_read_some(c->from_w, c->rep.data + have, want, f->left, f->deadline, PRC_E_WORKER_DEAD,
+                                         &got, &f->io)) {
+                        f->failed = true;
+                        return prc_err_set(err, f->io.cls, "document reply stopped");
+                }
+                have += got;
+                f->left -= got;
+        }
+        c->rep.len = have;
+        *out_have = have;
+        return true;
+}
+
+/*
+ * Read one reply.  A document is decoded while its pieces arrive (the
+ * worker writes each as soon as it is encoded), so decoding overlaps
+ * encoding and the pipe; the checks are those of prc_docbin_read.  On
+ * PRC_FRAME_OK *type is DOC with *doc the document (c->rep its bytes) or
+ * NULL with *derr saying why it is malformed, or REFUSE with c->rep the
+ * refusal payload (pieces before it are dropped).  Otherwise e holds the
+ * frame-level failure.
+ */
+static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, json_t **doc, prc_err *derr,
+                               prc_err *e)
+{
+        struct fill_ctx f = { .c = c, .deadline = deadline };
+        uint32_t len;
+        size_t got;
+        prc_frame_rc rc;
+
+        *doc = NULL;
+        prc_buf_reset(&c->rep);
+        prc_err_init(&f.io);
+        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
+        if (rc != PRC_FRAME_OK)
+                return rc;
+        f.left = len;
+        if (*type != PRC_RE_REFUSE) {
+                f.last = *type == PRC_RE_DOC;
+                if (!prc_buf_reserve(&c->rep, f.left, e))
+                        return PRC_FRAME_ERR;
+                *doc = prc_docbin_read_stream(c->rep.data, c->o.reply_max, 0, fill_from_pipe, &f, &c->o.lim, derr);
+                if (f.failed) {
+                        *e = f.io;
+                        return PRC_FRAME_ERR;
+                }
+                *type = f.refused ? PRC_RE_REFUSE : PRC_RE_DOC;
+                if (*doc != NULL && (f.left > 0 || !f.last)) {
+                        /* The document is whole: only an empty DOC may still follow. */
+                        bool end = f.left == 0 && next_piece(&f, c->rep.len) && f.last && f.left == 0;
+                        if (f.failed) {
+                                json_decref(*doc);
+                                *doc = NULL;
+                                *e = f.io;
+                                return PRC_FRAME_ERR;
+                        }
+                        if (!end) {
+                                json_decref(*doc);
+                                *doc = NULL;
+                                prc_err_set(derr, PRC_E_INVALID_FRAME, "bytes after the document");
+                        }
+                }
+                if (*type == PRC_RE_DOC) {
+                        if (*doc != NULL)
+                                c->rep.data[c->rep.len] = 0;    /* the prc_buf invariant */
+                        return PRC_FRAME_OK;    /* a malformed one is never cached: the caller ends the worker */
+                }
+                prc_buf_reset(&c->rep);
+        }
+        /* A refusal, first or instead of the next piece: small, read whole. */
+        if (!prc_buf_reserve(&c->rep, f.left, e) ||
+            !prc_frame_read_some(c->from_w, c->rep.data, f.left, f.left, deadline, PRC_E_WORKER_DEAD, &got, e))
+                return PRC_FRAME_ERR;
+        c->rep.len = f.left;
+        c->rep.data[f.left] = 0;
+        return PRC_FRAME_OK;
+}
+
 /* Turn a reply payload into the caller's result. */
 static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, const char *path, json_t **out,
                    prc_err *err)
@@ -492,16 +659,8 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
         prc_err e;
 
         prc_err_init(&e);
-        if (type == PRC_RE_DOC) {
-                json_t *v = prc_docenc_read(p, n, &c->o.lim, &e);
-                if (v == NULL) {
-                        kill_worker(c);
-                        return prc_err_set(err, PRC_E_INVALID_FRAME, "reply document is malformed: %s: %s",
-                                           prc_err_name(e.cls), e.msg);
-                }
-                *out = v;
-                return true;
-        }
+        if (type == PRC_RE_DOC)
+                return doc_result(c, prc_docbin_read(p, n, &c->o.lim, &e), &e, out, err);
         {
                 prc_err refusal;
                 if (!prc_refusal_decode(p, n, &refusal, &e)) {
@@ -528,8 +687,9 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         uint8_t key[PRC_SHA256_LEN];
         bool use_cache = cacheable && c->o.cache_max > 0;
         int64_t deadline;
+        json_t *doc = NULL;
         prc_req r;
-        prc_err e;
+        prc_err e, derr;
         uint16_t type;
         prc_frame_rc rc;
         bool ok;
@@ -581,9 +741,9 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         deadline = prc_now_ns() + (int64_t)c->o.timeout_ms * 1000000;
         ok = prc_frame_write(c->to_w, op, c->reqbuf.data, c->reqbuf.len, deadline, &e);
         rc = PRC_FRAME_ERR;
+        prc_err_init(&derr);
         if (ok)
-                rc = prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
-                                    deadline, &type, &c->rep, &e);
+                rc = read_reply(c, deadline, &type, &doc, &derr, &e);
         if (!ok && e.cls == PRC_E_IO) {
                 /* The worker stopped reading: it may have said why (a refusal that ends the conversation). */
                 prc_err e2;
@@ -611,7 +771,10 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
         }
         c->served++;
         c->busy_ns += prc_now_ns() - (deadline - (int64_t)c->o.timeout_ms * 1000000);
-        ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
+        if (type == PRC_RE_DOC)
+                ok = doc_result(c, doc, &derr, out, err);
+        else
+                ok = finish(c, type, c->rep.data, c->rep.len, path, out, err);
         /*
          * Cache documents that decoded and parser refusals; never a reply
          * that failed its checks, a frame-level refusal or an allocator failure.

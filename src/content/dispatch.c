@@ -166,11 +166,14 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0)
                         prc_err_set(err, PRC_E_IO, "write failed");
                 break;
-        case PRC_T_EXIT_MID_REPLY:
+        case PRC_T_EXIT_MID_REPLY: {
+                /* A well-formed start (an array of 5 values, 2 of them sent), then the end of the worker. */
+                static const uint8_t part[] = { 0x06, 0, 0, 0, 5, 0x00, 0x00 };
                 prc_frame_hdr_encode(hdr, PRC_RE_DOC, 1000);
-                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, "[1,2,3,4,5", 10) < 0)
+                if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, part, sizeof(part)) < 0)
                         _exit(2);
                 _exit(0);
+        }
         case PRC_T_BIG_DOC: {
                 size_t n = (size_t)args_num(req);
                 char *s = malloc(n ? n : 1);
@@ -201,6 +204,24 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 if (write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr)) < 0 || write(PRC_WORKER_FD_OUT, "{\"a\":1", 6) < 0)
                         prc_err_set(err, PRC_E_IO, "write failed");
                 break;
+        case PRC_T_PIECES_OVER_CAP: {
+                /* Each header is within the cap; together they are not (an array of 10 nulls, 5 sent). */
+                static const uint8_t part[] = { 0x06, 0, 0, 0, 10, 0, 0, 0, 0, 0 };
+                if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE, err))
+                        _exit(2);
+                prc_frame_hdr_encode(hdr, PRC_RE_DOC_PART, (uint32_t)args_num(req));
+                (void)!write(PRC_WORKER_FD_OUT, hdr, sizeof(hdr));
+                _exit(0);
+        }
+        case PRC_T_BYTES_AFTER_DOC:
+        case PRC_T_EMPTY_DOC_AFTER: {
+                static const uint8_t null_doc[] = { 0x00 };
+                bool extra = req->format == PRC_T_BYTES_AFTER_DOC;
+                if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, null_doc, 1, PRC_NO_DEADLINE, err) ||
+                    !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, null_doc, extra ? 1 : 0, PRC_NO_DEADLINE, err))
+                        _exit(2);
+                _exit(0);       /* the reply is out; the client does not ask this worker again */
+        }
         case PRC_T_TGKILL_PARENT: {
                 pid_t pid = (pid_t)args_num(req);
                 return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
@@ -218,7 +239,7 @@ static json_t *op_test(const prc_req *req, prc_err *err)
 /*
  * The table.  A parser with the prc_load_fn signature is one line:
  *   { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_load, 0, NULL, PARSE_INPUT_MAX },
- * Target documents may hold floats, so loaders keep them (the reply encoding allows reals).
+ * Target documents may hold floats, so loaders keep them (the binary reply carries reals as their bits).
  */
 /*
  * Archive walk.  args (JSON, may be empty): {"wanted": ["member/path", ...]}
@@ -258,9 +279,9 @@ static json_t *op_walk(const prc_req *req, prc_err *err)
 const prc_dispatch_entry prc_dispatch_table[] = {
         { PRC_OP_PING,  0,            "ping",       NULL,          0,                    op_ping, 0 },
         { PRC_OP_PARSE, PRC_FMT_JSON, "parse-json", prc_json_parse, PRC_JSON_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
-        /* Floats stay as written ("3.10" is not 3.1), so replies stay canonical. */
+        /* Floats stay as written ("3.10" is not 3.1), so documents stay canonical-JSON writable (digests). */
         { PRC_OP_PARSE, PRC_FMT_YAML, "parse-yaml", prc_yaml_load,  PRC_YAML_FLOAT_AS_STRING, NULL, PARSE_INPUT_MAX },
-        /* Integers past 2^53 stay typed text, so the reply stays canonical. */
+        /* Integers past 2^53 stay typed text, so documents stay canonical-JSON writable (digests). */
         { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_parse, PRC_TOML_UNSAFE_INT_TYPED, NULL, PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_INI,  "parse-ini",  prc_ini_parse,  0,                    NULL,   PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_XML,  "parse-xml",  prc_xml_parse,  0,                    NULL,   PARSE_INPUT_MAX },
@@ -282,7 +303,8 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_BIG_DOC),       PRC_TEST_ENTRY(PRC_T_EXEC_MMAP),
         PRC_TEST_ENTRY(PRC_T_RAISE_RLIMIT),  PRC_TEST_ENTRY(PRC_T_WRITE_STDERR),
         PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
-        PRC_TEST_ENTRY(PRC_T_BAD_DOC),
+        PRC_TEST_ENTRY(PRC_T_BAD_DOC),       PRC_TEST_ENTRY(PRC_T_PIECES_OVER_CAP),
+        PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
 #undef PRC_TEST_ENTRY
 #endif
 };

@@ -91,6 +91,9 @@ enum prc_test_op {
         PRC_T_ABORT,            /* abort(), as glibc does on heap corruption */
         PRC_T_TGKILL_PARENT,    /* tgkill(args = pid, pid, SIGTERM): the self-only rule */
         PRC_T_BAD_DOC,          /* a well-framed reply whose document is not JSON */
+        PRC_T_PIECES_OVER_CAP,  /* a first piece, then a piece header of args bytes (the client's reply cap) */
+        PRC_T_BYTES_AFTER_DOC,  /* a whole document in a DOC_PART, then a DOC with one more byte */
+        PRC_T_EMPTY_DOC_AFTER,  /* the document null in a DOC_PART, then an empty DOC (valid), then exit */
 };
 #endif
 

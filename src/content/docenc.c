@@ -1,10 +1,13 @@
 /*
- * docenc.c - deterministic JSON encoding of documents with floats (docenc.h).
- * Trust: writes documents built inside the worker; reads replies from the
- * worker with the strict reader.
+ * docenc.c - document encodings (docenc.h): the binary reply encoding and
+ * deterministic JSON text.
+ * Trust: the writers run on documents built inside the worker; the binary
+ * reader runs in the client on replies from a worker that may be
+ * compromised, so it checks every byte before it allocates or recurses.
  */
 #include "content/docenc.h"
 
+#include <endian.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,4 +196,409 @@ json_t *prc_docenc_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_e
         /* The reply is the re-encoding of a document that fit lim: it can be longer than the input. */
         l.input_max = n;
         return prc_json_parse(p, n, &l, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT | PRC_JSON_ALLOW_NUL, err);
+}
+
+/* ---- binary encoding ---- */
+
+static bool ascii_only(const uint8_t *p, size_t n)
+{
+        uint8_t acc = 0;
+
+        for (size_t i = 0; i < n; i++)
+                acc |= p[i];
+        return acc < 0x80;
+}
+
+/* Most strings are ASCII: one OR-loop instead of the decoder per byte. */
+static bool utf8_ok(const uint8_t *p, size_t n, size_t *bad)
+{
+        return ascii_only(p, n) || prc_utf8_valid(p, n, bad);
+}
+
+/*
+ * One writer for two jobs: writing into a buffer, and streaming (the
+ * buffer is handed to flush every PRC_DOCBIN_CHUNK bytes).
+ */
+struct binw {
+        prc_buf          *b;            /* borrowed */
+        uint64_t          size;         /* bytes handed to flush so far */
+        prc_docbin_put_fn flush;        /* streaming: takes each full chunk */
+        void             *ctx;
+};
+
+/* Room for n more bytes, written in place: one compare on the fast path. */
+static inline bool room(struct binw *w, size_t n, prc_err *err)
+{
+        prc_buf *b = w->b;
+
+        return b->cap - b->len >= n || prc_buf_reserve(b, n, err);
+}
+
+static inline void put8(struct binw *w, uint8_t c)
+{
+        w->b->data[w->b->len++] = c;
+}
+
+static inline void put32(struct binw *w, uint32_t v)
+{
+        uint32_t be = htobe32(v);
+
+        memcpy(w->b->data + w->b->len, &be, 4);
+        w->b->len += 4;
+}
+
+static inline void put64(struct binw *w, uint64_t v)
+{
+        uint64_t be = htobe64(v);
+
+        memcpy(w->b->data + w->b->len, &be, 8);
+        w->b->len += 8;
+}
+
+/* Tag (a string) or none (a key), u32 length, the bytes. */
+static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err *err)
+{
+        if (n > UINT32_MAX)
+                return prc_err_set(err, PRC_E_BUFFER_LIMIT, "string of %zu bytes does not fit the encoding", n);
+        if (!utf8_ok((const uint8_t *)s, n, NULL))
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "%s is not valid UTF-8", tag ? "string" : "key");
+        if (!tag && memchr(s, 0, n) != NULL)
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "key holds a NUL byte");
+        if (!room(w, n + (tag ? 5 : 4), err))
+                return false;
+        if (tag)
+                put8(w, (uint8_t)tag);
+        put32(w, (uint32_t)n);
+        memcpy(w->b->data + w->b->len, s, n);
+        w->b->len += n;
+        return true;
+}
+
+static bool bin_flush(struct binw *w, bool last, prc_err *err)
+{
+        prc_buf *b = w->b;
+
+        if (!w->flush(w->ctx, b->data, b->len, last, err))
+                return false;
+        w->size += b->len;
+        prc_buf_reset(b);
+        return true;
+}
+
+static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *err)
+{
+        size_t n;
+        double d;
+        uint64_t bits;
+
+        if (depth > DOCENC_DEPTH_MAX)
+                return prc_err_set(err, PRC_E_DEPTH_LIMIT, "document nests deeper than %d", DOCENC_DEPTH_MAX);
+        if (w->flush != NULL && w->b->len >= PRC_DOCBIN_CHUNK && !bin_flush(w, false, err))
+                return false;
+        switch (json_typeof(v)) {
+        case JSON_NULL:
+        case JSON_FALSE:
+        case JSON_TRUE:
+                if (!room(w, 1, err))
+                        return false;
+                put8(w, json_is_null(v) ? PRC_DOCBIN_NULL : json_is_true(v) ? PRC_DOCBIN_TRUE : PRC_DOCBIN_FALSE);
+                return true;
+        case JSON_INTEGER:
+                if (!room(w, 9, err))
+                        return false;
+                put8(w, PRC_DOCBIN_INT);
+                put64(w, (uint64_t)json_integer_value(v));
+                return true;
+        case JSON_REAL:
+                d = json_real_value(v);
+                if (!isfinite(d))       /* jansson never holds these; the reader refuses them */
+                        return prc_err_set(err, PRC_E_NOT_CANONICAL, "non-finite float");
+                if (!room(w, 9, err))
+                        return false;
+                memcpy(&bits, &d, sizeof(bits));
+                put8(w, PRC_DOCBIN_REAL);
+                put64(w, bits);
+                return true;
+        case JSON_STRING:
+                return bin_bytes(w, PRC_DOCBIN_STRING, json_string_value(v), json_string_length(v), err);
+        case JSON_ARRAY: {
+                json_t *e;
+                size_t i;
+                n = json_array_size(v);
+                if (n > UINT32_MAX)
+                        return prc_err_set(err, PRC_E_BUFFER_LIMIT, "array of %zu values", n);
+                if (!room(w, 5, err))
+                        return false;
+                put8(w, PRC_DOCBIN_ARRAY);
+                put32(w, (uint32_t)n);
+                json_array_foreach(v, i, e)
+                        if (!bin_value(w, e, depth + 1, err))
+                                return false;
+                return true;
+        }
+        case JSON_OBJECT: {
+                const char *key;
+                size_t klen;
+                json_t *e;
+                n = json_object_size(v);
+                if (n > UINT32_MAX)
+                        return prc_err_set(err, PRC_E_BUFFER_LIMIT, "object of %zu members", n);
+                if (!room(w, 5, err))
+                        return false;
+                put8(w, PRC_DOCBIN_OBJECT);
+                put32(w, (uint32_t)n);
+                /* The document's own member order: nothing to sort, and the same order as in process. */
+                json_object_keylen_foreach((json_t *)v, key, klen, e)
+                        if (!bin_bytes(w, 0, key, klen, err) || !bin_value(w, e, depth + 1, err))
+                                return false;
+                return true;
+        }
+        }
+        return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
+}
+
+bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
+{
+        struct binw w = { .b = out };
+        size_t mark = out->len;
+        bool ok = bin_value(&w, v, 0, err);
+
+        if (!ok)
+                out->len = mark;        /* never leave a partial document behind */
+        if (out->data != NULL)
+                out->data[out->len] = 0;        /* the prc_buf invariant; the byte past cap is ours */
+        return ok;
+}
+
+bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,
+                       prc_err *err)
+{
+        struct binw w = { .b = chunk, .flush = put, .ctx = ctx };
+        bool ok;
+
+        prc_buf_reset(chunk);
+        ok = bin_value(&w, v, 0, err) && bin_flush(&w, true, err);
+        *out_size = w.size;
+        return ok;
+}
+
+struct binrd {
+        const uint8_t    *p;    /* borrowed: the reply payload (n bytes of room) */
+        size_t            n, off;
+        size_t            have; /* bytes of p present; n unless streaming */
+        prc_docbin_fill_fn fill;
+        void             *ctx;
+        const prc_limits *lim;
+        uint32_t          depth_max;
+        uint64_t          nodes;
+        prc_err          *err;
+};
+
+static bool rd_need(struct binrd *r, size_t k)
+{
+        if (r->have - r->off >= k)
+                return true;
+        /* Streaming: wait for the bytes only if the declared length holds them. */
+        if (r->fill != NULL && r->n - r->off >= k) {
+                if (!r->fill(r->ctx, &r->p, r->have, r->off + k, &r->have, r->err))
+                        return false;
+                if (r->have - r->off >= k && r->have <= r->n)
+                        return true;
+                /* The source has no more: the document ends inside a value. */
+        }
+        return prc_err_at(r->err, PRC_E_INVALID_FRAME, r->off,
+                          "document ends inside a value (%zu bytes needed, %zu there)", k, r->have - r->off);
+}
+
+static inline uint32_t get32(struct binrd *r)
+{
+        uint32_t be;
+
+        memcpy(&be, r->p + r->off, 4);
+        r->off += 4;
+        return be32toh(be);
+}
+
+static inline uint64_t get64(struct binrd *r)
+{
+        uint64_t be;
+
+        memcpy(&be, r->p + r->off, 8);
+        r->off += 8;
+        return be64toh(be);
+}
+
+/* A u32 length and that many bytes of UTF-8 (a string, or a key: no NUL); borrowed from the payload. */
+static bool rd_text(struct binrd *r, bool key, const char **out, size_t *out_len)
+{
+        size_t at = r->off, len, bad = 0;
+        const uint8_t *s;
+
+        if (!rd_need(r, 4))
+                return false;
+        len = get32(r);
+        if (len > r->lim->scalar_max)
+                return prc_err_at(r->err, PRC_E_SCALAR_LIMIT, at, "%s of %zu bytes exceeds %zu", key ? "key" : "string",
+                                  len, r->lim->scalar_max);
+        if (!rd_need(r, len))
+                return false;
+        s = r->p + r->off;
+        if (!utf8_ok(s, len, &bad))
+                return prc_err_at(r->err, PRC_E_INVALID_UTF8, r->off + bad, "%s is not valid UTF-8",
+                                  key ? "key" : "string");
+        if (key && memchr(s, 0, len) != NULL)
+                return prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "key holds a NUL byte");
+        r->off += len;
+        *out = (const char *)s;
+        *out_len = len;
+        return true;
+}
+
+static json_t *oom(struct binrd *r)
+{
+        prc_err_oom(r->err, "a reply document");
+        return NULL;
+}
+
+static json_t *rd_value(struct binrd *r, uint32_t depth)
+{
+        size_t at = r->off, len;
+        uint64_t u;
+        uint32_t count;
+        const char *s;
+        json_t *v;
+        double d;
+
+        if (!rd_need(r, 1))
+                return NULL;
+        if (++r->nodes > r->lim->nodes_max) {
+                prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "more than %u values", r->lim->nodes_max);
+                return NULL;
+        }
+        switch (r->p[r->off++]) {
+        case PRC_DOCBIN_NULL:
+                return json_null();
+        case PRC_DOCBIN_FALSE:
+                return json_false();
+        case PRC_DOCBIN_TRUE:
+                return json_true();
+        case PRC_DOCBIN_INT:
+                if (!rd_need(r, 8))
+                        return NULL;
+                u = get64(r);
+                v = json_integer((json_int_t)u);
+                return v != NULL ? v : oom(r);
+        case PRC_DOCBIN_REAL:
+                if (!rd_need(r, 8))
+                        return NULL;
+                u = get64(r);
+                memcpy(&d, &u, sizeof(d));
+                if (!isfinite(d)) {
+                        prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "non-finite real");
+                        return NULL;
+                }
+                v = json_real(d);
+                return v != NULL ? v : oom(r);
+        case PRC_DOCBIN_STRING:
+                if (!rd_text(r, false, &s, &len))
+                        return NULL;
+                v = json_stringn_nocheck(s, len);       /* rd_text checked the UTF-8 */
+                return v != NULL ? v : oom(r);
+        case PRC_DOCBIN_ARRAY:
+        case PRC_DOCBIN_OBJECT:
+                break;
+        default:
+                prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "unknown value tag 0x%02x", r->p[at]);
+                return NULL;
+        }
+        /* A container: same count as the strict reader, "[]" is depth 1. */
+        if (depth >= r->depth_max) {
+                prc_err_at(r->err, PRC_E_DEPTH_LIMIT, at, "nesting deeper than %u", r->depth_max);
+                return NULL;
+        }
+        if (!rd_need(r, 4))
+                return NULL;
+        count = get32(r);
+        if (r->p[at] == PRC_DOCBIN_ARRAY) {
+                /* Every value takes at least one byte: a count past the end is refused before any work. */
+                if (count > r->n - r->off) {
+                        prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "array of %u values in %zu bytes", count,
+                                   r->n - r->off);
+                        return NULL;
+                }
+                v = json_array();
+                if (v == NULL)
+                        return oom(r);
+                for (uint32_t i = 0; i < count; i++) {
+                        json_t *e = rd_value(r, depth + 1);
+                        if (e == NULL || json_array_append_new(v, e) != 0) {
+                                json_decref(v);
+                                return e == NULL ? NULL : oom(r);
+                        }
+                }
+                return v;
+        }
+        if (count > r->lim->keys_max) {
+                prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "object with %u keys exceeds %u", count, r->lim->keys_max);
+                return NULL;
+        }
+        /* A member takes at least 5 bytes (key length and a one-byte value). */
+        if ((uint64_t)count * 5 > r->n - r->off) {
+                prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "object of %u members in %zu bytes", count, r->n - r->off);
+                return NULL;
+        }
+        v = json_object();
+        if (v == NULL)
+                return oom(r);
+        for (uint32_t i = 0; i < count; i++) {
+                size_t kat = r->off, before = json_object_size(v), koff;
+                json_t *e;
+                if (!rd_text(r, true, &s, &len))
+                        goto fail;
+                koff = (size_t)((const uint8_t *)s - r->p);     /* a streaming source may move p while e is read */
+                e = rd_value(r, depth + 1);
+                if (e == NULL)
+                        goto fail;
+                /* Consumes e either way; rd_text checked the key.  A replaced member leaves the size alone. */
+                if (json_object_setn_new_nocheck(v, (const char *)r->p + koff, len, e) != 0) {
+                        (void)oom(r);
+                        goto fail;
+                }
+                if (json_object_size(v) == before) {
+                        prc_err_at(r->err, PRC_E_DUPLICATE_FIELD, kat, "duplicate key in object member %u", i);
+                        goto fail;
+                }
+        }
+        return v;
+fail:
+        json_decref(v);
+        return NULL;
+}
+
+json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
+{
+        return prc_docbin_read_stream(p, n, n, NULL, NULL, lim, err);
+}
+
+json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+                               const prc_limits *lim, prc_err *err)
+{
+        struct binrd r = { .p = buf, .n = n, .have = have, .fill = fill, .ctx = ctx, .lim = lim, .err = err };
+        json_t *v;
+
+        /* Our own recursion is bounded whatever depth the caller's limits allow. */
+        r.depth_max = lim->depth_max < DOCENC_DEPTH_MAX ? lim->depth_max : DOCENC_DEPTH_MAX;
+        prc_json_alloc_guard_begin();
+        v = rd_value(&r, 0);
+        if (v != NULL && prc_json_alloc_guard_failed()) {
+                json_decref(v);         /* jansson may lose a failed allocation: the guard does not */
+                prc_err_oom(err, "a reply document");
+                return NULL;
+        }
+        if (v != NULL && r.off != r.have) {
+                json_decref(v);
+                prc_err_at(err, PRC_E_INVALID_FRAME, r.off, "%zu bytes after the document", r.have - r.off);
+                return NULL;
+        }
+        return v;
 }

@@ -1,7 +1,9 @@
 /*
- * docenc.h - the reply encoding of a document: deterministic JSON text.
+ * docenc.h - document encodings: the binary reply encoding of the content
+ * worker (prc_docbin_*, docs/content-protocol.md "Document encoding") and
+ * deterministic JSON text for people (prc_docenc_*, `prc content parse`).
  *
- * Without floats the bytes are exactly RFC 8785 canonical JSON (jcs.h).
+ * The text form: without floats the bytes are exactly RFC 8785 canonical JSON (jcs.h).
  * Target documents may hold floats, which records never do, so reals are
  * allowed here and written as the shortest "%.{15,16,17}g" form that reads
  * back to the same double, always with a '.' or an exponent so that the
@@ -20,11 +22,88 @@
 bool prc_docenc_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 
 /*
- * Decode an encoded document (the client side of a reply): the strict JSON
+ * Read the text form back (tests and tools): the strict JSON
  * reader with floats, any int64 and NUL inside strings allowed, bounded by
  * lim.  Returns a new reference (transfers) or NULL with err set (the
  * json_strict classes).
  */
 json_t *prc_docenc_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err);
+
+/*
+ * Binary reply encoding (PRC_RE_DOC payloads).  One value, then nothing:
+ *   0x00 null | 0x01 false | 0x02 true
+ *   0x03 integer: 8 bytes, two's complement, big-endian
+ *   0x04 real:    8 bytes, IEEE 754 binary64 bits, big-endian; finite
+ *   0x05 string:  u32 length, bytes (UTF-8, NUL allowed)
+ *   0x06 array:   u32 count, count values
+ *   0x07 object:  u32 count, count times (u32 key length, key bytes (UTF-8, no NUL), value)
+ * Members keep the document's own order; the writer sorts nothing.
+ */
+enum {
+        PRC_DOCBIN_NULL = 0, PRC_DOCBIN_FALSE, PRC_DOCBIN_TRUE, PRC_DOCBIN_INT, PRC_DOCBIN_REAL,
+        PRC_DOCBIN_STRING, PRC_DOCBIN_ARRAY, PRC_DOCBIN_OBJECT,
+};
+
+/* The streaming writer hands over this much at a time (the last piece may be shorter). */
+enum { PRC_DOCBIN_CHUNK = 64u << 10 };
+
+/*
+ * Append the binary encoding of v (the worker side).  On failure out is as
+ * it was.  Errors: not-canonical (a string or key that is not valid UTF-8,
+ * a key with NUL, a non-finite real), depth-limit, buffer-limit,
+ * out-of-memory.
+ */
+bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Decode a binary-encoded document from a worker that may be compromised
+ * (the client side).  Bounded by lim: depth_max (containers, "[]" is 1),
+ * nodes_max (values), keys_max (members of one object), scalar_max (bytes of
+ * one string or key); a count larger than the bytes left is refused before
+ * anything is reserved.  Returns a new reference (transfers) or NULL with
+ * err set, never a partial tree: invalid-frame (truncated, unknown tag,
+ * trailing bytes, a non-finite real, NUL in a key), depth-limit,
+ * nodes-limit, scalar-limit, invalid-utf8, duplicate-field, out-of-memory.
+ * err->off is the payload offset of the cause.
+ */
+json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err);
+
+/*
+ * Streaming writer's sink: take p[0..n) (borrowed for the call); last marks
+ * the final piece (never empty: the last value is in it).  Errors: the
+ * sink's own.
+ */
+typedef bool (*prc_docbin_put_fn)(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err);
+
+/*
+ * Encode v through chunk (reset first; its max bounds one piece), handing
+ * every PRC_DOCBIN_CHUNK bytes to put as they are produced, so the reader
+ * can decode while the rest is encoded.  *out_size gets the bytes handed
+ * over (also on failure).  Errors: as prc_docbin_write, and put's.
+ */
+bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,
+                       prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Source of a streaming read: bytes [0, have) of *buf are present and the
+ * decoder needs [have, need) too.  Append what is ready (at least up to
+ * need, unless the stream holds no more), moving *buf if it must grow;
+ * *out_have gets the new count.  A source with nothing more returns true
+ * with *out_have < need (the document is truncated: invalid-frame).  On
+ * failure sets err with the source's own class (the client's I/O classes).
+ */
+typedef bool (*prc_docbin_fill_fn)(void *ctx, const uint8_t **buf, size_t have, size_t need, size_t *out_have,
+                                   prc_err *err);
+
+/*
+ * prc_docbin_read while the bytes arrive: buf holds have bytes, n bounds
+ * the whole document (the reply cap; counts are checked against it), and
+ * fill brings more as the decoder needs them.  Same checks, classes and
+ * result as prc_docbin_read, plus fill's classes.  On success the document
+ * ended exactly at the last byte fill delivered; whether the stream holds
+ * more is the source's to check.
+ */
+json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+                               const prc_limits *lim, prc_err *err);
 
 #endif

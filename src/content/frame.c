@@ -167,16 +167,13 @@ static bool read_full(int fd, uint8_t *p, size_t n, int64_t deadline, size_t *go
         return true;
 }
 
-prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
-                            prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
-                            uint16_t *out_type, prc_buf *payload, prc_err *err)
+prc_frame_rc prc_frame_read_hdr(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
+                                prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
+                                uint16_t *out_type, uint32_t *out_len, prc_err *err)
 {
         uint8_t hdr[PRC_FRAME_HDR];
-        uint16_t type;
-        uint32_t len;
         size_t got;
 
-        prc_buf_reset(payload);
         if (!read_full(fd, hdr, sizeof(hdr), deadline, &got, err)) {
                 if (prc_err_is_set(err))
                         return PRC_FRAME_ERR;
@@ -186,8 +183,47 @@ prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, ui
                             PRC_FRAME_HDR);
                 return PRC_FRAME_ERR;
         }
-        if (!prc_frame_hdr_decode(hdr, allowed, nallowed, max, overcap, &type, &len, err))
+        if (!prc_frame_hdr_decode(hdr, allowed, nallowed, max, overcap, out_type, out_len, err))
                 return PRC_FRAME_ERR;
+        return PRC_FRAME_OK;
+}
+
+bool prc_frame_read_some(int fd, uint8_t *p, size_t min, size_t max, int64_t deadline, prc_errclass eof_cls,
+                         size_t *got, prc_err *err)
+{
+        *got = 0;
+        while (*got < min) {
+                ssize_t r = read(fd, p + *got, max - *got);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != PRC_NO_DEADLINE) {
+                        if (!wait_fd(fd, POLLIN, deadline, err))
+                                return false;
+                        continue;
+                }
+                if (r < 0)
+                        return prc_err_sys(err, PRC_E_IO, errno, "frame read failed: %s", strerror(errno));
+                if (r == 0)
+                        return prc_err_set(err, eof_cls, "stream ended inside a frame (%zu more bytes expected)",
+                                           min - *got);
+                *got += (size_t)r;
+        }
+        return true;
+}
+
+prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
+                            prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
+                            uint16_t *out_type, prc_buf *payload, prc_err *err)
+{
+        uint16_t type;
+        uint32_t len;
+        size_t got;
+        prc_frame_rc rc;
+
+        prc_buf_reset(payload);
+        rc = prc_frame_read_hdr(fd, allowed, nallowed, max, overcap, eof_cls, deadline, &type, &len, err);
+        if (rc != PRC_FRAME_OK)
+                return rc;
         if (!prc_buf_reserve(payload, len, err))
                 return PRC_FRAME_ERR;
         if (!read_full(fd, payload->data, len, deadline, &got, err)) {

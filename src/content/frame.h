@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 1, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 2, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
@@ -32,9 +32,10 @@ enum prc_frame_type {
         PRC_OP_WALK     = 4,        /* request: walk an archive (reserved) */
         PRC_OP_PING     = 5,        /* request: answer with the document "pong" */
         PRC_OP_TEST     = 0x7f00,   /* request: test-only escape ops (PRC_TESTING builds) */
-        PRC_RE_DOC      = 0x101,    /* reply: the document, serialized (docenc.h) */
+        PRC_RE_DOC      = 0x101,    /* reply: the document's last (or only) piece (docenc.h binary encoding) */
         PRC_RE_REFUSE   = 0x102,    /* reply: a refusal (prc_refusal layout below) */
         PRC_RE_READY    = 0x103,    /* worker's first frame: the floor is on; JSON details */
+        PRC_RE_DOC_PART = 0x104,    /* reply: a piece of the document, more follow (then DOC or REFUSE) */
 };
 
 /* Field caps inside payloads: each bounds one allocation or copy. */
@@ -90,6 +91,22 @@ bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t dea
 prc_frame_rc prc_frame_read(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
                             prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
                             uint16_t *out_type, prc_buf *payload, prc_err *err);
+
+/*
+ * A frame read in pieces, for a payload consumed while it crosses:
+ * read_hdr (the header checks of prc_frame_read), then read_some until the
+ * header's length has arrived.
+ */
+prc_frame_rc prc_frame_read_hdr(int fd, const uint16_t *allowed, size_t nallowed, uint32_t max,
+                                prc_errclass overcap, prc_errclass eof_cls, int64_t deadline,
+                                uint16_t *out_type, uint32_t *out_len, prc_err *err);
+/*
+ * Read at least min and at most max bytes into p (fewer than min only on
+ * error: EOF is class eof_cls); *got counts them.  Errors: eof_cls,
+ * io-error, worker-timeout.
+ */
+bool prc_frame_read_some(int fd, uint8_t *p, size_t min, size_t max, int64_t deadline, prc_errclass eof_cls,
+                         size_t *got, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Request payload (every op):

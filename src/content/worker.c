@@ -11,10 +11,13 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/buf.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
@@ -126,6 +129,91 @@ static bool warm_up(prc_err *err)
         return true;
 }
 
+/*
+ * jansson's memory in the worker: a bump arena, dropped whole after each
+ * reply.  Every tree a request builds dies with the request, so a free is
+ * a no-op and building the 100,000 nodes of a 1 MiB document costs no
+ * allocator bookkeeping (about a fifth of jansson's parse; dropping the
+ * tree falls from about 10 ms to a walk).  Freed memory is only reused
+ * after the request, so a request needs at most a few times what its tree
+ * holds (12 MB for 1 MiB of JSON); RLIMIT_AS still bounds it, and an arena
+ * that cannot grow is an allocation failure that the jansson guard reports
+ * as out-of-memory.  Only jansson uses it; the parsers' own memory and
+ * libraries' (libfyaml, expat, libarchive) stay on malloc.
+ */
+enum {
+        ARENA_BLOCK = 1u << 20,         /* standard block */
+        ARENA_KEEP  = 32,               /* standard blocks kept between requests: no page faults next time */
+        ARENA_ALIGN = 16,               /* malloc's alignment on x86-64, which jansson assumes */
+};
+
+typedef struct ablock {
+        struct ablock *next;
+        size_t         used, cap;
+        max_align_t    data[];
+} ablock;
+
+static ablock *arena_cur;       /* owned: blocks of this request, the current one first */
+static ablock *arena_spare;     /* owned: standard blocks kept for the next requests */
+static size_t  arena_nspare;
+
+static void *arena_alloc(size_t n)
+{
+        ablock *b = arena_cur;
+        size_t cap;
+
+        if (n > SIZE_MAX - sizeof(ablock) - ARENA_ALIGN)
+                return NULL;
+        n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+        if (b != NULL && b->cap - b->used >= n) {
+                void *p = (char *)b->data + b->used;
+                b->used += n;
+                return p;
+        }
+        if (n <= ARENA_BLOCK / 4 && arena_spare != NULL) {
+                b = arena_spare;
+                arena_spare = b->next;
+                arena_nspare--;
+        } else {
+                /* A large value gets a block of its own, so the current block keeps serving small ones. */
+                cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+                b = prc_malloc(sizeof(*b) + cap);
+                if (b == NULL)
+                        return NULL;
+                b->cap = cap;
+        }
+        b->used = n;
+        if (arena_cur != NULL && b->cap != ARENA_BLOCK) {
+                b->next = arena_cur->next;
+                arena_cur->next = b;
+        } else {
+                b->next = arena_cur;
+                arena_cur = b;
+        }
+        return b->data;
+}
+
+static void arena_free(void *p)
+{
+        (void)p;        /* reclaimed by arena_reset */
+}
+
+/* After the reply: no jansson value of the request is alive any more. */
+static void arena_reset(void)
+{
+        while (arena_cur != NULL) {
+                ablock *b = arena_cur;
+                arena_cur = b->next;
+                if (b->cap == ARENA_BLOCK && arena_nspare < ARENA_KEEP) {
+                        b->next = arena_spare;
+                        arena_spare = b;
+                        arena_nspare++;
+                } else {
+                        free(b);
+                }
+        }
+}
+
 static bool send_refusal(const prc_err *e)
 {
         prc_buf b;
@@ -151,6 +239,28 @@ static bool send_ready(const prc_floor_report *rep)
         return prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_READY, text, (size_t)n, PRC_NO_DEADLINE, &e);
 }
 
+struct out {
+        uint32_t reply_max;
+        uint64_t sent;          /* document bytes written so far */
+        bool     broken;        /* a write failed: the pipe is gone or the frame is cut */
+};
+
+/* Each piece is one frame as soon as it is encoded, so the client decodes while we encode. */
+static bool put_out(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
+{
+        struct out *o = ctx;
+
+        if (n > o->reply_max - o->sent)
+                return prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                                   o->reply_max);
+        if (!prc_frame_write(PRC_WORKER_FD_OUT, last ? PRC_RE_DOC : PRC_RE_DOC_PART, p, n, PRC_NO_DEADLINE, err)) {
+                o->broken = true;
+                return false;
+        }
+        o->sent += n;
+        return true;
+}
+
 /* Serve until the client closes the request pipe.  Returns the exit status. */
 static int serve(const wcfg *c)
 {
@@ -174,6 +284,8 @@ static int serve(const wcfg *c)
                 prc_req r;
                 uint16_t type;
                 json_t *doc;
+                struct out o;
+                uint64_t sent;
                 prc_frame_rc rc;
 
                 prc_err_init(&err);
@@ -188,21 +300,28 @@ static int serve(const wcfg *c)
                         break;
                 }
                 doc = prc_dispatch_run(&r, &err);
-                prc_buf_reset(&reply);
-                if (doc != NULL && !prc_docenc_write(doc, &reply, &err) && err.cls == PRC_E_BUFFER_LIMIT) {
+                o.reply_max = c->reply_max;
+                o.sent = 0;
+                o.broken = false;
+                if (doc != NULL && !prc_docbin_stream(doc, &reply, put_out, &o, &sent, &err) &&
+                    err.cls == PRC_E_BUFFER_LIMIT) {
+                        /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
                         prc_err_init(&err);
                         prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                     c->reply_max);
                 }
-                if (prc_err_is_set(&err) ? !send_refusal(&err)
-                                         : !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, reply.data, reply.len,
-                                                            PRC_NO_DEADLINE, &err)) {
+                /* A refusal may follow pieces already sent: the client drops them. */
+                if (o.broken || (prc_err_is_set(&err) && !send_refusal(&err))) {
                         json_decref(doc);
                         status = 1;
                         break;
                 }
-                /* Freed after the reply is out: a large tree's free overlaps the client's decoding. */
-                json_decref(doc);
+                /*
+                 * Dropped after the reply is out, while the client decodes: the
+                 * arena takes the whole tree back at once, so it is not walked.
+                 */
+                doc = NULL;
+                arena_reset();
                 /* Do not keep a huge buffer around between requests. */
                 if (reply.cap > (1u << 20))
                         prc_buf_clear(&reply);
@@ -238,5 +357,7 @@ int prc_worker_main(int argc, char **argv)
         }
         if (!send_ready(&rep))
                 return 1;
+        /* From here on jansson trees live and die within one request (warm_up's are gone). */
+        prc_json_alloc_backend(arena_alloc, arena_free);
         return serve(&c);
 }

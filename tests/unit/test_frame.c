@@ -56,7 +56,7 @@ static void test_frame__bad_headers_are_refused_by_class(void)
         h[0] ^= 1;
         expect_hdr_err(h, PRC_E_INVALID_FRAME, 0);
         prc_frame_hdr_encode(h, PRC_RE_DOC, 10);
-        h[5] = 2;
+        h[5] = PRC_FRAME_VERSION + 1;
         expect_hdr_err(h, PRC_E_INVALID_FRAME, 4);
         prc_frame_hdr_encode(h, PRC_RE_READY, 10);     /* a valid type, but not allowed here */
         expect_hdr_err(h, PRC_E_INVALID_FRAME, 6);

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/json_strict.h"
+#include "base/yaml.h"
 #include "content/client.h"
 #include "content/dispatch.h"
 #include "content/docenc.h"
@@ -141,6 +143,96 @@ static void test_worker__parses_json_through_a_floored_worker(void)
         T_EQ_INT(st.workers_started, 1);
         T_ASSERT(st.worker_pid > 0);
         T_ASSERT(json_integer_value(json_object_get(prc_client_ready(c), "landlock_abi")) >= 6);
+        prc_client_free(c);
+}
+
+/* Caller's tree and the in-process tree: the same values in the same member order (same encoding). */
+static void expect_same_tree(const json_t *got, const json_t *want)
+{
+        prc_buf a, b;
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(&a, 16u << 20);
+        prc_buf_init(&b, 16u << 20);
+        T_ASSERT(prc_docbin_write(want, &a, &err) && prc_docbin_write(got, &b, &err));
+        T_ASSERT(a.len > 4 * PRC_DOCBIN_CHUNK);
+        T_EQ_MEM(b.data, b.len, a.data, a.len);
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
+}
+
+/*
+ * Replies of many PRC_DOCBIN_CHUNK pieces, decoded while they stream,
+ * several in a row on one worker (its arena is reused between requests):
+ * the caller gets the tree the in-process parser builds, member order
+ * included, for JSON and YAML.
+ */
+static void test_worker__large_documents_stream_to_the_in_process_tree(void)
+{
+        prc_client *c = client();
+        prc_client_stats st;
+        prc_buf in;
+        prc_err err;
+        json_t *doc, *want;
+
+        for (int round = 0; round < 4; round++) {
+                bool yaml = round % 2 == 1;
+                prc_err_init(&err);
+                prc_buf_init(&in, 4u << 20);
+                T_ASSERT(yaml || prc_buf_putc(&in, '[', &err));
+                for (int i = 0; in.len < 600000; i++) {
+                        int k = i + round * 7;
+                        static const char yfmt[] = "- z: %d\n  name: \"p\\u00e9-%d\"\n  a: [%d.5, null, true]\n";
+                        static const char jfmt[] = "%s{\"z\":%d,\"name\":\"p\\u00e9-%d\",\"a\":[%d.5,null,true]}";
+                        T_ASSERT(yaml ? prc_buf_printf(&in, &err, yfmt, k, k, k)
+                                      : prc_buf_printf(&in, &err, jfmt, i ? "," : "", k, k, k));
+                }
+                T_ASSERT(yaml || prc_buf_putc(&in, ']', &err));
+                want = yaml ? prc_yaml_load(in.data, in.len, &prc_limits_default, PRC_YAML_FLOAT_AS_STRING, &err)
+                            : prc_json_parse(in.data, in.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &err);
+                T_ASSERT(want != NULL);
+                doc = NULL;
+                T_ASSERT(prc_client_parse(c, yaml ? PRC_FMT_YAML : PRC_FMT_JSON, "big", in.data, in.len, &doc, &err));
+                T_NOERR(err);
+                expect_same_tree(doc, want);
+                prc_buf_clear(&in);
+                json_decref(doc);
+                json_decref(want);
+        }
+        expect_ping(c);         /* the worker is still in step */
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);
+        prc_client_free(c);
+}
+
+/* Past the cap after some pieces went out: the worker refuses, the client drops the pieces, the worker stays. */
+static void test_worker__reply_cap_reached_mid_stream_is_reply_too_large(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+        prc_buf in;
+        prc_err err;
+        json_t *doc = NULL;
+
+        opts(&o);
+        o.reply_max = 3 * PRC_DOCBIN_CHUNK;
+        c = client_with(&o);
+        prc_err_init(&err);
+        prc_buf_init(&in, 4u << 20);
+        T_ASSERT(prc_buf_putc(&in, '[', &err));
+        for (int i = 0; i < 40000; i++)
+                T_ASSERT(prc_buf_printf(&in, &err, "%s%d", i ? "," : "", i));      /* 40000 x 9 bytes encoded */
+        T_ASSERT(prc_buf_putc(&in, ']', &err));
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "big.json", in.data, in.len, &doc, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        T_ASSERT(doc == NULL);
+        prc_client_get_stats(c, &st);
+        expect_ping(c);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);        /* a refusal, not a broken conversation */
+        prc_buf_clear(&in);
         prc_client_free(c);
 }
 
@@ -500,6 +592,34 @@ static void expect_bad_reply(int op, const char *args, prc_errclass want)
 static void test_worker__garbage_frame_is_invalid_frame(void) { expect_bad_reply(PRC_T_GARBAGE, NULL, PRC_E_INVALID_FRAME); }
 static void test_worker__overcap_reply_is_reply_too_large(void) { expect_bad_reply(PRC_T_OVERCAP, NULL, PRC_E_REPLY_TOO_LARGE); }
 static void test_worker__malformed_document_reply_is_invalid_frame(void) { expect_bad_reply(PRC_T_BAD_DOC, NULL, PRC_E_INVALID_FRAME); }
+static void test_worker__pieces_over_the_reply_cap_are_reply_too_large(void)
+{
+        char cap[32];
+
+        snprintf(cap, sizeof(cap), "%u", (unsigned)PRC_REPLY_MAX);
+        expect_bad_reply(PRC_T_PIECES_OVER_CAP, cap, PRC_E_REPLY_TOO_LARGE);
+}
+
+static void test_worker__bytes_after_a_streamed_document_are_invalid_frame(void)
+{
+        expect_bad_reply(PRC_T_BYTES_AFTER_DOC, NULL, PRC_E_INVALID_FRAME);
+}
+
+/* A document that ends with a DOC_PART, then an empty DOC: a valid reply. */
+static void test_worker__empty_doc_after_a_whole_document_is_accepted(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_EMPTY_DOC_AFTER, NULL, &doc, &err));
+        T_NOERR(err);
+        T_ASSERT(json_is_null(doc));
+        json_decref(doc);
+        prc_client_free(c);
+}
+
 static void test_worker__exit_mid_reply_is_worker_dead(void) { expect_bad_reply(PRC_T_EXIT_MID_REPLY, NULL, PRC_E_WORKER_DEAD); }
 
 static void test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe(void)
@@ -610,7 +730,7 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         prc_client_stats st;
 
         opts(&o);
-        o.cache_max = 20;       /* each reply below is 7 bytes: two fit, three do not */
+        o.cache_max = 50;       /* each reply below is 23 bytes (array, two integers): two fit, three do not */
         c = client_with(&o);
         expect_doc(c, "[1,111]", "[1,111]");
         expect_doc(c, "[2,222]", "[2,222]");
@@ -620,7 +740,7 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         T_EQ_INT(st.round_trips, 3);
         T_EQ_INT(st.cache_hits, 1);
         T_EQ_INT(st.cache_entries, 2);
-        T_ASSERT(st.cache_bytes <= 20);
+        T_EQ_INT(st.cache_bytes, 46);
         expect_doc(c, "[1,111]", "[1,111]");    /* still cached */
         expect_doc(c, "[2,222]", "[2,222]");    /* was evicted: a round trip */
         prc_client_get_stats(c, &st);
@@ -883,6 +1003,8 @@ static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
 
 static const prc_test tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
+        T(test_worker__large_documents_stream_to_the_in_process_tree),
+        T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__parses_yaml_through_a_floored_worker),
         T(test_worker__every_table_entry_is_served_under_the_floor),
@@ -911,6 +1033,9 @@ static const prc_test tests[] = {
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__pieces_over_the_reply_cap_are_reply_too_large),
+        T(test_worker__bytes_after_a_streamed_document_are_invalid_frame),
+        T(test_worker__empty_doc_after_a_whole_document_is_accepted),
         T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
@@ -936,12 +1061,17 @@ PRC_SUITE_NOSAN(worker, tests)
  */
 static const prc_test client_tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
+        T(test_worker__large_documents_stream_to_the_in_process_tree),
+        T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__spin_forever_is_a_timeout),
         T(test_worker__garbage_frame_is_invalid_frame),
         T(test_worker__overcap_reply_is_reply_too_large),
         T(test_worker__exit_mid_reply_is_worker_dead),
+        T(test_worker__pieces_over_the_reply_cap_are_reply_too_large),
+        T(test_worker__bytes_after_a_streamed_document_are_invalid_frame),
+        T(test_worker__empty_doc_after_a_whole_document_is_accepted),
         T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),

@@ -1,0 +1,75 @@
+/*
+ * fuzz_docbin.c - the client's reader of binary reply documents (what a
+ * compromised worker controls): exactly one outcome; whatever it accepts
+ * re-encodes to exactly the bytes it read (the encoding of a tree is
+ * unique, so the reader cannot accept two spellings of one document); and
+ * reading the same bytes as a stream of small pieces gives the same result.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/docenc.h"
+#include "fuzz.h"
+
+struct piecewise {
+        const uint8_t *p;
+        size_t         n;
+        uint8_t       *buf;     /* owned: moved on every call, as the client's growing buffer may be */
+        size_t         have;    /* bytes handed over */
+};
+
+/* Hand over 7 bytes more than needed per call, in a new buffer each time. */
+static bool fill7(void *ctx, const uint8_t **buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+{
+        struct piecewise *s = ctx;
+        size_t to = need + 7 < s->n ? need + 7 : s->n;
+        uint8_t *nb = malloc(to + 1);
+
+        if (nb == NULL)
+                return prc_err_oom(err, "fuzz buffer");
+        memcpy(nb, s->buf, have);
+        memcpy(nb + have, s->p + have, to - have);
+        free(s->buf);
+        s->buf = nb;
+        *buf = nb;
+        *out_have = s->have = to;
+        return true;
+}
+
+PRC_FUZZ_TARGET(docbin)
+{
+        struct piecewise s = { .p = p, .n = n };
+        prc_err err, err2;
+        prc_buf b;
+        json_t *v, *w;
+
+        prc_err_init(&err);
+        v = prc_docbin_read(p, n, &prc_limits_fuzz, &err);
+        if ((v == NULL) != prc_err_is_set(&err))
+                __builtin_trap();
+        if (v != NULL) {
+                prc_err_init(&err2);
+                prc_buf_init(&b, n + 64);
+                if (!prc_docbin_write(v, &b, &err2) || b.len != n || memcmp(b.data, p, n) != 0)
+                        __builtin_trap();
+                prc_buf_clear(&b);
+        }
+        prc_err_init(&err2);
+        s.buf = calloc(1, 1);
+        if (s.buf == NULL)
+                return 0;
+        w = prc_docbin_read_stream(s.buf, n, 0, fill7, &s, &prc_limits_fuzz, &err2);
+        free(s.buf);
+        /* The stream reader stops where the document ends; bytes after it are for the source to refuse. */
+        if (w != NULL && s.have != n) {
+                json_decref(w);
+                w = NULL;
+                prc_err_set(&err2, PRC_E_INVALID_FRAME, "bytes after the document");
+        }
+        if ((w == NULL) != (v == NULL) || (v != NULL && !json_equal(v, w)) || err2.cls != err.cls)
+                __builtin_trap();
+        json_decref(w);
+        json_decref(v);
+        return 0;
+}

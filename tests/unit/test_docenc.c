@@ -1,0 +1,444 @@
+/*
+ * test_docenc.c - the binary reply encoding (docenc.h): exact bytes, round
+ * trips that keep member order and the canonical digest, and every
+ * rejection of the client's reader (a compromised worker's reply) with its
+ * named class.  Runs under ASan+UBSan.
+ */
+#include "t.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "base/alloc.h"
+#include "base/jcs.h"
+#include "content/docenc.h"
+
+/* Encode v; the caller clears *b. */
+static void bin(const json_t *v, prc_buf *b)
+{
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(b, 16u << 20);
+        T_ASSERT(prc_docbin_write(v, b, &err));
+        T_NOERR(err);
+}
+
+/* Decode p[0..n) under lim; it must be refused with want at offset off (PRC_NO_OFF: any). */
+static void expect_refused(const void *p, size_t n, const prc_limits *lim, prc_errclass want, uint64_t off)
+{
+        prc_err err;
+        json_t *v;
+
+        prc_err_init(&err);
+        v = prc_docbin_read(p, n, lim, &err);
+        T_ASSERT(v == NULL);
+        T_ERR(err, want);
+        if (off != PRC_NO_OFF)
+                T_EQ_INT(err.off, off);
+}
+
+static void test_docenc__bytes_are_the_documented_layout(void)
+{
+        /* {"a":[1,"x",null,true,false,0.5]} */
+        static const uint8_t want[] = {
+                0x07, 0, 0, 0, 1,                       /* object, 1 member */
+                0, 0, 0, 1, 'a',                        /* key "a" */
+                0x06, 0, 0, 0, 6,                       /* array, 6 values */
+                0x03, 0, 0, 0, 0, 0, 0, 0, 1,           /* integer 1 */
+                0x05, 0, 0, 0, 1, 'x',                  /* string "x" */
+                0x00, 0x02, 0x01,                       /* null, true, false */
+                0x04, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0,     /* real 0.5 (IEEE bits 0x3fe0...) */
+        };
+        json_t *v = json_pack("{s:[i,s,n,b,b,f]}", "a", 1, "x", 1, 0, 0.5);
+        prc_buf b;
+
+        T_ASSERT(v != NULL);
+        bin(v, &b);
+        T_EQ_MEM(b.data, b.len, want, sizeof(want));
+        prc_buf_clear(&b);
+        json_decref(v);
+}
+
+static void test_docenc__round_trip_keeps_values_order_and_digest(void)
+{
+        static const char text[] = "{\"z\":[1,-2,true,null,{}],\"\\u00e9\":\"\\u0001\\\"\",\"a\":{\"\\ud83d\\ude00\":0,"
+                                   "\"b\":[]},\"big\":9223372036854775807,\"small\":-9223372036854775808,"
+                                   "\"nul\":\"a\\u0000b\",\"r\":[0.1,-0.0,1e300,-2.5e-308]}";
+        json_t *v = json_loads(text, JSON_ALLOW_NUL, NULL), *back;
+        prc_buf b, b2, j1, j2;
+        const char *k1, *k2;
+        json_t *e1, *e2;
+        void *it;
+        prc_err err;
+
+        T_ASSERT(v != NULL);
+        bin(v, &b);
+        prc_err_init(&err);
+        back = prc_docbin_read(b.data, b.len, &prc_limits_default, &err);
+        T_NOERR(err);
+        T_ASSERT(back != NULL);
+        T_ASSERT(json_equal(v, back));
+        T_EQ_INT(json_string_length(json_object_get(back, "nul")), 3);
+        T_ASSERT(signbit(json_real_value(json_array_get(json_object_get(back, "r"), 1))));
+        /* Member order is the document's own, as the in-process parser leaves it. */
+        it = json_object_iter(back);
+        json_object_foreach(v, k1, e1) {
+                T_ASSERT(it != NULL);
+                k2 = json_object_iter_key(it);
+                e2 = json_object_iter_value(it);
+                T_EQ_STR(k2, k1);
+                T_ASSERT(json_equal(e1, e2));
+                it = json_object_iter_next(back, it);
+        }
+        T_ASSERT(it == NULL);
+        /* The encoding of a tree is unique: re-encoding gives the same bytes. */
+        bin(back, &b2);
+        T_EQ_MEM(b2.data, b2.len, b.data, b.len);
+        /* Callers' digests come from the tree: the canonical text is unchanged (JCS values only). */
+        for (size_t i = 0; i < 4; i++) {
+                static const char *const not_jcs[] = { "r", "big", "small", "nul" };
+                json_object_del(v, not_jcs[i]);
+                json_object_del(back, not_jcs[i]);
+        }
+        prc_buf_init(&j1, 1u << 20);
+        prc_buf_init(&j2, 1u << 20);
+        T_ASSERT(prc_jcs_write(v, &j1, &err));
+        T_ASSERT(prc_jcs_write(back, &j2, &err));
+        T_EQ_MEM(j2.data, j2.len, j1.data, j1.len);
+        prc_buf_clear(&j1);
+        prc_buf_clear(&j2);
+        prc_buf_clear(&b);
+        prc_buf_clear(&b2);
+        json_decref(back);
+        json_decref(v);
+}
+
+static void test_docenc__every_truncation_is_invalid_frame(void)
+{
+        json_t *v = json_pack("{s:[i,s,f,{s:n}],s:s}", "k", 7, "str", 1.5, "in", "t", "ing");
+        prc_buf b;
+
+        T_ASSERT(v != NULL);
+        bin(v, &b);
+        for (size_t n = 0; n < b.len; n++)
+                expect_refused(b.data, n, &prc_limits_default, PRC_E_INVALID_FRAME, PRC_NO_OFF);
+        prc_buf_clear(&b);
+        json_decref(v);
+}
+
+static void test_docenc__structure_errors_are_invalid_frame(void)
+{
+        static const uint8_t tag8[] = { 0x08 }, tagff[] = { 0x06, 0, 0, 0, 1, 0xff };
+        static const uint8_t trailing[] = { 0x00, 0x00 };
+        static const uint8_t nan[] = { 0x04, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0 };
+        static const uint8_t inf[] = { 0x04, 0xff, 0xf0, 0, 0, 0, 0, 0, 0 };
+        static const uint8_t nulkey[] = { 0x07, 0, 0, 0, 1, 0, 0, 0, 2, 'a', 0, 0x00 };
+        /* Counts that the bytes left cannot hold are refused before anything is built. */
+        static const uint8_t huge_array[] = { 0x06, 0xff, 0xff, 0xff, 0xff, 0x00 };
+        static const uint8_t short_object[] = { 0x07, 0, 0, 0, 2, 0, 0, 0, 0, 0x00 };
+        static const uint8_t long_string[] = { 0x05, 0, 0, 0, 9, 'a', 'b' };
+
+        expect_refused(tag8, sizeof(tag8), &prc_limits_default, PRC_E_INVALID_FRAME, 0);
+        expect_refused(tagff, sizeof(tagff), &prc_limits_default, PRC_E_INVALID_FRAME, 5);
+        expect_refused(trailing, sizeof(trailing), &prc_limits_default, PRC_E_INVALID_FRAME, 1);
+        expect_refused(nan, sizeof(nan), &prc_limits_default, PRC_E_INVALID_FRAME, 0);
+        expect_refused(inf, sizeof(inf), &prc_limits_default, PRC_E_INVALID_FRAME, 0);
+        expect_refused(nulkey, sizeof(nulkey), &prc_limits_default, PRC_E_INVALID_FRAME, 5);
+        expect_refused(huge_array, sizeof(huge_array), &prc_limits_default, PRC_E_INVALID_FRAME, 0);
+        expect_refused(short_object, sizeof(short_object), &prc_limits_default, PRC_E_INVALID_FRAME, 0);
+        expect_refused(long_string, sizeof(long_string), &prc_limits_default, PRC_E_INVALID_FRAME, PRC_NO_OFF);
+        expect_refused(NULL, 0, &prc_limits_default, PRC_E_INVALID_FRAME, 0);
+}
+
+static void test_docenc__bad_utf8_and_duplicate_keys_are_refused(void)
+{
+        static const uint8_t bad_str[] = { 0x05, 0, 0, 0, 3, 'a', 0xc3, 0x28 };
+        static const uint8_t surrogate[] = { 0x05, 0, 0, 0, 3, 0xed, 0xa0, 0x80 };
+        static const uint8_t bad_key[] = { 0x07, 0, 0, 0, 1, 0, 0, 0, 1, 0xff, 0x00 };
+        static const uint8_t dup[] = { 0x07, 0, 0, 0, 2, 0, 0, 0, 1, 'a', 0x00, 0, 0, 0, 1, 'a', 0x01 };
+
+        expect_refused(bad_str, sizeof(bad_str), &prc_limits_default, PRC_E_INVALID_UTF8, 6);
+        expect_refused(surrogate, sizeof(surrogate), &prc_limits_default, PRC_E_INVALID_UTF8, 5);
+        expect_refused(bad_key, sizeof(bad_key), &prc_limits_default, PRC_E_INVALID_UTF8, 9);
+        expect_refused(dup, sizeof(dup), &prc_limits_default, PRC_E_DUPLICATE_FIELD, 11);
+}
+
+/* depth nested one-element arrays around null. */
+static void nested(prc_buf *b, unsigned depth)
+{
+        static const uint8_t open1[] = { 0x06, 0, 0, 0, 1 };
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(b, 1u << 20);
+        for (unsigned i = 0; i < depth; i++)
+                T_ASSERT(prc_buf_put(b, open1, sizeof(open1), &err));
+        T_ASSERT(prc_buf_putc(b, 0x00, &err));
+}
+
+static void test_docenc__limits_are_enforced(void)
+{
+        prc_limits lim = prc_limits_default;
+        prc_err err;
+        prc_buf b;
+        json_t *v;
+        static const uint8_t three[] = { 0x06, 0, 0, 0, 2, 0x00, 0x00 };
+        static const uint8_t keys2[] = { 0x07, 0, 0, 0, 2, 0, 0, 0, 1, 'a', 0x00, 0, 0, 0, 1, 'b', 0x00 };
+        static const uint8_t str4[] = { 0x05, 0, 0, 0, 4, 'a', 'b', 'c', 'd' };
+        static const uint8_t key4[] = { 0x07, 0, 0, 0, 1, 0, 0, 0, 4, 'a', 'b', 'c', 'd', 0x00 };
+
+        /* Depth counts containers: depth_max arrays are fine, one more is not. */
+        lim.depth_max = 5;
+        nested(&b, 5);
+        prc_err_init(&err);
+        v = prc_docbin_read(b.data, b.len, &lim, &err);
+        T_ASSERT(v != NULL);
+        json_decref(v);
+        prc_buf_clear(&b);
+        nested(&b, 6);
+        expect_refused(b.data, b.len, &lim, PRC_E_DEPTH_LIMIT, 25);
+        prc_buf_clear(&b);
+        /* The reader's own recursion stays bounded whatever the caller's limit. */
+        lim.depth_max = UINT32_MAX;
+        nested(&b, 600);
+        expect_refused(b.data, b.len, &lim, PRC_E_DEPTH_LIMIT, PRC_NO_OFF);
+        prc_buf_clear(&b);
+
+        lim = prc_limits_default;
+        lim.nodes_max = 2;
+        expect_refused(three, sizeof(three), &lim, PRC_E_NODES_LIMIT, 6);
+        lim = prc_limits_default;
+        lim.keys_max = 1;
+        expect_refused(keys2, sizeof(keys2), &lim, PRC_E_NODES_LIMIT, 0);
+        lim = prc_limits_default;
+        lim.scalar_max = 3;
+        expect_refused(str4, sizeof(str4), &lim, PRC_E_SCALAR_LIMIT, 1);
+        expect_refused(key4, sizeof(key4), &lim, PRC_E_SCALAR_LIMIT, 5);
+}
+
+static void test_docenc__writer_refuses_what_the_reader_would(void)
+{
+        json_t *s = json_stringn_nocheck("a\xff", 2), *o = json_object(), *big;
+        prc_buf b;
+        prc_err err;
+
+        T_ASSERT(s != NULL && o != NULL);
+        prc_buf_init(&b, 1u << 20);
+        T_ASSERT(prc_buf_putc(&b, 'x', &err));
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_write(s, &b, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        T_ASSERT(json_object_setn_new_nocheck(o, "a\0b", 3, json_null()) == 0);
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_write(o, &b, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        T_EQ_MEM(b.data, b.len, "x", 1);        /* a failed write leaves the buffer as it was */
+        prc_buf_clear(&b);
+        /* Over the buffer's ceiling: buffer-limit (the worker's reply-too-large), nothing left behind. */
+        big = json_pack("[s,s]", "0123456789", "0123456789");
+        prc_buf_init(&b, 20);
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_write(big, &b, &err));
+        T_ERR(err, PRC_E_BUFFER_LIMIT);
+        T_EQ_INT(b.len, 0);
+        prc_buf_clear(&b);
+        json_decref(big);
+        json_decref(o);
+        json_decref(s);
+}
+
+static void test_docenc__allocation_failures_are_out_of_memory(void)
+{
+        json_t *v = json_pack("{s:[i,s,{s:f}],s:s}", "k", 7, "str", "in", 1.5, "t", "ing");
+        prc_buf b;
+        unsigned long n;
+        bool done = false;
+
+        T_ASSERT(v != NULL);
+        bin(v, &b);
+        for (n = 1; !done && n < 200; n++) {
+                prc_err err;
+                json_t *back;
+                prc_err_init(&err);
+                prc_fault_arm(n, false);
+                back = prc_docbin_read(b.data, b.len, &prc_limits_default, &err);
+                done = !prc_fault_fired();
+                prc_fault_arm(0, false);
+                if (done) {
+                        T_ASSERT(back != NULL && json_equal(back, v));
+                } else {
+                        T_ASSERT(back == NULL);         /* never a partial tree */
+                        T_ERR(err, PRC_E_OUT_OF_MEMORY);
+                }
+                json_decref(back);
+        }
+        T_ASSERT(done);
+        prc_buf_clear(&b);
+        json_decref(v);
+}
+
+/* A document of several chunks: {"k0":"v0..", ...} with wide values. */
+static json_t *wide_doc(void)
+{
+        json_t *o = json_object();
+        char k[32], v[200];
+
+        T_ASSERT(o != NULL);
+        memset(v, 'x', sizeof(v) - 1);
+        v[sizeof(v) - 1] = 0;
+        for (int i = 0; i < 2000; i++) {
+                snprintf(k, sizeof(k), "k%d", i);
+                T_ASSERT(json_object_set_new(o, k, i % 3 ? json_string(v) : json_pack("[i,f]", i, i + 0.5)) == 0);
+        }
+        return o;
+}
+
+struct sink {
+        prc_buf got;
+        size_t  pieces, fail_at;        /* fail the fail_at-th piece (1-based); 0: never */
+        size_t  short_pieces;
+        bool    saw_last;
+};
+
+static bool sink_put(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
+{
+        struct sink *s = ctx;
+
+        T_ASSERT(!s->saw_last);
+        s->saw_last = last;
+        if (++s->pieces == s->fail_at)
+                return prc_err_set(err, PRC_E_IO, "sink closed");
+        /* A piece is a full chunk plus at most the value that crossed its end; only the last is shorter. */
+        T_ASSERT(n > 0 && n < PRC_DOCBIN_CHUNK + 256);
+        if (n < PRC_DOCBIN_CHUNK)
+                s->short_pieces++;
+        return prc_buf_put(&s->got, p, n, err);
+}
+
+static void test_docenc__stream_is_the_same_bytes_in_chunks(void)
+{
+        json_t *v = wide_doc();
+        struct sink s = { .fail_at = 0 };
+        prc_buf whole, chunk;
+        uint64_t sent = 0;
+        prc_err err;
+
+        bin(v, &whole);
+        prc_err_init(&err);
+        prc_buf_init(&s.got, 16u << 20);
+        prc_buf_init(&chunk, 16u << 20);
+        T_ASSERT(prc_docbin_stream(v, &chunk, sink_put, &s, &sent, &err));
+        T_EQ_INT(sent, whole.len);
+        T_ASSERT(s.pieces > 3);
+        T_EQ_INT(s.short_pieces, 1);
+        T_ASSERT(s.saw_last);
+        T_EQ_MEM(s.got.data, s.got.len, whole.data, whole.len);
+        /* A sink that fails stops the stream with its own error. */
+        s.pieces = 0;
+        s.fail_at = 2;
+        s.saw_last = false;
+        prc_buf_reset(&s.got);
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_stream(v, &chunk, sink_put, &s, &sent, &err));
+        T_ERR(err, PRC_E_IO);
+        T_EQ_INT(s.pieces, 2);
+        /* A bad value stops the stream with the writer's class (the worker then sends a refusal). */
+        json_object_set_new(v, "bad", json_stringn_nocheck("\xc0\x80", 2));
+        s.pieces = 0;
+        s.fail_at = 0;
+        s.saw_last = false;
+        prc_err_init(&err);
+        T_ASSERT(!prc_docbin_stream(v, &chunk, sink_put, &s, &sent, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        T_ASSERT(!s.saw_last);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&s.got);
+        prc_buf_clear(&whole);
+        json_decref(v);
+}
+
+struct src {
+        const uint8_t *p;
+        size_t         n, step, calls, fail_after;     /* hand over step bytes per call; fail on call fail_after */
+        uint8_t       *buf;                             /* owned: moved on every call, as a growing buffer may be */
+};
+
+static bool src_fill(void *ctx, const uint8_t **buf, size_t have, size_t need, size_t *out_have, prc_err *err)
+{
+        struct src *s = ctx;
+        size_t to = have + s->step;
+        uint8_t *nb;
+
+        if (++s->calls == s->fail_after)
+                return prc_err_set(err, PRC_E_WORKER_DEAD, "source ended");
+        T_ASSERT(need > have && *buf == s->buf);
+        if (to < need)
+                to = need;
+        if (to > s->n)
+                to = s->n;      /* the stream holds no more */
+        nb = malloc(to + 1);
+        T_ASSERT(nb != NULL);
+        memcpy(nb, s->buf, have);
+        memcpy(nb + have, s->p + have, to - have);
+        free(s->buf);
+        s->buf = nb;
+        *buf = nb;
+        *out_have = to;
+        return true;
+}
+
+static json_t *src_read(struct src *s, prc_err *err)
+{
+        json_t *v;
+
+        s->buf = calloc(1, 1);
+        T_ASSERT(s->buf != NULL);
+        v = prc_docbin_read_stream(s->buf, 64u << 20, 0, src_fill, s, &prc_limits_default, err);
+        free(s->buf);
+        return v;
+}
+
+static void test_docenc__stream_read_decodes_as_bytes_arrive(void)
+{
+        json_t *v = wide_doc(), *back;
+        struct src s;
+        prc_buf b;
+        prc_err err;
+
+        bin(v, &b);
+        for (size_t step = 1; step <= 100000; step *= 317) {
+                s = (struct src){ .p = b.data, .n = b.len, .step = step };
+                prc_err_init(&err);
+                back = src_read(&s, &err);
+                T_NOERR(err);
+                T_ASSERT(back != NULL && json_equal(back, v));
+                json_decref(back);
+        }
+        /* The source's failure is the result: no tree, its class. */
+        s = (struct src){ .p = b.data, .n = b.len, .step = 4096, .fail_after = 5 };
+        prc_err_init(&err);
+        T_ASSERT(src_read(&s, &err) == NULL);
+        T_ERR(err, PRC_E_WORKER_DEAD);
+        /* A stream that ends inside the document: truncated, invalid-frame. */
+        s = (struct src){ .p = b.data, .n = b.len - 1, .step = 4096 };
+        prc_err_init(&err);
+        T_ASSERT(src_read(&s, &err) == NULL);
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        prc_buf_clear(&b);
+        json_decref(v);
+}
+
+static const prc_test tests[] = {
+        T(test_docenc__bytes_are_the_documented_layout),
+        T(test_docenc__round_trip_keeps_values_order_and_digest),
+        T(test_docenc__every_truncation_is_invalid_frame),
+        T(test_docenc__structure_errors_are_invalid_frame),
+        T(test_docenc__bad_utf8_and_duplicate_keys_are_refused),
+        T(test_docenc__limits_are_enforced),
+        T(test_docenc__writer_refuses_what_the_reader_would),
+        T(test_docenc__allocation_failures_are_out_of_memory),
+        T(test_docenc__stream_is_the_same_bytes_in_chunks),
+        T(test_docenc__stream_read_decodes_as_bytes_arrive),
+};
+PRC_SUITE(docenc, tests)
