@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "base/file.h"
@@ -275,15 +276,47 @@ out:
         return ok;
 }
 
-/* Make the snapshot directory: out_dir must not exist; NULL = mkdtemp under $TMPDIR. */
-static bool make_dir(prc_snapshot *s, const char *out_dir, prc_err *err)
+/* tmpfs's statfs magic (linux/magic.h), spelled out to keep that header out. */
+enum { SNAP_TMPFS_MAGIC = 0x01021994 };
+
+static bool private_tmpfs(const char *dir, bool own, uint64_t bytes)
+{
+        struct stat st;
+        struct statfs fs;
+        uint64_t avail;
+
+        if (dir == NULL || dir[0] != '/' || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+                return false;
+        if (own ? st.st_uid != getuid() || (st.st_mode & 077) != 0
+                : st.st_uid != 0 || (st.st_mode & S_ISVTX) == 0)
+                return false;
+        if (statfs(dir, &fs) != 0 || (unsigned long)fs.f_type != SNAP_TMPFS_MAGIC)
+                return false;
+        avail = (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize;
+        return bytes <= PRC_SNAPSHOT_TMPFS_MAX && avail / 2 >= bytes + ((uint64_t)32 << 20);
+}
+
+const char *prc_snapshot_tmpfs_parent(uint64_t bytes)
+{
+        const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+        if (private_tmpfs(xdg, true, bytes))
+                return xdg;
+        if (private_tmpfs("/dev/shm", false, bytes))
+                return "/dev/shm";
+        return NULL;
+}
+
+/* Make the snapshot directory: out_dir must not exist; NULL = mkdtemp under parent, $TMPDIR or /tmp. */
+static bool make_dir(prc_snapshot *s, const char *out_dir, const char *tmp, prc_err *err)
 {
         char *copy, *slash;
         const char *parent;
 
         if (out_dir == NULL) {
-                const char *tmp = getenv("TMPDIR");
                 size_t n;
+                if (tmp == NULL || tmp[0] != '/')
+                        tmp = getenv("TMPDIR");
                 if (tmp == NULL || tmp[0] != '/')
                         tmp = "/tmp";
                 n = strlen(tmp) + sizeof("/prc-snapshot-XXXXXX");
@@ -377,7 +410,7 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
                             (unsigned long long)prc_inventory_total_bytes(inv), (unsigned long long)s->ceiling);
                 goto out;
         }
-        if (!make_dir(s, out_dir, err))
+        if (!make_dir(s, out_dir, opts->parent, err))
                 goto out;
         order = malloc((n ? n : 1) * sizeof(*order));
         if (order == NULL) {
