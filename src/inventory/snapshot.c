@@ -36,6 +36,14 @@ struct owned {
         bool     executable;
 };
 
+/* One sealed entry: what verify expects on disk. */
+struct mem_ent {
+        const char *path;       /* borrowed from the inventory or the owned list */
+        uint64_t    size;
+        const char *sha256;
+        bool        executable;
+};
+
 struct prc_snapshot {
         const prc_inventory *inv;       /* borrowed: must outlive the snapshot */
         char         *path;             /* owned: the directory as given or made */
@@ -49,6 +57,8 @@ struct prc_snapshot {
         size_t        nowned;
         bool          sealed, kept, removed;
         json_t       *doc;              /* owned, after seal */
+        struct mem_ent *exp;            /* owned, after seal: the entries in path order */
+        size_t        nexp;
         char          digest[PRC_SHA256_HEX + 1];
 };
 
@@ -183,6 +193,7 @@ void prc_snapshot_free(prc_snapshot *s)
                 free(s->owned[i].from);
         }
         free(s->owned);
+        free(s->exp);
         json_decref(s->doc);
         free(s->path);
         free(s->name);
@@ -540,52 +551,6 @@ static json_t *entry_json(const char *path, uint64_t size, const char *sha256, b
                          "executable", executable);
 }
 
-/* The entries as they are on disk: walk the snapshot (nothing excluded) and hash every file. */
-static json_t *disk_entries(const prc_snapshot *s, prc_err *err)
-{
-        prc_inventory_opts io = { .threads = s->threads, .no_exclude = true };
-        prc_inventory *disk = NULL;
-        const prc_inv_skipped *sk;
-        json_t *ents = NULL;
-
-        if (!prc_inventory_build_at(s->fd, &io, &disk, err))
-                return NULL;
-        sk = prc_inventory_skipped(disk);
-        if (sk->socket || sk->fifo || sk->char_device || sk->block_device || !prc_inventory_complete(disk)) {
-                prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot holds a special file or an invalid name");
-                goto out;
-        }
-        ents = json_array();
-        if (ents == NULL)
-                goto oom;
-        for (size_t i = 0; i < prc_inventory_count(disk); i++) {
-                const prc_inv_entry *e = prc_inventory_entry(disk, i);
-                if (e->type != PRC_INV_FILE) {
-                        prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot holds a symlink at '%s'", e->path);
-                        json_decref(ents);
-                        ents = NULL;
-                        goto out;
-                }
-                if (json_array_append_new(ents, entry_json(e->path, e->size, e->sha256, e->executable)) != 0)
-                        goto oom;
-        }
-        goto out;
-oom:
-        json_decref(ents);
-        ents = NULL;
-        prc_err_oom(err, "the snapshot listing");
-out:
-        prc_inventory_free(disk);
-        return ents;
-}
-
-struct mem_ent {
-        const char *path;       /* borrowed from the inventory or the owned list */
-        uint64_t    size;
-        const char *sha256;
-        bool        executable;
-};
-
 static int mem_cmp(const void *a, const void *b)
 {
         return strcmp(((const struct mem_ent *)a)->path, ((const struct mem_ent *)b)->path);
@@ -594,9 +559,10 @@ static int mem_cmp(const void *a, const void *b)
 /*
  * The entries as written: every copied file was hashed while it was
  * written and matched the inventory, and owned bytes were hashed when
- * added, so sealing need not read the tree back; verify does that.
+ * added, so sealing need not read the tree back; verify does that.  The
+ * sorted table stays in s->exp for verify.
  */
-static json_t *memory_entries(const prc_snapshot *s, prc_err *err)
+static json_t *memory_entries(prc_snapshot *s, prc_err *err)
 {
         size_t n = prc_inventory_count(s->inv), k = 0;
         struct mem_ent *v = malloc((n + s->nowned + 1) * sizeof(*v));
@@ -622,7 +588,8 @@ static json_t *memory_entries(const prc_snapshot *s, prc_err *err)
         for (size_t i = 0; i < k; i++)
                 if (json_array_append_new(ents, entry_json(v[i].path, v[i].size, v[i].sha256, v[i].executable)) != 0)
                         goto oom;
-        free(v);
+        s->exp = v;
+        s->nexp = k;
         return ents;
 oom:
         free(v);
@@ -670,8 +637,12 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
         if (s->nowned > 1)
                 qsort(s->owned, s->nowned, sizeof(*s->owned), owned_cmp);
         doc = listing(s, memory_entries(s, err), err);
-        if (doc == NULL)
+        if (doc == NULL) {
+                free(s->exp);
+                s->exp = NULL;
+                s->nexp = 0;
                 return false;
+        }
         if (!prc_jcs_digest(doc, s->digest, err) ||
             json_object_set_new(doc, "snapshot_digest", json_string(s->digest)) != 0) {
                 json_decref(doc);
@@ -683,50 +654,253 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
         return true;
 }
 
-/* First entry path where the two listings differ, for the message. */
-static const char *first_difference(const json_t *a, const json_t *b)
-{
-        const json_t *ea = json_object_get(a, "entries"), *eb = json_object_get(b, "entries");
-        size_t na = json_array_size(ea), nb = json_array_size(eb);
+/*
+ * Verify.  The sealed listing is a function of the entries (path, size,
+ * SHA-256, executable bit) and of metadata held in memory (schema,
+ * inventory digest, owned list), so recomputing its digest from disk is
+ * the same test as: the tree holds exactly the sealed paths, each a
+ * regular file (no symlink, no special file) of the sealed size, bit and
+ * bytes.  That is checked directly, in two passes:
+ *   1. walk: every directory is opened relative to its parent's descriptor
+ *      by one name with O_NOFOLLOW | O_DIRECTORY and listed; every name
+ *      must be a sealed file or a directory; every sealed file must be seen;
+ *   2. hash, on the pool: per run of up to VERIFY_CHUNK files of one
+ *      directory, that directory is opened once beneath the snapshot
+ *      (prc_safe_openat: no symlink, no escape) and each file by its single
+ *      name with O_NOFOLLOW, then fstat'ed and hashed.
+ * No multi-component path is resolved per file, so the cost is one openat
+ * and one read per small file, on every core.
+ */
+enum { VERIFY_CHUNK = 256 };
 
-        for (size_t i = 0; i < na || i < nb; i++) {
-                const json_t *x = json_array_get(ea, i), *y = json_array_get(eb, i);
-                if (x == NULL)
-                        return json_string_value(json_object_get(y, "path"));
-                if (y == NULL || !json_equal((json_t *)x, (json_t *)y))
-                        return json_string_value(json_object_get(x, "path"));
+struct vchunk {
+        size_t start, end;      /* s->exp[start..end): one directory */
+        size_t dirlen;          /* bytes of the directory prefix; 0 = the snapshot root */
+};
+
+struct verify {
+        const prc_snapshot *s;
+        unsigned char *seen;    /* owned: one flag per s->exp entry */
+        char          *first;   /* owned: the smallest differing path found by the walk */
+        bool           special; /* the walk found a symlink or special file (first names it) */
+        struct vchunk *chunks;  /* owned */
+        size_t         nchunks;
+};
+
+static int exp_find(const prc_snapshot *s, const char *path)
+{
+        size_t lo = 0, hi = s->nexp;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int c = strcmp(s->exp[mid].path, path);
+                if (c == 0)
+                        return (int)mid;
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
         }
-        return "(listing metadata)";
+        return -1;
+}
+
+/* Note a difference at path (keeps the smallest, so the message does not depend on listing order). */
+static bool note_diff(struct verify *v, const char *path, bool special, prc_err *err)
+{
+        /* A symlink or special file outranks an added or missing name; then the smaller path wins. */
+        if (v->first != NULL && (v->special > special || (v->special == special && strcmp(path, v->first) >= 0)))
+                return true;
+        free(v->first);
+        v->first = strdup(path);
+        v->special = special;
+        return v->first != NULL || prc_err_oom(err, "the snapshot check");
+}
+
+static bool walk_dir(struct verify *v, int dfd, char *rel, size_t len, int depth, prc_err *err)
+{
+        int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);  /* fdopendir takes it */
+        DIR *d;
+        struct dirent *de;
+        bool ok = true;
+
+        if (depth > PRC_PATH_DEPTH_MAX + 1)
+                return note_diff(v, rel, false, err);
+        if (lfd < 0)
+                return prc_err_sys(err, PRC_E_SNAP_CHANGED, errno, "cannot list '%s' in the snapshot", len ? rel : ".");
+        d = fdopendir(lfd);
+        if (d == NULL) {
+                close(lfd);
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot list a snapshot directory");
+        }
+        while (ok && (errno = 0, de = readdir(d)) != NULL) {
+                size_t nl = strlen(de->d_name), l2 = len ? len + 1 + nl : nl;
+                unsigned char t = de->d_type;
+                struct stat st;
+                int i;
+
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                if (l2 > PRC_PATH_MAX) {
+                        ok = note_diff(v, "(a path longer than PRC_PATH_MAX)", false, err);
+                        continue;
+                }
+                if (len)
+                        rel[len] = '/';
+                memcpy(rel + (len ? len + 1 : 0), de->d_name, nl + 1);
+                if (t == DT_UNKNOWN) {
+                        if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                                ok = note_diff(v, rel, false, err);
+                                goto next;
+                        }
+                        t = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : S_ISLNK(st.st_mode) ? DT_LNK
+                                                                                                          : DT_FIFO;
+                }
+                if (t == DT_DIR) {
+                        int cfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        if (cfd < 0) {
+                                ok = note_diff(v, rel, errno == ELOOP || errno == ENOTDIR, err);
+                                goto next;
+                        }
+                        ok = walk_dir(v, cfd, rel, l2, depth + 1, err);
+                        close(cfd);
+                } else if (t == DT_REG && (i = exp_find(v->s, rel)) >= 0) {
+                        v->seen[i] = 1;
+                } else {
+                        ok = note_diff(v, rel, t != DT_REG, err);
+                }
+next:
+                rel[len] = '\0';
+        }
+        if (ok && errno != 0)
+                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot list a snapshot directory");
+        closedir(d);
+        return ok;
+}
+
+static bool verify_job(void *ctx, size_t job, prc_pool_worker *w)
+{
+        const struct verify *v = ctx;
+        const struct vchunk *c = &v->chunks[job];
+        const prc_snapshot *s = v->s;
+        int dfd = s->fd;
+        bool ok = true;
+
+        if (c->dirlen > 0) {
+                char *dir = strndup(s->exp[c->start].path, c->dirlen);
+                if (dir == NULL)
+                        return prc_err_oom(&w->err, "the snapshot check");
+                dfd = prc_safe_openat(s->fd, dir, O_RDONLY | O_DIRECTORY, 0);
+                if (dfd < 0)
+                        prc_err_sys(&w->err, PRC_E_SNAP_CHANGED, errno, "the snapshot changed at '%s'", dir);
+                free(dir);
+                if (dfd < 0)
+                        return false;
+        }
+        for (size_t i = c->start; ok && i < c->end; i++) {
+                const struct mem_ent *e = &s->exp[i];
+                const char *name = e->path + (c->dirlen ? c->dirlen + 1 : 0);
+                uint8_t d[PRC_SHA256_LEN];
+                char hex[PRC_SHA256_HEX + 1];
+                struct stat st;
+                int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+                if (fd < 0) {
+                        ok = errno == ELOOP ? prc_err_set(&w->err, PRC_E_SNAP_CHANGED,
+                                                          "the snapshot holds a symlink at '%s'", e->path)
+                                            : prc_err_sys(&w->err, PRC_E_SNAP_CHANGED, errno,
+                                                          "the snapshot changed at '%s'", e->path);
+                        break;
+                }
+                if (fstat(fd, &st) != 0)
+                        ok = prc_err_sys(&w->err, PRC_E_IO, errno, "cannot stat '%s' in the snapshot", e->path);
+                else if (!S_ISREG(st.st_mode))
+                        ok = prc_err_set(&w->err, PRC_E_SNAP_CHANGED, "the snapshot holds a special file at '%s'",
+                                         e->path);
+                else if ((uint64_t)st.st_size != e->size || ((st.st_mode & S_IXUSR) != 0) != e->executable)
+                        ok = prc_err_set(&w->err, PRC_E_SNAP_CHANGED,
+                                         "the snapshot changed at '%s' (size or executable bit)", e->path);
+                else if (!prc_pool_stream(w, fd, &st, -1, e->path, PRC_E_SNAP_CHANGED, PRC_INV_HOOK_HASH_READ, d,
+                                          &w->err))
+                        ok = false;
+                else {
+                        prc_hex_encode(d, sizeof(d), hex);
+                        if (strcmp(hex, e->sha256) != 0)
+                                ok = prc_err_set(&w->err, PRC_E_SNAP_CHANGED,
+                                                 "the snapshot changed at '%s' (SHA-256 %s, sealed %s)", e->path,
+                                                 hex, e->sha256);
+                }
+                close(fd);
+        }
+        if (dfd != s->fd)
+                close(dfd);
+        return ok;
+}
+
+static size_t dir_len(const char *path)
+{
+        const char *slash = strrchr(path, '/');
+        return slash ? (size_t)(slash - path) : 0;
+}
+
+static bool verify_disk(const prc_snapshot *s, prc_err *err)
+{
+        struct verify v = { .s = s };
+        char *rel = malloc(PRC_PATH_MAX + 1);
+        bool ok = false;
+
+        v.seen = calloc(s->nexp ? s->nexp : 1, 1);
+        v.chunks = malloc((s->nexp ? s->nexp : 1) * sizeof(*v.chunks));
+        if (rel == NULL || v.seen == NULL || v.chunks == NULL) {
+                prc_err_oom(err, "the snapshot check");
+                goto out;
+        }
+        rel[0] = '\0';
+        if (!walk_dir(&v, s->fd, rel, 0, 0, err))
+                goto out;
+        for (size_t i = 0; i < s->nexp; i++)
+                if (!v.seen[i] && !note_diff(&v, s->exp[i].path, false, err))
+                        goto out;
+        if (v.first != NULL) {
+                prc_err_set(err, PRC_E_SNAP_CHANGED, v.special ? "the snapshot holds a symlink or special file at '%s'"
+                                                               : "the snapshot changed at '%s' (added or removed)",
+                            v.first);
+                goto out;
+        }
+        for (size_t i = 0; i < s->nexp; i++) {
+                size_t dl = dir_len(s->exp[i].path);
+                struct vchunk *last = v.nchunks ? &v.chunks[v.nchunks - 1] : NULL;
+                if (last != NULL && last->dirlen == dl && last->end - last->start < VERIFY_CHUNK &&
+                    strncmp(s->exp[last->start].path, s->exp[i].path, dl) == 0) {
+                        last->end = i + 1;
+                        continue;
+                }
+                v.chunks[v.nchunks++] = (struct vchunk){ i, i + 1, dl };
+        }
+        ok = prc_pool_run(s->threads, v.nchunks, NULL, verify_job, &v, NULL, err);
+out:
+        free(rel);
+        free(v.seen);
+        free(v.first);
+        free(v.chunks);
+        return ok;
 }
 
 bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err)
 {
-        char hex[PRC_SHA256_HEX + 1];
-        json_t *now;
-        bool ok;
-
         if (!s->sealed)
                 return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is not sealed");
         if (s->removed || s->fd < 0)
                 return prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot was removed");
-        now = listing(s, disk_entries(s, err), err);
-        if (now == NULL) {
-                /* A snapshot that cannot even be walked has changed; keep the cause in the message. */
-                if (err != NULL && err->cls != PRC_E_SNAP_CHANGED && err->cls != PRC_E_OUT_OF_MEMORY) {
-                        prc_err e2;
-                        prc_err_init(&e2);
-                        prc_err_set(&e2, PRC_E_SNAP_CHANGED, "the snapshot changed: %s: %s", prc_err_name(err->cls),
-                                    err->msg);
-                        *err = e2;
-                }
-                return false;
+        if (verify_disk(s, err))
+                return true;
+        /* A snapshot that cannot even be read has changed; keep the cause in the message. */
+        if (err != NULL && err->cls != PRC_E_SNAP_CHANGED && err->cls != PRC_E_OUT_OF_MEMORY) {
+                prc_err e2;
+                prc_err_init(&e2);
+                prc_err_set(&e2, PRC_E_SNAP_CHANGED, "the snapshot changed: %s: %s", prc_err_name(err->cls), err->msg);
+                *err = e2;
         }
-        ok = prc_jcs_digest(now, hex, err);
-        if (ok && strcmp(hex, s->digest) != 0)
-                ok = prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot changed at '%s' (digest %s, sealed %s)",
-                                 first_difference(s->doc, now), hex, s->digest);
-        json_decref(now);
-        return ok;
+        return false;
 }
 
 const char *prc_snapshot_path(const prc_snapshot *s)
