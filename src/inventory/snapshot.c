@@ -230,25 +230,77 @@ static int create_dst(prc_snapshot *s, const char *rel, prc_err *err)
         return fd;
 }
 
-static bool copy_job(void *ctx, size_t job, prc_pool_worker *w)
+/*
+ * The copy runs per directory: a job is up to COPY_CHUNK consecutive
+ * inventory files of one directory (path order).  The job opens that
+ * source directory once beneath the inventory root and the snapshot
+ * directory once beneath the snapshot (prc_safe_openat: no symlink, no
+ * "..", no escape), then each file by its single name relative to those
+ * descriptors with O_NOFOLLOW.  Equally safe as resolving every path from
+ * the root: a single validated name cannot leave the directory, and
+ * O_NOFOLLOW refuses a final symlink, so every component was still opened
+ * without following a link; only the per-file multi-component lookups go.
+ */
+enum { COPY_CHUNK = 256 };
+
+struct cchunk {
+        size_t start, end;      /* copy->idx[start..end) */
+        size_t dirlen;          /* bytes of the directory prefix; 0 = the root */
+};
+
+struct copy {
+        prc_snapshot  *s;
+        size_t        *idx;     /* borrowed: inventory indices of the files, path order */
+        struct cchunk *chunks;
+        size_t         nchunks;
+};
+
+static size_t dir_len(const char *path)
 {
-        prc_snapshot *s = ctx;
-        const prc_inv_entry *e = prc_inventory_entry(s->inv, job);
+        const char *slash = strrchr(path, '/');
+        return slash ? (size_t)(slash - path) : 0;
+}
+
+/* Open the directory rel[0..len) beneath root (root itself when len is 0: a private duplicate). */
+static int open_dir_prefix(int root, const char *rel, size_t len)
+{
+        char *dir;
+        int fd;
+
+        if (len == 0)
+                return openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        dir = strndup(rel, len);
+        if (dir == NULL) {
+                errno = ENOMEM;
+                return -1;
+        }
+        fd = prc_safe_openat(root, dir, O_RDONLY | O_DIRECTORY, 0);
+        free(dir);
+        return fd;
+}
+
+static bool source_open_error(prc_pool_worker *w, int e, const char *path)
+{
+        if (e == EACCES || e == EPERM)
+                return prc_err_sys(&w->err, PRC_E_INV_UNREADABLE, e, "cannot open '%s'", path);
+        if (e == ENOENT || e == ELOOP || e == ENOTDIR || e == EXDEV)
+                return prc_err_sys(&w->err, PRC_E_SNAP_SOURCE_CHANGED, e,
+                                   "'%s' was removed or now resolves through a symlink", path);
+        return prc_err_sys(&w->err, PRC_E_IO, e, "cannot open '%s'", path);
+}
+
+static bool copy_file(prc_snapshot *s, const prc_inv_entry *e, int sdfd, int ddfd, const char *name,
+                      prc_pool_worker *w)
+{
         uint8_t d[PRC_SHA256_LEN];
         char hex[PRC_SHA256_HEX + 1];
         struct stat st;
         int src, dst = -1;
         bool ok = false;
 
-        src = prc_safe_openat(prc_inventory_root_fd(s->inv), e->path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
-        if (src < 0) {
-                if (errno == EACCES || errno == EPERM)
-                        return prc_err_sys(&w->err, PRC_E_INV_UNREADABLE, errno, "cannot open '%s'", e->path);
-                if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
-                        return prc_err_sys(&w->err, PRC_E_SNAP_SOURCE_CHANGED, errno,
-                                           "'%s' was removed or now resolves through a symlink", e->path);
-                return prc_err_sys(&w->err, PRC_E_IO, errno, "cannot open '%s'", e->path);
-        }
+        src = openat(sdfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        if (src < 0)
+                return source_open_error(w, errno, e->path);
         if (fstat(src, &st) != 0) {
                 prc_err_sys(&w->err, PRC_E_IO, errno, "cannot stat '%s'", e->path);
                 goto out;
@@ -264,9 +316,12 @@ static bool copy_job(void *ctx, size_t job, prc_pool_worker *w)
         }
         if (!reserve(s, e->size, e->path, &w->err))
                 goto out;
-        dst = create_dst(s, e->path, &w->err);
-        if (dst < 0)
+        dst = openat(ddfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (dst < 0) {
+                prc_err_sys(&w->err, errno == EEXIST ? PRC_E_SNAP_OWNED_PATH : PRC_E_IO, errno,
+                            "cannot create '%s' in the snapshot", e->path);
                 goto out;
+        }
         if (!prc_pool_copy(w, src, &st, dst, e->path, PRC_E_SNAP_SOURCE_CHANGED, PRC_INV_HOOK_COPY_READ, d,
                            &w->err))
                 goto out;
@@ -316,6 +371,43 @@ const char *prc_snapshot_tmpfs_parent(uint64_t bytes)
         if (private_tmpfs("/dev/shm", false, bytes))
                 return "/dev/shm";
         return NULL;
+}
+
+static bool copy_job(void *ctx, size_t job, prc_pool_worker *w)
+{
+        const struct copy *c = ctx;
+        const struct cchunk *ch = &c->chunks[job];
+        prc_snapshot *s = c->s;
+        const prc_inv_entry *first = prc_inventory_entry(s->inv, c->idx[ch->start]);
+        int sdfd, ddfd;
+        bool ok = true;
+
+        sdfd = open_dir_prefix(prc_inventory_root_fd(s->inv), first->path, ch->dirlen);
+        if (sdfd < 0)
+                return source_open_error(w, errno, first->path);
+        if (ch->dirlen > 0 && prc_safe_mkdir_parents(s->fd, first->path, 0700) != 0) {
+                prc_err_sys(&w->err, errno == ENOTDIR || errno == EEXIST ? PRC_E_SNAP_OWNED_PATH : PRC_E_IO, errno,
+                            "cannot create the directories of '%s' in the snapshot", first->path);
+                close(sdfd);
+                return false;
+        }
+        ddfd = open_dir_prefix(s->fd, first->path, ch->dirlen);
+        if (ddfd < 0) {
+                prc_err_sys(&w->err, PRC_E_IO, errno, "cannot open the directory of '%s' in the snapshot",
+                            first->path);
+                close(sdfd);
+                return false;
+        }
+        for (size_t i = ch->start; ok && i < ch->end; i++) {
+                const prc_inv_entry *e = prc_inventory_entry(s->inv, c->idx[i]);
+                if (w->cancel != NULL && *w->cancel)
+                        ok = prc_err_set(&w->err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                else
+                        ok = copy_file(s, e, sdfd, ddfd, e->path + (ch->dirlen ? ch->dirlen + 1 : 0), w);
+        }
+        close(ddfd);
+        close(sdfd);
+        return ok;
 }
 
 /* Make the snapshot directory: out_dir must not exist; NULL = mkdtemp under parent, $TMPDIR or /tmp. */
@@ -397,7 +489,8 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
 {
         static const prc_snapshot_opts defaults = { 0 };
         prc_snapshot *s;
-        size_t nfiles = 0, *order = NULL, n = prc_inventory_count(inv);
+        size_t nfiles = 0, *order = NULL, n = prc_inventory_count(inv), nchunks = 0;
+        struct cchunk *chunks = NULL;
         bool ok = false;
 
         if (opts == NULL)
@@ -436,7 +529,23 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
         for (size_t i = 0; i < n; i++)
                 if (prc_inventory_entry(inv, i)->type == PRC_INV_FILE)
                         order[nfiles++] = i;
-        if (!prc_pool_run(s->threads, nfiles, order, copy_job, s, opts->cancel, err))
+        chunks = malloc((nfiles ? nfiles : 1) * sizeof(*chunks));
+        if (chunks == NULL) {
+                prc_err_oom(err, "the copy order");
+                goto out;
+        }
+        for (size_t i = 0; i < nfiles; i++) {
+                const char *path = prc_inventory_entry(inv, order[i])->path;
+                size_t dl = dir_len(path);
+                struct cchunk *last = nchunks ? &chunks[nchunks - 1] : NULL;
+                if (last != NULL && last->dirlen == dl && last->end - last->start < COPY_CHUNK &&
+                    strncmp(prc_inventory_entry(inv, order[last->start])->path, path, dl) == 0)
+                        last->end = i + 1;
+                else
+                        chunks[nchunks++] = (struct cchunk){ i, i + 1, dl };
+        }
+        struct copy cp = { .s = s, .idx = order, .chunks = chunks, .nchunks = nchunks };
+        if (!prc_pool_run(s->threads, nchunks, NULL, copy_job, &cp, opts->cancel, err))
                 goto out;
         if (opts->cancel != NULL && *opts->cancel) {
                 prc_err_set(err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
@@ -445,6 +554,7 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
         ok = true;
 out:
         free(order);
+        free(chunks);
         if (!ok) {
                 prc_snapshot_free(s);   /* removes what was written */
                 return false;
@@ -834,12 +944,6 @@ static bool verify_job(void *ctx, size_t job, prc_pool_worker *w)
         if (dfd != s->fd)
                 close(dfd);
         return ok;
-}
-
-static size_t dir_len(const char *path)
-{
-        const char *slash = strrchr(path, '/');
-        return slash ? (size_t)(slash - path) : 0;
 }
 
 static bool verify_disk(const prc_snapshot *s, prc_err *err)
