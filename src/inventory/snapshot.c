@@ -38,7 +38,7 @@ struct owned {
 
 /* One sealed entry: what verify expects on disk. */
 struct mem_ent {
-        const char *path;       /* borrowed from the inventory or the owned list */
+        const char *path;       /* in s->arena after seal (borrowed while it is built) */
         uint64_t    size;
         const char *sha256;
         bool        executable;
@@ -58,6 +58,7 @@ struct prc_snapshot {
         bool          sealed, kept, removed;
         json_t       *doc;              /* owned, after seal */
         struct mem_ent *exp;            /* owned, after seal: the entries in path order */
+        char         *arena;            /* owned: the strings exp points to */
         size_t        nexp;
         char          digest[PRC_SHA256_HEX + 1];
 };
@@ -154,10 +155,14 @@ bool prc_snapshot_rmtree_at(int dirfd, const char *name, prc_err *err)
         return ok;
 }
 
+static void unlink_sealed(prc_snapshot *s);
+
 bool prc_snapshot_remove(prc_snapshot *s, prc_err *err)
 {
         if (s->removed)
                 return true;
+        if (s->fd >= 0 && s->sealed)
+                unlink_sealed(s);       /* the bulk, on the pool; the tree walk below removes the rest */
         if (s->fd >= 0) {
                 close(s->fd);
                 s->fd = -1;
@@ -194,6 +199,7 @@ void prc_snapshot_free(prc_snapshot *s)
         }
         free(s->owned);
         free(s->exp);
+        free(s->arena);
         json_decref(s->doc);
         free(s->path);
         free(s->name);
@@ -698,6 +704,23 @@ static json_t *memory_entries(prc_snapshot *s, prc_err *err)
         for (size_t i = 0; i < k; i++)
                 if (json_array_append_new(ents, entry_json(v[i].path, v[i].size, v[i].sha256, v[i].executable)) != 0)
                         goto oom;
+        /* Own the strings: verify and removal must not depend on the inventory's lifetime. */
+        size_t bytes = 1;
+        for (size_t i = 0; i < k; i++)
+                bytes += strlen(v[i].path) + 1 + PRC_SHA256_HEX + 1;
+        s->arena = malloc(bytes);
+        if (s->arena == NULL)
+                goto oom;
+        char *at = s->arena;
+        for (size_t i = 0; i < k; i++) {
+                size_t pl = strlen(v[i].path) + 1;
+                memcpy(at, v[i].path, pl);
+                v[i].path = at;
+                at += pl;
+                memcpy(at, v[i].sha256, PRC_SHA256_HEX + 1);
+                v[i].sha256 = at;
+                at += PRC_SHA256_HEX + 1;
+        }
         s->exp = v;
         s->nexp = k;
         return ents;
@@ -749,7 +772,9 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
         doc = listing(s, memory_entries(s, err), err);
         if (doc == NULL) {
                 free(s->exp);
+                free(s->arena);
                 s->exp = NULL;
+                s->arena = NULL;
                 s->nexp = 0;
                 return false;
         }
@@ -887,6 +912,23 @@ next:
         return ok;
 }
 
+/* Split s->exp into runs of up to VERIFY_CHUNK files of one directory; out holds s->nexp. */
+static size_t exp_chunks(const prc_snapshot *s, struct vchunk *out)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < s->nexp; i++) {
+                size_t dl = dir_len(s->exp[i].path);
+                struct vchunk *last = n ? &out[n - 1] : NULL;
+                if (last != NULL && last->dirlen == dl && last->end - last->start < VERIFY_CHUNK &&
+                    strncmp(s->exp[last->start].path, s->exp[i].path, dl) == 0)
+                        last->end = i + 1;
+                else
+                        out[n++] = (struct vchunk){ i, i + 1, dl };
+        }
+        return n;
+}
+
 static bool verify_job(void *ctx, size_t job, prc_pool_worker *w)
 {
         const struct verify *v = ctx;
@@ -970,16 +1012,7 @@ static bool verify_disk(const prc_snapshot *s, prc_err *err)
                             v.first);
                 goto out;
         }
-        for (size_t i = 0; i < s->nexp; i++) {
-                size_t dl = dir_len(s->exp[i].path);
-                struct vchunk *last = v.nchunks ? &v.chunks[v.nchunks - 1] : NULL;
-                if (last != NULL && last->dirlen == dl && last->end - last->start < VERIFY_CHUNK &&
-                    strncmp(s->exp[last->start].path, s->exp[i].path, dl) == 0) {
-                        last->end = i + 1;
-                        continue;
-                }
-                v.chunks[v.nchunks++] = (struct vchunk){ i, i + 1, dl };
-        }
+        v.nchunks = exp_chunks(s, v.chunks);
         ok = prc_pool_run(s->threads, v.nchunks, NULL, verify_job, &v, NULL, err);
 out:
         free(rel);
@@ -987,6 +1020,49 @@ out:
         free(v.first);
         free(v.chunks);
         return ok;
+}
+
+struct unlinks {
+        const prc_snapshot  *s;
+        const struct vchunk *chunks;
+};
+
+/* Best effort: what fails here (a mode someone changed) is left to rmtree. */
+static bool unlink_job(void *ctx, size_t job, prc_pool_worker *w)
+{
+        const struct unlinks *u = ctx;
+        const struct vchunk *c = &u->chunks[job];
+        const prc_snapshot *s = u->s;
+        int dfd = open_dir_prefix(s->fd, s->exp[c->start].path, c->dirlen);
+
+        (void)w;
+        if (dfd < 0)
+                return true;
+        for (size_t i = c->start; i < c->end; i++)
+                (void)unlinkat(dfd, s->exp[i].path + (c->dirlen ? c->dirlen + 1 : 0), 0);
+        close(dfd);
+        return true;
+}
+
+/*
+ * Unlink the sealed files by directory run on the pool before the tree
+ * walk removes what is left (directories, owned or foreign files): unlinkat
+ * of one name never follows anything, and each directory is opened beneath
+ * the snapshot without symlinks, as everywhere else.
+ */
+static void unlink_sealed(prc_snapshot *s)
+{
+        struct vchunk *chunks = malloc((s->nexp ? s->nexp : 1) * sizeof(*chunks));
+        struct unlinks u = { .s = s, .chunks = chunks };
+        prc_err e;
+
+        if (chunks == NULL)
+                return;
+        prc_err_init(&e);
+        if (!prc_pool_run(s->threads, exp_chunks(s, chunks), NULL, unlink_job, &u, NULL, &e)) {
+                /* Only out-of-memory can get here; the tree walk still removes everything. */
+        }
+        free(chunks);
 }
 
 bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err)
