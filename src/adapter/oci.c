@@ -812,8 +812,9 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
         if (parent == NULL || parent[0] != '/')
                 parent = prc_snapshot_tmpfs_parent(prc_inventory_total_bytes(rq->inv));
         prc_snapshot_opts so = { .parent = parent };
-        local = local && prc_snapshot_create(rq->inv, NULL, &so, &p->snap, err) &&
-                prc_oci_native_owned(&p->nat, rq->inv, p->snap, err) && prc_snapshot_seal(p->snap, err);
+        local = local && prc_snapshot_create(rq->inv, NULL, &so, &p->snap, err);
+        prc_oci_trace("snapshot-copied");
+        local = local && prc_oci_native_owned(&p->nat, rq->inv, p->snap, err) && prc_snapshot_seal(p->snap, err);
         prc_oci_trace("snapshot-sealed");
         if (threaded)
                 (void)pthread_join(th, NULL);

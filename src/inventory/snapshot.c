@@ -50,6 +50,7 @@ struct prc_snapshot {
         int           parentfd;         /* owned: the directory holding it */
         char         *name;             /* owned: its name in parentfd */
         int           fd;               /* owned: the snapshot directory */
+        dev_t         dev;              /* its filesystem */
         uint64_t      ceiling;
         atomic_uint_least64_t total;    /* bytes written so far */
         unsigned      threads;
@@ -328,8 +329,16 @@ static bool copy_file(prc_snapshot *s, const prc_inv_entry *e, int sdfd, int ddf
                             "cannot create '%s' in the snapshot", e->path);
                 goto out;
         }
-        if (!prc_pool_copy(w, src, &st, dst, e->path, PRC_E_SNAP_SOURCE_CHANGED, PRC_INV_HOOK_COPY_READ, d,
-                           &w->err))
+        /*
+         * Across filesystems (the source on disk, the snapshot on tmpfs) the
+         * kernel refuses copy_file_range with EXDEV: go through user space at
+         * once instead of paying the refused call per file.
+         */
+        if (!(st.st_dev != s->dev
+                      ? prc_pool_stream(w, src, &st, dst, e->path, PRC_E_SNAP_SOURCE_CHANGED, PRC_INV_HOOK_COPY_READ, d,
+                                        &w->err)
+                      : prc_pool_copy(w, src, &st, dst, e->path, PRC_E_SNAP_SOURCE_CHANGED, PRC_INV_HOOK_COPY_READ, d,
+                                      &w->err)))
                 goto out;
         prc_hex_encode(d, sizeof(d), hex);
         if (strcmp(hex, e->sha256) != 0) {
@@ -487,6 +496,10 @@ static bool make_dir(prc_snapshot *s, const char *out_dir, const char *tmp, prc_
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", s->path);
         if (fchmod(s->fd, 0700) != 0)
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot set the mode of '%s'", s->path);
+        struct stat st;
+        if (fstat(s->fd, &st) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", s->path);
+        s->dev = st.st_dev;
         return true;
 }
 
