@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,11 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
 #include "base/path.h"
+#include "base/utf8.h"
 #include "inventory/pool.h"
 #include "inventory/safeopen.h"
 
@@ -689,16 +692,17 @@ static int mem_cmp(const void *a, const void *b)
  * The entries as written: every copied file was hashed while it was
  * written and matched the inventory, and owned bytes were hashed when
  * added, so sealing need not read the tree back; verify does that.  The
- * sorted table stays in s->exp for verify.
+ * sorted table goes to s->exp (with its strings in s->arena, so verify and
+ * removal do not depend on the inventory's lifetime).
  */
-static json_t *memory_entries(prc_snapshot *s, prc_err *err)
+static bool seal_table(prc_snapshot *s, prc_err *err)
 {
-        size_t n = prc_inventory_count(s->inv), k = 0;
+        size_t n = prc_inventory_count(s->inv), k = 0, bytes = 1;
         struct mem_ent *v = malloc((n + s->nowned + 1) * sizeof(*v));
-        json_t *ents = json_array();
+        char *at;
 
-        if (v == NULL || ents == NULL)
-                goto oom;
+        if (v == NULL)
+                return prc_err_oom(err, "the snapshot listing");
         for (size_t i = 0; i < n; i++) {
                 const prc_inv_entry *e = prc_inventory_entry(s->inv, i);
                 bool moved = false;
@@ -715,16 +719,13 @@ static json_t *memory_entries(prc_snapshot *s, prc_err *err)
         if (k > 1)
                 qsort(v, k, sizeof(*v), mem_cmp);
         for (size_t i = 0; i < k; i++)
-                if (json_array_append_new(ents, entry_json(v[i].path, v[i].size, v[i].sha256, v[i].executable)) != 0)
-                        goto oom;
-        /* Own the strings: verify and removal must not depend on the inventory's lifetime. */
-        size_t bytes = 1;
-        for (size_t i = 0; i < k; i++)
                 bytes += strlen(v[i].path) + 1 + PRC_SHA256_HEX + 1;
         s->arena = malloc(bytes);
-        if (s->arena == NULL)
-                goto oom;
-        char *at = s->arena;
+        if (s->arena == NULL) {
+                free(v);
+                return prc_err_oom(err, "the snapshot listing");
+        }
+        at = s->arena;
         for (size_t i = 0; i < k; i++) {
                 size_t pl = strlen(v[i].path) + 1;
                 memcpy(at, v[i].path, pl);
@@ -736,12 +737,114 @@ static json_t *memory_entries(prc_snapshot *s, prc_err *err)
         }
         s->exp = v;
         s->nexp = k;
+        return true;
+}
+
+static json_t *entries_json(const prc_snapshot *s)
+{
+        json_t *ents = json_array();
+
+        for (size_t i = 0; ents != NULL && i < s->nexp; i++)
+                if (json_array_append_new(ents, entry_json(s->exp[i].path, s->exp[i].size, s->exp[i].sha256,
+                                                           s->exp[i].executable)) != 0) {
+                        json_decref(ents);
+                        ents = NULL;
+                }
         return ents;
-oom:
-        free(v);
-        json_decref(ents);
-        prc_err_oom(err, "the snapshot listing");
-        return NULL;
+}
+
+/* A JSON string as RFC 8785 (and prc_jcs_write) spells it. */
+static bool canon_string(prc_buf *b, const char *str, prc_err *err)
+{
+        static const char hx[] = "0123456789abcdef";
+        size_t n = strlen(str);
+
+        if (!prc_utf8_valid((const uint8_t *)str, n, NULL))
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "string is not valid UTF-8");
+        if (!prc_buf_putc(b, '"', err))
+                return false;
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char)str[i];
+                char esc[7];
+                size_t el = 2;
+                if (c == '"' || c == '\\') {
+                        esc[0] = '\\';
+                        esc[1] = (char)c;
+                } else if (c < 0x20) {
+                        esc[0] = '\\';
+                        switch (c) {
+                        case '\b': esc[1] = 'b'; break;
+                        case '\t': esc[1] = 't'; break;
+                        case '\n': esc[1] = 'n'; break;
+                        case '\f': esc[1] = 'f'; break;
+                        case '\r': esc[1] = 'r'; break;
+                        default:
+                                memcpy(esc, "\\u00", 4);
+                                esc[4] = hx[c >> 4];
+                                esc[5] = hx[c & 15];
+                                el = 6;
+                        }
+                } else {
+                        size_t run = 1;
+                        while (i + run < n && (unsigned char)str[i + run] >= 0x20 && str[i + run] != '"' &&
+                               str[i + run] != '\\')
+                                run++;
+                        if (!prc_buf_put(b, str + i, run, err))
+                                return false;
+                        i += run - 1;
+                        continue;
+                }
+                if (!prc_buf_put(b, esc, el, err))
+                        return false;
+        }
+        return prc_buf_putc(b, '"', err);
+}
+
+/* ,"size":N} with N in decimal (an integer below 2^53 is spelled so in JCS). */
+static bool put_size(prc_buf *b, uint64_t v, prc_err *err)
+{
+        char tmp[40];
+        size_t i = sizeof(tmp);
+
+        tmp[--i] = '}';
+        do {
+                tmp[--i] = (char)('0' + v % 10);
+                v /= 10;
+        } while (v != 0);
+        i -= 8;
+        memcpy(tmp + i, ",\"size\":", 8);
+        return prc_buf_put(b, tmp + i, sizeof(tmp) - i, err);
+}
+
+/*
+ * The listing without "snapshot_digest" in canonical form, written
+ * directly (keys in code-unit order: entries, inventory_digest, owned,
+ * schema; executable, path, sha256, size; path, relocated_from).  The
+ * digest test in tests/unit/test_snapshot.c checks it against prc_jcs of
+ * the document prc_snapshot_to_json builds.
+ */
+static bool canonical_listing(const prc_snapshot *s, prc_buf *b, prc_err *err)
+{
+        bool ok = prc_buf_puts(b, "{\"entries\":[", err);
+
+        for (size_t i = 0; ok && i < s->nexp; i++) {
+                const struct mem_ent *e = &s->exp[i];
+                ok = prc_buf_puts(b, i ? ",{\"executable\":" : "{\"executable\":", err) &&
+                     prc_buf_puts(b, e->executable ? "true,\"path\":" : "false,\"path\":", err) &&
+                     canon_string(b, e->path, err) && prc_buf_puts(b, ",\"sha256\":", err) &&
+                     canon_string(b, e->sha256, err) &&
+                     put_size(b, e->size, err);
+        }
+        ok = ok && prc_buf_puts(b, "],\"inventory_digest\":", err) &&
+             canon_string(b, prc_inventory_digest(s->inv), err) && prc_buf_puts(b, ",\"owned\":[", err);
+        for (size_t i = 0; ok && i < s->nowned; i++) {
+                ok = prc_buf_puts(b, i ? ",{\"path\":" : "{\"path\":", err) && canon_string(b, s->owned[i].path, err);
+                if (ok && s->owned[i].from != NULL)
+                        ok = prc_buf_puts(b, ",\"relocated_from\":", err) && canon_string(b, s->owned[i].from, err);
+                ok = ok && prc_buf_putc(b, '}', err);
+        }
+        return ok && prc_buf_puts(b, "],\"schema\":", err) && canon_string(b, PRC_SNAPSHOT_SCHEMA, err) &&
+               prc_buf_putc(b, '}', err);
 }
 
 /* The listing document (without its digest) around an entries array (stolen). */
@@ -776,14 +879,19 @@ oom:
 
 bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
 {
-        json_t *doc;
+        prc_buf b;
+        bool ok;
 
         if (s->sealed)
                 return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is sealed already");
         if (s->nowned > 1)
                 qsort(s->owned, s->nowned, sizeof(*s->owned), owned_cmp);
-        doc = listing(s, memory_entries(s, err), err);
-        if (doc == NULL) {
+        if (!seal_table(s, err))
+                return false;
+        prc_buf_init(&b, SIZE_MAX);
+        ok = canonical_listing(s, &b, err) && prc_sha256_hex_once(b.data, b.len, s->digest, err);
+        prc_buf_clear(&b);
+        if (!ok) {
                 free(s->exp);
                 free(s->arena);
                 s->exp = NULL;
@@ -791,13 +899,6 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err)
                 s->nexp = 0;
                 return false;
         }
-        if (!prc_jcs_digest(doc, s->digest, err) ||
-            json_object_set_new(doc, "snapshot_digest", json_string(s->digest)) != 0) {
-                json_decref(doc);
-                s->digest[0] = '\0';
-                return prc_err_oom(err, "the snapshot listing");
-        }
-        s->doc = doc;
         s->sealed = true;
         return true;
 }
@@ -1108,7 +1209,20 @@ const char *prc_snapshot_digest(const prc_snapshot *s)
 
 const json_t *prc_snapshot_to_json(const prc_snapshot *s)
 {
-        return s->doc;
+        prc_snapshot *w = (prc_snapshot *)s;   /* the document is a cache, built on first use */
+        prc_err e;
+        json_t *doc;
+
+        if (s->doc != NULL || !s->sealed)
+                return s->doc;
+        prc_err_init(&e);
+        doc = listing(s, entries_json(s), &e);
+        if (doc == NULL || json_object_set_new(doc, "snapshot_digest", json_string(s->digest)) != 0) {
+                json_decref(doc);
+                return NULL;
+        }
+        w->doc = doc;
+        return doc;
 }
 
 uint64_t prc_snapshot_total_bytes(const prc_snapshot *s)

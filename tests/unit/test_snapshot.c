@@ -121,6 +121,38 @@ static void test_snapshot__copies_files_with_private_modes(void)
         prc_inventory_free(inv);
 }
 
+/* The digest seal writes directly is the JCS digest of the document, for names JSON must escape too
+ * (a path never holds a backslash or a control character: prc_path_check refuses them). */
+static void test_snapshot__direct_digest_matches_jcs_on_tricky_names(void)
+{
+        prc_inventory *inv;
+        prc_snapshot *s;
+        const json_t *doc;
+        char id[PRC_SHA256_HEX + 1];
+        prc_err err;
+
+        fx_text("t/q\"uote", "1");
+        fx_text("t/caf\xc3\xa9/\xe2\x82\xac", "3");
+        fx_text("t/\xf0\x9f\x98\x80 smile", "4");
+        fx_file("t/run", "#!/bin/sh\n", 10, 0755);
+        fx_text("t/.gitleaksignore", "x\n");
+        inv = inv_of_target();
+        s = snap_ok(inv, fx_path("s"), NULL);
+        prc_err_init(&err);
+        T_ASSERT(prc_snapshot_add_owned(s, ".prc/gitleaks/original-gitleaksignore", NULL, 0, ".gitleaksignore", &err));
+        T_ASSERT(prc_snapshot_add_owned(s, ".prc/a\"b", "owned", 5, NULL, &err));
+        seal_ok(s);
+        doc = prc_snapshot_to_json(s);
+        T_ASSERT(doc != NULL);
+        T_ASSERT(prc_snapshot_to_json(s) == doc);          /* built once */
+        T_EQ_INT(json_array_size(json_object_get(doc, "entries")), 6);
+        prc_err_init(&err);
+        T_ASSERT(prc_jcs_id(doc, "snapshot_digest", id, &err));
+        T_EQ_STR(id, prc_snapshot_digest(s));
+        prc_snapshot_free(s);
+        prc_inventory_free(inv);
+}
+
 static void test_snapshot__digest_is_deterministic_and_documented(void)
 {
         prc_snapshot_opts one = { .threads = 1 };
@@ -701,6 +733,7 @@ static void test_snapshot__sigterm_during_prc_snapshot_removes_the_tree(void)
 static const prc_test tests[] = {
         T(test_snapshot__copies_files_with_private_modes),
         T(test_snapshot__digest_is_deterministic_and_documented),
+        T(test_snapshot__direct_digest_matches_jcs_on_tricky_names),
         T(test_snapshot__file_modified_during_copy_stops_and_cleans_up),
         T(test_snapshot__file_rewritten_while_copied_stops),
         T(test_snapshot__user_space_copy_gives_the_same_snapshot),
