@@ -6,6 +6,8 @@
 #   bash bench/oci.sh [RUNS]      default 5 runs per side, alternating; prints each and the medians
 #   PRC_BASE=/path/to/prc bash bench/oci.sh 5
 #                                 adds a third side: another prc build (e.g. main's) on the same runs
+#   PHASES=1 bash bench/oci.sh 5  then also the median time of each run-oci phase (build/test/prc,
+#                                 PRC_OCI_TRACE=1) on both targets
 #
 # run-oci does everything the bare run does not: inventory and snapshot
 # copy with re-hashing of all 10,000 files, runtime identity and limit
@@ -81,6 +83,26 @@ measure() {
                 echo "median ($label): base run-oci $mo ms, ratio $(ratio "$mo" "$mb")x; run-oci is $(ratio "$mo" "$mp")x faster than base"
         fi
 }
+# phases LABEL: median ms between consecutive PRC_OCI_TRACE marks over RUNS runs (test build).
+phases() {
+        local label=$1 i
+        : >"$W/phases"
+        for i in $(seq 1 "$RUNS"); do
+                as_user env PRC_OCI_TRACE=1 "$PRC_ROOT/build/test/prc" adapter run-oci --manifest "$W/m.yaml" \
+                        --target "$T" --runtime docker 2>&1 >/dev/null |
+                        awk -v run="$i" '$1 == "prc-oci-trace" { printf "%s %d %s %.1f\n", run, n++, $3, $2 - prev; prev = $2 }' \
+                        >>"$W/phases"
+        done
+        echo "phases ($label), median of $RUNS runs, ms since the previous mark:"
+        awk '{ k = sprintf("%03d %s", $2, $3); v[k] = v[k] " " $4 } END { for (k in v) print k, v[k] }' "$W/phases" |
+                sort | while read -r _ name vals; do
+                        printf '  %-28s %8s\n' "$name" "$(median $vals)"
+                done
+}
 T=$W/t; measure "10,000 files"
 T=$W/small; measure "2 files"
+if [ -n "${PHASES:-}" ]; then
+        T=$W/t; phases "10,000 files"
+        T=$W/small; phases "2 files"
+fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
