@@ -376,6 +376,8 @@ static bool private_tmpfs(const char *dir, bool own, uint64_t bytes)
                 return false;
         if (statfs(dir, &fs) != 0 || (unsigned long)fs.f_type != SNAP_TMPFS_MAGIC)
                 return false;
+        if (access(dir, W_OK | X_OK) != 0)      /* a read-only /dev/shm falls back to $TMPDIR, not an error */
+                return false;
         avail = (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize;
         return bytes <= PRC_SNAPSHOT_TMPFS_MAX && avail / 2 >= bytes + ((uint64_t)32 << 20);
 }

@@ -52,9 +52,10 @@ typedef struct prc_snapshot_opts {
  * the caller uses $TMPDIR): $XDG_RUNTIME_DIR when it is a tmpfs directory
  * (not a symlink) owned by the real uid with no group or other permission
  * bits, else /dev/shm when it is a root-owned sticky (like /tmp) tmpfs
- * directory.  Only when bytes <= PRC_SNAPSHOT_TMPFS_MAX and the filesystem
- * has twice that plus 64 MiB free, so a snapshot never takes the last of
- * the machine's memory.  Borrowed: the environment or a literal.
+ * directory, in either case one we may create entries in.  Only when
+ * bytes <= PRC_SNAPSHOT_TMPFS_MAX and the filesystem has twice that plus
+ * 64 MiB free, so a snapshot never takes the last of the machine's memory.
+ * Borrowed: the environment or a literal.
  */
 const char *prc_snapshot_tmpfs_parent(uint64_t bytes);
 

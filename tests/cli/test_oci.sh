@@ -142,7 +142,10 @@ t_podman_accepts_its_plan_argv_rootful() {
 t_run_good_adapter_is_accepted() {
         need_oci
         oci_manifest "$TMP/m.yaml" "${IMG[good]}"
-        run_json
+        # The snapshot in a directory of this test's own, so other runs on the machine cannot
+        # be mistaken for a leftover (the default location is checked by the tmpfs test).
+        mkdir -m 777 "$TMP/snaps"
+        PRC_OCI_TMPDIR=$TMP/snaps run_json
         expect_rc 0
         expect_disp accepted null
         expect_eq "$(json_get exit_status)" 0
@@ -168,8 +171,7 @@ jsonschema.Draft202012Validator(s).validate(json.load(open(sys.argv[2])))' \
         expect_rc 0
         expect_out "interpretation only"
         # The snapshot is gone after the run.
-        [ -z "$(find /tmp /dev/shm -maxdepth 1 -name 'prc-snapshot-*' -user "$OCI_USER" -newer "$TMP/m.yaml" \
-                2>/dev/null)" ] || fail "snapshot left behind"
+        [ -z "$(ls -A "$TMP/snaps")" ] || fail "snapshot left behind"
 }
 
 t_two_runs_of_one_plan_give_one_record_id() {
@@ -421,7 +423,7 @@ t_snapshot_lives_on_a_private_tmpfs_unless_overridden() {
         need_oci
         oci_manifest "$TMP/m.yaml" "${IMG[good]}"
         mkdir -p -m 777 "$TMP/o" "$TMP/snaps"
-        local where='stat -f -c %T "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/fs"'; stat -c "%a %u" "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/mode"'; dirname "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/dir"
+        local where='stat -f -c %T "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/fs"'; stat -c "%a %u" "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/mode"'; dirname "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/dir"'; echo "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/path"
         hook_run "$where"
         expect_rc 0
         expect_disp accepted null
@@ -432,6 +434,7 @@ t_snapshot_lives_on_a_private_tmpfs_unless_overridden() {
                 expect_eq "$(cat "$TMP/o/dir")" /dev/shm
         fi
         expect_eq "$(cat "$TMP/o/mode")" "700 $(id -u "$OCI_USER")"
+        [ ! -e "$(cat "$TMP/o/path")" ] || fail "snapshot left behind at $(cat "$TMP/o/path")"
         PRC_OCI_TMPDIR=$TMP/snaps hook_run "$where"
         expect_rc 0
         expect_eq "$(cat "$TMP/o/dir")" "$TMP/snaps"
