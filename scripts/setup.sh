@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
 libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema openssl
-zlib1g-dev"
+zlib1g-dev xxhash"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
 esac

@@ -34,20 +34,23 @@ static bool gate(const prc_native_spec *s, const prc_manifest *m, prc_err *err)
         /* The override is checked first and in every build: a wrong one is an error, never a skip. */
         if (!prc_native_check_override(s, getenv(PRC_OCI_NATIVE_OVERRIDE_ENV), err))
                 return false;
-        if (sd != NULL && strcmp(prc_manifest_image_digest(m), sd) == 0)
-                return prc_native_check_standin(m, sd, err);
+        /* A comma-separated list: one scan may run several stand-ins (Syft and Grype), each by its own digest. */
+        for (const char *p = sd, *d = prc_manifest_image_digest(m); p != NULL && *p != '\0';) {
+                size_t n = strcspn(p, ",");
+                if (n == strlen(d) && strncmp(p, d, n) == 0)
+                        return prc_native_check_standin(m, d, err);
+                p += n + (p[n] == ',');
+        }
         return prc_native_check_manifest(m, true, err);
 }
 
-static bool grype_db(const prc_oci_request *rq, int64_t now, prc_err *err)
+/* The mounted database's identity is kept: the report must name that database, not another one. */
+static bool grype_db(const prc_oci_request *rq, int64_t now, json_t **out_id, prc_err *err)
 {
         for (size_t i = 0; i < rq->ndata; i++) {
                 if (strcmp(rq->data[i].name, PRC_NATIVE_GRYPE_DB_DATA) != 0)
                         continue;
-                json_t *id = NULL;
-                bool ok = prc_grype_db_check(rq->data[i].path, now, &id, err);
-                json_decref(id);
-                return ok;
+                return prc_grype_db_check(rq->data[i].path, now, out_id, err);
         }
         return prc_err_set(err, PRC_E_INVALID_VALUE, "the Grype protocol needs --adapter-data ID/%s=DIR",
                            PRC_NATIVE_GRYPE_DB_DATA);
@@ -95,7 +98,7 @@ bool prc_oci_native_begin(prc_oci_native *n, const prc_oci_request *rq, prc_err 
                         return false;
         }
         if (n->spec->data != NULL && strcmp(n->spec->data, PRC_NATIVE_GRYPE_DB_DATA) == 0 &&
-            !grype_db(rq, rq->now, err))
+            !grype_db(rq, rq->now, &n->db, err))
                 return false;
         return true;
 }
@@ -144,7 +147,7 @@ bool prc_oci_native_finish(prc_oci_native *n, int exit_status, prc_errclass *out
                 return reject(PRC_E_ADAPTER_EXIT_STATUS, "the tool exited with a status its protocol does not accept",
                               out_cls, msg, cap);
         prc_native_ctx ctx = { .now = n->now, .paths = n->paths, .relocated_gitleaksignore = n->relocated,
-                               .rule_ids = n->rule_ids };
+                               .rule_ids = n->rule_ids, .db = n->db };
         if (!prc_native_normalize(n->spec, n->out.data != NULL ? n->out.data : (const uint8_t *)"", n->out.len,
                                   &ctx, &n->res, &e))
                 return reject(e.cls, e.msg, out_cls, msg, cap);
@@ -171,7 +174,8 @@ bool prc_oci_native_finish(prc_oci_native *n, int exit_status, prc_errclass *out
 /*
  * The record's observations: exactly the jsonl shape (id, kind, outcome,
  * locations, value).  Protocol extras (Gitleaks' rule_id) stay in the
- * normalized artifact the record's artifacts[0] names.
+ * normalized artifact the record's artifacts[0] names; Syft's value names
+ * that artifact by its SHA-256 (the engine checks the two agree).
  */
 json_t *prc_oci_native_observations(const prc_oci_native *n)
 {
@@ -223,6 +227,7 @@ void prc_oci_native_clear(prc_oci_native *n)
         prc_buf_clear(&n->out);
         json_decref(n->rule_ids);
         json_decref(n->paths);
+        json_decref(n->db);
         prc_native_result_clear(&n->res);
         memset(n, 0, sizeof(*n));
 }

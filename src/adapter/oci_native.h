@@ -30,9 +30,10 @@
  */
 #define PRC_OCI_NATIVE_OVERRIDE_ENV "PRC_NATIVE_TEST_IMAGE"
 /*
- * PRC_TESTING builds only: the digest ("sha256:...") of the stand-in image
- * the test built; a manifest pinned to it passes prc_native_check_standin
- * instead of prc_native_check_manifest.  Release builds ignore it.
+ * PRC_TESTING builds only: the digests ("sha256:...", comma-separated) of
+ * the stand-in images the test built; a manifest pinned to one of them
+ * passes prc_native_check_standin instead of prc_native_check_manifest.
+ * Release builds ignore it.
  */
 #define PRC_OCI_STANDIN_ENV "PRC_TEST_NATIVE_STANDIN"
 
@@ -48,6 +49,7 @@ typedef struct prc_oci_native {
         bool                   relocated;
         json_t                *rule_ids;
         json_t                *paths;
+        json_t                *db;      /* Grype: the mounted database's identity (prc_grype_db_check) */
         int64_t                now;
         prc_native_result      res;     /* filled by finish when accepted */
         bool                   have_res;

@@ -140,7 +140,9 @@ int cmd_inventory(int argc, char **argv)
         if (!prc_inventory_build(target, &io, &inv, &err))
                 return fail(&err, json);
         if (json) {
-                if (!cli_json_out(prc_inventory_to_json(inv), &err)) {
+                const json_t *doc = prc_inventory_json(inv, &err);
+
+                if (doc == NULL || !cli_json_out(doc, &err)) {
                         prc_inventory_free(inv);
                         cli_print_err(&err);
                         return PRC_EXIT_EXEC;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adapter/native/native.h"
 #include "base/jcs.h"
 #include "base/limits.h"
 #include "engine/builtin.h"
@@ -221,6 +222,32 @@ static prc_state combine(prc_state acc, prc_state st, bool first)
         return rank[st] > rank[acc] ? st : acc;
 }
 
+/*
+ * A repository-inventory SBOM value (the Syft protocol's) is evidence only
+ * together with its bytes: the record must list the CycloneDX 1.7 artifact
+ * whose SHA-256 the value names (--state-dir stores those bytes before the
+ * run record).  A value naming no such artifact is contradictory output,
+ * which never becomes Pass.  Other observations are not affected.
+ */
+static bool sbom_bound(const json_t *record, const json_t *o)
+{
+        const json_t *v = json_object_get(o, "value"), *art;
+        const char *gen = json_string_value(json_object_get(v, "generated"));
+        const char *want = json_string_value(json_object_get(v, "sha256"));
+        size_t i;
+
+        if (gen == NULL || strcmp(gen, PRC_SBOM_GENERATED) != 0)
+                return true;
+        json_array_foreach(json_object_get(record, "artifacts"), i, art) {
+                const char *mt = json_string_value(json_object_get(art, "media_type"));
+                const char *sha = json_string_value(json_object_get(art, "sha256"));
+                if (want != NULL && mt != NULL && sha != NULL && strcmp(mt, PRC_NATIVE_MT_CYCLONEDX) == 0 &&
+                    strcmp(sha, want) == 0)
+                        return true;
+        }
+        return false;
+}
+
 /* Evaluate an adapter-bound assertion over the executions of this run. */
 static bool assess_bindings(struct scan *s, const prc_assertion *a, json_t *evidence, prc_state *out_st,
                             const char **out_reason, prc_err *err)
@@ -265,6 +292,10 @@ static bool assess_bindings(struct scan *s, const prc_assertion *a, json_t *evid
                                 json_t *env;
                                 if (nonevidence || kind == NULL || strcmp(kind, pb->observation_kind) != 0 || bit == 0)
                                         continue;
+                                if (!sbom_bound(x->record, o)) {
+                                        nonevidence = true;
+                                        continue;
+                                }
                                 env = envelope_of(s, json_pack("{s:s,s:s,s:s}", "type", "adapter", "adapter_id",
                                                                pb->adapter_id, "execution_id",
                                                                json_string_value(json_object_get(x->record, "id"))),

@@ -8,9 +8,11 @@
  * through a symlink.  A directory is opened only after lstat said
  * "directory", and the opened descriptor must have the lstat's dev/ino:
  * anything else means the tree changed under us and the build fails.
- * Regular files are hashed afterwards by the pool, each reopened beneath
- * the root with no symlink in any component and checked against the walk's
- * dev/ino.  Memory: one small record per entry plus the pool's buffers.
+ * Regular files are hashed by the pool while the walk goes on (entries are
+ * published to it as they are recorded), each reopened beneath the root
+ * with no symlink in any component and checked against the walk's dev/ino.
+ * Memory: one small record per entry (paths in an arena) plus the pool's
+ * buffers.
  */
 #include "inventory/inventory.h"
 
@@ -18,6 +20,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +30,7 @@
 #include "base/file.h"
 #include "base/jcs.h"
 #include "base/path.h"
+#include "base/utf8.h"
 #include "inventory/pool.h"
 #include "inventory/safeopen.h"
 
@@ -34,7 +39,7 @@ static const char *const excluded_names[] = { ".git", ".hg", ".prc", ".svn" };
 
 struct ent {
         prc_inv_entry pub;
-        char         *path;     /* owned; pub.path borrows it */
+        char         *path;     /* in the path arena; pub.path borrows it */
         dev_t         dev;
         ino_t         ino;
 };
@@ -44,10 +49,25 @@ struct unrep {
         char         *raw;      /* owned; pub.raw borrows it */
 };
 
+/*
+ * During the walk entries live in segments that never move (segment k holds
+ * ENT_SEG0 << k entries), so pool workers can hash published entries while
+ * the walk appends more; afterwards they are copied into one sorted array.
+ */
+enum { ENT_SEG0 = 1024, ENT_NSEG = 48, ARENA_BLOCK = 256u << 10, PUBLISH_EVERY = 64 };
+
+struct arena_block {
+        struct arena_block *next;
+        size_t              used, cap;
+        char                data[];
+};
+
 struct prc_inventory {
         int              rootfd;        /* owned */
+        struct ent      *seg[ENT_NSEG]; /* owned, during the build only */
         struct ent      *ents;          /* owned, nents used, sorted by path after build */
-        size_t           nents, cap;
+        size_t           nents;
+        struct arena_block *arena;      /* owned: every entry's path */
         struct unrep    *unreps;        /* owned */
         size_t           nunreps, capu;
         const char      *excluded[PRC_ARRAY_LEN(excluded_names)];  /* borrowed from the static table */
@@ -55,9 +75,44 @@ struct prc_inventory {
         prc_inv_skipped  skipped;
         uint64_t         total_bytes;
         size_t           max_entries;
-        json_t          *doc;           /* owned */
+        prc_pool_feed   *feed;          /* during the build: hashes published entries */
+        size_t           published;
+        uint8_t         *dents;         /* walk scratch: getdents64 buffer (DENTS_BUF) */
+        pthread_mutex_t  doc_mu;        /* guards the lazy doc */
+        json_t          *doc;           /* owned, built on first prc_inventory_json */
         char             digest[PRC_SHA256_HEX + 1];
 };
+
+/* Entry i of the walk's segments (i < the number recorded). */
+static struct ent *seg_ent(const prc_inventory *inv, size_t i)
+{
+        size_t q = i / ENT_SEG0 + 1;
+        unsigned k = 63u - (unsigned)__builtin_clzll((unsigned long long)q);
+
+        return &inv->seg[k][i - ENT_SEG0 * (((size_t)1 << k) - 1)];
+}
+
+static char *arena_dup(prc_inventory *inv, const char *p, size_t n)
+{
+        struct arena_block *b = inv->arena;
+        char *out;
+
+        if (b == NULL || b->cap - b->used < n + 1) {
+                size_t cap = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
+                b = malloc(sizeof(*b) + cap);
+                if (b == NULL)
+                        return NULL;
+                b->next = inv->arena;
+                b->used = 0;
+                b->cap = cap;
+                inv->arena = b;
+        }
+        out = b->data + b->used;
+        memcpy(out, p, n);
+        out[n] = '\0';
+        b->used += n + 1;
+        return out;
+}
 
 char *prc_inventory_escape(const char *p, size_t n)
 {
@@ -81,29 +136,38 @@ char *prc_inventory_escape(const char *p, size_t n)
         return out;
 }
 
+static void publish(prc_inventory *inv)
+{
+        if (inv->feed != NULL && inv->nents > inv->published) {
+                prc_pool_feed_publish(inv->feed, inv->nents);
+                inv->published = inv->nents;
+        }
+}
+
 static bool add_entry(prc_inventory *inv, const char *path, size_t len, const struct stat *st,
                       prc_inv_type type, prc_err *err)
 {
         struct ent *e;
+        size_t q;
+        unsigned k;
 
         if (inv->nents >= inv->max_entries)
                 return prc_err_set(err, PRC_E_INV_TOO_MANY, "the target has more than %zu entries",
                                    inv->max_entries);
-        if (inv->nents == inv->cap) {
-                size_t ncap = inv->cap ? inv->cap * 2 : 256;
-                struct ent *n = realloc(inv->ents, ncap * sizeof(*n));
-                if (n == NULL)
+        q = inv->nents / ENT_SEG0 + 1;
+        k = 63u - (unsigned)__builtin_clzll((unsigned long long)q);
+        if (k >= ENT_NSEG)
+                return prc_err_set(err, PRC_E_INV_TOO_MANY, "the target has more than %zu entries", inv->nents);
+        if (inv->seg[k] == NULL) {
+                inv->seg[k] = malloc(((size_t)ENT_SEG0 << k) * sizeof(struct ent));
+                if (inv->seg[k] == NULL)
                         return prc_err_oom(err, "the inventory");
-                inv->ents = n;
-                inv->cap = ncap;
         }
-        e = &inv->ents[inv->nents];
+        e = seg_ent(inv, inv->nents);
         memset(e, 0, sizeof(*e));
-        e->path = malloc(len + 1);
+        e->path = arena_dup(inv, path, len);
         if (e->path == NULL)
                 return prc_err_oom(err, "the inventory");
-        memcpy(e->path, path, len);
-        e->path[len] = '\0';
         e->pub.path = e->path;
         e->pub.type = type;
         e->dev = st->st_dev;
@@ -114,6 +178,9 @@ static bool add_entry(prc_inventory *inv, const char *path, size_t len, const st
                 e->pub.oversized = e->pub.size > PRC_INV_OVERSIZED;
         }
         inv->nents++;
+        /* Hand entries to the hashing workers in small batches (one lock per batch). */
+        if (inv->feed != NULL && inv->nents - inv->published >= PUBLISH_EVERY)
+                publish(inv);
         return true;
 }
 
@@ -152,79 +219,159 @@ static bool is_excluded(const char *name)
         return false;
 }
 
+struct name {
+        size_t        off;      /* where the name starts in names.buf */
+        uint64_t      ino;      /* d_ino */
+        unsigned char type;     /* d_type (DT_UNKNOWN where the filesystem gives none) */
+};
+
 /* Names of one directory, read completely before any child is looked at. */
 struct names {
-        char  **v;      /* owned, each owned */
-        size_t  n, cap;
+        char        *buf;       /* owned: the names, each NUL-terminated, back to back */
+        size_t       len, cap;
+        struct name *v;         /* owned */
+        size_t       n, capn;
 };
+
+enum { DENTS_BUF = 64u << 10 };
 
 static void names_free(struct names *ns)
 {
-        for (size_t i = 0; i < ns->n; i++)
-                free(ns->v[i]);
+        free(ns->buf);
         free(ns->v);
 }
 
-static bool read_names(int dfd, const char *rel, struct names *ns, prc_err *err)
+static bool names_add(struct names *ns, const struct dirent64 *de, size_t n)
 {
-        /* A new open file description: a dup would share (and inherit) the read position. */
-        int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        DIR *d;
-        struct dirent *de;
+        const char *name = de->d_name;
+
+        if (ns->n == ns->capn) {
+                size_t ncap = ns->capn ? ns->capn * 2 : 32;
+                struct name *nv = realloc(ns->v, ncap * sizeof(*nv));
+                if (nv == NULL)
+                        return false;
+                ns->v = nv;
+                ns->capn = ncap;
+        }
+        if (ns->cap - ns->len < n + 1) {
+                size_t ncap = ns->cap ? ns->cap * 2 : 1024;
+                char *nb;
+                while (ncap - ns->len < n + 1)
+                        ncap *= 2;
+                nb = realloc(ns->buf, ncap);
+                if (nb == NULL)
+                        return false;
+                ns->buf = nb;
+                ns->cap = ncap;
+        }
+        memcpy(ns->buf + ns->len, name, n + 1);
+        ns->v[ns->n].off = ns->len;
+        ns->v[ns->n].ino = de->d_ino;
+        ns->v[ns->n].type = de->d_type;
+        ns->n++;
+        ns->len += n + 1;
+        return true;
+}
+
+/*
+ * List directory fd.  fresh: fd is shared with the caller (the root), so
+ * list through a new open file description (a dup would share and move
+ * the read position); otherwise fd is the walk's own and is read directly.
+ */
+static bool read_names(prc_inventory *inv, int dfd, bool fresh, const char *rel, struct names *ns, prc_err *err)
+{
+        int fd = fresh ? openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : dfd;
+        bool ok = false;
 
         if (fd < 0)
                 return prc_err_sys(err, errno == EACCES ? PRC_E_INV_UNREADABLE : PRC_E_IO, errno,
                                    "cannot read directory '%s'", rel);
-        d = fdopendir(fd);
-        if (d == NULL) {
-                close(fd);
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot read directory '%s'", rel);
-        }
         for (;;) {
-                errno = 0;
-                de = readdir(d);
-                if (de == NULL)
-                        break;
-                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                ssize_t got = getdents64(fd, inv->dents, DENTS_BUF);
+
+                if (got < 0 && errno == EINTR)
                         continue;
-                if (ns->n == ns->cap) {
-                        size_t ncap = ns->cap ? ns->cap * 2 : 32;
-                        char **nv = realloc(ns->v, ncap * sizeof(*nv));
-                        if (nv == NULL) {
-                                closedir(d);
-                                return prc_err_oom(err, "a directory listing");
+                if (got < 0) {
+                        int e = errno;
+                        if (e == EACCES || e == EPERM)
+                                prc_err_sys(err, PRC_E_INV_UNREADABLE, e, "cannot list '%s'", rel);
+                        else
+                                prc_err_sys(err, PRC_E_IO, e, "cannot list '%s'", rel);
+                        goto out;
+                }
+                if (got == 0)
+                        break;
+                for (ssize_t off = 0; off < got;) {
+                        const struct dirent64 *de = (const struct dirent64 *)(inv->dents + off);
+                        const char *name = de->d_name;
+                        size_t n = strlen(name);
+
+                        off += de->d_reclen;
+                        if ((n == 1 && name[0] == '.') || (n == 2 && name[0] == '.' && name[1] == '.'))
+                                continue;
+                        if (!names_add(ns, de, n)) {
+                                prc_err_oom(err, "a directory listing");
+                                goto out;
                         }
-                        ns->v = nv;
-                        ns->cap = ncap;
                 }
-                ns->v[ns->n] = strdup(de->d_name);
-                if (ns->v[ns->n] == NULL) {
-                        closedir(d);
-                        return prc_err_oom(err, "a directory listing");
-                }
-                ns->n++;
         }
-        if (errno != 0) {
-                int e = errno;
-                closedir(d);
-                if (e == EACCES || e == EPERM)
-                        return prc_err_sys(err, PRC_E_INV_UNREADABLE, e, "cannot list '%s'", rel);
-                return prc_err_sys(err, PRC_E_IO, e, "cannot list '%s'", rel);
-        }
-        closedir(d);
-        return true;
+        ok = true;
+out:
+        if (fresh)
+                close(fd);
+        return ok;
 }
 
-/* rel holds the directory's path (len bytes, "" for the root); room for PRC_PATH_MAX + NAME_MAX + 2. */
-static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no_exclude, prc_err *err)
+/* The st_mode a directory entry type stands for, or 0 where the walk must lstat. */
+static mode_t dirent_mode(unsigned char type, bool dino_trusted)
+{
+        switch (type) {
+        case DT_REG: return dino_trusted ? S_IFREG : 0;
+        case DT_LNK: return S_IFLNK;
+        case DT_SOCK: return S_IFSOCK;
+        case DT_FIFO: return S_IFIFO;
+        case DT_CHR: return S_IFCHR;
+        case DT_BLK: return S_IFBLK;
+        default: return 0;      /* directories (opened and checked below) and DT_UNKNOWN */
+        }
+}
+
+#if defined(PRC_TESTING) && PRC_TESTING
+static atomic_bool force_lstat;
+
+void prc_inventory_test_force_lstat(bool on)
+{
+        atomic_store(&force_lstat, on);
+}
+#endif
+
+enum { DINO_UNPROVED, DINO_TRUSTED, DINO_UNTRUSTED };
+
+/*
+ * rel holds the directory's path (len bytes, "" for the root); room for
+ * PRC_PATH_MAX + NAME_MAX + 2.  dev: st_dev of the directory dfd.  Entries are typed by their directory
+ * entry where that says as much as an lstat would: symlinks and special
+ * files (only counted, or recorded by path) always; regular files once one
+ * lstat in this directory has shown that d_ino is the st_ino the hash will
+ * see (so the identity the hash checks is the walk's, as with an lstat).
+ * Directories, DT_UNKNOWN and every entry of a directory that fails that
+ * proof are lstat'ed.
+ */
+static bool walk_dir(prc_inventory *inv, int dfd, dev_t dev, char *rel, size_t len, bool no_exclude,
+                     prc_err *err)
 {
         struct names ns = { 0 };
-        bool ok = false;
+        int dino = DINO_UNPROVED;
+        bool ok = false, lstat_all = false;
 
-        if (!read_names(dfd, len ? rel : ".", &ns, err))
+#if defined(PRC_TESTING) && PRC_TESTING
+        lstat_all = atomic_load(&force_lstat);
+#endif
+        if (!read_names(inv, dfd, len == 0, len ? rel : ".", &ns, err))
                 goto out;
         for (size_t i = 0; i < ns.n; i++) {
-                const char *name = ns.v[i];
+                const char *name = ns.buf + ns.v[i].off;
+                mode_t dmode = lstat_all ? 0 : dirent_mode(ns.v[i].type, dino == DINO_TRUSTED);
                 size_t nlen = strlen(name), plen = len ? len + 1 + nlen : nlen;
                 struct stat st, st2;
                 prc_err perr;
@@ -243,7 +390,12 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                 rel[plen] = '\0';
                 prc_err_init(&perr);
                 valid = prc_path_check(rel, plen, &perr);
-                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (dmode != 0) {
+                        memset(&st, 0, sizeof(st));
+                        st.st_mode = dmode;
+                        st.st_dev = dev;
+                        st.st_ino = (ino_t)ns.v[i].ino;
+                } else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
                         int e = errno;
                         /* Never put raw control bytes of a hostile name into a message. */
                         char *shown = valid ? NULL : prc_inventory_escape(rel, plen);
@@ -256,6 +408,9 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                                 prc_err_sys(err, PRC_E_IO, e, "cannot stat '%s'", p);
                         free(shown);
                         goto out;
+                } else if (dino == DINO_UNPROVED && ns.v[i].type == DT_REG) {
+                        dino = S_ISREG(st.st_mode) && st.st_ino == (ino_t)ns.v[i].ino && st.st_dev == dev
+                               ? DINO_TRUSTED : DINO_UNTRUSTED;
                 }
                 if (S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
                         /* Counted, never opened: opening a fifo could block, a device could be anything. */
@@ -308,7 +463,7 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
                                     rel);
                         goto out;
                 }
-                ok = walk_dir(inv, cfd, rel, plen, no_exclude, err);
+                ok = walk_dir(inv, cfd, st2.st_dev, rel, plen, no_exclude, err);
                 close(cfd);
                 if (!ok)
                         goto out;
@@ -317,6 +472,8 @@ static bool walk_dir(prc_inventory *inv, int dfd, char *rel, size_t len, bool no
         }
         ok = true;
 out:
+        /* The directory's files go to the hashing workers before its subdirectories' are found. */
+        publish(inv);
         names_free(&ns);
         return ok;
 }
@@ -331,16 +488,19 @@ static int unrep_cmp(const void *a, const void *b)
         return strcmp(((const struct unrep *)a)->raw, ((const struct unrep *)b)->raw);
 }
 
-/* Pool job: hash regular file ents[job] beneath the root. */
+/* Pool job: hash entry job of the walk (if it is a regular file) beneath the root. */
 static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
 {
         prc_inventory *inv = ctx;
-        struct ent *e = &inv->ents[job];
+        struct ent *e = seg_ent(inv, job);
         uint8_t d[PRC_SHA256_LEN];
         struct stat st;
         bool ok;
         int fd;
 
+        if (e->pub.type != PRC_INV_FILE)
+                return true;
+        prc_inv_hook_call(PRC_INV_HOOK_HASH_OPEN, e->path);
         fd = prc_safe_openat(inv->rootfd, e->path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
         if (fd < 0) {
                 if (errno == EACCES || errno == EPERM)
@@ -370,35 +530,7 @@ static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
         return ok;
 }
 
-static int order_cmp(const void *a, const void *b, void *arg)
-{
-        const struct ent *ents = arg;
-        uint64_t sa = ents[*(const size_t *)a].pub.size, sb = ents[*(const size_t *)b].pub.size;
-
-        if (sa != sb)
-                return sa > sb ? -1 : 1;
-        return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-static bool hash_all(prc_inventory *inv, unsigned threads, prc_err *err)
-{
-        size_t nfiles = 0, *order;
-        bool ok;
-
-        order = malloc((inv->nents ? inv->nents : 1) * sizeof(*order));
-        if (order == NULL)
-                return prc_err_oom(err, "the hashing order");
-        for (size_t i = 0; i < inv->nents; i++)
-                if (inv->ents[i].pub.type == PRC_INV_FILE)
-                        order[nfiles++] = i;
-        /* Largest first: the last job to finish is a small one, so both cores stay busy. */
-        if (nfiles > 1)
-                qsort_r(order, nfiles, sizeof(*order), order_cmp, inv->ents);
-        ok = prc_pool_run(threads, nfiles, order, hash_job, inv, NULL, err);
-        free(order);
-        return ok;
-}
-
+/* The listing as jansson values, for prc_inventory_json (the digest is already known). */
 static bool build_doc(prc_inventory *inv, prc_err *err)
 {
         json_t *doc = NULL, *ents = NULL, *unreps = NULL, *excl = NULL, *skipped = NULL;
@@ -412,12 +544,9 @@ static bool build_doc(prc_inventory *inv, prc_err *err)
                             (json_int_t)inv->skipped.fifo, "socket", (json_int_t)inv->skipped.socket);
         if (ents == NULL || unreps == NULL || excl == NULL || skipped == NULL)
                 goto oom;
-        inv->total_bytes = 0;
         for (size_t i = 0; i < inv->nents; i++) {
                 const prc_inv_entry *e = &inv->ents[i].pub;
                 json_t *o;
-                if (e->type == PRC_INV_FILE)
-                        inv->total_bytes += e->size;
                 if (e->type == PRC_INV_FILE)
                         o = json_pack("{s:s,s:s,s:I,s:s,s:b,s:b}", "path", e->path, "type", "file", "size",
                                       (json_int_t)e->size, "sha256", e->sha256, "executable", e->executable,
@@ -441,9 +570,7 @@ static bool build_doc(prc_inventory *inv, prc_err *err)
         ents = unreps = excl = skipped = NULL;  /* json_pack "o" steals even on failure */
         if (doc == NULL)
                 goto oom;
-        /* The digest covers every field but itself (docs/inventory.md). */
-        if (!prc_jcs_digest(doc, inv->digest, err))
-                goto out;
+        /* The digest (of the canonical writer's bytes) covers every field but itself. */
         if (json_object_set_new(doc, "inventory_digest", json_string(inv->digest)) != 0)
                 goto oom;
         inv->doc = doc;
@@ -461,9 +588,249 @@ out:
         return ok;
 }
 
+/*
+ * The canonical listing (RFC 8785 as base/jcs.c writes it) written
+ * directly from the entries, without building jansson values: keys in
+ * their fixed sorted order, JCS string escaping, integers checked against
+ * the safe range.  tests/unit/test_inventory.c proves the bytes equal
+ * prc_jcs_write of the jansson document minus "inventory_digest".
+ */
+struct canon {
+        prc_sha256 *h;          /* NULL: not hashing */
+        prc_buf    *copy;       /* NULL: not copying */
+        prc_err    *err;
+        bool        ok;
+        size_t      n;
+        uint8_t     b[16384];
+};
+
+static void canon_flush(struct canon *c)
+{
+        if (c->ok && c->n > 0) {
+                if (c->h != NULL && !prc_sha256_update(c->h, c->b, c->n, c->err))
+                        c->ok = false;
+                if (c->ok && c->copy != NULL && !prc_buf_put(c->copy, c->b, c->n, c->err))
+                        c->ok = false;
+        }
+        c->n = 0;
+}
+
+static void canon_put(struct canon *c, const void *p, size_t n)
+{
+        if (n > sizeof(c->b) - c->n) {
+                canon_flush(c);
+                if (n > sizeof(c->b)) {
+                        if (c->ok && c->h != NULL && !prc_sha256_update(c->h, p, n, c->err))
+                                c->ok = false;
+                        if (c->ok && c->copy != NULL && !prc_buf_put(c->copy, p, n, c->err))
+                                c->ok = false;
+                        return;
+                }
+        }
+        memcpy(c->b + c->n, p, n);
+        c->n += n;
+}
+
+#define CANON_LIT(c, s) canon_put((c), (s), sizeof(s) - 1)
+
+static void canon_str(struct canon *c, const char *s)
+{
+        static const char hx[] = "0123456789abcdef";
+        size_t n = strlen(s), run = 0;
+
+        if (!prc_utf8_valid((const uint8_t *)s, n, NULL)) {
+                if (c->ok)
+                        prc_err_set(c->err, PRC_E_NOT_CANONICAL, "string is not valid UTF-8");
+                c->ok = false;
+                return;
+        }
+        CANON_LIT(c, "\"");
+        for (size_t i = 0; i < n; i++) {
+                unsigned char ch = (unsigned char)s[i];
+                char esc[6];
+                size_t elen = 2;
+
+                if (ch != '"' && ch != '\\' && ch >= 0x20) {
+                        run++;
+                        continue;
+                }
+                esc[0] = '\\';
+                switch (ch) {
+                case '"': esc[1] = '"'; break;
+                case '\\': esc[1] = '\\'; break;
+                case '\b': esc[1] = 'b'; break;
+                case '\t': esc[1] = 't'; break;
+                case '\n': esc[1] = 'n'; break;
+                case '\f': esc[1] = 'f'; break;
+                case '\r': esc[1] = 'r'; break;
+                default:
+                        memcpy(esc, "\\u00", 4);
+                        esc[4] = hx[ch >> 4];
+                        esc[5] = hx[ch & 15];
+                        elen = 6;
+                }
+                canon_put(c, s + i - run, run);
+                canon_put(c, esc, elen);
+                run = 0;
+        }
+        canon_put(c, s + n - run, run);
+        CANON_LIT(c, "\"");
+}
+
+static void canon_uint(struct canon *c, uint64_t v)
+{
+        char d[24];
+        size_t i = sizeof(d);
+
+        if (v > (uint64_t)PRC_SAFE_INT_MAX) {
+                if (c->ok)
+                        prc_err_set(c->err, PRC_E_NOT_CANONICAL, "integer %llu outside the safe range",
+                                    (unsigned long long)v);
+                c->ok = false;
+                return;
+        }
+        do {
+                d[--i] = (char)('0' + v % 10);
+                v /= 10;
+        } while (v != 0);
+        canon_put(c, d + i, sizeof(d) - i);
+}
+
+static void canon_listing(const prc_inventory *inv, struct canon *c)
+{
+        CANON_LIT(c, "{\"entries\":[");
+        for (size_t i = 0; i < inv->nents; i++) {
+                const prc_inv_entry *e = &inv->ents[i].pub;
+                if (i > 0)
+                        CANON_LIT(c, ",");
+                if (e->type == PRC_INV_FILE) {
+                        if (e->executable)
+                                CANON_LIT(c, "{\"executable\":true,\"oversized\":");
+                        else
+                                CANON_LIT(c, "{\"executable\":false,\"oversized\":");
+                        if (e->oversized)
+                                CANON_LIT(c, "true,\"path\":");
+                        else
+                                CANON_LIT(c, "false,\"path\":");
+                        canon_str(c, e->path);
+                        CANON_LIT(c, ",\"sha256\":");
+                        canon_str(c, e->sha256);
+                        CANON_LIT(c, ",\"size\":");
+                        canon_uint(c, e->size);
+                        CANON_LIT(c, ",\"type\":\"file\"}");
+                } else {
+                        CANON_LIT(c, "{\"path\":");
+                        canon_str(c, e->path);
+                        CANON_LIT(c, ",\"type\":\"symlink\"}");
+                }
+        }
+        CANON_LIT(c, "],\"excluded\":[");
+        for (size_t i = 0; i < inv->nexcluded; i++) {
+                if (i > 0)
+                        CANON_LIT(c, ",");
+                canon_str(c, inv->excluded[i]);
+        }
+        CANON_LIT(c, "],\"schema\":");
+        canon_str(c, PRC_INVENTORY_SCHEMA);
+        CANON_LIT(c, ",\"skipped\":{\"block_device\":");
+        canon_uint(c, inv->skipped.block_device);
+        CANON_LIT(c, ",\"char_device\":");
+        canon_uint(c, inv->skipped.char_device);
+        CANON_LIT(c, ",\"fifo\":");
+        canon_uint(c, inv->skipped.fifo);
+        CANON_LIT(c, ",\"socket\":");
+        canon_uint(c, inv->skipped.socket);
+        CANON_LIT(c, "},\"unrepresentable\":[");
+        for (size_t i = 0; i < inv->nunreps; i++) {
+                const prc_inv_unrep *u = &inv->unreps[i].pub;
+                if (i > 0)
+                        CANON_LIT(c, ",");
+                CANON_LIT(c, "{\"kind\":");
+                canon_str(c, u->kind);
+                CANON_LIT(c, ",\"raw\":");
+                canon_str(c, u->raw);
+                CANON_LIT(c, ",\"reason\":");
+                canon_str(c, u->reason);
+                CANON_LIT(c, "}");
+        }
+        CANON_LIT(c, "]}");
+        canon_flush(c);
+}
+
+bool prc_inventory_canonical(const prc_inventory *inv, prc_buf *out, prc_err *err)
+{
+        struct canon *c = malloc(sizeof(*c));
+        size_t len0 = out->len;
+        bool ok;
+
+        if (c == NULL)
+                return prc_err_oom(err, "the canonical listing");
+        c->h = NULL;
+        c->copy = out;
+        c->err = err;
+        c->ok = true;
+        c->n = 0;
+        canon_listing(inv, c);
+        ok = c->ok;
+        free(c);
+        if (!ok)
+                out->len = len0;
+        return ok;
+}
+
+/* inv->digest = SHA-256 of the canonical listing (docs/inventory.md). */
+static bool seal(prc_inventory *inv, prc_err *err)
+{
+        struct canon *c = malloc(sizeof(*c));
+        uint8_t d[PRC_SHA256_LEN];
+        bool ok;
+
+        if (c == NULL)
+                return prc_err_oom(err, "the canonical listing");
+        c->h = prc_sha256_new(err);
+        c->copy = NULL;
+        c->err = err;
+        c->ok = c->h != NULL;
+        c->n = 0;
+        if (c->ok)
+                canon_listing(inv, c);
+        ok = c->ok && prc_sha256_final(c->h, d, err);
+        prc_sha256_free(c->h);
+        free(c);
+        if (ok)
+                prc_hex_encode(d, sizeof(d), inv->digest);
+        return ok;
+}
+
 static int cstr_cmp(const void *a, const void *b)
 {
         return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Move the walk's segments into one array sorted by path (pub.path keeps pointing into the arena). */
+static bool flatten(prc_inventory *inv, prc_err *err)
+{
+        inv->ents = malloc((inv->nents ? inv->nents : 1) * sizeof(*inv->ents));
+        if (inv->ents == NULL)
+                return prc_err_oom(err, "the inventory");
+        for (size_t i = 0, k = 0; i < inv->nents; k++) {
+                size_t n = (size_t)ENT_SEG0 << k;
+                if (n > inv->nents - i)
+                        n = inv->nents - i;
+                memcpy(inv->ents + i, inv->seg[k], n * sizeof(*inv->ents));
+                i += n;
+        }
+        for (size_t k = 0; k < ENT_NSEG; k++) {
+                free(inv->seg[k]);
+                inv->seg[k] = NULL;
+        }
+        if (inv->nents > 1)
+                qsort(inv->ents, inv->nents, sizeof(*inv->ents), ent_cmp);
+        inv->total_bytes = 0;
+        for (size_t i = 0; i < inv->nents; i++)
+                if (inv->ents[i].pub.type == PRC_INV_FILE)
+                        inv->total_bytes += inv->ents[i].pub.size;
+        return true;
 }
 
 bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inventory **out, prc_err *err)
@@ -472,13 +839,17 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
         prc_inventory *inv;
         char *rel = NULL;
         struct stat st;
-        bool ok = false;
+        prc_pool_feed *feed;
+        unsigned threads;
+        bool ok = false, walked;
 
         if (opts == NULL)
                 opts = &defaults;
+        threads = opts->threads ? opts->threads : prc_pool_default_threads();
         inv = calloc(1, sizeof(*inv));
         if (inv == NULL)
                 return prc_err_oom(err, "the inventory");
+        inv->doc_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
         inv->max_entries = opts->max_entries ? opts->max_entries : PRC_INV_MAX_ENTRIES;
         inv->rootfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
         if (inv->rootfd < 0) {
@@ -491,26 +862,40 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
         }
         /* The walk never descends into a directory whose path is invalid, so this bounds rel. */
         rel = malloc(PRC_PATH_MAX + NAME_MAX + 2);
-        if (rel == NULL) {
+        inv->dents = malloc(DENTS_BUF);
+        if (rel == NULL || inv->dents == NULL) {
                 prc_err_oom(err, "the inventory");
                 goto out;
         }
         rel[0] = '\0';
-        if (!walk_dir(inv, inv->rootfd, rel, 0, opts->no_exclude, err))
+        /*
+         * threads - 1 workers hash what the walk has recorded while it goes
+         * on; then this thread joins them (with one thread it hashes
+         * everything after the walk).
+         */
+        inv->feed = prc_pool_feed_start(threads, hash_job, inv, err);
+        if (inv->feed == NULL)
                 goto out;
-        if (inv->nents > 1)
-                qsort(inv->ents, inv->nents, sizeof(*inv->ents), ent_cmp);
+        walked = walk_dir(inv, inv->rootfd, st.st_dev, rel, 0, opts->no_exclude, err);
+        publish(inv);
+        feed = inv->feed;
+        inv->feed = NULL;
+        /* A walk error wins over hashing errors: it is the same on every run. */
+        if (!prc_pool_feed_finish(feed, !walked, err) || !walked)
+                goto out;
+        if (!flatten(inv, err))
+                goto out;
         if (inv->nunreps > 1)
                 qsort(inv->unreps, inv->nunreps, sizeof(*inv->unreps), unrep_cmp);
         if (inv->nexcluded > 1)
                 qsort(inv->excluded, inv->nexcluded, sizeof(inv->excluded[0]), cstr_cmp);
-        if (!hash_all(inv, opts->threads ? opts->threads : prc_pool_default_threads(), err))
-                goto out;
-        if (!build_doc(inv, err))
+        if (!seal(inv, err))
                 goto out;
         ok = true;
 out:
         free(rel);
+        free(inv->dents);
+        inv->dents = NULL;
         if (!ok) {
                 prc_inventory_free(inv);
                 return false;
@@ -538,13 +923,19 @@ void prc_inventory_free(prc_inventory *inv)
 {
         if (inv == NULL)
                 return;
-        for (size_t i = 0; i < inv->nents; i++)
-                free(inv->ents[i].path);
+        while (inv->arena != NULL) {
+                struct arena_block *next = inv->arena->next;
+                free(inv->arena);
+                inv->arena = next;
+        }
+        for (size_t k = 0; k < ENT_NSEG; k++)
+                free(inv->seg[k]);
         for (size_t i = 0; i < inv->nunreps; i++)
                 free(inv->unreps[i].raw);
         free(inv->ents);
         free(inv->unreps);
         json_decref(inv->doc);
+        pthread_mutex_destroy(&inv->doc_mu);
         if (inv->rootfd > 0)
                 close(inv->rootfd);
         free(inv);
@@ -623,9 +1014,26 @@ const char *prc_inventory_digest(const prc_inventory *inv)
         return inv->digest;
 }
 
+const json_t *prc_inventory_json(const prc_inventory *cinv, prc_err *err)
+{
+        /* The document is a cache of what the entries already say: filling it in is not a change. */
+        prc_inventory *inv = (prc_inventory *)cinv;
+        const json_t *doc;
+
+        pthread_mutex_lock(&inv->doc_mu);
+        if (inv->doc == NULL)
+                (void)build_doc(inv, err);
+        doc = inv->doc;
+        pthread_mutex_unlock(&inv->doc_mu);
+        return doc;
+}
+
 const json_t *prc_inventory_to_json(const prc_inventory *inv)
 {
-        return inv->doc;
+        prc_err err;
+
+        prc_err_init(&err);
+        return prc_inventory_json(inv, &err);
 }
 
 int prc_inventory_root_fd(const prc_inventory *inv)

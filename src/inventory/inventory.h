@@ -108,10 +108,19 @@ uint64_t prc_inventory_total_bytes(const prc_inventory *inv);
 const char *prc_inventory_digest(const prc_inventory *inv);
 /*
  * The whole listing as a JSON document (docs/inventory.md), including
- * "inventory_digest".  Borrowed: valid until prc_inventory_free; do not
- * modify (json_deep_copy it to edit).
+ * "inventory_digest", built on the first call (safe from several threads).
+ * Borrowed: valid until prc_inventory_free; do not modify (json_deep_copy
+ * it to edit).  NULL with err set on out-of-memory.
  */
+const json_t *prc_inventory_json(const prc_inventory *inv, prc_err *err);
+/* The same without an error record (NULL on out-of-memory). */
 const json_t *prc_inventory_to_json(const prc_inventory *inv);
+/*
+ * Append the canonical listing the digest covers (the document without
+ * "inventory_digest", as prc_jcs_write would write it) to out.  On failure
+ * out is unchanged.  Errors: not-canonical, buffer-limit, out-of-memory.
+ */
+bool prc_inventory_canonical(const prc_inventory *inv, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* The root directory descriptor (borrowed: closed by prc_inventory_free). */
 int prc_inventory_root_fd(const prc_inventory *inv);
 
@@ -140,11 +149,14 @@ enum {
         PRC_INV_HOOK_DIR_STATED = 1,    /* walk: a directory was lstat'ed, not yet opened */
         PRC_INV_HOOK_HASH_READ = 2,     /* inventory: first chunk of a file was read */
         PRC_INV_HOOK_COPY_READ = 3,     /* snapshot: first chunk of a file was read and written */
+        PRC_INV_HOOK_HASH_OPEN = 4,     /* inventory: a file is about to be opened for hashing */
 };
 #if defined(PRC_TESTING) && PRC_TESTING
 typedef void (*prc_inv_hook_fn)(int point, const char *rel, void *arg);
 /* Install (or with NULL remove) the hook; it may run on worker threads. */
 void prc_inventory_set_test_hook(prc_inv_hook_fn fn, void *arg);
+/* Type every entry with an lstat, as on filesystems whose d_type or d_ino cannot be used. */
+void prc_inventory_test_force_lstat(bool on);
 /* Make the snapshot copy through user space, as where copy_file_range is unavailable. */
 void prc_inventory_test_force_stream_copy(bool on);
 #endif

@@ -181,6 +181,183 @@ out:
         return ok;
 }
 
+struct feed_worker {
+        struct prc_pool_feed *f;
+        prc_pool_worker       w;
+};
+
+struct prc_pool_feed {
+        prc_pool_fn         fn;
+        void               *ctx;
+        unsigned            nslots;     /* worker slots: threads - 1, plus the caller's last */
+        unsigned            started;    /* threads running feed_main on slots [0, started) */
+        pthread_t          *tid;
+        struct feed_worker *wk;         /* nthreads + 1: the last is the caller's */
+        atomic_size_t       next;       /* next job to claim */
+        atomic_size_t       avail;      /* jobs [0, avail) are published */
+        atomic_bool         stop;
+        pthread_mutex_t     mu;
+        pthread_cond_t      cv;
+        bool                closed;     /* under mu: nothing more will be published */
+        unsigned            waiting;    /* under mu */
+        size_t              fail_pos;   /* under mu */
+        prc_err             fail;       /* under mu */
+};
+
+static void feed_failure(prc_pool_feed *f, size_t pos, const prc_err *e)
+{
+        pthread_mutex_lock(&f->mu);
+        if (pos < f->fail_pos) {
+                f->fail_pos = pos;
+                f->fail = *e;
+        }
+        atomic_store(&f->stop, true);
+        pthread_cond_broadcast(&f->cv);
+        pthread_mutex_unlock(&f->mu);
+}
+
+static void *feed_main(void *arg)
+{
+        struct feed_worker *fw = arg;
+        prc_pool_feed *f = fw->f;
+
+        for (;;) {
+                size_t pos;
+
+                if (atomic_load_explicit(&f->stop, memory_order_relaxed))
+                        break;
+                pos = atomic_fetch_add(&f->next, 1);
+                if (pos >= atomic_load_explicit(&f->avail, memory_order_acquire)) {
+                        bool have;
+
+                        /* Claimed ahead of the walk: wait for it (claims stay in index order). */
+                        pthread_mutex_lock(&f->mu);
+                        while (pos >= atomic_load(&f->avail) && !f->closed && !atomic_load(&f->stop)) {
+                                f->waiting++;
+                                pthread_cond_wait(&f->cv, &f->mu);
+                                f->waiting--;
+                        }
+                        have = pos < atomic_load(&f->avail) && !atomic_load(&f->stop);
+                        pthread_mutex_unlock(&f->mu);
+                        if (!have)
+                                break;
+                }
+                prc_err_init(&fw->w.err);
+                if (!f->fn(f->ctx, pos, &fw->w)) {
+                        if (!prc_err_is_set(&fw->w.err))
+                                prc_err_set(&fw->w.err, PRC_E_INTERNAL, "pool job failed without an error");
+                        feed_failure(f, pos, &fw->w.err);
+                        break;
+                }
+        }
+        return NULL;
+}
+
+static void feed_free(prc_pool_feed *f)
+{
+        for (unsigned i = 0; i < f->nslots; i++) {
+                free(f->wk[i].w.buf);
+                prc_sha256_free(f->wk[i].w.h);
+        }
+        free(f->wk);
+        free(f->tid);
+        pthread_cond_destroy(&f->cv);
+        pthread_mutex_destroy(&f->mu);
+        free(f);
+}
+
+prc_pool_feed *prc_pool_feed_start(unsigned threads, prc_pool_fn fn, void *ctx, prc_err *err)
+{
+        prc_pool_feed *f = calloc(1, sizeof(*f));
+        unsigned want = threads > 1 ? threads - 1 : 0;
+
+        if (f == NULL) {
+                prc_err_oom(err, "the worker pool");
+                return NULL;
+        }
+        f->fn = fn;
+        f->ctx = ctx;
+        f->fail_pos = SIZE_MAX;
+        atomic_init(&f->next, 0);
+        atomic_init(&f->avail, 0);
+        atomic_init(&f->stop, false);
+        prc_err_init(&f->fail);
+        if (pthread_mutex_init(&f->mu, NULL) != 0) {
+                free(f);
+                prc_err_set(err, PRC_E_INTERNAL, "cannot create a mutex");
+                return NULL;
+        }
+        if (pthread_cond_init(&f->cv, NULL) != 0) {
+                pthread_mutex_destroy(&f->mu);
+                free(f);
+                prc_err_set(err, PRC_E_INTERNAL, "cannot create a condition variable");
+                return NULL;
+        }
+        f->wk = calloc(want + 1, sizeof(*f->wk));
+        f->tid = calloc(want + 1, sizeof(*f->tid));
+        if (f->wk == NULL || f->tid == NULL) {
+                feed_free(f);
+                prc_err_oom(err, "the worker pool");
+                return NULL;
+        }
+        f->nslots = want + 1;
+        for (unsigned i = 0; i <= want; i++) {
+                f->wk[i].f = f;
+                prc_err_init(&f->wk[i].w.err);
+                f->wk[i].w.buf = malloc(PRC_POOL_BUF);
+                f->wk[i].w.h = prc_sha256_new(err);
+                if (f->wk[i].w.buf == NULL || f->wk[i].w.h == NULL) {
+                        feed_free(f);
+                        prc_err_oom(err, "a worker buffer");
+                        return NULL;
+                }
+        }
+        /* Fewer threads is slower, not wrong: the caller still runs every job at the end. */
+        while (f->started < want && pthread_create(&f->tid[f->started], NULL, feed_main, &f->wk[f->started]) == 0)
+                f->started++;
+        return f;
+}
+
+void prc_pool_feed_publish(prc_pool_feed *f, size_t njobs)
+{
+        atomic_store_explicit(&f->avail, njobs, memory_order_release);
+        /* Under mu: a worker that saw the old count is either not yet waiting or woken here. */
+        pthread_mutex_lock(&f->mu);
+        if (f->waiting > 0)
+                pthread_cond_broadcast(&f->cv);
+        pthread_mutex_unlock(&f->mu);
+}
+
+bool prc_pool_feed_failed(prc_pool_feed *f)
+{
+        return atomic_load_explicit(&f->stop, memory_order_relaxed);
+}
+
+bool prc_pool_feed_finish(prc_pool_feed *f, bool abort, prc_err *err)
+{
+        bool ok = true;
+
+        pthread_mutex_lock(&f->mu);
+        f->closed = true;
+        if (abort)
+                atomic_store(&f->stop, true);
+        pthread_cond_broadcast(&f->cv);
+        pthread_mutex_unlock(&f->mu);
+        if (!abort)
+                feed_main(&f->wk[f->nslots - 1]);
+        for (unsigned i = 0; i < f->started; i++)
+                pthread_join(f->tid[i], NULL);
+        if (abort) {
+                ok = false;
+        } else if (f->fail_pos != SIZE_MAX) {
+                if (err != NULL && !prc_err_is_set(err))
+                        *err = f->fail;
+                ok = false;
+        }
+        feed_free(f);
+        return ok;
+}
+
 static bool same_times(const struct stat *a, const struct stat *b)
 {
         return a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;

@@ -4,9 +4,10 @@
  * Internal to src/inventory/ (inventory.c and snapshot.c).  A pool runs N
  * jobs on T threads; each thread owns one large read buffer and one SHA-256
  * context, so memory is T buffers plus the job table, never file sizes.
- * Jobs are taken in the caller's order (largest first keeps both cores busy
- * to the end); results land in caller-owned slots, so output order does not
- * depend on scheduling.  Trust: reads hostile files through descriptors the
+ * prc_pool_run takes a fixed job list in the caller's order (the snapshot's
+ * path order); prc_pool_feed takes jobs while the producer is still adding
+ * them (the inventory walk).  Results land in caller-owned slots, so output
+ * order does not depend on scheduling.  Trust: reads hostile files through descriptors the
  * caller opened safely.
  */
 #ifndef PRC_INVENTORY_POOL_H
@@ -44,6 +45,30 @@ typedef bool (*prc_pool_fn)(void *ctx, size_t job, prc_pool_worker *w);
  */
 bool prc_pool_run(unsigned threads, size_t njobs, const size_t *order, prc_pool_fn fn, void *ctx,
                   const volatile sig_atomic_t *cancel, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * A pool fed while it runs: the producer (the inventory walk) publishes a
+ * growing prefix of jobs 0..n-1 and threads-1 workers start on them at once,
+ * so hashing overlaps the walk; prc_pool_feed_finish makes the caller the
+ * last worker.  Jobs run in index order of claim; fn must tolerate jobs it
+ * has nothing to do for (return true).  Failure rules as prc_pool_run (the
+ * earliest failing index wins; no job is claimed after a failure).
+ */
+typedef struct prc_pool_feed prc_pool_feed;
+
+/* NULL on failure (err set).  Errors: out-of-memory, internal. */
+prc_pool_feed *prc_pool_feed_start(unsigned threads, prc_pool_fn fn, void *ctx, prc_err *err) PRC_MUST_CHECK;
+/* Jobs [0, njobs) may run now (njobs never decreases); the producer must not touch them again. */
+void prc_pool_feed_publish(prc_pool_feed *f, size_t njobs);
+/* Has a job failed (the producer may stop early)? */
+bool prc_pool_feed_failed(prc_pool_feed *f);
+/*
+ * No more jobs: unless abort, the caller runs jobs alongside the workers
+ * until all published ones are done; then joins and frees f.  With abort
+ * the workers stop after their current job and f is freed (returns false
+ * without touching err).  Errors: what fn recorded.
+ */
+bool prc_pool_feed_finish(prc_pool_feed *f, bool abort, prc_err *err);
 
 /* Default worker count: online CPUs, at least 1, at most 8. */
 unsigned prc_pool_default_threads(void);

@@ -31,7 +31,7 @@ as_user() {
 
 # oci_image NAME: print the pinned reference of test image NAME, building it if needed.
 oci_image() {
-        local name=$1 src="$PRC_ROOT/tests/helpers/adapters/$1.c" key cache d ref digest
+        local name=$1 src="$PRC_ROOT/tests/helpers/adapters/$1.c" key cache d
         key=$(cat "$PRC_ROOT/tests/helpers/adapters/common.h" "$src" | sha256sum | cut -c1-16)
         cache="$OCI_STATE/images/$name-$key"
         if [ -s "$cache" ] && docker image inspect "$(cat "$cache")" >/dev/null 2>&1; then
@@ -43,15 +43,21 @@ oci_image() {
         mkdir -p "$d/root/tmp" "$d/root/prc-snapshot" "$d/root/prc-inputs"
         chmod 1777 "$d/root/tmp"
         gcc -static -O2 -Wall -Wextra -Werror -o "$d/root/adapter" "$src" >&2 || { rm -rf "$d"; return 1; }
+        oci_publish_rootfs "$d" "prc-test/$name" "$key" "$cache"
+}
+
+# oci_publish_rootfs DIR REPO KEY CACHE: import DIR/root as a scratch image, push it to the test
+# registry, pull it back once by digest (every run after this uses --pull=never), remove DIR, and
+# print the pinned reference (also written to CACHE).
+oci_publish_rootfs() {
+        local d=$1 ref="$OCI_REG/$2" key=$3 cache=$4 digest
         tar -C "$d/root" --owner=0 --group=0 --numeric-owner -cf "$d/root.tar" . || { rm -rf "$d"; return 1; }
-        ref="$OCI_REG/prc-test/$name"
         docker import "$d/root.tar" "$ref:$key" >/dev/null || { rm -rf "$d"; return 1; }
         rm -rf "$d"
         docker push "$ref:$key" >/dev/null || return 1
         digest=$(docker image inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$ref:$key" |
                  grep "^$ref@sha256:" | head -n 1 | sed 's/.*@//')
         [ -n "$digest" ] || return 1
-        # Pull once by digest; every run after this uses --pull=never.
         docker pull "$ref@$digest" >/dev/null || return 1
         echo "$ref@$digest" >"$cache"
         echo "$ref@$digest"

@@ -16,7 +16,7 @@ STANDIN_REPO=prc-test/gitleaks-standin
 
 # standin_image: print the pinned reference of the stand-in image, building it when its sources changed.
 standin_image() {
-        local key cache d ref digest
+        local key cache d
         key=$(cat "$PRC_ROOT/tests/helpers/gitleaks_standin.c" "$PRC_ROOT"/src/adapter/native/*.[ch] \
                 "$PRC_ROOT"/src/base/*.[ch] | sha256sum | cut -c1-16)
         cache="$OCI_STATE/images/gitleaks-standin-$key"
@@ -33,17 +33,7 @@ standin_image() {
                 "$PRC_ROOT/tests/helpers/gitleaks_standin.c" "$PRC_ROOT/build/test/libprc.a" \
                 -ljansson -lfyaml -lexpat -lcrypto -lseccomp -larchive -lz -lbz2 -llzma -lxml2 -lpthread -ldl \
                 2>/dev/null || { rm -rf "$d"; return 1; }
-        tar -C "$d/root" --owner=0 --group=0 --numeric-owner -cf "$d/root.tar" . || { rm -rf "$d"; return 1; }
-        ref="$OCI_REG/$STANDIN_REPO"
-        docker import "$d/root.tar" "$ref:$key" >/dev/null || { rm -rf "$d"; return 1; }
-        rm -rf "$d"
-        docker push "$ref:$key" >/dev/null || return 1
-        digest=$(docker image inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$ref:$key" |
-                 grep "^$ref@sha256:" | head -n 1 | sed 's/.*@//')
-        [ -n "$digest" ] || return 1
-        docker pull "$ref@$digest" >/dev/null || return 1
-        echo "$ref@$digest" >"$cache"
-        echo "$ref@$digest"
+        oci_publish_rootfs "$d" "$STANDIN_REPO" "$key" "$cache"
 }
 
 OCI_OK=1

@@ -235,11 +235,11 @@ static void test_inventory__file_growing_during_hashing_fails(void)
         T_ASSERT(strstr(err.msg, "'small'") != NULL);
 }
 
-/* Hook: while the large file is hashed, replace the small one (same name, new inode). */
-static void replace_other(int point, const char *rel, void *arg)
+/* Hook: just before "small" is opened for hashing, replace it (same name and bytes, new inode). */
+static void replace_small(int point, const char *rel, void *arg)
 {
         (void)arg;
-        if (point != PRC_INV_HOOK_HASH_READ || strcmp(rel, "big.bin") != 0)
+        if (point != PRC_INV_HOOK_HASH_OPEN || strcmp(rel, "small") != 0)
                 return;
         fx_text("tmp-new", "same");
         T_ASSERT(rename(fx_path("tmp-new"), fx_path("small")) == 0);
@@ -247,16 +247,30 @@ static void replace_other(int point, const char *rel, void *arg)
 
 static void test_inventory__file_replaced_before_hashing_fails(void)
 {
-        prc_inventory_opts o = { .threads = 1 };        /* largest first, then "small" */
         prc_err err;
 
         fx_big("big.bin", 2u << 20);
-        fx_text("small", "same");
-        prc_inventory_set_test_hook(replace_other, NULL);
-        err = build_err(&o);
-        prc_inventory_set_test_hook(NULL, NULL);
-        T_ERR(err, PRC_E_INV_TREE_CHANGED);
-        T_ASSERT(strstr(err.msg, "'small'") != NULL);
+        fx_text("sub/other", "x");
+        /*
+         * With one thread the walk ends before hashing starts; with two the
+         * file may be hashed while the walk goes on.  Either way, and with
+         * the entry typed by its directory entry or by an lstat, the walk's
+         * identity is what the hash checks.
+         */
+        for (unsigned threads = 1; threads <= 2; threads++) {
+                for (int lstat_all = 0; lstat_all <= 1; lstat_all++) {
+                        prc_inventory_opts o = { .threads = threads };
+
+                        fx_text("small", "same");
+                        prc_inventory_test_force_lstat(lstat_all);
+                        prc_inventory_set_test_hook(replace_small, NULL);
+                        err = build_err(&o);
+                        prc_inventory_set_test_hook(NULL, NULL);
+                        prc_inventory_test_force_lstat(false);
+                        T_ERR(err, PRC_E_INV_TREE_CHANGED);
+                        T_ASSERT(strstr(err.msg, "'small'") != NULL);
+                }
+        }
 }
 
 static prc_err build_err_at_root_fd(void)
@@ -616,6 +630,153 @@ static void test_inventory__component_walk_fallback_refuses_symlinks_too(void)
         prc_inventory_free(inv);
 }
 
+/* A tree with every kind of entry the listing can hold, with names JSON must escape. */
+static void tricky_tree(void)
+{
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd, sk;
+
+        fx_text("plain", "x");
+        fx_text("quo\"te", "q");
+        fx_text("sp ace/\xc3\xa9t\xc3\xa9", "utf-8, two bytes");
+        fx_text("\xe2\x82\xac/\xf0\x9f\x98\x80.txt", "three and four bytes");
+        fx_text("a/b/c/d/e", "");
+        fx_file("run.sh", "#!/bin/sh\n", 10, 0755);
+        fx_text(".git/HEAD", "ref");
+        fx_text("bad\nname\"q", "unrepresentable, with a quote");
+        fx_text("back\\slash", "b");
+        fx_symlink("plain", "link");
+        fx_symlink("/etc/passwd", "sp ace/out");
+        T_ASSERT(mkfifo(fx_path("a/pipe"), 0644) == 0);
+        sk = socket(AF_UNIX, SOCK_STREAM, 0);
+        T_ASSERT(sk >= 0);
+        snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", fx_path("sock"));
+        T_ASSERT(bind(sk, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+        close(sk);
+        fd = open(fx_path("over"), O_WRONLY | O_CREAT, 0644);
+        T_ASSERT(fd >= 0 && ftruncate(fd, (10u << 20) + 1) == 0);
+        close(fd);
+        for (int i = 0; i < 300; i++) {
+                char rel[64];
+                snprintf(rel, sizeof(rel), "many/d%02d/f%03d", i % 17, i);
+                fx_text(rel, rel);
+        }
+}
+
+static char *canonical_bytes(const prc_inventory *inv, size_t *len)
+{
+        prc_buf b;
+        prc_err err;
+        char *s;
+
+        prc_buf_init(&b, 1u << 30);
+        prc_err_init(&err);
+        T_ASSERT(prc_inventory_canonical(inv, &b, &err));
+        T_NOERR(err);
+        T_ASSERT(prc_buf_putc(&b, '\0', &err));
+        s = (char *)prc_buf_take(&b, len, &err);
+        T_ASSERT(s != NULL);
+        (*len)--;
+        return s;
+}
+
+static void test_inventory__canonical_writer_equals_jcs_of_the_document(void)
+{
+        prc_inventory *inv;
+        json_t *doc;
+        prc_buf b;
+        prc_err err;
+        char hex[PRC_SHA256_HEX + 1], *direct;
+        size_t n;
+
+        tricky_tree();
+        inv = build_ok(NULL);
+        T_EQ_INT(prc_inventory_unrep_count(inv), 2);
+        T_EQ_INT(prc_inventory_skipped(inv)->fifo, 1);
+        T_EQ_INT(prc_inventory_skipped(inv)->socket, 1);
+        T_EQ_INT(prc_inventory_excluded_count(inv), 1);
+        T_ASSERT(entry(inv, "over")->oversized);
+        T_ASSERT(entry(inv, "run.sh")->executable);
+        direct = canonical_bytes(inv, &n);
+        /* The same bytes as the general JCS writer gives for the jansson document minus its digest. */
+        prc_err_init(&err);
+        doc = json_deep_copy(prc_inventory_json(inv, &err));
+        T_ASSERT(doc != NULL);
+        T_ASSERT(json_object_del(doc, "inventory_digest") == 0);
+        prc_buf_init(&b, 1u << 30);
+        T_ASSERT(prc_jcs_write(doc, &b, &err));
+        T_EQ_MEM(direct, n, b.data, b.len);
+        T_ASSERT(strstr(direct, "\"path\":\"quo\\\"te\"") != NULL);
+        T_ASSERT(strstr(direct, "\"raw\":\"bad\\\\x0aname\\\"q\"") != NULL);
+        T_ASSERT(strstr(direct, "\"path\":\"\xe2\x82\xac/\xf0\x9f\x98\x80.txt\"") != NULL);
+        /* And the digest is the SHA-256 of exactly those bytes. */
+        T_ASSERT(prc_sha256_hex_once(direct, n, hex, &err));
+        T_EQ_STR(hex, prc_inventory_digest(inv));
+        /* Appending keeps what the buffer held. */
+        prc_buf_reset(&b);
+        T_ASSERT(prc_buf_put(&b, "pre", 3, &err));
+        T_ASSERT(prc_inventory_canonical(inv, &b, &err));
+        T_EQ_MEM(b.data, 3, "pre", 3);
+        T_EQ_MEM(b.data + 3, b.len - 3, direct, n);
+        prc_buf_clear(&b);
+        json_decref(doc);
+        free(direct);
+        prc_inventory_free(inv);
+}
+
+static void test_inventory__listing_is_the_same_for_any_thread_count_and_walk_mode(void)
+{
+        prc_inventory *inv;
+        char *ref, *s;
+        size_t nref, n;
+
+        tricky_tree();
+        inv = build_ok(&(prc_inventory_opts){ .threads = 1 });
+        ref = canonical_bytes(inv, &nref);
+        prc_inventory_free(inv);
+        for (unsigned threads = 1; threads <= 4; threads++) {
+                for (int lstat_all = 0; lstat_all <= 1; lstat_all++) {
+                        prc_inventory_test_force_lstat(lstat_all);
+                        inv = build_ok(&(prc_inventory_opts){ .threads = threads });
+                        prc_inventory_test_force_lstat(false);
+                        s = canonical_bytes(inv, &n);
+                        T_EQ_MEM(s, n, ref, nref);
+                        free(s);
+                        prc_inventory_free(inv);
+                }
+        }
+        free(ref);
+}
+
+/* Hook: a file vanishes just before a worker opens it (the walk may still be going on). */
+static void remove_gone(int point, const char *rel, void *arg)
+{
+        (void)arg;
+        if (point == PRC_INV_HOOK_HASH_OPEN && strcmp(rel, "gone") == 0)
+                T_ASSERT(unlink(fx_path("gone")) == 0);
+}
+
+static void test_inventory__file_removed_before_hashing_fails(void)
+{
+        prc_err err;
+
+        for (int i = 0; i < 40; i++) {
+                char rel[32];
+                snprintf(rel, sizeof(rel), "d%d/f", i);
+                fx_text(rel, "y");
+        }
+        for (unsigned threads = 1; threads <= 3; threads++) {
+                prc_inventory_opts o = { .threads = threads };
+
+                fx_text("gone", "x");
+                prc_inventory_set_test_hook(remove_gone, NULL);
+                err = build_err(&o);
+                prc_inventory_set_test_hook(NULL, NULL);
+                T_ERR(err, PRC_E_INV_TREE_CHANGED);
+                T_ASSERT(strstr(err.msg, "'gone'") != NULL);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_inventory__records_files_symlinks_sorted_bytewise),
         T(test_inventory__listing_json_has_the_documented_fields),
@@ -641,5 +802,8 @@ static const prc_test tests[] = {
         T(test_inventory__root_must_be_a_directory),
         T(test_inventory__read_checks_bytes_against_the_listing),
         T(test_inventory__component_walk_fallback_refuses_symlinks_too),
+        T(test_inventory__canonical_writer_equals_jcs_of_the_document),
+        T(test_inventory__listing_is_the_same_for_any_thread_count_and_walk_mode),
+        T(test_inventory__file_removed_before_hashing_fails),
 };
 PRC_SUITE(inventory, tests)

@@ -95,8 +95,9 @@ static void test_native_grype__not_found_is_time_bound(void)
         T_EQ_INT(json_array_size(r.observations), 1);
         o = json_array_get(r.observations, 0);
         T_EQ_STR(json_string_value(json_object_get(o, "outcome")), "not_found");
-        T_EQ_STR(json_string_value(json_object_get(o, "db_built")), "2026-07-21T06:12:45Z");
-        T_EQ_STR(json_string_value(json_object_get(o, "now")), "2026-07-22T12:00:00Z");
+        /* in value, so the record's observation (jsonl shape) and the evidence keep both */
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(o, "value"), "db_built")), "2026-07-21T06:12:45Z");
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(o, "value"), "now")), "2026-07-22T12:00:00Z");
         prc_native_result_clear(&r);
 }
 
@@ -171,7 +172,7 @@ static void test_native_grype__db_dir_valid(void)
 {
         json_t *id = NULL;
         prc_err err;
-        const char *d = db_dir("{\n \"digest\": \"xxh64:83650024d7878758\",\n \"source\": \"" URL("1784614365")
+        const char *d = db_dir("{\n \"digest\": \"xxh64:5280979724fbe7ec\",\n \"source\": \"" URL("1784614365")
                                "\",\n \"client_version\": \"v6.1.9\"\n}\n", true);
 
         prc_err_init(&err);
@@ -194,13 +195,13 @@ static void expect_db(const char *import_json, bool with_db, prc_errclass cls)
 static void test_native_grype__db_dir_stale(void)
 {
         /* 2026-07-17T11:59:59Z: 120 h + 1 s before --now */
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"" URL("1784289599")
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"" URL("1784289599")
                   "\",\"client_version\":\"v6.1.9\"}", true, PRC_E_NATIVE_DB_STALE);
 }
 
 static void test_native_grype__db_dir_manual_import(void)
 {
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"manual import\",\"client_version\":\"v6.1.9\"}",
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"manual import\",\"client_version\":\"v6.1.9\"}",
                   true, PRC_E_NATIVE_DB_IDENTITY);
 }
 
@@ -212,14 +213,27 @@ static void test_native_grype__db_dir_bad_digest(void)
 
 static void test_native_grype__db_dir_v5_client(void)
 {
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"" URL("1784614365")
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"" URL("1784614365")
                   "\",\"client_version\":\"v5.0.2\"}", true, PRC_E_NATIVE_DB_IDENTITY);
 }
 
 static void test_native_grype__db_dir_without_database(void)
 {
-        expect_db("{\"digest\":\"xxh64:83650024d7878758\",\"source\":\"" URL("1784614365")
+        expect_db("{\"digest\":\"xxh64:5280979724fbe7ec\",\"source\":\"" URL("1784614365")
                   "\",\"client_version\":\"v6.1.9\"}", false, PRC_E_NATIVE_DB_IDENTITY);
+}
+
+/* import.json describing another database file (its xxh64 differs) */
+static void test_native_grype__db_dir_digest_mismatch(void)
+{
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_grype_db_check(db_dir("{\"digest\":\"xxh64:5280979724fbe7ed\",\"source\":\"" URL("1784614365")
+                                            "\",\"client_version\":\"v6.1.9\"}", true), NT_NOW, NULL, &err));
+        T_ERR(err, PRC_E_NATIVE_DB_IDENTITY);
+        T_ASSERT(strstr(err.msg, "5280979724fbe7ec") != NULL);
+        T_ASSERT(strstr(err.file, "vulnerability.db") != NULL);
 }
 
 /* the real legacy v5 metadata.json is not a v6 import.json */
@@ -300,6 +314,90 @@ static void test_native_grype__deep_vendor_metadata_refused(void)
         free(p);
 }
 
+/* Normalize grype/NAME.in with an inventory path set and a mounted-database identity. */
+static bool grype_with(const char *name, json_t *paths, json_t *db, prc_native_result *r, prc_err *err)
+{
+        char path[1024];
+        size_t n;
+        char *p;
+        prc_native_ctx ctx = nt_ctx(name);
+        bool ok;
+
+        ctx.paths = paths;
+        ctx.db = db;
+        snprintf(path, sizeof(path), "%s/tests/golden/native/grype/%s.in", t_root(), name);
+        p = t_read(path, &n);
+        prc_err_init(err);
+        ok = prc_native_normalize(prc_native_spec_of(PRC_NATIVE_GRYPE), (const uint8_t *)p, n, &ctx, r, err);
+        free(p);
+        return ok;
+}
+
+/* The identity prc_grype_db_check gives for the database 001-dir's descriptor names. */
+static json_t *db_of_001(const char *built, const char *sha)
+{
+        return json_pack("{s:s,s:s,s:s,s:s}", "schema_version", "v6.1.9", "built", built, "source_sha256", sha,
+                         "digest", "xxh64:0123456789abcdef");
+}
+
+#define SHA_001 "3f7c9a1be05d4c2e8f6a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4"
+
+static void test_native_grype__match_locations_bound_to_inventory(void)
+{
+        json_t *paths = json_pack("{s:s}", "foo/bar/somefile-1.txt", SHA_001), *none = json_object();
+        prc_native_result r = { 0 };
+        prc_err err;
+        const json_t *o;
+
+        T_ASSERT(grype_with("001-dir", paths, NULL, &r, &err));
+        o = json_array_get(r.observations, 0);
+        T_EQ_STR(json_string_value(json_object_get(o, "outcome")), "found");
+        T_ASSERT(json_is_string(json_object_get(json_object_get(o, "value"), "vulnerability_id")));
+        prc_native_result_clear(&r);
+        T_ASSERT(!grype_with("001-dir", none, NULL, &r, &err));
+        T_ERR(err, PRC_E_NATIVE_PATH_OUTSIDE);
+        json_decref(paths);
+        json_decref(none);
+}
+
+static void test_native_grype__found_observation_keeps_its_location(void)
+{
+        prc_native_result r = { 0 };
+        prc_err err;
+        const json_t *o;
+        size_t i;
+        bool seen = false;
+
+        T_ASSERT(grype_with("001-dir", NULL, NULL, &r, &err));
+        json_array_foreach(r.observations, i, o) {
+                const json_t *l = json_array_get(json_object_get(o, "locations"), 0);
+                seen |= l != NULL && strcmp(json_string_value(json_object_get(l, "path")), "foo/bar/somefile-1.txt") == 0;
+        }
+        T_ASSERT(seen);
+        prc_native_result_clear(&r);
+}
+
+static void test_native_grype__report_must_name_the_mounted_db(void)
+{
+        json_t *same = db_of_001("2026-07-21T06:12:45Z", SHA_001);
+        json_t *other = db_of_001("2026-07-21T06:12:45Z",
+                                  "0000000000000000000000000000000000000000000000000000000000000000");
+        json_t *older = db_of_001("2026-07-20T06:12:45Z", SHA_001);
+        prc_native_result r = { 0 };
+        prc_err err;
+
+        T_ASSERT(grype_with("003-empty", NULL, same, &r, &err));
+        prc_native_result_clear(&r);
+        T_ASSERT(!grype_with("003-empty", NULL, other, &r, &err));
+        T_ERR(err, PRC_E_NATIVE_DB_IDENTITY);
+        T_EQ_STR(err.ptr, "/descriptor/db/status/from");
+        T_ASSERT(!grype_with("003-empty", NULL, older, &r, &err));
+        T_ERR(err, PRC_E_NATIVE_DB_IDENTITY);
+        json_decref(same);
+        json_decref(other);
+        json_decref(older);
+}
+
 static const prc_test tests[] = {
         T(test_native_grype__deep_vendor_metadata_refused),
         T(test_native_grype__rejects_ignored_matches),
@@ -354,9 +452,13 @@ static const prc_test tests[] = {
         T(test_native_grype__db_dir_bad_digest),
         T(test_native_grype__db_dir_v5_client),
         T(test_native_grype__db_dir_without_database),
+        T(test_native_grype__db_dir_digest_mismatch),
         T(test_native_grype__db_dir_legacy_v5_metadata),
         T(test_native_grype__db_url_parse),
         T(test_native_grype__owned_config_is_digest_bound),
+        T(test_native_grype__match_locations_bound_to_inventory),
+        T(test_native_grype__found_observation_keeps_its_location),
+        T(test_native_grype__report_must_name_the_mounted_db),
 };
 
 PRC_SUITE(native_grype, tests)

@@ -232,6 +232,78 @@ static void test_native_syft__owned_config_is_digest_bound(void)
         T_EQ_STR(s->argv[5], "--output=cyclonedx-json@1.7");
 }
 
+/* Normalize syft/001-dir against an inventory path set (the runner's prc_native_paths shape). */
+static bool syft_with_paths(json_t *paths, prc_native_result *r, prc_err *err)
+{
+        char path[1024];
+        size_t n;
+        char *p;
+        prc_native_ctx ctx = nt_ctx("001-dir");
+        bool ok;
+
+        ctx.paths = paths;
+        snprintf(path, sizeof(path), "%s/tests/golden/native/syft/001-dir.in", t_root());
+        p = t_read(path, &n);
+        prc_err_init(err);
+        ok = prc_native_normalize(prc_native_spec_of(PRC_NATIVE_SYFT), (const uint8_t *)p, n, &ctx, r, err);
+        free(p);
+        return ok;
+}
+
+#define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+static void test_native_syft__inventory_binding_accepts_its_own_inventory(void)
+{
+        json_t *paths = json_pack("{s:s,s:s,s:s}", "pkg1/METADATA", EMPTY_SHA256, "var/lib/dpkg/status",
+                                  "aa00000000000000000000000000000000000000000000000000000000000000", "README",
+                                  "bb00000000000000000000000000000000000000000000000000000000000000");
+        prc_native_result r = { 0 };
+        prc_err err;
+
+        T_ASSERT(syft_with_paths(paths, &r, &err));
+        prc_native_result_clear(&r);
+        json_decref(paths);
+}
+
+static void test_native_syft__rejects_location_absent_from_inventory(void)
+{
+        /* /var/lib/dpkg/status is a location of package-2; the sealed inventory has no such file */
+        json_t *paths = json_pack("{s:s}", "pkg1/METADATA", EMPTY_SHA256);
+        prc_native_result r = { 0 };
+        prc_err err;
+
+        T_ASSERT(!syft_with_paths(paths, &r, &err));
+        T_ERR(err, PRC_E_NATIVE_PATH_OUTSIDE);
+        T_EQ_STR(err.ptr, "/components/1/properties/3");
+        json_decref(paths);
+}
+
+static void test_native_syft__rejects_file_component_absent_from_inventory(void)
+{
+        /* no pkg1/METADATA: package-1's location and the file component both name it */
+        json_t *paths = json_pack("{s:s}", "var/lib/dpkg/status", EMPTY_SHA256);
+        prc_native_result r = { 0 };
+        prc_err err;
+
+        T_ASSERT(!syft_with_paths(paths, &r, &err));
+        T_ERR(err, PRC_E_NATIVE_PATH_OUTSIDE);
+        json_decref(paths);
+}
+
+static void test_native_syft__rejects_file_digest_other_than_inventory(void)
+{
+        json_t *paths = json_pack("{s:s,s:s}", "pkg1/METADATA",
+                                  "0000000000000000000000000000000000000000000000000000000000000000",
+                                  "var/lib/dpkg/status", EMPTY_SHA256);
+        prc_native_result r = { 0 };
+        prc_err err;
+
+        T_ASSERT(!syft_with_paths(paths, &r, &err));
+        T_ERR(err, PRC_E_NATIVE_INVENTORY_MISMATCH);
+        T_EQ_STR(err.ptr, "/components/3/hashes/1");
+        json_decref(paths);
+}
+
 static const prc_test tests[] = {
         T(test_native_syft__rejects_wrong_tool_version),
         T(test_native_syft__rejects_wrong_tool_name),
@@ -271,6 +343,10 @@ static const prc_test tests[] = {
         T(test_native_syft__value_observation_names_the_artifact),
         T(test_native_syft__purl_grammar),
         T(test_native_syft__owned_config_is_digest_bound),
+        T(test_native_syft__inventory_binding_accepts_its_own_inventory),
+        T(test_native_syft__rejects_location_absent_from_inventory),
+        T(test_native_syft__rejects_file_component_absent_from_inventory),
+        T(test_native_syft__rejects_file_digest_other_than_inventory),
 };
 
 PRC_SUITE(native_syft, tests)

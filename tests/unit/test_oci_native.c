@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "adapter/data.h"
 #include "adapter/native/gitleaks.h"
 #include "adapter/oci.h"
 #include "adapter/oci_native.h"
@@ -195,6 +197,112 @@ static void test_oci_native__hostile_report_is_rejected_with_the_normalizers_cla
         prc_oci_native_clear(&n);
 }
 
+#define D_A "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define D_B "sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+/* A test-only copy of a bundled manifest whose image digest is digest (a stand-in's own). */
+static prc_manifest *standin_copy(const char *name, const char *digest)
+{
+        char path[4096], *text, *at, *out;
+        size_t n;
+        prc_err err = {0};
+
+        snprintf(path, sizeof(path), "%s/adapters/%s", t_root(), name);
+        text = t_read(path, &n);
+        at = strstr(text, "  digest: sha256:");
+        T_ASSERT(at != NULL);
+        out = malloc(n + 1);
+        memcpy(out, text, n + 1);
+        memcpy(out + (at - text) + 10, digest, strlen(digest));
+        snprintf(path, sizeof(path), "%s", t_write(t_tmpdir(), name, out, n));
+        free(text);
+        free(out);
+        prc_manifest *m = prc_manifest_load(path, PRC_MANIFEST_EXECUTE, &err);
+        T_NOERR(err);
+        return m;
+}
+
+static void test_oci_native__standin_gate_takes_a_digest_list(void)
+{
+        prc_manifest *m = standin_copy("syft-v1.51.0.yaml", D_B);
+        prc_oci_request rq = { .m = m };
+        prc_oci_native n;
+        prc_err err = {0};
+
+        unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+        setenv(PRC_OCI_STANDIN_ENV, D_A "," D_B, 1);
+        T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
+        prc_oci_native_clear(&n);
+        setenv(PRC_OCI_STANDIN_ENV, D_B, 1);
+        T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
+        prc_oci_native_clear(&n);
+        /* a list not naming this manifest's digest, or naming only a prefix of it: the reviewed-image gate */
+        setenv(PRC_OCI_STANDIN_ENV, D_A ",sha256:bbbb", 1);
+        T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
+        T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+        prc_oci_native_clear(&n);
+        unsetenv(PRC_OCI_STANDIN_ENV);
+        prc_manifest_free(m);
+}
+
+/* A grype-db directory whose import source is the archive URL with checksum sha. */
+static const char *db_dir(const char *name, const char *sha)
+{
+        static char dir[4096];
+        char sub[4200], imp[1024];
+
+        snprintf(dir, sizeof(dir), "%s/%s", t_tmpdir(), name);
+        snprintf(sub, sizeof(sub), "%s/6", dir);
+        T_ASSERT(mkdir(dir, 0755) == 0 && mkdir(sub, 0755) == 0);
+        t_write(sub, "vulnerability.db", "x", 1);
+        snprintf(imp, sizeof(imp),
+                 "{\"digest\": \"xxh64:5c80c09683041123\", \"client_version\": \"v6.1.9\", \"source\": "
+                 "\"https://grype.anchore.io/databases/v6/vulnerability-db_v6.1.9_2026-07-20T23:51:30Z_1784614365"
+                 ".tar.zst?checksum=sha256%%3A%s\"}\n", sha);
+        t_write(sub, "import.json", imp, strlen(imp));
+        return dir;
+}
+
+/* begin keeps the mounted database's identity; finish refuses a report that names another database. */
+static void test_oci_native__grype_report_must_name_the_mounted_db(void)
+{
+        static const char *const shas[] = {
+                "3f7c9a1be05d4c2e8f6a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4",     /* the report's */
+                "0000000000000000000000000000000000000000000000000000000000000000",
+        };
+        prc_manifest *m = standin_copy("grype-v0.116.1.yaml", D_A);
+        char path[4096];
+        size_t len;
+
+        snprintf(path, sizeof(path), "%s/tests/golden/native/grype/003-empty.in", t_root());
+        char *report = t_read(path, &len);
+        unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+        setenv(PRC_OCI_STANDIN_ENV, D_A, 1);
+        for (size_t i = 0; i < 2; i++) {
+                char name[16];
+                snprintf(name, sizeof(name), "db%zu", i);
+                prc_data_binding b = { PRC_NATIVE_GRYPE_DB_DATA, db_dir(name, shas[i]) };
+                prc_oci_request rq = { .m = m, .data = &b, .ndata = 1, .now = 1784721600 };
+                prc_oci_native n;
+                prc_errclass cls = PRC_E_OK;
+                char msg[128];
+                prc_err err = {0};
+
+                T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
+                T_ASSERT(prc_oci_native_feed(&n, (const uint8_t *)report, len));
+                if (i == 0) {
+                        T_ASSERT(prc_oci_native_finish(&n, 0, &cls, msg, sizeof(msg)));
+                } else {
+                        T_ASSERT(!prc_oci_native_finish(&n, 0, &cls, msg, sizeof(msg)));
+                        T_EQ_INT(cls, PRC_E_NATIVE_DB_IDENTITY);
+                }
+                prc_oci_native_clear(&n);
+        }
+        unsetenv(PRC_OCI_STANDIN_ENV);
+        free(report);
+        prc_manifest_free(m);
+}
+
 static const prc_test tests[] = {
         T(test_oci_native__gitleaks_without_a_ruleset_is_refused),
         T(test_oci_native__override_other_than_reviewed_digest_is_an_error),
@@ -204,5 +312,7 @@ static const prc_test tests[] = {
         T(test_oci_native__exit_statuses_are_the_protocols),
         T(test_oci_native__record_shapes_of_an_accepted_report),
         T(test_oci_native__hostile_report_is_rejected_with_the_normalizers_class),
+        T(test_oci_native__standin_gate_takes_a_digest_list),
+        T(test_oci_native__grype_report_must_name_the_mounted_db),
 };
 PRC_SUITE(oci_native, tests)

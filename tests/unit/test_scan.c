@@ -220,10 +220,88 @@ static void test_scan__inspect_mode_blocks_adapter_bound_assertions(void)
         prc_adapter_set_clear(&set);
 }
 
+/* An SBOM value record: sha names the SBOM, art_sha/art_mt the record's one artifact (NULL: none). */
+struct sbom_script {
+        const char *generated, *sha, *art_sha, *art_mt, *kind;
+};
+
+static bool sbom_run(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv, const char *run_id,
+                     const struct timespec *deadline, json_t **out, prc_err *err)
+{
+        const struct sbom_script *sc = ctx;
+        json_t *value = sc->generated ? json_pack("{s:s,s:s}", "generated", sc->generated, "sha256", sc->sha)
+                                      : json_pack("{s:s}", "sha256", sc->sha);
+
+        (void)a, (void)inv, (void)run_id, (void)deadline, (void)err;
+        *out = json_pack("{s:s,s:s,s:s,s:[{s:s,s:s,s:s,s:[],s:o}],s:[]}", "id",
+                         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "disposition", "accepted",
+                         "summary_status", "completed", "observations", "id", "o1", "kind", sc->kind, "outcome",
+                         "value", "locations", "value", value, "artifacts");
+        if (sc->art_sha != NULL)
+                json_array_append_new(json_object_get(*out, "artifacts"),
+                                      json_pack("{s:s,s:s,s:I,s:s}", "id", "syft", "media_type", sc->art_mt, "size",
+                                                (json_int_t)2, "sha256", sc->art_sha));
+        return true;
+}
+
+static void test_scan__sbom_value_passes_only_with_its_artifact(void)
+{
+#define SHA_A "aa00000000000000000000000000000000000000000000000000000000000000"
+#define SHA_B "bb00000000000000000000000000000000000000000000000000000000000000"
+#define CDX "application/vnd.cyclonedx+json;version=1.7"
+        static const struct {
+                const char *generated, *sha, *art_sha, *art_mt, *want;
+        } rows[] = {
+                { "repository-inventory-sbom", SHA_A, SHA_A, CDX, "Pass" },
+                { "repository-inventory-sbom", SHA_A, SHA_B, CDX, "Unknown" },  /* names other bytes */
+                { "repository-inventory-sbom", SHA_A, NULL, NULL, "Unknown" },  /* no artifact at all */
+                { "repository-inventory-sbom", SHA_A, SHA_A, "application/json", "Unknown" },
+                { NULL, SHA_A, NULL, NULL, "Pass" },    /* not an SBOM claim: unaffected */
+        };
+        prc_adapter_set set;
+        char text[1024], root[4200];
+
+        load_set(&set, 1);
+        snprintf(root, sizeof(root), "%s/sbomcat", t_tmpdir());
+        snprintf(target, sizeof(target), "%s/sbomtarget", t_tmpdir());
+        T_ASSERT(mkdir(root, 0755) == 0 && mkdir(target, 0755) == 0);
+        t_write(target, "README.md", "# t\n", 4);
+        snprintf(text, sizeof(text),
+                 "schema: prc.catalog/v1\ncatalog_id: t\nrevision: 1\ncontrols: [{id: C, title: c}]\nassertions:\n"
+                 "  - id: A0\n    control: C\n    title: t\n    rationale: r\n    remediation: m\n    severity: high\n"
+                 "    bindings:\n      - {adapter_id: \"%s\", manifest_sha256: \"%s\", observation_kind: \"%s\","
+                 " pass_outcomes: [value], fail_outcomes: []}\n"
+                 "profiles: [{id: p, title: p, assertions: [A0]}]\n",
+                 set.items[0].res.adapter_id, set.items[0].res.manifest_sha256,
+                 prc_manifest_kind_at(set.items[0].manifest, 0));
+        t_write(root, "catalog.yaml", text, strlen(text));
+        for (size_t i = 0; i < PRC_ARRAY_LEN(rows); i++) {
+                struct sbom_script sc = { rows[i].generated, rows[i].sha, rows[i].art_sha, rows[i].art_mt,
+                                          prc_manifest_kind_at(set.items[0].manifest, 0) };
+                prc_scan_opts o = { .target = target, .catalog_root = root, .profile = "p",
+                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .adapters = &set,
+                                    .run_adapter = sbom_run, .run_ctx = &sc };
+                json_t *r = NULL;
+                prc_err e;
+                int rc;
+
+                prc_err_init(&e);
+                T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+                if (strcmp(state_of(r, 0), rows[i].want) != 0)
+                        t_fail(__FILE__, __LINE__, "row %zu: %s, want %s", i, state_of(r, 0), rows[i].want);
+                json_decref(r);
+        }
+        prc_adapter_set_clear(&set);
+#undef SHA_A
+#undef SHA_B
+#undef CDX
+}
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
         T(test_scan__unbound_adapter_is_refused_before_anything_runs),
         T(test_scan__inspect_mode_blocks_adapter_bound_assertions),
+        T(test_scan__sbom_value_passes_only_with_its_artifact),
 };
 PRC_SUITE(scan, tests)

@@ -15,13 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "adapter/native/syft.h"
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/json_strict.h"
 #include "base/path.h"
+#include "base/xxh64.h"
 
 #define S PRC_JT_STRING
 #define I PRC_JT_INT
@@ -235,6 +239,40 @@ static bool fmt_time(int64_t t, char out[64])
         return true;
 }
 
+/*
+ * Does vulnerability.db hash to the xxh64 import.json records?  Grype
+ * checks the same before a scan; prc checks it too so that a directory
+ * whose import.json describes some other database is refused here, with
+ * its path, not by the container.  Read without following a symlink.
+ */
+static bool db_matches_import(const char *path, const char *want_hex, prc_err *err)
+{
+        uint8_t chunk[1u << 15];
+        char got[17];
+        prc_xxh64 h;
+        ssize_t n;
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot open 6/vulnerability.db");
+        prc_xxh64_init(&h);
+        while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        close(fd);
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot read 6/vulnerability.db");
+                }
+                prc_xxh64_update(&h, chunk, (size_t)n);
+        }
+        close(fd);
+        snprintf(got, sizeof(got), "%016llx", (unsigned long long)prc_xxh64_final(&h));
+        if (strcmp(got, want_hex) != 0)
+                return prc_err_set(err, PRC_E_NATIVE_DB_IDENTITY,
+                                   "6/vulnerability.db has xxh64 %s, import.json records %s", got, want_hex);
+        return true;
+}
+
 bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc_err *err)
 {
         char path[PRC_PATH_MAX], ver[32], sha[PRC_SHA256_HEX + 1], when[64];
@@ -245,7 +283,7 @@ bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc
         bool ok = false;
 
         snprintf(path, sizeof(path), "%s/6/vulnerability.db", dir);
-        /* existence and type only: the runner hashes and seals the bytes, grype checks its xxh64 */
+        /* a regular file (the runner seals its SHA-256); its xxh64 is checked against import.json below */
         if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
                 prc_err_set(err, PRC_E_NATIVE_DB_IDENTITY, "no regular, non-empty 6/vulnerability.db");
                 prc_err_set_file(err, path);
@@ -262,6 +300,10 @@ bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc
                 fail(err, PRC_E_NATIVE_DB_IDENTITY, "/digest", "import digest is not xxh64:<16 hex>");
                 goto out;
         }
+        snprintf(path, sizeof(path), "%s/6/vulnerability.db", dir);
+        if (!db_matches_import(path, str(doc, "digest") + 6, err))
+                goto out;
+        snprintf(path, sizeof(path), "%s/6/import.json", dir);
         if (!schema_v6(str(doc, "client_version"))) {
                 fail(err, PRC_E_NATIVE_DB_IDENTITY, "/client_version", "not hydrated by a schema v6 client");
                 goto out;
@@ -391,7 +433,7 @@ static bool loc_path(const char *s, const char *ptr, prc_err *err)
 }
 
 /* One match -> normalized finding (new reference). */
-static json_t *one(const json_t *m, const char *ptr, const json_t *providers, prc_err *err)
+static json_t *one(const json_t *m, const char *ptr, const json_t *providers, const json_t *paths, prc_err *err)
 {
         const json_t *v, *a, *d, *e;
         json_t *types = NULL, *locs = NULL, *fixv = NULL, *o = NULL;
@@ -482,6 +524,12 @@ static json_t *one(const json_t *m, const char *ptr, const json_t *providers, pr
                 if (!FIELDS(e, q, loc_fields) || !loc_path(str(e, "path"), q, err) ||
                     !loc_path(str(e, "accessPath"), q, err))
                         goto fail;
+                /* the snapshot holds only the inventory's regular files (and the excluded .prc/) */
+                if (paths != NULL &&
+                    json_object_get(paths, str(e, "path")[0] == '/' ? str(e, "path") + 1 : str(e, "path")) == NULL) {
+                        fail(err, PRC_E_NATIVE_PATH_OUTSIDE, q, "a location that is not in the sealed inventory");
+                        goto fail;
+                }
                 if (json_array_append_new(locs, json_string(str(e, "path")[0] == '/' ? str(e, "path") + 1
                                                                                     : str(e, "path"))) != 0)
                         goto oom;
@@ -536,7 +584,22 @@ static bool check_config(const json_t *c, prc_err *err)
         return true;
 }
 
-static bool check_db(const json_t *db, int64_t now, json_t **out_db, prc_err *err)
+/* The report's database must be the one the runner mounted (prc_grype_db_check's identity). */
+static bool same_db(const json_t *mounted, const char *ver, int64_t built, const char *sha, prc_err *err)
+{
+        int64_t t;
+
+        if (mounted == NULL)
+                return true;
+        if (strcmp(ver, str(mounted, "schema_version") ? str(mounted, "schema_version") : "") != 0 ||
+            !prc_native_time(str(mounted, "built"), &t) || t != built ||
+            strcmp(sha, str(mounted, "source_sha256") ? str(mounted, "source_sha256") : "") != 0)
+                return fail(err, PRC_E_NATIVE_DB_IDENTITY, "/descriptor/db/status/from",
+                            "the report names another database than the mounted grype-db");
+        return true;
+}
+
+static bool check_db(const json_t *db, int64_t now, const json_t *mounted, json_t **out_db, prc_err *err)
 {
         static const char *const required[] = { "nvd", "epss", "kev" };
         const json_t *st, *provs, *pv;
@@ -569,6 +632,8 @@ static bool check_db(const json_t *db, int64_t now, json_t **out_db, prc_err *er
                 prc_err_set_ptr(err, "/descriptor/db/status/built");
                 return false;
         }
+        if (!same_db(mounted, ver, built, sha, err))
+                return false;
         pl = json_object();
         if (pl == NULL)
                 return prc_err_oom(err, "providers");
@@ -637,7 +702,7 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 goto out;
         }
         if (!FIELDS(desc, "/descriptor", desc_fields) || !check_config(json_object_get(desc, "configuration"), err) ||
-            !check_db(json_object_get(desc, "db"), ctx->now, &dbj, err))
+            !check_db(json_object_get(desc, "db"), ctx->now, ctx->db, &dbj, err))
                 goto out;
         src = json_object_get(doc, "source");
         if (!FIELDS(src, "/source", source_fields))
@@ -665,7 +730,7 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 snprintf(ptr, sizeof(ptr), "/matches");
                 prc_jptr_index(ptr, sizeof(ptr), i);
                 f = one(json_array_get(json_object_get(doc, "matches"), i), ptr,
-                        json_object_get(json_object_get(desc, "db"), "providers"), err);
+                        json_object_get(json_object_get(desc, "db"), "providers"), ctx->paths, err);
                 if (f == NULL)
                         goto out;
                 if (json_array_append_new(findings, f) != 0)
@@ -677,18 +742,28 @@ bool prc_grype_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, c
                 prc_err_set(err, PRC_E_NATIVE_DB_STALE, "--now is outside years 1970-9999");
                 goto out;
         }
+        /* not_found is evidence only for this database and clock: the value records both. */
         if (json_array_size(findings) == 0 &&
-            json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:s,s:s}", "id", "grype", "kind", s->kind, "outcome",
-                                                 "not_found", "db_built", json_string_value(json_object_get(dbj, "built")),
-                                                 "now", now_s)) != 0)
+            json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:{s:s,s:s}}", "id", "grype", "kind", s->kind, "outcome",
+                                                 "not_found", "value", "db_built",
+                                                 json_string_value(json_object_get(dbj, "built")), "now", now_s)) != 0)
                 goto oom;
         json_array_foreach(findings, i, m) {
                 char id[48];
+                json_t *locs = json_array(), *l;
+                size_t k;
                 snprintf(id, sizeof(id), "grype.match:%zu", i + 1);
-                if (json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:O,s:O}", "id", id, "kind", s->kind, "outcome",
-                                                         "found", "vulnerability_id",
-                                                         json_object_get(m, "vulnerability_id"), "package",
-                                                         json_object_get(m, "package"))) != 0)
+                json_array_foreach(json_object_get(m, "locations"), k, l)
+                        if (locs != NULL && json_array_append_new(locs, json_pack("{s:O}", "path", l)) != 0) {
+                                json_decref(locs);
+                                locs = NULL;
+                        }
+                if (locs == NULL ||
+                    json_array_append_new(obs, json_pack("{s:s,s:s,s:s,s:o,s:{s:O,s:O,s:s}}", "id", id, "kind",
+                                                         s->kind, "outcome", "found", "locations", locs, "value",
+                                                         "vulnerability_id", json_object_get(m, "vulnerability_id"),
+                                                         "package", json_object_get(m, "package"), "db_built",
+                                                         json_string_value(json_object_get(dbj, "built")))) != 0)
                         goto oom;
         }
         norm = json_pack("{s:s,s:{s:s,s:s},s:O,s:s,s:O}", "schema", "prc.native.grype-findings/v1", "tool", "name",

@@ -65,7 +65,9 @@ bool prc_grype_db_url(const char *url, char *out_schema, size_t cap, int64_t *ou
 bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc_err *err) PRC_MUST_CHECK;
 
 /*
- * Normalize a report (see prc_native_normalize).  ctx->now is required.
+ * Normalize a report (see prc_native_normalize).  ctx->now is required;
+ * with ctx->paths every match location must be an inventory file, and with
+ * ctx->db the report's database must be that one (native-db-identity).
  * Errors, beyond the strict JSON ones: native-tool-identity,
  * native-ignored-matches, native-package-alerts, native-path-outside,
  * native-db-identity, native-db-stale, native-db-provenance,

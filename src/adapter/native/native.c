@@ -519,7 +519,7 @@ json_t *prc_native_paths(const struct prc_inventory *inv)
 
         for (i = 0; o != NULL && i < prc_inventory_count(inv); i++) {
                 const prc_inv_entry *e = prc_inventory_entry(inv, i);
-                if (e->type == PRC_INV_FILE && json_object_set_new(o, e->path, json_true()) != 0) {
+                if (e->type == PRC_INV_FILE && json_object_set_new(o, e->path, json_string(e->sha256)) != 0) {
                         json_decref(o);
                         return NULL;
                 }

@@ -34,6 +34,9 @@
 /* The one external data directory of the Grype protocol: /prc-inputs/grype-db. */
 #define PRC_NATIVE_GRYPE_DB_DATA "grype-db"
 
+/* The value.generated of the Syft protocol's observation (the engine binds it to its artifact). */
+#define PRC_SBOM_GENERATED "repository-inventory-sbom"
+
 /* Media types of the artifacts. */
 #define PRC_NATIVE_MT_GITLEAKS_REPORT "application/vnd.gitleaks.report+json;version=8.30.0"
 #define PRC_NATIVE_MT_GITLEAKS_NORM "application/vnd.prc.gitleaks-findings+json;version=1"
@@ -116,16 +119,18 @@ struct prc_inventory;
 struct prc_snapshot;
 bool prc_native_add_owned(const prc_native_spec *s, const struct prc_inventory *inv, struct prc_snapshot *snap,
                           bool *out_relocated, prc_err *err) PRC_MUST_CHECK;
-/* The inventory's regular-file paths as an object {path: true} for prc_native_ctx.paths (new reference). */
+/* The inventory's regular-file paths as an object {path: "<sha256 hex>"} for prc_native_ctx.paths (new reference). */
 json_t *prc_native_paths(const struct prc_inventory *inv);
 
 /* Context of one normalization (all optional). */
 typedef struct prc_native_ctx {
         int64_t       now;      /* --now, Unix seconds; Grype age check (0: refuse, no clock) */
-        const json_t *paths;    /* borrowed: object whose keys are the inventory paths; NULL: syntax only */
+        const json_t *paths;    /* borrowed: keys are the inventory's regular-file paths, a string value is
+                                 * that file's SHA-256 hex (prc_native_paths); NULL: syntax only */
         bool          relocated_gitleaksignore; /* the runner relocated a root .gitleaksignore */
         const json_t *rule_ids; /* borrowed: Gitleaks rule ids of the verified ruleset; NULL: syntax only */
         uint32_t      max_items;        /* 0: the protocol default */
+        const json_t *db;       /* borrowed: prc_grype_db_check identity of the mounted grype-db; NULL: not compared */
 } prc_native_ctx;
 
 typedef struct prc_native_result {

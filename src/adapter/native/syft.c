@@ -195,7 +195,17 @@ static bool is_location_path(const char *name)
         return d > 0 && strcmp(name + sizeof(pre) - 1 + d, ":path") == 0;
 }
 
-static bool check_props(const json_t *props, const char *ptr, prc_err *err)
+/*
+ * The sealed-inventory binding (ctx.paths given): the snapshot holds exactly
+ * the inventory's regular files plus the excluded .prc/, so every path Syft
+ * reports must be one of them.  "/x" -> the inventory entry of "x" or NULL.
+ */
+static const json_t *inv_entry(const json_t *paths, const char *v)
+{
+        return json_object_get(paths, v + 1);
+}
+
+static bool check_props(const json_t *props, const char *ptr, const json_t *paths, prc_err *err)
 {
         size_t i;
         const json_t *v;
@@ -212,6 +222,9 @@ static bool check_props(const json_t *props, const char *ptr, prc_err *err)
                         return fail(err, PRC_E_NATIVE_COMPONENT, p, "a property that syft does not write");
                 if (is_location_path(str(v, "name")) && !location_ok(str(v, "value")))
                         return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, p, "a location outside the snapshot");
+                if (is_location_path(str(v, "name")) && paths != NULL && inv_entry(paths, str(v, "value")) == NULL)
+                        return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, p,
+                                    "a location that is not in the sealed inventory");
         }
         return true;
 }
@@ -259,7 +272,29 @@ static bool check_licenses(const json_t *ls, const char *ptr, prc_err *err)
         return true;
 }
 
-static bool check_component(const json_t *c, const char *ptr, prc_err *err)
+/* A file component's SHA-256 (when Syft computed one) must be the inventory's digest of that file. */
+static bool file_bound(const json_t *c, const char *ptr, const json_t *paths, prc_err *err)
+{
+        const json_t *e = inv_entry(paths, str(c, "name")), *h;
+        size_t i;
+
+        if (e == NULL)
+                return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, ptr,
+                            "a file component that is not in the sealed inventory");
+        json_array_foreach(json_object_get(c, "hashes"), i, h) {
+                char p[128];
+                if (strcmp(str(h, "alg"), "SHA-256") != 0 || !json_is_string(e) ||
+                    strcmp(str(h, "content"), json_string_value(e)) == 0)
+                        continue;
+                sub(p, sizeof(p), ptr, "hashes");
+                prc_jptr_index(p, sizeof(p), i);
+                return fail(err, PRC_E_NATIVE_INVENTORY_MISMATCH, p,
+                            "the file's SHA-256 differs from the sealed inventory's");
+        }
+        return true;
+}
+
+static bool check_component(const json_t *c, const char *ptr, const json_t *paths, prc_err *err)
 {
         const char *type, *ref;
         const json_t *v, *e;
@@ -293,6 +328,8 @@ static bool check_component(const json_t *c, const char *ptr, prc_err *err)
                         return fail(err, PRC_E_NATIVE_PATH_OUTSIDE, ptr, "a file component outside the snapshot");
                 sub(p, sizeof(p), ptr, "hashes");
                 if (!check_hashes(json_object_get(c, "hashes"), p, err))
+                        return false;
+                if (paths != NULL && !file_bound(c, ptr, paths, err))
                         return false;
         } else {
                 return fail(err, PRC_E_NATIVE_COMPONENT, ptr, "a component type that syft does not write");
@@ -519,7 +556,7 @@ bool prc_syft_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, co
                 const char *type;
                 snprintf(ptr, sizeof(ptr), "/components");
                 prc_jptr_index(ptr, sizeof(ptr), i);
-                if (!check_component(c, ptr, err))
+                if (!check_component(c, ptr, ctx->paths, err))
                         goto out;
                 if (json_object_get(refs, str(c, "bom-ref")) != NULL) {
                         fail(err, PRC_E_NATIVE_COMPONENT, ptr, "a repeated bom-ref");
@@ -534,7 +571,8 @@ bool prc_syft_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, co
                         goto out;
                 }
                 prc_jptr_push(ptr, sizeof(ptr), "properties");
-                if (json_object_get(c, "properties") != NULL && !check_props(json_object_get(c, "properties"), ptr, err))
+                if (json_object_get(c, "properties") != NULL &&
+                    !check_props(json_object_get(c, "properties"), ptr, ctx->paths, err))
                         goto out;
         }
         deps = json_object_get(doc, "dependencies");
@@ -566,8 +604,8 @@ bool prc_syft_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, co
                 goto out;
         }
         o = json_pack("{s:s,s:s,s:s,s:{s:s,s:s,s:I},s:s}", "id", "syft.sbom", "kind", s->kind, "outcome", "value",
-                      "value", "generated", "repository-inventory-sbom", "sha256", out->artifact_sha256,
-                      "components", (json_int_t)json_array_size(comps), "artifact", "syft.sbom");
+                      "value", "generated", PRC_SBOM_GENERATED, "sha256", out->artifact_sha256,
+                      "components", (json_int_t)json_array_size(comps), "artifact", s->tool);
         if (o == NULL || json_array_append_new(obs, o) != 0) {
                 prc_native_result_clear(out);
                 prc_err_oom(err, "observation");

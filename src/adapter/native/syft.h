@@ -31,7 +31,10 @@
  * properties and hashes, and dependencies are ordered canonically.  Errors,
  * beyond the strict JSON ones: native-envelope, native-tool-identity,
  * native-metadata, native-component, native-purl, native-dependency,
- * native-count-limit, unknown-field, missing-field, wrong-type.
+ * native-count-limit, unknown-field, missing-field, wrong-type; and with
+ * ctx->paths (the sealed inventory) native-path-outside for a location or
+ * file component that is not an inventory file, native-inventory-mismatch
+ * for a file component whose SHA-256 is not the inventory's.
  */
 bool prc_syft_normalize(const prc_native_spec *s, const uint8_t *p, size_t n, const prc_native_ctx *ctx,
                         prc_native_result *out, prc_err *err) PRC_MUST_CHECK;
