@@ -449,10 +449,15 @@ static void probe_run(probe *pr)
                         (void)capture_start(argv, QUERY_TIMEOUT_MS, &qm, &serr);
                 }
         }
+        prc_oci_trace("probe:started");
         hashed = hash_file(pr->rt.path, pr->rt.sha256, &herr);
+        prc_oci_trace("probe:hashed");
         sv = capture_finish(&qv, &bv);
+        prc_oci_trace("probe:version");
         si = capture_finish(&qi, &bi);
+        prc_oci_trace("probe:info");
         sm = capture_finish(&qm, &bm);
+        prc_oci_trace("probe:image");
         if (!hashed) {
                 pr->err = herr;
                 goto out;
