@@ -103,7 +103,19 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err) PRC_MUST_CHECK;
  * just before the pre-start recheck, $PRC_TEST_OCI_HOOK_AFTER just after the
  * container ended and before the post-run recheck; both see
  * $PRC_HOOK_SNAPSHOT and $PRC_HOOK_CONTAINER (the generated name).
+ *
+ * Phase trace, PRC_TESTING builds only: with $PRC_OCI_TRACE non-empty each
+ * phase of a run prints "prc-oci-trace <ms since the first mark> <phase>"
+ * to stderr (how docs/oci-runner.md's phase table was measured).
  */
+#if defined(PRC_TESTING) && PRC_TESTING
+void prc_oci_trace(const char *phase);
+#else
+static inline void prc_oci_trace(const char *phase)
+{
+        (void)phase;
+}
+#endif
 
 /*
  * Authorization as the runner applies it: r must grant exactly m's adapter

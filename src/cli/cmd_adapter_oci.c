@@ -112,6 +112,7 @@ static int run(int argc, char **argv, bool execute)
         if (!prc_oci_kind_parse(rtname, &kind, &err))
                 return cli_usage(what, "--runtime must be docker or podman");
 
+        prc_oci_trace("start");
         m = prc_manifest_load(mpath, PRC_MANIFEST_EXECUTE, &err);
         if (m == NULL) {
                 rc = refused(format, &err);
@@ -122,6 +123,7 @@ static int run(int argc, char **argv, bool execute)
                 rc = refused(format, &err);
                 goto out;
         }
+        prc_oci_trace("inventoried");
         /* The protocol's target_name: the directory's last component, never the whole host path. */
         snprintf(tname, sizeof(tname), "%s", target);
         const char *base = basename(tname);

@@ -39,12 +39,30 @@ typedef struct prc_snapshot_opts {
         unsigned threads;       /* copy workers; 0 = online CPUs (at most 8) */
         /* borrowed, may be NULL: when it becomes non-zero (a signal handler sets it) the copy stops */
         const volatile sig_atomic_t *cancel;
+        /* borrowed, may be NULL: an absolute directory for the fresh snapshot when out_dir is NULL
+         * (default $TMPDIR or /tmp) */
+        const char *parent;
 } prc_snapshot_opts;
+
+/* Largest snapshot (bytes) put on tmpfs by prc_snapshot_tmpfs_parent: tmpfs is RAM. */
+#define PRC_SNAPSHOT_TMPFS_MAX ((uint64_t)512 << 20)
+
+/*
+ * A private tmpfs directory for a snapshot of about `bytes`, or NULL (then
+ * the caller uses $TMPDIR): $XDG_RUNTIME_DIR when it is a tmpfs directory
+ * (not a symlink) owned by the real uid with no group or other permission
+ * bits, else /dev/shm when it is a root-owned sticky (like /tmp) tmpfs
+ * directory, in either case one we may create entries in.  Only when
+ * bytes <= PRC_SNAPSHOT_TMPFS_MAX and the filesystem has twice that plus
+ * 64 MiB free, so a snapshot never takes the last of the machine's memory.
+ * Borrowed: the environment or a literal.
+ */
+const char *prc_snapshot_tmpfs_parent(uint64_t bytes);
 
 /*
  * Copy inv's regular files into out_dir, which must not exist (created
- * 0700); out_dir NULL makes a fresh "prc-snapshot-XXXXXX" under $TMPDIR or
- * /tmp.  Symlinks are not copied; excluded paths are not in inv.  Each file
+ * 0700); out_dir NULL makes a fresh "prc-snapshot-XXXXXX" under opts->parent,
+ * else $TMPDIR, else /tmp.  Symlinks are not copied; excluded paths are not in inv.  Each file
  * is reopened beneath inv's root (no symlink in any component), must still
  * be a regular file of the inventoried size, and the bytes read (hashed as
  * they are written) must have the inventoried SHA-256.  On failure nothing

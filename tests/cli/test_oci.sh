@@ -142,7 +142,10 @@ t_podman_accepts_its_plan_argv_rootful() {
 t_run_good_adapter_is_accepted() {
         need_oci
         oci_manifest "$TMP/m.yaml" "${IMG[good]}"
-        run_json
+        # The snapshot in a directory of this test's own, so other runs on the machine cannot
+        # be mistaken for a leftover (the default location is checked by the tmpfs test).
+        mkdir -m 777 "$TMP/snaps"
+        PRC_OCI_TMPDIR=$TMP/snaps run_json
         expect_rc 0
         expect_disp accepted null
         expect_eq "$(json_get exit_status)" 0
@@ -156,7 +159,7 @@ t_run_good_adapter_is_accepted() {
         expect_eq "$(json_get stderr.bytes)" 25
         expect_eq "$(json_get resolution.grant)" local-explicit
         ! grep -qF "$TMP" <<<"$OUT" || fail "record holds a host path"
-        ! grep -qF "/tmp/prc-snapshot" <<<"$OUT" || fail "record holds the snapshot path"
+        ! grep -qF "prc-snapshot-" <<<"$OUT" || fail "record holds the snapshot path"
         printf '%s\n' "$OUT" >"$TMP/rec.json"
         /usr/bin/python3 -c 'import json,sys,jsonschema
 s=json.load(open(sys.argv[1])); jsonschema.Draft202012Validator.check_schema(s)
@@ -168,8 +171,7 @@ jsonschema.Draft202012Validator(s).validate(json.load(open(sys.argv[2])))' \
         expect_rc 0
         expect_out "interpretation only"
         # The snapshot is gone after the run.
-        [ -z "$(find /tmp -maxdepth 1 -name 'prc-snapshot-*' -user "$OCI_USER" -newer "$TMP/m.yaml" 2>/dev/null)" ] ||
-                fail "snapshot left behind"
+        [ -z "$(ls -A "$TMP/snaps")" ] || fail "snapshot left behind"
 }
 
 t_two_runs_of_one_plan_give_one_record_id() {
@@ -413,6 +415,32 @@ t_snapshot_changed_during_the_run_is_an_execution_error() {
                 orun_t adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
         expect_rc 3
         expect_disp execution-error snapshot-changed
+}
+
+# The snapshot is a private (0700, the user's) directory on tmpfs when /dev/shm is one;
+# PRC_OCI_TMPDIR puts it elsewhere; either way the record is the same.
+t_snapshot_lives_on_a_private_tmpfs_unless_overridden() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        mkdir -p -m 777 "$TMP/o" "$TMP/snaps"
+        local where='stat -f -c %T "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/fs"'; stat -c "%a %u" "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/mode"'; dirname "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/dir"'; echo "$PRC_HOOK_SNAPSHOT" >'"$TMP/o/path"
+        hook_run "$where"
+        expect_rc 0
+        expect_disp accepted null
+        local id1
+        id1=$(json_get id)
+        if [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
+                expect_eq "$(cat "$TMP/o/fs")" tmpfs
+                expect_eq "$(cat "$TMP/o/dir")" /dev/shm
+        fi
+        expect_eq "$(cat "$TMP/o/mode")" "700 $(id -u "$OCI_USER")"
+        [ ! -e "$(cat "$TMP/o/path")" ] || fail "snapshot left behind at $(cat "$TMP/o/path")"
+        PRC_OCI_TMPDIR=$TMP/snaps hook_run "$where"
+        expect_rc 0
+        expect_eq "$(cat "$TMP/o/dir")" "$TMP/snaps"
+        expect_eq "$(cat "$TMP/o/mode")" "700 $(id -u "$OCI_USER")"
+        expect_eq "$(json_get id)" "$id1"
+        [ -z "$(ls -A "$TMP/snaps")" ] || fail "snapshot left behind in PRC_OCI_TMPDIR"
 }
 
 t_missing_runtime_is_a_named_error() {

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/statfs.h>
 
 #include "base/jcs.h"
 #include "cli/cli.h"
@@ -117,6 +118,38 @@ static void test_snapshot__copies_files_with_private_modes(void)
         prc_snapshot_free(s);
         /* Not kept: freeing removes it. */
         T_ASSERT(!exists(fx_path("s")));
+        prc_inventory_free(inv);
+}
+
+/* The digest seal writes directly is the JCS digest of the document, for names JSON must escape too
+ * (a path never holds a backslash or a control character: prc_path_check refuses them). */
+static void test_snapshot__direct_digest_matches_jcs_on_tricky_names(void)
+{
+        prc_inventory *inv;
+        prc_snapshot *s;
+        const json_t *doc;
+        char id[PRC_SHA256_HEX + 1];
+        prc_err err;
+
+        fx_text("t/q\"uote", "1");
+        fx_text("t/caf\xc3\xa9/\xe2\x82\xac", "3");
+        fx_text("t/\xf0\x9f\x98\x80 smile", "4");
+        fx_file("t/run", "#!/bin/sh\n", 10, 0755);
+        fx_text("t/.gitleaksignore", "x\n");
+        inv = inv_of_target();
+        s = snap_ok(inv, fx_path("s"), NULL);
+        prc_err_init(&err);
+        T_ASSERT(prc_snapshot_add_owned(s, ".prc/gitleaks/original-gitleaksignore", NULL, 0, ".gitleaksignore", &err));
+        T_ASSERT(prc_snapshot_add_owned(s, ".prc/a\"b", "owned", 5, NULL, &err));
+        seal_ok(s);
+        doc = prc_snapshot_to_json(s);
+        T_ASSERT(doc != NULL);
+        T_ASSERT(prc_snapshot_to_json(s) == doc);          /* built once */
+        T_EQ_INT(json_array_size(json_object_get(doc, "entries")), 6);
+        prc_err_init(&err);
+        T_ASSERT(prc_jcs_id(doc, "snapshot_digest", id, &err));
+        T_EQ_STR(id, prc_snapshot_digest(s));
+        prc_snapshot_free(s);
         prc_inventory_free(inv);
 }
 
@@ -470,6 +503,130 @@ static void test_snapshot__verify_sees_any_change_on_disk(void)
         prc_inventory_free(inv);
 }
 
+/* The per-directory verify: every kind of change, in a big directory and deep in the tree. */
+static void test_snapshot__verify_names_changes_in_large_and_deep_trees(void)
+{
+        prc_snapshot_opts two = { .threads = 2 };
+        prc_inventory *inv;
+        prc_snapshot *s;
+        prc_err err;
+        char name[64];
+
+        /* 600 files in one directory: more than one verify chunk of one directory. */
+        for (int i = 0; i < 600; i++) {
+                snprintf(name, sizeof(name), "t/big/f%03d", i);
+                fx_text(name, name);
+        }
+        fx_text("t/big/sub/inner", "i");        /* sorts inside big/'s files: a second run of big/ */
+        fx_text("t/a/b/c/d/deep", "deep");
+        inv = inv_of_target();
+        s = snap_ok(inv, fx_path("s"), &two);
+        seal_ok(s);
+        /* A rewritten file in the last chunk of big/, same size. */
+        T_ASSERT(chmod(fx_path("s/big/f599"), 0600) == 0);
+        fx_text("s/big/f599", "t/big/f59X");
+        expect_verify_fails(s, "'big/f599'");
+        fx_text("s/big/f599", "t/big/f599");
+        T_ASSERT(chmod(fx_path("s/big/f599"), 0400) == 0);
+        prc_err_init(&err);
+        T_ASSERT(prc_snapshot_verify(s, &err));
+        /* A FIFO where nothing was sealed, and one in place of a sealed file. */
+        T_ASSERT(mkfifo(fx_path("s/a/b/fifo"), 0600) == 0);
+        expect_verify_fails(s, "'a/b/fifo'");
+        T_ASSERT(unlink(fx_path("s/a/b/fifo")) == 0);
+        T_ASSERT(chmod(fx_path("s/a/b/c/d"), 0700) == 0);
+        T_ASSERT(rename(fx_path("s/a/b/c/d/deep"), fx_path("s/deep.saved")) == 0);
+        T_ASSERT(mkfifo(fx_path("s/a/b/c/d/deep"), 0600) == 0);
+        expect_verify_fails(s, "special file at 'a/b/c/d/deep'");
+        T_ASSERT(unlink(fx_path("s/a/b/c/d/deep")) == 0);
+        /* A directory where a file was sealed. */
+        fx_text("s/a/b/c/d/deep/x", "x");
+        expect_verify_fails(s, "'a/b/c/d/deep");
+        T_ASSERT(unlink(fx_path("s/a/b/c/d/deep/x")) == 0 && rmdir(fx_path("s/a/b/c/d/deep")) == 0);
+        T_ASSERT(rename(fx_path("s/deep.saved"), fx_path("s/a/b/c/d/deep")) == 0);
+        prc_err_init(&err);
+        T_ASSERT(prc_snapshot_verify(s, &err));
+        /* A directory swapped for a symlink to an identical copy: never followed. */
+        T_ASSERT(chmod(fx_path("s/a/b/c"), 0700) == 0);
+        T_ASSERT(rename(fx_path("s/a/b/c/d"), fx_path("s/d.real")) == 0);
+        fx_symlink(fx_path("s/d.real"), "s/a/b/c/d");
+        expect_verify_fails(s, "symlink");
+        T_ASSERT(unlink(fx_path("s/a/b/c/d")) == 0);
+        T_ASSERT(rename(fx_path("s/d.real"), fx_path("s/a/b/c/d")) == 0);
+        /* A file truncated to another size. */
+        T_ASSERT(chmod(fx_path("s/big/sub/inner"), 0600) == 0);
+        fx_text("s/big/sub/inner", "");
+        expect_verify_fails(s, "'big/sub/inner'");
+        prc_snapshot_free(s);
+        prc_inventory_free(inv);
+}
+
+/* The snapshot lands in opts->parent when no out_dir is given. */
+static void test_snapshot__parent_option_places_the_temporary_dir(void)
+{
+        prc_snapshot_opts o = { .parent = NULL };
+        prc_inventory *inv;
+        prc_snapshot *s;
+        char parent[4096];
+
+        fx_text("t/a", "a");
+        fx_mkdir("place");
+        snprintf(parent, sizeof(parent), "%s", fx_path("place"));
+        o.parent = parent;
+        inv = inv_of_target();
+        s = snap_ok(inv, NULL, &o);
+        T_ASSERT(strncmp(prc_snapshot_path(s), parent, strlen(parent)) == 0);
+        T_ASSERT(strncmp(prc_snapshot_path(s) + strlen(parent), "/prc-snapshot-", 14) == 0);
+        T_EQ_INT(mode_of(prc_snapshot_path(s)), 0700);
+        seal_ok(s);
+        prc_snapshot_free(s);
+        T_ASSERT(!exists(fx_path("place/x")) && rmdir(parent) == 0);   /* removed: the directory is empty */
+        prc_inventory_free(inv);
+}
+
+/* Only a private tmpfs qualifies, and only for snapshots that leave memory to spare. */
+static void test_snapshot__tmpfs_parent_is_private_and_bounded(void)
+{
+        const char *old = getenv("XDG_RUNTIME_DIR");
+        char *saved = old ? strdup(old) : NULL;
+        const char *p;
+        struct statfs fs;
+        bool shm_ok = statfs("/dev/shm", &fs) == 0 && (unsigned long)fs.f_type == 0x01021994 &&
+                      (mode_of("/dev/shm") & 01000) != 0 && access("/dev/shm", W_OK | X_OK) == 0;
+
+        /* The fixture directory is not tmpfs (or, if it is, is not 0700 ours after a chmod 0755). */
+        fx_mkdir("xdg");
+        T_ASSERT(chmod(fx_path("xdg"), 0755) == 0);
+        T_ASSERT(setenv("XDG_RUNTIME_DIR", fx_path("xdg"), 1) == 0);
+        p = prc_snapshot_tmpfs_parent(1);
+        T_ASSERT(p == NULL || strcmp(p, "/dev/shm") == 0);
+        T_ASSERT((p != NULL) == shm_ok);
+        /* Past the tmpfs bound nothing qualifies. */
+        T_ASSERT(prc_snapshot_tmpfs_parent(PRC_SNAPSHOT_TMPFS_MAX + 1) == NULL);
+        T_ASSERT(unsetenv("XDG_RUNTIME_DIR") == 0);
+        T_ASSERT((prc_snapshot_tmpfs_parent(1) != NULL) == shm_ok);
+        if (shm_ok) {
+                /* A 0700 tmpfs directory of ours is preferred; through a symlink, or group-readable, it is not. */
+                char xdg[] = "/dev/shm/prc-test-xdg-XXXXXX", ln[64];
+                T_ASSERT(mkdtemp(xdg) != NULL);
+                T_ASSERT(setenv("XDG_RUNTIME_DIR", xdg, 1) == 0);
+                p = prc_snapshot_tmpfs_parent(1);
+                T_ASSERT(p != NULL && strcmp(p, xdg) == 0);
+                snprintf(ln, sizeof(ln), "%s.ln", xdg);
+                T_ASSERT(symlink(xdg, ln) == 0);
+                T_ASSERT(setenv("XDG_RUNTIME_DIR", ln, 1) == 0);
+                T_EQ_STR(prc_snapshot_tmpfs_parent(1), "/dev/shm");
+                T_ASSERT(chmod(xdg, 0750) == 0);
+                T_ASSERT(setenv("XDG_RUNTIME_DIR", xdg, 1) == 0);
+                T_EQ_STR(prc_snapshot_tmpfs_parent(1), "/dev/shm");
+                T_ASSERT(unlink(ln) == 0 && rmdir(xdg) == 0);
+                T_ASSERT(unsetenv("XDG_RUNTIME_DIR") == 0);
+        }
+        if (saved != NULL)
+                T_ASSERT(setenv("XDG_RUNTIME_DIR", saved, 1) == 0);
+        free(saved);
+}
+
 static void test_snapshot__keep_and_remove(void)
 {
         prc_inventory *inv;
@@ -576,6 +733,7 @@ static void test_snapshot__sigterm_during_prc_snapshot_removes_the_tree(void)
 static const prc_test tests[] = {
         T(test_snapshot__copies_files_with_private_modes),
         T(test_snapshot__digest_is_deterministic_and_documented),
+        T(test_snapshot__direct_digest_matches_jcs_on_tricky_names),
         T(test_snapshot__file_modified_during_copy_stops_and_cleans_up),
         T(test_snapshot__file_rewritten_while_copied_stops),
         T(test_snapshot__user_space_copy_gives_the_same_snapshot),
@@ -586,6 +744,9 @@ static const prc_test tests[] = {
         T(test_snapshot__owned_files_are_listed_and_confined_to_prc),
         T(test_snapshot__relocated_file_keeps_its_bytes_elsewhere),
         T(test_snapshot__verify_sees_any_change_on_disk),
+        T(test_snapshot__verify_names_changes_in_large_and_deep_trees),
+        T(test_snapshot__parent_option_places_the_temporary_dir),
+        T(test_snapshot__tmpfs_parent_is_private_and_bounded),
         T(test_snapshot__keep_and_remove),
         T(test_snapshot__cancel_flag_stops_and_removes),
         T(test_snapshot__sigterm_during_prc_snapshot_removes_the_tree),
