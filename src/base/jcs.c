@@ -63,7 +63,7 @@ int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen)
         }
 }
 
-static bool write_string(const char *s, size_t n, prc_buf *out, prc_err *err)
+bool prc_jcs_write_string(const char *s, size_t n, prc_buf *out, prc_err *err)
 {
         static const char hx[] = "0123456789abcdef";
         size_t i = 0, run = 0;
@@ -110,6 +110,21 @@ static bool write_string(const char *s, size_t n, prc_buf *out, prc_err *err)
         return prc_buf_putc(out, '"', err);
 }
 
+bool prc_jcs_write_uint(uint64_t v, prc_buf *out, prc_err *err)
+{
+        char d[24];
+        size_t i = sizeof(d);
+
+        if (v > (uint64_t)PRC_SAFE_INT_MAX)
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "integer %llu is outside the safe range",
+                                   (unsigned long long)v);
+        do {
+                d[--i] = (char)('0' + v % 10);
+                v /= 10;
+        } while (v != 0);
+        return prc_buf_put(out, d + i, sizeof(d) - i, err);
+}
+
 struct kv {
         const char *key;
         size_t      len;
@@ -143,7 +158,7 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
         case JSON_REAL:
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "floats are not allowed in canonical records");
         case JSON_STRING:
-                return write_string(json_string_value(v), json_string_length(v), out, err);
+                return prc_jcs_write_string(json_string_value(v), json_string_length(v), out, err);
         case JSON_ARRAY: {
                 size_t i;
                 json_t *e;
@@ -179,7 +194,7 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
                 ok = prc_buf_putc(out, '{', err);
                 for (size_t i = 0; ok && i < k; i++) {
                         ok = (first || prc_buf_putc(out, ',', err)) &&
-                             write_string(kvs[i].key, kvs[i].len, out, err) &&
+                             prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) &&
                              prc_buf_putc(out, ':', err) &&
                              write_value(kvs[i].val, out, depth + 1, NULL, err);
                         first = false;

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/buf.h"
 #include "base/digest.h"
@@ -26,6 +27,14 @@ bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err)
  * changed).  Errors as prc_jcs_write.
  */
 bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;
+/*
+ * The pieces, for writers that spell a fixed-shape document directly
+ * (inventory and snapshot listings): a string of n bytes in JCS escaping
+ * (not-canonical unless valid UTF-8), and an unsigned integer in the safe
+ * range.  Errors as prc_jcs_write.
+ */
+bool prc_jcs_write_string(const char *s, size_t n, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+bool prc_jcs_write_uint(uint64_t v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* Compare two UTF-8 strings by UTF-16 code units (JCS key order); <0, 0, >0. */
 int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen);
 

@@ -30,7 +30,6 @@
 #include "base/file.h"
 #include "base/jcs.h"
 #include "base/path.h"
-#include "base/utf8.h"
 #include "inventory/pool.h"
 #include "inventory/safeopen.h"
 
@@ -596,104 +595,41 @@ out:
  * prc_jcs_write of the jansson document minus "inventory_digest".
  */
 struct canon {
-        prc_sha256 *h;          /* NULL: not hashing */
-        prc_buf    *copy;       /* NULL: not copying */
+        prc_sha256 *h;          /* NULL: b is the caller's output, kept whole */
+        prc_buf    *b;
         prc_err    *err;
         bool        ok;
-        size_t      n;
-        uint8_t     b[16384];
 };
+
+enum { CANON_CHUNK = 16384 };   /* hashing: feed SHA-256 in pieces of about this size */
 
 static void canon_flush(struct canon *c)
 {
-        if (c->ok && c->n > 0) {
-                if (c->h != NULL && !prc_sha256_update(c->h, c->b, c->n, c->err))
-                        c->ok = false;
-                if (c->ok && c->copy != NULL && !prc_buf_put(c->copy, c->b, c->n, c->err))
-                        c->ok = false;
-        }
-        c->n = 0;
+        if (c->h == NULL || !c->ok || c->b->len == 0)
+                return;
+        if (!prc_sha256_update(c->h, c->b->data, c->b->len, c->err))
+                c->ok = false;
+        prc_buf_reset(c->b);
 }
 
 static void canon_put(struct canon *c, const void *p, size_t n)
 {
-        if (n > sizeof(c->b) - c->n) {
-                canon_flush(c);
-                if (n > sizeof(c->b)) {
-                        if (c->ok && c->h != NULL && !prc_sha256_update(c->h, p, n, c->err))
-                                c->ok = false;
-                        if (c->ok && c->copy != NULL && !prc_buf_put(c->copy, p, n, c->err))
-                                c->ok = false;
-                        return;
-                }
-        }
-        memcpy(c->b + c->n, p, n);
-        c->n += n;
+        if (c->ok && !prc_buf_put(c->b, p, n, c->err))
+                c->ok = false;
 }
 
 #define CANON_LIT(c, s) canon_put((c), (s), sizeof(s) - 1)
 
 static void canon_str(struct canon *c, const char *s)
 {
-        static const char hx[] = "0123456789abcdef";
-        size_t n = strlen(s), run = 0;
-
-        if (!prc_utf8_valid((const uint8_t *)s, n, NULL)) {
-                if (c->ok)
-                        prc_err_set(c->err, PRC_E_NOT_CANONICAL, "string is not valid UTF-8");
+        if (c->ok && !prc_jcs_write_string(s, strlen(s), c->b, c->err))
                 c->ok = false;
-                return;
-        }
-        CANON_LIT(c, "\"");
-        for (size_t i = 0; i < n; i++) {
-                unsigned char ch = (unsigned char)s[i];
-                char esc[6];
-                size_t elen = 2;
-
-                if (ch != '"' && ch != '\\' && ch >= 0x20) {
-                        run++;
-                        continue;
-                }
-                esc[0] = '\\';
-                switch (ch) {
-                case '"': esc[1] = '"'; break;
-                case '\\': esc[1] = '\\'; break;
-                case '\b': esc[1] = 'b'; break;
-                case '\t': esc[1] = 't'; break;
-                case '\n': esc[1] = 'n'; break;
-                case '\f': esc[1] = 'f'; break;
-                case '\r': esc[1] = 'r'; break;
-                default:
-                        memcpy(esc, "\\u00", 4);
-                        esc[4] = hx[ch >> 4];
-                        esc[5] = hx[ch & 15];
-                        elen = 6;
-                }
-                canon_put(c, s + i - run, run);
-                canon_put(c, esc, elen);
-                run = 0;
-        }
-        canon_put(c, s + n - run, run);
-        CANON_LIT(c, "\"");
 }
 
 static void canon_uint(struct canon *c, uint64_t v)
 {
-        char d[24];
-        size_t i = sizeof(d);
-
-        if (v > (uint64_t)PRC_SAFE_INT_MAX) {
-                if (c->ok)
-                        prc_err_set(c->err, PRC_E_NOT_CANONICAL, "integer %llu outside the safe range",
-                                    (unsigned long long)v);
+        if (c->ok && !prc_jcs_write_uint(v, c->b, c->err))
                 c->ok = false;
-                return;
-        }
-        do {
-                d[--i] = (char)('0' + v % 10);
-                v /= 10;
-        } while (v != 0);
-        canon_put(c, d + i, sizeof(d) - i);
 }
 
 static void canon_listing(const prc_inventory *inv, struct canon *c)
@@ -723,6 +659,8 @@ static void canon_listing(const prc_inventory *inv, struct canon *c)
                         canon_str(c, e->path);
                         CANON_LIT(c, ",\"type\":\"symlink\"}");
                 }
+                if (c->b->len >= CANON_CHUNK)
+                        canon_flush(c);
         }
         CANON_LIT(c, "],\"excluded\":[");
         for (size_t i = 0; i < inv->nexcluded; i++) {
@@ -759,44 +697,30 @@ static void canon_listing(const prc_inventory *inv, struct canon *c)
 
 bool prc_inventory_canonical(const prc_inventory *inv, prc_buf *out, prc_err *err)
 {
-        struct canon *c = malloc(sizeof(*c));
+        struct canon c = { .h = NULL, .b = out, .err = err, .ok = true };
         size_t len0 = out->len;
-        bool ok;
 
-        if (c == NULL)
-                return prc_err_oom(err, "the canonical listing");
-        c->h = NULL;
-        c->copy = out;
-        c->err = err;
-        c->ok = true;
-        c->n = 0;
-        canon_listing(inv, c);
-        ok = c->ok;
-        free(c);
-        if (!ok)
+        canon_listing(inv, &c);
+        if (!c.ok)
                 out->len = len0;
-        return ok;
+        return c.ok;
 }
 
 /* inv->digest = SHA-256 of the canonical listing (docs/inventory.md). */
 static bool seal(prc_inventory *inv, prc_err *err)
 {
-        struct canon *c = malloc(sizeof(*c));
+        prc_buf b;
+        struct canon c = { .b = &b, .err = err };
         uint8_t d[PRC_SHA256_LEN];
         bool ok;
 
-        if (c == NULL)
-                return prc_err_oom(err, "the canonical listing");
-        c->h = prc_sha256_new(err);
-        c->copy = NULL;
-        c->err = err;
-        c->ok = c->h != NULL;
-        c->n = 0;
-        if (c->ok)
-                canon_listing(inv, c);
-        ok = c->ok && prc_sha256_final(c->h, d, err);
-        prc_sha256_free(c->h);
-        free(c);
+        prc_buf_init(&b, SIZE_MAX);
+        c.h = prc_sha256_new(err);
+        c.ok = c.h != NULL;
+        canon_listing(inv, &c);
+        ok = c.ok && prc_sha256_final(c.h, d, err);
+        prc_sha256_free(c.h);
+        prc_buf_clear(&b);
         if (ok)
                 prc_hex_encode(d, sizeof(d), inv->digest);
         return ok;

@@ -27,7 +27,6 @@
 #include "base/file.h"
 #include "base/jcs.h"
 #include "base/path.h"
-#include "base/utf8.h"
 #include "inventory/pool.h"
 #include "inventory/safeopen.h"
 
@@ -755,67 +754,15 @@ static json_t *entries_json(const prc_snapshot *s)
         return ents;
 }
 
-/* A JSON string as RFC 8785 (and prc_jcs_write) spells it. */
 static bool canon_string(prc_buf *b, const char *str, prc_err *err)
 {
-        static const char hx[] = "0123456789abcdef";
-        size_t n = strlen(str);
-
-        if (!prc_utf8_valid((const uint8_t *)str, n, NULL))
-                return prc_err_set(err, PRC_E_NOT_CANONICAL, "string is not valid UTF-8");
-        if (!prc_buf_putc(b, '"', err))
-                return false;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)str[i];
-                char esc[7];
-                size_t el = 2;
-                if (c == '"' || c == '\\') {
-                        esc[0] = '\\';
-                        esc[1] = (char)c;
-                } else if (c < 0x20) {
-                        esc[0] = '\\';
-                        switch (c) {
-                        case '\b': esc[1] = 'b'; break;
-                        case '\t': esc[1] = 't'; break;
-                        case '\n': esc[1] = 'n'; break;
-                        case '\f': esc[1] = 'f'; break;
-                        case '\r': esc[1] = 'r'; break;
-                        default:
-                                memcpy(esc, "\\u00", 4);
-                                esc[4] = hx[c >> 4];
-                                esc[5] = hx[c & 15];
-                                el = 6;
-                        }
-                } else {
-                        size_t run = 1;
-                        while (i + run < n && (unsigned char)str[i + run] >= 0x20 && str[i + run] != '"' &&
-                               str[i + run] != '\\')
-                                run++;
-                        if (!prc_buf_put(b, str + i, run, err))
-                                return false;
-                        i += run - 1;
-                        continue;
-                }
-                if (!prc_buf_put(b, esc, el, err))
-                        return false;
-        }
-        return prc_buf_putc(b, '"', err);
+        return prc_jcs_write_string(str, strlen(str), b, err);
 }
 
-/* ,"size":N} with N in decimal (an integer below 2^53 is spelled so in JCS). */
+/* ,"size":N} */
 static bool put_size(prc_buf *b, uint64_t v, prc_err *err)
 {
-        char tmp[40];
-        size_t i = sizeof(tmp);
-
-        tmp[--i] = '}';
-        do {
-                tmp[--i] = (char)('0' + v % 10);
-                v /= 10;
-        } while (v != 0);
-        i -= 8;
-        memcpy(tmp + i, ",\"size\":", 8);
-        return prc_buf_put(b, tmp + i, sizeof(tmp) - i, err);
+        return prc_buf_puts(b, ",\"size\":", err) && prc_jcs_write_uint(v, b, err) && prc_buf_putc(b, '}', err);
 }
 
 /*

@@ -414,7 +414,48 @@ static void test_jcs__golden_files(void)
         T_ASSERT(seen >= 5);
 }
 
+/* The pieces the listing writers use spell exactly what prc_jcs_write spells. */
+static void test_jcs__string_and_uint_pieces_match_the_document_writer(void)
+{
+        static const char *const strs[] = { "", "plain", "q\"b\\s", "\b\t\n\f\r", "\x01\x1f\x7f",
+                                            "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "a/b" };
+        static const uint64_t ints[] = { 0, 7, 10, 4294967296ull, 9007199254740991ull };
+        prc_buf a, b;
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(&a, 1u << 16);
+        prc_buf_init(&b, 1u << 16);
+        for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+                json_t *v = json_string(strs[i]);
+                prc_buf_reset(&a);
+                prc_buf_reset(&b);
+                T_ASSERT(v != NULL);
+                T_ASSERT(prc_jcs_write(v, &a, &err));
+                T_ASSERT(prc_jcs_write_string(strs[i], strlen(strs[i]), &b, &err));
+                T_ASSERT(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+                json_decref(v);
+        }
+        for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+                json_t *v = json_integer((json_int_t)ints[i]);
+                prc_buf_reset(&a);
+                prc_buf_reset(&b);
+                T_ASSERT(prc_jcs_write(v, &a, &err));
+                T_ASSERT(prc_jcs_write_uint(ints[i], &b, &err));
+                T_ASSERT(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+                json_decref(v);
+        }
+        T_ASSERT(!prc_jcs_write_uint(9007199254740992ull, &b, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        prc_err_init(&err);
+        T_ASSERT(!prc_jcs_write_string("\xff", 1, &b, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
+}
+
 static const prc_test tests[] = {
+        T(test_jcs__string_and_uint_pieces_match_the_document_writer),
         T(test_jcs__rfc8785_string_escaping_example),
         T(test_jcs__rfc8785_sorting_example),
         T(test_jcs__sorting_with_script_and_newline_keys),
