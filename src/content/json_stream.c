@@ -335,7 +335,7 @@ static bool tab_insert(struct js *s, uint64_t obj, size_t off, uint32_t len, uin
         for (j = (h ^ (uint32_t)obj * 0x9E3779B1u) & mask; s->tab[j].obj != 0; j = (j + 1) & mask) {
                 struct hent *o = &s->tab[j];
                 if (o->obj == obj && o->h == h && o->len == len &&
-                    memcmp(s->keys.data + o->off, s->keys.data + off, len) == 0) {
+                    (len == 0 || memcmp(s->keys.data + o->off, s->keys.data + off, len) == 0)) {
                         *dup = true;
                         return true;
                 }
@@ -371,7 +371,8 @@ static bool key(struct js *s, uint64_t obj, size_t first)
         if (nk < JS_SCAN_KEYS) {
                 for (size_t k = first; k < s->nkents; k++) {
                         struct kent *o = &s->kents[k];
-                        if (o->h == h && o->len == len && memcmp(s->keys.data + o->off, d + 4, len) == 0)
+                        if (o->h == h && o->len == len &&
+                            (len == 0 || memcmp(s->keys.data + o->off, d + 4, len) == 0))
                                 return false;
                 }
         }
