@@ -9,9 +9,11 @@
  */
 #include "t.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/json_strict.h"
 #include "content/client.h"
 #include "content/dispatch.h"
@@ -371,6 +373,56 @@ static void test_json_stream__pieces_go_out_while_reading(void)
         free(t);
 }
 
+/* Run both readers; they must agree whatever the strict reader says. */
+static void agree_any(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags)
+{
+        prc_err err;
+        json_t *v;
+
+        prc_err_init(&err);
+        v = prc_json_parse(p, n, lim, flags, &err);
+        json_decref(v);
+        agree_n((const char *)p, n, lim, flags, v != NULL ? PRC_E_OK : err.cls);
+}
+
+/* The shared attack corpus (deep, huge, duplicate, NUL, BOM, UTF-16 files): every mode, two limit sets. */
+static void test_json_stream__attack_corpus_agrees(void)
+{
+        const char *corp = t_corpora();
+        char dir[4200], path[4500];
+        struct dirent *d;
+        DIR *dp;
+        int files = 0;
+
+        T_ASSERT(corp != NULL);
+        snprintf(dir, sizeof(dir), "%s/parsers/attacks/json", corp);
+        dp = opendir(dir);
+        T_ASSERT(dp != NULL);
+        while ((d = readdir(dp)) != NULL) {
+                size_t l = strlen(d->d_name);
+                prc_buf b;
+                prc_err err;
+                const uint8_t *p;
+
+                if (l < 5 || strcmp(d->d_name + l - 5, ".json") != 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+                prc_err_init(&err);
+                prc_buf_init(&b, 64u << 20);
+                T_ASSERT(prc_file_read(path, 64u << 20, 0, &b, &err));
+                p = b.data != NULL ? b.data : (const uint8_t *)"";
+                static const unsigned modes[] = { 0, F, F | U | Z };
+                for (size_t m = 0; m < PRC_ARRAY_LEN(modes); m++) {
+                        agree_any(p, b.len, &prc_limits_default, modes[m]);
+                        agree_any(p, b.len, &prc_limits_operator, modes[m]);
+                }
+                prc_buf_clear(&b);
+                files++;
+        }
+        closedir(dp);
+        T_ASSERT(files >= 20);
+}
+
 static const prc_test tests[] = {
         T(test_json_stream__values_are_the_strict_readers_bytes),
         T(test_json_stream__numbers_convert_as_jansson_does),
@@ -380,6 +432,7 @@ static const prc_test tests[] = {
         T(test_json_stream__duplicate_keys),
         T(test_json_stream__limits),
         T(test_json_stream__pieces_go_out_while_reading),
+        T(test_json_stream__attack_corpus_agrees),
 };
 PRC_SUITE(json_stream, tests)
 
