@@ -275,8 +275,8 @@ int main(int argc, char **argv)
                                 uint64_t size;
                                 prc_buf_reset(&enc);
                                 t0 = prc_now_ns();
-                                if (prc_json_stream(big.data, big.len, &r.lim, PRC_JSON_ALLOW_FLOAT, &enc, discard, &got,
-                                                    &size, &err) != PRC_JS_DONE)
+                                if (prc_json_stream(big.data, big.len, &r.lim, PRC_JSON_ALLOW_FLOAT, &enc, discard,
+                                                    &got, &size, &err) != PRC_JS_DONE)
                                         die("stream", &err);
                                 te[i] = prc_now_ns() - t0;
                         }

@@ -308,7 +308,12 @@ static inline uint32_t key_hash(const uint8_t *k, size_t n)
         return h;
 }
 
-/* Insert into the table; false if obj already has this key. */
+static inline size_t slot(uint32_t h, uint64_t obj, size_t mask)
+{
+        return (h ^ (uint32_t)obj * 0x9E3779B1u) & mask;
+}
+
+/* Insert into the table; *dup when obj already has this key.  False on memory failure. */
 static bool tab_insert(struct js *s, uint64_t obj, size_t off, uint32_t len, uint32_t h, bool *dup)
 {
         size_t mask, j;
@@ -323,7 +328,7 @@ static bool tab_insert(struct js *s, uint64_t obj, size_t off, uint32_t len, uin
                         struct hent *o = &s->tab[k];
                         if (o->obj == 0)
                                 continue;
-                        for (j = (o->h ^ (uint32_t)o->obj * 0x9E3779B1u) & (nc - 1); t[j].obj != 0; j = (j + 1) & (nc - 1))
+                        for (j = slot(o->h, o->obj, nc - 1); t[j].obj != 0; j = (j + 1) & (nc - 1))
                                 ;
                         t[j] = *o;
                 }
@@ -332,7 +337,7 @@ static bool tab_insert(struct js *s, uint64_t obj, size_t off, uint32_t len, uin
                 s->tcap = nc;
         }
         mask = s->tcap - 1;
-        for (j = (h ^ (uint32_t)obj * 0x9E3779B1u) & mask; s->tab[j].obj != 0; j = (j + 1) & mask) {
+        for (j = slot(h, obj, mask); s->tab[j].obj != 0; j = (j + 1) & mask) {
                 struct hent *o = &s->tab[j];
                 if (o->obj == obj && o->h == h && o->len == len &&
                     (len == 0 || memcmp(s->keys.data + o->off, s->keys.data + off, len) == 0)) {
@@ -473,6 +478,7 @@ static bool number(struct js *s)
         }
         memcpy(text, p + st, tl);
         text[tl] = '\0';
+        /* The C locale ('.' is the decimal point): prc never calls setlocale, so jansson's strtod reads the same. */
         errno = 0;
         if (!real) {
                 long long v = strtoll(text, NULL, 10);

@@ -83,6 +83,11 @@ static void agree(const char *text, unsigned flags, prc_errclass want)
         agree_n(text, strlen(text), &prc_limits_default, flags, want);
 }
 
+static void agree_l(const char *text, const prc_limits *lim, unsigned flags, prc_errclass want)
+{
+        agree_n(text, strlen(text), lim, flags, want);
+}
+
 enum { F = PRC_JSON_ALLOW_FLOAT, U = PRC_JSON_ALLOW_UNSAFE_INT, Z = PRC_JSON_ALLOW_NUL };
 
 static void test_json_stream__values_are_the_strict_readers_bytes(void)
@@ -269,8 +274,8 @@ static void test_json_stream__limits(void)
         agree_n(buf, strlen(buf), &lim, 0, PRC_E_OK);
         nest(buf, sizeof(buf), 6, "1");
         agree_n(buf, strlen(buf), &lim, 0, PRC_E_DEPTH_LIMIT);
-        agree_n("{\"a\":{\"b\":{\"c\":{\"d\":{}}}}}", strlen("{\"a\":{\"b\":{\"c\":{\"d\":{}}}}}"), &lim, 0, PRC_E_OK);
-        agree_n("{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":[]}}}}}", strlen("{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":[]}}}}}"), &lim, 0, PRC_E_DEPTH_LIMIT);
+        agree_l("{\"a\":{\"b\":{\"c\":{\"d\":{}}}}}", &lim, 0, PRC_E_OK);
+        agree_l("{\"a\":{\"b\":{\"c\":{\"d\":{\"e\":[]}}}}}", &lim, 0, PRC_E_DEPTH_LIMIT);
         /* Deeper than the reader's own bound but within the limits: declined up front, strict reader decides. */
         lim = prc_limits_default;
         lim.depth_max = 1000;
@@ -294,28 +299,28 @@ static void test_json_stream__limits(void)
         /* Values: nodes_max of them, then one more. */
         lim = prc_limits_default;
         lim.nodes_max = 4;
-        agree_n("[1,[2]]", strlen("[1,[2]]"), &lim, 0, PRC_E_OK);                /* four values */
-        agree_n("[1,[2],3]", strlen("[1,[2],3]"), &lim, 0, PRC_E_NODES_LIMIT);
-        agree_n("{\"a\":1,\"b\":[2],\"c\":3}", strlen("{\"a\":1,\"b\":[2],\"c\":3}"), &lim, 0, PRC_E_NODES_LIMIT);
-        agree_n("[1,[2,3],4]", strlen("[1,[2,3],4]"), &lim, 0, PRC_E_NODES_LIMIT);
+        agree_l("[1,[2]]", &lim, 0, PRC_E_OK);                /* four values */
+        agree_l("[1,[2],3]", &lim, 0, PRC_E_NODES_LIMIT);
+        agree_l("{\"a\":1,\"b\":[2],\"c\":3}", &lim, 0, PRC_E_NODES_LIMIT);
+        agree_l("[1,[2,3],4]", &lim, 0, PRC_E_NODES_LIMIT);
         /* Keys of one object. */
         lim = prc_limits_default;
         lim.keys_max = 2;
-        agree_n("{\"a\":1,\"b\":{\"c\":1,\"d\":2}}", strlen("{\"a\":1,\"b\":{\"c\":1,\"d\":2}}"), &lim, 0, PRC_E_OK);
-        agree_n("{\"a\":1,\"b\":2,\"c\":3}", strlen("{\"a\":1,\"b\":2,\"c\":3}"), &lim, 0, PRC_E_NODES_LIMIT);
+        agree_l("{\"a\":1,\"b\":{\"c\":1,\"d\":2}}", &lim, 0, PRC_E_OK);
+        agree_l("{\"a\":1,\"b\":2,\"c\":3}", &lim, 0, PRC_E_NODES_LIMIT);
         /* String and key bytes after unescaping: \u00e9 is 2 bytes, not 6. */
         lim = prc_limits_default;
         lim.scalar_max = 4;
-        agree_n("[\"abcd\",\"\\u00e9\\u00e9\"]", strlen("[\"abcd\",\"\\u00e9\\u00e9\"]"), &lim, 0, PRC_E_OK);
-        agree_n("[\"abcde\"]", strlen("[\"abcde\"]"), &lim, 0, PRC_E_SCALAR_LIMIT);
-        agree_n("[\"\\u00e9\\u00e9x\"]", strlen("[\"\\u00e9\\u00e9x\"]"), &lim, 0, PRC_E_SCALAR_LIMIT);
-        agree_n("{\"abcd\":1}", strlen("{\"abcd\":1}"), &lim, 0, PRC_E_OK);
-        agree_n("{\"abcde\":1}", strlen("{\"abcde\":1}"), &lim, 0, PRC_E_SCALAR_LIMIT);
+        agree_l("[\"abcd\",\"\\u00e9\\u00e9\"]", &lim, 0, PRC_E_OK);
+        agree_l("[\"abcde\"]", &lim, 0, PRC_E_SCALAR_LIMIT);
+        agree_l("[\"\\u00e9\\u00e9x\"]", &lim, 0, PRC_E_SCALAR_LIMIT);
+        agree_l("{\"abcd\":1}", &lim, 0, PRC_E_OK);
+        agree_l("{\"abcde\":1}", &lim, 0, PRC_E_SCALAR_LIMIT);
         /* The whole input. */
         lim = prc_limits_default;
         lim.input_max = 3;
-        agree_n("[1]", strlen("[1]"), &lim, 0, PRC_E_OK);
-        agree_n("[1] ", strlen("[1] "), &lim, 0, PRC_E_INPUT_TOO_LARGE);
+        agree_l("[1]", &lim, 0, PRC_E_OK);
+        agree_l("[1] ", &lim, 0, PRC_E_INPUT_TOO_LARGE);
 }
 
 /* A document of about n bytes: an array of small objects, as package records are. */
@@ -327,8 +332,10 @@ static char *records(size_t n, size_t *len)
         T_ASSERT(t != NULL);
         t[k++] = '[';
         for (int i = 0; k < n; i++)
-                k += (size_t)snprintf(t + k, n + 256 - k, "%s{\"name\":\"pkg-%d\",\"version\":\"1.%d.0\",\"n\":%d,"
-                                      "\"r\":%d.25,\"ok\":true,\"deps\":[\"a\",\"b\\u00e9\"]}", i ? "," : "", i, i, i, i);
+                k += (size_t)snprintf(t + k, n + 256 - k,
+                                      "%s{\"name\":\"pkg-%d\",\"version\":\"1.%d.0\",\"n\":%d,"
+                                      "\"r\":%d.25,\"ok\":true,\"deps\":[\"a\",\"b\\u00e9\"]}",
+                                      i ? "," : "", i, i, i, i);
         t[k++] = ']';
         t[k] = '\0';
         *len = k;
