@@ -527,7 +527,62 @@ static void test_json_stream_worker__late_refusals_are_the_strict_readers(void)
         prc_client_free(c);
 }
 
+/*
+ * The reply cap: a valid document past it is reply-too-large, as before the
+ * streaming reader (also when one string alone is larger than the cap); an
+ * invalid one is the strict reader's refusal even when the cap came first.
+ */
+static void test_json_stream_worker__reply_cap_and_the_strict_readers_word(void)
+{
+        static char path[4200];
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+        json_t *doc = NULL;
+        prc_err err;
+        size_t n = 3 * PRC_DOCBIN_CHUNK;
+        char *t = malloc(n + 16);
+
+        T_ASSERT(t != NULL);
+        snprintf(path, sizeof(path), "%s/build/test/helpers/worker", t_root());
+        prc_client_opts_default(&o);
+        o.worker_path = path;
+        o.cache_max = 0;
+        o.reply_max = 2 * PRC_DOCBIN_CHUNK;
+        prc_err_init(&err);
+        c = prc_client_new(&o, &err);
+        T_ASSERT(c != NULL);
+        /* One string of 3 pieces' worth: larger than the cap by itself. */
+        t[0] = '"';
+        memset(t + 1, 'a', n);
+        t[n + 1] = '"';
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "s.json", (const uint8_t *)t, n + 2, &doc, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        /* Many small values past the cap, then a syntax error at the end: invalid-json, where it is. */
+        t[0] = '[';
+        for (size_t i = 1; i < n; i += 2)
+                memcpy(t + i, "1,", 2);
+        t[n - 1] = '1';
+        t[n] = '}';
+        worker_agrees(c, t, n + 1);
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "a.json", (const uint8_t *)t, n + 1, &doc, &err));
+        T_ERR(err, PRC_E_INVALID_JSON);
+        T_EQ_INT(err.off, n + 1);
+        /* The same without the error: past the cap. */
+        t[n] = ']';
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "a.json", (const uint8_t *)t, n + 1, &doc, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        T_ASSERT(doc == NULL);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);
+        free(t);
+        prc_client_free(c);
+}
+
 static const prc_test worker_tests[] = {
         T(test_json_stream_worker__late_refusals_are_the_strict_readers),
+        T(test_json_stream_worker__reply_cap_and_the_strict_readers_word),
 };
 PRC_SUITE_NOSAN(json_stream_worker, worker_tests)
