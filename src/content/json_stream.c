@@ -612,13 +612,15 @@ static bool value(struct js *s)
 prc_js_rc prc_json_stream(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_buf *chunk,
                           prc_docbin_put_fn put, void *ctx, uint64_t *out_size, prc_err *err)
 {
-        struct js s = { .p = p, .n = n, .lim = lim, .flags = flags, .b = chunk, .put = put, .ctx = ctx, .err = err };
+        /* An empty request may come without a buffer. */
+        struct js s = { .p = p != NULL ? p : (const uint8_t *)"", .n = n, .lim = lim, .flags = flags, .b = chunk,
+                        .put = put, .ctx = ctx, .err = err };
         bool ok = false;
 
         prc_buf_reset(chunk);
         prc_buf_init(&s.keys, SIZE_MAX / 2);
         /* Declines before the first piece: whatever prc_json_parse would say, nothing was sent. */
-        if (n <= lim->input_max && prc_utf8_valid(p, n, NULL) && memchr(p, 0, n) == NULL && count_members(&s)) {
+        if (n <= lim->input_max && prc_utf8_valid(s.p, n, NULL) && memchr(s.p, 0, n) == NULL && count_members(&s)) {
                 skip_ws(&s);
                 ok = value(&s);
                 if (ok) {

@@ -192,6 +192,20 @@ static void test_json_stream__utf8_is_checked_as_the_strict_reader_does(void)
 static void test_json_stream__grammar(void)
 {
         agree("", 0, PRC_E_INVALID_JSON);
+        {
+                /* No buffer at all, as an empty request's input may be. */
+                prc_buf chunk;
+                struct sink sk = { 0 };
+                uint64_t size = 0;
+                prc_err e;
+                prc_err_init(&e);
+                prc_buf_init(&chunk, 1u << 20);
+                T_EQ_INT(prc_json_stream(NULL, 0, &prc_limits_default, 0, &chunk, collect, &sk, &size, &e),
+                         PRC_JS_DECLINED);
+                T_NOERR(e);
+                T_EQ_INT(sk.pieces, 0);
+                prc_buf_clear(&chunk);
+        }
         agree("   ", 0, PRC_E_INVALID_JSON);
         agree("[1,]", 0, PRC_E_INVALID_JSON);
         agree("[,1]", 0, PRC_E_INVALID_JSON);
