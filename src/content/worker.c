@@ -26,6 +26,7 @@
 #include "content/docenc.h"
 #include "content/floor.h"
 #include "content/frame.h"
+#include "content/json_stream.h"
 
 enum { EXTRA_MAX = 16 };
 
@@ -261,6 +262,59 @@ static bool put_out(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *e
         return true;
 }
 
+/*
+ * A JSON parse request, read and sent at once by the streaming reader
+ * (json_stream.h): the client decodes the first pieces while the rest is
+ * parsed.  Returns false when the request is not one it serves (the caller
+ * runs the table's loader as usual).  Otherwise the reply is settled: sent
+ * (err unset, *doc NULL), to be refused (err set), or *doc is a document the
+ * caller still has to send.  When the reader declines, prc_json_parse
+ * decides: its refusal is the answer (pieces already sent are dropped by
+ * the client), and a document it accepts is sent whole if nothing was sent
+ * yet.  Past the first piece the reader declines only what prc_json_parse
+ * refuses (fuzz/fuzz_json_stream.c); should they ever disagree, the
+ * request is refused as internal, never answered with a wrong document.
+ */
+static bool parse_json_streamed(const prc_req *r, prc_buf *reply, struct out *o, json_t **doc, prc_err *err)
+{
+        const prc_dispatch_entry *e = prc_dispatch_find(r->op, r->format);
+        uint64_t sent = 0;
+        prc_js_rc rc;
+        prc_err perr;
+
+        *doc = NULL;
+        if (e == NULL || e->load != prc_json_parse || r->input_len > e->input_max)
+                return false;
+        rc = prc_json_stream(r->input, r->input_len, &r->lim, e->load_flags | r->flags, reply, put_out, o, &sent,
+                             err);
+        if (rc == PRC_JS_DONE || o->broken)
+                return true;    /* err is unset on success; a broken pipe ends the conversation */
+        /* The strict reader's word: its refusal wins over ours, which may have come first on bad input. */
+        prc_err_init(&perr);
+        *doc = prc_dispatch_run(r, &perr);
+        if (*doc == NULL) {
+                *err = perr;
+                return true;
+        }
+        if (sent == 0 && (rc == PRC_JS_DECLINED || err->cls == PRC_E_OUT_OF_MEMORY)) {
+                /* Nothing went out: send the tree the usual way (the reader's own scratch memory may have failed). */
+                prc_err_init(err);
+                return true;
+        }
+        json_decref(*doc);
+        *doc = NULL;
+        if (rc == PRC_JS_DECLINED)
+                prc_err_set(err, PRC_E_INTERNAL, "streaming JSON reader declined a document the strict reader accepts");
+        else if (err->cls == PRC_E_BUFFER_LIMIT) {
+                /* One value larger than the cap, as prc_docbin_stream would meet it: the same name. */
+                prc_err_init(err);
+                prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                            o->reply_max);
+        }
+        /* else: the same bytes fail the same way in prc_docbin_stream (the reply cap, memory) */
+        return true;
+}
+
 /* Serve until the client closes the request pipe.  Returns the exit status. */
 static int serve(const wcfg *c)
 {
@@ -299,10 +353,11 @@ static int serve(const wcfg *c)
                         status = 1;
                         break;
                 }
-                doc = prc_dispatch_run(&r, &err);
                 o.reply_max = c->reply_max;
                 o.sent = 0;
                 o.broken = false;
+                if (!parse_json_streamed(&r, &reply, &o, &doc, &err))
+                        doc = prc_dispatch_run(&r, &err);
                 if (doc != NULL && !prc_docbin_stream(doc, &reply, put_out, &o, &sent, &err) &&
                     err.cls == PRC_E_BUFFER_LIMIT) {
                         /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
