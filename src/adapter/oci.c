@@ -816,7 +816,7 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
         const char *parent = getenv("PRC_OCI_TMPDIR");
         if (parent == NULL || parent[0] != '/')
                 parent = prc_snapshot_tmpfs_parent(prc_inventory_total_bytes(rq->inv));
-        prc_snapshot_opts so = { .parent = parent };
+        prc_snapshot_opts so = { .parent = parent, .cancel = rq->cancel };
         local = local && prc_snapshot_create(rq->inv, NULL, &so, &p->snap, err);
         prc_oci_trace("snapshot-copied");
         local = local && prc_oci_native_owned(&p->nat, rq->inv, p->snap, err) && prc_snapshot_seal(p->snap, err);
@@ -1017,6 +1017,11 @@ static void set_exec(outcome *o, prc_errclass c, const char *msg)
         snprintf(o->exec_msg, sizeof(o->exec_msg), "%s", msg);
 }
 
+static bool cancelled(const prc_oci_request *rq)
+{
+        return rq->cancel != NULL && *rq->cancel != 0;
+}
+
 static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_decoder *dec,
                     prc_stderr_meter *meter, outcome *o)
 {
@@ -1050,6 +1055,10 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                 set_exec(o, PRC_E_IO, "pipe");
                 goto out;
         }
+        if (cancelled(rq)) {
+                set_exec(o, PRC_E_OCI_INTERRUPTED, "interrupted by a signal before the container started");
+                goto out;
+        }
         prc_oci_trace("execute:spawn");
         pid = spawn(argv, in[0], out[1], errp[1], &e);
         close(in[0]), close(out[1]), close(errp[1]);
@@ -1081,6 +1090,12 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                         io = np, pf[np++] = (struct pollfd){ out[0], POLLIN, 0 };
                 if (errp[0] >= 0)
                         ie = np, pf[np++] = (struct pollfd){ errp[0], POLLIN, 0 };
+                if (cancelled(rq)) {
+                        set_exec(o, PRC_E_OCI_INTERRUPTED, "interrupted by a signal");
+                        remove_container(p);
+                        o->killed = true;
+                        break;
+                }
                 int64_t left = deadline - now_ms();
                 if (left <= 0) {
                         o->timed_out = true;
@@ -1160,6 +1175,13 @@ reap:;
                                 break;
                         if (r < 0 && errno != EINTR) {
                                 st = -1;
+                                break;
+                        }
+                        if (cancelled(rq)) {
+                                set_exec(o, PRC_E_OCI_INTERRUPTED, "interrupted by a signal");
+                                remove_container(p);
+                                o->killed = true;
+                                st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
                                 break;
                         }
                         if (now_ms() >= deadline) {

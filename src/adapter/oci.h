@@ -17,6 +17,7 @@
 #define PRC_ADAPTER_OCI_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -137,6 +138,12 @@ typedef struct prc_oci_request {
         prc_oci_kind            runtime;
         const char             *run_id;         /* 64 hex; NULL: the plan digest */
         const struct timespec  *deadline;       /* CLOCK_MONOTONIC, shared by the scan; NULL: none */
+        /*
+         * Set by the caller's SIGINT/SIGTERM handler (NULL: none): the snapshot
+         * copy stops, a running container is removed by its name, the snapshot
+         * is removed, and the run ends as oci-interrupted.
+         */
+        const volatile sig_atomic_t *cancel;
         /* Native protocols only (oci_native.h): */
         const char             *ruleset_path;   /* Gitleaks ruleset (gzip); NULL: $PRC_GITLEAKS_RULESET */
         int64_t                 now;            /* Unix seconds for the normalizer (Grype age); 0: none */

@@ -6,6 +6,7 @@
 #define PRC_CLI_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,6 +48,22 @@ json_t *cli_err_json(const prc_err *e);
 bool cli_format_ok(const char *what, const char *val, const char *const *allowed);
 /* Map an error class to the exit status DESIGN.md gives it. */
 int cli_exit_for(const prc_err *e);
+
+/*
+ * SIGINT/SIGTERM during a step that must clean up (a snapshot, a running
+ * container): the handler only stores the signal in cli_interrupted, which
+ * the library polls (prc_snapshot_opts.cancel, prc_oci_request.cancel).
+ * cli_interrupts_restore puts the old handlers back; cli_interrupts_die
+ * then ends the process by the signal it got, after the cleanup, as a
+ * well-behaved tool does (no-op when none arrived).
+ */
+extern volatile sig_atomic_t cli_interrupted;
+typedef struct cli_interrupts {
+        struct sigaction old_int, old_term;
+} cli_interrupts;
+void cli_interrupts_catch(cli_interrupts *s);
+void cli_interrupts_restore(const cli_interrupts *s);
+void cli_interrupts_die(void);
 
 /* Commands (one file each), grouped by area like the table in main.c. */
 /* -- scan and verify (engine) -- */

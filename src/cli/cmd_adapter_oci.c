@@ -131,8 +131,12 @@ static int run(int argc, char **argv, bool execute)
                 .m = m, .manifest_path = mpath, .resolution = &res, .inv = inv,
                 .target_name = (base[0] == '\0' || strcmp(base, "/") == 0 || strcmp(base, ".") == 0) ? "target" : base,
                 .data = data, .ndata = ndata, .runtime = kind, .ruleset_path = ruleset,
+                .cancel = &cli_interrupted,
         };
+        cli_interrupts ints;
+        cli_interrupts_catch(&ints);
         bool ok = execute ? prc_oci_run(&rq, &out, &err) : prc_oci_plan_request(&rq, &out, &err);
+        cli_interrupts_restore(&ints);
         if (!ok) {
                 rc = refused(format, &err);
                 goto out;
@@ -180,6 +184,7 @@ out:
         json_decref(out);
         prc_inventory_free(inv);
         prc_manifest_free(m);
+        cli_interrupts_die();   /* after the container, the snapshot and the record are dealt with */
         return rc;
 }
 

@@ -161,14 +161,6 @@ int cmd_inventory(int argc, char **argv)
         return rc;
 }
 
-/* Set by SIGINT/SIGTERM while a snapshot is being made; the copy polls it. */
-static volatile sig_atomic_t snap_signal;
-
-static void on_signal(int sig)
-{
-        snap_signal = sig;
-}
-
 static bool parse_bytes(const char *s, uint64_t *out)
 {
         char *end;
@@ -198,9 +190,9 @@ int cmd_snapshot(int argc, char **argv)
         static const char *const formats[] = { "text", "json", NULL };
         const char *target = NULL, *outdir = NULL, *format = "text";
         bool verify = false;
-        prc_snapshot_opts so = { .cancel = &snap_signal };
+        prc_snapshot_opts so = { .cancel = &cli_interrupted };
         prc_inventory_opts io = { 0 };
-        struct sigaction sa, old_int, old_term;
+        cli_interrupts ints;
         prc_inventory *inv = NULL;
         prc_snapshot *snap = NULL;
         prc_err err;
@@ -245,16 +237,11 @@ int cmd_snapshot(int argc, char **argv)
                 return cli_usage("snapshot", "--target DIR and --out DIR are required");
         json = strcmp(format, "json") == 0;
 
-        snap_signal = 0;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
+        cli_interrupts_catch(&ints);
 
         ok = prc_inventory_build(target, &io, &inv, &err) && prc_snapshot_create(inv, outdir, &so, &snap, &err) &&
              prc_snapshot_seal(snap, &err) && (!verify || prc_snapshot_verify(snap, &err));
-        if (ok && snap_signal) {
+        if (ok && cli_interrupted) {
                 /* A signal that landed after the copy still means "stop and clean up". */
                 ok = prc_err_set(&err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
         }
@@ -295,13 +282,8 @@ int cmd_snapshot(int argc, char **argv)
         }
         prc_snapshot_free(snap);
         prc_inventory_free(inv);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        if (!ok && err.cls == PRC_E_SNAP_INTERRUPTED && snap_signal) {
-                /* Die of the signal we got, after cleaning up, as a well-behaved tool does. */
-                int sig = snap_signal;
-                signal(sig, SIG_DFL);
-                raise(sig);
-        }
+        cli_interrupts_restore(&ints);
+        if (!ok && err.cls == PRC_E_SNAP_INTERRUPTED)
+                cli_interrupts_die();
         return rc;
 }

@@ -85,7 +85,7 @@ static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_invento
         rq = (prc_oci_request){ .m = a->manifest, .manifest_path = a->path, .resolution = &a->res, .inv = inv,
                                 .target_name = "target", .data = b, .ndata = nb, .runtime = oc->runtime,
                                 .run_id = run_id, .deadline = deadline, .ruleset_path = oc->ruleset,
-                                .now = oc->now };
+                                .now = oc->now, .cancel = &cli_interrupted };
         if (oc->narts < PRC_SCAN_ADAPTERS_MAX) {
                 prc_buf_init(&oc->arts[oc->narts], NATIVE_ARTIFACT_MAX);
                 rq.artifact_out = &oc->arts[oc->narts];
@@ -406,13 +406,23 @@ static int run_scan(int argc, char **argv, const char *what)
         so.parse = scan_parse;
         so.parse_ctx = &pc;
         so.progress = on_progress;
-        if (!prc_scan_run(&so, &res, &rc, &err)) {
+        cli_interrupts ints;
+        cli_interrupts_catch(&ints);
+        bool scanned = prc_scan_run(&so, &res, &rc, &err);
+        cli_interrupts_restore(&ints);
+        if (!scanned) {
                 progress_done();
                 cli_print_err(&err);
                 rc = exit_for_refusal(&err);
                 goto out;
         }
         progress_done();
+        if (cli_interrupted) {
+                /* Containers and snapshots are gone (oci-interrupted); a cut-short run is not a result. */
+                fprintf(stderr, "prc %s: interrupted by a signal; no result written\n", what);
+                rc = PRC_EXIT_EXEC;
+                goto out;
+        }
         pull_hints(res, &set, what);
         /* Artifacts (native adapters' normalized reports) are written before the record that names them. */
         prc_artifact_bytes ab[PRC_SCAN_ADAPTERS_MAX];
@@ -444,6 +454,7 @@ out:
         json_decref(res);
         prc_client_free(pc.client);
         prc_adapter_set_clear(&set);
+        cli_interrupts_die();
         return rc;
 }
 

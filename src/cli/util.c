@@ -90,3 +90,38 @@ int cli_exit_for(const prc_err *e)
                 return PRC_EXIT_FAIL;
         }
 }
+
+volatile sig_atomic_t cli_interrupted;
+
+static void on_interrupt(int sig)
+{
+        cli_interrupted = sig;
+}
+
+void cli_interrupts_catch(cli_interrupts *s)
+{
+        struct sigaction sa;
+
+        cli_interrupted = 0;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_interrupt;   /* no SA_RESTART: a blocked poll or read returns EINTR */
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &s->old_int);
+        sigaction(SIGTERM, &sa, &s->old_term);
+}
+
+void cli_interrupts_restore(const cli_interrupts *s)
+{
+        sigaction(SIGINT, &s->old_int, NULL);
+        sigaction(SIGTERM, &s->old_term, NULL);
+}
+
+void cli_interrupts_die(void)
+{
+        int sig = cli_interrupted;
+
+        if (sig == 0)
+                return;
+        signal(sig, SIG_DFL);
+        raise(sig);
+}

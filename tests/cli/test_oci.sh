@@ -220,6 +220,37 @@ t_sleeper_times_out_and_its_container_is_removed() {
         container_gone
 }
 
+t_sigterm_during_a_run_removes_its_container_and_snapshot() {
+        need_oci
+        local pid i
+        WALL=60 oci_manifest "$TMP/m.yaml" "${IMG[sleeper]}"
+        mkdir -p -m 777 "$TMP/o" "$TMP/snaps"
+        # (set -e holds in the subshell too: keep the status instead of dying of it)
+        ( st=0; PRC_OCI_TMPDIR=$TMP/snaps PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" \
+                as_user "$PRC_T" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
+                --format json >"$TMP/o/out" 2>"$TMP/o/err" || st=$?; echo "$st" >"$TMP/o/rc" ) &
+        for i in $(seq 1 300); do
+                [ -s "$TMP/o/name" ] && [ -n "$(docker ps -q --filter "name=^/$(cat "$TMP/o/name")\$" \
+                        --filter status=running)" ] && break
+                sleep 0.1
+        done
+        [ -n "$(docker ps -q --filter "name=^/$(cat "$TMP/o/name")\$" --filter status=running)" ] ||
+                fail "the sleeper container never ran"
+        # prc itself (env execs it), not runuser or the docker client: its command line starts with the binary.
+        pid=$(pgrep -f -- "^$PRC_T adapter run-oci --manifest $TMP/m.yaml" | head -n 1)
+        [ -n "$pid" ] || fail "no prc process to signal"
+        kill -TERM "$pid"
+        for i in $(seq 1 300); do [ -s "$TMP/o/rc" ] && break; sleep 0.1; done
+        wait
+        [ -s "$TMP/o/rc" ] || fail "prc did not end after SIGTERM"
+        # Ended by the signal it got (128 + 15), after cleaning up and writing the record.
+        expect_eq "$(cat "$TMP/o/rc")" 143
+        OUT=$(cat "$TMP/o/out")
+        expect_disp execution-error oci-interrupted
+        container_gone
+        [ -z "$(ls -A "$TMP/snaps")" ] || fail "snapshot left behind: $(ls -A "$TMP/snaps")"
+}
+
 t_memory_hog_is_killed_at_its_limit() {
         need_oci
         MEM=16777216 oci_manifest "$TMP/m.yaml" "${IMG[memhog]}"
