@@ -34,16 +34,25 @@ oci_image() {
         local name=$1 src="$PRC_ROOT/tests/helpers/adapters/$1.c" key cache d
         key=$(cat "$PRC_ROOT/tests/helpers/adapters/common.h" "$src" | sha256sum | cut -c1-16)
         cache="$OCI_STATE/images/$name-$key"
-        if [ -s "$cache" ] && docker image inspect "$(cat "$cache")" >/dev/null 2>&1; then
-                cat "$cache"
-                return 0
-        fi
-        mkdir -p "$OCI_STATE/images"
+        oci_cached "$cache" && return 0
         d=$(mktemp -d /tmp/prc-img-XXXXXX)
         mkdir -p "$d/root/tmp" "$d/root/prc-snapshot" "$d/root/prc-inputs"
         chmod 1777 "$d/root/tmp"
         gcc -static -O2 -Wall -Wextra -Werror -o "$d/root/adapter" "$src" >&2 || { rm -rf "$d"; return 1; }
         oci_publish_rootfs "$d" "prc-test/$name" "$key" "$cache"
+}
+
+# oci_cached CACHE: print the reference CACHE names and succeed when that image is still present.
+oci_cached() {
+        mkdir -p "$OCI_STATE/images"
+        [ -s "$1" ] && docker image inspect "$(cat "$1")" >/dev/null 2>&1 && cat "$1"
+}
+
+# oci_static_standin SRC OUT LOG: link a native stand-in statically against the testing build's
+# libprc.a, which carries the protocol table the stand-in checks its argv against.
+oci_static_standin() {
+        gcc -static -O2 -std=c17 -D_GNU_SOURCE -I"$PRC_ROOT/src" -o "$2" "$1" "$PRC_ROOT/build/test/libprc.a" \
+                -ljansson -lfyaml -lexpat -lcrypto -lseccomp -larchive -lz -lbz2 -llzma -lxml2 -lpthread -ldl 2>"$3"
 }
 
 # oci_publish_rootfs DIR REPO KEY CACHE: import DIR/root as a scratch image, push it to the test

@@ -27,19 +27,12 @@ native_standin_image() {
                 for r in "$@"; do echo "$r"; cat "$PRC_ROOT/tests/golden/native/${r#*=}"; done; } |
                 sha256sum | cut -c1-16)
         cache="$OCI_STATE/images/$tool-standin-$key"
-        if [ -s "$cache" ] && docker image inspect "$(cat "$cache")" >/dev/null 2>&1; then
-                cat "$cache"
-                return 0
-        fi
-        mkdir -p "$OCI_STATE/images"
+        oci_cached "$cache" && return 0
         d=$(mktemp -d /tmp/prc-img-XXXXXX)
         mkdir -p "$d/root/tmp" "$d/root/prc-snapshot" "$d/root/prc-inputs" "$d/root/prc-standin"
         chmod 1777 "$d/root/tmp"
-        # libprc.a of the testing build carries the protocol table the stand-in checks its argv against.
-        gcc -static -O2 -std=c17 -D_GNU_SOURCE -I"$PRC_ROOT/src" -o "$d/root/$tool" \
-                "$PRC_ROOT/tests/helpers/${tool}_standin.c" "$PRC_ROOT/build/test/libprc.a" \
-                -ljansson -lfyaml -lexpat -lcrypto -lseccomp -larchive -lz -lbz2 -llzma -lxml2 -lpthread -ldl \
-                2>"$d/cc.log" || { cat "$d/cc.log" >&2; rm -rf "$d"; return 1; }
+        oci_static_standin "$PRC_ROOT/tests/helpers/${tool}_standin.c" "$d/root/$tool" "$d/cc.log" ||
+                { cat "$d/cc.log" >&2; rm -rf "$d"; return 1; }
         for r in "$@"; do
                 cp "$PRC_ROOT/tests/golden/native/${r#*=}" "$d/root/prc-standin/${r%%=*}" || { rm -rf "$d"; return 1; }
         done

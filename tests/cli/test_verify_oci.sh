@@ -20,19 +20,12 @@ standin_image() {
         key=$(cat "$PRC_ROOT/tests/helpers/gitleaks_standin.c" "$PRC_ROOT"/src/adapter/native/*.[ch] \
                 "$PRC_ROOT"/src/base/*.[ch] | sha256sum | cut -c1-16)
         cache="$OCI_STATE/images/gitleaks-standin-$key"
-        if [ -s "$cache" ] && docker image inspect "$(cat "$cache")" >/dev/null 2>&1; then
-                cat "$cache"
-                return 0
-        fi
-        mkdir -p "$OCI_STATE/images"
+        oci_cached "$cache" && return 0
         d=$(mktemp -d /tmp/prc-img-XXXXXX)
         mkdir -p "$d/root/tmp" "$d/root/prc-snapshot" "$d/root/usr/bin"
         chmod 1777 "$d/root/tmp"
-        # libprc.a of the testing build carries the protocol table the stand-in checks its argv against.
-        gcc -static -O2 -std=c17 -D_GNU_SOURCE -I"$PRC_ROOT/src" -o "$d/root/usr/bin/gitleaks" \
-                "$PRC_ROOT/tests/helpers/gitleaks_standin.c" "$PRC_ROOT/build/test/libprc.a" \
-                -ljansson -lfyaml -lexpat -lcrypto -lseccomp -larchive -lz -lbz2 -llzma -lxml2 -lpthread -ldl \
-                2>/dev/null || { rm -rf "$d"; return 1; }
+        oci_static_standin "$PRC_ROOT/tests/helpers/gitleaks_standin.c" "$d/root/usr/bin/gitleaks" "$d/cc.log" ||
+                { cat "$d/cc.log" >&2; rm -rf "$d"; return 1; }
         oci_publish_rootfs "$d" "$STANDIN_REPO" "$key" "$cache"
 }
 
