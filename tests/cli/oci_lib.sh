@@ -48,6 +48,20 @@ oci_cached() {
         [ -s "$1" ] && docker image inspect "$(cat "$1")" >/dev/null 2>&1 && cat "$1"
 }
 
+# oci_standin_ready: the OCI environment is up and build/test (prc and libprc.a) is built, then the
+# test user is prepared; otherwise OCI_SETUP_ERR says which and it fails.
+oci_standin_ready() {
+        if ! sh "$PRC_ROOT/scripts/oci-env.sh" --check >/dev/null 2>&1; then
+                OCI_SETUP_ERR="OCI environment is down (run scripts/oci-env.sh)"
+                return 1
+        fi
+        if [ ! -x "$PRC_ROOT/build/test/prc" ] || [ ! -f "$PRC_ROOT/build/test/libprc.a" ]; then
+                OCI_SETUP_ERR="build/test is not built (make testbuild)"
+                return 1
+        fi
+        oci_prepare_user
+}
+
 # oci_static_standin SRC OUT LOG: link a native stand-in statically against the testing build's
 # libprc.a, which carries the protocol table the stand-in checks its argv against.
 oci_static_standin() {

@@ -30,14 +30,9 @@ standin_image() {
 }
 
 OCI_OK=1
-if ! sh "$PRC_ROOT/scripts/oci-env.sh" --check >/dev/null 2>&1; then
+if ! oci_standin_ready; then
         OCI_OK=0
-        OCI_SETUP_ERR="OCI environment is down (run scripts/oci-env.sh)"
-elif [ ! -x "$PRCT" ] || [ ! -f "$PRC_ROOT/build/test/libprc.a" ]; then
-        OCI_OK=0
-        OCI_SETUP_ERR="build/test is not built (make testbuild)"
 else
-        oci_prepare_user
         if ! STANDIN=$(standin_image); then
                 OCI_OK=0
                 OCI_SETUP_ERR="cannot build the Gitleaks stand-in image"
