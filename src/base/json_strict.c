@@ -86,14 +86,13 @@ struct plevel {
         size_t mark;    /* strlen(out) before this level's segment */
 };
 
-/* Four hex digits at p[i..i+4) within end, or -1 (no sscanf: p is not NUL-terminated). */
-static long hex4(const uint8_t *p, size_t i, size_t end)
+long prc_json_hex4(const uint8_t *p, size_t avail)
 {
         long v = 0;
 
-        if (i + 4 > end)
+        if (avail < 4)
                 return -1;
-        for (size_t k = i; k < i + 4; k++) {
+        for (size_t k = 0; k < 4; k++) {
                 uint8_t c = p[k];
                 int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
                         c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
@@ -123,12 +122,14 @@ static size_t key_decode(const uint8_t *p, size_t i, size_t end, char *out, size
                         case 'r': cp = '\r'; break;
                         case 't': cp = '\t'; break;
                         case 'u': {
-                                long hi = hex4(p, i + 1, end), lo;
+                                long hi = prc_json_hex4(p + i + 1, end - (i + 1)), lo;
                                 if (hi < 0)
                                         break;
                                 i += 4;
                                 cp = (uint32_t)hi;
-                                lo = i + 6 < end && p[i + 1] == '\\' && p[i + 2] == 'u' ? hex4(p, i + 3, end) : -1;
+                                lo = i + 6 < end && p[i + 1] == '\\' && p[i + 2] == 'u'
+                                             ? prc_json_hex4(p + i + 3, end - (i + 3))
+                                             : -1;
                                 if (hi >= 0xD800 && hi < 0xDC00 && lo >= 0xDC00 && lo < 0xE000) {
                                         cp = 0x10000 + (((uint32_t)hi - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
                                         i += 6;

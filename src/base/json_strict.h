@@ -89,6 +89,9 @@ bool prc_json_alloc_guard_failed(void);
  */
 void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *));
 
+/* The value of the four hex digits of a \u escape at p (avail bytes readable, no NUL needed), or -1. */
+long prc_json_hex4(const uint8_t *p, size_t avail);
+
 /* Name of a jansson type for messages ("string", "integer", ...). */
 const char *prc_json_type_name(const json_t *v);
 

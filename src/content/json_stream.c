@@ -208,21 +208,6 @@ static bool count_members(struct js *s)
         return depth == 0;
 }
 
-static long hex4(const uint8_t *q)
-{
-        long v = 0;
-
-        for (int k = 0; k < 4; k++) {
-                uint8_t c = q[k];
-                int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-                        c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-                if (d < 0)
-                        return -1;
-                v = v << 4 | d;
-        }
-        return v;
-}
-
 /*
  * Decode the string at p[s->i] (a quote) into d, which has room for its raw
  * length; *len gets the decoded bytes.  Declines control characters, bad
@@ -258,11 +243,12 @@ static bool decode_string(struct js *s, uint8_t *d, size_t end, bool nul_ok, siz
                 case 'u': break;
                 default: return false;
                 }
-                if (e - q < 4 || (cp = hex4(q)) < 0)
+                if (e - q < 4 || (cp = prc_json_hex4(q, (size_t)(e - q))) < 0)
                         return false;
                 q += 4;
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
-                        if (e - q < 6 || q[0] != '\\' || q[1] != 'u' || (lo = hex4(q + 2)) < 0xDC00 || lo > 0xDFFF)
+                        if (e - q < 6 || q[0] != '\\' || q[1] != 'u' ||
+                            (lo = prc_json_hex4(q + 2, (size_t)(e - q - 2))) < 0xDC00 || lo > 0xDFFF)
                                 return false;
                         q += 6;
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
