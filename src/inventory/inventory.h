@@ -159,6 +159,8 @@ void prc_inventory_set_test_hook(prc_inv_hook_fn fn, void *arg);
 void prc_inventory_test_force_lstat(bool on);
 /* Make the snapshot copy through user space, as where copy_file_range is unavailable. */
 void prc_inventory_test_force_stream_copy(bool on);
+/* Hash every file with read(), as where a file cannot be mapped (large files are mapped otherwise). */
+void prc_inventory_test_force_read(bool on);
 #endif
 
 #endif

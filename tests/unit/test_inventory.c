@@ -6,6 +6,8 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -777,6 +779,123 @@ static void test_inventory__file_removed_before_hashing_fails(void)
         }
 }
 
+/*
+ * Large files are hashed through mappings, small ones with read(): the two
+ * paths give the same digests, at and around the thresholds (256 KiB to
+ * map at all, 16 MiB windows), as the bytes' own SHA-256 says.
+ */
+static void test_inventory__mapped_and_read_hashing_agree(void)
+{
+        static const size_t sizes[] = { (256u << 10) - 1, 256u << 10, (256u << 10) + 1, (16u << 20) + 4097 };
+        prc_inventory_opts o = { .threads = 2 };
+        prc_inventory *mapped, *read_only;
+
+        for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+                char name[32];
+                snprintf(name, sizeof(name), "f%zu", i);
+                fx_big(name, sizes[i]);
+        }
+        mapped = build_ok(&o);
+        prc_inventory_test_force_read(true);
+        read_only = build_ok(&o);
+        prc_inventory_test_force_read(false);
+        for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+                char name[32], want[PRC_SHA256_HEX + 1];
+                unsigned char *b = malloc(sizes[i]);
+                prc_err err;
+
+                T_ASSERT(b != NULL);
+                for (size_t k = 0; k < sizes[i]; k++)
+                        b[k] = (unsigned char)(k * 2654435761u >> 13);      /* fx_big's bytes */
+                prc_err_init(&err);
+                T_ASSERT(prc_sha256_hex_once(b, sizes[i], want, &err));
+                free(b);
+                snprintf(name, sizeof(name), "f%zu", i);
+                T_EQ_STR(entry(mapped, name)->sha256, want);
+                T_EQ_STR(entry(read_only, name)->sha256, want);
+        }
+        T_EQ_STR(prc_inventory_digest(mapped), prc_inventory_digest(read_only));
+        prc_inventory_free(mapped);
+        prc_inventory_free(read_only);
+}
+
+/* Hook: after the first MiB of big.bin is hashed, cut the file to one page. */
+static void truncate_big(int point, const char *rel, void *arg)
+{
+        (void)arg;
+        if (point != PRC_INV_HOOK_HASH_READ || strcmp(rel, "big.bin") != 0)
+                return;
+        T_ASSERT(truncate(fx_path("big.bin"), 4096) == 0);
+}
+
+static void test_inventory__file_truncated_while_mapped_fails_and_the_process_goes_on(void)
+{
+        prc_inventory_opts o = { .threads = 2 };
+        prc_inventory *inv;
+        prc_err err;
+
+        fx_big("big.bin", 3u << 20);    /* mapped: the pages after the first MiB vanish under the hash */
+        fx_text("small", "abc");
+        prc_inventory_set_test_hook(truncate_big, NULL);
+        err = build_err(&o);
+        prc_inventory_set_test_hook(NULL, NULL);
+        T_ERR(err, PRC_E_INV_FILE_CHANGED);
+        T_ASSERT(strstr(err.msg, "'big.bin'") != NULL);
+        /* The guard is gone with that file: the next build of the same tree works. */
+        inv = build_ok(&o);
+        T_EQ_INT(entry(inv, "big.bin")->size, 4096);
+        prc_inventory_free(inv);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* A SIGBUS that is not the hash's own must still end the process (the handler is process-wide). */
+static void test_inventory__sigbus_outside_hashing_still_ends_the_process(void)
+{
+        for (int how = 0; how < 2; how++) {
+                pid_t pid;
+                int st;
+
+                fx_big("big.bin", 1u << 20);
+                pid = fork();
+                T_ASSERT(pid >= 0);
+                if (pid == 0) {
+                        prc_inventory *inv = NULL;
+                        prc_err err;
+                        volatile const char *p;
+                        int fd;
+
+                        prc_err_init(&err);
+                        if (!prc_inventory_build(t_tmpdir(), NULL, &inv, &err))
+                                _exit(3);       /* installs the handler (a mapped file was hashed) */
+                        prc_inventory_free(inv);
+                        (void)dup2(open("/dev/null", O_WRONLY), 2);     /* ASan's report of it is expected */
+                        if (how == 0)
+                                (void)raise(SIGBUS);
+                        fd = open(fx_path("big.bin"), O_RDONLY);
+                        p = fd < 0 ? MAP_FAILED : mmap(NULL, 1u << 20, PROT_READ, MAP_SHARED, fd, 0);
+                        if (p == MAP_FAILED || ftruncate(open(fx_path("big.bin"), O_WRONLY), 0) != 0)
+                                _exit(4);
+                        (void)p[8192];  /* beyond the end now: SIGBUS */
+                        _exit(0);
+                }
+                T_ASSERT(waitpid(pid, &st, 0) == pid);
+#ifdef UNDER_ASAN
+                /* ASan's own SIGBUS report comes first in the chain: it exits non-zero. */
+                T_ASSERT(!(WIFEXITED(st) && (WEXITSTATUS(st) == 0 || (WEXITSTATUS(st) >= 3 && WEXITSTATUS(st) <= 4))));
+#else
+                T_ASSERT(WIFSIGNALED(st));
+                T_EQ_INT(WTERMSIG(st), SIGBUS);
+#endif
+        }
+}
+
 static const prc_test tests[] = {
         T(test_inventory__records_files_symlinks_sorted_bytewise),
         T(test_inventory__listing_json_has_the_documented_fields),
@@ -805,5 +924,8 @@ static const prc_test tests[] = {
         T(test_inventory__canonical_writer_equals_jcs_of_the_document),
         T(test_inventory__listing_is_the_same_for_any_thread_count_and_walk_mode),
         T(test_inventory__file_removed_before_hashing_fails),
+        T(test_inventory__mapped_and_read_hashing_agree),
+        T(test_inventory__file_truncated_while_mapped_fails_and_the_process_goes_on),
+        T(test_inventory__sigbus_outside_hashing_still_ends_the_process),
 };
 PRC_SUITE(inventory, tests)
