@@ -41,7 +41,7 @@ TREE=
 # Each prc run appends its user+sys seconds to a file (median taken below).
 prc_inv() { /usr/bin/time -a -o "$DIR/cpu.prc" -f '%U %S' "$PRC" inventory --target "$TREE"; }
 base_inv() { /usr/bin/time -a -o "$DIR/cpu.base" -f '%U %S' "$PRC_BASE" inventory --target "$TREE"; }
-# The floor: open/read/hash/close of a ready-made list on $CORES threads, no walk, no checks.
+# The floor: open, fstat, read or map, hash and close each file of a ready-made list on $CORES threads; no walk, no checks.
 floor() { /usr/bin/time -a -o "$DIR/cpu.floor" -f '%U %S' build/bench/inventory_floor "$DIR/list" "$CORES"; }
 serial() { find "$TREE" -type f -print0 | xargs -0 sha256sum; }
 par2() { find "$TREE" -type f -print0 | xargs -0 -P2 -n 256 sha256sum; }
@@ -71,8 +71,8 @@ bench_tree() {
         fi
         FLOOR_T=$MEDIAN_floor
         FLOOR_CPU=$(cpu_median "$DIR/cpu.floor")
-        printf '  %-40s %8.3f s wall   %6.3f s CPU   (bench/inventory_floor.c: read+hash only)\n' \
-                "floor: open/read/hash/close, no walk" "$FLOOR_T" "$FLOOR_CPU"
+        printf '  %-40s %8.3f s wall   %6.3f s CPU   (bench/inventory_floor.c: open+read or map+hash only)\n' \
+                "floor: open/read|map/hash/close, no walk" "$FLOOR_T" "$FLOOR_CPU"
         printf '  %-40s %8.3f s wall   prc is %sx faster\n' "find | xargs sha256sum" "$MEDIAN_serial" \
                 "$(ratio "$MEDIAN_serial" "$MEDIAN_prc")"
         printf '  %-40s %8.3f s wall   prc is %sx faster\n' "find | xargs -P2 sha256sum" "$MEDIAN_par2" \
