@@ -1393,13 +1393,11 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
         test_hook(&p, "PRC_TEST_OCI_HOOK_AFTER");
 #endif
         if (o.exec_cls == PRC_E_OK) {
-                /* The last look at the snapshot removes it in the same pass (each file once checked);
-                 * prep_clear removes it on every other path. */
                 prc_err_init(&rerr);
-                if (!prc_snapshot_verify_remove(p.snap, &rerr) || !prc_data_recheck(rq->m, p.data, p.ndata, &rerr))
+                if (!prc_snapshot_verify(p.snap, &rerr) || !prc_data_recheck(rq->m, p.data, p.ndata, &rerr))
                         set_exec(&o, rerr.cls, rerr.msg);
         }
-        prc_oci_trace("after:verified-removed");
+        prc_oci_trace("after:verified");
         prc_exec_end end = { .exit_status = o.exit_status < 0 ? 0 : o.exit_status, .timed_out = o.timed_out,
                              /* Inside the container only the kernel's OOM killer sends SIGKILL
                               * (exit 137) unless we removed it ourselves. */

@@ -59,8 +59,6 @@ struct prc_snapshot {
         struct owned *owned;            /* owned, nowned used */
         size_t        nowned;
         bool          sealed, kept, removed;
-        bool          unlinked;         /* every sealed file was unlinked (verify_remove) */
-        bool          exact_modes;      /* the umask leaves 0500 alone: files are created with their mode */
         json_t       *doc;              /* owned, after seal */
         struct mem_ent *exp;            /* owned, after seal: the entries in path order */
         char         *arena;            /* owned: the strings exp points to */
@@ -166,7 +164,7 @@ bool prc_snapshot_remove(prc_snapshot *s, prc_err *err)
 {
         if (s->removed)
                 return true;
-        if (s->fd >= 0 && s->sealed && !s->unlinked)
+        if (s->fd >= 0 && s->sealed)
                 unlink_sealed(s);       /* the bulk, on the pool; the tree walk below removes the rest */
         if (s->fd >= 0) {
                 close(s->fd);
@@ -327,9 +325,7 @@ static bool copy_file(prc_snapshot *s, const prc_inv_entry *e, int sdfd, int ddf
         }
         if (!reserve(s, e->size, e->path, &w->err))
                 goto out;
-        /* Created with its final mode when the umask cannot change it (exact_modes), else fchmod below. */
-        dst = openat(ddfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                     s->exact_modes ? (e->executable ? 0500 : 0400) : 0600);
+        dst = openat(ddfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (dst < 0) {
                 prc_err_sys(&w->err, errno == EEXIST ? PRC_E_SNAP_OWNED_PATH : PRC_E_IO, errno,
                             "cannot create '%s' in the snapshot", e->path);
@@ -351,7 +347,7 @@ static bool copy_file(prc_snapshot *s, const prc_inv_entry *e, int sdfd, int ddf
                 prc_err_set(&w->err, PRC_E_SNAP_SOURCE_CHANGED, "'%s' no longer has the inventoried SHA-256", e->path);
                 goto out;
         }
-        if (!s->exact_modes && fchmod(dst, e->executable ? 0500 : 0400) != 0) {
+        if (fchmod(dst, e->executable ? 0500 : 0400) != 0) {
                 prc_err_sys(&w->err, PRC_E_IO, errno, "cannot set the mode of '%s' in the snapshot", e->path);
                 goto out;
         }
@@ -361,35 +357,6 @@ out:
                 ok = prc_err_sys(&w->err, PRC_E_IO, errno, "cannot write '%s' in the snapshot", e->path);
         close(src);
         return ok;
-}
-
-/*
- * Whether the process umask clears none of 0500, read from /proc/self/status
- * (umask() itself would have to change it for a moment, under other threads).
- * Then open(O_CREAT, 0400 or 0500) gives exactly that mode and the per-file
- * fchmod can go; when it cannot be read, every file gets its fchmod.
- */
-static bool umask_keeps_owner_bits(void)
-{
-        char buf[2048];
-        bool keeps = false;
-        int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-        ssize_t n;
-
-        if (fd < 0)
-                return false;
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        if (n <= 0)
-                return false;
-        buf[n] = '\0';
-        const char *u = strstr(buf, "\nUmask:\t");
-        if (u != NULL) {
-                char *end;
-                unsigned long m = strtoul(u + strlen("\nUmask:\t"), &end, 8);
-                keeps = *end == '\n' && (m & 0500) == 0;
-        }
-        return keeps;
 }
 
 /* tmpfs's statfs magic (linux/magic.h), spelled out to keep that header out. */
@@ -572,7 +539,6 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
         }
         if (!make_dir(s, out_dir, opts->parent, err))
                 goto out;
-        s->exact_modes = umask_keeps_owner_bits();
         order = malloc((n ? n : 1) * sizeof(*order));
         if (order == NULL) {
                 prc_err_oom(err, "the copy order");
@@ -912,7 +878,6 @@ struct vchunk {
 
 struct verify {
         const prc_snapshot *s;
-        bool           unlink;  /* verify_remove: unlink each file once it was checked */
         unsigned char *seen;    /* owned: one flag per s->exp entry */
         char          *first;   /* owned: the smallest differing path found by the walk */
         bool           special; /* the walk found a symlink or special file (first names it) */
@@ -1080,18 +1045,15 @@ static bool verify_job(void *ctx, size_t job, prc_pool_worker *w)
                                                  hex, e->sha256);
                 }
                 close(fd);
-                /* Checked (or found different, already recorded in w->err): it can go. */
-                if (v->unlink)
-                        (void)unlinkat(dfd, name, 0);
         }
         if (dfd != s->fd)
                 close(dfd);
         return ok;
 }
 
-static bool verify_disk(const prc_snapshot *s, bool unlink, prc_err *err)
+static bool verify_disk(const prc_snapshot *s, prc_err *err)
 {
-        struct verify v = { .s = s, .unlink = unlink };
+        struct verify v = { .s = s };
         char *rel = malloc(PRC_PATH_MAX + 1);
         bool ok = false;
 
@@ -1115,8 +1077,6 @@ static bool verify_disk(const prc_snapshot *s, bool unlink, prc_err *err)
         }
         v.nchunks = exp_chunks(s, v.chunks);
         ok = prc_pool_run(s->threads, v.nchunks, NULL, verify_job, &v, NULL, err);
-        if (ok && unlink)
-                ((prc_snapshot *)s)->unlinked = true;   /* every job ran to its end */
 out:
         free(rel);
         free(v.seen);
@@ -1168,13 +1128,13 @@ static void unlink_sealed(prc_snapshot *s)
         free(chunks);
 }
 
-static bool verify(const prc_snapshot *s, bool unlink, prc_err *err)
+bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err)
 {
         if (!s->sealed)
                 return prc_err_set(err, PRC_E_INTERNAL, "the snapshot is not sealed");
         if (s->removed || s->fd < 0)
                 return prc_err_set(err, PRC_E_SNAP_CHANGED, "the snapshot was removed");
-        if (verify_disk(s, unlink, err))
+        if (verify_disk(s, err))
                 return true;
         /* A snapshot that cannot even be read has changed; keep the cause in the message. */
         if (err != NULL && err->cls != PRC_E_SNAP_CHANGED && err->cls != PRC_E_OUT_OF_MEMORY) {
@@ -1184,28 +1144,6 @@ static bool verify(const prc_snapshot *s, bool unlink, prc_err *err)
                 *err = e2;
         }
         return false;
-}
-
-bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err)
-{
-        return verify(s, false, err);
-}
-
-bool prc_snapshot_verify_remove(prc_snapshot *s, prc_err *err)
-{
-        prc_err rerr;
-        bool ok;
-
-        if (s->kept)
-                return prc_err_set(err, PRC_E_INTERNAL, "a kept snapshot cannot be removed");
-        ok = verify(s, true, err);
-        prc_err_init(&rerr);
-        /* On every path: what the pass did not unlink (all of it after a failed walk) goes here. */
-        if (!prc_snapshot_remove(s, &rerr) && ok) {
-                *err = rerr;
-                ok = false;
-        }
-        return ok;
 }
 
 const char *prc_snapshot_path(const prc_snapshot *s)

@@ -102,15 +102,6 @@ bool prc_snapshot_seal(prc_snapshot *s, prc_err *err) PRC_MUST_CHECK;
  * internal (not sealed).
  */
 bool prc_snapshot_verify(const prc_snapshot *s, prc_err *err) PRC_MUST_CHECK;
-/*
- * The last verify, and the removal, in one pass: the same checks as
- * prc_snapshot_verify (the walk for added, missing and special names first,
- * with nothing removed yet), each file unlinked as soon as its bytes were
- * checked, then the rest of the tree removed, whatever the verdict.  The
- * error is the verify's (a snapshot-changed names the path), else the
- * removal's.  Errors: as verify, io-error, internal (kept).
- */
-bool prc_snapshot_verify_remove(prc_snapshot *s, prc_err *err) PRC_MUST_CHECK;
 
 /* Borrowed: valid until prc_snapshot_free. */
 const char *prc_snapshot_path(const prc_snapshot *s);          /* the directory */

@@ -121,32 +121,6 @@ static void test_snapshot__copies_files_with_private_modes(void)
         prc_inventory_free(inv);
 }
 
-/* Files get their final mode at create only when the umask cannot change it; otherwise fchmod. */
-static void test_snapshot__modes_are_exact_under_any_umask(void)
-{
-        prc_inventory *inv;
-        prc_snapshot *s;
-        mode_t old;
-
-        sample_target();
-        inv = inv_of_target();
-        old = umask(0177);      /* would drop the owner's x bit from a create mode */
-        s = snap_ok(inv, fx_path("s"), NULL);
-        umask(old);
-        T_EQ_INT(mode_of(fx_path("s/README")), 0400);
-        T_EQ_INT(mode_of(fx_path("s/bin/run")), 0500);
-        seal_ok(s);
-        prc_snapshot_free(s);
-        old = umask(022);
-        s = snap_ok(inv, fx_path("s"), NULL);
-        umask(old);
-        T_EQ_INT(mode_of(fx_path("s/README")), 0400);
-        T_EQ_INT(mode_of(fx_path("s/bin/run")), 0500);
-        seal_ok(s);
-        prc_snapshot_free(s);
-        prc_inventory_free(inv);
-}
-
 /* The digest seal writes directly is the JCS digest of the document, for names JSON must escape too
  * (a path never holds a backslash or a control character: prc_path_check refuses them). */
 static void test_snapshot__direct_digest_matches_jcs_on_tricky_names(void)
@@ -529,69 +503,6 @@ static void test_snapshot__verify_sees_any_change_on_disk(void)
         prc_inventory_free(inv);
 }
 
-/* verify_remove: the verify's verdict (naming the path), and the tree gone whatever it was. */
-static void test_snapshot__verify_remove_judges_then_removes_on_every_path(void)
-{
-        prc_inventory *inv;
-        prc_snapshot *s;
-        prc_err err;
-
-        fx_text("t/a", "aaaa");
-        fx_text("t/d/b", "bbbb");
-        fx_file("t/d/x", "#!/bin/sh\n", 10, 0755);
-        inv = inv_of_target();
-        /* Unchanged: true, nothing left. */
-        s = snap_ok(inv, fx_path("s"), NULL);
-        seal_ok(s);
-        prc_err_init(&err);
-        T_ASSERT(prc_snapshot_verify_remove(s, &err));
-        T_ASSERT(!exists(fx_path("s")));
-        prc_err_init(&err);
-        T_ASSERT(!prc_snapshot_verify(s, &err));        /* removed: it cannot pass again */
-        T_ERR(err, PRC_E_SNAP_CHANGED);
-        prc_snapshot_free(s);
-        /* A rewritten byte: snapshot-changed naming it, and still removed. */
-        s = snap_ok(inv, fx_path("s"), NULL);
-        seal_ok(s);
-        T_ASSERT(chmod(fx_path("s/d/b"), 0600) == 0);
-        fx_text("s/d/b", "bbbc");
-        prc_err_init(&err);
-        T_ASSERT(!prc_snapshot_verify_remove(s, &err));
-        T_ERR(err, PRC_E_SNAP_CHANGED);
-        T_ASSERT(strstr(err.msg, "'d/b'") != NULL);
-        T_ASSERT(!exists(fx_path("s")));
-        prc_snapshot_free(s);
-        /* An added file and a symlink are found by the walk before anything is removed. */
-        s = snap_ok(inv, fx_path("s"), NULL);
-        seal_ok(s);
-        T_ASSERT(chmod(fx_path("s/d"), 0700) == 0);
-        fx_text("s/d/extra", "e");
-        prc_err_init(&err);
-        T_ASSERT(!prc_snapshot_verify_remove(s, &err));
-        T_ERR(err, PRC_E_SNAP_CHANGED);
-        T_ASSERT(strstr(err.msg, "'d/extra'") != NULL);
-        T_ASSERT(!exists(fx_path("s")));
-        prc_snapshot_free(s);
-        s = snap_ok(inv, fx_path("s"), NULL);
-        seal_ok(s);
-        fx_symlink("a", "s/ln");
-        prc_err_init(&err);
-        T_ASSERT(!prc_snapshot_verify_remove(s, &err));
-        T_ASSERT(strstr(err.msg, "symlink") != NULL);
-        T_ASSERT(!exists(fx_path("s")));
-        prc_snapshot_free(s);
-        /* A kept snapshot is not removed by it. */
-        s = snap_ok(inv, fx_path("s"), NULL);
-        seal_ok(s);
-        prc_snapshot_keep(s);
-        prc_err_init(&err);
-        T_ASSERT(!prc_snapshot_verify_remove(s, &err));
-        T_ERR(err, PRC_E_INTERNAL);
-        T_ASSERT(exists(fx_path("s/d/x")));
-        prc_snapshot_free(s);
-        prc_inventory_free(inv);
-}
-
 /* The per-directory verify: every kind of change, in a big directory and deep in the tree. */
 static void test_snapshot__verify_names_changes_in_large_and_deep_trees(void)
 {
@@ -821,7 +732,6 @@ static void test_snapshot__sigterm_during_prc_snapshot_removes_the_tree(void)
 
 static const prc_test tests[] = {
         T(test_snapshot__copies_files_with_private_modes),
-        T(test_snapshot__modes_are_exact_under_any_umask),
         T(test_snapshot__digest_is_deterministic_and_documented),
         T(test_snapshot__direct_digest_matches_jcs_on_tricky_names),
         T(test_snapshot__file_modified_during_copy_stops_and_cleans_up),
@@ -835,7 +745,6 @@ static const prc_test tests[] = {
         T(test_snapshot__relocated_file_keeps_its_bytes_elsewhere),
         T(test_snapshot__verify_sees_any_change_on_disk),
         T(test_snapshot__verify_names_changes_in_large_and_deep_trees),
-        T(test_snapshot__verify_remove_judges_then_removes_on_every_path),
         T(test_snapshot__parent_option_places_the_temporary_dir),
         T(test_snapshot__tmpfs_parent_is_private_and_bounded),
         T(test_snapshot__keep_and_remove),
