@@ -83,21 +83,21 @@ measure() {
                 echo "median ($label): base run-oci $mo ms, ratio $(ratio "$mo" "$mb")x; run-oci is $(ratio "$mo" "$mp")x faster than base"
         fi
 }
-# phases LABEL: median ms between consecutive PRC_OCI_TRACE marks over RUNS runs (test build).
+# phases LABEL: for each PRC_OCI_TRACE mark (test build) its median time since the start over
+# RUNS runs, in that order, and the difference to the mark before it.  Keyed by the mark's name:
+# the probe thread's marks interleave with the copy's in a different order from run to run.
 phases() {
         local label=$1 i
         : >"$W/phases"
         for i in $(seq 1 "$RUNS"); do
                 as_user env PRC_OCI_TRACE=1 "$PRC_ROOT/build/test/prc" adapter run-oci --manifest "$W/m.yaml" \
                         --target "$T" --runtime docker 2>&1 >/dev/null |
-                        awk -v run="$i" '$1 == "prc-oci-trace" { printf "%s %d %s %.1f\n", run, n++, $3, $2 - prev; prev = $2 }' \
-                        >>"$W/phases"
+                        awk '$1 == "prc-oci-trace" { print $3, $2 }' >>"$W/phases"
         done
-        echo "phases ($label), median of $RUNS runs, ms since the previous mark:"
-        awk '{ k = sprintf("%03d %s", $2, $3); v[k] = v[k] " " $4 } END { for (k in v) print k, v[k] }' "$W/phases" |
-                sort | while read -r _ name vals; do
-                        printf '  %-28s %8s\n' "$name" "$(median $vals)"
-                done
+        echo "phases ($label), median of $RUNS runs: ms since start, ms since the mark above"
+        awk '{ v[$1] = v[$1] " " $2 } END { for (k in v) print k, v[k] }' "$W/phases" |
+                while read -r name vals; do echo "$name $(median $vals)"; done | sort -k2,2n |
+                awk '{ printf "  %-28s %8.1f %8.1f\n", $1, $2, $2 - prev; prev = $2 }'
 }
 T=$W/t; measure "10,000 files"
 T=$W/small; measure "2 files"

@@ -113,10 +113,49 @@ static char **client_env(void)
         return envv;
 }
 
-/* fork + execve argv with the given descriptors as 0/1/2 (-1: /dev/null). */
-static pid_t spawn(char *const *argv, int in, int out, int errfd, prc_err *err)
+/*
+ * The runtime client, opened once: hashed through this descriptor and
+ * executed through it (execveat AT_EMPTY_PATH), so the path cannot be
+ * swapped between the check and an exec.  id is the fstat identity taken
+ * when it was opened; every exec first checks that it still holds (dev,
+ * inode, mode, size, mtime, ctime: any write to the file moves its ctime,
+ * which no unprivileged call can set back).  docs/oci-runner.md argues it.
+ */
+typedef struct rtexe {
+        int         fd;         /* O_RDONLY | O_CLOEXEC; -1: none */
+        struct stat id;
+} rtexe;
+
+static bool same_ts(const struct timespec *a, const struct timespec *b)
+{
+        return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static bool same_id(const struct stat *a, const struct stat *b)
+{
+        return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_mode == b->st_mode &&
+               a->st_size == b->st_size && same_ts(&a->st_mtim, &b->st_mtim) && same_ts(&a->st_ctim, &b->st_ctim);
+}
+
+/* The client file still is what was opened and hashed. */
+static bool rtexe_holds(const rtexe *x)
+{
+        struct stat st;
+        return x->fd >= 0 && fstat(x->fd, &st) == 0 && same_id(&st, &x->id);
+}
+
+/*
+ * fork + exec argv with the given descriptors as 0/1/2 (-1: /dev/null):
+ * through x's descriptor when x is non-NULL (argv[0] is then only the
+ * name the client sees), else by argv[0]'s path.  Errors:
+ * oci-runtime-changed (x no longer holds), oci-runtime-failed.
+ */
+static pid_t spawn(const rtexe *x, char *const *argv, int in, int out, int errfd, prc_err *err)
 {
         char **envv = client_env();
+        if (x != NULL && !rtexe_holds(x))
+                return prc_err_set(err, PRC_E_OCI_RUNTIME_CHANGED,
+                                   "the runtime client file changed after it was hashed"), -1;
         pid_t pid = fork();
         if (pid < 0)
                 return prc_err_sys(err, PRC_E_OCI_RUNTIME_FAILED, errno, "cannot fork the runtime client"), -1;
@@ -127,11 +166,20 @@ static pid_t spawn(char *const *argv, int in, int out, int errfd, prc_err *err)
                 if (dup2(in >= 0 ? in : null, 0) < 0 || dup2(out >= 0 ? out : null, 1) < 0 ||
                     dup2(errfd >= 0 ? errfd : null, 2) < 0)
                         _exit(127);
-                /* Our other descriptors are CLOEXEC or closed here. */
+                /* Our other descriptors are CLOEXEC or closed here (x->fd is CLOEXEC too). */
                 for (int fd = 3; fd < 1024; fd++)
-                        (void)close(fd);
+                        if (x == NULL || fd != x->fd)
+                                (void)close(fd);
                 signal(SIGPIPE, SIG_DFL);
-                execve(argv[0], argv, envv);
+                if (x == NULL) {
+                        execve(argv[0], argv, envv);
+                } else {
+                        /* Once more at the last moment before the exec itself. */
+                        struct stat st;
+                        if (fstat(x->fd, &st) != 0 || !same_id(&st, &x->id))
+                                _exit(126);
+                        execveat(x->fd, "", argv, envv, AT_EMPTY_PATH);
+                }
                 _exit(127);
         }
         return pid;
@@ -171,8 +219,8 @@ typedef struct capture {
         int64_t deadline;
 } capture;
 
-/* Start argv with stdout on a pipe (stderr discarded).  On failure c->pid is -1. */
-static bool capture_start(char *const *argv, int timeout_ms, capture *c, prc_err *err)
+/* Start argv (through x, see spawn) with stdout on a pipe (stderr discarded).  On failure c->pid is -1. */
+static bool capture_start(const rtexe *x, char *const *argv, int timeout_ms, capture *c, prc_err *err)
 {
         int p[2];
 
@@ -181,7 +229,7 @@ static bool capture_start(char *const *argv, int timeout_ms, capture *c, prc_err
         c->deadline = now_ms() + timeout_ms;
         if (pipe2(p, O_CLOEXEC) != 0)
                 return prc_err_sys(err, PRC_E_IO, errno, "pipe");
-        c->pid = spawn(argv, -1, p[1], -1, err);
+        c->pid = spawn(x, argv, -1, p[1], -1, err);
         close(p[1]);
         if (c->pid < 0) {
                 close(p[0]);
@@ -233,30 +281,38 @@ static int capture_finish(capture *c, prc_buf *out)
 }
 
 /* capture_start + capture_finish; -1 with err set when it could not start. */
-static int run_capture(char *const *argv, prc_buf *out, int timeout_ms, prc_err *err)
+static int run_capture(const rtexe *x, char *const *argv, prc_buf *out, int timeout_ms, prc_err *err)
 {
         capture c;
 
-        if (!capture_start(argv, timeout_ms, &c, err))
+        if (!capture_start(x, argv, timeout_ms, &c, err))
                 return -1;
         return capture_finish(&c, out);
 }
 
 /* ---- runtime identity ---------------------------------------------------- */
 
-static bool hash_file(const char *path, char out[PRC_SHA256_HEX + 1], prc_err *err)
+/*
+ * Open the client at path and hash it through that descriptor.  The file
+ * must be a regular file whose fstat identity is the same before and after
+ * the hash, and whose ctime is older than the moment it was opened (by
+ * RECENT_MS): a write in the same timestamp tick as the first fstat could
+ * otherwise leave ctime unchanged on a kernel with coarse timestamps, so a
+ * file changed that recently is waited for and opened again.
+ */
+enum { RECENT_MS = 50, OPEN_TRIES = 5 };
+
+static bool hash_fd(int fd, char out[PRC_SHA256_HEX + 1], prc_err *err)
 {
         uint8_t buf[CHUNK], md[PRC_SHA256_LEN];
-        prc_sha256 *h = NULL;
+        prc_sha256 *h = prc_sha256_new(err);
         bool ok = false;
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return prc_err_sys(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, errno, "cannot open the runtime client");
-        h = prc_sha256_new(err);
+        off_t off = 0;
+
         if (h == NULL)
-                goto out;
+                return false;
         for (;;) {
-                ssize_t n = read(fd, buf, sizeof(buf));
+                ssize_t n = pread(fd, buf, sizeof(buf), off);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0) {
@@ -265,6 +321,7 @@ static bool hash_file(const char *path, char out[PRC_SHA256_HEX + 1], prc_err *e
                 }
                 if (n == 0)
                         break;
+                off += n;
                 if (!prc_sha256_update(h, buf, (size_t)n, err))
                         goto out;
         }
@@ -274,8 +331,40 @@ static bool hash_file(const char *path, char out[PRC_SHA256_HEX + 1], prc_err *e
         ok = true;
 out:
         prc_sha256_free(h);
-        close(fd);
         return ok;
+}
+
+static bool rtexe_open(const char *path, rtexe *x, prc_err *err)
+{
+        for (int tries = 0;; tries++) {
+                struct timespec now;
+                clock_gettime(CLOCK_REALTIME, &now);
+                x->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (x->fd < 0)
+                        return prc_err_sys(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, errno, "cannot open the runtime client");
+                if (fstat(x->fd, &x->id) != 0 || !S_ISREG(x->id.st_mode)) {
+                        close(x->fd);
+                        x->fd = -1;
+                        return prc_err_set(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, "the runtime client is not a regular file");
+                }
+                int64_t age_ms = ((int64_t)now.tv_sec - x->id.st_ctim.tv_sec) * 1000 +
+                                 ((int64_t)now.tv_nsec - x->id.st_ctim.tv_nsec) / 1000000;
+                if (age_ms >= RECENT_MS)
+                        return true;
+                close(x->fd);
+                x->fd = -1;
+                if (tries + 1 == OPEN_TRIES)
+                        return prc_err_set(err, PRC_E_OCI_RUNTIME_UNAVAILABLE, "the runtime client is being modified");
+                struct timespec ts = { 0, (RECENT_MS + 10) * 1000000L };
+                nanosleep(&ts, NULL);
+        }
+}
+
+static void rtexe_close(rtexe *x)
+{
+        if (x->fd >= 0)
+                close(x->fd);
+        x->fd = -1;
 }
 
 static bool find_on_path(const char *name, char *out, size_t cap)
@@ -399,6 +488,7 @@ typedef struct probe {
         bool            limits;         /* ask `info` */
         const char     *image;          /* borrowed, may be NULL: ask `image inspect` */
         prc_oci_runtime rt;
+        rtexe           exe;            /* rt.path opened; transfers to the caller when ok */
         bool            ok;             /* rt is valid and limits (if asked) are enforced; else err */
         prc_err         err;
         bool            image_ok;       /* image asked and present; else image_err when ok */
@@ -422,6 +512,7 @@ static void probe_run(probe *pr)
         prc_err_init(&serr);
         pr->ok = pr->image_ok = false;
         pr->rt = (prc_oci_runtime){ .kind = pr->kind };
+        pr->exe.fd = -1;
         prc_buf_init(&bv, CAPTURE_MAX);
         prc_buf_init(&bi, CAPTURE_MAX + 1);
         prc_buf_init(&bm, CAPTURE_MAX + 1);
@@ -429,16 +520,18 @@ static void probe_run(probe *pr)
                 prc_err_set(&pr->err, PRC_E_OCI_RUNTIME_UNAVAILABLE, "no executable '%s' on PATH", name);
                 goto out;
         }
+        if (!rtexe_open(pr->rt.path, &pr->exe, &pr->err))
+                goto out;
         argv[0] = pr->rt.path;
         argv[1] = (char *)"--version";
         argv[2] = NULL;
-        if (capture_start(argv, QUERY_TIMEOUT_MS, &qv, &serr) && pr->limits) {
+        if (capture_start(&pr->exe, argv, QUERY_TIMEOUT_MS, &qv, &serr) && pr->limits) {
                 n = query_argv(&pr->rt, argv);
                 argv[n++] = (char *)"info";
                 argv[n++] = (char *)"--format";
                 argv[n++] = (char *)(pr->kind == PRC_OCI_PODMAN ? PODMAN_INFO_FMT : DOCKER_INFO_FMT);
                 argv[n] = NULL;
-                if (capture_start(argv, QUERY_TIMEOUT_MS, &qi, &serr) && pr->image != NULL) {
+                if (capture_start(&pr->exe, argv, QUERY_TIMEOUT_MS, &qi, &serr) && pr->image != NULL) {
                         n = query_argv(&pr->rt, argv);
                         argv[n++] = (char *)"image";
                         argv[n++] = (char *)"inspect";
@@ -446,11 +539,15 @@ static void probe_run(probe *pr)
                         argv[n++] = (char *)"{{.Id}}";
                         argv[n++] = (char *)pr->image;
                         argv[n] = NULL;
-                        (void)capture_start(argv, QUERY_TIMEOUT_MS, &qm, &serr);
+                        (void)capture_start(&pr->exe, argv, QUERY_TIMEOUT_MS, &qm, &serr);
                 }
         }
         prc_oci_trace("probe:started");
-        hashed = hash_file(pr->rt.path, pr->rt.sha256, &herr);
+        hashed = hash_fd(pr->exe.fd, pr->rt.sha256, &herr);
+        /* The bytes hashed are the file's only if nothing wrote it meanwhile. */
+        if (hashed && !rtexe_holds(&pr->exe))
+                hashed = prc_err_set(&herr, PRC_E_OCI_RUNTIME_UNAVAILABLE,
+                                     "the runtime client changed while it was hashed");
         prc_oci_trace("probe:hashed");
         sv = capture_finish(&qv, &bv);
         prc_oci_trace("probe:version");
@@ -492,6 +589,8 @@ static void probe_run(probe *pr)
                                     "(--pull=never)", pr->image);
         }
 out:
+        if (!pr->ok)
+                rtexe_close(&pr->exe);
         prc_buf_clear(&bv);
         prc_buf_clear(&bi);
         prc_buf_clear(&bm);
@@ -512,6 +611,7 @@ bool prc_oci_runtime_find(prc_oci_kind kind, prc_oci_runtime *out, prc_err *err)
                 *err = pr.err;
                 return false;
         }
+        rtexe_close(&pr.exe);
         *out = pr.rt;
         return true;
 }
@@ -720,6 +820,7 @@ typedef struct prep {
         prc_data_input     *data;
         size_t              ndata;
         prc_oci_runtime     rt;
+        rtexe               exe;        /* rt.path, opened and hashed once (spawn) */
         prc_oci_spec        spec;
         char                name[32];
         json_t             *plan;
@@ -735,7 +836,9 @@ static void prep_clear(prep *p)
         prc_snapshot_free(p->snap);
         prc_data_free(p->data, p->ndata);
         prc_oci_native_clear(&p->nat);
+        rtexe_close(&p->exe);
         memset(p, 0, sizeof(*p));
+        p->exe.fd = -1;
 }
 
 static bool host_hard(int res, uint64_t *out)
@@ -771,6 +874,7 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
         uint64_t nofile = 0, nproc = 0;
 
         memset(p, 0, sizeof(*p));
+        p->exe.fd = -1;
 #ifndef __linux__
         return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "the OCI runner runs on Linux hosts only");
 #endif
@@ -829,6 +933,8 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
                 *err = pr.err;
                 goto fail;
         }
+        p->exe = pr.exe;        /* p owns the descriptor now (prep_clear closes it) */
+        pr.exe.fd = -1;
         if (!local)
                 goto fail;
         p->rt = pr.rt;
@@ -891,32 +997,18 @@ static void test_hook(const prep *p, const char *var)
 }
 #endif
 
-/* The pre-start re-hash of the runtime client, run beside the snapshot verify. */
-typedef struct rehash {
-        const char *path;
-        char        sha256[PRC_SHA256_HEX + 1];
-        bool        ok;
-} rehash;
-
-static void *rehash_thread(void *arg)
-{
-        rehash *r = arg;
-        prc_err e = {0};
-        r->ok = hash_file(r->path, r->sha256, &e);
-        return NULL;
-}
-
 /*
  * Immediately before start: manifest, runtime binary, plan, snapshot, data,
- * reported in that order.  The binary is re-hashed on a second thread
- * while the snapshot is verified (both are reads of files that must not
- * have changed); the container starts only after both are done.
+ * reported in that order.  The runtime binary is not hashed again: it was
+ * hashed through the descriptor every client is executed through, and each
+ * exec checks that the file's identity still holds (spawn); here the path
+ * must also still name that same file, so a plan printed for an operator
+ * would run what was hashed.
  */
 static bool recheck_before(const prc_oci_request *rq, prep *p, prc_err *err)
 {
-        rehash rh = { .path = p->rt.path };
-        pthread_t th;
-        bool threaded, ok;
+        struct stat st;
+        bool ok;
 
         if (rq->manifest_path != NULL) {
                 prc_manifest *again = prc_manifest_load(rq->manifest_path, PRC_MANIFEST_EXECUTE, err);
@@ -928,9 +1020,10 @@ static bool recheck_before(const prc_oci_request *rq, prep *p, prc_err *err)
                                            "the manifest file changed after authorization");
         }
         prc_oci_trace("before:manifest");
-        threaded = pthread_create(&th, NULL, rehash_thread, &rh) == 0;
-        if (!threaded)
-                (void)rehash_thread(&rh);
+        if (!rtexe_holds(&p->exe) || stat(p->rt.path, &st) != 0 || !same_id(&st, &p->exe.id))
+                return prc_err_set(err, PRC_E_OCI_RUNTIME_CHANGED, "the %s client binary changed after planning",
+                                   prc_oci_kind_name(p->rt.kind));
+        prc_oci_trace("before:runtime-checked");
         json_t *again = prc_oci_plan(&p->spec, err);
         bool same = again != NULL && json_equal(again, p->plan);
         json_decref(again);
@@ -940,14 +1033,6 @@ static bool recheck_before(const prc_oci_request *rq, prep *p, prc_err *err)
         else
                 ok = prc_snapshot_verify(p->snap, err) && prc_data_recheck(rq->m, p->data, p->ndata, err);
         prc_oci_trace("before:snapshot-verified");
-        if (threaded)
-                (void)pthread_join(th, NULL);
-        prc_oci_trace("before:runtime-hashed");
-        if (!rh.ok || strcmp(rh.sha256, p->rt.sha256) != 0) {
-                prc_err_init(err);
-                return prc_err_set(err, PRC_E_OCI_RUNTIME_CHANGED, "the %s client binary changed after planning",
-                                   prc_oci_kind_name(p->rt.kind));
-        }
         return ok;
 }
 
@@ -958,7 +1043,7 @@ static bool recheck_before(const prc_oci_request *rq, prep *p, prc_err *err)
  * the container appears afterwards: so remove, then ask whether the name
  * still exists, and repeat until it does not (bounded by RM_TIMEOUT_MS).
  */
-static void remove_container(const prep *p)
+static bool remove_container(const prep *p)
 {
         int64_t until = now_ms() + RM_TIMEOUT_MS;
 
@@ -977,9 +1062,13 @@ static void remove_container(const prep *p)
                 argv[n++] = (char *)"-f";
                 argv[n++] = (char *)p->name;
                 argv[n] = NULL;
-                pid = spawn(argv, -1, -1, -1, &e);
+                pid = spawn(&p->exe, argv, -1, -1, -1, &e);
                 if (pid > 0)
                         (void)wait_bounded(pid, until, NULL);
+                /* A client that changed is never executed, not even to clean up: --rm then
+                 * removes the container when it ends (docs/oci-runner.md). */
+                if (e.cls == PRC_E_OCI_RUNTIME_CHANGED)
+                        return false;
                 /* `container inspect NAME` fails once no container has that name. */
                 n = 0;
                 argv[n++] = (char *)p->rt.path;
@@ -992,10 +1081,12 @@ static void remove_container(const prep *p)
                 argv[n++] = (char *)p->name;
                 argv[n] = NULL;
                 prc_buf_init(&out, 4096);
-                st = run_capture(argv, &out, QUERY_TIMEOUT_MS, &e);
+                st = run_capture(&p->exe, argv, &out, QUERY_TIMEOUT_MS, &e);
                 prc_buf_clear(&out);
+                if (e.cls == PRC_E_OCI_RUNTIME_CHANGED)
+                        return false;
                 if (st > 0 || now_ms() >= until)
-                        return;
+                        return true;
                 struct timespec ts = { 0, 200 * 1000 * 1000 };
                 nanosleep(&ts, NULL);
         }
@@ -1015,6 +1106,14 @@ static void set_exec(outcome *o, prc_errclass c, const char *msg)
                 return;
         o->exec_cls = c;
         snprintf(o->exec_msg, sizeof(o->exec_msg), "%s", msg);
+}
+
+/* Remove our container (a timeout, a cap, a signal): the run no longer reads it. */
+static void kill_named(const prep *p, outcome *o)
+{
+        if (!remove_container(p))
+                set_exec(o, PRC_E_OCI_RUNTIME_CHANGED, "the runtime client changed during the run");
+        o->killed = true;
 }
 
 static bool cancelled(const prc_oci_request *rq)
@@ -1060,11 +1159,12 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                 goto out;
         }
         prc_oci_trace("execute:spawn");
-        pid = spawn(argv, in[0], out[1], errp[1], &e);
+        pid = spawn(&p->exe, argv, in[0], out[1], errp[1], &e);
         close(in[0]), close(out[1]), close(errp[1]);
         in[0] = out[1] = errp[1] = -1;
         if (pid < 0) {
-                set_exec(o, PRC_E_OCI_RUNTIME_FAILED, "cannot start the runtime client");
+                set_exec(o, e.cls == PRC_E_OCI_RUNTIME_CHANGED ? e.cls : PRC_E_OCI_RUNTIME_FAILED,
+                         e.cls == PRC_E_OCI_RUNTIME_CHANGED ? e.msg : "cannot start the runtime client");
                 goto out;
         }
         /* An adapter that exits before reading its request must be EPIPE here, not our end. */
@@ -1077,8 +1177,7 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
         uint8_t *chunk = malloc(CHUNK);
         if (chunk == NULL) {
                 set_exec(o, PRC_E_OUT_OF_MEMORY, "read buffer");
-                remove_container(p);
-                o->killed = true;
+                kill_named(p, o);
                 goto reap;
         }
         while (out[0] >= 0 || errp[0] >= 0) {
@@ -1092,8 +1191,7 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                         ie = np, pf[np++] = (struct pollfd){ errp[0], POLLIN, 0 };
                 if (cancelled(rq)) {
                         set_exec(o, PRC_E_OCI_INTERRUPTED, "interrupted by a signal");
-                        remove_container(p);
-                        o->killed = true;
+                        kill_named(p, o);
                         break;
                 }
                 int64_t left = deadline - now_ms();
@@ -1161,8 +1259,7 @@ static void execute(const prc_oci_request *rq, prep *p, const prc_buf *req, prc_
                                 close(*fds[k]);
                                 *fds[k] = -1;
                         }
-                remove_container(p);
-                o->killed = true;
+                kill_named(p, o);
         }
 reap:;
         bool sigkilled = false;
@@ -1179,15 +1276,13 @@ reap:;
                         }
                         if (cancelled(rq)) {
                                 set_exec(o, PRC_E_OCI_INTERRUPTED, "interrupted by a signal");
-                                remove_container(p);
-                                o->killed = true;
+                                kill_named(p, o);
                                 st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
                                 break;
                         }
                         if (now_ms() >= deadline) {
                                 o->timed_out = true;
-                                remove_container(p);
-                                o->killed = true;
+                                kill_named(p, o);
                                 st = wait_bounded(pid, now_ms() + CLIENT_WAIT_MS, &sigkilled);
                                 break;
                         }
@@ -1203,8 +1298,8 @@ reap:;
          * 2 s deadline), so remove the same name once more: nothing we named
          * outlives the run.
          */
-        if (o->killed)
-                remove_container(p);
+        if (o->killed && !remove_container(p))
+                set_exec(o, PRC_E_OCI_RUNTIME_CHANGED, "the runtime client changed during the run");
         if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st))
                 o->exit_status = WEXITSTATUS(st);
         if (pipe_saved)

@@ -428,6 +428,18 @@ t_runtime_binary_replaced_is_an_execution_error() {
         expect_eq "$(json_get runtime.kind)" docker
 }
 
+# The client is executed through the descriptor it was hashed through; a new file renamed
+# over its path is never run, and the run is still an execution error.
+t_runtime_binary_renamed_over_is_an_execution_error() {
+        need_oci
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        mkdir -m 777 "$TMP/bin"
+        as_user cp "$(command -v docker)" "$TMP/bin/docker"
+        PATH="$TMP/bin:$PATH" hook_run "cp '$TMP/bin/docker' '$TMP/bin/new' && mv -f '$TMP/bin/new' '$TMP/bin/docker'"
+        expect_rc 3
+        expect_disp execution-error oci-runtime-changed
+}
+
 t_data_changed_during_the_run_is_an_execution_error() {
         need_oci
         data_manifest

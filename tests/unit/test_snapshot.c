@@ -121,6 +121,32 @@ static void test_snapshot__copies_files_with_private_modes(void)
         prc_inventory_free(inv);
 }
 
+/* The copies' modes are exactly 0400/0500 whatever the umask (one that would drop the x bit too). */
+static void test_snapshot__modes_are_exact_under_any_umask(void)
+{
+        prc_inventory *inv;
+        prc_snapshot *s;
+        mode_t old;
+
+        sample_target();
+        inv = inv_of_target();
+        old = umask(0177);      /* would drop the owner's x bit from a create mode */
+        s = snap_ok(inv, fx_path("s"), NULL);
+        umask(old);
+        T_EQ_INT(mode_of(fx_path("s/README")), 0400);
+        T_EQ_INT(mode_of(fx_path("s/bin/run")), 0500);
+        seal_ok(s);
+        prc_snapshot_free(s);
+        old = umask(022);
+        s = snap_ok(inv, fx_path("s"), NULL);
+        umask(old);
+        T_EQ_INT(mode_of(fx_path("s/README")), 0400);
+        T_EQ_INT(mode_of(fx_path("s/bin/run")), 0500);
+        seal_ok(s);
+        prc_snapshot_free(s);
+        prc_inventory_free(inv);
+}
+
 /* The digest seal writes directly is the JCS digest of the document, for names JSON must escape too
  * (a path never holds a backslash or a control character: prc_path_check refuses them). */
 static void test_snapshot__direct_digest_matches_jcs_on_tricky_names(void)
@@ -732,6 +758,7 @@ static void test_snapshot__sigterm_during_prc_snapshot_removes_the_tree(void)
 
 static const prc_test tests[] = {
         T(test_snapshot__copies_files_with_private_modes),
+        T(test_snapshot__modes_are_exact_under_any_umask),
         T(test_snapshot__digest_is_deterministic_and_documented),
         T(test_snapshot__direct_digest_matches_jcs_on_tricky_names),
         T(test_snapshot__file_modified_during_copy_stops_and_cleans_up),
