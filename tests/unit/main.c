@@ -122,10 +122,14 @@ char *t_read(const char *path, size_t *out_len)
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
-        (void)st;
-        (void)flag;
         (void)ftw;
-        chmod(p, 0700);         /* snapshot tests leave read-only trees */
+        /*
+         * Snapshot tests leave read-only trees.  Never through a symlink:
+         * chmod follows it, and fixtures link to /etc/passwd and the like
+         * (this made the host's /etc/passwd and / mode 0700).
+         */
+        if (flag != FTW_SL && flag != FTW_SLN && !S_ISLNK(st->st_mode))
+                chmod(p, 0700);
         return remove(p);
 }
 
