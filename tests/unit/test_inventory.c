@@ -41,6 +41,17 @@ static prc_err build_err(const prc_inventory_opts *o)
         return err;
 }
 
+/* build_err with the test hook fn(arg) installed for that build only. */
+static prc_err build_err_hooked(const prc_inventory_opts *o, prc_inv_hook_fn fn, void *arg)
+{
+        prc_err err;
+
+        prc_inventory_set_test_hook(fn, arg);
+        err = build_err(o);
+        prc_inventory_set_test_hook(NULL, NULL);
+        return err;
+}
+
 static const prc_inv_entry *entry(const prc_inventory *inv, const char *path)
 {
         long i = prc_inventory_find(inv, path);
@@ -177,9 +188,7 @@ static void test_inventory__directory_swapped_for_symlink_fails(void)
         prc_err err;
 
         fx_text("sub/f", "x");
-        prc_inventory_set_test_hook(swap_to_symlink, NULL);
-        err = build_err(NULL);
-        prc_inventory_set_test_hook(NULL, NULL);
+        err = build_err_hooked(NULL, swap_to_symlink, NULL);
         T_ERR(err, PRC_E_INV_TREE_CHANGED);
         T_ASSERT(strstr(err.msg, "'sub'") != NULL);
 }
@@ -199,9 +208,7 @@ static void test_inventory__directory_swapped_for_another_directory_fails(void)
 
         fx_text("sub/f", "x");
         fx_text("other/g", "y");
-        prc_inventory_set_test_hook(swap_to_other_dir, NULL);
-        err = build_err(NULL);
-        prc_inventory_set_test_hook(NULL, NULL);
+        err = build_err_hooked(NULL, swap_to_other_dir, NULL);
         T_ERR(err, PRC_E_INV_TREE_CHANGED);
 }
 
@@ -225,14 +232,11 @@ static void test_inventory__file_growing_during_hashing_fails(void)
 
         fx_big("big.bin", 3u << 20);    /* three reads: growth is seen mid-stream */
         fx_text("small", "abc");
-        prc_inventory_set_test_hook(grow_file, "big.bin");
-        err = build_err(&o);
+        err = build_err_hooked(&o, grow_file, "big.bin");
         T_ERR(err, PRC_E_INV_FILE_CHANGED);
         T_ASSERT(strstr(err.msg, "'big.bin'") != NULL);
         /* A small file read in one call: the closing fstat sees the new size. */
-        prc_inventory_set_test_hook(grow_file, "small");
-        err = build_err(&o);
-        prc_inventory_set_test_hook(NULL, NULL);
+        err = build_err_hooked(&o, grow_file, "small");
         T_ERR(err, PRC_E_INV_FILE_CHANGED);
         T_ASSERT(strstr(err.msg, "'small'") != NULL);
 }
@@ -265,9 +269,7 @@ static void test_inventory__file_replaced_before_hashing_fails(void)
 
                         fx_text("small", "same");
                         prc_inventory_test_force_lstat(lstat_all);
-                        prc_inventory_set_test_hook(replace_small, NULL);
-                        err = build_err(&o);
-                        prc_inventory_set_test_hook(NULL, NULL);
+                        err = build_err_hooked(&o, replace_small, NULL);
                         prc_inventory_test_force_lstat(false);
                         T_ERR(err, PRC_E_INV_TREE_CHANGED);
                         T_ASSERT(strstr(err.msg, "'small'") != NULL);
@@ -771,9 +773,7 @@ static void test_inventory__file_removed_before_hashing_fails(void)
                 prc_inventory_opts o = { .threads = threads };
 
                 fx_text("gone", "x");
-                prc_inventory_set_test_hook(remove_gone, NULL);
-                err = build_err(&o);
-                prc_inventory_set_test_hook(NULL, NULL);
+                err = build_err_hooked(&o, remove_gone, NULL);
                 T_ERR(err, PRC_E_INV_TREE_CHANGED);
                 T_ASSERT(strstr(err.msg, "'gone'") != NULL);
         }
@@ -805,8 +805,7 @@ static void test_inventory__mapped_and_read_hashing_agree(void)
                 prc_err err;
 
                 T_ASSERT(b != NULL);
-                for (size_t k = 0; k < sizes[i]; k++)
-                        b[k] = (unsigned char)(k * 2654435761u >> 13);      /* fx_big's bytes */
+                fx_big_fill(b, sizes[i]);
                 prc_err_init(&err);
                 T_ASSERT(prc_sha256_hex_once(b, sizes[i], want, &err));
                 free(b);
@@ -836,9 +835,7 @@ static void test_inventory__file_truncated_while_mapped_fails_and_the_process_go
 
         fx_big("big.bin", 3u << 20);    /* mapped: the pages after the first MiB vanish under the hash */
         fx_text("small", "abc");
-        prc_inventory_set_test_hook(truncate_big, NULL);
-        err = build_err(&o);
-        prc_inventory_set_test_hook(NULL, NULL);
+        err = build_err_hooked(&o, truncate_big, NULL);
         T_ERR(err, PRC_E_INV_FILE_CHANGED);
         T_ASSERT(strstr(err.msg, "'big.bin'") != NULL);
         /* The guard is gone with that file: the next build of the same tree works. */

@@ -82,14 +82,19 @@ static __attribute__((unused)) void fx_symlink(const char *target, const char *r
 }
 
 /* A file of n bytes with a position-dependent pattern (not sparse: real reads). */
+static __attribute__((unused)) void fx_big_fill(unsigned char *b, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                b[i] = (unsigned char)(i * 2654435761u >> 13);
+}
+
 static __attribute__((unused)) void fx_big(const char *rel, size_t n)
 {
         unsigned char *b = malloc(n ? n : 1);
 
         if (b == NULL)
                 t_fail(__FILE__, __LINE__, "out of memory");
-        for (size_t i = 0; i < n; i++)
-                b[i] = (unsigned char)(i * 2654435761u >> 13);
+        fx_big_fill(b, n);
         fx_file(rel, b, n, 0644);
         free(b);
 }
