@@ -507,6 +507,8 @@ static bool doc_result(prc_client *c, json_t *v, const prc_err *e, json_t **out,
 }
 
 static const uint16_t reply_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE };
+/* After a piece, once per reply: the worker may give up streaming and start over (PRC_RE_RESTART). */
+static const uint16_t piece_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE, PRC_RE_RESTART };
 
 /* A document arriving in pieces (DOC_PART frames, then DOC) into c->rep. */
 struct fill_ctx {
@@ -516,6 +518,8 @@ struct fill_ctx {
         bool        last;       /* the current piece is the DOC frame: nothing follows it */
         bool        failed;     /* the pipe or a frame failed (not the document): io says why */
         bool        refused;    /* a REFUSE came instead of the next piece (left: its length) */
+        bool        restart;    /* a RESTART came instead of the next piece: the pieces so far are void */
+        bool        restarted;  /* this reply restarted once already: another RESTART is an invalid frame */
         prc_err     io;
 };
 
@@ -527,8 +531,12 @@ static bool next_piece(struct fill_ctx *f, size_t have)
         uint32_t len;
         prc_frame_rc rc;
 
-        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
-                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
+        if (f->restarted)
+                rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                        PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
+        else
+                rc = prc_frame_read_hdr(c->from_w, piece_types, PRC_ARRAY_LEN(piece_types), c->o.reply_max,
+                                        PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
         if (rc == PRC_FRAME_EOF)
                 prc_err_set(&f->io, PRC_E_WORKER_DEAD, "stream ended inside a document (%zu bytes in)", have);
         if (rc != PRC_FRAME_OK) {
@@ -538,6 +546,15 @@ static bool next_piece(struct fill_ctx *f, size_t have)
         f->left = len;
         if (type == PRC_RE_REFUSE) {
                 f->refused = true;
+                return false;
+        }
+        if (type == PRC_RE_RESTART) {
+                if (len != 0) {
+                        prc_err_at(&f->io, PRC_E_INVALID_FRAME, 8, "restart frame with a %u-byte payload", len);
+                        f->failed = true;
+                        return false;
+                }
+                f->restart = true;
                 return false;
         }
         if (len > c->o.reply_max - have) {
@@ -604,8 +621,9 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
         prc_frame_rc rc;
 
         *doc = NULL;
-        prc_buf_reset(&c->rep);
         prc_err_init(&f.io);
+again:
+        prc_buf_reset(&c->rep);
         rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
                                 PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
         if (rc != PRC_FRAME_OK)
@@ -619,6 +637,14 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
                 if (f.failed) {
                         *e = f.io;
                         return PRC_FRAME_ERR;
+                }
+                if (f.restart && *doc == NULL) {
+                        /* The worker gave up streaming (docs/content-protocol.md): drop what came, read the reply anew. */
+                        c->st.restarts++;
+                        prc_err_init(derr);
+                        f = (struct fill_ctx){ .c = c, .deadline = deadline, .restarted = true };
+                        prc_err_init(&f.io);
+                        goto again;
                 }
                 *type = f.refused ? PRC_RE_REFUSE : PRC_RE_DOC;
                 if (*doc != NULL && (f.left > 0 || !f.last)) {

@@ -222,6 +222,30 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                         _exit(2);
                 _exit(0);       /* the reply is out; the client does not ask this worker again */
         }
+        case PRC_T_RESTART: {
+                /* The start of an array of 3 nulls, then the restart the args name, then the null document. */
+                static const uint8_t part[] = { 0x06, 0, 0, 0, 3, 0x00 }, null_doc[] = { 0x00 };
+                char what[16] = { 0 };
+                memcpy(what, req->args, req->args_len < sizeof(what) - 1 ? req->args_len : sizeof(what) - 1);
+                bool first = strcmp(what, "first") == 0, twice = strcmp(what, "twice") == 0;
+                bool ok = true;
+                if (!first)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE,
+                                             err);
+                if (ok && strcmp(what, "after") == 0)   /* a whole document, then a restart */
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, null_doc, 1, PRC_NO_DEADLINE, err) &&
+                             prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, null_doc, 1, PRC_NO_DEADLINE, err);
+                if (ok)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, "x", strcmp(what, "payload") == 0,
+                                             PRC_NO_DEADLINE, err);
+                if (ok && twice)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE,
+                                             err) &&
+                             prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, NULL, 0, PRC_NO_DEADLINE, err);
+                if (ok)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, null_doc, 1, PRC_NO_DEADLINE, err);
+                _exit(ok ? 0 : 2);      /* the reply is out; the client does not ask this worker again */
+        }
         case PRC_T_TGKILL_PARENT: {
                 pid_t pid = (pid_t)args_num(req);
                 return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
@@ -305,6 +329,7 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
         PRC_TEST_ENTRY(PRC_T_BAD_DOC),       PRC_TEST_ENTRY(PRC_T_PIECES_OVER_CAP),
         PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
+        PRC_TEST_ENTRY(PRC_T_RESTART),
 #undef PRC_TEST_ENTRY
 #endif
 };

@@ -27,6 +27,7 @@
 #include "content/floor.h"
 #include "content/frame.h"
 #include "content/json_stream.h"
+#include "content/yaml_stream.h"
 
 enum { EXTRA_MAX = 16 };
 
@@ -315,6 +316,42 @@ static bool parse_json_streamed(const prc_req *r, prc_buf *reply, struct out *o,
         return true;
 }
 
+/*
+ * A YAML parse request, streamed as prc_yaml_load composes it
+ * (yaml_stream.h).  Returns false when the request is not one it serves.
+ * Otherwise: sent (err unset, *doc NULL), refused (err: prc_yaml_load's
+ * refusal, after whatever pieces went out, which the client drops), or
+ * *doc is prc_yaml_load's tree for the caller to send the counted way,
+ * after a RESTART if pieces went out (a `<<` merge, or a piece that could
+ * not go out: the reply cap applies to the counted encoding, as before).
+ */
+static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o, json_t **doc, prc_err *err)
+{
+        const prc_dispatch_entry *e = prc_dispatch_find(r->op, r->format);
+        uint64_t sent = 0;
+        prc_ys_rc rc;
+
+        *doc = NULL;
+        if (e == NULL || e->load != prc_yaml_load || r->input_len > e->input_max)
+                return false;
+        rc = prc_yaml_stream(r->input, r->input_len, &r->lim, e->load_flags | r->flags, reply, put_out, o, &sent, doc,
+                             NULL, err);
+        if (o->broken || rc == PRC_YS_STREAMED) {
+                *doc = NULL;    /* in the arena: dropped with it after the reply */
+                return true;
+        }
+        if (rc == PRC_YS_REFUSED || sent == 0)
+                return true;
+        prc_err_init(err);      /* a writer failure is not the answer: the counted encoding decides */
+        if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, NULL, 0, PRC_NO_DEADLINE, err)) {
+                o->broken = true;
+                *doc = NULL;
+                return true;
+        }
+        o->sent = 0;
+        return true;
+}
+
 /* Serve until the client closes the request pipe.  Returns the exit status. */
 static int serve(const wcfg *c)
 {
@@ -356,7 +393,7 @@ static int serve(const wcfg *c)
                 o.reply_max = c->reply_max;
                 o.sent = 0;
                 o.broken = false;
-                if (!parse_json_streamed(&r, &reply, &o, &doc, &err))
+                if (!parse_json_streamed(&r, &reply, &o, &doc, &err) && !parse_yaml_streamed(&r, &reply, &o, &doc, &err))
                         doc = prc_dispatch_run(&r, &err);
                 if (doc != NULL && !prc_docbin_stream(doc, &reply, put_out, &o, &sent, &err) &&
                     err.cls == PRC_E_BUFFER_LIMIT) {
