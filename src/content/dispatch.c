@@ -85,6 +85,7 @@ static long args_num(const prc_req *req)
 }
 
 static volatile unsigned long spin_sink;
+static void *volatile leak_sink;       /* PRC_T_LEAK: still referenced, as a library's lost buffer is not */
 
 struct blk {
         struct blk *next;
@@ -246,6 +247,23 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                         ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, null_doc, 1, PRC_NO_DEADLINE, err);
                 _exit(ok ? 0 : 2);      /* the reply is out; the client does not ask this worker again */
         }
+        case PRC_T_LEAK: {
+                size_t n = (size_t)args_num(req);
+                char *p = malloc(n ? n : 1);    /* kept on purpose: what a leaking library does */
+                if (p == NULL) {
+                        prc_err_oom(err, "leak");
+                        return NULL;
+                }
+                memset(p, 0x5a, n);
+                leak_sink = p;
+                break;
+        }
+        case PRC_T_RETIRE: {
+                bool payload = req->args_len == 7 && memcmp(req->args, "payload", 7) == 0;
+                if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, "x", payload, PRC_NO_DEADLINE, err))
+                        _exit(2);
+                _exit(0);
+        }
         case PRC_T_TGKILL_PARENT: {
                 pid_t pid = (pid_t)args_num(req);
                 return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
@@ -329,7 +347,8 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
         PRC_TEST_ENTRY(PRC_T_BAD_DOC),       PRC_TEST_ENTRY(PRC_T_PIECES_OVER_CAP),
         PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
-        PRC_TEST_ENTRY(PRC_T_RESTART),
+        PRC_TEST_ENTRY(PRC_T_RESTART),       PRC_TEST_ENTRY(PRC_T_LEAK),
+        PRC_TEST_ENTRY(PRC_T_RETIRE),
 #undef PRC_TEST_ENTRY
 #endif
 };

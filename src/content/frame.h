@@ -37,6 +37,7 @@ enum prc_frame_type {
         PRC_RE_READY    = 0x103,    /* worker's first frame: the floor is on; JSON details */
         PRC_RE_DOC_PART = 0x104,    /* reply: a piece of the document, more follow (then DOC or REFUSE) */
         PRC_RE_RESTART  = 0x105,    /* reply, empty, after a DOC_PART: drop the pieces; the reply starts over, once */
+        PRC_RE_RETIRE   = 0x106,    /* reply, empty, instead of any other: unanswered, ask a fresh worker; the worker exits */
 };
 
 /* Field caps inside payloads: each bounds one allocation or copy. */

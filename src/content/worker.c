@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,17 @@
 #include "content/frame.h"
 #include "content/json_stream.h"
 #include "content/yaml_stream.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PRC_WORKER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PRC_WORKER_ASAN 1
+#endif
+#endif
+#ifdef PRC_WORKER_ASAN
+size_t __sanitizer_get_current_allocated_bytes(void);  /* the sanitizer runtime's (gcc ships no header for it) */
+#endif
 
 enum { EXTRA_MAX = 16 };
 
@@ -216,6 +228,47 @@ static void arena_reset(void)
         }
 }
 
+/*
+ * Memory a request left behind.  A library may leak on hostile input
+ * (libfyaml 0.7.12 keeps the chunk array of every single-quoted scalar
+ * with '' escapes: 32 MiB for 1 MiB of them), and a worker serves up to
+ * max_requests: kept memory would pile up until RLIMIT_AS refused some
+ * later, innocent file.  So after each reply the worker counts the heap in
+ * use beyond what it keeps on purpose (spare arena blocks, the two frame
+ * buffers) and, past KEPT_MAX over its count at the first request, answers
+ * its next request with PRC_RE_RETIRE and exits: the client sends that
+ * request to a fresh worker.  The count is the allocator's own (glibc's
+ * mallinfo2, or ASan's), no system call.
+ */
+enum { KEPT_MAX = 8u << 20 };
+
+static size_t heap_in_use(void)
+{
+#ifdef PRC_WORKER_ASAN
+        return __sanitizer_get_current_allocated_bytes();
+#else
+        struct mallinfo2 mi = mallinfo2();
+        return mi.uordblks + mi.hblkhd;
+#endif
+}
+
+static size_t heap_kept(const prc_buf *req, const prc_buf *reply)
+{
+        size_t used = heap_in_use();
+        size_t ours = arena_nspare * (sizeof(ablock) + ARENA_BLOCK) + req->cap + reply->cap;
+
+        return used > ours ? used - ours : 0;
+}
+
+static void send_retire(void)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, NULL, 0, PRC_NO_DEADLINE, &e))
+                return;         /* the client is gone or will see our exit: we stop either way */
+}
+
 static bool send_refusal(const prc_err *e)
 {
         prc_buf b;
@@ -358,6 +411,8 @@ static int serve(const wcfg *c)
         uint16_t allowed[64];
         size_t nallowed = 0;
         prc_buf req, reply;
+        size_t kept0;
+        bool retiring = false;
         int status = 0;
 
         /* Every op code of the table is an allowed request type (deduplicated). */
@@ -370,6 +425,7 @@ static int serve(const wcfg *c)
         }
         prc_buf_init(&req, c->req_max);
         prc_buf_init(&reply, c->reply_max);
+        kept0 = heap_kept(&req, &reply);
         for (;;) {
                 prc_err err;
                 prc_req r;
@@ -388,6 +444,10 @@ static int serve(const wcfg *c)
                         /* A malformed or over-cap frame ends the conversation. */
                         (void)send_refusal(&err);       /* best effort: we exit either way */
                         status = 1;
+                        break;
+                }
+                if (retiring) {
+                        send_retire();  /* unanswered: the client asks a fresh worker */
                         break;
                 }
                 o.reply_max = c->reply_max;
@@ -419,6 +479,7 @@ static int serve(const wcfg *c)
                         prc_buf_clear(&reply);
                 if (req.cap > (1u << 20))
                         prc_buf_clear(&req);
+                retiring = heap_kept(&req, &reply) > kept0 + KEPT_MAX;
         }
         prc_buf_clear(&req);
         prc_buf_clear(&reply);
