@@ -239,6 +239,8 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 if (ok)
                         ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, "x", strcmp(what, "payload") == 0,
                                              PRC_NO_DEADLINE, err);
+                if (ok && strcmp(what, "retire") == 0)  /* RETIRE is only ever a reply's first frame */
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, NULL, 0, PRC_NO_DEADLINE, err);
                 if (ok && twice)
                         ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE,
                                              err) &&

@@ -420,6 +420,14 @@ static uint64_t restarts(prc_client *c)
         return st.restarts;
 }
 
+static uint64_t retirements(prc_client *c)
+{
+        prc_client_stats st;
+
+        prc_client_get_stats(c, &st);
+        return st.retirements;
+}
+
 /* The worker's answer is prc_yaml_load's in process (the table's flags): the tree in its order, or the refusal. */
 static void worker_agrees(prc_client *c, const char *t, size_t n)
 {
@@ -538,7 +546,7 @@ static void test_yaml_stream_worker__reply_cap(void)
 /* RESTART is one step at one place: after a piece, empty, once per reply; anything else ends the worker. */
 static void test_yaml_stream_worker__restart_misuse_is_invalid_frame(void)
 {
-        static const char *const bad[] = { "first", "twice", "payload", "after" };
+        static const char *const bad[] = { "first", "twice", "payload", "after", "retire" };
         prc_client *c = wclient_cap(0);
         json_t *doc = NULL;
         uint64_t before;
@@ -552,6 +560,7 @@ static void test_yaml_stream_worker__restart_misuse_is_invalid_frame(void)
                 T_ASSERT(doc == NULL);
                 worker_agrees(c, "a: 1\n", 5);      /* a fresh worker serves the next request */
         }
+        T_EQ_INT(retirements(c), 0);    /* a RETIRE after a RESTART is not one */
         /* A good one: the pieces before it are dropped, the document after it is the reply. */
         before = restarts(c);
         prc_err_init(&err);
