@@ -260,6 +260,20 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 leak_sink = p;
                 break;
         }
+        case PRC_T_FRAGMENT: {
+                enum { N = 30000 };
+                void **v = malloc(N * sizeof(*v));
+                if (v == NULL) {
+                        prc_err_oom(err, "fragment");
+                        return NULL;
+                }
+                for (size_t i = 0; i < N; i++)
+                        v[i] = malloc(256);
+                for (size_t i = 0; i < N; i += 2)
+                        free(v[i]);     /* between two kept blocks: nothing coalesces */
+                leak_sink = v;
+                break;
+        }
         case PRC_T_RETIRE: {
                 bool payload = req->args_len == 7 && memcmp(req->args, "payload", 7) == 0;
                 if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, "x", payload, PRC_NO_DEADLINE, err))
@@ -350,7 +364,7 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_BAD_DOC),       PRC_TEST_ENTRY(PRC_T_PIECES_OVER_CAP),
         PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
         PRC_TEST_ENTRY(PRC_T_RESTART),       PRC_TEST_ENTRY(PRC_T_LEAK),
-        PRC_TEST_ENTRY(PRC_T_RETIRE),
+        PRC_TEST_ENTRY(PRC_T_RETIRE),        PRC_TEST_ENTRY(PRC_T_FRAGMENT),
 #undef PRC_TEST_ENTRY
 #endif
 };

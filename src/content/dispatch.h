@@ -97,6 +97,7 @@ enum prc_test_op {
         PRC_T_RESTART,          /* RESTART misuse (args: first, twice, payload, after, retire) or a good one (ok) */
         PRC_T_LEAK,             /* malloc and touch args bytes, never free them; answer null */
         PRC_T_RETIRE,           /* a RETIRE frame (args "payload": with one byte), then exit */
+        PRC_T_FRAGMENT,         /* 30,000 blocks of 256 bytes, every other one freed: 15,000 free pieces, 4 MB kept */
 };
 #endif
 

@@ -942,6 +942,22 @@ static void test_worker__a_worker_that_kept_memory_retires_before_the_next_reque
         prc_client_free(c);
 }
 
+/* A heap left in 15,000 free pieces (4 MB kept, under the byte bound) retires the worker too. */
+static void test_worker__a_fragmented_heap_retires_the_worker(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_FRAGMENT, NULL, &doc, &err));
+        json_decref(doc);
+        expect_ping(c);
+        T_EQ_INT(retirements(c), 1);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
 static void test_worker__memory_under_the_retire_bound_keeps_the_worker(void)
 {
         prc_client *c = client();
@@ -1164,6 +1180,7 @@ static const prc_test tests[] = {
         T(test_worker__retires_a_worker_before_its_cpu_limit),
         T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
         T(test_worker__memory_under_the_retire_bound_keeps_the_worker),
+        T(test_worker__a_fragmented_heap_retires_the_worker),
         T(test_worker__libfyaml_quote_leak_retires_the_worker),
         T(test_worker__retire_misuse_is_invalid_frame),
         T(test_worker__release_binary_has_no_test_operations),
