@@ -93,7 +93,7 @@ $(B)/prc-tests: $(TEST_OBJ) $(filter-out %/main.o,$(CLI_OBJ)) $(B)/libprc.a
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
 
-$(B)/prc-replay: $(B)/obj/fuzz/replay.o $(FUZZ_SRC:%.c=$(B)/obj/%.o) $(B)/libprc.a
+$(B)/prc-replay: $(B)/obj/fuzz/replay.o $(B)/obj/fuzz/lsan_libfyaml.o $(FUZZ_SRC:%.c=$(B)/obj/%.o) $(B)/libprc.a
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
 
@@ -102,7 +102,7 @@ $(B)/helpers/%: $(B)/obj/tests/helpers/%.o $(B)/libprc.a
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS) $(LDV)
 
-$(B)/fuzz_%: $(B)/obj/fuzz/fuzz_%.o $(B)/libprc.a
+$(B)/fuzz_%: $(B)/obj/fuzz/fuzz_%.o $(B)/obj/fuzz/lsan_libfyaml.o $(B)/libprc.a
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 

@@ -10,22 +10,6 @@
 #include "base/jcs.h"
 #include "base/yaml.h"
 
-/*
- * libfyaml 0.7.12 (Debian 12) leaks one 1 KiB buffer on some syntax-error
- * paths (reproducer: fuzz/corpus/yaml/libfyaml-error-leak); a bare
- * create/parse/destroy loop leaks the same, so it is not prc's.  libfyaml
- * is built without frame pointers, so its leak stacks end inside it and can
- * only be matched by module: any allocation made inside libfyaml is
- * suppressed, prc's own allocations are still reported.  (A parser prc
- * forgot to destroy would be hidden too; prc_yaml_load destroys the parser
- * and its diagnostics on every path, through one exit label.)
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-        return "leak:libfyaml.so\n";
-}
-
 PRC_FUZZ_TARGET(yaml)
 {
         prc_err err;

@@ -78,6 +78,8 @@ typedef struct composer {
         json_t           *root;         /* owned */
         bool              have_root;
         struct fy_mark    at;           /* start of the event being handled */
+        const prc_yaml_sink *sink;      /* borrowed; NULL once it stops listening (or never had one) */
+        void             *sink_ctx;
 } composer;
 
 /* ---- errors ---------------------------------------------------------- */
@@ -139,6 +141,45 @@ static bool fail(composer *c, prc_errclass cls, const char *fmt, ...)
 static bool oom(composer *c, const char *what)
 {
         return fail(c, PRC_E_OUT_OF_MEMORY, "out of memory building %s", what);
+}
+
+/* ---- the observer (yaml.h prc_yaml_sink): never changes the result ---- */
+
+static void sink_stop(composer *c, bool ok)
+{
+        if (!ok)
+                c->sink = NULL;
+}
+
+static void sink_open(composer *c, bool map)
+{
+        if (c->sink != NULL)
+                sink_stop(c, c->sink->open(c->sink_ctx, map));
+}
+
+static void sink_key(composer *c, const char *k, size_t n)
+{
+        if (c->sink != NULL)
+                sink_stop(c, c->sink->key(c->sink_ctx, k, n));
+}
+
+static void sink_value(composer *c, const json_t *v)
+{
+        if (c->sink != NULL)
+                sink_stop(c, c->sink->value(c->sink_ctx, v));
+}
+
+static void sink_close(composer *c)
+{
+        if (c->sink != NULL)
+                sink_stop(c, c->sink->close(c->sink_ctx));
+}
+
+static void sink_abandon(composer *c, const char *why)
+{
+        if (c->sink != NULL && c->sink->abandon != NULL)
+                c->sink->abandon(c->sink_ctx, why);
+        c->sink = NULL;
 }
 
 /* ---- node counts by address ------------------------------------------ */
@@ -654,6 +695,8 @@ static bool take_key(composer *c, char *key, size_t klen, bool merge)
         f->have_key = true;
         f->merge_key = merge;
         if (merge) {
+                /* finish_map puts merged keys before the explicit ones already told: the order is no longer the events'. */
+                sink_abandon(c, "a '<<' merge key");
                 if (f->merged)
                         return fail(c, PRC_E_DUPLICATE_FIELD, "second '<<' merge key in one mapping");
                 return true;
@@ -662,6 +705,7 @@ static bool take_key(composer *c, char *key, size_t klen, bool merge)
                 return fail(c, PRC_E_DUPLICATE_FIELD, "duplicate key '%.*s'", (int)(klen > 64 ? 64 : klen), key);
         if (json_object_size(f->v) >= c->lim->keys_max)
                 return fail(c, PRC_E_NODES_LIMIT, "more than %" PRIu32 " keys in one mapping", c->lim->keys_max);
+        sink_key(c, key, klen);
         return true;
 }
 
@@ -834,6 +878,7 @@ static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_toke
         c->depth++;
         if (anc != NULL && !anchor_define(c, anc, &f->anchor))
                 return false;
+        sink_open(c, map);
         return true;
 }
 
@@ -863,6 +908,7 @@ static bool on_end(composer *c)
                 return false;
         }
         anchor_complete(c, anc, v, nodes);
+        sink_close(c);
         return deliver(c, v, nodes);
 }
 
@@ -908,6 +954,7 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
         if (v == NULL)
                 return false;
         anchor_complete(c, anc, v, 1);
+        sink_value(c, v);
         return deliver(c, v, 1);
 }
 
@@ -941,6 +988,7 @@ static bool on_alias(composer *c, struct fy_token *tok)
                         return false;
                 return take_key(c, key, klen, false);
         }
+        sink_value(c, a->v);
         return deliver(c, json_incref(a->v), a->nodes);
 }
 
@@ -1118,6 +1166,12 @@ static void composer_clear(composer *c)
 
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
+        return prc_yaml_load_sink(p, n, lim, flags, NULL, NULL, err);
+}
+
+json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                           const prc_yaml_sink *sink, void *ctx, prc_err *err)
+{
         static const char empty[] = "";
         struct fy_diag_cfg dcfg;
         struct fy_parse_cfg pcfg;
@@ -1130,6 +1184,8 @@ json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         c.lim = lim;
         c.flags = flags;
         c.err = err;
+        c.sink = sink;
+        c.sink_ctx = ctx;
         if (n > lim->input_max) {
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "YAML input of %zu bytes, limit %zu", n, lim->input_max);
                 return NULL;

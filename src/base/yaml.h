@@ -49,4 +49,29 @@ enum {
  */
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
 
+/*
+ * An observer of the composer (the content worker's streaming reply,
+ * src/content/yaml_stream.c): told each piece of the document in document
+ * order once the composer has accepted it: a collection opens, a key
+ * (its final text, after the duplicate check), a value (a scalar, or the
+ * whole tree an alias stands for), a collection closes.  Borrowed
+ * arguments, valid for the call.  A hook that returns false is told
+ * nothing more; neither that nor anything else a sink does changes the
+ * composer's result.  A `<<` merge key reorders its mapping after the
+ * fact, so on one the composer calls abandon (if set) and then stops
+ * telling the sink anything: the sink's output is then incomplete, and the
+ * returned tree is the document.  Nesting of the calls is the tree's.
+ */
+typedef struct prc_yaml_sink {
+        bool (*open)(void *ctx, bool map);
+        bool (*key)(void *ctx, const char *k, size_t n);
+        bool (*value)(void *ctx, const json_t *v);
+        bool (*close)(void *ctx);
+        void (*abandon)(void *ctx, const char *why);
+} prc_yaml_sink;
+
+/* prc_yaml_load, with sink told the document as it is composed (sink NULL: exactly prc_yaml_load). */
+json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                           const prc_yaml_sink *sink, void *ctx, prc_err *err);
+
 #endif

@@ -507,6 +507,10 @@ static bool doc_result(prc_client *c, json_t *v, const prc_err *e, json_t **out,
 }
 
 static const uint16_t reply_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE };
+/* A reply's first frame may also be RETIRE: the worker leaves this request unanswered (worker.c). */
+static const uint16_t first_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE, PRC_RE_RETIRE };
+/* After a piece, once per reply: the worker may give up streaming and start over (PRC_RE_RESTART). */
+static const uint16_t piece_types[] = { PRC_RE_DOC, PRC_RE_DOC_PART, PRC_RE_REFUSE, PRC_RE_RESTART };
 
 /* A document arriving in pieces (DOC_PART frames, then DOC) into c->rep. */
 struct fill_ctx {
@@ -516,6 +520,8 @@ struct fill_ctx {
         bool        last;       /* the current piece is the DOC frame: nothing follows it */
         bool        failed;     /* the pipe or a frame failed (not the document): io says why */
         bool        refused;    /* a REFUSE came instead of the next piece (left: its length) */
+        bool        restart;    /* a RESTART came instead of the next piece: the pieces so far are void */
+        bool        restarted;  /* this reply restarted once already: another RESTART is an invalid frame */
         prc_err     io;
 };
 
@@ -527,8 +533,12 @@ static bool next_piece(struct fill_ctx *f, size_t have)
         uint32_t len;
         prc_frame_rc rc;
 
-        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
-                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
+        if (f->restarted)
+                rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                        PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
+        else
+                rc = prc_frame_read_hdr(c->from_w, piece_types, PRC_ARRAY_LEN(piece_types), c->o.reply_max,
+                                        PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, f->deadline, &type, &len, &f->io);
         if (rc == PRC_FRAME_EOF)
                 prc_err_set(&f->io, PRC_E_WORKER_DEAD, "stream ended inside a document (%zu bytes in)", have);
         if (rc != PRC_FRAME_OK) {
@@ -538,6 +548,15 @@ static bool next_piece(struct fill_ctx *f, size_t have)
         f->left = len;
         if (type == PRC_RE_REFUSE) {
                 f->refused = true;
+                return false;
+        }
+        if (type == PRC_RE_RESTART) {
+                if (len != 0) {
+                        prc_err_at(&f->io, PRC_E_INVALID_FRAME, 8, "restart frame with a %u-byte payload", len);
+                        f->failed = true;
+                        return false;
+                }
+                f->restart = true;
                 return false;
         }
         if (len > c->o.reply_max - have) {
@@ -604,12 +623,26 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
         prc_frame_rc rc;
 
         *doc = NULL;
-        prc_buf_reset(&c->rep);
         prc_err_init(&f.io);
-        rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
-                                PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
+again:
+        prc_buf_reset(&c->rep);
+        /* RETIRE only as the reply's very first frame, never after a RESTART. */
+        if (f.restarted)
+                rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
+                                        PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
+        else
+                rc = prc_frame_read_hdr(c->from_w, first_types, PRC_ARRAY_LEN(first_types), c->o.reply_max,
+                                        PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
         if (rc != PRC_FRAME_OK)
                 return rc;
+        if (*type == PRC_RE_RETIRE) {
+                if (len != 0 || c->served == 0) {
+                        prc_err_at(e, PRC_E_INVALID_FRAME, 8, "retire frame %s",
+                                   len != 0 ? "with a payload" : "from a worker that has answered nothing");
+                        return PRC_FRAME_ERR;
+                }
+                return PRC_FRAME_OK;
+        }
         f.left = len;
         if (*type != PRC_RE_REFUSE) {
                 f.last = *type == PRC_RE_DOC;
@@ -619,6 +652,14 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
                 if (f.failed) {
                         *e = f.io;
                         return PRC_FRAME_ERR;
+                }
+                if (f.restart && *doc == NULL) {
+                        /* The worker gave up streaming (docs/content-protocol.md): drop what came, read the reply anew. */
+                        c->st.restarts++;
+                        prc_err_init(derr);
+                        f = (struct fill_ctx){ .c = c, .deadline = deadline, .restarted = true };
+                        prc_err_init(&f.io);
+                        goto again;
                 }
                 *type = f.refused ? PRC_RE_REFUSE : PRC_RE_DOC;
                 if (*doc != NULL && (f.left > 0 || !f.last)) {
@@ -737,6 +778,7 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                         *err = e;
                 return false;
         }
+resend:
         c->st.round_trips++;
         deadline = prc_now_ns() + (int64_t)c->o.timeout_ms * 1000000;
         ok = prc_frame_write(c->to_w, op, c->reqbuf.data, c->reqbuf.len, deadline, &e);
@@ -768,6 +810,23 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 }
                 prc_err_set_file(err, path ? path : "");
                 return false;
+        }
+        if (type == PRC_RE_RETIRE) {
+                /*
+                 * The worker kept memory from earlier requests and leaves this
+                 * one to a fresh worker (at most once: a fresh worker that has
+                 * answered nothing may not retire).
+                 */
+                int status;
+                c->st.retirements++;
+                close(c->to_w);         /* EOF: the worker exits by itself */
+                c->to_w = -1;
+                (void)reap(c, REAP_GRACE_MS, &status);
+                if (!prc_client_start(c, err)) {
+                        prc_err_set_file(err, path ? path : "");
+                        return false;
+                }
+                goto resend;
         }
         c->served++;
         c->busy_ns += prc_now_ns() - (deadline - (int64_t)c->o.timeout_ms * 1000000);

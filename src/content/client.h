@@ -83,6 +83,8 @@ typedef struct prc_client_stats {
         uint64_t round_trips;     /* requests sent to a worker */
         uint64_t cache_hits;
         uint64_t workers_started;
+        uint64_t restarts;        /* replies the worker started over (PRC_RE_RESTART: a streamed YAML fell back) */
+        uint64_t retirements;     /* requests a worker left to a fresh one (PRC_RE_RETIRE: it kept memory) */
         size_t   cache_bytes, cache_entries;
         pid_t    worker_pid;      /* 0 when none is running */
 } prc_client_stats;

@@ -85,6 +85,7 @@ static long args_num(const prc_req *req)
 }
 
 static volatile unsigned long spin_sink;
+static void *volatile leak_sink;       /* PRC_T_LEAK: still referenced, as a library's lost buffer is not */
 
 struct blk {
         struct blk *next;
@@ -222,6 +223,63 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                         _exit(2);
                 _exit(0);       /* the reply is out; the client does not ask this worker again */
         }
+        case PRC_T_RESTART: {
+                /* The start of an array of 3 nulls, then the restart the args name, then the null document. */
+                static const uint8_t part[] = { 0x06, 0, 0, 0, 3, 0x00 }, null_doc[] = { 0x00 };
+                char what[16] = { 0 };
+                memcpy(what, req->args, req->args_len < sizeof(what) - 1 ? req->args_len : sizeof(what) - 1);
+                bool first = strcmp(what, "first") == 0, twice = strcmp(what, "twice") == 0;
+                bool ok = true;
+                if (!first)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE,
+                                             err);
+                if (ok && strcmp(what, "after") == 0)   /* a whole document, then a restart */
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, null_doc, 1, PRC_NO_DEADLINE, err) &&
+                             prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, null_doc, 1, PRC_NO_DEADLINE, err);
+                if (ok)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, "x", strcmp(what, "payload") == 0,
+                                             PRC_NO_DEADLINE, err);
+                if (ok && strcmp(what, "retire") == 0)  /* RETIRE is only ever a reply's first frame */
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, NULL, 0, PRC_NO_DEADLINE, err);
+                if (ok && twice)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC_PART, part, sizeof(part), PRC_NO_DEADLINE,
+                                             err) &&
+                             prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, NULL, 0, PRC_NO_DEADLINE, err);
+                if (ok)
+                        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, null_doc, 1, PRC_NO_DEADLINE, err);
+                _exit(ok ? 0 : 2);      /* the reply is out; the client does not ask this worker again */
+        }
+        case PRC_T_LEAK: {
+                size_t n = (size_t)args_num(req);
+                char *p = malloc(n ? n : 1);    /* kept on purpose: what a leaking library does */
+                if (p == NULL) {
+                        prc_err_oom(err, "leak");
+                        return NULL;
+                }
+                memset(p, 0x5a, n);
+                leak_sink = p;
+                break;
+        }
+        case PRC_T_FRAGMENT: {
+                enum { N = 30000 };
+                void **v = malloc(N * sizeof(*v));
+                if (v == NULL) {
+                        prc_err_oom(err, "fragment");
+                        return NULL;
+                }
+                for (size_t i = 0; i < N; i++)
+                        v[i] = malloc(256);
+                for (size_t i = 0; i < N; i += 2)
+                        free(v[i]);     /* between two kept blocks: nothing coalesces */
+                leak_sink = v;
+                break;
+        }
+        case PRC_T_RETIRE: {
+                bool payload = req->args_len == 7 && memcmp(req->args, "payload", 7) == 0;
+                if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, "x", payload, PRC_NO_DEADLINE, err))
+                        _exit(2);
+                _exit(0);
+        }
         case PRC_T_TGKILL_PARENT: {
                 pid_t pid = (pid_t)args_num(req);
                 return outcome((int)syscall(SYS_tgkill, pid, pid, SIGTERM), err);
@@ -305,6 +363,8 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_ABORT),         PRC_TEST_ENTRY(PRC_T_TGKILL_PARENT),
         PRC_TEST_ENTRY(PRC_T_BAD_DOC),       PRC_TEST_ENTRY(PRC_T_PIECES_OVER_CAP),
         PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
+        PRC_TEST_ENTRY(PRC_T_RESTART),       PRC_TEST_ENTRY(PRC_T_LEAK),
+        PRC_TEST_ENTRY(PRC_T_RETIRE),        PRC_TEST_ENTRY(PRC_T_FRAGMENT),
 #undef PRC_TEST_ENTRY
 #endif
 };

@@ -94,6 +94,10 @@ enum prc_test_op {
         PRC_T_PIECES_OVER_CAP,  /* a first piece, then a piece header of args bytes (the client's reply cap) */
         PRC_T_BYTES_AFTER_DOC,  /* a whole document in a DOC_PART, then a DOC with one more byte */
         PRC_T_EMPTY_DOC_AFTER,  /* the document null in a DOC_PART, then an empty DOC (valid), then exit */
+        PRC_T_RESTART,          /* RESTART misuse (args: first, twice, payload, after, retire) or a good one (ok) */
+        PRC_T_LEAK,             /* malloc and touch args bytes, never free them; answer null */
+        PRC_T_RETIRE,           /* a RETIRE frame (args "payload": with one byte), then exit */
+        PRC_T_FRAGMENT,         /* 30,000 blocks of 256 bytes, every other one freed: 15,000 free pieces, 4 MB kept */
 };
 #endif
 

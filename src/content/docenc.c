@@ -224,6 +224,7 @@ struct binw {
         uint64_t          size;         /* bytes handed to flush so far */
         prc_docbin_put_fn flush;        /* streaming: takes each full chunk */
         void             *ctx;
+        bool              open;         /* containers in the open spelling (ended by PRC_DOCBIN_END) */
 };
 
 /* Room for n more bytes, written in place: one compare on the fast path. */
@@ -255,14 +256,14 @@ static inline void put64(struct binw *w, uint64_t v)
         w->b->len += 8;
 }
 
-/* Tag (a string) or none (a key), u32 length, the bytes. */
-static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err *err)
+/* Tag (a string) or none (a key), u32 length, the bytes.  key: no NUL (an open object's key has a tag). */
+static bool bin_text(struct binw *w, int tag, bool key, const char *s, size_t n, prc_err *err)
 {
         if (n > UINT32_MAX)
                 return prc_err_set(err, PRC_E_BUFFER_LIMIT, "string of %zu bytes does not fit the encoding", n);
         if (!utf8_ok((const uint8_t *)s, n, NULL))
-                return prc_err_set(err, PRC_E_NOT_CANONICAL, "%s is not valid UTF-8", tag ? "string" : "key");
-        if (!tag && memchr(s, 0, n) != NULL)
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "%s is not valid UTF-8", key ? "key" : "string");
+        if (key && memchr(s, 0, n) != NULL)
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "key holds a NUL byte");
         if (!room(w, n + (tag ? 5 : 4), err))
                 return false;
@@ -271,6 +272,25 @@ static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err 
         put32(w, (uint32_t)n);
         memcpy(w->b->data + w->b->len, s, n);
         w->b->len += n;
+        return true;
+}
+
+static bool bin_bytes(struct binw *w, int tag, const char *s, size_t n, prc_err *err)
+{
+        return bin_text(w, tag, !tag, s, n, err);
+}
+
+/* A member's key: bare in a counted object, tagged as a string in an open one. */
+static bool bin_key(struct binw *w, const char *s, size_t n, prc_err *err)
+{
+        return bin_text(w, w->open ? PRC_DOCBIN_STRING : 0, true, s, n, err);
+}
+
+static bool bin_end(struct binw *w, prc_err *err)
+{
+        if (!room(w, 1, err))
+                return false;
+        put8(w, PRC_DOCBIN_END);
         return true;
 }
 
@@ -329,12 +349,16 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
                         return prc_err_set(err, PRC_E_BUFFER_LIMIT, "array of %zu values", n);
                 if (!room(w, 5, err))
                         return false;
-                put8(w, PRC_DOCBIN_ARRAY);
-                put32(w, (uint32_t)n);
+                if (w->open) {
+                        put8(w, PRC_DOCBIN_ARRAY_OPEN);
+                } else {
+                        put8(w, PRC_DOCBIN_ARRAY);
+                        put32(w, (uint32_t)n);
+                }
                 json_array_foreach(v, i, e)
                         if (!bin_value(w, e, depth + 1, err))
                                 return false;
-                return true;
+                return !w->open || bin_end(w, err);
         }
         case JSON_OBJECT: {
                 const char *key;
@@ -345,21 +369,25 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
                         return prc_err_set(err, PRC_E_BUFFER_LIMIT, "object of %zu members", n);
                 if (!room(w, 5, err))
                         return false;
-                put8(w, PRC_DOCBIN_OBJECT);
-                put32(w, (uint32_t)n);
+                if (w->open) {
+                        put8(w, PRC_DOCBIN_OBJECT_OPEN);
+                } else {
+                        put8(w, PRC_DOCBIN_OBJECT);
+                        put32(w, (uint32_t)n);
+                }
                 /* The document's own member order: nothing to sort, and the same order as in process. */
                 json_object_keylen_foreach((json_t *)v, key, klen, e)
-                        if (!bin_bytes(w, 0, key, klen, err) || !bin_value(w, e, depth + 1, err))
+                        if (!bin_key(w, key, klen, err) || !bin_value(w, e, depth + 1, err))
                                 return false;
-                return true;
+                return !w->open || bin_end(w, err);
         }
         }
         return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
 }
 
-bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
+static bool docbin_write(const json_t *v, prc_buf *out, bool open, prc_err *err)
 {
-        struct binw w = { .b = out };
+        struct binw w = { .b = out, .open = open };
         size_t mark = out->len;
         bool ok = bin_value(&w, v, 0, err);
 
@@ -367,6 +395,82 @@ bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
                 out->len = mark;        /* never leave a partial document behind */
         if (out->data != NULL)
                 out->data[out->len] = 0;        /* the prc_buf invariant; the byte past cap is ours */
+        return ok;
+}
+
+bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err)
+{
+        return docbin_write(v, out, false, err);
+}
+
+bool prc_docbin_write_open(const json_t *v, prc_buf *out, prc_err *err)
+{
+        return docbin_write(v, out, true, err);
+}
+
+/* ---- the event-by-event open writer: a binw rebuilt per call around the caller's state ---- */
+
+static struct binw ow_binw(const prc_docbin_ow *w)
+{
+        return (struct binw){ .b = w->chunk, .size = w->size, .flush = w->put, .ctx = w->ctx, .open = true };
+}
+
+/* A full piece goes out before the next item, so the last item always stays for finish. */
+static bool ow_step(struct binw *b, prc_err *err)
+{
+        return b->b->len < PRC_DOCBIN_CHUNK || bin_flush(b, false, err);
+}
+
+void prc_docbin_ow_init(prc_docbin_ow *w, prc_buf *chunk, prc_docbin_put_fn put, void *ctx)
+{
+        prc_buf_reset(chunk);
+        *w = (prc_docbin_ow){ .chunk = chunk, .put = put, .ctx = ctx };
+}
+
+bool prc_docbin_ow_open(prc_docbin_ow *w, bool map, prc_err *err)
+{
+        struct binw b = ow_binw(w);
+        bool ok = ow_step(&b, err) && room(&b, 1, err);
+
+        if (ok)
+                put8(&b, map ? PRC_DOCBIN_OBJECT_OPEN : PRC_DOCBIN_ARRAY_OPEN);
+        w->size = b.size;
+        return ok;
+}
+
+bool prc_docbin_ow_key(prc_docbin_ow *w, const char *k, size_t n, prc_err *err)
+{
+        struct binw b = ow_binw(w);
+        bool ok = ow_step(&b, err) && bin_key(&b, k, n, err);
+
+        w->size = b.size;
+        return ok;
+}
+
+bool prc_docbin_ow_value(prc_docbin_ow *w, const json_t *v, prc_err *err)
+{
+        struct binw b = ow_binw(w);
+        bool ok = bin_value(&b, v, 0, err);     /* flushes a full piece first */
+
+        w->size = b.size;
+        return ok;
+}
+
+bool prc_docbin_ow_close(prc_docbin_ow *w, prc_err *err)
+{
+        struct binw b = ow_binw(w);
+        bool ok = ow_step(&b, err) && bin_end(&b, err);
+
+        w->size = b.size;
+        return ok;
+}
+
+bool prc_docbin_ow_finish(prc_docbin_ow *w, prc_err *err)
+{
+        struct binw b = ow_binw(w);
+        bool ok = bin_flush(&b, true, err);
+
+        w->size = b.size;
         return ok;
 }
 
@@ -391,6 +495,7 @@ struct binrd {
         const prc_limits *lim;
         uint32_t          depth_max;
         uint64_t          nodes;
+        int               spelling;     /* of the containers seen: 0 none yet, else PRC_DOCBIN_ARRAY or _ARRAY_OPEN */
         prc_err          *err;
 };
 
@@ -460,6 +565,71 @@ static json_t *oom(struct binrd *r)
         return NULL;
 }
 
+static json_t *rd_value(struct binrd *r, uint32_t depth);
+
+/*
+ * The members of an open container, up to its end tag (the tag is read).
+ * No count to check up front: every value or member takes at least one
+ * byte of the bounded reply, and nodes_max and keys_max bound the work as
+ * the values arrive.
+ */
+static json_t *rd_open(struct binrd *r, bool map, uint32_t depth)
+{
+        json_t *v = map ? json_object() : json_array();
+
+        if (v == NULL)
+                return oom(r);
+        for (;;) {
+                size_t kat = r->off, len, koff, before;
+                const char *s;
+                json_t *e;
+                if (!rd_need(r, 1))
+                        goto fail;
+                if (r->p[r->off] == PRC_DOCBIN_END) {
+                        r->off++;
+                        return v;
+                }
+                if (!map) {
+                        e = rd_value(r, depth + 1);
+                        if (e == NULL)
+                                goto fail;
+                        if (json_array_append_new(v, e) != 0) {
+                                (void)oom(r);
+                                goto fail;
+                        }
+                        continue;
+                }
+                if (r->p[r->off] != PRC_DOCBIN_STRING) {
+                        prc_err_at(r->err, PRC_E_INVALID_FRAME, kat, "open object member starts with tag 0x%02x, not a key",
+                                   r->p[r->off]);
+                        goto fail;
+                }
+                before = json_object_size(v);
+                if (before >= r->lim->keys_max) {
+                        prc_err_at(r->err, PRC_E_NODES_LIMIT, kat, "object with more than %u keys", r->lim->keys_max);
+                        goto fail;
+                }
+                r->off++;
+                if (!rd_text(r, true, &s, &len))
+                        goto fail;
+                koff = (size_t)((const uint8_t *)s - r->p);     /* a streaming source may move p while e is read */
+                e = rd_value(r, depth + 1);
+                if (e == NULL)
+                        goto fail;
+                if (json_object_setn_new_nocheck(v, (const char *)r->p + koff, len, e) != 0) {
+                        (void)oom(r);
+                        goto fail;
+                }
+                if (json_object_size(v) == before) {
+                        prc_err_at(r->err, PRC_E_DUPLICATE_FIELD, kat, "duplicate key in object member %zu", before);
+                        goto fail;
+                }
+        }
+fail:
+        json_decref(v);
+        return NULL;
+}
+
 static json_t *rd_value(struct binrd *r, uint32_t depth)
 {
         size_t at = r->off, len;
@@ -506,6 +676,8 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
                 return v != NULL ? v : oom(r);
         case PRC_DOCBIN_ARRAY:
         case PRC_DOCBIN_OBJECT:
+        case PRC_DOCBIN_ARRAY_OPEN:
+        case PRC_DOCBIN_OBJECT_OPEN:
                 break;
         default:
                 prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "unknown value tag 0x%02x", r->p[at]);
@@ -515,6 +687,17 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
         if (depth >= r->depth_max) {
                 prc_err_at(r->err, PRC_E_DEPTH_LIMIT, at, "nesting deeper than %u", r->depth_max);
                 return NULL;
+        }
+        {
+                /* One spelling per document, so each spelling of a tree has exactly one encoding. */
+                int sp = r->p[at] >= PRC_DOCBIN_ARRAY_OPEN ? PRC_DOCBIN_ARRAY_OPEN : PRC_DOCBIN_ARRAY;
+                if (r->spelling != 0 && r->spelling != sp) {
+                        prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "counted and open containers in one document");
+                        return NULL;
+                }
+                r->spelling = sp;
+                if (sp == PRC_DOCBIN_ARRAY_OPEN)
+                        return rd_open(r, r->p[at] == PRC_DOCBIN_OBJECT_OPEN, depth);
         }
         if (!rd_need(r, 4))
                 return NULL;

@@ -37,11 +37,19 @@ json_t *prc_docenc_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_e
  *   0x05 string:  u32 length, bytes (UTF-8, NUL allowed)
  *   0x06 array:   u32 count, count values
  *   0x07 object:  u32 count, count times (u32 key length, key bytes (UTF-8, no NUL), value)
+ * and, for writers that learn a container's size only at its end (the
+ * streaming YAML composer), the open spelling of the same two containers:
+ *   0x08 array:   values, then 0x0a
+ *   0x09 object:  members (0x05, u32 key length, key bytes (UTF-8, no NUL), value), then 0x0a
+ *   0x0a end of an open container (nowhere else)
+ * One document uses one spelling for all its containers (the reader refuses
+ * a mix), so each spelling has exactly one encoding of a tree.
  * Members keep the document's own order; the writer sorts nothing.
  */
 enum {
         PRC_DOCBIN_NULL = 0, PRC_DOCBIN_FALSE, PRC_DOCBIN_TRUE, PRC_DOCBIN_INT, PRC_DOCBIN_REAL,
         PRC_DOCBIN_STRING, PRC_DOCBIN_ARRAY, PRC_DOCBIN_OBJECT,
+        PRC_DOCBIN_ARRAY_OPEN, PRC_DOCBIN_OBJECT_OPEN, PRC_DOCBIN_END,
 };
 
 /* The streaming writer hands over this much at a time (the last piece may be shorter). */
@@ -55,6 +63,9 @@ enum { PRC_DOCBIN_CHUNK = 64u << 10 };
  */
 bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 
+/* prc_docbin_write with every container in the open spelling (tests, fuzzers, aliases in a stream). */
+bool prc_docbin_write_open(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+
 /*
  * Decode a binary-encoded document from a worker that may be compromised
  * (the client side).  Bounded by lim: depth_max (containers, "[]" is 1),
@@ -62,7 +73,8 @@ bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHEC
  * one string or key); a count larger than the bytes left is refused before
  * anything is reserved.  Returns a new reference (transfers) or NULL with
  * err set, never a partial tree: invalid-frame (truncated, unknown tag,
- * trailing bytes, a non-finite real, NUL in a key), depth-limit,
+ * trailing bytes, a non-finite real, NUL in a key, an open object member
+ * that does not start with 0x05, both spellings in one document), depth-limit,
  * nodes-limit, scalar-limit, invalid-utf8, duplicate-field, out-of-memory.
  * err->off is the payload offset of the cause.
  */
@@ -83,6 +95,30 @@ typedef bool (*prc_docbin_put_fn)(void *ctx, const uint8_t *p, size_t n, bool la
  */
 bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,
                        prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * An open-spelling document written event by event (the streaming YAML
+ * composer): open, key, value and close in document order, every piece
+ * handed to put once it holds PRC_DOCBIN_CHUNK bytes (checked before each
+ * value, key and end, so the last byte is always left for finish).  The
+ * caller keeps the structure right; the client's reader checks it anyway.
+ */
+typedef struct prc_docbin_ow {
+        prc_buf          *chunk;        /* borrowed; its max bounds one piece */
+        prc_docbin_put_fn put;
+        void             *ctx;
+        uint64_t          size;         /* bytes handed to put so far */
+} prc_docbin_ow;
+
+void prc_docbin_ow_init(prc_docbin_ow *w, prc_buf *chunk, prc_docbin_put_fn put, void *ctx);
+/* Errors of all five: as prc_docbin_write (not-canonical for bad UTF-8 or a NUL in a key), and put's. */
+bool prc_docbin_ow_open(prc_docbin_ow *w, bool map, prc_err *err) PRC_MUST_CHECK;
+bool prc_docbin_ow_key(prc_docbin_ow *w, const char *k, size_t n, prc_err *err) PRC_MUST_CHECK;
+/* A whole value (a scalar, or an aliased subtree, written open). */
+bool prc_docbin_ow_value(prc_docbin_ow *w, const json_t *v, prc_err *err) PRC_MUST_CHECK;
+bool prc_docbin_ow_close(prc_docbin_ow *w, prc_err *err) PRC_MUST_CHECK;
+/* Hand over the rest as the last piece. */
+bool prc_docbin_ow_finish(prc_docbin_ow *w, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Source of a streaming read: bytes [0, have) of *buf are present and the

@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 2, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 3, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
@@ -36,6 +36,8 @@ enum prc_frame_type {
         PRC_RE_REFUSE   = 0x102,    /* reply: a refusal (prc_refusal layout below) */
         PRC_RE_READY    = 0x103,    /* worker's first frame: the floor is on; JSON details */
         PRC_RE_DOC_PART = 0x104,    /* reply: a piece of the document, more follow (then DOC or REFUSE) */
+        PRC_RE_RESTART  = 0x105,    /* reply, empty, after a DOC_PART: drop the pieces; the reply starts over, once */
+        PRC_RE_RETIRE   = 0x106,    /* reply, empty, instead of any other: unanswered, ask a fresh worker; the worker exits */
 };
 
 /* Field caps inside payloads: each bounds one allocation or copy. */

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +28,18 @@
 #include "content/floor.h"
 #include "content/frame.h"
 #include "content/json_stream.h"
+#include "content/yaml_stream.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PRC_WORKER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PRC_WORKER_ASAN 1
+#endif
+#endif
+#ifdef PRC_WORKER_ASAN
+size_t __sanitizer_get_current_allocated_bytes(void);  /* the sanitizer runtime's (gcc ships no header for it) */
+#endif
 
 enum { EXTRA_MAX = 16 };
 
@@ -215,6 +228,53 @@ static void arena_reset(void)
         }
 }
 
+/*
+ * Memory a request left behind.  A library may leak on hostile input
+ * (libfyaml 0.7.12 keeps the chunk array of every single-quoted scalar
+ * with '' escapes: 32 MiB for 1 MiB of them), and a worker serves up to
+ * max_requests: kept memory would pile up until RLIMIT_AS refused some
+ * later, innocent file.  So after each reply the worker counts the heap in
+ * use beyond what it keeps on purpose (spare arena blocks, the two frame
+ * buffers) and, past KEPT_MAX over its count at the first request, answers
+ * its next request with PRC_RE_RETIRE and exits: the client sends that
+ * request to a fresh worker.  The count is the allocator's own (glibc's
+ * mallinfo2, or ASan's), no system call.  mallinfo2 walks the free lists
+ * (about 2 us after a 1 MiB YAML, whose frees coalesce; 7 ms for 50,000
+ * scattered free pieces), so a heap left in more than FREE_PIECES_MAX
+ * pieces retires the worker too: no input can make the count itself slow.
+ */
+enum { KEPT_MAX = 8u << 20, FREE_PIECES_MAX = 10000 };
+
+/* Bytes in use, and the number of free pieces (0 where the allocator does not say). */
+static size_t heap_in_use(size_t *pieces)
+{
+#ifdef PRC_WORKER_ASAN
+        *pieces = 0;
+        return __sanitizer_get_current_allocated_bytes();
+#else
+        struct mallinfo2 mi = mallinfo2();
+        *pieces = mi.ordblks + mi.smblks;
+        return mi.uordblks + mi.hblkhd;
+#endif
+}
+
+static size_t heap_kept(const prc_buf *req, const prc_buf *reply, size_t *pieces)
+{
+        size_t used = heap_in_use(pieces);
+        size_t ours = arena_nspare * (sizeof(ablock) + ARENA_BLOCK) + req->cap + reply->cap;
+
+        return used > ours ? used - ours : 0;
+}
+
+static void send_retire(void)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RETIRE, NULL, 0, PRC_NO_DEADLINE, &e))
+                return;         /* the client is gone or will see our exit: we stop either way */
+}
+
 static bool send_refusal(const prc_err *e)
 {
         prc_buf b;
@@ -315,12 +375,50 @@ static bool parse_json_streamed(const prc_req *r, prc_buf *reply, struct out *o,
         return true;
 }
 
+/*
+ * A YAML parse request, streamed as prc_yaml_load composes it
+ * (yaml_stream.h).  Returns false when the request is not one it serves.
+ * Otherwise: sent (err unset, *doc NULL), refused (err: prc_yaml_load's
+ * refusal, after whatever pieces went out, which the client drops), or
+ * *doc is prc_yaml_load's tree for the caller to send the counted way,
+ * after a RESTART if pieces went out (a `<<` merge, or a piece that could
+ * not go out: the reply cap applies to the counted encoding, as before).
+ */
+static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o, json_t **doc, prc_err *err)
+{
+        const prc_dispatch_entry *e = prc_dispatch_find(r->op, r->format);
+        uint64_t sent = 0;
+        prc_ys_rc rc;
+
+        *doc = NULL;
+        if (e == NULL || e->load != prc_yaml_load || r->input_len > e->input_max)
+                return false;
+        rc = prc_yaml_stream(r->input, r->input_len, &r->lim, e->load_flags | r->flags, reply, put_out, o, &sent, doc,
+                             NULL, err);
+        if (o->broken || rc == PRC_YS_STREAMED) {
+                *doc = NULL;    /* in the arena: dropped with it after the reply */
+                return true;
+        }
+        if (rc == PRC_YS_REFUSED || sent == 0)
+                return true;
+        prc_err_init(err);      /* a writer failure is not the answer: the counted encoding decides */
+        if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, NULL, 0, PRC_NO_DEADLINE, err)) {
+                o->broken = true;
+                *doc = NULL;
+                return true;
+        }
+        o->sent = 0;
+        return true;
+}
+
 /* Serve until the client closes the request pipe.  Returns the exit status. */
 static int serve(const wcfg *c)
 {
         uint16_t allowed[64];
         size_t nallowed = 0;
         prc_buf req, reply;
+        size_t kept0, pieces;
+        bool retiring = false;
         int status = 0;
 
         /* Every op code of the table is an allowed request type (deduplicated). */
@@ -333,6 +431,7 @@ static int serve(const wcfg *c)
         }
         prc_buf_init(&req, c->req_max);
         prc_buf_init(&reply, c->reply_max);
+        kept0 = heap_kept(&req, &reply, &pieces);
         for (;;) {
                 prc_err err;
                 prc_req r;
@@ -353,10 +452,14 @@ static int serve(const wcfg *c)
                         status = 1;
                         break;
                 }
+                if (retiring) {
+                        send_retire();  /* unanswered: the client asks a fresh worker */
+                        break;
+                }
                 o.reply_max = c->reply_max;
                 o.sent = 0;
                 o.broken = false;
-                if (!parse_json_streamed(&r, &reply, &o, &doc, &err))
+                if (!parse_json_streamed(&r, &reply, &o, &doc, &err) && !parse_yaml_streamed(&r, &reply, &o, &doc, &err))
                         doc = prc_dispatch_run(&r, &err);
                 if (doc != NULL && !prc_docbin_stream(doc, &reply, put_out, &o, &sent, &err) &&
                     err.cls == PRC_E_BUFFER_LIMIT) {
@@ -382,6 +485,7 @@ static int serve(const wcfg *c)
                         prc_buf_clear(&reply);
                 if (req.cap > (1u << 20))
                         prc_buf_clear(&req);
+                retiring = heap_kept(&req, &reply, &pieces) > kept0 + KEPT_MAX || pieces > FREE_PIECES_MAX;
         }
         prc_buf_clear(&req);
         prc_buf_clear(&reply);

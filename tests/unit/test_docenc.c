@@ -129,7 +129,8 @@ static void test_docenc__every_truncation_is_invalid_frame(void)
 
 static void test_docenc__structure_errors_are_invalid_frame(void)
 {
-        static const uint8_t tag8[] = { 0x08 }, tagff[] = { 0x06, 0, 0, 0, 1, 0xff };
+        /* 0x08 to 0x0a are the open spelling (its own test below); 0x0b is the first unknown tag. */
+        static const uint8_t tag8[] = { 0x0b }, tagff[] = { 0x06, 0, 0, 0, 1, 0xff };
         static const uint8_t trailing[] = { 0x00, 0x00 };
         static const uint8_t nan[] = { 0x04, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0 };
         static const uint8_t inf[] = { 0x04, 0xff, 0xf0, 0, 0, 0, 0, 0, 0 };
@@ -429,6 +430,175 @@ static void test_docenc__stream_read_decodes_as_bytes_arrive(void)
         json_decref(v);
 }
 
+/* The open spelling (streaming YAML): the documented bytes, the same tree, one encoding per spelling. */
+static void test_docenc__open_spelling_is_the_same_tree(void)
+{
+        /* {"a":[1,"x"]} */
+        static const uint8_t want[] = { 0x09, 0x05, 0, 0, 0, 1, 'a', 0x08, 0x03, 0, 0, 0, 0, 0, 0, 0, 1,
+                                        0x05, 0, 0, 0, 1, 'x', 0x0a, 0x0a };
+        json_t *v = json_pack("{s:[i,s]}", "a", 1, "x"), *back, *w;
+        prc_buf b, c;
+        prc_err err;
+
+        T_ASSERT(v != NULL);
+        prc_err_init(&err);
+        prc_buf_init(&b, 1u << 20);
+        T_ASSERT(prc_docbin_write_open(v, &b, &err));
+        T_EQ_MEM(b.data, b.len, want, sizeof(want));
+        back = prc_docbin_read(b.data, b.len, &prc_limits_default, &err);
+        T_NOERR(err);
+        T_ASSERT(back != NULL && json_equal(back, v));
+        json_decref(back);
+        prc_buf_clear(&b);
+        /* A wide, deep document: both spellings decode to the same tree, iteration order included. */
+        json_decref(v);
+        v = wide_doc();
+        prc_buf_init(&b, 16u << 20);
+        bin(v, &c);
+        T_ASSERT(prc_docbin_write_open(v, &b, &err));
+        T_ASSERT(b.len != c.len || memcmp(b.data, c.data, b.len) != 0);
+        back = prc_docbin_read(b.data, b.len, &prc_limits_default, &err);
+        w = prc_docbin_read(c.data, c.len, &prc_limits_default, &err);
+        T_ASSERT(back != NULL && w != NULL && json_equal(back, w));
+        {
+                void *i1 = json_object_iter(back), *i2 = json_object_iter(w);
+                while (i1 != NULL && i2 != NULL) {
+                        T_EQ_STR(json_object_iter_key(i1), json_object_iter_key(i2));
+                        i1 = json_object_iter_next(back, i1);
+                        i2 = json_object_iter_next(w, i2);
+                }
+                T_ASSERT(i1 == NULL && i2 == NULL);
+        }
+        /* Empty containers. */
+        {
+                static const uint8_t empties[] = { 0x08, 0x09, 0x0a, 0x08, 0x0a, 0x0a };
+                json_t *e = prc_docbin_read(empties, sizeof(empties), &prc_limits_default, &err);
+                T_ASSERT(e != NULL && json_array_size(e) == 2 && json_object_size(json_array_get(e, 0)) == 0 &&
+                         json_array_size(json_array_get(e, 1)) == 0);
+                json_decref(e);
+        }
+        json_decref(back);
+        json_decref(w);
+        json_decref(v);
+        prc_buf_clear(&b);
+        prc_buf_clear(&c);
+}
+
+/* Every rejection the open spelling adds, and the checks it shares with the counted one. */
+static void test_docenc__open_spelling_errors(void)
+{
+        prc_limits lim = prc_limits_default;
+        static const uint8_t end_alone[] = { 0x0a };
+        static const uint8_t end_in_counted[] = { 0x06, 0, 0, 0, 1, 0x0a };
+        static const uint8_t unterminated[] = { 0x08, 0x00, 0x00 };
+        static const uint8_t unterminated_obj[] = { 0x09, 0x05, 0, 0, 0, 1, 'a', 0x00 };
+        static const uint8_t bare_key[] = { 0x09, 0, 0, 0, 1, 'a', 0x00, 0x0a };
+        static const uint8_t int_key[] = { 0x09, 0x03, 0, 0, 0, 0, 0, 0, 0, 1, 0x00, 0x0a };
+        static const uint8_t mixed1[] = { 0x08, 0x06, 0, 0, 0, 0, 0x0a };
+        static const uint8_t mixed2[] = { 0x06, 0, 0, 0, 1, 0x08, 0x0a };
+        static const uint8_t mixed3[] = { 0x06, 0, 0, 0, 2, 0x06, 0, 0, 0, 0, 0x09, 0x0a };
+        static const uint8_t dup[] = { 0x09, 0x05, 0, 0, 0, 1, 'a', 0x00, 0x05, 0, 0, 0, 1, 'a', 0x01, 0x0a };
+        static const uint8_t nulkey[] = { 0x09, 0x05, 0, 0, 0, 2, 'a', 0, 0x00, 0x0a };
+        static const uint8_t badkey[] = { 0x09, 0x05, 0, 0, 0, 1, 0xff, 0x00, 0x0a };
+        static const uint8_t keys2[] = { 0x09, 0x05, 0, 0, 0, 1, 'a', 0x00, 0x05, 0, 0, 0, 1, 'b', 0x00, 0x0a };
+        static const uint8_t after[] = { 0x08, 0x0a, 0x00 };
+        static const uint8_t nodes3[] = { 0x08, 0x00, 0x00, 0x0a };
+        static const uint8_t deep3[] = { 0x08, 0x08, 0x08, 0x0a, 0x0a, 0x0a };
+
+        expect_refused(end_alone, sizeof(end_alone), &lim, PRC_E_INVALID_FRAME, 0);
+        expect_refused(end_in_counted, sizeof(end_in_counted), &lim, PRC_E_INVALID_FRAME, 5);
+        expect_refused(unterminated, sizeof(unterminated), &lim, PRC_E_INVALID_FRAME, 3);
+        expect_refused(unterminated_obj, sizeof(unterminated_obj), &lim, PRC_E_INVALID_FRAME, 8);
+        expect_refused(bare_key, sizeof(bare_key), &lim, PRC_E_INVALID_FRAME, 1);
+        expect_refused(int_key, sizeof(int_key), &lim, PRC_E_INVALID_FRAME, 1);
+        expect_refused(mixed1, sizeof(mixed1), &lim, PRC_E_INVALID_FRAME, 1);
+        expect_refused(mixed2, sizeof(mixed2), &lim, PRC_E_INVALID_FRAME, 5);
+        expect_refused(mixed3, sizeof(mixed3), &lim, PRC_E_INVALID_FRAME, 10);
+        expect_refused(dup, sizeof(dup), &lim, PRC_E_DUPLICATE_FIELD, 8);
+        expect_refused(nulkey, sizeof(nulkey), &lim, PRC_E_INVALID_FRAME, 2);
+        expect_refused(badkey, sizeof(badkey), &lim, PRC_E_INVALID_UTF8, 6);
+        expect_refused(after, sizeof(after), &lim, PRC_E_INVALID_FRAME, 2);
+        lim.keys_max = 1;
+        expect_refused(keys2, sizeof(keys2), &lim, PRC_E_NODES_LIMIT, 8);
+        lim = prc_limits_default;
+        lim.nodes_max = 2;
+        expect_refused(nodes3, sizeof(nodes3), &lim, PRC_E_NODES_LIMIT, 2);
+        lim = prc_limits_default;
+        lim.depth_max = 2;
+        expect_refused(deep3, sizeof(deep3), &lim, PRC_E_DEPTH_LIMIT, 2);
+        lim = prc_limits_default;
+        lim.scalar_max = 0;
+        expect_refused(keys2, sizeof(keys2), &lim, PRC_E_SCALAR_LIMIT, 2);
+        /* Every truncation of a valid open document is refused, never a partial tree. */
+        {
+                json_t *v = wide_doc();
+                prc_buf b;
+                prc_err err;
+                prc_err_init(&err);
+                prc_buf_init(&b, 16u << 20);
+                T_ASSERT(prc_docbin_write_open(v, &b, &err));
+                for (size_t cut = 0; cut < b.len; cut += 1 + cut / 8)
+                        expect_refused(b.data, cut, &prc_limits_default, PRC_E_INVALID_FRAME, PRC_NO_OFF);
+                prc_buf_clear(&b);
+                json_decref(v);
+        }
+}
+
+struct owsink {
+        prc_buf all;
+        size_t  pieces, short_pieces;
+        bool    saw_last;
+};
+
+static bool ow_put(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
+{
+        struct owsink *s = ctx;
+
+        T_ASSERT(!s->saw_last);
+        T_ASSERT(n > 0);
+        s->pieces++;
+        s->short_pieces += n < PRC_DOCBIN_CHUNK;
+        s->saw_last = last;
+        return prc_buf_put(&s->all, p, n, err);
+}
+
+/* The event-by-event writer: the bytes of prc_docbin_write_open, in pieces of at least PRC_DOCBIN_CHUNK. */
+static void test_docenc__open_writer_pieces(void)
+{
+        json_t *v = wide_doc(), *e;
+        struct owsink s = { .pieces = 0 };
+        prc_docbin_ow w;
+        prc_buf chunk, whole;
+        prc_err err;
+        const char *k;
+        size_t klen;
+
+        prc_err_init(&err);
+        prc_buf_init(&chunk, 16u << 20);
+        prc_buf_init(&whole, 16u << 20);
+        prc_buf_init(&s.all, 16u << 20);
+        T_ASSERT(prc_docbin_write_open(v, &whole, &err));
+        prc_docbin_ow_init(&w, &chunk, ow_put, &s);
+        T_ASSERT(prc_docbin_ow_open(&w, true, &err));
+        json_object_keylen_foreach(v, k, klen, e)
+                T_ASSERT(prc_docbin_ow_key(&w, k, klen, &err) && prc_docbin_ow_value(&w, e, &err));
+        T_ASSERT(prc_docbin_ow_close(&w, &err));
+        T_ASSERT(prc_docbin_ow_finish(&w, &err));
+        T_NOERR(err);
+        T_EQ_MEM(s.all.data, s.all.len, whole.data, whole.len);
+        T_EQ_INT(w.size, whole.len);
+        T_ASSERT(s.pieces > 3 && s.saw_last);
+        T_EQ_INT(s.short_pieces, 1);
+        /* A key with NUL is refused as the counted writer refuses it. */
+        prc_docbin_ow_init(&w, &chunk, ow_put, &s);
+        T_ASSERT(!prc_docbin_ow_key(&w, "a\0b", 3, &err));
+        T_ERR(err, PRC_E_NOT_CANONICAL);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&whole);
+        prc_buf_clear(&s.all);
+        json_decref(v);
+}
+
 static const prc_test tests[] = {
         T(test_docenc__bytes_are_the_documented_layout),
         T(test_docenc__round_trip_keeps_values_order_and_digest),
@@ -438,6 +608,9 @@ static const prc_test tests[] = {
         T(test_docenc__limits_are_enforced),
         T(test_docenc__writer_refuses_what_the_reader_would),
         T(test_docenc__allocation_failures_are_out_of_memory),
+        T(test_docenc__open_spelling_is_the_same_tree),
+        T(test_docenc__open_spelling_errors),
+        T(test_docenc__open_writer_pieces),
         T(test_docenc__stream_is_the_same_bytes_in_chunks),
         T(test_docenc__stream_read_decodes_as_bytes_arrive),
 };

@@ -904,6 +904,135 @@ static void test_worker__retires_a_worker_before_its_cpu_limit(void)
         prc_client_free(c);
 }
 
+static uint64_t retirements(prc_client *c)
+{
+        prc_client_stats st;
+        prc_client_get_stats(c, &st);
+        return st.retirements;
+}
+
+static pid_t worker_pid(prc_client *c)
+{
+        prc_client_stats st;
+        prc_client_get_stats(c, &st);
+        return st.worker_pid;
+}
+
+/* A worker left holding 16 MiB answers the next request with RETIRE: a fresh worker answers it. */
+static void test_worker__a_worker_that_kept_memory_retires_before_the_next_request(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+        pid_t first;
+
+        prc_err_init(&err);
+        expect_ping(c);
+        first = worker_pid(c);
+        T_ASSERT(test_op(c, PRC_T_LEAK, "16777216", &doc, &err));
+        T_ASSERT(json_is_null(doc));
+        json_decref(doc);
+        T_EQ_INT(retirements(c), 0);    /* the request that leaked is answered by its worker */
+        expect_ping(c);
+        T_EQ_INT(retirements(c), 1);
+        T_EQ_INT(started(c), 2);
+        T_ASSERT(worker_pid(c) != first);
+        expect_ping(c);                 /* the fresh worker keeps serving */
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+/* A heap left in 15,000 free pieces (4 MB kept, under the byte bound) retires the worker too. */
+static void test_worker__a_fragmented_heap_retires_the_worker(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_FRAGMENT, NULL, &doc, &err));
+        json_decref(doc);
+        expect_ping(c);
+        T_EQ_INT(retirements(c), 1);
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+static void test_worker__memory_under_the_retire_bound_keeps_the_worker(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_LEAK, "1048576", &doc, &err));
+        json_decref(doc);
+        for (int i = 0; i < 5; i++)
+                expect_ping(c);
+        T_EQ_INT(retirements(c), 0);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
+/*
+ * The leak this guards against, for real: libfyaml 0.7.12 keeps about 32
+ * MiB for one single-quoted scalar of 500,000 '' escapes (fuzz/lsan_libfyaml.c).
+ */
+static void test_worker__libfyaml_quote_leak_retires_the_worker(void)
+{
+        enum { PAIRS = 500000 };
+        size_t n = 3 + 2 * PAIRS + 2;
+        char *in = malloc(n + 1);
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        T_ASSERT(in != NULL);
+        memcpy(in, "- '", 3);
+        memset(in + 3, '\'', 2 * PAIRS);
+        memcpy(in + 3 + 2 * PAIRS, "x'", 2);
+        in[n] = 0;
+        prc_err_init(&err);
+        if (!prc_client_parse(c, PRC_FMT_YAML, "q.yaml", (const uint8_t *)in, n, &doc, &err))
+                t_fail(__FILE__, __LINE__, "parse refused: %s: %s", prc_err_name(err.cls), err.msg);
+        T_ASSERT(json_is_array(doc) && json_array_size(doc) == 1);
+        T_EQ_INT(json_string_length(json_array_get(doc, 0)), PAIRS + 1);
+        json_decref(doc);
+        expect_ping(c);
+        T_EQ_INT(retirements(c), 1);
+        T_EQ_INT(started(c), 2);
+        free(in);
+        prc_client_free(c);
+}
+
+/* RETIRE is believed only from a worker that has answered before, only empty, and once per request. */
+static void test_worker__retire_misuse_is_invalid_frame(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_RETIRE, NULL, &doc, &err));  /* a fresh worker's first reply */
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        T_ASSERT(doc == NULL);
+        T_EQ_INT(retirements(c), 0);
+        expect_ping(c);
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_RETIRE, "payload", &doc, &err));
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        T_EQ_INT(retirements(c), 0);
+        expect_ping(c);
+        /* Believed once; the fresh worker that gets the request retires too: invalid. */
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_RETIRE, NULL, &doc, &err));
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        T_EQ_INT(retirements(c), 1);
+        expect_ping(c);
+        T_EQ_INT(started(c), 5);
+        prc_client_free(c);
+}
+
 static void test_worker__release_binary_has_no_test_operations(void)
 {
         char path[4200];
@@ -1049,6 +1178,11 @@ static const prc_test tests[] = {
         T(test_worker__stderr_as_a_log_file_is_not_written),
         T(test_worker__retires_a_worker_after_max_requests),
         T(test_worker__retires_a_worker_before_its_cpu_limit),
+        T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
+        T(test_worker__memory_under_the_retire_bound_keeps_the_worker),
+        T(test_worker__a_fragmented_heap_retires_the_worker),
+        T(test_worker__libfyaml_quote_leak_retires_the_worker),
+        T(test_worker__retire_misuse_is_invalid_frame),
         T(test_worker__release_binary_has_no_test_operations),
         T(test_worker__floored_worker_runs_as_an_unprivileged_user),
 };
@@ -1081,5 +1215,7 @@ static const prc_test client_tests[] = {
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
         T(test_worker__retires_a_worker_after_max_requests),
+        T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
+        T(test_worker__retire_misuse_is_invalid_frame),
 };
 PRC_SUITE(client, client_tests)
