@@ -168,6 +168,7 @@ phases() {
                 while read -r name vals; do echo "$name $(median $vals)"; done | sort -k2,2n |
                 awk '{ printf "  %-28s %8.1f %8.1f\n", $1, $2, $2 - prev; prev = $2 }'
 }
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 T=$W/t; measure "10,000 files"
 T=$W/small; measure "2 files"
 if [ -n "${PHASES:-}" ]; then
