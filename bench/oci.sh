@@ -8,7 +8,8 @@
 #                                 adds a third side: another prc build (e.g. main's) on the same runs
 #   PHASES=1 bash bench/oci.sh 5  then also the median time of each run-oci phase (build/test/prc,
 #                                 PRC_OCI_TRACE=1) on both targets
-#   FLOOR=0 bash bench/oci.sh 5   leaves out the floor side (below); the output is then as before it
+#   FLOOR=0 bash bench/oci.sh 5   leaves out the floor side (below): the output as before it, plus
+#                                 the load average before the runs
 #
 # The floor side (on by default) runs bench/oci_floor.c on the same target in
 # the same rounds, as the same user, into the same snapshot parent: the least
@@ -136,7 +137,7 @@ floor_report() {
         local label=$1 mp=$2 mb=$3 mf=$4 fin budget
         echo "cpu ($label), median ms: user+sys of the command and its children / host busy during the run:" \
                 "run-oci $(cpu_ms prc) / $(host_ms prc), bare docker run $(cpu_ms bare) / $(host_ms bare)," \
-                "floor $(cpu_ms floor) / $(host_ms floor)"
+                "floor $(cpu_ms floor) / $(host_ms floor)${PRC_BASE:+, base run-oci $(cpu_ms base) / $(host_ms base)}"
         echo "floor phases ($label), median of $RUNS runs, ms: wall / CPU"
         awk '$1 == "phase" { print $2, $3, $4 } $1 == "total" { print "total(in-process)", $2, $3 }' \
                 "$W/floor.out" | awk '{ w[$1] = w[$1] " " $2; c[$1] = c[$1] " " $3; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
