@@ -1,6 +1,6 @@
 /*
  * oci_floor.c - the least file work any `prc adapter run-oci` satisfying
- * issue 8 must do on a target (bench/oci-floor.sh): find the files, read and
+ * issue 8 must do on a target (bench/oci.sh, the floor side): find the files, read and
  * SHA-256 every one (the inventory), copy each into a fresh private
  * directory while hashing the copied bytes (the snapshot), read and hash
  * every copy twice (the verify right before start and right after the run),
