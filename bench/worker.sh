@@ -10,5 +10,5 @@ mkdir -p build/bench
 PKGS="jansson libfyaml expat libcrypto libseccomp libarchive"
 gcc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc -include src/base/banned.h \
         $(pkg-config --cflags $PKGS) -o build/bench/worker bench/worker.c build/libprc.a \
-        $(pkg-config --libs $PKGS) -lpthread
+        $(pkg-config --libs $PKGS) -lpthread -ldl
 build/bench/worker "$(pwd)/build/prc"

@@ -49,6 +49,8 @@ struct prc_client {
         pid_t           owner;          /* the process that started it (fork safety) */
         int             to_w, from_w;   /* owned: our pipe ends, -1 when none */
         unsigned        served;         /* requests answered by this worker */
+        bool            archive_worker; /* the running worker was started with libarchive */
+        bool            want_archive;   /* start workers with libarchive: this client walks archives */
         int64_t         busy_ns;        /* wall time this worker spent on requests: bounds its CPU time */
         json_t         *ready;          /* owned: READY details of this worker */
         prc_buf         reqbuf, rep;
@@ -224,6 +226,8 @@ static bool spawn(prc_client *c, prc_err *err)
         argv[n++] = cpu;
         argv[n++] = req;
         argv[n++] = rep;
+        if (c->want_archive)
+                argv[n++] = "archive=1";
         for (size_t i = 0; c->o.worker_args != NULL && c->o.worker_args[i] != NULL && n < ARGV_MAX; i++)
                 argv[n++] = c->o.worker_args[i];
         argv[n] = NULL;
@@ -269,6 +273,7 @@ static bool spawn(prc_client *c, prc_err *err)
         c->to_w = rq[1];
         c->from_w = rp[0];
         c->served = 0;
+        c->archive_worker = c->want_archive;
         c->st.workers_started++;
         return true;
 }
@@ -765,6 +770,20 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                 if (hit != NULL) {
                         c->st.cache_hits++;
                         return finish(c, hit->type, hit->data, hit->len, path, out, err);
+                }
+        }
+        if (prc_dispatch_needs_archive(op)) {
+                /*
+                 * Only an archive worker has libarchive (loaded before its
+                 * floor); from now on this client starts those.  A running
+                 * worker without it is retired, as after max_requests.
+                 */
+                c->want_archive = true;
+                if (c->pid != 0 && !c->archive_worker) {
+                        int status;
+                        close(c->to_w);
+                        c->to_w = -1;
+                        (void)reap(c, REAP_GRACE_MS, &status);
                 }
         }
         if (c->pid == 0 && !prc_client_start(c, err)) {

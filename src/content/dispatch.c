@@ -20,6 +20,7 @@
 #if defined(PRC_TESTING) && PRC_TESTING
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -85,6 +86,15 @@ static long args_num(const prc_req *req)
 }
 
 static volatile unsigned long spin_sink;
+
+/* dl_iterate_phdr callback: the link map walk needs no system call. */
+static int has_libarchive(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+        (void)size;
+        if (info->dlpi_name != NULL && strstr(info->dlpi_name, "libarchive.so") != NULL)
+                *(bool *)ctx = true;
+        return 0;
+}
 static void *volatile leak_sink;       /* PRC_T_LEAK: still referenced, as a library's lost buffer is not */
 
 struct blk {
@@ -260,6 +270,11 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 leak_sink = p;
                 break;
         }
+        case PRC_T_LIBARCHIVE: {
+                bool mapped = false;
+                (void)dl_iterate_phdr(has_libarchive, &mapped);
+                return json_boolean(mapped);
+        }
         case PRC_T_FRAGMENT: {
                 enum { N = 30000 };
                 void **v = malloc(N * sizeof(*v));
@@ -365,6 +380,7 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
         PRC_TEST_ENTRY(PRC_T_RESTART),       PRC_TEST_ENTRY(PRC_T_LEAK),
         PRC_TEST_ENTRY(PRC_T_RETIRE),        PRC_TEST_ENTRY(PRC_T_FRAGMENT),
+        PRC_TEST_ENTRY(PRC_T_LIBARCHIVE),
 #undef PRC_TEST_ENTRY
 #endif
 };

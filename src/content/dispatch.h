@@ -59,6 +59,12 @@ typedef struct prc_dispatch_entry {
 extern const prc_dispatch_entry prc_dispatch_table[];
 extern const size_t prc_dispatch_count;
 
+/* Operations that need libarchive: only archive workers serve them (base/libarchive.h). */
+static inline bool prc_dispatch_needs_archive(uint16_t op)
+{
+        return op == PRC_OP_WALK;
+}
+
 /* The entry for (op, format), or NULL. */
 const prc_dispatch_entry *prc_dispatch_find(uint16_t op, uint16_t format);
 
@@ -97,6 +103,7 @@ enum prc_test_op {
         PRC_T_RESTART,          /* RESTART misuse (args: first, twice, payload, after, retire) or a good one (ok) */
         PRC_T_LEAK,             /* malloc and touch args bytes, never free them; answer null */
         PRC_T_RETIRE,           /* a RETIRE frame (args "payload": with one byte), then exit */
+        PRC_T_LIBARCHIVE,       /* true when libarchive is mapped into the worker (dl_iterate_phdr), else false */
         PRC_T_FRAGMENT,         /* 30,000 blocks of 256 bytes, every other one freed: 15,000 free pieces, 4 MB kept */
 };
 #endif

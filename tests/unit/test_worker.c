@@ -339,7 +339,7 @@ static void test_worker__every_table_entry_is_served_under_the_floor(void)
                         continue;
                 expect_served(c, e->op, e->format, e->input_max > 0 ? "pkgname=x\n" : "");
         }
-        T_EQ_INT(started(c), 1);
+        T_EQ_INT(started(c), 2);        /* the walk needs an archive worker; the rest share the first one */
         prc_client_free(c);
 }
 
@@ -1033,6 +1033,95 @@ static void test_worker__retire_misuse_is_invalid_frame(void)
         prc_client_free(c);
 }
 
+static bool libarchive_mapped(prc_client *c)
+{
+        json_t *doc = NULL;
+        prc_err err;
+        bool mapped;
+
+        prc_err_init(&err);
+        T_ASSERT(test_op(c, PRC_T_LIBARCHIVE, NULL, &doc, &err));
+        T_ASSERT(json_is_boolean(doc));
+        mapped = json_is_true(doc);
+        json_decref(doc);
+        return mapped;
+}
+
+/* One ustar member "a" holding "x", and the end marker. */
+static size_t tiny_tar(uint8_t *t, size_t cap)
+{
+        unsigned sum = 0;
+
+        T_ASSERT(cap >= 512 * 4);
+        memset(t, 0, 512 * 4);
+        memcpy(t, "a", 1);
+        memcpy(t + 100, "0000644", 7);
+        memcpy(t + 108, "0000000", 7);
+        memcpy(t + 116, "0000000", 7);
+        memcpy(t + 124, "00000000001", 11);
+        memcpy(t + 136, "00000000000", 11);
+        t[156] = '0';
+        memcpy(t + 257, "ustar", 6);
+        memcpy(t + 263, "00", 2);
+        memset(t + 148, ' ', 8);
+        for (size_t i = 0; i < 512; i++)
+                sum += t[i];
+        snprintf((char *)t + 148, 8, "%06o", sum);
+        t[512] = 'x';
+        return 512 * 4;
+}
+
+static bool walk(prc_client *c, json_t **doc, prc_err *err)
+{
+        uint8_t tar[2048];
+        size_t n = tiny_tar(tar, sizeof(tar));
+
+        return prc_client_call(c, PRC_OP_WALK, 0, 0, "t.tar", NULL, 0, tar, n, false, doc, err);
+}
+
+/* Document workers never map libarchive (about 5 ms of start-up); a walk brings an archive worker. */
+static void test_worker__only_archive_workers_load_libarchive(void)
+{
+        prc_client *c = client();
+        json_t *doc = NULL;
+        prc_err err;
+
+        expect_ping(c);
+        T_ASSERT(!libarchive_mapped(c));
+        prc_err_init(&err);
+        if (!walk(c, &doc, &err))
+                t_fail(__FILE__, __LINE__, "walk refused: %s: %s", prc_err_name(err.cls), err.msg);
+        T_ASSERT(json_is_object(doc));
+        json_decref(doc);
+        T_EQ_INT(started(c), 2);        /* the document worker was retired for an archive worker */
+        T_ASSERT(libarchive_mapped(c));
+        expect_ping(c);                 /* it serves everything else too, and later workers are archive workers */
+        T_EQ_INT(started(c), 2);
+        prc_client_free(c);
+}
+
+/* A walk that reaches a worker without libarchive is refused by it, and the worker lives on. */
+static void test_worker__a_walk_on_a_worker_without_libarchive_is_library_unavailable(void)
+{
+        static const char *const no_archive[] = { "archive=0", NULL };
+        prc_client_opts o;
+        prc_client *c;
+        json_t *doc = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.worker_args = no_archive;     /* after the client's archive=1: the worker ignores the client */
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(!walk(c, &doc, &err));
+        T_ERR(err, PRC_E_LIBRARY_UNAVAILABLE);
+        T_ASSERT(doc == NULL);
+        T_ASSERT(!libarchive_mapped(c));
+        expect_ping(c);
+        T_EQ_INT(started(c), 1);
+        prc_client_free(c);
+}
+
 static void test_worker__release_binary_has_no_test_operations(void)
 {
         char path[4200];
@@ -1183,6 +1272,8 @@ static const prc_test tests[] = {
         T(test_worker__a_fragmented_heap_retires_the_worker),
         T(test_worker__libfyaml_quote_leak_retires_the_worker),
         T(test_worker__retire_misuse_is_invalid_frame),
+        T(test_worker__only_archive_workers_load_libarchive),
+        T(test_worker__a_walk_on_a_worker_without_libarchive_is_library_unavailable),
         T(test_worker__release_binary_has_no_test_operations),
         T(test_worker__floored_worker_runs_as_an_unprivileged_user),
 };
@@ -1217,5 +1308,6 @@ static const prc_test client_tests[] = {
         T(test_worker__retires_a_worker_after_max_requests),
         T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
         T(test_worker__retire_misuse_is_invalid_frame),
+        T(test_worker__only_archive_workers_load_libarchive),
 };
 PRC_SUITE(client, client_tests)

@@ -8,13 +8,13 @@
  */
 #include "adapter/native/gitleaks.h"
 
-#include <archive.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/file.h"
+#include "base/libarchive.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
 #include "base/path.h"
@@ -51,20 +51,22 @@ bool prc_gitleaks_ruleset_check(const uint8_t *gz, size_t n, prc_buf *out, prc_e
                 return false;
         if (strcmp(hex, PRC_GITLEAKS_RULESET_GZ_SHA256) != 0)
                 return ruleset_fail(err, "gzip form has the wrong sha256");
+        if (prc_libarchive_load(err) == NULL)
+                return false;
         /* one byte over the pinned size proves the stream is longer than it should be */
         prc_buf_init(&tmp, PRC_GITLEAKS_RULESET_SIZE + 1);
-        a = archive_read_new();
+        a = prc_la->read_new();
         if (a == NULL) {
                 prc_err_oom(err, "archive reader");
                 goto out;
         }
-        if (archive_read_support_filter_gzip(a) != ARCHIVE_OK || archive_read_support_format_raw(a) != ARCHIVE_OK ||
-            archive_read_open_memory(a, gz, n) != ARCHIVE_OK || archive_read_next_header(a, &ent) != ARCHIVE_OK) {
+        if (prc_la->read_support_filter_gzip(a) != ARCHIVE_OK || prc_la->read_support_format_raw(a) != ARCHIVE_OK ||
+            prc_la->read_open_memory(a, gz, n) != ARCHIVE_OK || prc_la->read_next_header(a, &ent) != ARCHIVE_OK) {
                 ruleset_fail(err, "gzip form does not decompress");
                 goto out;
         }
         for (;;) {
-                la_ssize_t r = archive_read_data(a, chunk, sizeof(chunk));
+                la_ssize_t r = prc_la->read_data(a, chunk, sizeof(chunk));
                 if (r < 0) {
                         ruleset_fail(err, "gzip form does not decompress");
                         goto out;
@@ -91,7 +93,7 @@ bool prc_gitleaks_ruleset_check(const uint8_t *gz, size_t n, prc_buf *out, prc_e
         ok = prc_buf_put(out, tmp.data, tmp.len, err);
 out:
         if (a != NULL)
-                archive_read_free(a);
+                prc_la->read_free(a);
         prc_buf_clear(&tmp);
         return ok;
 }

@@ -8,8 +8,6 @@
  */
 #include "content/parsers/archive.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +16,7 @@
 
 #include "base/buf.h"
 #include "base/digest.h"
+#include "base/libarchive.h"
 #include "base/path.h"
 #include "base/utf8.h"
 
@@ -53,7 +52,7 @@ enum { CHUNK = 64u << 10, NAME_SHOW_MAX = 256 };
 /* Map a libarchive failure to a class by its (stable, English) error text. */
 static prc_errclass classify(struct archive *a, prc_errclass dflt)
 {
-        const char *m = archive_error_string(a);
+        const char *m = prc_la->error_string(a);
 
         if (m == NULL)
                 return dflt;
@@ -67,7 +66,7 @@ static prc_errclass classify(struct archive *a, prc_errclass dflt)
 
 static bool arc_fail(struct archive *a, prc_errclass dflt, const char *what, prc_err *err)
 {
-        const char *m = archive_error_string(a);
+        const char *m = prc_la->error_string(a);
 
         return prc_err_set(err, classify(a, dflt), "%s: %s", what, m != NULL ? m : "libarchive error");
 }
@@ -81,7 +80,7 @@ static bool arc_fail(struct archive *a, prc_errclass dflt, const char *what, prc
 static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, prc_err *err)
 {
         uint64_t total = 0;
-        struct archive *a = archive_read_new();
+        struct archive *a = prc_la->read_new();
         struct archive_entry *e;
         uint8_t *chunk = NULL;
         bool ok = false;
@@ -89,21 +88,21 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
 
         if (a == NULL)
                 return prc_err_oom(err, "the gzip reader");
-        if (archive_read_support_filter_gzip(a) != ARCHIVE_OK || archive_read_support_format_raw(a) != ARCHIVE_OK) {
+        if (prc_la->read_support_filter_gzip(a) != ARCHIVE_OK || prc_la->read_support_format_raw(a) != ARCHIVE_OK) {
                 arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", err);
                 goto out;
         }
-        if (archive_read_open_memory(a, p, n) != ARCHIVE_OK) {
+        if (prc_la->read_open_memory(a, p, n) != ARCHIVE_OK) {
                 arc_fail(a, PRC_E_ARCHIVE_FORMAT, "cannot read the gzip stream", err);
                 goto out;
         }
-        r = archive_read_next_header(a, &e);
+        r = prc_la->read_next_header(a, &e);
         if (r != ARCHIVE_OK) {
                 arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "cannot read the gzip stream", err);
                 goto out;
         }
         /* gzip + the raw reader's "none": a second gzip layer would show as a third filter. */
-        if (archive_filter_count(a) != 2 || archive_filter_code(a, 0) != ARCHIVE_FILTER_GZIP) {
+        if (prc_la->filter_count(a) != 2 || prc_la->filter_code(a, 0) != ARCHIVE_FILTER_GZIP) {
                 prc_err_set(err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
                 goto out;
         }
@@ -113,7 +112,7 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                 goto out;
         }
         for (;;) {
-                la_ssize_t got = archive_read_data(a, chunk, CHUNK);
+                la_ssize_t got = prc_la->read_data(a, chunk, CHUNK);
                 if (got == 0)
                         break;
                 if (got < 0) {
@@ -128,7 +127,7 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                 }
                 /* Against the compressed bytes consumed so far: a bomb is caught early. */
                 if (total > o->ratio_floor &&
-                    total / (uint64_t)(archive_filter_bytes(a, -1) > 0 ? archive_filter_bytes(a, -1) : 1) >
+                    total / (uint64_t)(prc_la->filter_bytes(a, -1) > 0 ? prc_la->filter_bytes(a, -1) : 1) >
                             o->ratio_max) {
                         prc_err_at(err, PRC_E_ARCHIVE_RATIO_LIMIT, total,
                                    "compression ratio is over %" PRIu32 ":1", o->ratio_max);
@@ -136,16 +135,16 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                 }
         }
         /* Bytes after the gzip member(s) are refused rather than silently ignored. */
-        if (archive_filter_bytes(a, -1) < (la_int64_t)n) {
-                prc_err_at(err, PRC_E_ARCHIVE_TRAILING, (uint64_t)archive_filter_bytes(a, -1),
+        if (prc_la->filter_bytes(a, -1) < (la_int64_t)n) {
+                prc_err_at(err, PRC_E_ARCHIVE_TRAILING, (uint64_t)prc_la->filter_bytes(a, -1),
                            "%" PRIu64 " bytes follow the gzip stream",
-                           (uint64_t)n - (uint64_t)archive_filter_bytes(a, -1));
+                           (uint64_t)n - (uint64_t)prc_la->filter_bytes(a, -1));
                 goto out;
         }
         ok = true;
 out:
         free(chunk);
-        archive_read_free(a);
+        prc_la->read_free(a);
         return ok;
 }
 
@@ -171,27 +170,27 @@ struct walk {
  */
 static const char *ent_path(struct archive_entry *e)
 {
-        const char *s = archive_entry_pathname(e);
-        return s != NULL ? s : archive_entry_pathname_utf8(e);
+        const char *s = prc_la->entry_pathname(e);
+        return s != NULL ? s : prc_la->entry_pathname_utf8(e);
 }
 
 static const char *ent_symlink(struct archive_entry *e)
 {
-        const char *s = archive_entry_symlink(e);
-        return s != NULL ? s : archive_entry_symlink_utf8(e);
+        const char *s = prc_la->entry_symlink(e);
+        return s != NULL ? s : prc_la->entry_symlink_utf8(e);
 }
 
 static const char *ent_hardlink(struct archive_entry *e)
 {
-        const char *s = archive_entry_hardlink(e);
-        return s != NULL ? s : archive_entry_hardlink_utf8(e);
+        const char *s = prc_la->entry_hardlink(e);
+        return s != NULL ? s : prc_la->entry_hardlink_utf8(e);
 }
 
 static const char *type_name(struct archive_entry *e)
 {
         if (ent_hardlink(e) != NULL)
                 return "hardlink";
-        switch (archive_entry_filetype(e)) {
+        switch (prc_la->entry_filetype(e)) {
         case AE_IFREG:
                 return "file";
         case AE_IFDIR:
@@ -374,7 +373,7 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
         prc_buf keep;
         prc_sha256 *h = NULL;
         uint8_t *chunk = NULL;
-        int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+        int64_t size = prc_la->entry_size_is_set(e) ? prc_la->entry_size(e) : 0;
         char pbuf[PRC_PATH_MAX + 1];
 
         prc_buf_init(&keep, w->o->member_bytes_max);
@@ -388,10 +387,10 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
         }
         normalize(raw, strcmp(type, "dir") == 0, &path, &plen);
         m = json_pack("{s:I,s:s,s:I,s:I}", "index", (json_int_t)idx, "type", type, "size", (json_int_t)size,
-                      "mode", (json_int_t)(archive_entry_perm(e) & 07777));
+                      "mode", (json_int_t)(prc_la->entry_perm(e) & 07777));
         if (m == NULL || json_array_append_new(w->members, m) != 0)
                 return prc_err_oom(w->err, "the member list");
-        if (archive_entry_mode(e) & (S_ISUID | S_ISGID))
+        if (prc_la->entry_mode(e) & (S_ISUID | S_ISGID))
                 json_object_set_new(m, "setid", json_true());
         if (plen == 0 && strcmp(type, "dir") == 0) {
                 /* The archive root ("./"): listed, nothing to check. */
@@ -458,7 +457,7 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
         {
                 uint64_t got_total = 0;
                 for (;;) {
-                        la_ssize_t got = archive_read_data(a, chunk, CHUNK);
+                        la_ssize_t got = prc_la->read_data(a, chunk, CHUNK);
                         if (got == 0)
                                 break;
                         if (got < 0) {
@@ -511,7 +510,7 @@ out:
 /* libarchive's warning that a UTF-8 name has no form in the current locale's charset. */
 static bool charset_warning(struct archive *a)
 {
-        const char *m = archive_error_string(a);
+        const char *m = prc_la->error_string(a);
 
         return m != NULL && strstr(m, "can't be converted from UTF-8") != NULL;
 }
@@ -519,7 +518,7 @@ static bool charset_warning(struct archive *a)
 /* libarchive recognized no format: a ustar magic means a damaged header, a short input truncation. */
 static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, size_t n, bool gz)
 {
-        const char *m = archive_error_string(a);
+        const char *m = prc_la->error_string(a);
         prc_errclass c = PRC_E_ARCHIVE_FORMAT;
 
         if (!gz && n < 512)
@@ -531,24 +530,24 @@ static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, si
 
 static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
 {
-        struct archive *a = archive_read_new();
+        struct archive *a = prc_la->read_new();
         struct archive_entry *e;
         uint32_t idx = 0;
         bool ok = false;
 
         if (a == NULL)
                 return prc_err_oom(w->err, "the tar reader");
-        if (archive_read_support_format_tar(a) != ARCHIVE_OK ||
-            (gz && archive_read_support_filter_gzip(a) != ARCHIVE_OK)) {
+        if (prc_la->read_support_format_tar(a) != ARCHIVE_OK ||
+            (gz && prc_la->read_support_filter_gzip(a) != ARCHIVE_OK)) {
                 arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", w->err);
                 goto out;
         }
-        if (archive_read_open_memory(a, p, n) != ARCHIVE_OK) {
+        if (prc_la->read_open_memory(a, p, n) != ARCHIVE_OK) {
                 unrecognized(w, a, p, n, gz);
                 goto out;
         }
         for (;;) {
-                int r = archive_read_next_header(a, &e);
+                int r = prc_la->read_next_header(a, &e);
                 if (r == ARCHIVE_EOF)
                         break;
                 if (r == ARCHIVE_WARN && charset_warning(a)) {
@@ -557,13 +556,13 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
                 }
                 if (r != ARCHIVE_OK) {
                         /* Other warnings too: a header libarchive had to repair is not one prc trusts. */
-                        if (archive_format(a) == 0)
+                        if (prc_la->format(a) == 0)
                                 unrecognized(w, a, p, n, gz);
                         else
                                 arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "tar header", w->err);
                         goto located;
                 }
-                if (gz && archive_filter_count(a) > 2) {
+                if (gz && prc_la->filter_count(a) > 2) {
                         prc_err_set(w->err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
                         goto located;
                 }
@@ -574,7 +573,7 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
                 }
                 if (!member(w, a, e, idx))
                         goto located;
-                if ((uint64_t)archive_filter_bytes(a, 0) > w->o->total_bytes_max) {
+                if ((uint64_t)prc_la->filter_bytes(a, 0) > w->o->total_bytes_max) {
                         prc_err_set(w->err, PRC_E_ARCHIVE_TOTAL_LIMIT, "tar stream is over %" PRIu64 " bytes",
                                     w->o->total_bytes_max);
                         goto located;
@@ -589,10 +588,10 @@ located:
                 snprintf(ptr, sizeof(ptr), "/members/%" PRIu32, idx);
                 prc_err_set_ptr(w->err, ptr);
                 if (w->err->off == PRC_NO_OFF)
-                        w->err->off = (uint64_t)archive_filter_bytes(a, 0);
+                        w->err->off = (uint64_t)prc_la->filter_bytes(a, 0);
         }
 out:
-        archive_read_free(a);
+        prc_la->read_free(a);
         return ok;
 }
 
@@ -604,6 +603,8 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         json_t *res = NULL, *unavail = NULL;
 
         memset(&w, 0, sizeof(w));
+        if (prc_libarchive_load(err) == NULL)
+                return NULL;    /* in a worker: loaded before its floor, or this is not an archive worker */
         if (n > o->input_max) {
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "archive of %zu bytes is over the %zu-byte cap", n,
                             o->input_max);
