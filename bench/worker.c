@@ -246,6 +246,13 @@ int main(int argc, char **argv)
                 printf("  in process with jansson on an arena as in the worker: median %.2f ms "
                        "(worker / that: %.2fx)\n",
                        median_ms(ta, BIGREPS), w_big / median_ms(ta, BIGREPS));
+                {
+                        /* A worker that retires (kept memory, docs/content-protocol.md) would add start-ups here. */
+                        prc_client_stats st;
+                        prc_client_get_stats(c, &st);
+                        printf("  workers started so far: %llu, retirements: %llu\n",
+                               (unsigned long long)st.workers_started, (unsigned long long)st.retirements);
+                }
                 /* Where the difference goes: the reply's encoding (worker) and decoding (client), alone. */
                 prc_err_init(&err);
                 v = prc_dispatch_run(&r, &err);
