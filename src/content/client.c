@@ -144,6 +144,16 @@ static bool reap(prc_client *c, unsigned grace_ms, int *status)
         return natural;
 }
 
+/* Retire a healthy worker: EOF on its request pipe makes it exit by itself; reap it. */
+static void retire_worker(prc_client *c)
+{
+        int status;
+
+        close(c->to_w);
+        c->to_w = -1;
+        (void)reap(c, REAP_GRACE_MS, &status);
+}
+
 /* Kill and reap our worker now (timeouts, bad frames, retirement on failure). */
 static void kill_worker(prc_client *c)
 {
@@ -779,12 +789,8 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                  * worker without it is retired, as after max_requests.
                  */
                 c->want_archive = true;
-                if (c->pid != 0 && !c->archive_worker) {
-                        int status;
-                        close(c->to_w);
-                        c->to_w = -1;
-                        (void)reap(c, REAP_GRACE_MS, &status);
-                }
+                if (c->pid != 0 && !c->archive_worker)
+                        retire_worker(c);
         }
         if (c->pid == 0 && !prc_client_start(c, err)) {
                 prc_err_set_file(err, path ? path : "");
@@ -836,11 +842,8 @@ resend:
                  * one to a fresh worker (at most once: a fresh worker that has
                  * answered nothing may not retire).
                  */
-                int status;
                 c->st.retirements++;
-                close(c->to_w);         /* EOF: the worker exits by itself */
-                c->to_w = -1;
-                (void)reap(c, REAP_GRACE_MS, &status);
+                retire_worker(c);
                 if (!prc_client_start(c, err)) {
                         prc_err_set_file(err, path ? path : "");
                         return false;
@@ -875,12 +878,8 @@ resend:
          */
         if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
                             c->busy_ns + (int64_t)c->o.timeout_ms * 1000000 >=
-                                    (int64_t)c->o.cpu_seconds * 1000000000)) {
-                int status;
-                close(c->to_w);         /* EOF: the worker exits by itself */
-                c->to_w = -1;
-                (void)reap(c, REAP_GRACE_MS, &status);
-        }
+                                    (int64_t)c->o.cpu_seconds * 1000000000))
+                retire_worker(c);
         if (c->rep.cap > (4u << 20))
                 prc_buf_clear(&c->rep);         /* do not keep a huge reply buffer between requests */
         return ok;
@@ -905,12 +904,8 @@ void prc_client_free(prc_client *c)
         if (c == NULL)
                 return;
         check_fork(c);
-        if (c->pid != 0) {
-                int status;
-                close(c->to_w);
-                c->to_w = -1;
-                (void)reap(c, REAP_GRACE_MS, &status);
-        }
+        if (c->pid != 0)
+                retire_worker(c);
         close_fds(c);
         while (c->head != NULL)
                 cache_drop(c, c->head);
