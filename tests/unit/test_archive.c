@@ -4,6 +4,7 @@
  * Fixtures are built in memory with libarchive's writer (test code only).
  */
 #include "t.h"
+#include "test_archive_fixture.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -14,18 +15,8 @@
 #include "base/jcs.h"
 #include "content/parsers/archive.h"
 
-enum { F_GZIP = 1, F_GNU = 2 };
-
-struct mem {
-        char   type;            /* f file, d dir, l symlink, h hardlink, c char device, p fifo */
-        const char *name;
-        const char *data;       /* file contents, or link target */
-        size_t len;             /* file length (0: strlen(data)) */
-        int    mode;
-};
-
-/* Build an archive of ms into a malloc'd buffer. */
-static uint8_t *build(const struct mem *ms, size_t n, unsigned flags, size_t *out_len)
+/* Build an archive of ms into a malloc'd buffer (test_archive_fixture.h). */
+uint8_t *fx_archive(const struct fx_mem *ms, size_t n, unsigned flags, size_t *out_len)
 {
         size_t cap = 1 << 22, used = 0;
         uint8_t *buf = malloc(cap);
@@ -110,14 +101,14 @@ static const char *str(json_t *o, const char *k)
 
 static void test_archive__lists_members_with_digests_and_contents(void)
 {
-        static const struct mem ms[] = {
+        static const struct fx_mem ms[] = {
                 { 'd', "./pkg/", NULL, 0, 0755 },  { 'f', "./pkg/PKGBUILD", "pkgname=x\n", 0, 0 },
                 { 'f', "pkg/bin", "\x00\xff\x01", 3, 0 }, { 'l', "pkg/link", "PKGBUILD", 0, 0777 },
                 { 'f', "pkg/suid", "x", 0, 04755 },
         };
         const char *want[] = { "pkg/PKGBUILD", "pkg/bin", "pkg/link", "pkg/missing", "pkg" };
         size_t n;
-        uint8_t *tar = build(ms, PRC_ARRAY_LEN(ms), 0, &n);
+        uint8_t *tar = fx_archive(ms, PRC_ARRAY_LEN(ms), 0, &n);
         prc_err e;
         char hex[PRC_SHA256_HEX + 1];
         json_t *d = walk(tar, n, NULL, want, PRC_ARRAY_LEN(want), &e), *c;
@@ -151,10 +142,10 @@ static void test_archive__lists_members_with_digests_and_contents(void)
 
 static void test_archive__gzip_layer_is_read_from_memory(void)
 {
-        static const struct mem ms[] = { { 'f', "a.txt", "hello", 0, 0 } };
+        static const struct fx_mem ms[] = { { 'f', "a.txt", "hello", 0, 0 } };
         const char *want[] = { "a.txt" };
         size_t n;
-        uint8_t *tgz = build(ms, 1, F_GZIP, &n);
+        uint8_t *tgz = fx_archive(ms, 1, F_GZIP, &n);
         prc_err e;
         json_t *d = walk(tgz, n, NULL, want, 1, &e);
 
@@ -167,7 +158,7 @@ static void test_archive__gzip_layer_is_read_from_memory(void)
 
 static void test_archive__dangerous_members_are_listed_as_rejected(void)
 {
-        static const struct mem ms[] = {
+        static const struct fx_mem ms[] = {
                 { 'f', "/etc/abs", "x", 0, 0 },          { 'f', "pkg/../../up", "x", 0, 0 },
                 { 'f', "a\\b", "x", 0, 0 },              { 'l', "pkg/esc", "../../etc", 0, 0 },
                 { 'l', "pkg/absl", "/etc/shadow", 0, 0 }, { 'f', "pkg/absl/x", "x", 0, 0 },
@@ -184,7 +175,7 @@ static void test_archive__dangerous_members_are_listed_as_rejected(void)
         };
         const char *want[] = { "pkg/dup", "pkg/absl/x", "pkg/real" };
         size_t n;
-        uint8_t *tar = build(ms, PRC_ARRAY_LEN(ms), 0, &n);
+        uint8_t *tar = fx_archive(ms, PRC_ARRAY_LEN(ms), 0, &n);
         prc_err e;
         json_t *d = walk(tar, n, NULL, want, PRC_ARRAY_LEN(want), &e);
 
@@ -212,12 +203,12 @@ static void test_archive__dangerous_members_are_listed_as_rejected(void)
 
 static void test_archive__member_count_size_and_total_limits(void)
 {
-        static const struct mem ms[] = {
+        static const struct fx_mem ms[] = {
                 { 'f', "a", "1", 0, 0 }, { 'f', "b", "2", 0, 0 }, { 'f', "c", "3", 0, 0 }, { 'f', "d", NULL, 5000, 0 },
         };
         prc_archive_opts o = prc_archive_opts_default;
         size_t n;
-        uint8_t *tar = build(ms, PRC_ARRAY_LEN(ms), 0, &n);
+        uint8_t *tar = fx_archive(ms, PRC_ARRAY_LEN(ms), 0, &n);
         prc_err e;
         json_t *d;
 
@@ -246,11 +237,11 @@ static void test_archive__member_count_size_and_total_limits(void)
 
 static void test_archive__wanted_contents_are_capped(void)
 {
-        static const struct mem ms[] = { { 'f', "big", NULL, 3000, 0 }, { 'f', "small", "s", 0, 0 } };
+        static const struct fx_mem ms[] = { { 'f', "big", NULL, 3000, 0 }, { 'f', "small", "s", 0, 0 } };
         const char *want[] = { "big", "small" };
         prc_archive_opts o = prc_archive_opts_default;
         size_t n;
-        uint8_t *tar = build(ms, 2, 0, &n);
+        uint8_t *tar = fx_archive(ms, 2, 0, &n);
         prc_err e;
         json_t *d;
 
@@ -265,9 +256,9 @@ static void test_archive__wanted_contents_are_capped(void)
 
 static void test_archive__gzip_bomb_hits_the_ratio_limit(void)
 {
-        static const struct mem ms[] = { { 'f', "zeros", NULL, 3u << 20, 0 } };
+        static const struct fx_mem ms[] = { { 'f', "zeros", NULL, 3u << 20, 0 } };
         size_t n;
-        uint8_t *tgz = build(ms, 1, F_GZIP, &n);
+        uint8_t *tgz = fx_archive(ms, 1, F_GZIP, &n);
         prc_err e;
         json_t *d = walk(tgz, n, NULL, NULL, 0, &e);
 
@@ -278,9 +269,9 @@ static void test_archive__gzip_bomb_hits_the_ratio_limit(void)
 
 static void test_archive__damaged_inputs_are_refused_with_their_class(void)
 {
-        static const struct mem ms[] = { { 'f', "a", "hello world", 0, 0 } };
+        static const struct fx_mem ms[] = { { 'f', "a", "hello world", 0, 0 } };
         size_t n, gn;
-        uint8_t *tar = build(ms, 1, 0, &n), *tgz = build(ms, 1, F_GZIP, &gn), *buf;
+        uint8_t *tar = fx_archive(ms, 1, 0, &n), *tgz = fx_archive(ms, 1, F_GZIP, &gn), *buf;
         prc_err e;
         json_t *d;
 
@@ -319,9 +310,9 @@ static void test_archive__damaged_inputs_are_refused_with_their_class(void)
 
 static void test_archive__second_gzip_layer_is_refused(void)
 {
-        static const struct mem ms[] = { { 'f', "a", "x", 0, 0 } };
+        static const struct fx_mem ms[] = { { 'f', "a", "x", 0, 0 } };
         size_t gn, used = 0;
-        uint8_t *tgz = build(ms, 1, F_GZIP, &gn), *outer = malloc(1 << 20);
+        uint8_t *tgz = fx_archive(ms, 1, F_GZIP, &gn), *outer = malloc(1 << 20);
         struct archive *a = archive_write_new();
         struct archive_entry *en = archive_entry_new();
         prc_err e;
@@ -348,9 +339,9 @@ static void test_archive__second_gzip_layer_is_refused(void)
 
 static void test_archive__output_is_canonical_json(void)
 {
-        static const struct mem ms[] = { { 'f', "a", "x", 0, 0 }, { 'f', "/b", "y", 0, 0 } };
+        static const struct fx_mem ms[] = { { 'f', "a", "x", 0, 0 }, { 'f', "/b", "y", 0, 0 } };
         size_t n;
-        uint8_t *tar = build(ms, 2, 0, &n);
+        uint8_t *tar = fx_archive(ms, 2, 0, &n);
         prc_err e;
         prc_buf b;
         json_t *d = walk(tar, n, NULL, NULL, 0, &e);
@@ -381,13 +372,13 @@ static void test_archive__prepare_walks_a_pax_archive_with_a_utf8_name(void)
  */
 static void test_archive__truncation_and_bitflip_sweep(void)
 {
-        static const struct mem ms[] = {
+        static const struct fx_mem ms[] = {
                 { 'd', "pkg/", NULL, 0, 0755 }, { 'f', "pkg/PKGBUILD", "pkgname=x\n", 0, 0 },
                 { 'l', "pkg/l", "PKGBUILD", 0, 0 },
         };
         const char *want[] = { "pkg/PKGBUILD" };
         size_t n, gn;
-        uint8_t *tar = build(ms, PRC_ARRAY_LEN(ms), 0, &n), *tgz = build(ms, PRC_ARRAY_LEN(ms), F_GZIP, &gn);
+        uint8_t *tar = fx_archive(ms, PRC_ARRAY_LEN(ms), 0, &n), *tgz = fx_archive(ms, PRC_ARRAY_LEN(ms), F_GZIP, &gn);
         uint8_t *buf = malloc(n > gn ? n : gn);
         unsigned ok = 0, refused = 0;
 

@@ -6,6 +6,7 @@
  * "client" suite at the end repeats the client-side cases under ASan.
  */
 #include "t.h"
+#include "test_archive_fixture.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1047,36 +1048,15 @@ static bool libarchive_mapped(prc_client *c)
         return mapped;
 }
 
-/* One ustar member "a" holding "x", and the end marker. */
-static size_t tiny_tar(uint8_t *t, size_t cap)
-{
-        unsigned sum = 0;
-
-        T_ASSERT(cap >= 512 * 4);
-        memset(t, 0, 512 * 4);
-        memcpy(t, "a", 1);
-        memcpy(t + 100, "0000644", 7);
-        memcpy(t + 108, "0000000", 7);
-        memcpy(t + 116, "0000000", 7);
-        memcpy(t + 124, "00000000001", 11);
-        memcpy(t + 136, "00000000000", 11);
-        t[156] = '0';
-        memcpy(t + 257, "ustar", 6);
-        memcpy(t + 263, "00", 2);
-        memset(t + 148, ' ', 8);
-        for (size_t i = 0; i < 512; i++)
-                sum += t[i];
-        snprintf((char *)t + 148, 8, "%06o", sum);
-        t[512] = 'x';
-        return 512 * 4;
-}
-
 static bool walk(prc_client *c, json_t **doc, prc_err *err)
 {
-        uint8_t tar[2048];
-        size_t n = tiny_tar(tar, sizeof(tar));
+        static const struct fx_mem one[] = { { 'f', "a", "x", 0, 0 } };
+        size_t n;
+        uint8_t *tar = fx_archive(one, 1, 0, &n);
+        bool ok = prc_client_call(c, PRC_OP_WALK, 0, 0, "t.tar", NULL, 0, tar, n, false, doc, err);
 
-        return prc_client_call(c, PRC_OP_WALK, 0, 0, "t.tar", NULL, 0, tar, n, false, doc, err);
+        free(tar);
+        return ok;
 }
 
 /* Document workers never map libarchive (about 5 ms of start-up); a walk brings an archive worker. */
