@@ -9,8 +9,8 @@
  * Gitleaks ruleset check (in the parent) need it.  The library is still
  * Debian's shared libarchive13, so its security updates apply as before.
  *
- * The table holds exactly the functions prc calls, with libarchive's own
- * prototypes (the declarations of <archive.h> are checked against them).
+ * The table holds exactly the functions prc calls, typed from the
+ * declarations of <archive.h>.
  */
 #ifndef PRC_LIBARCHIVE_H
 #define PRC_LIBARCHIVE_H
@@ -21,32 +21,20 @@
 
 #include "base/err.h"
 
+/* Every function prc calls, by its name without "archive_": one list makes the table and its loading. */
+#define PRC_LA_FUNCS(X)                                                                                 \
+        X(read_new) X(read_free) X(read_support_filter_gzip) X(read_support_format_raw)                \
+        X(read_support_format_tar) X(read_open_memory) X(read_next_header) X(read_data) X(error_string) \
+        X(filter_bytes) X(filter_code) X(filter_count) X(format) X(entry_filetype) X(entry_hardlink)    \
+        X(entry_mode) X(entry_pathname) X(entry_perm) X(entry_size) X(entry_size_is_set)               \
+        X(entry_symlink) X(entry_pathname_utf8) X(entry_symlink_utf8) X(entry_hardlink_utf8)
+
+/* Each slot has the type of <archive.h>'s own declaration. */
+#define PRC_LA_SLOT(name) __typeof__(&archive_##name) name;
 typedef struct prc_libarchive {
-        struct archive *(*read_new)(void);
-        int (*read_free)(struct archive *);
-        int (*read_support_filter_gzip)(struct archive *);
-        int (*read_support_format_raw)(struct archive *);
-        int (*read_support_format_tar)(struct archive *);
-        int (*read_open_memory)(struct archive *, const void *, size_t);
-        int (*read_next_header)(struct archive *, struct archive_entry **);
-        la_ssize_t (*read_data)(struct archive *, void *, size_t);
-        const char *(*error_string)(struct archive *);
-        la_int64_t (*filter_bytes)(struct archive *, int);
-        int (*filter_code)(struct archive *, int);
-        int (*filter_count)(struct archive *);
-        int (*format)(struct archive *);
-        __LA_MODE_T (*entry_filetype)(struct archive_entry *);
-        const char *(*entry_hardlink)(struct archive_entry *);
-        __LA_MODE_T (*entry_mode)(struct archive_entry *);
-        const char *(*entry_pathname)(struct archive_entry *);
-        __LA_MODE_T (*entry_perm)(struct archive_entry *);
-        la_int64_t (*entry_size)(struct archive_entry *);
-        int (*entry_size_is_set)(struct archive_entry *);
-        const char *(*entry_symlink)(struct archive_entry *);
-        const char *(*entry_pathname_utf8)(struct archive_entry *);
-        const char *(*entry_symlink_utf8)(struct archive_entry *);
-        const char *(*entry_hardlink_utf8)(struct archive_entry *);
+        PRC_LA_FUNCS(PRC_LA_SLOT)
 } prc_libarchive;
+#undef PRC_LA_SLOT
 
 /*
  * prc_libarchive_load: the table, loading libarchive.so.13 on the first call (thread-safe; later
