@@ -274,7 +274,11 @@ static bool run_binaries(const prc_target_view *tv, prc_obs_list *out, prc_err *
         prc_buf_init(&b, MAGIC_READ_MAX);
         for (size_t i = 0; i < tv->nfiles; i++) {
                 const char *kind;
-                if (tv->files[i].symlink || tv->files[i].oversized || tv->files[i].size < 4)
+                /*
+                 * Every regular file, whatever its size (issue 16: a binary above the
+                 * analysis ceiling is still a binary); fewer than 4 bytes hold no magic.
+                 */
+                if (tv->files[i].symlink || tv->files[i].size < 4)
                         continue;
                 prc_buf_reset(&b);
                 if (!tv->read(tv->ctx, i, MAGIC_READ_MAX, &b, err)) {
@@ -291,9 +295,9 @@ static bool run_binaries(const prc_target_view *tv, prc_obs_list *out, prc_err *
         prc_buf_clear(&b);
         if (hits == 0) {
                 json_decref(locs);
-                return add1(out, "binaries", PRC_OUT_NOT_FOUND, NULL, NULL, "no executable binaries committed", err);
+                return add1(out, "binaries", PRC_OUT_NOT_FOUND, NULL, NULL, "no executable binaries in the tree", err);
         }
-        snprintf(msg, sizeof(msg), "%zu executable binaries committed", hits);
+        snprintf(msg, sizeof(msg), "%zu executable binaries in the tree", hits);
         return add1(out, "binaries", PRC_OUT_FOUND, NULL, locs, msg, err);
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 struct exec {
         const prc_scan_adapter *a;      /* borrowed from the options' set */
         json_t                 *record; /* owned; NULL when refused before a plan existed */
+        size_t                  unscanned;      /* files above the adapter's per-file ceiling */
 };
 
 struct scan {
@@ -41,8 +43,11 @@ struct scan {
         prc_catalog         *cat;
         prc_tfile           *files;     /* owned array; strings borrowed from inv */
         size_t               nfiles;
-        prc_gap             *gaps;      /* owned */
+        prc_gap             *gaps;      /* owned: content-analysis gaps (the manifests analysis reads them) */
         size_t               ngaps, capgaps;
+        prc_gap             *tgaps;     /* owned: paths left out of the whole tree (issue 16) */
+        size_t               ntgaps, captgaps;
+        size_t               nexcluded; /* names left out of the inventory other than the root's .git directory */
         size_t               nmanifests;
         json_t              *errors;    /* owned: analysis errors listed on the run */
 };
@@ -53,61 +58,72 @@ static void progress(const struct scan *s, const char *stage)
                 s->o->progress(stage);
 }
 
-static bool add_gap(struct scan *s, const char *path, const char *cls, const char *reason, prc_err *err)
+static bool push_gap(prc_gap **v, size_t *n, size_t *cap, const char *path, const char *cls, const char *reason,
+                     prc_err *err)
 {
-        if (s->ngaps == s->capgaps) {
-                size_t ncap = s->capgaps ? 2 * s->capgaps : 16;
-                prc_gap *g = realloc(s->gaps, ncap * sizeof(*g));
+        if (*n == *cap) {
+                size_t ncap = *cap ? 2 * *cap : 16;
+                prc_gap *g = realloc(*v, ncap * sizeof(*g));
                 if (g == NULL)
                         return prc_err_oom(err, "coverage gaps");
-                s->gaps = g;
-                s->capgaps = ncap;
+                *v = g;
+                *cap = ncap;
         }
-        snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
-        snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
-        snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
-        s->ngaps++;
+        snprintf((*v)[*n].path, sizeof((*v)[0].path), "%s", path);
+        snprintf((*v)[*n].cls, sizeof((*v)[0].cls), "%s", cls);
+        snprintf((*v)[*n].reason, sizeof((*v)[0].reason), "%s", reason);
+        (*n)++;
         return true;
 }
 
+static bool add_gap(struct scan *s, const char *path, const char *cls, const char *reason, prc_err *err)
+{
+        return push_gap(&s->gaps, &s->ngaps, &s->capgaps, path, cls, reason, err);
+}
+
+static bool add_tree_gap(struct scan *s, const char *path, prc_errclass cls, const char *reason, prc_err *err)
+{
+        return push_gap(&s->tgaps, &s->ntgaps, &s->captgaps, path, prc_err_name(cls), reason, err);
+}
+
 /*
- * Head read for magic bytes: beneath the inventory root with no symlink in
- * any component (inventory/safeopen.h), then a check that the object is
- * still the inventoried size.  A whole-file read goes through
- * prc_inventory_read, which also re-checks the digest.
+ * Whole-file and head reads (magic bytes, license text) alike: beneath the
+ * inventory root with no symlink in any component, and the whole file must
+ * still have the inventoried size and SHA-256 (prc_inventory_read_head), so
+ * an analysis never reads bytes the seal does not vouch for (issue 16).
  */
 static bool view_read(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *err)
 {
         struct scan *s = ctx;
-        const prc_tfile *f = &s->files[i];
-        struct stat st;
-        int fd;
-        size_t want;
-        bool ok;
 
-        if (f->size <= max)
-                return prc_inventory_read(s->inv, f->path, max, out, err);
-        fd = prc_safe_openat(prc_inventory_root_fd(s->inv), f->path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
-        if (fd < 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot reopen '%s'", f->path);
-        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->size) {
-                close(fd);
-                return prc_err_set(err, PRC_E_IO, "'%s' changed since it was inventoried", f->path);
-        }
-        want = max;
-        ok = prc_buf_reserve(out, want, err);
-        while (ok && out->len < want) {
-                ssize_t r = read(fd, out->data + out->len, want - out->len);
-                if (r < 0 && errno == EINTR)
+        return prc_inventory_read_head(s->inv, s->files[i].path, max, out, err);
+}
+
+/*
+ * Every name the inventory left out but the root's .git directory (the
+ * checkout's own metadata) is named as a gap: nothing under it was
+ * analyzed, by prc or by any adapter (the snapshot is made from the
+ * inventory), so whole-tree assertions cannot pass while it exists.
+ */
+static bool excluded_gaps(struct scan *s, prc_err *err)
+{
+        for (size_t i = 0; i < prc_inventory_excluded_count(s->inv); i++) {
+                const char *name = prc_inventory_excluded(s->inv, i);
+                if (strcmp(name, ".git") == 0)
                         continue;
-                if (r < 0)
-                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot read '%s'", f->path);
-                if (r <= 0)
-                        break;
-                out->len += (size_t)r;
+                s->nexcluded++;
+                if (!add_tree_gap(s, name, PRC_E_EXCLUDED_PATH,
+                                  "the namespace of scanner-owned snapshot files: left out of the inventory, "
+                                  "so nothing under it was analyzed", err))
+                        return false;
         }
-        close(fd);
-        return ok;
+        return true;
+}
+
+/* Did every path of the tree reach the inventory (and so every analysis and the snapshot)? */
+static bool tree_complete(const struct scan *s)
+{
+        return prc_inventory_complete(s->inv) && s->nexcluded == 0;
 }
 
 static bool build_files(struct scan *s, prc_err *err)
@@ -140,12 +156,22 @@ static bool content_analysis(struct scan *s, prc_err *err)
         prc_buf_init(&b, prc_limits_default.input_max);
         for (size_t i = 0; ok && i < s->nfiles; i++) {
                 const prc_tfile *f = &s->files[i];
-                const char *fmt = f->symlink ? NULL : prc_manifest_format_for(f->path);
+                const char *fmt = prc_manifest_format_for(f->path);
                 prc_err pe;
 
                 if (fmt == NULL)
                         continue;
                 s->nmanifests++;
+                if (f->symlink) {
+                        /*
+                         * Issue 16: a symlink is recorded by path only, its target is
+                         * neither sealed nor copied into the snapshot, so prc does not
+                         * follow it; the manifest is a gap, never silently skipped.
+                         */
+                        ok = add_gap(s, f->path, prc_err_name(PRC_E_MANIFEST_SYMLINK),
+                                     "the manifest is a symlink; prc does not follow symlinks in the target", err);
+                        continue;
+                }
                 if (f->oversized) {
                         ok = add_gap(s, f->path, "input-too-large", "above the 10 MiB analysis ceiling", err);
                         continue;
@@ -160,7 +186,7 @@ static bool content_analysis(struct scan *s, prc_err *err)
         return ok;
 }
 
-/* Analyses that read every file cannot vouch for names the inventory could not represent. */
+/* Analyses that read every file cannot vouch for names the inventory could not represent or left out. */
 static bool scans_whole_tree(const char *analysis)
 {
         return strcmp(analysis, "binaries") == 0 || strcmp(analysis, "oversized") == 0 ||
@@ -259,7 +285,7 @@ static bool assess_bindings(struct scan *s, const prc_assertion *a, json_t *evid
                 const struct exec *x = NULL;
                 const char *why = "";
                 unsigned observed = 0;
-                bool nonevidence = false;
+                bool nonevidence = false, partial;
                 prc_state st;
                 const json_t *obs, *o;
                 size_t i;
@@ -306,7 +332,17 @@ static bool assess_bindings(struct scan *s, const prc_assertion *a, json_t *evid
                                 observed |= bit;
                         }
                 }
+                /*
+                 * The adapter read the snapshot, made from the inventory: it lacks what
+                 * the tree gaps name, and the adapter skipped files above its ceiling.
+                 * Its findings still fail; nothing it did not see can pass (issue 16).
+                 */
+                partial = x->record != NULL && (!tree_complete(s) || x->unscanned > 0);
+                if (partial)
+                        nonevidence = true;
                 st = prc_policy_decide(&pb->policy, observed, nonevidence, &why);
+                if (partial && st == PRC_STATE_UNKNOWN)
+                        why = "some paths of the tree were not scanned by this adapter (see coverage_gaps)";
                 acc = combine(acc, st, b == 0);
                 if (acc == st)
                         *out_reason = why;
@@ -342,7 +378,7 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                         json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", a->id, "class",
                                                                    prc_err_name(ae.cls), "message", ae.msg));
                 }
-                if (scans_whole_tree(a->analysis) && !prc_inventory_complete(s->inv))
+                if (scans_whole_tree(a->analysis) && !tree_complete(s))
                         nonevidence = true;
                 for (size_t i = 0; i < l.n; i++) {
                         json_t *env = envelope(s, a->analysis, &l.items[i], err);
@@ -360,6 +396,10 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                     scans_whole_tree(a->analysis))
                         json_object_set_new(row, "reason", json_string("some names in the tree could not be "
                                                                        "represented, so they were not analyzed"));
+                else if (row != NULL && st != PRC_STATE_FAIL && nonevidence && !tree_complete(s) &&
+                         scans_whole_tree(a->analysis))
+                        json_object_set_new(row, "reason", json_string("some paths of the tree were left out, so "
+                                                                       "they were not analyzed (see coverage_gaps)"));
                 else if (row != NULL && !nonevidence && l.n == 1 && l.items[0].message[0] != '\0')
                         /* One observation: its own words say more than the policy's. */
                         json_object_set_new(row, "reason", json_string(l.items[0].message));
@@ -401,6 +441,30 @@ static bool run_id_for(const struct scan *s, const prc_scan_adapter *a, char out
 }
 
 /*
+ * Files above a native adapter's per-file ceiling are in the snapshot, but
+ * the tool skips them (gitleaks' --max-target-megabytes): each is named as
+ * a gap, and the adapter's assertions cannot pass (issue 16).
+ */
+static bool ceiling_gaps(struct scan *s, struct exec *x, prc_err *err)
+{
+        const prc_native_spec *spec = prc_native_spec_for(prc_manifest_protocol(x->a->manifest));
+        char why[256];
+
+        if (spec == NULL || spec->max_file_bytes == 0)
+                return true;
+        snprintf(why, sizeof(why), "above the per-file ceiling of %s (%" PRIu64 " bytes): the adapter did not scan it",
+                 x->a->res.adapter_id, spec->max_file_bytes);
+        for (size_t i = 0; i < s->nfiles; i++) {
+                if (s->files[i].symlink || s->files[i].size <= spec->max_file_bytes)
+                        continue;
+                x->unscanned++;
+                if (!add_tree_gap(s, s->files[i].path, PRC_E_ADAPTER_FILE_NOT_SCANNED, why, err))
+                        return false;
+        }
+        return true;
+}
+
+/*
  * Step 4: run each authorized adapter in (adapter id, manifest digest)
  * order under one shared deadline.
  */
@@ -423,7 +487,8 @@ static bool run_adapters(struct scan *s, prc_err *err)
 
                 x->a = &set->items[i];
                 x->record = NULL;
-                if (!run_id_for(s, x->a, run_id, err))
+                x->unscanned = 0;
+                if (!ceiling_gaps(s, x, err) || !run_id_for(s, x->a, run_id, err))
                         return false;
                 prc_err_init(&re);
                 if (!s->o->run_adapter(s->o->run_ctx, x->a, s->inv, run_id, dl, &x->record, &re)) {
@@ -449,6 +514,7 @@ static json_t *target_json(const struct scan *s)
 {
         const prc_inv_skipped *sk = prc_inventory_skipped(s->inv);
         size_t files = 0, links = 0, oversized = 0;
+        json_t *t, *excl = json_array();
 
         for (size_t i = 0; i < s->nfiles; i++) {
                 if (s->files[i].symlink)
@@ -457,12 +523,17 @@ static json_t *target_json(const struct scan *s)
                         files++;
                 oversized += s->files[i].oversized;
         }
-        return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I}}", "inventory_digest",
+        /* Every name the inventory left out, the root's .git directory included (issue 16). */
+        for (size_t i = 0; excl != NULL && i < prc_inventory_excluded_count(s->inv); i++)
+                json_array_append_new(excl, json_string(prc_inventory_excluded(s->inv, i)));
+        t = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "inventory_digest",
                          prc_inventory_digest(s->inv), "files", (json_int_t)files, "symlinks", (json_int_t)links,
                          "bytes", (json_int_t)prc_inventory_total_bytes(s->inv), "oversized", (json_int_t)oversized,
                          "unrepresentable", (json_int_t)prc_inventory_unrep_count(s->inv), "skipped", "socket",
                          (json_int_t)sk->socket, "fifo", (json_int_t)sk->fifo, "char_device",
-                         (json_int_t)sk->char_device, "block_device", (json_int_t)sk->block_device);
+                         (json_int_t)sk->char_device, "block_device", (json_int_t)sk->block_device, "excluded_paths",
+                         excl);
+        return t;
 }
 
 static json_t *gaps_json(const struct scan *s)
@@ -472,6 +543,9 @@ static json_t *gaps_json(const struct scan *s)
         for (size_t i = 0; a != NULL && i < s->ngaps; i++)
                 json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
                                                    s->gaps[i].cls, "reason", s->gaps[i].reason));
+        for (size_t i = 0; a != NULL && i < s->ntgaps; i++)
+                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->tgaps[i].path, "class",
+                                                   s->tgaps[i].cls, "reason", s->tgaps[i].reason));
         for (size_t i = 0; a != NULL && i < prc_inventory_unrep_count(s->inv); i++) {
                 const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
                 json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
@@ -514,6 +588,8 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         progress(&s, "inventorying the target");
         if (!prc_inventory_build(o->target, NULL, &s.inv, err) || !build_files(&s, err))
                 goto out;
+        if (!excluded_gaps(&s, err))
+                goto out;
         progress(&s, "content analysis in the sandboxed worker");
         if (!content_analysis(&s, err))
                 goto out;
@@ -554,6 +630,7 @@ out:
         json_decref(s.errors);
         free(s.files);
         free(s.gaps);
+        free(s.tgaps);
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);

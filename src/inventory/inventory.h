@@ -6,7 +6,7 @@
  * symlink, records every regular file (normalized relative path, size,
  * SHA-256, executable bit, oversized flag) and every symlink (path only,
  * never read), counts and skips sockets, fifos and devices, leaves out the
- * scanner-owned names at the root (.git, .prc, .hg, .svn), and reports every
+ * root's .git directory and .prc (issue 16: nothing else), and reports every
  * name that is not a valid normalized path instead of dropping it.  Files
  * are hashed by a worker pool; the listing is sorted bytewise by path and
  * its canonical JSON (minus the digest field) gives the inventory digest.
@@ -67,7 +67,7 @@ typedef struct prc_inv_unrep {
 typedef struct prc_inventory_opts {
         unsigned threads;       /* hashing workers; 0 = online CPUs (at most 8) */
         size_t   max_entries;   /* 0 = PRC_INV_MAX_ENTRIES */
-        bool     no_exclude;    /* walk the root's .git/.prc/... too (snapshot verification) */
+        bool     no_exclude;    /* walk the root's .git/.prc too (snapshot verification) */
 } prc_inventory_opts;
 
 /*
@@ -96,7 +96,7 @@ const prc_inv_skipped *prc_inventory_skipped(const prc_inventory *inv);
 size_t prc_inventory_unrep_count(const prc_inventory *inv);
 /* Borrowed: valid until prc_inventory_free.  Sorted bytewise by raw. */
 const prc_inv_unrep *prc_inventory_unrep(const prc_inventory *inv, size_t i);
-/* Scanner-owned names found at the root and left out (sorted); borrowed. */
+/* Names found at the root and left out (".git" as a directory, ".prc"; sorted); borrowed. */
 size_t prc_inventory_excluded_count(const prc_inventory *inv);
 const char *prc_inventory_excluded(const prc_inventory *inv, size_t i);
 /* Did every name of the tree make it into the listing (no unrepresentable name)? */
@@ -136,6 +136,17 @@ int prc_inventory_root_fd(const prc_inventory *inv);
  */
 bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, prc_buf *out,
                         prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * Read the first max bytes of the inventoried regular file path into out,
+ * with the same checks as prc_inventory_read: the whole file is read
+ * through SHA-256 and must have the inventoried size and digest, so the
+ * head is never bytes the inventory does not vouch for.  A file of at most
+ * max bytes is read whole (prc_inventory_read).  On failure out is left
+ * empty.  Errors as prc_inventory_read.
+ */
+bool prc_inventory_read_head(const prc_inventory *inv, const char *path, size_t max, prc_buf *out,
+                             prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Bytewise escape used for unrepresentable names: bytes 0x21-0x7e except

@@ -122,6 +122,71 @@ t_committed_elf_fails() {
         grep -q '"format":"elf"' <<<"$OUT" || fail "no elf location in the evidence"
 }
 
+# Issue 16: .hg (and .svn) are inventoried: an ELF at .hg/tool passed before.
+t_elf_under_hg_fails_binaries() {
+        mk_good "$TMP/t"
+        mkdir "$TMP/t/.hg" && cp /bin/true "$TMP/t/.hg/tool"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-005)" = Fail ]
+        grep -q '"path":".hg/tool"' <<<"$OUT" || fail "no .hg/tool location in the evidence"
+        [ "$(json_get target.excluded_paths)" = '[]' ]
+        run "$PRC" scan --target "$TMP/t"
+        expect_out "PRC-A-CORE-005   Fail         1 executable binaries in the tree"
+}
+
+# Issue 16: a root .prc is left out, named, and no whole-tree assertion passes; a .git directory changes nothing.
+t_prc_namespace_in_target_is_named_and_unknown() {
+        mk_good "$TMP/t"
+        mkdir -p "$TMP/t/.prc" "$TMP/t/.git" && cp /bin/true "$TMP/t/.prc/tool" && cp /bin/true "$TMP/t/.git/hook"
+        run "$PRC" scan --target "$TMP/t" --format json
+        expect_rc 1
+        [ "$(state_of PRC-A-CORE-004)" = Unknown ] || fail "manifests: $(state_of PRC-A-CORE-004)"
+        [ "$(state_of PRC-A-CORE-005)" = Unknown ] || fail "binaries: $(state_of PRC-A-CORE-005)"
+        [ "$(state_of PRC-A-CORE-006)" = Unknown ] || fail "oversized: $(state_of PRC-A-CORE-006)"
+        [ "$(state_of PRC-A-CORE-001)" = Pass ]
+        [ "$(json_get target.excluded_paths)" = '[".git", ".prc"]' ]
+        [ "$(json_get coverage_gaps.0.path)" = .prc ]
+        [ "$(json_get coverage_gaps.0.class)" = excluded-path ]
+        printf '%s' "$OUT" >"$TMP/r.json"
+        /usr/bin/python3 - "$PRC_ROOT/schemas/run-result.schema.json" "$TMP/r.json" <<'PY'
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+PY
+        rm -r "$TMP/t/.prc"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-005)" = Pass ]
+        [ "$(json_get target.excluded_paths)" = '[".git"]' ]
+}
+
+# Issue 16: a gitfile (worktree, submodule) is an ordinary file of the inventory.
+t_git_file_at_root_is_inventoried() {
+        mk_good "$TMP/t"
+        printf 'gitdir: /elsewhere/.git/worktrees/t\n' >"$TMP/t/.git"
+        run "$PRC" inventory --target "$TMP/t" --format json
+        grep -q '"path":".git"' <<<"$OUT" || fail ".git file not inventoried"
+        [ "$(json_get excluded)" = '[]' ]
+}
+
+# Issue 16: the binaries analysis reads the head of every file, whatever its size.
+t_elf_above_10_mib_fails_binaries() {
+        mk_good "$TMP/t"
+        { cat /bin/true; head -c $((11 * 1024 * 1024)) /dev/zero; } >"$TMP/t/big-tool"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-005)" = Fail ] || fail "binaries: $(state_of PRC-A-CORE-005)"
+        [ "$(state_of PRC-A-CORE-006)" = Fail ]
+        grep -q '"path":"big-tool"' <<<"$OUT" || fail "no big-tool location"
+}
+
+# Issue 16: a symlinked manifest is counted and named as a gap, never skipped.
+t_symlinked_manifest_is_a_gap() {
+        mk_good "$TMP/t"
+        mv "$TMP/t/package.json" "$TMP/t/pkg.txt" && ln -s pkg.txt "$TMP/t/package.json"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-004)" = Fail ]
+        [ "$(json_get coverage_gaps.0.path)" = package.json ]
+        [ "$(json_get coverage_gaps.0.class)" = manifest-symlink ]
+}
+
 t_oversized_file_fails_core_006() {
         mk_good "$TMP/t"
         head -c $((11 * 1024 * 1024)) /dev/zero >"$TMP/t/big.dat"

@@ -157,6 +157,25 @@ static void test_builtin__binaries_found_and_clean(void)
         T_EQ_STR(json_string_value(json_object_get(json_array_get(l.items[0].locations, 0), "format")), "elf");
         prc_obs_list_clear(&l);
         T_EQ_INT(run1("binaries", p, c2, 2, &l), PRC_OUT_NOT_FOUND);
+        T_EQ_STR(l.items[0].message, "no executable binaries in the tree");
+        prc_obs_list_clear(&l);
+}
+
+/* Issue 16: a binary above the 10 MiB analysis ceiling is read (its head) and reported like any other. */
+static void test_builtin__binaries_reads_oversized_files(void)
+{
+        static const char *const c[] = { "\x7f" "ELF\2\1\1\0\0\0" };
+        prc_tfile files[1] = { { "big/tool", (11u << 20), "00", true, true, false } };
+        struct fake f = { c };
+        prc_target_view tv = { files, 1, fake_read, &f, NULL, 0, 0 };
+        prc_obs_list l = { 0 };
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_builtin_run("binaries", &tv, &l, &e));
+        T_EQ_INT(l.items[0].outcome, PRC_OUT_FOUND);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(l.items[0].locations, 0), "path")), "big/tool");
+        T_EQ_STR(l.items[0].message, "1 executable binaries in the tree");
         prc_obs_list_clear(&l);
 }
 
@@ -192,6 +211,7 @@ static const prc_test tests[] = {
         T(test_builtin__security_policy_locations),
         T(test_builtin__binary_magic),
         T(test_builtin__binaries_found_and_clean),
+        T(test_builtin__binaries_reads_oversized_files),
         T(test_builtin__manifests_and_oversized),
 };
 PRC_SUITE(builtin, tests)

@@ -420,6 +420,11 @@ static void test_inventory__too_deep_tree_is_reported_not_dropped(void)
         prc_inventory_free(inv);
 }
 
+/*
+ * Issue 16: only the root's .git directory and .prc are left out; .hg and
+ * .svn (a tree can hide an ELF at .hg/tool) are inventoried like any other
+ * directory, and a .git deeper down or of another type is kept.
+ */
 static void test_inventory__excluded_only_at_the_root(void)
 {
         prc_inventory *inv;
@@ -432,16 +437,40 @@ static void test_inventory__excluded_only_at_the_root(void)
         fx_text(".github/workflows/ci.yml", "on: push");
         fx_text(".gitignore", "*.o");
         inv = build_ok(NULL);
-        T_EQ_INT(prc_inventory_count(inv), 3);
+        T_EQ_INT(prc_inventory_count(inv), 5);
         T_ASSERT(prc_inventory_find(inv, ".github/workflows/ci.yml") >= 0);
         T_ASSERT(prc_inventory_find(inv, ".gitignore") >= 0);
         T_ASSERT(prc_inventory_find(inv, "sub/.git/config") >= 0);
-        T_EQ_INT(prc_inventory_excluded_count(inv), 4);
+        T_ASSERT(prc_inventory_find(inv, ".hg/store") >= 0);
+        T_ASSERT(prc_inventory_find(inv, ".svn") >= 0);
+        T_EQ_INT(prc_inventory_excluded_count(inv), 2);
         T_EQ_STR(prc_inventory_excluded(inv, 0), ".git");
-        T_EQ_STR(prc_inventory_excluded(inv, 1), ".hg");
-        T_EQ_STR(prc_inventory_excluded(inv, 2), ".prc");
-        T_EQ_STR(prc_inventory_excluded(inv, 3), ".svn");
+        T_EQ_STR(prc_inventory_excluded(inv, 1), ".prc");
         T_ASSERT(prc_inventory_complete(inv));
+        prc_inventory_free(inv);
+}
+
+/* A gitfile (worktree, submodule) or a symlink named .git is an ordinary entry; .prc of any type is left out. */
+static void test_inventory__git_file_or_symlink_is_inventoried(void)
+{
+        prc_inventory *inv;
+        long i;
+
+        fx_text(".git", "gitdir: ../main/.git/worktrees/t\n");
+        fx_text(".prc", "a file named .prc");
+        inv = build_ok(NULL);
+        i = prc_inventory_find(inv, ".git");
+        T_ASSERT(i >= 0);
+        T_EQ_INT(prc_inventory_entry(inv, (size_t)i)->type, PRC_INV_FILE);
+        T_EQ_INT(prc_inventory_excluded_count(inv), 1);
+        T_EQ_STR(prc_inventory_excluded(inv, 0), ".prc");
+        prc_inventory_free(inv);
+        T_ASSERT(unlink(fx_path(".git")) == 0);
+        T_ASSERT(symlink("/etc", fx_path(".git")) == 0);
+        inv = build_ok(NULL);
+        i = prc_inventory_find(inv, ".git");
+        T_ASSERT(i >= 0);
+        T_EQ_INT(prc_inventory_entry(inv, (size_t)i)->type, PRC_INV_SYMLINK);
         prc_inventory_free(inv);
 }
 
@@ -910,6 +939,7 @@ static const prc_test tests[] = {
         T(test_inventory__deep_tree_within_limits_is_listed),
         T(test_inventory__too_deep_tree_is_reported_not_dropped),
         T(test_inventory__excluded_only_at_the_root),
+        T(test_inventory__git_file_or_symlink_is_inventoried),
         T(test_inventory__special_files_are_counted_not_opened),
         T(test_inventory__over_10_mib_is_hashed_and_marked),
         T(test_inventory__two_builds_are_byte_identical),

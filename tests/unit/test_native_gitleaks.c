@@ -10,6 +10,7 @@
 #include "adapter/native/gitleaks.h"
 #include "base/buf.h"
 #include "base/digest.h"
+#include "inventory/inventory.h"
 #include "native_t.h"
 
 static const prc_native_spec *G(void) { return prc_native_spec_of(PRC_NATIVE_GITLEAKS); }
@@ -277,6 +278,32 @@ static void test_native_gitleaks__argv_avoids_the_cli_traps(void)
         T_ASSERT(!prc_native_spec_of(PRC_NATIVE_SYFT)->stdin_ruleset && !prc_native_spec_of(PRC_NATIVE_GRYPE)->stdin_ruleset);
 }
 
+/*
+ * Issue 16: gitleaks skips files above N * 1,000,000 bytes.  Every file
+ * prc analyzes (up to PRC_INV_OVERSIZED, 10 MiB) must be scanned, and the
+ * ceiling the engine names gaps by must be the one the command sets.
+ */
+static void test_native_gitleaks__size_ceiling_covers_the_analysis_limit(void)
+{
+        static const char flag[] = "--max-target-megabytes=";
+        unsigned long long mb = 0;
+        size_t i, seen = 0;
+
+        for (i = 2; G()->argv[i] != NULL; i++) {
+                char *end;
+                if (strncmp(G()->argv[i], flag, sizeof(flag) - 1) != 0)
+                        continue;
+                seen++;
+                mb = strtoull(G()->argv[i] + sizeof(flag) - 1, &end, 10);
+                T_ASSERT(*end == '\0');
+        }
+        T_EQ_INT(seen, 1);
+        T_ASSERT(mb * 1000000ull >= (unsigned long long)PRC_INV_OVERSIZED);
+        T_ASSERT(G()->max_file_bytes == mb * 1000000ull);
+        T_ASSERT(prc_native_spec_of(PRC_NATIVE_SYFT)->max_file_bytes == 0);
+        T_ASSERT(prc_native_spec_of(PRC_NATIVE_GRYPE)->max_file_bytes == 0);
+}
+
 static void test_native_gitleaks__owned_files_are_digest_bound(void)
 {
         char hex[PRC_SHA256_HEX + 1];
@@ -434,6 +461,7 @@ static const prc_test tests[] = {
         T(test_native_gitleaks__relocated_path_without_relocation_is_outside),
         T(test_native_gitleaks__path_not_in_inventory_is_outside),
         T(test_native_gitleaks__argv_avoids_the_cli_traps),
+        T(test_native_gitleaks__size_ceiling_covers_the_analysis_limit),
         T(test_native_gitleaks__owned_files_are_digest_bound),
         T(test_native_gitleaks__ruleset_verified_in_both_forms),
         T(test_native_gitleaks__ruleset_flipped_byte_refused),

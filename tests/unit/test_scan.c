@@ -5,8 +5,10 @@
  */
 #include "t.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine/scan.h"
 
@@ -297,11 +299,264 @@ static void test_scan__sbom_value_passes_only_with_its_artifact(void)
 #undef CDX
 }
 
+/* ---- issue 16: nothing the target contains is skipped in silence ---- */
+
+static const char *state_by_id(const json_t *r, const char *id)
+{
+        size_t i;
+        const json_t *row;
+
+        json_array_foreach(json_object_get(r, "assertions"), i, row)
+                if (strcmp(json_string_value(json_object_get(row, "id")), id) == 0)
+                        return json_string_value(json_object_get(row, "state"));
+        return "(missing)";
+}
+
+/* Is there a coverage gap (path, class) in the result? */
+static bool has_gap(const json_t *r, const char *path, const char *cls)
+{
+        size_t i;
+        const json_t *g;
+
+        json_array_foreach(json_object_get(r, "coverage_gaps"), i, g)
+                if (strcmp(json_string_value(json_object_get(g, "path")), path) == 0 &&
+                    strcmp(json_string_value(json_object_get(g, "class")), cls) == 0)
+                        return true;
+        return false;
+}
+
+/*
+ * A catalog with the whole-tree built-ins BIN (binaries) and MAN (manifests)
+ * and, when set is given, ADP bound to its first adapter; a fresh target
+ * name/ holding a README.
+ */
+static void tree_setup(const char *name, const prc_adapter_set *set)
+{
+        static const char builtin[] = "  - id: %s\n    control: C\n    title: t\n    rationale: r\n    remediation: m\n"
+                                      "    severity: high\n    analysis:\n      id: %s\n";
+        char text[4096];
+        int n;
+
+        snprintf(catroot, sizeof(catroot), "%s/%s-cat", t_tmpdir(), name);
+        snprintf(target, sizeof(target), "%s/%s", t_tmpdir(), name);
+        T_ASSERT(mkdir(catroot, 0755) == 0 && mkdir(target, 0755) == 0);
+        t_write(target, "README.md", "# t\n", 4);
+        n = snprintf(text, sizeof(text), "schema: prc.catalog/v1\ncatalog_id: t\nrevision: 1\n"
+                                         "controls: [{id: C, title: c}]\nassertions:\n");
+        n += snprintf(text + n, sizeof(text) - (size_t)n, builtin, "BIN", "binaries");
+        n += snprintf(text + n, sizeof(text) - (size_t)n, builtin, "MAN", "manifests");
+        if (set != NULL)
+                n += snprintf(text + n, sizeof(text) - (size_t)n,
+                              "  - id: ADP\n    control: C\n    title: t\n    rationale: r\n    remediation: m\n"
+                              "    severity: high\n    bindings:\n      - {adapter_id: \"%s\", manifest_sha256: \"%s\","
+                              " observation_kind: \"%s\"}\n",
+                              set->items[0].res.adapter_id, set->items[0].res.manifest_sha256,
+                              prc_manifest_kind_at(set->items[0].manifest, 0));
+        snprintf(text + n, sizeof(text) - (size_t)n, "profiles: [{id: p, title: p, assertions: [BIN, MAN%s]}]\n",
+                 set != NULL ? ", ADP" : "");
+        t_write(catroot, "catalog.yaml", text, strlen(text));
+}
+
+static const char elf[] = "\x7f" "ELF\2\1\1\0\0\0\0\0\0\0\0\0";
+
+/* .hg and .svn are inventoried: an ELF under .hg/ is found (it passed before: .hg was left out). */
+static void test_scan__hg_metadata_is_analyzed(void)
+{
+        struct script sc = { 0 };
+        char dir[4300];
+        prc_err e;
+        json_t *r;
+
+        tree_setup("hg", NULL);
+        snprintf(dir, sizeof(dir), "%s/.hg", target);
+        T_ASSERT(mkdir(dir, 0755) == 0);
+        t_write(dir, "tool", elf, sizeof(elf));
+        r = scan(NULL, &sc, PRC_MODE_INSPECT, 0, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_STR(state_by_id(r, "BIN"), "Fail");
+        T_EQ_INT(json_array_size(json_object_get(json_object_get(r, "target"), "excluded_paths")), 0);
+        json_decref(r);
+}
+
+/*
+ * A root .prc (the snapshot's scanner-owned namespace) is left out, named
+ * in target.excluded_paths and as an excluded-path gap, and every
+ * whole-tree assertion, built-in or adapter-bound, is Unknown, never Pass.
+ * The root .git directory alone is left out without that consequence.
+ */
+static void test_scan__excluded_prc_is_named_and_blocks_pass(void)
+{
+        prc_adapter_set set;
+        struct script sc = { "accepted", "completed", "not_found", NULL, false, 0, { { 0 } }, { NULL }, { { 0 } } };
+        const json_t *ex;
+        char dir[4300];
+        prc_err e;
+        json_t *r;
+
+        load_set(&set, 1);
+        sc.kind = prc_manifest_kind_at(set.items[0].manifest, 0);
+        tree_setup("prc", &set);
+        snprintf(dir, sizeof(dir), "%s/.prc", target);
+        T_ASSERT(mkdir(dir, 0755) == 0);
+        t_write(dir, "tool", elf, sizeof(elf));
+        snprintf(dir, sizeof(dir), "%s/.git", target);
+        T_ASSERT(mkdir(dir, 0755) == 0);
+        t_write(dir, "HEAD", "ref: x\n", 7);
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_STR(state_by_id(r, "BIN"), "Unknown");
+        T_EQ_STR(state_by_id(r, "MAN"), "Unknown");
+        T_EQ_STR(state_by_id(r, "ADP"), "Unknown");
+        T_ASSERT(has_gap(r, ".prc", "excluded-path"));
+        T_ASSERT(!has_gap(r, ".git", "excluded-path"));
+        ex = json_object_get(json_object_get(r, "target"), "excluded_paths");
+        T_EQ_INT(json_array_size(ex), 2);
+        T_EQ_STR(json_string_value(json_array_get(ex, 0)), ".git");
+        T_EQ_STR(json_string_value(json_array_get(ex, 1)), ".prc");
+        json_decref(r);
+
+        /* Without .prc the same tree passes: the .git directory alone changes nothing. */
+        snprintf(dir, sizeof(dir), "%s/.prc/tool", target);
+        T_ASSERT(unlink(dir) == 0);
+        snprintf(dir, sizeof(dir), "%s/.prc", target);
+        T_ASSERT(rmdir(dir) == 0);
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_STR(state_by_id(r, "BIN"), "Pass");
+        T_EQ_STR(state_by_id(r, "ADP"), "Pass");
+        T_EQ_INT(json_array_size(json_object_get(r, "coverage_gaps")), 0);
+        json_decref(r);
+        prc_adapter_set_clear(&set);
+}
+
+/* A manifest name that is a symlink is counted and named as a gap (it was neither parsed nor counted). */
+static void test_scan__symlinked_manifest_is_a_gap(void)
+{
+        struct script sc = { 0 };
+        char link[4300];
+        prc_err e;
+        json_t *r;
+
+        tree_setup("symlinked", NULL);
+        t_write(target, "pkg.txt", "{}", 2);
+        snprintf(link, sizeof(link), "%s/package.json", target);
+        T_ASSERT(symlink("pkg.txt", link) == 0);
+        r = scan(NULL, &sc, PRC_MODE_INSPECT, 0, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_STR(state_by_id(r, "MAN"), "Fail");
+        T_ASSERT(has_gap(r, "package.json", "manifest-symlink"));
+        json_decref(r);
+}
+
+/* The parse hook runs after the inventory: it rewrites ctx's file in place, keeping its size. */
+static bool swap_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, prc_err *err)
+{
+        int fd = open((const char *)ctx, O_WRONLY);
+
+        (void)format, (void)path, (void)p, (void)n, (void)err;
+        T_ASSERT(fd >= 0);
+        T_ASSERT(pwrite(fd, "#!/bin/sh\n", 10, 0) == 10);
+        close(fd);
+        return true;
+}
+
+/*
+ * A head read (magic bytes of a file above 4096 bytes) is bound to the
+ * seal like a whole-file read: an ELF swapped for a script of the same size
+ * after the inventory is inventory-mismatch and Unknown, never "no binary".
+ */
+static void test_scan__head_read_is_bound_to_the_seal(void)
+{
+        static uint8_t big[8192];
+        char tool[4300];
+        prc_scan_opts o;
+        json_t *r = NULL;
+        prc_err e;
+        int rc;
+
+        tree_setup("headread", NULL);
+        memcpy(big, elf, sizeof(elf));
+        t_write(target, "tool", big, sizeof(big));
+        t_write(target, "package.json", "{}", 2);
+        snprintf(tool, sizeof(tool), "%s/tool", target);
+        o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                             .parse = swap_parse, .parse_ctx = tool };
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        T_EQ_STR(state_by_id(r, "BIN"), "Unknown");
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(r, "errors"), 0), "class")),
+                 "inventory-mismatch");
+        json_decref(r);
+}
+
+/* A sparse file of n bytes at target/name. */
+static void sparse(const char *name, off_t n)
+{
+        char p[4300];
+        int fd;
+
+        snprintf(p, sizeof(p), "%s/%s", target, name);
+        fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        T_ASSERT(fd >= 0);
+        T_ASSERT(ftruncate(fd, n) == 0);
+        close(fd);
+}
+
+/*
+ * Gitleaks skips files above its --max-target-megabytes ceiling: a file of
+ * exactly 10 MiB (analyzed by prc) must be under it, and a file above it
+ * is an adapter-file-not-scanned gap that keeps the secrets assertion from
+ * passing.
+ */
+static void test_scan__file_above_the_gitleaks_ceiling_is_a_gap(void)
+{
+        prc_adapter_set set;
+        struct script sc = { "accepted", "completed", "not_found", "gitleaks.secret", false, 0, { { 0 } }, { NULL },
+                             { { 0 } } };
+        char m[4200];
+        const char *paths[1] = { m };
+        prc_err e;
+        json_t *r;
+
+        snprintf(m, sizeof(m), "%s/adapters/gitleaks-v8.30.0.yaml", t_root());
+        prc_err_init(&e);
+        set.n = 0;
+        if (!prc_adapters_from_manifests(paths, 1, &set, &e))
+                t_fail(__FILE__, __LINE__, "gitleaks manifest: %s", e.msg);
+        tree_setup("ceiling", &set);
+        sparse("at-analysis-limit.bin", PRC_INV_OVERSIZED);
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+        if (r == NULL)
+                t_fail(__FILE__, __LINE__, "scan: %s", e.msg);
+        T_EQ_STR(state_by_id(r, "ADP"), "Pass");
+        T_EQ_INT(json_array_size(json_object_get(r, "coverage_gaps")), 0);
+        json_decref(r);
+        sparse("above-ceiling.bin", 11000001);
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_STR(state_by_id(r, "ADP"), "Unknown");
+        T_ASSERT(has_gap(r, "above-ceiling.bin", "adapter-file-not-scanned"));
+        T_ASSERT(!has_gap(r, "at-analysis-limit.bin", "adapter-file-not-scanned"));
+        json_decref(r);
+        /* A found secret still fails: the gap only stops a pass. */
+        sc.outcome = "found";
+        r = scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e);
+        T_ASSERT(r != NULL);
+        T_EQ_STR(state_by_id(r, "ADP"), "Fail");
+        json_decref(r);
+        prc_adapter_set_clear(&set);
+}
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
         T(test_scan__unbound_adapter_is_refused_before_anything_runs),
         T(test_scan__inspect_mode_blocks_adapter_bound_assertions),
         T(test_scan__sbom_value_passes_only_with_its_artifact),
+        T(test_scan__hg_metadata_is_analyzed),
+        T(test_scan__excluded_prc_is_named_and_blocks_pass),
+        T(test_scan__symlinked_manifest_is_a_gap),
+        T(test_scan__head_read_is_bound_to_the_seal),
+        T(test_scan__file_above_the_gitleaks_ceiling_is_a_gap),
 };
 PRC_SUITE(scan, tests)

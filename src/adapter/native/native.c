@@ -31,7 +31,11 @@
  * only a comment; the target's root .gitleaksignore, which gitleaks always
  * honours, is relocated (its bytes are still scanned, under .prc/).  Log
  * level warn: trace logs print discarded secrets.  Exit 42 = findings, so a
- * scan error (exit 1) stays distinguishable.
+ * scan error (exit 1) stays distinguishable.  --max-target-megabytes=11:
+ * gitleaks skips files above N * 1,000,000 bytes, and prc analyzes files up
+ * to 10 MiB (10,485,760 bytes), so 10 would leave files prc counts as
+ * analyzed unscanned (issue 16); files above 11,000,000 bytes (all of them
+ * oversized for prc too) become coverage gaps of the secrets assertion.
  */
 static const char *const gitleaks_argv[] = {
         "/usr/bin/gitleaks", "dir",
@@ -43,7 +47,7 @@ static const char *const gitleaks_argv[] = {
         "--ignore-gitleaks-allow",
         "--max-archive-depth=0",
         "--max-decode-depth=0",
-        "--max-target-megabytes=10",
+        "--max-target-megabytes=11",
         "--exit-code=42",
         "--no-banner",
         "--no-color",
@@ -96,17 +100,18 @@ static const prc_native_spec specs[] = {
                 "sha256:691af3c7c5a48b16f187ce3446d5f194838f91238f27270ed36eef6359a574d9",
                 gitleaks_argv, gitleaks_owned, PRC_ARRAY_LEN(gitleaks_owned), NULL, 0, 42, true,
                 "gitleaks.secret", PRC_NATIVE_MT_GITLEAKS_REPORT, PRC_NATIVE_MT_GITLEAKS_NORM, 10000,
+                11000000,       /* --max-target-megabytes=11 */
         },
         {
                 /* no reviewed digest in FORMATS.md/PROVENANCE: execution is refused until one is reviewed */
                 PRC_NATIVE_SYFT, PRC_NATIVE_PROTOCOL_SYFT, "syft", "1.51.0", "docker.io", "anchore/syft", NULL,
                 syft_argv, syft_owned, PRC_ARRAY_LEN(syft_owned), NULL, 0, 0, false,
-                "syft.sbom", PRC_NATIVE_MT_SYFT_REPORT, PRC_NATIVE_MT_CYCLONEDX, 100000,
+                "syft.sbom", PRC_NATIVE_MT_SYFT_REPORT, PRC_NATIVE_MT_CYCLONEDX, 100000, 0,
         },
         {
                 PRC_NATIVE_GRYPE, PRC_NATIVE_PROTOCOL_GRYPE, "grype", "0.116.1", "docker.io", "anchore/grype", NULL,
                 grype_argv, grype_owned, PRC_ARRAY_LEN(grype_owned), PRC_NATIVE_GRYPE_DB_DATA, 0, 0, false,
-                "grype.vulnerability", PRC_NATIVE_MT_GRYPE_REPORT, PRC_NATIVE_MT_GRYPE_NORM, 100000,
+                "grype.vulnerability", PRC_NATIVE_MT_GRYPE_REPORT, PRC_NATIVE_MT_GRYPE_NORM, 100000, 0,
         },
 };
 

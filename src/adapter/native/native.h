@@ -74,6 +74,13 @@ typedef struct prc_native_spec {
         const char        *kind;                /* observation kind */
         const char        *report_media_type, *artifact_media_type;
         uint32_t           max_items;           /* findings / components / matches cap */
+        /*
+         * Largest file the command scans (bytes), 0: no per-file ceiling.  The
+         * engine names every inventoried file above it as a coverage gap of
+         * this adapter's assertions (issue 16); it must be at least
+         * PRC_INV_OVERSIZED so that no file prc analyzes is skipped.
+         */
+        uint64_t           max_file_bytes;
 } prc_native_spec;
 
 /* The spec of a native protocol id, or NULL (not native, e.g. prc-adapter-jsonl-v1). */
