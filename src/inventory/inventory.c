@@ -49,6 +49,7 @@ struct ent {
         char         *path;     /* in the path arena; pub.path borrows it */
         dev_t         dev;
         ino_t         ino;
+        uint8_t       head[PRC_SHA256_LEN];     /* files above PRC_INV_HEAD: digest of the first PRC_INV_HEAD bytes */
 };
 
 struct unrep {
@@ -495,6 +496,31 @@ static int unrep_cmp(const void *a, const void *b)
         return strcmp(((const struct unrep *)a)->raw, ((const struct unrep *)b)->raw);
 }
 
+/*
+ * The digest of the first PRC_INV_HEAD bytes of a larger file, read after
+ * the fstat at open and before the whole-file hash, so the closing fstat's
+ * change checks cover it as they cover the hash.  Head reads are checked
+ * against it (prc_inventory_read_head, issue 16) without rehashing the file.
+ */
+static bool head_digest(prc_pool_worker *w, int fd, struct ent *e, prc_err *err)
+{
+        size_t got = 0;
+
+        while (got < PRC_INV_HEAD) {
+                ssize_t r = pread(fd, w->buf + got, PRC_INV_HEAD - got, (off_t)got);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        return prc_err_sys(err, errno == EACCES || errno == EPERM ? PRC_E_INV_UNREADABLE : PRC_E_IO,
+                                           errno, "cannot read '%s'", e->path);
+                if (r == 0)
+                        return prc_err_set(err, PRC_E_INV_FILE_CHANGED, "'%s' shrank while it was read", e->path);
+                got += (size_t)r;
+        }
+        return prc_sha256_reset(w->h, err) && prc_sha256_update(w->h, w->buf, got, err) &&
+               prc_sha256_final(w->h, e->head, err);
+}
+
 /* Pool job: hash entry job of the walk (if it is a regular file) beneath the root. */
 static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
 {
@@ -530,6 +556,10 @@ static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
         e->pub.size = (uint64_t)st.st_size;
         e->pub.executable = (st.st_mode & S_IXUSR) != 0;
         e->pub.oversized = e->pub.size > PRC_INV_OVERSIZED;
+        if (e->pub.size > PRC_INV_HEAD && !head_digest(w, fd, e, &w->err)) {
+                close(fd);
+                return false;
+        }
         ok = prc_pool_stream(w, fd, &st, -1, e->path, PRC_E_INV_FILE_CHANGED, PRC_INV_HOOK_HASH_READ, d, &w->err);
         close(fd);
         if (ok)
@@ -1022,6 +1052,70 @@ bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, 
 
 enum { HEAD_CHUNK = 256u << 10 };
 
+/* prc_inventory_read_head for max <= PRC_INV_HEAD < the file's size: check the head digest. */
+static bool read_head_digest(const prc_inventory *inv, const struct ent *en, size_t max, prc_buf *out, prc_err *err)
+{
+        const char *path = en->path;
+        uint8_t head[PRC_INV_HEAD], d[PRC_SHA256_LEN];
+        size_t got = 0;
+        struct stat st;
+        bool ok;
+        int fd;
+
+        if (en->pub.size <= PRC_INV_HEAD) {
+                /* Unreachable from the analyses (max == PRC_INV_HEAD), kept correct: read whole, keep max. */
+                prc_buf tmp;
+                prc_buf_init(&tmp, PRC_INV_HEAD);
+                ok = prc_inventory_read(inv, path, PRC_INV_HEAD, &tmp, err);
+                prc_buf_reset(out);
+                ok = ok && prc_buf_put(out, tmp.data, max, err);
+                prc_buf_clear(&tmp);
+                if (!ok)
+                        prc_buf_reset(out);
+                return ok;
+        }
+        fd = prc_safe_openat(inv->rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+        if (fd < 0) {
+                if (errno == EACCES || errno == EPERM)
+                        return prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot open '%s'", path);
+                if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
+                        return prc_err_sys(err, PRC_E_INV_MISMATCH, errno, "'%s' is no longer the inventoried file",
+                                           path);
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", path);
+        }
+        if (fstat(fd, &st) != 0) {
+                close(fd);
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", path);
+        }
+        if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != en->pub.size) {
+                close(fd);
+                return prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' no longer has the inventoried type or size", path);
+        }
+        while (got < PRC_INV_HEAD) {
+                ssize_t r = read(fd, head + got, PRC_INV_HEAD - got);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0) {
+                        int e = errno;
+                        close(fd);
+                        return prc_err_sys(err, e == EACCES || e == EPERM ? PRC_E_INV_UNREADABLE : PRC_E_IO, e,
+                                           "cannot read '%s'", path);
+                }
+                if (r == 0)
+                        break;
+                got += (size_t)r;
+        }
+        close(fd);
+        prc_buf_reset(out);
+        if (got != PRC_INV_HEAD)
+                return prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' changed size since the inventory", path);
+        if (!prc_sha256_once(head, got, d, err))
+                return false;
+        if (memcmp(d, en->head, sizeof(d)) != 0)
+                return prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' no longer has the inventoried head", path);
+        return prc_buf_put(out, head, max, err);        /* out stays empty on failure */
+}
+
 bool prc_inventory_read_head(const prc_inventory *inv, const char *path, size_t max, prc_buf *out, prc_err *err)
 {
         long i = prc_inventory_find(inv, path);
@@ -1039,6 +1133,8 @@ bool prc_inventory_read_head(const prc_inventory *inv, const char *path, size_t 
         e = &inv->ents[i].pub;
         if (e->size <= max)
                 return prc_inventory_read(inv, path, max, out, err);
+        if (max <= PRC_INV_HEAD)
+                return read_head_digest(inv, &inv->ents[i], max, out, err);
         prc_buf_reset(out);
         fd = prc_safe_openat(inv->rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
         if (fd < 0) {

@@ -33,6 +33,7 @@
 enum {
         PRC_INV_OVERSIZED = 10u << 20,          /* DESIGN.md: files above 10 MiB are not analyzed */
         PRC_INV_MAX_ENTRIES = 1000000,          /* default: 20x a large monorepo checkout */
+        PRC_INV_HEAD = 4096,                    /* head of a file with its own digest: magic-byte reads */
 };
 
 typedef struct prc_inventory prc_inventory;    /* opaque: inventory.c */
@@ -139,11 +140,14 @@ bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, 
 
 /*
  * Read the first max bytes of the inventoried regular file path into out,
- * with the same checks as prc_inventory_read: the whole file is read
- * through SHA-256 and must have the inventoried size and digest, so the
- * head is never bytes the inventory does not vouch for.  A file of at most
- * max bytes is read whole (prc_inventory_read).  On failure out is left
- * empty.  Errors as prc_inventory_read.
+ * with the same checks as prc_inventory_read (issue 16): beneath the root
+ * with no symlink, still a regular file of the inventoried size, and the
+ * bytes bound by a digest the inventory took.  A file of at most max bytes
+ * is read whole (prc_inventory_read).  For max <= PRC_INV_HEAD the first
+ * PRC_INV_HEAD bytes must have the head digest the inventory computed
+ * while it hashed the file (under the same change checks); a larger max
+ * reads the whole file through SHA-256 against the inventoried digest.
+ * On failure out is left empty.  Errors as prc_inventory_read.
  */
 bool prc_inventory_read_head(const prc_inventory *inv, const char *path, size_t max, prc_buf *out,
                              prc_err *err) PRC_MUST_CHECK;

@@ -121,6 +121,34 @@ t_verify_oci_planted_secret_fails_with_its_location() {
         ! grep -q 'AKIAQWERTYUIOPASDFGH' <<<"$OUT$ERR" || fail "the secret was echoed"
 }
 
+# Issue 16: a 10.2 MB file is under prc's 10 MiB analysis limit, so gitleaks must scan it (the stand-in
+# skips files above --max-target-megabytes as gitleaks does: with 10 it was skipped and the assertion passed).
+t_verify_oci_secret_in_a_10_2_mb_file_is_found() {
+        setup_standin
+        mkdir -p "$TMP/big"
+        { printf 'aws_key = "AKIAQWERTYUIOPASDFGH"\n'; head -c 10200000 /dev/zero | tr '\0' 'x'; } >"$TMP/big/dump.txt"
+        chmod -R a+rX "$TMP/big"
+        scan_standin big PRC_GITLEAKS_RULESET="$TMP/rules.gz"
+        expect_rc 1
+        expect_eq "$(assertion 'a["state"]')" '"Fail"'
+        expect_eq "$(assertion 'a["evidence"][0]["observation"]["locations"][0]["path"]')" '"dump.txt"'
+        expect_eq "$(assertion 'r["coverage_gaps"]')" '[]'
+}
+
+# Issue 16: a file above the ceiling is not scanned: a named gap, and the assertion is Unknown, not Pass.
+t_verify_oci_file_above_the_gitleaks_ceiling_is_a_gap() {
+        setup_standin
+        mkdir -p "$TMP/huge"
+        { printf 'aws_key = "AKIAQWERTYUIOPASDFGH"\n'; head -c 11000000 /dev/zero | tr '\0' 'x'; } >"$TMP/huge/dump.txt"
+        printf 'nothing to see\n' >"$TMP/huge/README"
+        chmod -R a+rX "$TMP/huge"
+        scan_standin huge PRC_GITLEAKS_RULESET="$TMP/rules.gz"
+        expect_rc 1
+        expect_eq "$(assertion 'a["state"]')" '"Unknown"'
+        expect_eq "$(assertion '[(g["path"], g["class"]) for g in r["coverage_gaps"]]')" \
+                '[["dump.txt", "adapter-file-not-scanned"]]'
+}
+
 t_verify_oci_clean_tree_passes() {
         setup_standin
         scan_standin clean PRC_GITLEAKS_RULESET="$TMP/rules.gz"

@@ -4,7 +4,8 @@
  * reads standard input and requires it to be the pinned ruleset (so a
  * runner that forgets to pass it fails), walks the snapshot named by the
  * last argument (or $PRC_STANDIN_ROOT in host-side tests) without
- * following symlinks, and reports every AWS access
+ * following symlinks, skipping files above its --max-target-megabytes
+ * ceiling as gitleaks does, and reports every AWS access
  * key id (AKIA + 16 upper-case letters or digits) in Gitleaks' dir-mode
  * JSON with --redact=100: one-space indentation, byte columns with
  * Gitleaks' quirk (+1 after the first line), Fingerprint File:RuleID:Line.
@@ -26,6 +27,8 @@
 #include "base/file.h"
 
 static int nfound;
+/* --max-target-megabytes=N: like gitleaks 8.30, skip files above N * 1,000,000 bytes (0: no ceiling). */
+static unsigned long long max_bytes;
 
 /* JSON string with the escapes Go's encoder uses for HTML characters. */
 static void jstr(const char *s)
@@ -117,13 +120,19 @@ static int walk(const char *dir, const char *shown)
                                 closedir(d);
                                 return -1;
                         }
-                } else if (S_ISREG(st.st_mode) && st.st_size > 0) {
+                } else if (S_ISREG(st.st_mode) && st.st_size > 0 &&
+                           (max_bytes == 0 || (unsigned long long)st.st_size <= max_bytes)) {
+                        /* Every file under the ceiling is read whole; one that cannot be is an error, not a skip. */
                         prc_buf b;
                         prc_err err;
                         prc_err_init(&err);
-                        prc_buf_init(&b, 10u << 20);
-                        if (prc_file_read(path, 10u << 20, PRC_FILE_NOFOLLOW, &b, &err))
-                                scan_file(spath, (const char *)b.data, b.len);
+                        prc_buf_init(&b, (size_t)st.st_size);
+                        if (!prc_file_read(path, (size_t)st.st_size, PRC_FILE_NOFOLLOW, &b, &err)) {
+                                prc_buf_clear(&b);
+                                closedir(d);
+                                return -1;
+                        }
+                        scan_file(spath, (const char *)b.data, b.len);
                         prc_buf_clear(&b);
                 }
         }
@@ -148,6 +157,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "standin: extra arguments\n");
                 return 1;
         }
+        for (i = 1; i < argc; i++)
+                if (strncmp(argv[i], "--max-target-megabytes=", 23) == 0)
+                        max_bytes = strtoull(argv[i] + 23, NULL, 10) * 1000000ull;
         prc_err_init(&err);
         prc_buf_init(&in, 1u << 20);
         if (!prc_fd_read_all(0, 1u << 20, &in, &err) || !prc_sha256_hex_once(in.data, in.len, hex, &err) ||

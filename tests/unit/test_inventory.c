@@ -474,6 +474,67 @@ static void test_inventory__git_file_or_symlink_is_inventoried(void)
         prc_inventory_free(inv);
 }
 
+/*
+ * Issue 16: head reads are bound to the seal like whole-file reads.  A
+ * same-size rewrite of the head with the mtime put back is refused by the
+ * head digest; a change past the head is refused by a head read that asks
+ * for more than PRC_INV_HEAD (whole-file digest), and never returns bytes.
+ */
+static void test_inventory__read_head_is_bound_to_the_seal(void)
+{
+        static char data[10000];
+        struct timespec times[2];
+        struct stat st;
+        prc_inventory *inv;
+        prc_buf b;
+        prc_err err;
+        int fd;
+
+        for (size_t i = 0; i < sizeof(data); i++)
+                data[i] = (char)('a' + i % 26);
+        memcpy(data, "\x7f" "ELF", 4);
+        fx_file("big", data, sizeof(data), 0644);
+        inv = build_ok(NULL);
+        prc_buf_init(&b, 1u << 20);
+        prc_err_init(&err);
+        T_ASSERT(prc_inventory_read_head(inv, "big", PRC_INV_HEAD, &b, &err));
+        T_EQ_INT(b.len, PRC_INV_HEAD);
+        T_ASSERT(memcmp(b.data, data, PRC_INV_HEAD) == 0);
+        prc_buf_reset(&b);
+        T_ASSERT(prc_inventory_read_head(inv, "big", 8192, &b, &err));
+        T_EQ_INT(b.len, 8192);
+        prc_buf_reset(&b);
+        T_ASSERT(prc_inventory_read_head(inv, "big", 64, &b, &err));
+        T_EQ_INT(b.len, 64);
+
+        /* Past the head: the head read still gives the sealed head; a longer read sees the change. */
+        T_ASSERT(stat(fx_path("big"), &st) == 0);
+        times[0] = st.st_atim;
+        times[1] = st.st_mtim;
+        fd = open(fx_path("big"), O_WRONLY);
+        T_ASSERT(fd >= 0 && pwrite(fd, "Z", 1, 9000) == 1);
+        close(fd);
+        T_ASSERT(utimensat(AT_FDCWD, fx_path("big"), times, 0) == 0);
+        prc_buf_reset(&b);
+        T_ASSERT(prc_inventory_read_head(inv, "big", PRC_INV_HEAD, &b, &err));
+        prc_buf_reset(&b);
+        T_ASSERT(!prc_inventory_read_head(inv, "big", 8192, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        T_EQ_INT(b.len, 0);
+
+        /* In the head: refused, even with size and mtime as they were. */
+        fd = open(fx_path("big"), O_WRONLY);
+        T_ASSERT(fd >= 0 && pwrite(fd, "#!/b", 4, 0) == 4);
+        close(fd);
+        T_ASSERT(utimensat(AT_FDCWD, fx_path("big"), times, 0) == 0);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read_head(inv, "big", PRC_INV_HEAD, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        T_EQ_INT(b.len, 0);
+        prc_buf_clear(&b);
+        prc_inventory_free(inv);
+}
+
 static void test_inventory__special_files_are_counted_not_opened(void)
 {
         struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -940,6 +1001,7 @@ static const prc_test tests[] = {
         T(test_inventory__too_deep_tree_is_reported_not_dropped),
         T(test_inventory__excluded_only_at_the_root),
         T(test_inventory__git_file_or_symlink_is_inventoried),
+        T(test_inventory__read_head_is_bound_to_the_seal),
         T(test_inventory__special_files_are_counted_not_opened),
         T(test_inventory__over_10_mib_is_hashed_and_marked),
         T(test_inventory__two_builds_are_byte_identical),
