@@ -88,9 +88,10 @@ static bool add_tree_gap(struct scan *s, const char *path, prc_errclass cls, con
 
 /*
  * Whole-file and head reads (magic bytes, license text) alike: beneath the
- * inventory root with no symlink in any component, and the whole file must
- * still have the inventoried size and SHA-256 (prc_inventory_read_head), so
- * an analysis never reads bytes the seal does not vouch for (issue 16).
+ * inventory root with no symlink in any component, of the inventoried type
+ * and size, and bound by a digest the inventory took (of the whole file, or
+ * of its first PRC_INV_HEAD bytes): prc_inventory_read_head.  An analysis
+ * never reads bytes the seal does not vouch for (issue 16).
  */
 static bool view_read(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *err)
 {
@@ -103,7 +104,8 @@ static bool view_read(void *ctx, size_t i, size_t max, prc_buf *out, prc_err *er
  * Every name the inventory left out but the root's .git directory (the
  * checkout's own metadata) is named as a gap: nothing under it was
  * analyzed, by prc or by any adapter (the snapshot is made from the
- * inventory), so whole-tree assertions cannot pass while it exists.
+ * inventory), so whole-tree assertions cannot pass while it exists.  The
+ * only such name is .prc (inventory.c's excluded_names).
  */
 static bool excluded_gaps(struct scan *s, prc_err *err)
 {
@@ -514,7 +516,7 @@ static json_t *target_json(const struct scan *s)
 {
         const prc_inv_skipped *sk = prc_inventory_skipped(s->inv);
         size_t files = 0, links = 0, oversized = 0;
-        json_t *t, *excl = json_array();
+        json_t *excl = json_array();
 
         for (size_t i = 0; i < s->nfiles; i++) {
                 if (s->files[i].symlink)
@@ -526,14 +528,13 @@ static json_t *target_json(const struct scan *s)
         /* Every name the inventory left out, the root's .git directory included (issue 16). */
         for (size_t i = 0; excl != NULL && i < prc_inventory_excluded_count(s->inv); i++)
                 json_array_append_new(excl, json_string(prc_inventory_excluded(s->inv, i)));
-        t = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "inventory_digest",
+        return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "inventory_digest",
                          prc_inventory_digest(s->inv), "files", (json_int_t)files, "symlinks", (json_int_t)links,
                          "bytes", (json_int_t)prc_inventory_total_bytes(s->inv), "oversized", (json_int_t)oversized,
                          "unrepresentable", (json_int_t)prc_inventory_unrep_count(s->inv), "skipped", "socket",
                          (json_int_t)sk->socket, "fifo", (json_int_t)sk->fifo, "char_device",
                          (json_int_t)sk->char_device, "block_device", (json_int_t)sk->block_device, "excluded_paths",
                          excl);
-        return t;
 }
 
 static json_t *gaps_json(const struct scan *s)
