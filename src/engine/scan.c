@@ -43,10 +43,9 @@ struct scan {
         prc_catalog         *cat;
         prc_tfile           *files;     /* owned array; strings borrowed from inv */
         size_t               nfiles;
-        prc_gap             *gaps;      /* owned: content-analysis gaps (the manifests analysis reads them) */
+        prc_gap             *gaps;      /* owned */
         size_t               ngaps, capgaps;
-        prc_gap             *tgaps;     /* owned: paths left out of the whole tree (issue 16) */
-        size_t               ntgaps, captgaps;
+        size_t               content0, ncontent;        /* gaps[content0..+ncontent): content analysis's */
         size_t               nexcluded; /* names left out of the inventory other than the root's .git directory */
         size_t               nmanifests;
         json_t              *errors;    /* owned: analysis errors listed on the run */
@@ -58,32 +57,27 @@ static void progress(const struct scan *s, const char *stage)
                 s->o->progress(stage);
 }
 
-static bool push_gap(prc_gap **v, size_t *n, size_t *cap, const char *path, const char *cls, const char *reason,
-                     prc_err *err)
+static bool add_gap(struct scan *s, const char *path, const char *cls, const char *reason, prc_err *err)
 {
-        if (*n == *cap) {
-                size_t ncap = *cap ? 2 * *cap : 16;
-                prc_gap *g = realloc(*v, ncap * sizeof(*g));
+        if (s->ngaps == s->capgaps) {
+                size_t ncap = s->capgaps ? 2 * s->capgaps : 16;
+                prc_gap *g = realloc(s->gaps, ncap * sizeof(*g));
                 if (g == NULL)
                         return prc_err_oom(err, "coverage gaps");
-                *v = g;
-                *cap = ncap;
+                s->gaps = g;
+                s->capgaps = ncap;
         }
-        snprintf((*v)[*n].path, sizeof((*v)[0].path), "%s", path);
-        snprintf((*v)[*n].cls, sizeof((*v)[0].cls), "%s", cls);
-        snprintf((*v)[*n].reason, sizeof((*v)[0].reason), "%s", reason);
-        (*n)++;
+        snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
+        snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
+        snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
+        s->ngaps++;
         return true;
 }
 
-static bool add_gap(struct scan *s, const char *path, const char *cls, const char *reason, prc_err *err)
-{
-        return push_gap(&s->gaps, &s->ngaps, &s->capgaps, path, cls, reason, err);
-}
-
+/* A gap of the whole tree (issue 16), not of one manifest: the manifests analysis does not count it. */
 static bool add_tree_gap(struct scan *s, const char *path, prc_errclass cls, const char *reason, prc_err *err)
 {
-        return push_gap(&s->tgaps, &s->ntgaps, &s->captgaps, path, prc_err_name(cls), reason, err);
+        return add_gap(s, path, prc_err_name(cls), reason, err);
 }
 
 /*
@@ -372,7 +366,8 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                 prc_err ae;
                 unsigned observed = 0;
                 bool nonevidence = false;
-                prc_target_view tv = { s->files, s->nfiles, view_read, s, s->gaps, s->ngaps, s->nmanifests };
+                prc_target_view tv = { s->files, s->nfiles, view_read, s,
+                                       s->ncontent > 0 ? s->gaps + s->content0 : NULL, s->ncontent, s->nmanifests };
 
                 prc_err_init(&ae);
                 if (!prc_builtin_run(a->analysis, &tv, &l, &ae)) {
@@ -544,9 +539,6 @@ static json_t *gaps_json(const struct scan *s)
         for (size_t i = 0; a != NULL && i < s->ngaps; i++)
                 json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
                                                    s->gaps[i].cls, "reason", s->gaps[i].reason));
-        for (size_t i = 0; a != NULL && i < s->ntgaps; i++)
-                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->tgaps[i].path, "class",
-                                                   s->tgaps[i].cls, "reason", s->tgaps[i].reason));
         for (size_t i = 0; a != NULL && i < prc_inventory_unrep_count(s->inv); i++) {
                 const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
                 json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
@@ -592,8 +584,10 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         if (!excluded_gaps(&s, err))
                 goto out;
         progress(&s, "content analysis in the sandboxed worker");
+        s.content0 = s.ngaps;
         if (!content_analysis(&s, err))
                 goto out;
+        s.ncontent = s.ngaps - s.content0;
         if (o->mode == PRC_MODE_VERIFY_LOCAL && o->adapters != NULL && o->adapters->n > 0) {
                 progress(&s, "running adapters in the OCI runner");
                 if (!run_adapters(&s, err))
@@ -631,7 +625,6 @@ out:
         json_decref(s.errors);
         free(s.files);
         free(s.gaps);
-        free(s.tgaps);
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);
