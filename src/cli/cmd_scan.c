@@ -102,10 +102,7 @@ static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_invento
 static bool refuse_root(void *ctx, prc_err *err)
 {
         (void)ctx;
-        if (geteuid() == 0)
-                return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "verify-local adapters never run as root; run prc "
-                                   "as an unprivileged user in the docker group");
-        return true;
+        return prc_oci_refuse_root(err);
 }
 
 /* Exit status for a scan that could not be made (DESIGN.md, "Command line"). */
@@ -119,6 +116,7 @@ static int exit_for_refusal(const prc_err *e)
                 return PRC_EXIT_USAGE;
         case PRC_E_ADAPTER_UNBOUND:
         case PRC_E_OCI_ROOT_REFUSED:
+        case PRC_E_OCI_ROOT_GROUP_REFUSED:
                 return PRC_EXIT_POLICY;
         default:
                 /* registry denials (untrusted, revoked, deprecated) are policy refusals too */
