@@ -902,6 +902,13 @@ bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *
         return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED, "registry trust '%.31s' may not run by default", r->trust);
 }
 
+bool prc_oci_gate(const prc_manifest *m, const prc_resolution *r, prc_err *err)
+{
+        if (prc_manifest_version(m) != 4)
+                return prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be executed");
+        return prc_oci_authorize(m, r, err) && prc_oci_native_gate(m, err);
+}
+
 /* Everything up to the plan; on failure p is cleared. */
 static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *err)
 {

@@ -140,6 +140,16 @@ bool prc_oci_refuse_root(prc_err *err) PRC_MUST_CHECK;
 #define PRC_OCI_GENERIC_PIDS 1u
 uint64_t prc_oci_pids_limit(const prc_manifest *m);
 
+/*
+ * Everything the runner decides about an adapter without touching the host:
+ * a v0.4 manifest (manifest-archived), prc_oci_authorize, and for a native
+ * protocol its gate (prc_oci_native_gate: reviewed digest, exact command).
+ * A scan applies it to the complete set before any runtime is invoked
+ * (issue 16).  Errors: manifest-archived, oci-not-authorized,
+ * native-image-unreviewed, native-command-mismatch.
+ */
+bool prc_oci_gate(const prc_manifest *m, const prc_resolution *r, prc_err *err) PRC_MUST_CHECK;
+
 /* A run request (the scan engine's verify-local entry point and run-oci). */
 typedef struct prc_oci_request {
         const prc_manifest     *m;              /* loaded with PRC_MANIFEST_EXECUTE */

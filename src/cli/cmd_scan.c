@@ -115,6 +115,9 @@ static int exit_for_refusal(const prc_err *e)
         case PRC_E_ADAPTER_SET_LIMIT:
                 return PRC_EXIT_USAGE;
         case PRC_E_ADAPTER_UNBOUND:
+        case PRC_E_OCI_NOT_AUTHORIZED:
+        case PRC_E_NATIVE_IMAGE_UNREVIEWED:
+        case PRC_E_NATIVE_COMMAND_MISMATCH:
         case PRC_E_OCI_ROOT_REFUSED:
         case PRC_E_OCI_ROOT_GROUP_REFUSED:
                 return PRC_EXIT_POLICY;
@@ -135,7 +138,7 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
 
         json_array_foreach(json_object_get(res, "errors"), i, e) {
                 const char *cls = json_string_value(json_object_get(e, "class"));
-                const char *id = json_string_value(json_object_get(e, "assertion"));
+                const char *id = json_string_value(json_object_get(e, "adapter"));
                 if (cls != NULL && id != NULL && strcmp(cls, "native-ruleset-missing") == 0)
                         fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset (gitleaks.toml.gz of v8.30.0); "
                                 "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n", what, id);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "adapter/oci.h"
 #include "adapter/registry.h"
 
 void prc_adapter_set_clear(prc_adapter_set *s)
@@ -126,6 +127,21 @@ bool prc_adapters_authorize(prc_adapter_set *s, const prc_assertion *const *as, 
                                            "adapter '%s' (manifest %s) is not bound by any assertion of the profile "
                                            "with that exact id, digest and a declared observation kind",
                                            a->res.adapter_id, a->res.manifest_sha256);
+                /*
+                 * The runner's own gates too (trust, native reviewed digest and
+                 * exact command), for every adapter before any runs: one
+                 * unreviewed adapter refuses the set, it does not wait for its
+                 * turn while the others reach the runtime (issue 16).
+                 */
+                prc_err ge;
+                prc_err_init(&ge);
+                if (!prc_oci_gate(a->manifest, &a->res, &ge)) {
+                        prc_err_set(err, ge.cls, "adapter '%s': %s", a->res.adapter_id, ge.msg);
+                        prc_err_set_ptr(err, ge.ptr);
+                        if (a->path != NULL)
+                                prc_err_set_file(err, a->path);
+                        return false;
+                }
         }
         qsort(s->items, s->n, sizeof(s->items[0]), by_id_digest);
         return true;

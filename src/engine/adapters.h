@@ -46,8 +46,10 @@ bool prc_adapters_from_registry(const char *registry, const char *const *ids, si
                                 prc_err *err) PRC_MUST_CHECK;
 /*
  * Every adapter must be bound by an assertion of the profile: same adapter
- * id, same manifest digest, and an observation kind the manifest declares.
- * Sorts the set into execution order.  Errors: adapter-unbound.
+ * id, same manifest digest, and an observation kind the manifest declares;
+ * and pass the runner's gate (prc_oci_gate: trust, a native protocol's
+ * reviewed digest and exact command).  Sorts the set into execution order.
+ * Errors: adapter-unbound, prc_oci_gate's classes.
  */
 bool prc_adapters_authorize(prc_adapter_set *s, const prc_assertion *const *as, size_t nas, prc_err *err) PRC_MUST_CHECK;
 /* The adapter of the set a binding names (id and digest), or NULL. */

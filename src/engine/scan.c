@@ -428,7 +428,7 @@ static bool run_adapters(struct scan *s, prc_err *err)
                 prc_err_init(&re);
                 if (!s->o->run_adapter(s->o->run_ctx, x->a, s->inv, run_id, dl, &x->record, &re)) {
                         x->record = NULL;
-                        json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", x->a->res.adapter_id,
+                        json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "adapter", x->a->res.adapter_id,
                                                                    "class", prc_err_name(re.cls), "message", re.msg));
                 }
         }
