@@ -66,6 +66,10 @@ static bool add_gap(struct scan *s, const char *path, const char *cls, const cha
         snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
         snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
         snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
+        /* Valid UTF-8 without control characters, or the JSON record could not hold the gap (issue 16). */
+        prc_err_sanitize(s->gaps[s->ngaps].path);
+        prc_err_sanitize(s->gaps[s->ngaps].cls);
+        prc_err_sanitize(s->gaps[s->ngaps].reason);
         s->ngaps++;
         return true;
 }
@@ -465,17 +469,25 @@ static json_t *target_json(const struct scan *s)
                          (json_int_t)sk->char_device, "block_device", (json_int_t)sk->block_device);
 }
 
+/* NULL when a gap could not be written: the run then fails, it never loses a gap (issue 16). */
 static json_t *gaps_json(const struct scan *s)
 {
         json_t *a = json_array();
 
         for (size_t i = 0; a != NULL && i < s->ngaps; i++)
-                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
-                                                   s->gaps[i].cls, "reason", s->gaps[i].reason));
+                if (json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
+                                                       s->gaps[i].cls, "reason", s->gaps[i].reason)) != 0) {
+                        json_decref(a);
+                        a = NULL;
+                }
         for (size_t i = 0; a != NULL && i < prc_inventory_unrep_count(s->inv); i++) {
                 const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
-                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
-                                                   "the name is not a valid normalized path; it was not analyzed"));
+                if (json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
+                                                       "the name is not a valid normalized path; it was not "
+                                                       "analyzed")) != 0) {
+                        json_decref(a);
+                        a = NULL;
+                }
         }
         return a;
 }
