@@ -124,7 +124,7 @@ bool prc_file_read_as(const char *path, const char *role, size_t max, unsigned f
         if (fe.cls == PRC_E_INPUT_TOO_LARGE)
                 prc_err_set(err, fe.cls, "%s is larger than %zu bytes", role, max);
         else if (fe.cls == PRC_E_IO)
-                prc_err_sys(err, fe.cls, fe.sys, "cannot read %s (not a readable regular file)", role);
+                prc_err_sys(err, fe.cls, fe.sys, "cannot read %s", role);
         else
                 prc_err_set(err, fe.cls, "cannot read %s", role);
         prc_err_set_file(err, path);
