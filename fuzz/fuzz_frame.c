@@ -4,10 +4,27 @@
  * each with the "exactly one outcome" invariant.
  */
 #include <jansson.h>
+#include <string.h>
 
+#include "base/utf8.h"
 #include "content/docenc.h"
 #include "content/frame.h"
 #include "fuzz.h"
+
+static bool display_ok(const char *s)
+{
+        const uint8_t *u = (const uint8_t *)s;
+        size_t n = strlen(s);
+
+        for (size_t i = 0; i < n;) {
+                uint32_t cp;
+                size_t k = prc_utf8_decode(u + i, n - i, &cp);
+                if (k == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+                        return false;
+                i += k;
+        }
+        return true;
+}
 
 PRC_FUZZ_TARGET(frame)
 {
@@ -28,6 +45,9 @@ PRC_FUZZ_TARGET(frame)
         prc_err_init(&err);
         ok = prc_refusal_decode(p, n, &refusal, &err);
         if (ok == prc_err_is_set(&err) || (ok && refusal.cls == PRC_E_OK))
+                __builtin_trap();
+        /* Issue 16: decoded text is valid UTF-8 with no C0, DEL or C1 character. */
+        if (ok && (!display_ok(refusal.msg) || !display_ok(refusal.ptr)))
                 __builtin_trap();
         prc_err_init(&err);
         ok = prc_req_decode(p, n, PRC_OP_PARSE, &req, &err);

@@ -48,12 +48,22 @@ static bool hash_dir(const prc_manifest_data *decl, const char *path, prc_data_i
                                    decl->name);
         /* One entry past the cap tells "too many" apart from "exactly at the cap". */
         opts.max_entries = (size_t)decl->max_files + 1;
-        if (!prc_inventory_build(path, &opts, &inv, err)) {
-                if (err->cls == PRC_E_INV_TOO_MANY) {
-                        prc_err_init(err);
+        prc_err ie;
+        prc_err_init(&ie);
+        if (!prc_inventory_build(path, &opts, &inv, &ie)) {
+                if (ie.cls == PRC_E_INV_TOO_MANY)
                         return prc_err_set(err, PRC_E_DATA_TOO_MANY_FILES,
                                            "data '%s': more than %" PRIu64 " entries", decl->name, decl->max_files);
-                }
+                /*
+                 * The walk names the directory by its host path; the message can
+                 * reach a run result, so name it by its role (issue 16).  Paths
+                 * inside it are relative and stay.
+                 */
+                if (ie.cls == PRC_E_IO || ie.cls == PRC_E_INV_UNREADABLE)
+                        prc_err_sys(err, ie.cls, ie.sys, "data '%s': cannot read the directory", decl->name);
+                else
+                        prc_err_set(err, ie.cls, "data '%s': %s", decl->name, ie.msg);
+                prc_err_set_file(err, path);
                 return false;
         }
         size_t n = prc_inventory_count(inv);

@@ -618,6 +618,21 @@ bool prc_oci_runtime_find(prc_oci_kind kind, prc_oci_runtime *out, prc_err *err)
 
 /* ---- the planner (pure) -------------------------------------------------- */
 
+uint64_t prc_oci_pids_limit(const prc_manifest *m)
+{
+        /*
+         * Seed 000: "no child processes for generic JSONL adapters".  The pids
+         * cgroup counts the container's first process itself (it is the
+         * adapter: --entrypoint= and no --init), so 1 lets the adapter run and
+         * makes its first fork (or thread) fail with EAGAIN; 0 would mean no
+         * limit to docker.  Only the three reviewed native protocols keep the
+         * manifest's PID-bounded allowance (their Go binaries need OS tasks).
+         */
+        if (prc_native_spec_for(prc_manifest_protocol(m)) == NULL)
+                return PRC_OCI_GENERIC_PIDS;
+        return prc_manifest_limits_of(m)->pids;
+}
+
 static bool name_ok(const char *s)
 {
         size_t n = strlen(s);
@@ -704,8 +719,14 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
                 prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "the container user must not be root");
                 goto fail;
         }
+        /* Group 0 owns much of a host (and of an image): the container never runs in it (issue 16). */
+        if (s->gid == 0) {
+                prc_err_set(err, PRC_E_OCI_ROOT_GROUP_REFUSED, "the container group must not be root's (gid 0)");
+                goto fail;
+        }
         L = prc_manifest_limits_of(m);
-        uint64_t nproc = L->pids + NPROC_HEADROOM;
+        uint64_t pids = prc_oci_pids_limit(m);
+        uint64_t nproc = pids + NPROC_HEADROOM;
         if (L->nofile > s->host_nofile_max) {
                 prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
                             "manifest nofile %" PRIu64 " is above the host's hard limit %" PRIu64, L->nofile,
@@ -744,7 +765,7 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
         /* memory-swap equal to memory: no swap beyond the ceiling. */
         addf(&a, "--memory-swap=%" PRIu64 "b", L->memory_bytes);
         addf(&a, "--cpus=%" PRIu64 ".%03" PRIu64, L->cpus_millis / 1000, L->cpus_millis % 1000);
-        addf(&a, "--pids-limit=%" PRIu64, L->pids);
+        addf(&a, "--pids-limit=%" PRIu64, pids);
         addf(&a, "--ulimit=nofile=%" PRIu64 ":%" PRIu64, L->nofile, L->nofile);
         addf(&a, "--ulimit=nproc=%" PRIu64 ":%" PRIu64, nproc, nproc);
         add(&a, "--log-driver=none");   /* the engine keeps no copy of adapter output */
@@ -778,7 +799,7 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
 
         limits = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "wall_seconds",
                            (json_int_t)L->wall_seconds, "memory_bytes", (json_int_t)L->memory_bytes, "cpus_millis",
-                           (json_int_t)L->cpus_millis, "pids", (json_int_t)L->pids, "nofile", (json_int_t)L->nofile,
+                           (json_int_t)L->cpus_millis, "pids", (json_int_t)pids, "nofile", (json_int_t)L->nofile,
                            "nproc", (json_int_t)nproc, "tmpfs_bytes", (json_int_t)L->tmpfs_bytes, "stdin_bytes",
                            (json_int_t)L->stdin_bytes, "stdout_bytes", (json_int_t)L->stdout_bytes, "stderr_bytes",
                            (json_int_t)L->stderr_bytes, "line_bytes", (json_int_t)L->line_bytes, "messages",
@@ -850,6 +871,20 @@ static bool host_hard(int res, uint64_t *out)
         return true;
 }
 
+bool prc_oci_refuse_root(prc_err *err)
+{
+        if (geteuid() == 0 || getuid() == 0)
+                return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED,
+                                   "the OCI runner refuses to run as root: run it as an unprivileged user in the "
+                                   "runtime's group");
+        /* The container runs as the invoking uid:gid, so group 0 would follow it in (issue 16). */
+        if (getegid() == 0 || getgid() == 0)
+                return prc_err_set(err, PRC_E_OCI_ROOT_GROUP_REFUSED,
+                                   "the OCI runner refuses to run with group 0 (real %u, effective %u): run it with "
+                                   "the user's own primary group", (unsigned)getgid(), (unsigned)getegid());
+        return true;
+}
+
 bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *err)
 {
         if (r == NULL)
@@ -867,6 +902,13 @@ bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *
         return prc_err_set(err, PRC_E_OCI_NOT_AUTHORIZED, "registry trust '%.31s' may not run by default", r->trust);
 }
 
+bool prc_oci_gate(const prc_manifest *m, const prc_resolution *r, prc_err *err)
+{
+        if (prc_manifest_version(m) != 4)
+                return prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be executed");
+        return prc_oci_authorize(m, r, err) && prc_oci_native_gate(m, err);
+}
+
 /* Everything up to the plan; on failure p is cleared. */
 static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *err)
 {
@@ -878,10 +920,8 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
 #ifndef __linux__
         return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "the OCI runner runs on Linux hosts only");
 #endif
-        if (geteuid() == 0 || getuid() == 0)
-                return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED,
-                                   "the OCI runner refuses to run as root: run it as an unprivileged user in the "
-                                   "runtime's group");
+        if (!prc_oci_refuse_root(err))
+                return false;
         if (prc_manifest_version(rq->m) != 4)
                 return prc_err_set(err, PRC_E_MANIFEST_ARCHIVED, "only a v0.4 manifest can be executed");
         if (!prc_oci_authorize(rq->m, rq->resolution, err))
@@ -1300,8 +1340,20 @@ reap:;
          */
         if (o->killed && !remove_container(p))
                 set_exec(o, PRC_E_OCI_RUNTIME_CHANGED, "the runtime client changed during the run");
-        if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st))
+        if (!o->killed && !sigkilled && st >= 0 && WIFEXITED(st)) {
                 o->exit_status = WEXITSTATUS(st);
+        } else if (!o->killed) {
+                /*
+                 * The client ended by a signal prc did not send, or the wait
+                 * failed: nobody knows how the adapter ended, so it is an
+                 * execution error, never exit 0 (issue 16).  The container may
+                 * outlive its client: remove it by its name.
+                 */
+                set_exec(o, PRC_E_OCI_EXIT_UNKNOWN,
+                         st >= 0 && WIFSIGNALED(st) ? "the runtime client was killed by a signal prc did not send"
+                                                    : "the runtime client's exit status could not be read");
+                kill_named(p, o);
+        }
         if (pipe_saved)
                 (void)sigaction(SIGPIPE, &old_pipe, NULL);
         prc_oci_trace("execute:client-exited");
@@ -1398,7 +1450,8 @@ bool prc_oci_run(const prc_oci_request *rq, json_t **out_record, prc_err *err)
                         set_exec(&o, rerr.cls, rerr.msg);
         }
         prc_oci_trace("after:verified");
-        prc_exec_end end = { .exit_status = o.exit_status < 0 ? 0 : o.exit_status, .timed_out = o.timed_out,
+        /* No status (-1) is not a clean exit: the decoder never accepts it. */
+        prc_exec_end end = { .exit_status = o.exit_status, .timed_out = o.timed_out,
                              /* Inside the container only the kernel's OOM killer sends SIGKILL
                               * (exit 137) unless we removed it ourselves. */
                              .memory_limit = !o.killed && o.exit_status == 137 };

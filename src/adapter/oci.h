@@ -126,6 +126,30 @@ static inline void prc_oci_trace(const char *phase)
  */
 bool prc_oci_authorize(const prc_manifest *m, const prc_resolution *r, prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * The runner's host check: not root (uid or euid 0: oci-root-refused), not
+ * in root's group (gid or egid 0: oci-root-group-refused).
+ */
+bool prc_oci_refuse_root(prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * The pids limit the plan gives m: PRC_OCI_GENERIC_PIDS (the adapter
+ * process itself, no fork) for a generic prc-adapter-jsonl-v1 adapter; the
+ * manifest's pids for the three reviewed native protocols.  Pure.
+ */
+#define PRC_OCI_GENERIC_PIDS 1u
+uint64_t prc_oci_pids_limit(const prc_manifest *m);
+
+/*
+ * Everything the runner decides about an adapter without touching the host:
+ * a v0.4 manifest (manifest-archived), prc_oci_authorize, and for a native
+ * protocol its gate (prc_oci_native_gate: reviewed digest, exact command).
+ * A scan applies it to the complete set before any runtime is invoked
+ * (issue 16).  Errors: manifest-archived, oci-not-authorized,
+ * native-image-unreviewed, native-command-mismatch.
+ */
+bool prc_oci_gate(const prc_manifest *m, const prc_resolution *r, prc_err *err) PRC_MUST_CHECK;
+
 /* A run request (the scan engine's verify-local entry point and run-oci). */
 typedef struct prc_oci_request {
         const prc_manifest     *m;              /* loaded with PRC_MANIFEST_EXECUTE */

@@ -44,6 +44,13 @@ static bool gate(const prc_native_spec *s, const prc_manifest *m, prc_err *err)
         return prc_native_check_manifest(m, true, err);
 }
 
+bool prc_oci_native_gate(const prc_manifest *m, prc_err *err)
+{
+        const prc_native_spec *s = prc_native_spec_for(prc_manifest_protocol(m));
+
+        return s == NULL || gate(s, m, err);
+}
+
 /* The mounted database's identity is kept: the report must name that database, not another one. */
 static bool grype_db(const prc_oci_request *rq, int64_t now, json_t **out_id, prc_err *err)
 {

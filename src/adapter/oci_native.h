@@ -69,6 +69,14 @@ typedef struct prc_oci_native {
  */
 bool prc_oci_native_begin(prc_oci_native *n, const struct prc_oci_request *rq, prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * The manifest gate alone (override, reviewed digest or PRC_TESTING
+ * stand-in, exact command), as prc_oci_native_begin applies it; true for a
+ * manifest of no native protocol.  Errors: native-image-unreviewed,
+ * native-command-mismatch.
+ */
+bool prc_oci_native_gate(const prc_manifest *m, prc_err *err) PRC_MUST_CHECK;
+
 /* Before seal: the protocol's owned files (prc_native_add_owned) and the inventory path set. */
 bool prc_oci_native_owned(prc_oci_native *n, const struct prc_inventory *inv, struct prc_snapshot *snap,
                           prc_err *err) PRC_MUST_CHECK;

@@ -70,7 +70,7 @@ void prc_err_init(prc_err *e)
  * control characters (C0, DEL, C1) and invalid bytes become '?', so no
  * message can carry a terminal escape or break the JSON error object.
  */
-static void sanitize(char *s)
+void prc_err_sanitize(char *s)
 {
         unsigned char *p = (unsigned char *)s;
         size_t n = strlen(s);
@@ -99,7 +99,7 @@ static bool vset(prc_err *e, prc_errclass c, uint64_t off, int sys, const char *
         e->off = off;
         e->sys = sys;
         vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-        sanitize(e->msg);
+        prc_err_sanitize(e->msg);
         return false;
 }
 
@@ -147,7 +147,7 @@ void prc_err_set_ptr(prc_err *e, const char *ptr)
 {
         if (e->ptr[0] == '\0') {
                 snprintf(e->ptr, sizeof(e->ptr), "%s", ptr);
-                sanitize(e->ptr);
+                prc_err_sanitize(e->ptr);
         }
 }
 
@@ -155,7 +155,7 @@ void prc_err_set_file(prc_err *e, const char *file)
 {
         if (e->file[0] == '\0') {
                 snprintf(e->file, sizeof(e->file), "%s", file);
-                sanitize(e->file);
+                prc_err_sanitize(e->file);
         }
 }
 

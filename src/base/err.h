@@ -72,6 +72,13 @@ bool prc_err_sys(prc_err *e, prc_errclass c, int sys, const char *fmt, ...) PRC_
 void prc_err_set_line(prc_err *e, uint32_t line, uint32_t col);
 void prc_err_set_ptr(prc_err *e, const char *ptr);
 void prc_err_set_file(prc_err *e, const char *file);
+/*
+ * Make s (NUL-terminated, in place) what every display field of a prc_err
+ * is: valid UTF-8 kept, each invalid byte and each control character (C0,
+ * DEL, C1) replaced by '?'.  For text that reaches an error without
+ * prc_err_set, e.g. a refusal decoded from the worker (issue 16).
+ */
+void prc_err_sanitize(char *s);
 
 /*
  * Render "class: file:line:col: ptr: message" into out (always terminated).

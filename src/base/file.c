@@ -114,6 +114,23 @@ bool prc_file_read(const char *path, size_t max, unsigned flags, prc_buf *out, p
         return ok;
 }
 
+bool prc_file_read_as(const char *path, const char *role, size_t max, unsigned flags, prc_buf *out, prc_err *err)
+{
+        prc_err fe;
+
+        prc_err_init(&fe);
+        if (prc_file_read(path, max, flags, out, &fe))
+                return true;
+        if (fe.cls == PRC_E_INPUT_TOO_LARGE)
+                prc_err_set(err, fe.cls, "%s is larger than %zu bytes", role, max);
+        else if (fe.cls == PRC_E_IO)
+                prc_err_sys(err, fe.cls, fe.sys, "cannot read %s", role);
+        else
+                prc_err_set(err, fe.cls, "cannot read %s", role);
+        prc_err_set_file(err, path);
+        return false;
+}
+
 bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err)
 {
         const uint8_t *q = p;

@@ -21,6 +21,15 @@ enum {
  * lower than the file), out-of-memory.  err->file is set to path.
  */
 bool prc_file_read(const char *path, size_t max, unsigned flags, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * prc_file_read, but the message names the file by its role ("the Gitleaks
+ * ruleset"), never by its path: messages about operator inputs can reach a
+ * run result, which holds no host path (issue 16).  The class, errno and
+ * err->file (the path, for the terminal only) are prc_file_read's.
+ */
+bool prc_file_read_as(const char *path, const char *role, size_t max, unsigned flags, prc_buf *out,
+                      prc_err *err) PRC_MUST_CHECK;
 /* Same, from an open descriptor (not closed): append at most max bytes read from fd. */
 bool prc_fd_read_all(int fd, size_t max, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* Write all n bytes, looping on short writes and EINTR.  Errors: io-error. */

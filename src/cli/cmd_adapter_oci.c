@@ -25,6 +25,7 @@ static int exit_for(const prc_err *e)
 {
         switch (e->cls) {
         case PRC_E_OCI_ROOT_REFUSED:
+        case PRC_E_OCI_ROOT_GROUP_REFUSED:
         case PRC_E_OCI_NOT_AUTHORIZED:
                 return PRC_EXIT_POLICY;
         case PRC_E_OCI_RUNTIME_UNAVAILABLE:

@@ -102,10 +102,7 @@ static bool scan_run_oci(void *ctx, const prc_scan_adapter *a, const prc_invento
 static bool refuse_root(void *ctx, prc_err *err)
 {
         (void)ctx;
-        if (geteuid() == 0)
-                return prc_err_set(err, PRC_E_OCI_ROOT_REFUSED, "verify-local adapters never run as root; run prc "
-                                   "as an unprivileged user in the docker group");
-        return true;
+        return prc_oci_refuse_root(err);
 }
 
 /* Exit status for a scan that could not be made (DESIGN.md, "Command line"). */
@@ -118,7 +115,20 @@ static int exit_for_refusal(const prc_err *e)
         case PRC_E_ADAPTER_SET_LIMIT:
                 return PRC_EXIT_USAGE;
         case PRC_E_ADAPTER_UNBOUND:
+        case PRC_E_OCI_NOT_AUTHORIZED:
+        case PRC_E_NATIVE_IMAGE_UNREVIEWED:
+        case PRC_E_NATIVE_COMMAND_MISMATCH:
         case PRC_E_OCI_ROOT_REFUSED:
+        case PRC_E_OCI_ROOT_GROUP_REFUSED:
+        /* a lockfile that is unsigned (when required) or mis-signed is not trusted: refused by policy */
+        case PRC_E_SIG_REQUIRED:
+        case PRC_E_SIG_MALFORMED:
+        case PRC_E_SIG_TRUNCATED:
+        case PRC_E_SIG_SCOPE_MISMATCH:
+        case PRC_E_SIG_DIGEST_MISMATCH:
+        case PRC_E_SIG_UNKNOWN_KEY:
+        case PRC_E_SIG_SCOPE_NOT_ALLOWED:
+        case PRC_E_SIG_INVALID:
                 return PRC_EXIT_POLICY;
         default:
                 /* registry denials (untrusted, revoked, deprecated) are policy refusals too */
@@ -137,7 +147,7 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
 
         json_array_foreach(json_object_get(res, "errors"), i, e) {
                 const char *cls = json_string_value(json_object_get(e, "class"));
-                const char *id = json_string_value(json_object_get(e, "assertion"));
+                const char *id = json_string_value(json_object_get(e, "adapter"));
                 if (cls != NULL && id != NULL && strcmp(cls, "native-ruleset-missing") == 0)
                         fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset (gitleaks.toml.gz of v8.30.0); "
                                 "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n", what, id);
@@ -219,15 +229,12 @@ static void print_text(const json_t *r)
         printf("result %s\n", json_string_value(json_object_get(r, "id")));
 }
 
-/* Default catalog: PRC_CATALOG_ROOT, else the bundled catalog/ beside the binary's build dir. */
-static const char *default_catalog(char *buf, size_t cap)
+/* The bundled catalog/ beside the binary's build dir (whatever the environment says). */
+static const char *bundled_catalog(char *buf, size_t cap)
 {
-        const char *env = getenv("PRC_CATALOG_ROOT");
         char exe[4096];
         ssize_t n;
 
-        if (env != NULL)
-                return env;
         n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         if (n > 0) {
                 char *slash;
@@ -246,6 +253,14 @@ static const char *default_catalog(char *buf, size_t cap)
                 }
         }
         return "catalog";
+}
+
+/* Default catalog: PRC_CATALOG_ROOT, else the bundled one. */
+static const char *default_catalog(char *buf, size_t cap)
+{
+        const char *env = getenv("PRC_CATALOG_ROOT");
+
+        return env != NULL ? env : bundled_catalog(buf, cap);
 }
 
 static bool rfc3339_ok(const char *s)
@@ -277,10 +292,14 @@ static int run_scan(int argc, char **argv, const char *what)
                 { "adapter-data", required_argument, NULL, 'D' },
                 { "max-duration", required_argument, NULL, 'X' },
                 { "gitleaks-ruleset", required_argument, NULL, 'G' },
+                { "trust-store", required_argument, NULL, 'S' },
+                { "registry-signature", required_argument, NULL, 'g' },
+                { "require-signature", no_argument, NULL, 'Q' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", "sarif", NULL };
         const char *state_dir = NULL, *registry = NULL;
+        prc_registry_sig_opts sig = { 0 };
         const char *ids[PRC_SCAN_ADAPTERS_MAX + 1];
         size_t nids = 0;
         struct oci_ctx oc = { .runtime = PRC_OCI_DOCKER };
@@ -310,6 +329,9 @@ static int run_scan(int argc, char **argv, const char *what)
                         break;
                 case 'R': registry = optarg; break;
                 case 'G': oc.ruleset = optarg; break;
+                case 'S': sig.trust_store = optarg; break;
+                case 'g': sig.signature = optarg; break;
+                case 'Q': sig.require = true; break;
                 case 'I':
                         if (nids == PRC_SCAN_ADAPTERS_MAX)
                                 return cli_usage(what, "at most %d adapters", PRC_SCAN_ADAPTERS_MAX);
@@ -370,6 +392,12 @@ static int run_scan(int argc, char **argv, const char *what)
                 return cli_usage(what, "--adapter-manifest and --adapter-registry are mutually exclusive");
         if ((registry == NULL) != (nids == 0))
                 return cli_usage(what, "--adapter-registry and --adapter-id go together");
+        if ((sig.trust_store != NULL || sig.signature != NULL || sig.require) && registry == NULL)
+                return cli_usage(what, "--trust-store, --registry-signature and --require-signature need "
+                                 "--adapter-registry");
+        if ((sig.signature != NULL || sig.require) && sig.trust_store == NULL)
+                return cli_usage(what, "--registry-signature and --require-signature need --trust-store FILE "
+                                 "(prc has no default trust store)");
         if ((oc.nmanifests > 0 || nids > 0 || oc.ndata > 0) && so.mode != PRC_MODE_VERIFY_LOCAL)
                 return cli_usage(what, "adapters run only with --mode verify-local");
         /* The complete set is resolved and validated before the catalog authorizes it and anything runs. */
@@ -377,7 +405,7 @@ static int run_scan(int argc, char **argv, const char *what)
                 cli_print_err(&err);
                 return exit_for_refusal(&err);
         }
-        if (registry != NULL && !prc_adapters_from_registry(registry, ids, nids, &set, &err)) {
+        if (registry != NULL && !prc_adapters_from_registry(registry, &sig, ids, nids, &set, &err)) {
                 cli_print_err(&err);
                 return exit_for_refusal(&err);
         }
@@ -468,8 +496,9 @@ int cmd_scan(int argc, char **argv)
 /*
  * `prc verify DIR`: scan --mode verify-local with the bundled Gitleaks
  * manifest and the core profile.  Only output options may be added; adapter,
- * profile, mode and catalog overrides are refused, so the alias always means
- * the same reviewed configuration.
+ * profile, mode and catalog overrides are refused, from the command line
+ * and from the environment (PRC_CATALOG_ROOT, issue 16), so the alias always
+ * means the same reviewed configuration.
  */
 int cmd_verify(int argc, char **argv)
 {
@@ -499,7 +528,10 @@ int cmd_verify(int argc, char **argv)
         }
         if (target == NULL)
                 return cli_usage("verify", "expected exactly one DIR");
-        root = (char *)default_catalog(catbuf, sizeof(catbuf));
+        if (getenv("PRC_CATALOG_ROOT") != NULL)
+                return cli_usage("verify", "PRC_CATALOG_ROOT cannot override the bundled catalog here; unset it, or "
+                                 "use prc scan --catalog-root");
+        root = (char *)bundled_catalog(catbuf, sizeof(catbuf));
         snprintf(manifest, sizeof(manifest), "%s/../%s", root, GITLEAKS_MANIFEST);
         {
                 char *args[32];
@@ -511,6 +543,8 @@ int cmd_verify(int argc, char **argv)
                 args[n++] = (char *)"verify-local";
                 args[n++] = (char *)"--profile";
                 args[n++] = (char *)PRC_PROFILE_DEFAULT;
+                args[n++] = (char *)"--catalog-root";
+                args[n++] = root;
                 args[n++] = (char *)"--adapter-manifest";
                 args[n++] = manifest;
                 for (int i = 0; i < ac; i++)

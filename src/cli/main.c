@@ -20,6 +20,7 @@ const prc_cmd prc_cmds[] = {
           "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
           "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
           "                [--max-duration SECONDS] [--gitleaks-ruleset FILE]\n"
+          "                [--trust-store FILE [--registry-signature FILE] [--require-signature]]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -39,8 +40,13 @@ const prc_cmd prc_cmds[] = {
           "before anything runs, then run in (adapter id, manifest digest) order under one\n"
           "--max-duration deadline.  --adapter-manifest is an explicit local operator grant;\n"
           "--adapter-registry resolves ids through a lockfile (registry-assigned trust).\n"
+          "--trust-store FILE verifies the lockfile's detached Ed25519 signature (--registry-signature,\n"
+          "default REGISTRY.sig) before any id is resolved; a signature that does not verify is\n"
+          "refused, and with --require-signature so is a lockfile without one.\n"
+          "The native gates (reviewed image digest, exact command) are part of that authorization.\n"
           "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error;\n"
-          "4 refused by policy (unbound or untrusted adapter, root host).\n" },
+          "4 refused by policy (unbound, untrusted or unreviewed adapter, unsigned or mis-signed\n"
+          "lockfile, root user or group).\n" },
 
         { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
           "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
@@ -48,7 +54,8 @@ const prc_cmd prc_cmds[] = {
           "\n"
           "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
-          "Adapter, profile, mode and catalog overrides are refused.  The pinned image must\n"
+          "Adapter, profile, mode and catalog overrides are refused, $PRC_CATALOG_ROOT included:\n"
+          "the catalog is the one bundled beside the binary.  The pinned image must\n"
           "already be present (prc never pulls): when it is absent, prc says which\n"
           "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n"
           "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n" },

@@ -331,10 +331,16 @@ static bool copy_field(char *dst, size_t cap, const uint8_t *p, size_t n, const 
 {
         if (n >= cap || memchr(p, 0, n) != NULL)
                 return prc_err_set(err, PRC_E_INVALID_FRAME, "refusal %s is malformed", what);
-        /* The text is shown on a terminal: a hostile worker must not send escape sequences. */
-        for (size_t i = 0; i < n; i++)
-                dst[i] = p[i] < 0x20 || p[i] == 0x7f ? '?' : (char)p[i];
+        /*
+         * The text is shown on a terminal and copied into JSON records: a
+         * hostile worker must not send escape sequences (C0, DEL, C1) or
+         * invalid UTF-8, which would make the refusal vanish from a run
+         * result (jansson refuses such a string).  The same rule as every
+         * engine-side error (issue 16).
+         */
+        memcpy(dst, p, n);
         dst[n] = 0;
+        prc_err_sanitize(dst);
         return true;
 }
 

@@ -5,11 +5,15 @@
  */
 #include "engine/adapters.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "adapter/oci.h"
 #include "adapter/registry.h"
+#include "adapter/trust.h"
 
 void prc_adapter_set_clear(prc_adapter_set *s)
 {
@@ -66,8 +70,46 @@ bool prc_adapters_from_manifests(const char *const *paths, size_t n, prc_adapter
         return true;
 }
 
-bool prc_adapters_from_registry(const char *registry, const char *const *ids, size_t n, prc_adapter_set *out,
-                                prc_err *err)
+/*
+ * The lockfile's detached signature over the very object that is resolved
+ * next (its content digest as loaded), so nothing can change in between.
+ */
+static bool check_signature(const prc_registry *reg, const char *registry, const prc_registry_sig_opts *o,
+                            prc_err *err)
+{
+        char def[4200];
+        const char *sig = o->signature;
+        struct stat st;
+        prc_trust_store *ts;
+        prc_sig_info info;
+        bool ok;
+
+        if (o->trust_store == NULL)
+                return true;
+        if (sig == NULL) {
+                if ((size_t)snprintf(def, sizeof(def), "%s.sig", registry) >= sizeof(def))
+                        return prc_err_set(err, PRC_E_USAGE, "the registry path is too long to name its signature");
+                sig = def;
+        }
+        /* The selected store is checked even when there is nothing to verify: a broken one is an error. */
+        ts = prc_trust_load(o->trust_store, err);
+        if (ts == NULL)
+                return false;
+        if (lstat(sig, &st) != 0 && errno == ENOENT) {
+                prc_trust_free(ts);
+                if (!o->require && o->signature == NULL)
+                        return true;    /* unsigned, and the operator did not ask for a signature */
+                prc_err_set(err, PRC_E_SIG_REQUIRED, "the registry lockfile has no detached signature");
+                prc_err_set_file(err, sig);
+                return false;
+        }
+        ok = prc_registry_verify_signature(reg, ts, sig, &info, err);
+        prc_trust_free(ts);
+        return ok;
+}
+
+bool prc_adapters_from_registry(const char *registry, const prc_registry_sig_opts *sig, const char *const *ids,
+                                size_t n, prc_adapter_set *out, prc_err *err)
 {
         prc_registry *reg;
 
@@ -81,6 +123,10 @@ bool prc_adapters_from_registry(const char *registry, const char *const *ids, si
         reg = prc_registry_load(registry, err);
         if (reg == NULL)
                 return false;
+        if (sig != NULL && !check_signature(reg, registry, sig, err)) {
+                prc_registry_free(reg);
+                return false;
+        }
         for (size_t i = 0; i < n; i++) {
                 prc_resolution r;
                 prc_manifest *m = NULL;
@@ -110,6 +156,8 @@ static int by_id_digest(const void *x, const void *y)
 
 bool prc_adapters_authorize(prc_adapter_set *s, const prc_assertion *const *as, size_t nas, prc_err *err)
 {
+        /* Execution order first: a refusal names the first adapter that would have run, whatever the argv order. */
+        qsort(s->items, s->n, sizeof(s->items[0]), by_id_digest);
         for (size_t i = 0; i < s->n; i++) {
                 const prc_scan_adapter *a = &s->items[i];
                 bool bound = false;
@@ -126,8 +174,22 @@ bool prc_adapters_authorize(prc_adapter_set *s, const prc_assertion *const *as, 
                                            "adapter '%s' (manifest %s) is not bound by any assertion of the profile "
                                            "with that exact id, digest and a declared observation kind",
                                            a->res.adapter_id, a->res.manifest_sha256);
+                /*
+                 * The runner's own gates too (trust, native reviewed digest and
+                 * exact command), for every adapter before any runs: one
+                 * unreviewed adapter refuses the set, it does not wait for its
+                 * turn while the others reach the runtime (issue 16).
+                 */
+                prc_err ge;
+                prc_err_init(&ge);
+                if (!prc_oci_gate(a->manifest, &a->res, &ge)) {
+                        prc_err_set(err, ge.cls, "adapter '%s': %s", a->res.adapter_id, ge.msg);
+                        prc_err_set_ptr(err, ge.ptr);
+                        if (a->path != NULL)
+                                prc_err_set_file(err, a->path);
+                        return false;
+                }
         }
-        qsort(s->items, s->n, sizeof(s->items[0]), by_id_digest);
         return true;
 }
 

@@ -41,13 +41,34 @@ void prc_adapter_set_clear(prc_adapter_set *s);
  * Errors: adapter-repeated, adapter-set-limit, the manifest classes.
  */
 bool prc_adapters_from_manifests(const char *const *paths, size_t n, prc_adapter_set *out, prc_err *err) PRC_MUST_CHECK;
-/* Resolve ids through a registry lockfile by default policy.  Errors: the registry classes, as above. */
-bool prc_adapters_from_registry(const char *registry, const char *const *ids, size_t n, prc_adapter_set *out,
-                                prc_err *err) PRC_MUST_CHECK;
+/*
+ * The registry lockfile's detached signature (issue 16).  With trust_store
+ * NULL nothing is verified.  Otherwise the signature file (signature, or
+ * REGISTRY.sig when NULL) is verified over the loaded lockfile's content
+ * digest in scope "registry" before any id is resolved; a present signature
+ * that does not verify is always refused.  A missing one is refused when
+ * require is set or the path was given explicitly (signature-required).
+ * All pointers borrowed.
+ */
+typedef struct prc_registry_sig_opts {
+        const char *trust_store;        /* operator-selected prc.trust-store/v1 file, or NULL */
+        const char *signature;          /* prc.signature/v1 file, or NULL: REGISTRY.sig */
+        bool        require;            /* --require-signature */
+} prc_registry_sig_opts;
+
+/*
+ * Resolve ids through a registry lockfile by default policy, after its
+ * signature check (sig may be NULL: none).  Errors: the registry classes, as
+ * above; trust-*, signature-* and signature-required.
+ */
+bool prc_adapters_from_registry(const char *registry, const prc_registry_sig_opts *sig, const char *const *ids,
+                                size_t n, prc_adapter_set *out, prc_err *err) PRC_MUST_CHECK;
 /*
  * Every adapter must be bound by an assertion of the profile: same adapter
- * id, same manifest digest, and an observation kind the manifest declares.
- * Sorts the set into execution order.  Errors: adapter-unbound.
+ * id, same manifest digest, and an observation kind the manifest declares;
+ * and pass the runner's gate (prc_oci_gate: trust, a native protocol's
+ * reviewed digest and exact command).  Sorts the set into execution order.
+ * Errors: adapter-unbound, prc_oci_gate's classes.
  */
 bool prc_adapters_authorize(prc_adapter_set *s, const prc_assertion *const *as, size_t nas, prc_err *err) PRC_MUST_CHECK;
 /* The adapter of the set a binding names (id and digest), or NULL. */

@@ -70,6 +70,10 @@ static bool add_gap(struct scan *s, const char *path, const char *cls, const cha
         snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
         snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
         snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
+        /* Valid UTF-8 without control characters, or the JSON record could not hold the gap (issue 16). */
+        prc_err_sanitize(s->gaps[s->ngaps].path);
+        prc_err_sanitize(s->gaps[s->ngaps].cls);
+        prc_err_sanitize(s->gaps[s->ngaps].reason);
         s->ngaps++;
         return true;
 }
@@ -490,7 +494,7 @@ static bool run_adapters(struct scan *s, prc_err *err)
                 prc_err_init(&re);
                 if (!s->o->run_adapter(s->o->run_ctx, x->a, s->inv, run_id, dl, &x->record, &re)) {
                         x->record = NULL;
-                        json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", x->a->res.adapter_id,
+                        json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "adapter", x->a->res.adapter_id,
                                                                    "class", prc_err_name(re.cls), "message", re.msg));
                 }
         }
@@ -532,17 +536,25 @@ static json_t *target_json(const struct scan *s)
                          excl);
 }
 
+/* NULL when a gap could not be written: the run then fails, it never loses a gap (issue 16). */
 static json_t *gaps_json(const struct scan *s)
 {
         json_t *a = json_array();
 
         for (size_t i = 0; a != NULL && i < s->ngaps; i++)
-                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
-                                                   s->gaps[i].cls, "reason", s->gaps[i].reason));
+                if (json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", s->gaps[i].path, "class",
+                                                       s->gaps[i].cls, "reason", s->gaps[i].reason)) != 0) {
+                        json_decref(a);
+                        a = NULL;
+                }
         for (size_t i = 0; a != NULL && i < prc_inventory_unrep_count(s->inv); i++) {
                 const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
-                json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
-                                                   "the name is not a valid normalized path; it was not analyzed"));
+                if (json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
+                                                       "the name is not a valid normalized path; it was not "
+                                                       "analyzed")) != 0) {
+                        json_decref(a);
+                        a = NULL;
+                }
         }
         return a;
 }

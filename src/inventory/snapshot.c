@@ -446,8 +446,13 @@ static bool make_dir(prc_snapshot *s, const char *out_dir, const char *tmp, prc_
                 if (s->path == NULL)
                         return prc_err_oom(err, "the snapshot path");
                 snprintf(s->path, n, "%s/prc-snapshot-XXXXXX", tmp);
-                if (mkdtemp(s->path) == NULL)
-                        return prc_err_sys(err, PRC_E_IO, errno, "cannot create a snapshot directory under '%s'", tmp);
+                if (mkdtemp(s->path) == NULL) {
+                        /* The parent by its role: the message can reach a run result (issue 16). */
+                        prc_err_sys(err, PRC_E_IO, errno, "cannot create a snapshot directory in the snapshot's "
+                                    "parent directory");
+                        prc_err_set_file(err, tmp);
+                        return false;
+                }
         } else {
                 size_t n = strlen(out_dir);
                 while (n > 1 && out_dir[n - 1] == '/')
@@ -480,7 +485,8 @@ static bool make_dir(prc_snapshot *s, const char *out_dir, const char *tmp, prc_
         }
         s->parentfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (s->parentfd < 0) {
-                prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", parent);
+                prc_err_sys(err, PRC_E_IO, errno, "cannot open the snapshot's parent directory");
+                prc_err_set_file(err, parent);
                 free(copy);
                 free(s->name);
                 s->name = NULL;         /* nothing of ours to remove */
@@ -496,13 +502,21 @@ static bool make_dir(prc_snapshot *s, const char *out_dir, const char *tmp, prc_
                 return prc_err_sys(err, PRC_E_IO, e, "cannot create '%s'", s->path);
         }
         s->fd = openat(s->parentfd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (s->fd < 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", s->path);
-        if (fchmod(s->fd, 0700) != 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot set the mode of '%s'", s->path);
+        /* The snapshot by its role, its path only in err->file: a message can reach a run result. */
         struct stat st;
-        if (fstat(s->fd, &st) != 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", s->path);
+        const char *failed = NULL;
+        int e = 0;
+        if (s->fd < 0)
+                failed = "open", e = errno;
+        else if (fchmod(s->fd, 0700) != 0)
+                failed = "set the mode of", e = errno;
+        else if (fstat(s->fd, &st) != 0)
+                failed = "stat", e = errno;
+        if (failed != NULL) {
+                prc_err_sys(err, PRC_E_IO, e, "cannot %s the snapshot directory", failed);
+                prc_err_set_file(err, s->path);
+                return false;
+        }
         s->dev = st.st_dev;
         return true;
 }

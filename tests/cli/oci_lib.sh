@@ -143,6 +143,14 @@ EOF
         chmod 644 "$file"
 }
 
+# expect_refused CLASS: the scan was refused before any runtime was invoked (issue 16): exit 4, CLASS on
+# stderr, no result on stdout.
+expect_refused() {
+        expect_rc 4
+        expect_err "$1"
+        [ -z "$OUT" ] || fail "a refused scan printed a result: ${OUT:0:300}"
+}
+
 # oci_target DIR: a small target tree.
 oci_target() {
         mkdir -p "$1/src"

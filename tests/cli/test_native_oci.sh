@@ -295,22 +295,18 @@ t_native_oci_override_differing_from_reviewed_digest_is_an_error() {
         setup_native
         # No Syft or Grype digest is reviewed: any production test-image override is an error, never a skip.
         scan_native sbom PRC_NATIVE_TEST_IMAGE="${SYFT#*@}"
-        expect_eq "$(sc 'a["state"]')" '"Unknown"'
-        expect_class native-image-unreviewed
+        expect_refused native-image-unreviewed
         scan_grype clean PRC_NATIVE_TEST_IMAGE="${GRYPE#*@}"
-        expect_eq "$(sc 'b["state"]')" '"Unknown"'
-        expect_class native-image-unreviewed
+        expect_refused native-image-unreviewed
 }
 
 t_native_oci_standin_whose_digest_is_not_the_pinned_one_is_refused() {
         setup_native
         # The gate names the Grype stand-in; the Syft manifest pins another image: refused, not run.
         STANDIN_DIGEST=${GRYPE#*@} scan_native sbom
-        expect_eq "$(sc 'a["state"]')" '"Unknown"'
-        expect_class native-image-unreviewed
+        expect_refused native-image-unreviewed
         STANDIN_DIGEST=${SYFT#*@} scan_grype clean
-        expect_eq "$(sc 'b["state"]')" '"Unknown"'
-        expect_class native-image-unreviewed
+        expect_refused native-image-unreviewed
 }
 
 t_native_oci_release_build_never_runs_the_standins() {
@@ -318,8 +314,7 @@ t_native_oci_release_build_never_runs_the_standins() {
         run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${SYFT#*@}" "$PRC" scan --target "$TMP/sbom" \
                 --catalog-root "$TMP/catalog" --profile prc/supply-chain --mode verify-local \
                 --adapter-manifest "$TMP/syft.yaml" --now "$NOW" --format json
-        expect_eq "$(sc 'a["state"]')" '"Unknown"'
-        expect_class native-image-unreviewed
+        expect_refused native-image-unreviewed
 }
 
 t_native_oci_bundled_syft_and_grype_are_refused_until_reviewed() {
@@ -328,9 +323,36 @@ t_native_oci_bundled_syft_and_grype_are_refused_until_reviewed() {
                 --adapter-manifest "$PRC_ROOT/adapters/syft-v1.51.0.yaml" \
                 --adapter-manifest "$PRC_ROOT/adapters/grype-v0.116.1.yaml" \
                 --adapter-data "prc.adapter.grype@0.116/grype-db=$TMP/db" --now "$NOW" --format json
-        expect_eq "$(sc 'a["state"]')" '"Unknown"'
-        expect_eq "$(sc 'b["state"]')" '"Unknown"'
-        expect_eq "$(sc '[e["class"] for e in r["errors"]]')" '["native-image-unreviewed", "native-image-unreviewed"]'
+        # The first of the set in execution order names the refusal.
+        expect_refused native-image-unreviewed
+        expect_err prc.adapter.grype@0.116
+}
+
+# Issue 16: the complete set is authorized, native gates included, before the runtime is invoked for any
+# adapter.  Gitleaks (reviewed, and first in execution order) with an unreviewed Syft: the set is refused and
+# the docker client is never started, not even for Gitleaks.  A docker on PATH that only records its calls
+# tells; the real one is found by its real path, so the wrapper is a binary that records and then execs it.
+t_native_oci_unreviewed_syft_keeps_gitleaks_from_the_runtime() {
+        setup_native
+        local rules=${PRC_CORPORA:-$PRC_ROOT/../shared/corpora}/native/gitleaks/config/gitleaks.toml.gz
+        [ -f "$rules" ] || rules=/work/shared/corpora/native/gitleaks/config/gitleaks.toml.gz
+        [ -f "$rules" ] || fail "the Gitleaks ruleset corpus is absent ($rules)"
+        cp "$rules" "$TMP/rules.gz" && chmod 644 "$TMP/rules.gz"
+        mkdir -p "$TMP/bin" "$TMP/calls" && chmod 777 "$TMP/calls"
+        printf '#include <unistd.h>\n#include <fcntl.h>\nint main(int c, char **v) { (void)c; int fd = open("%s/calls/called", O_WRONLY | O_CREAT | O_APPEND, 0666); if (fd >= 0) (void)write(fd, "x", 1); execv("%s", v); return 127; }\n' \
+                "$TMP" "$(command -v docker)" >"$TMP/bin/docker.c"
+        cc -O2 -o "$TMP/bin/docker" "$TMP/bin/docker.c" && chmod 755 "$TMP/bin" "$TMP/bin/docker"
+        # The wrapper works: a scan with the reviewed Gitleaks alone reaches it.
+        OCI_PATH="$TMP/bin:$PATH" run as_user "$PRCT" scan --target "$TMP/clean" --profile prc/supply-chain --mode verify-local \
+                --adapter-manifest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        [ -s "$TMP/calls/called" ] || fail "the recording docker was never called: ${ERR:0:300}"
+        rm -f "$TMP/calls/called"
+        OCI_PATH="$TMP/bin:$PATH" run as_user "$PRCT" scan --target "$TMP/clean" --profile prc/supply-chain --mode verify-local \
+                --adapter-manifest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" \
+                --adapter-manifest "$PRC_ROOT/adapters/syft-v1.51.0.yaml" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_refused native-image-unreviewed
+        expect_err prc.adapter.syft@1.51
+        [ ! -e "$TMP/calls/called" ] || fail "the runtime was invoked before the set was refused"
 }
 
 t_native_oci_both_standins_in_one_scan() {

@@ -14,7 +14,7 @@ if ! sh "$PRC_ROOT/scripts/oci-env.sh" --check >/dev/null 2>&1; then
 else
         oci_prepare_user
         declare -A IMG
-        for n in good authority sleeper memhog forker network writer flood; do
+        for n in good authority sleeper memhog forker network writer flood lingerer; do
                 if ! IMG[$n]=$(oci_image "$n"); then
                         OCI_OK=0
                         OCI_SETUP_ERR="cannot build test image $n"
@@ -87,7 +87,7 @@ t_plan_has_every_control() {
         argv=$(json_get argv)
         for flag in '"run"' '"--rm"' '"--pull=never"' '"--network=none"' '"--read-only"' '"--cap-drop=ALL"' \
                 '"--security-opt=no-new-privileges"' '"--memory=67108864b"' '"--memory-swap=67108864b"' \
-                '"--cpus=1.000"' '"--pids-limit=8"' '"--ulimit=nofile=64:64"' '"--ulimit=nproc=40:40"' \
+                '"--cpus=1.000"' '"--pids-limit=1"' '"--ulimit=nofile=64:64"' '"--ulimit=nproc=33:33"' \
                 '"--workdir=/prc-snapshot"' '"/adapter"' ',target=/prc-snapshot,readonly"'; do
                 grep -qF -- "$flag" <<<"$argv" || fail "argv lacks $flag"
         done
@@ -259,14 +259,61 @@ t_memory_hog_is_killed_at_its_limit() {
         expect_disp execution-error adapter-memory-limit
 }
 
-t_fork_bomb_is_held_at_the_pids_limit() {
+# Seed 000: no child processes for generic JSONL adapters.  The manifest asks for 8 pids; a generic
+# adapter gets --pids-limit=1 (the adapter process itself), so its very first fork fails.
+t_fork_bomb_first_fork_fails() {
         need_oci
         PIDS=8 oci_manifest "$TMP/m.yaml" "${IMG[forker]}"
         run_json
         expect_disp accepted null
-        local forks
-        forks=$(json_get observations.0.value.forks)
-        [ "$forks" -lt 8 ] || fail "forked $forks times under pids 8"
+        expect_eq "$(json_get limits.pids)" 1
+        expect_eq "$(json_get observations.0.value.forks)" 0
+}
+
+# Issue 16: the docker client killed by a signal prc did not send leaves the adapter's end unknown.  The
+# lingerer has written a complete transcript and keeps running: never an accepted exit 0.
+t_client_killed_by_a_foreign_signal_is_an_execution_error() {
+        need_oci
+        local name cpid i
+        WALL=60 oci_manifest "$TMP/m.yaml" "${IMG[lingerer]}"
+        mkdir -p -m 777 "$TMP/o"
+        ( st=0; PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" \
+                as_user "$PRC_T" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
+                --format json >"$TMP/o/out" 2>"$TMP/o/err" || st=$?; echo "$st" >"$TMP/o/rc" ) &
+        for i in $(seq 1 300); do
+                [ -s "$TMP/o/name" ] && [ -n "$(docker ps -q --filter "name=^/$(cat "$TMP/o/name")\$" \
+                        --filter status=running)" ] && break
+                sleep 0.1
+        done
+        name=$(cat "$TMP/o/name")
+        [ -n "$(docker ps -q --filter "name=^/$name\$" --filter status=running)" ] || fail "the lingerer never ran"
+        # The runtime client: the only process whose command line names this run's container.
+        cpid=$(pgrep -f -- "--name=$name" | head -n 1)
+        [ -n "$cpid" ] || fail "no runtime client to kill"
+        kill -KILL "$cpid"
+        for i in $(seq 1 300); do [ -s "$TMP/o/rc" ] && break; sleep 0.1; done
+        wait
+        expect_eq "$(cat "$TMP/o/rc")" 3
+        OUT=$(cat "$TMP/o/out")
+        expect_disp execution-error oci-exit-unknown
+        expect_eq "$(json_get exit_status)" null
+        expect_eq "$(json_get observations)" "[]"
+        container_gone
+}
+
+# Issue 16: group 0 follows --user=UID:GID into the container; the runner refuses it like root.
+t_group_root_is_refused() {
+        need_oci
+        [ "$(id -u)" -eq 0 ] || return 0       # only root can start prc with the user's uid and group 0
+        oci_manifest "$TMP/m.yaml" "${IMG[good]}"
+        run runuser -u "$OCI_USER" -g root -- /usr/bin/env -i PATH="$PATH" HOME=/tmp "$PRC" adapter plan-oci \
+                --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
+        expect_rc 4
+        expect_eq "$(json_get error_class)" oci-root-group-refused
+        run runuser -u "$OCI_USER" -g root -- /usr/bin/env -i PATH="$PATH" HOME=/tmp "$PRC" adapter run-oci \
+                --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker --format json
+        expect_rc 4
+        expect_eq "$(json_get error_class)" oci-root-group-refused
 }
 
 t_network_is_unreachable() {

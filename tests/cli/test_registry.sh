@@ -379,3 +379,60 @@ t_signature_over_an_unloadable_registry_is_unchecked() {
         expect_eq "$(json_get signature.status)" "unchecked"
         expect_eq "$(json_get errors.0.class)" "missing-field"
 }
+
+# Issue 16: `prc scan --adapter-registry` verifies the lockfile's detached signature before resolution.
+# The only entry is revoked, so a lockfile that passes the signature check is refused one step later, by
+# resolution (registry-revoked): the class says which check stopped the scan.  Nothing runs either way.
+scan_reg() {
+        runp "$PRC" scan --target "$TMP/t" --mode verify-local --adapter-registry "$TMP/reg.yaml" \
+                --adapter-id prc.adapter.compromised@3.0 --format json "$@"
+}
+
+t_scan_requires_a_verified_registry_signature() {
+        revoked_registry
+        mkdir -p "$TMP/t"
+        newkey pub1
+        store "$TMP/store.yaml" "[registry]"
+        # Unsigned: refused only when a signature is required.
+        scan_reg --trust-store "$TMP/store.yaml" --require-signature
+        expect_rc 4
+        expect_err signature-required
+        [ -z "$OUT" ] || fail "a refused scan printed a result"
+        scan_reg --trust-store "$TMP/store.yaml"
+        expect_rc 4
+        expect_err registry-revoked
+        # Signed (REGISTRY.sig beside the lockfile by default, or --registry-signature): resolution is reached.
+        sign pub1 registry "$(digest_of "$TMP/reg.yaml")" "$TMP/reg.yaml.sig"
+        scan_reg --trust-store "$TMP/store.yaml" --require-signature
+        expect_rc 4
+        expect_err registry-revoked
+        mv "$TMP/reg.yaml.sig" "$TMP/other.sig"
+        scan_reg --trust-store "$TMP/store.yaml" --require-signature --registry-signature "$TMP/other.sig"
+        expect_rc 4
+        expect_err registry-revoked
+        # Mis-signed: another key, or the lockfile changed after signing.  Refused, required or not.
+        newkey outsider
+        sign outsider registry "$(digest_of "$TMP/reg.yaml")" "$TMP/reg.yaml.sig"
+        scan_reg --trust-store "$TMP/store.yaml"
+        expect_rc 4
+        expect_err signature-unknown-key
+        sed -i 's/revision: 2/revision: 3/' "$TMP/reg.yaml"
+        scan_reg --trust-store "$TMP/store.yaml" --require-signature --registry-signature "$TMP/other.sig"
+        expect_rc 4
+        expect_err signature-digest-mismatch
+        [ -z "$OUT" ] || fail "a refused scan printed a result"
+}
+
+t_scan_signature_options_need_a_registry_and_a_store() {
+        revoked_registry
+        mkdir -p "$TMP/t"
+        runp "$PRC" scan --target "$TMP/t" --mode verify-local --require-signature
+        expect_rc 2
+        expect_err "need --adapter-registry"
+        scan_reg --require-signature
+        expect_rc 2
+        expect_err "need --trust-store"
+        scan_reg --registry-signature "$TMP/x.sig"
+        expect_rc 2
+        expect_err "need --trust-store"
+}

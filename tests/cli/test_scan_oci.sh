@@ -103,3 +103,54 @@ t_unbound_adapter_never_reaches_the_runtime() {
         expect_err adapter-unbound
         [ -z "$OUT" ] || fail "a refused scan printed a result"
 }
+
+# no_host_path NAME: the result in $OUT is one JSON document that holds NAME nowhere (a host path component).
+no_host_path() {
+        /usr/bin/python3 -c 'import json,sys; json.loads(sys.stdin.read())' <<<"$OUT" || fail "no result: ${OUT:0:300}"
+        ! grep -qF -- "$1" <<<"$OUT" || fail "the result holds the host path component $1: $OUT"
+}
+
+# Issue 16: messages copied into errors[] feed the result ID and hold no host path.  Every operator input
+# lives under a directory with a distinctive name; each error names its input by its role, and its adapter.
+t_run_result_holds_no_host_path() {
+        need_oci
+        local d=$TMP/prc-hostpath-5e1f
+        mkdir -p "$d/db" && printf 'one\n' >"$d/db/a" && chmod 755 "$d" && chmod 000 "$d/db"
+        # The Gitleaks ruleset (the bundled, reviewed manifest: its ruleset is read before any image is needed).
+        run as_user "$PRC" scan --target "$TMP/t" --mode verify-local \
+                --adapter-manifest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" --gitleaks-ruleset "$d/rules.gz" \
+                --format json
+        expect_rc 1
+        no_host_path prc-hostpath-5e1f
+        expect_eq "$(json_get errors.0.adapter)" prc.adapter.gitleaks@8.30
+        expect_eq "$(json_get errors.0.class)" io-error
+        grep -qF 'the Gitleaks ruleset' <<<"$(json_get errors.0.message)" || fail "the ruleset is not named by its role"
+        # The snapshot's parent directory.
+        ADAPTER=good oci_manifest "$TMP/good.yaml" "${IMG[good]}"
+        dg=$("$PRC" doc digest "$TMP/good.yaml")
+        catalog "$TMP/cat" "A|prc-test.good@1.0.0|$dg|prc-test.entries|pass_outcomes: [value]"
+        PRC_OCI_TMPDIR=$d/none run as_user "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p \
+                --mode verify-local --adapter-manifest "$TMP/good.yaml" --format json
+        expect_rc 1
+        no_host_path prc-hostpath-5e1f
+        expect_eq "$(json_get errors.0.adapter)" prc-test.good@1.0.0
+        grep -qF "the snapshot's parent directory" <<<"$(json_get errors.0.message)" ||
+                fail "the snapshot parent is not named by its role: $(json_get errors.0.message)"
+        # An external data directory the user cannot read.
+        ADAPTER=good DATA=$'data:\n  - name: db\n    max_bytes: 1000\n    max_files: 3' \
+                oci_manifest "$TMP/good.yaml" "${IMG[good]}"
+        dg=$("$PRC" doc digest "$TMP/good.yaml")
+        catalog "$TMP/cat" "A|prc-test.good@1.0.0|$dg|prc-test.entries|pass_outcomes: [value]"
+        run as_user "$PRC" scan --target "$TMP/t" --catalog-root "$TMP/cat" --profile p --mode verify-local \
+                --adapter-manifest "$TMP/good.yaml" --adapter-data "prc-test.good@1.0.0/db=$d/db" --format json
+        expect_rc 1
+        no_host_path prc-hostpath-5e1f
+        expect_eq "$(json_get errors.0.adapter)" prc-test.good@1.0.0
+        grep -qF "data 'db'" <<<"$(json_get errors.0.message)" || fail "the data directory is not named by its role"
+        # The result with adapter errors matches its schema.
+        printf '%s\n' "$OUT" >"$TMP/r.json"
+        /usr/bin/python3 -c 'import json,sys,jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+                "$PRC_ROOT/schemas/run-result.schema.json" "$TMP/r.json" || fail "the result does not match its schema"
+        chmod 755 "$d/db"
+}

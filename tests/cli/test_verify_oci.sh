@@ -203,9 +203,7 @@ t_verify_oci_override_differing_from_reviewed_digest_is_an_error() {
         setup_standin
         # The production override names the stand-in, not the reviewed Gitleaks digest: an error, never a skip.
         scan_standin clean PRC_GITLEAKS_RULESET="$TMP/rules.gz" PRC_NATIVE_TEST_IMAGE="${STANDIN#*@}"
-        expect_rc 1
-        expect_eq "$(assertion 'a["state"]')" '"Unknown"'
-        grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
+        expect_refused native-image-unreviewed
 }
 
 t_verify_oci_standin_manifest_refused_without_the_test_gate() {
@@ -214,16 +212,18 @@ t_verify_oci_standin_manifest_refused_without_the_test_gate() {
         run as_user /usr/bin/env PRC_GITLEAKS_RULESET="$TMP/rules.gz" "$PRCT" scan --target "$TMP/clean" \
                 --catalog-root "$TMP/cat" --profile p --mode verify-local --adapter-manifest "$TMP/gl.yaml" \
                 --format json
-        expect_rc 1
-        grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
+        expect_refused native-image-unreviewed
 }
 
 # verify_layout: $TMP/v/catalog, the bundled catalog with PRC-A-CORE-013 bound to the stand-in manifest, and
-# $TMP/v/adapters/ holding that manifest under the bundled name: `prc verify` reads the manifest next to its
-# catalog root ($PRC_CATALOG_ROOT/../adapters/gitleaks-v8.30.0.yaml).
+# $TMP/v/adapters/ holding that manifest under the bundled name, and copies of both builds' prc in
+# $TMP/v/build/ and $TMP/v/build/test/: `prc verify` reads the catalog bundled beside its binary and the
+# manifest next to that catalog ($TMP/v/adapters/gitleaks-v8.30.0.yaml); the environment cannot move it.
 verify_layout() {
         setup_standin
-        mkdir -p "$TMP/v/adapters" "$TMP/v/catalog"
+        mkdir -p "$TMP/v/adapters" "$TMP/v/catalog" "$TMP/v/build/test"
+        cp "$PRC" "$TMP/v/build/prc"
+        cp "$PRCT" "$TMP/v/build/test/prc"
         standin_manifest "$TMP/v/adapters/gitleaks-v8.30.0.yaml" "${STANDIN#*@}"
         bundled=$("$PRCT" doc digest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml")
         sed -e "s/$bundled/$DG/" -e 's/adapter_id: prc.adapter.gitleaks@8.30/adapter_id: prc-test.gitleaks-standin@8.30/' \
@@ -241,24 +241,36 @@ print(a["evidence"][0]["observation"]["locations"][0]["path"] if sys.argv[1:] ==
 
 t_verify_oci_prc_verify_runs_the_standin_in_the_testing_build() {
         verify_layout
-        run as_user /usr/bin/env PRC_CATALOG_ROOT="$TMP/v/catalog" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
-                "$PRCT" verify "$TMP/dirty" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/dirty" --gitleaks-ruleset "$TMP/rules.gz" --format json
         expect_rc 1
         expect_eq "$(core013)" Fail
         expect_eq "$(core013 path)" conf/app.ini
-        run as_user /usr/bin/env PRC_CATALOG_ROOT="$TMP/v/catalog" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
-                PRC_GITLEAKS_RULESET="$TMP/rules.gz" "$PRCT" verify "$TMP/clean" --format json
+        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                PRC_GITLEAKS_RULESET="$TMP/rules.gz" "$TMP/v/build/test/prc" verify "$TMP/clean" --format json
         expect_eq "$(core013)" Pass
 }
 
 t_verify_oci_release_build_never_runs_the_standin() {
         verify_layout
-        # build/prc has no stand-in gate: the same layout and variable leave the stand-in unreviewed.
+        # build/prc has no stand-in gate: the same layout and variable leave the stand-in unreviewed, and the
+        # whole adapter set is refused before any runtime is invoked (issue 16).
+        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/prc" verify "$TMP/clean" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_refused native-image-unreviewed
+}
+
+# Issue 16: the catalog verify uses is not the environment's to choose, any more than --catalog-root is.
+t_verify_oci_refuses_a_catalog_root_from_the_environment() {
+        verify_layout
         run as_user /usr/bin/env PRC_CATALOG_ROOT="$TMP/v/catalog" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
-                "$PRC" verify "$TMP/clean" --gitleaks-ruleset "$TMP/rules.gz" --format json
-        expect_rc 1
-        expect_eq "$(core013)" Unknown
-        grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
+                "$PRCT" verify "$TMP/dirty" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_rc 2
+        expect_err PRC_CATALOG_ROOT
+        [ -z "$OUT" ] || fail "a refused verify printed a result: ${OUT:0:300}"
+        run as_user /usr/bin/env PRC_CATALOG_ROOT= "$PRCT" verify "$TMP/dirty" --format json
+        expect_rc 2
+        expect_err PRC_CATALOG_ROOT
 }
 
 t_verify_oci_bundled_gitleaks_reaches_the_image_check() {
@@ -321,7 +333,5 @@ t_verify_oci_standin_gate_needs_the_exact_built_digest() {
                 PRC_TEST_NATIVE_STANDIN=sha256:1111111111111111111111111111111111111111111111111111111111111111 \
                 "$PRCT" scan --target "$TMP/clean" --catalog-root "$TMP/cat" --profile p --mode verify-local \
                 --adapter-manifest "$TMP/gl.yaml" --format json
-        expect_rc 1
-        expect_eq "$(assertion 'a["state"]')" '"Unknown"'
-        grep -q 'native-image-unreviewed' <<<"$OUT" || fail "no native-image-unreviewed in the result: $OUT"
+        expect_refused native-image-unreviewed
 }

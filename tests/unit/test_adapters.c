@@ -113,7 +113,7 @@ static void test_adapters__registry_approval_does_not_authorize_an_unbound_adapt
 
         paths();
         prc_err_init(&e);
-        T_ASSERT(prc_adapters_from_registry(registry, ids, 1, &s, &e));
+        T_ASSERT(prc_adapters_from_registry(registry, NULL, ids, 1, &s, &e));
         T_EQ_STR(s.items[0].res.trust, "first-party-sandboxed");
         c = catalog_binding(bid, dg, kinds, 1);
         T_ASSERT(!authorize(&s, c, &e));
@@ -131,11 +131,11 @@ static void test_adapters__registry_denials_stop_the_whole_set(void)
 
         paths();
         prc_err_init(&e);
-        T_ASSERT(!prc_adapters_from_registry(registry, ids, 2, &s, &e));
+        T_ASSERT(!prc_adapters_from_registry(registry, NULL, ids, 2, &s, &e));
         T_ASSERT(e.cls != PRC_E_OK);
         T_EQ_INT(s.n, 0);
         prc_err_init(&e);
-        T_ASSERT(!prc_adapters_from_registry(registry, revoked, 1, &s, &e));
+        T_ASSERT(!prc_adapters_from_registry(registry, NULL, revoked, 1, &s, &e));
         T_ASSERT(e.cls != PRC_E_OK);
         T_EQ_INT(s.n, 0);
 }
@@ -156,7 +156,7 @@ static void test_adapters__repeats_and_the_limit_are_refused(void)
         T_ASSERT(!prc_adapters_from_manifests(twice, 2, &s, &e));
         T_ERR(e, PRC_E_ADAPTER_REPEATED);
         prc_err_init(&e);
-        T_ASSERT(!prc_adapters_from_registry(registry, ids, 2, &s, &e));
+        T_ASSERT(!prc_adapters_from_registry(registry, NULL, ids, 2, &s, &e));
         T_ERR(e, PRC_E_ADAPTER_REPEATED);
         for (size_t i = 0; i < 17; i++)
                 many[i] = fixture;

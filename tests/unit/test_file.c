@@ -81,6 +81,30 @@ static void test_file__missing_dir_and_fifo_are_io_errors(void)
         prc_buf_clear(&b);
 }
 
+/* Issue 16: an operator input is named by its role in the message; its path stays in err.file. */
+static void test_file__read_as_names_the_role_not_the_path(void)
+{
+        prc_buf b;
+        prc_err e;
+        const char *p = t_write(t_tmpdir(), "big", "0123456789", 10);
+
+        prc_buf_init(&b, 100);
+        prc_err_init(&e);
+        T_ASSERT(!prc_file_read_as("/nonexistent/prc-role-dir/x", "the ruleset", 100, 0, &b, &e));
+        T_ERR(e, PRC_E_IO);
+        T_EQ_INT(e.sys, ENOENT);
+        T_ASSERT(strstr(e.msg, "the ruleset") != NULL && strstr(e.msg, "prc-role-dir") == NULL);
+        T_EQ_STR(e.file, "/nonexistent/prc-role-dir/x");
+        prc_err_init(&e);
+        T_ASSERT(!prc_file_read_as(p, "the ruleset", 9, 0, &b, &e));
+        T_ERR(e, PRC_E_INPUT_TOO_LARGE);
+        T_ASSERT(strstr(e.msg, "the ruleset") != NULL && strstr(e.msg, t_tmpdir()) == NULL);
+        T_EQ_INT(b.len, 0);
+        T_ASSERT(prc_file_read_as(p, "the ruleset", 10, 0, &b, &e));
+        T_EQ_INT(b.len, 10);
+        prc_buf_clear(&b);
+}
+
 static void test_file__nofollow_refuses_symlink(void)
 {
         const char *target = t_write(t_tmpdir(), "real", "data", 4);
@@ -227,6 +251,7 @@ static const prc_test tests[] = {
         T(test_file__one_byte_past_cap_is_input_too_large),
         T(test_file__empty_file),
         T(test_file__missing_dir_and_fifo_are_io_errors),
+        T(test_file__read_as_names_the_role_not_the_path),
         T(test_file__nofollow_refuses_symlink),
         T(test_file__buffer_ceiling_below_cap_is_buffer_limit),
         T(test_file__fd_read_cap_counts_bytes_read_not_buffer),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/jcs.h"
+#include "base/utf8.h"
 #include "content/client.h"
 #include "content/dispatch.h"
 #include "content/docenc.h"
@@ -256,6 +257,39 @@ static void test_frame__refusal_crosses_by_name_and_is_sanitized(void)
         prc_buf_clear(&b);
 }
 
+/*
+ * Issue 16: a refusal's pointer and message arrive as raw bytes.  Decoded,
+ * they are valid UTF-8 with C0, DEL and C1 characters replaced, as every
+ * engine-side error is; otherwise jansson would refuse the string and the
+ * gap would vanish from the run result.
+ */
+static void test_frame__refusal_text_is_made_valid_utf8(void)
+{
+        prc_err e, d, err;
+        prc_buf b;
+        size_t at;
+
+        prc_err_init(&e);
+        prc_err_init(&err);
+        prc_err_set(&e, PRC_E_DUPLICATE_FIELD, "xxxxxxxxxxxxxx");
+        prc_err_set_ptr(&e, "/pppp");
+        prc_buf_init(&b, 4096);
+        T_ASSERT(prc_refusal_encode(&e, &b, &err));
+        /* Overwrite the encoded text in place: an invalid byte, a C1 NEL (C2 85), DEL, and a valid e-acute. */
+        at = b.len - 14;
+        T_ASSERT(memcmp(b.data + at, "xxxxxxxxxxxxxx", 14) == 0);
+        memcpy(b.data + at, "a\xff" "b\xc2\x85" "c\x7f" "d\xc3\xa9" "eeee", 14);
+        at = b.len - 14 - 4 - 5;
+        T_ASSERT(memcmp(b.data + at, "/pppp", 5) == 0);
+        memcpy(b.data + at, "/\xfe\x9b" "pp", 5);
+        T_ASSERT(prc_refusal_decode(b.data, b.len, &d, &err));
+        T_NOERR(err);
+        T_EQ_STR(d.msg, "a?b??c?d\xc3\xa9" "eeee");
+        T_EQ_STR(d.ptr, "/??pp");
+        T_ASSERT(prc_utf8_valid((const uint8_t *)d.msg, strlen(d.msg), NULL));
+        prc_buf_clear(&b);
+}
+
 static char *enc(const json_t *v)
 {
         prc_buf b;
@@ -426,6 +460,7 @@ static const prc_test tests[] = {
         T(test_frame__request_round_trips),
         T(test_frame__request_path_with_nul_is_refused),
         T(test_frame__refusal_crosses_by_name_and_is_sanitized),
+        T(test_frame__refusal_text_is_made_valid_utf8),
         T(test_frame__docenc_is_jcs_without_floats),
         T(test_frame__docenc_integers_and_large_objects),
         T(test_frame__docenc_writes_reals_as_shortest_round_trip),

@@ -80,7 +80,7 @@ static prc_oci_spec fake_spec(const prc_oci_runtime *rt, const prc_manifest *m)
 /* ---- golden plans -------------------------------------------------------- */
 
 /*
- * .in: {"runtime":"docker"|"podman","manifest":{...},"snapshot_path","uid",
+ * .in: {"runtime":"docker"|"podman","manifest":{...},"snapshot_path","uid","gid",
  *       "host_nofile_max","data":[{"name","path","sha256","files","bytes"}]}
  * Everything else is fake_spec's.
  */
@@ -105,6 +105,8 @@ static void golden_one(const char *dir, const char *base)
                 s.snapshot_path = json_string_value(json_object_get(spec, "snapshot_path"));
         if (json_object_get(spec, "uid"))
                 s.uid = (uint32_t)json_integer_value(json_object_get(spec, "uid"));
+        if (json_object_get(spec, "gid"))
+                s.gid = (uint32_t)json_integer_value(json_object_get(spec, "gid"));
         if (json_object_get(spec, "host_nofile_max"))
                 s.host_nofile_max = (uint64_t)json_integer_value(json_object_get(spec, "host_nofile_max"));
         const json_t *dl = json_object_get(spec, "data");
@@ -231,8 +233,8 @@ static void test_oci__plan_carries_every_control(void)
         static const char *const want[] = {
                 "run", "--rm", "-i", "--pull=never", "--network=none", "--read-only", "--cap-drop=ALL",
                 "--security-opt=no-new-privileges", "--user=1000:1000", "--memory=67108864b",
-                "--memory-swap=67108864b", "--cpus=1.500", "--pids-limit=8", "--ulimit=nofile=64:64",
-                "--ulimit=nproc=40:40", "--workdir=/prc-snapshot", "--entrypoint=",
+                "--memory-swap=67108864b", "--cpus=1.500", "--pids-limit=1", "--ulimit=nofile=64:64",
+                "--ulimit=nproc=33:33", "--workdir=/prc-snapshot", "--entrypoint=",
                 "127.0.0.1:5000/prc-test/good@sha256:1111111111111111111111111111111111111111111111111111111111111111",
                 "/adapter", "--jsonl",
         };
@@ -260,7 +262,7 @@ static void test_oci__plan_refuses_ulimits_above_the_host_and_root(void)
         T_ERR(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST);
         prc_err_init(&err);
         s = fake_spec(&rt, m);
-        s.host_nproc_max = 39;  /* pids 8 + headroom 32 = 40 */
+        s.host_nproc_max = 32;  /* generic pids 1 + headroom 32 = 33 */
         T_ASSERT(prc_oci_plan(&s, &err) == NULL);
         T_ERR(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST);
         prc_err_init(&err);
@@ -268,6 +270,11 @@ static void test_oci__plan_refuses_ulimits_above_the_host_and_root(void)
         s.uid = 0;
         T_ASSERT(prc_oci_plan(&s, &err) == NULL);
         T_ERR(err, PRC_E_OCI_ROOT_REFUSED);
+        prc_err_init(&err);
+        s = fake_spec(&rt, m);
+        s.gid = 0;      /* issue 16: root's group is refused like root */
+        T_ASSERT(prc_oci_plan(&s, &err) == NULL);
+        T_ERR(err, PRC_E_OCI_ROOT_GROUP_REFUSED);
         prc_err_init(&err);
         s = fake_spec(&rt, m);
         s.container_name = "../evil";

@@ -33,6 +33,30 @@ static void gitleaks_state(prc_oci_native *n, size_t cap)
         prc_buf_init(&n->out, cap);
 }
 
+/*
+ * Seed 000: a generic jsonl adapter cannot fork (pids 1, whatever its
+ * manifest asks); the reviewed native protocols keep their manifest's
+ * PID-bounded allowance (issue 16).
+ */
+static void test_oci_native__only_native_protocols_keep_their_pids(void)
+{
+        static const char *const names[] = { "gitleaks-v8.30.0.yaml", "syft-v1.51.0.yaml", "grype-v0.116.1.yaml" };
+        prc_err err = {0};
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+                prc_manifest *m = bundled(names[i]);
+                T_ASSERT(prc_manifest_limits_of(m)->pids > 1);
+                T_EQ_INT(prc_oci_pids_limit(m), prc_manifest_limits_of(m)->pids);
+                prc_manifest_free(m);
+        }
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/fixtures/adapters/fixture-adapter.yaml", t_root());
+        prc_manifest *g = prc_manifest_load(path, PRC_MANIFEST_EXECUTE, &err);
+        T_NOERR(err);
+        T_ASSERT(prc_manifest_limits_of(g)->pids > 1);
+        T_EQ_INT(prc_oci_pids_limit(g), 1);
+        prc_manifest_free(g);
+}
+
 static void test_oci_native__gitleaks_without_a_ruleset_is_refused(void)
 {
         prc_manifest *m = bundled("gitleaks-v8.30.0.yaml");
@@ -304,6 +328,7 @@ static void test_oci_native__grype_report_must_name_the_mounted_db(void)
 }
 
 static const prc_test tests[] = {
+        T(test_oci_native__only_native_protocols_keep_their_pids),
         T(test_oci_native__gitleaks_without_a_ruleset_is_refused),
         T(test_oci_native__override_other_than_reviewed_digest_is_an_error),
         T(test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed),

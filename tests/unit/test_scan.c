@@ -21,10 +21,17 @@ struct script {
         char                   run_ids[4][65];
 };
 
+/* Non-NULL: fake_parse refuses with exactly these bytes as its message, as a decoded worker reply could. */
+static const char *parse_refusal;
+
 static bool fake_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, prc_err *err)
 {
-        (void)ctx, (void)format, (void)path, (void)p, (void)n, (void)err;
-        return true;
+        (void)ctx, (void)format, (void)path, (void)p, (void)n;
+        if (parse_refusal == NULL)
+                return true;
+        err->cls = PRC_E_INVALID_JSON;
+        snprintf(err->msg, sizeof(err->msg), "%s", parse_refusal);
+        return false;
 }
 
 static bool fake_run(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv, const char *run_id,
@@ -148,6 +155,12 @@ static void test_scan__record_dispositions_map_to_states(void)
                 T_EQ_INT(sc.calls, 1);
                 T_EQ_INT(json_array_size(json_object_get(r, "executions")), rows[i].refuse ? 0 : 1);
                 T_EQ_INT(json_array_size(json_object_get(r, "errors")), rows[i].refuse ? 1 : 0);
+                if (rows[i].refuse) {
+                        /* Issue 16: an adapter's error names it as the adapter, not as an assertion. */
+                        const json_t *er = json_array_get(json_object_get(r, "errors"), 0);
+                        T_EQ_STR(json_string_value(json_object_get(er, "adapter")), set.items[0].res.adapter_id);
+                        T_ASSERT(json_object_get(er, "assertion") == NULL);
+                }
                 json_decref(r);
                 prc_adapter_set_clear(&set);
         }
@@ -198,6 +211,63 @@ static void test_scan__unbound_adapter_is_refused_before_anything_runs(void)
         T_EQ_INT(sc.calls, 0);
         prc_adapter_set_clear(&set);
         prc_adapter_set_clear(&bound);
+}
+
+/*
+ * Issue 16: the native gates (reviewed digest, exact command) are part of
+ * authorizing the complete set.  Gitleaks (reviewed) sorts before an
+ * unreviewed Syft; neither may reach the runtime.
+ */
+static void test_scan__unreviewed_native_adapter_refuses_the_set_before_anything_runs(void)
+{
+        char a[4200], b[4200];
+        const char *paths[2] = { b, a };
+        prc_adapter_set set;
+        struct script sc = { "accepted", "completed", "not_found", "k", false, 0, { { 0 } }, { NULL }, { { 0 } } };
+        prc_err e;
+
+        unsetenv("PRC_NATIVE_TEST_IMAGE");
+        unsetenv("PRC_TEST_NATIVE_STANDIN");
+        snprintf(a, sizeof(a), "%s/adapters/gitleaks-v8.30.0.yaml", t_root());
+        snprintf(b, sizeof(b), "%s/adapters/syft-v1.51.0.yaml", t_root());
+        prc_err_init(&e);
+        set.n = 0;
+        T_ASSERT(prc_adapters_from_manifests(paths, 2, &set, &e));
+        setup(&set);
+        T_ASSERT(scan(&set, &sc, PRC_MODE_VERIFY_LOCAL, 0, &e) == NULL);
+        T_ERR(e, PRC_E_NATIVE_IMAGE_UNREVIEWED);
+        T_ASSERT(strstr(e.msg, "prc.adapter.syft") != NULL);
+        T_EQ_INT(sc.calls, 0);
+        prc_adapter_set_clear(&set);
+}
+
+/*
+ * Issue 16: a refusal whose message holds an invalid byte or a C1 control
+ * is still a coverage gap, sanitized, never dropped from the result.
+ */
+static void test_scan__refusal_with_invalid_utf8_stays_a_gap(void)
+{
+        prc_adapter_set set;
+        struct script sc = { "accepted", "completed", "not_found", "k", false, 0, { { 0 } }, { NULL }, { { 0 } } };
+        prc_err e;
+        json_t *r;
+        const json_t *gaps;
+
+        load_set(&set, 1);
+        setup(&set);
+        t_write(target, "package.json", "{}\n", 3);
+        prc_adapter_set_clear(&set);   /* the catalog stays; inspect mode runs no adapter */
+        parse_refusal = "bad \xff byte \xc2\x85 nel";
+        r = scan(&set, &sc, PRC_MODE_INSPECT, 0, &e);
+        parse_refusal = NULL;
+        if (r == NULL)
+                t_fail(__FILE__, __LINE__, "scan: %s", e.msg);
+        gaps = json_object_get(r, "coverage_gaps");
+        T_EQ_INT(json_array_size(gaps), 1);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(gaps, 0), "path")), "package.json");
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(gaps, 0), "class")), "invalid-json");
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(gaps, 0), "reason")), "bad ? byte ?? nel");
+        json_decref(r);
 }
 
 static void test_scan__inspect_mode_blocks_adapter_bound_assertions(void)
@@ -551,6 +621,8 @@ static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
         T(test_scan__unbound_adapter_is_refused_before_anything_runs),
+        T(test_scan__unreviewed_native_adapter_refuses_the_set_before_anything_runs),
+        T(test_scan__refusal_with_invalid_utf8_stays_a_gap),
         T(test_scan__inspect_mode_blocks_adapter_bound_assertions),
         T(test_scan__sbom_value_passes_only_with_its_artifact),
         T(test_scan__hg_metadata_is_analyzed),

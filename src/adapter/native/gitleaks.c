@@ -104,7 +104,8 @@ bool prc_gitleaks_ruleset_load(const char *gz_path, prc_buf *out, prc_err *err)
         bool ok;
 
         prc_buf_init(&gz, 1u << 20);
-        ok = prc_file_read(gz_path, 1u << 20, PRC_FILE_NOFOLLOW, &gz, err) &&
+        /* Named by its role: the message can reach a run result, the path cannot (issue 16). */
+        ok = prc_file_read_as(gz_path, "the Gitleaks ruleset", 1u << 20, PRC_FILE_NOFOLLOW, &gz, err) &&
              prc_gitleaks_ruleset_check(gz.data, gz.len, out, err);
         if (!ok && err->file[0] == '\0')
                 prc_err_set_file(err, gz_path);

@@ -291,7 +291,7 @@ bool prc_grype_db_check(const char *dir, int64_t now, json_t **out_identity, prc
         }
         snprintf(path, sizeof(path), "%s/6/import.json", dir);
         prc_buf_init(&b, 1u << 16);
-        if (!prc_file_read(path, 1u << 16, PRC_FILE_NOFOLLOW, &b, err))
+        if (!prc_file_read_as(path, "6/import.json of the grype-db directory", 1u << 16, PRC_FILE_NOFOLLOW, &b, err))
                 goto out;
         doc = prc_json_parse(b.data, b.len, &prc_limits_operator, 0, err);
         if (doc == NULL || !FIELDS(doc, "", import_fields))
