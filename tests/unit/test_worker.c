@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -731,7 +732,8 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         prc_client_stats st;
 
         opts(&o);
-        o.cache_max = 50;       /* each reply below is 23 bytes (array, two integers): two fit, three do not */
+        /* Each reply below is 23 bytes (array, two integers), charged with its entry's overhead: two fit, three do not. */
+        o.cache_max = 2 * (23 + PRC_CACHE_ENTRY_OVERHEAD) + 50;
         c = client_with(&o);
         expect_doc(c, "[1,111]", "[1,111]");
         expect_doc(c, "[2,222]", "[2,222]");
@@ -741,7 +743,7 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         T_EQ_INT(st.round_trips, 3);
         T_EQ_INT(st.cache_hits, 1);
         T_EQ_INT(st.cache_entries, 2);
-        T_EQ_INT(st.cache_bytes, 46);
+        T_EQ_INT(st.cache_bytes, 2 * (23 + PRC_CACHE_ENTRY_OVERHEAD));
         expect_doc(c, "[1,111]", "[1,111]");    /* still cached */
         expect_doc(c, "[2,222]", "[2,222]");    /* was evicted: a round trip */
         prc_client_get_stats(c, &st);
@@ -766,6 +768,46 @@ static void test_worker__cache_holds_many_entries(void)
         T_EQ_INT(st.round_trips, 300);
         T_EQ_INT(st.cache_hits, 300);
         T_EQ_INT(st.cache_entries, 300);
+        prc_client_free(c);
+}
+
+/*
+ * Issue 16: the bound counts each entry's own memory, not only reply bytes,
+ * so a flood of tiny replies cannot hold more than cache_max.  Where the
+ * heap can be measured (not under ASan), the memory the flood leaves held
+ * must be within the bound too.
+ */
+static void test_worker__cache_bound_holds_for_many_tiny_entries(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+        char in[32];
+#if !defined(__SANITIZE_ADDRESS__)
+        struct mallinfo2 before, after;
+#endif
+
+        opts(&o);
+        o.cache_max = 16u << 10;
+        c = client_with(&o);
+        expect_doc(c, "[0]", "[0]");    /* the worker, its READY details and the buffers exist from here on */
+#if !defined(__SANITIZE_ADDRESS__)
+        before = mallinfo2();
+#endif
+        /* Below max_requests, so one worker serves them all. */
+        for (int i = 1; i < 900; i++) {
+                snprintf(in, sizeof(in), "[%d]", i);
+                expect_doc(c, in, in);
+        }
+#if !defined(__SANITIZE_ADDRESS__)
+        after = mallinfo2();
+        T_ASSERT(after.uordblks <= before.uordblks + o.cache_max);
+#endif
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);
+        T_ASSERT(st.cache_bytes <= o.cache_max);
+        T_ASSERT(st.cache_entries >= 50);
+        T_ASSERT(st.cache_entries <= o.cache_max / PRC_CACHE_ENTRY_OVERHEAD);
         prc_client_free(c);
 }
 
@@ -1241,6 +1283,7 @@ static const prc_test tests[] = {
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
         T(test_worker__cache_holds_many_entries),
+        T(test_worker__cache_bound_holds_for_many_tiny_entries),
         T(test_worker__a_binary_that_is_not_a_worker_is_worker_start),
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
@@ -1283,6 +1326,7 @@ static const prc_test client_tests[] = {
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
         T(test_worker__cache_holds_many_entries),
+        T(test_worker__cache_bound_holds_for_many_tiny_entries),
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
         T(test_worker__retires_a_worker_after_max_requests),
