@@ -238,6 +238,60 @@ static void test_worker__reply_cap_reached_mid_stream_is_reply_too_large(void)
         prc_client_free(c);
 }
 
+/*
+ * Issue 16: JSONC reads numbers exactly as parse-json does (the worker
+ * streams JSON through its own number reader, JSONC builds a tree): for
+ * each input the same refusal class, or documents with the same encoding
+ * (so -0.0, subnormals and rounding are compared bit for bit).
+ */
+static void test_worker__jsonc_numbers_are_read_as_parse_json_reads_them(void)
+{
+        static const char *const nums[] = {
+                "0", "-0", "7", "-7", "13.5", "-0.0", "0.1", "1.0", "2.50", "1e2", "1E2", "1e+2", "1e-2",
+                "-1.5E-3", "123456789.123456789", "0.30000000000000004", "9007199254740991",
+                "-9007199254740991", "9007199254740992", "-9007199254740992", "9223372036854775807",
+                "12345678901234567890", "100000000000000000000.0", "1.7976931348623157e308", "2e308",
+                "-2e308", "4.9e-324", "1e-400", "2.2250738585072011e-308", "01", "1.", ".5", "-", "+1", "1e",
+                "1e+", "0x10", "Infinity", "NaN", "1.5.2", "-01.0", "1_000",
+        };
+        prc_client *c = client();
+        prc_buf a, b;
+        char in[96];
+
+        prc_buf_init(&a, 1u << 16);
+        prc_buf_init(&b, 1u << 16);
+        for (size_t i = 0; i < 2 * PRC_ARRAY_LEN(nums); i++) {
+                const char *n = nums[i / 2];
+                json_t *dj = NULL, *dc = NULL;
+                prc_err ej, ec;
+                bool okj, okc;
+                if (i % 2 == 0)
+                        snprintf(in, sizeof(in), "%s", n);
+                else
+                        snprintf(in, sizeof(in), "{\"editor.fontSize\": [%s, {\"n\": %s}]}", n, n);
+                prc_err_init(&ej);
+                prc_err_init(&ec);
+                okj = prc_client_parse(c, PRC_FMT_JSON, "t.json", (const uint8_t *)in, strlen(in), &dj, &ej);
+                okc = prc_client_parse(c, PRC_FMT_JSONC, "t.jsonc", (const uint8_t *)in, strlen(in), &dc, &ec);
+                if (okj != okc || ej.cls != ec.cls)
+                        t_fail(__FILE__, __LINE__, "'%s': json %s, jsonc %s (%s)", in, prc_err_name(ej.cls),
+                               prc_err_name(ec.cls), ec.msg);
+                if (okj) {
+                        prc_err e;
+                        prc_err_init(&e);
+                        prc_buf_reset(&a);
+                        prc_buf_reset(&b);
+                        T_ASSERT(prc_docbin_write(dj, &a, &e) && prc_docbin_write(dc, &b, &e));
+                        T_EQ_MEM(b.data, b.len, a.data, a.len);
+                }
+                json_decref(dj);
+                json_decref(dc);
+        }
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
+        prc_client_free(c);
+}
+
 static void test_worker__parser_refusal_is_named_and_keeps_the_worker(void)
 {
         prc_client *c = client();
@@ -1246,6 +1300,7 @@ static const prc_test tests[] = {
         T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__jsonc_numbers_are_read_as_parse_json_reads_them),
         T(test_worker__parses_yaml_through_a_floored_worker),
         T(test_worker__every_table_entry_is_served_under_the_floor),
         T(test_worker__unknown_format_is_unknown_operation),
@@ -1312,6 +1367,7 @@ static const prc_test client_tests[] = {
         T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__jsonc_numbers_are_read_as_parse_json_reads_them),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__spin_forever_is_a_timeout),
         T(test_worker__garbage_frame_is_invalid_frame),
