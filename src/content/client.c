@@ -43,6 +43,19 @@ typedef struct centry {
         size_t         len;
 } centry;
 
+/*
+ * What one entry costs beyond its payload, charged against cache_max with
+ * it (issue 16): without it, a flood of tiny replies (a 10-byte document
+ * each) would hold millions of entries whose own blocks dwarf the payload
+ * bound.  The figure covers the entry's heap chunk (glibc: the block plus
+ * an 8-byte header, in 16-byte granules), the payload chunk's header and
+ * rounding (at most 32 bytes: the smallest chunk is 32) and two bucket
+ * slots (the table never has more than two per entry the cache has held
+ * at once).
+ */
+_Static_assert((sizeof(centry) + 8 + 15) / 16 * 16 + 32 + 2 * sizeof(centry *) <= PRC_CACHE_ENTRY_OVERHEAD,
+               "PRC_CACHE_ENTRY_OVERHEAD no longer covers an entry's own memory");
+
 struct prc_client {
         prc_client_opts o;              /* copy; its pointers are borrowed from the caller */
         pid_t           pid;            /* running worker, or 0 */
@@ -415,7 +428,7 @@ static void cache_drop(prc_client *c, centry *e)
 {
         bucket_remove(c, e);
         cache_unlink(c, e);
-        c->cbytes -= e->len;
+        c->cbytes -= e->len + PRC_CACHE_ENTRY_OVERHEAD;
         c->centries--;
         free(e->data);
         free(e);
@@ -448,7 +461,7 @@ static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t
 {
         centry *e;
 
-        if (n > c->o.cache_max)
+        if (n > c->o.cache_max || c->o.cache_max - n < PRC_CACHE_ENTRY_OVERHEAD)
                 return;
         if (!cache_grow(c))
                 return;
@@ -467,7 +480,7 @@ static void cache_put(prc_client *c, const uint8_t key[PRC_SHA256_LEN], uint16_t
         cache_push_front(c, e);
         e->chain = c->buckets[bucket_of(c, key)];
         c->buckets[bucket_of(c, key)] = e;
-        c->cbytes += n;
+        c->cbytes += n + PRC_CACHE_ENTRY_OVERHEAD;
         c->centries++;
         while (c->cbytes > c->o.cache_max && c->tail != NULL)
                 cache_drop(c, c->tail);

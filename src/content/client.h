@@ -31,6 +31,13 @@
 
 typedef struct prc_client prc_client;   /* opaque */
 
+/*
+ * Bytes the parse cache charges for each entry beyond its reply payload
+ * (entry block, hash slots, heap overhead): cache_max bounds the memory
+ * the cache holds, so many tiny replies cannot exceed it either.
+ */
+enum { PRC_CACHE_ENTRY_OVERHEAD = 160 };
+
 typedef struct prc_client_opts {
         const char        *worker_path;  /* borrowed; NULL: /proc/self/exe (this prc binary) */
         const char *const *worker_args;  /* borrowed; extra "key=value" words (test builds), NULL-terminated */
@@ -38,7 +45,8 @@ typedef struct prc_client_opts {
         uint32_t           reply_max;    /* reply cap (PRC_REPLY_MAX) */
         unsigned           timeout_ms;   /* wall clock per request, write through reply (10 s) */
         unsigned           start_ms;     /* spawn to the worker's first frame (5 s) */
-        size_t             cache_max;    /* parse cache bound in bytes of cached replies; 0 disables (64 MiB) */
+        size_t             cache_max;    /* parse cache bound in bytes: each entry is charged its reply
+                                          * payload plus PRC_CACHE_ENTRY_OVERHEAD; 0 disables (64 MiB) */
         uint64_t           as_bytes;     /* worker RLIMIT_AS (1 GiB) */
         unsigned           cpu_seconds;  /* worker RLIMIT_CPU (60 s) */
         unsigned           max_requests; /* replace a worker after this many requests (1000); it is also
@@ -85,7 +93,7 @@ typedef struct prc_client_stats {
         uint64_t workers_started;
         uint64_t restarts;        /* replies the worker started over (PRC_RE_RESTART: a streamed YAML fell back) */
         uint64_t retirements;     /* requests a worker left to a fresh one (PRC_RE_RETIRE: it kept memory) */
-        size_t   cache_bytes, cache_entries;
+        size_t   cache_bytes, cache_entries;   /* cache_bytes: as charged (payloads + overhead) */
         pid_t    worker_pid;      /* 0 when none is running */
 } prc_client_stats;
 void prc_client_get_stats(const prc_client *c, prc_client_stats *out);

@@ -358,7 +358,8 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         { PRC_OP_PARSE, PRC_FMT_TOML, "parse-toml", prc_toml_parse, PRC_TOML_UNSAFE_INT_TYPED, NULL, PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_INI,  "parse-ini",  prc_ini_parse,  0,                    NULL,   PARSE_INPUT_MAX },
         { PRC_OP_PARSE, PRC_FMT_XML,  "parse-xml",  prc_xml_parse,  0,                    NULL,   PARSE_INPUT_MAX },
-        { PRC_OP_PARSE, PRC_FMT_JSONC, "parse-jsonc", prc_jsonc_parse, 0,                 NULL,   PARSE_INPUT_MAX },
+        /* Numbers exactly as parse-json reads them (issue 16: `"editor.fontSize": 13.5` was a coverage gap). */
+        { PRC_OP_PARSE, PRC_FMT_JSONC, "parse-jsonc", prc_jsonc_parse, PRC_JSON_ALLOW_FLOAT, NULL, PARSE_INPUT_MAX },
         { PRC_OP_TOKENIZE, PRC_TOK_PKGBUILD, "tokenize-pkgbuild", prc_shell_tokenize, PRC_SHELL_PKGBUILD, NULL,
           PARSE_INPUT_MAX },
         { PRC_OP_TOKENIZE, PRC_TOK_SRCINFO, "tokenize-srcinfo", prc_shell_tokenize, PRC_SHELL_SRCINFO, NULL,

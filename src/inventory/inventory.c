@@ -83,6 +83,7 @@ struct prc_inventory {
         prc_inv_skipped  skipped;
         uint64_t         total_bytes;
         size_t           max_entries;
+        size_t           listed;        /* names held by the listings of the directories being walked */
         prc_pool_feed   *feed;          /* during the build: hashes published entries */
         size_t           published;
         uint8_t         *dents;         /* walk scratch: getdents64 buffer (DENTS_BUF) */
@@ -281,10 +282,23 @@ static bool names_add(struct names *ns, const struct dirent64 *de, size_t n)
         return true;
 }
 
+#if defined(PRC_TESTING) && PRC_TESTING
+static atomic_size_t listed_peak;
+
+size_t prc_inventory_test_listed_peak(void)
+{
+        return atomic_exchange(&listed_peak, 0);
+}
+#endif
+
 /*
  * List directory fd.  fresh: fd is shared with the caller (the root), so
  * list through a new open file description (a dup would share and move
  * the read position); otherwise fd is the walk's own and is read directly.
+ * The entry cap is checked per name as the names are read (issue 16): the
+ * listings held on the walk's current path count against it, so a
+ * directory of millions of names is refused after max_entries of them,
+ * never read whole first.
  */
 static bool read_names(prc_inventory *inv, int dfd, bool fresh, const char *rel, struct names *ns, prc_err *err)
 {
@@ -317,10 +331,21 @@ static bool read_names(prc_inventory *inv, int dfd, bool fresh, const char *rel,
                         off += de->d_reclen;
                         if ((n == 1 && name[0] == '.') || (n == 2 && name[0] == '.' && name[1] == '.'))
                                 continue;
+                        if (inv->listed >= inv->max_entries) {
+                                prc_err_set(err, PRC_E_INV_TOO_MANY,
+                                            "cannot list '%s': it and the directories above it hold more than "
+                                            "%zu names", rel, inv->max_entries);
+                                goto out;
+                        }
                         if (!names_add(ns, de, n)) {
                                 prc_err_oom(err, "a directory listing");
                                 goto out;
                         }
+                        inv->listed++;
+#if defined(PRC_TESTING) && PRC_TESTING
+                        if (inv->listed > atomic_load(&listed_peak))
+                                atomic_store(&listed_peak, inv->listed);
+#endif
                 }
         }
         ok = true;
@@ -482,6 +507,7 @@ static bool walk_dir(prc_inventory *inv, int dfd, dev_t dev, char *rel, size_t l
 out:
         /* The directory's files go to the hashing workers before its subdirectories' are found. */
         publish(inv);
+        inv->listed -= ns.n;
         names_free(&ns);
         return ok;
 }

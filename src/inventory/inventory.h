@@ -176,6 +176,8 @@ void prc_inventory_test_force_lstat(bool on);
 void prc_inventory_test_force_stream_copy(bool on);
 /* Hash every file with read(), as where a file cannot be mapped (large files are mapped otherwise). */
 void prc_inventory_test_force_read(bool on);
+/* The most directory-listing names walks held at once since the last call (which resets it). */
+size_t prc_inventory_test_listed_peak(void);
 #endif
 
 #endif

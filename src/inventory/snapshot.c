@@ -930,13 +930,15 @@ static bool note_diff(struct verify *v, const char *path, bool special, prc_err 
 
 static bool walk_dir(struct verify *v, int dfd, char *rel, size_t len, int depth, prc_err *err)
 {
-        int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);  /* fdopendir takes it */
+        int lfd;
         DIR *d;
         struct dirent *de;
         bool ok = true;
 
+        /* Checked before the open: returning here once leaked that descriptor on every verify (issue 16). */
         if (depth > PRC_PATH_DEPTH_MAX + 1)
                 return note_diff(v, rel, false, err);
+        lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);     /* fdopendir takes it */
         if (lfd < 0)
                 return prc_err_sys(err, PRC_E_SNAP_CHANGED, errno, "cannot list '%s' in the snapshot", len ? rel : ".");
         d = fdopendir(lfd);

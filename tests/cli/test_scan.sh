@@ -102,6 +102,35 @@ t_unparseable_manifest_is_a_gap_and_fails() {
         [ "$(json_get coverage_gaps.0.class)" = duplicate-field ]
 }
 
+# Issue 16: real editor settings are not attacks: a JSONC float parses, with no coverage gap.
+t_vscode_settings_float_parses_without_a_gap() {
+        mk_good "$TMP/t"
+        mkdir -p "$TMP/t/.vscode"
+        printf '{\n  // editor\n  "editor.fontSize": 13.5,\n  "editor.lineHeight": 1.6e0,\n}\n' >"$TMP/t/.vscode/settings.json"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-004)" = Pass ] || fail "CORE-004: $(json_get coverage_gaps)"
+        [ "$(json_get coverage_gaps)" = "[]" ] || fail "gaps: $(json_get coverage_gaps)"
+        run "$PRC" content parse --format jsonc "$TMP/t/.vscode/settings.json"
+        expect_rc 0
+        expect_out '13.5'
+}
+
+# Issue 16: an ISO-8859-1 pom.xml is read (expat decodes it), and the document is UTF-8.
+t_latin1_pom_parses_without_a_gap() {
+        mk_good "$TMP/t"
+        printf '<?xml version="1.0" encoding="ISO-8859-1"?>\n<project><name>caf\351</name></project>\n' >"$TMP/t/pom.xml"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-004)" = Pass ] || fail "CORE-004: $(json_get coverage_gaps)"
+        [ "$(json_get coverage_gaps)" = "[]" ] || fail "gaps: $(json_get coverage_gaps)"
+        run "$PRC" content parse --format xml "$TMP/t/pom.xml"
+        expect_rc 0
+        grep -q 'caf\(é\|\\u00e9\)' <<<"$OUT" || fail "no UTF-8 'café' in: $OUT"
+        printf '<?xml version="1.0" encoding="windows-1252"?>\n<project/>\n' >"$TMP/t/pom.xml"
+        run "$PRC" scan --target "$TMP/t" --format json
+        [ "$(state_of PRC-A-CORE-004)" = Fail ]
+        [ "$(json_get coverage_gaps.0.class)" = xml-encoding ]
+}
+
 t_hostile_yaml_workflow_is_refused_not_clean() {
         mk_good "$TMP/t"
         mkdir -p "$TMP/t/.github/workflows"

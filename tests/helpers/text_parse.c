@@ -3,6 +3,9 @@
  *
  *   text_parse toml-tagged|toml|jsonc|jsonc-syntax|ini FILE...
  *
+ * jsonc reads as the worker does (the dispatch table's flags); jsonc-syntax
+ * accepts numbers of any size (syntax verdicts only).
+ *
  * For each FILE prints one line: "FILE\tok\tJSON" (the document, compact,
  * keys sorted) or "FILE\terr\tCLASS\tLINE:COL\tMESSAGE".  Used by the
  * conformance runners (tests/conformance/toml-test.sh, jsonc.sh), which
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "base/limits.h"
+#include "content/dispatch.h"
 #include "content/parsers/ini.h"
 #include "content/parsers/jsonc.h"
 #include "content/parsers/toml.h"
@@ -64,8 +68,9 @@ int main(int argc, char **argv)
                 else if (strcmp(argv[1], "jsonc-syntax") == 0)  /* syntax verdicts: numbers of any size */
                         v = prc_jsonc_parse(b, n, &prc_limits_default, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT,
                                             &err);
-                else if (strcmp(argv[1], "jsonc") == 0)
-                        v = prc_jsonc_parse(b, n, &prc_limits_default, 0, &err);
+                else if (strcmp(argv[1], "jsonc") == 0)    /* as the worker reads it: the dispatch table's flags */
+                        v = prc_jsonc_parse(b, n, &prc_limits_default,
+                                            prc_dispatch_find(PRC_OP_PARSE, PRC_FMT_JSONC)->load_flags, &err);
                 else if (strcmp(argv[1], "ini") == 0)
                         v = prc_ini_parse(b, n, &prc_limits_default, 0, &err);
                 else

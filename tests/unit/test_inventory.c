@@ -634,6 +634,56 @@ static void test_inventory__entry_limit_is_an_error(void)
         T_ERR(err, PRC_E_INV_TOO_MANY);
 }
 
+/*
+ * Issue 16: the cap is checked while a directory is read, not after it is
+ * held whole: with a cap of 100, a directory of 3000 names is refused
+ * having held at most 100 of them.
+ */
+static void test_inventory__listing_stops_at_the_entry_cap_while_reading(void)
+{
+        prc_inventory_opts o = { .max_entries = 100 };
+        prc_err err;
+        char name[32];
+
+        for (int i = 0; i < 3000; i++) {
+                snprintf(name, sizeof(name), "big/f%04d", i);
+                fx_text(name, "");
+        }
+        (void)prc_inventory_test_listed_peak();
+        err = build_err(&o);
+        T_ERR(err, PRC_E_INV_TOO_MANY);
+        T_ASSERT(strstr(err.msg, "'big'") != NULL);
+        T_ASSERT(prc_inventory_test_listed_peak() <= 100);
+}
+
+/*
+ * Names that are not entries (directories, special files) are held by the
+ * listing too, so they count against the cap while it is read: 300 empty
+ * directories under a cap of 100 are refused.  Exactly the cap is fine.
+ */
+static void test_inventory__listing_names_that_are_not_entries_count_too(void)
+{
+        prc_inventory_opts o = { .max_entries = 100 };
+        prc_inventory *inv;
+        prc_err err;
+        char name[32];
+
+        for (int i = 0; i < 99; i++) {
+                snprintf(name, sizeof(name), "d%03d", i);
+                T_ASSERT(mkdir(fx_path(name), 0755) == 0);
+        }
+        T_ASSERT(mkfifo(fx_path("fifo"), 0600) == 0);
+        inv = build_ok(&o);
+        T_EQ_INT(prc_inventory_count(inv), 0);
+        prc_inventory_free(inv);
+        for (int i = 99; i < 300; i++) {
+                snprintf(name, sizeof(name), "d%03d", i);
+                T_ASSERT(mkdir(fx_path(name), 0755) == 0);
+        }
+        err = build_err(&o);
+        T_ERR(err, PRC_E_INV_TOO_MANY);
+}
+
 static void test_inventory__root_must_be_a_directory(void)
 {
         prc_inventory *inv = NULL;
@@ -1007,6 +1057,8 @@ static const prc_test tests[] = {
         T(test_inventory__two_builds_are_byte_identical),
         T(test_inventory__one_byte_change_changes_the_digest),
         T(test_inventory__entry_limit_is_an_error),
+        T(test_inventory__listing_stops_at_the_entry_cap_while_reading),
+        T(test_inventory__listing_names_that_are_not_entries_count_too),
         T(test_inventory__root_must_be_a_directory),
         T(test_inventory__read_checks_bytes_against_the_listing),
         T(test_inventory__component_walk_fallback_refuses_symlinks_too),

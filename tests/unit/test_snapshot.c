@@ -5,12 +5,14 @@
  */
 #include "t.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/statfs.h>
 
 #include "base/jcs.h"
+#include "base/path.h"
 #include "cli/cli.h"
 #include "inventory/inventory.h"
 #include "inventory/snapshot.h"
@@ -587,6 +589,66 @@ static void test_snapshot__verify_names_changes_in_large_and_deep_trees(void)
         prc_inventory_free(inv);
 }
 
+/* Descriptors this process has open. */
+static int open_fds(void)
+{
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *de;
+        int n = 0;
+
+        T_ASSERT(d != NULL);
+        while ((de = readdir(d)) != NULL)
+                if (de->d_name[0] != '.')
+                        n++;
+        closedir(d);
+        return n - 1;   /* the listing's own descriptor */
+}
+
+/*
+ * Issue 16: a directory chain deeper than the path depth limit is a
+ * difference, and the walk that stops there closes what it opened.
+ */
+static void test_snapshot__verify_past_the_depth_limit_closes_its_descriptors(void)
+{
+        enum { LEVELS = PRC_PATH_DEPTH_MAX + 4 };
+        prc_inventory *inv;
+        prc_snapshot *s;
+        int fds[LEVELS + 1], before;
+
+        fx_text("t/a", "aaaa");
+        inv = inv_of_target();
+        s = snap_ok(inv, fx_path("s"), NULL);
+        seal_ok(s);
+        T_ASSERT(chmod(fx_path("s"), 0700) == 0);
+        fds[0] = open(fx_path("s"), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        T_ASSERT(fds[0] >= 0);
+        for (int i = 1; i <= LEVELS; i++) {
+                T_ASSERT(mkdirat(fds[i - 1], "d", 0700) == 0);
+                fds[i] = openat(fds[i - 1], "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                T_ASSERT(fds[i] >= 0);
+        }
+        for (int i = 1; i <= LEVELS; i++)
+                close(fds[i]);
+        before = open_fds();
+        for (int round = 0; round < 3; round++)
+                expect_verify_fails(s, "'d/d/d/d");
+        T_EQ_INT(open_fds(), before);
+        /* The deep chain is ours to remove: the snapshot's own removal stops at the depth limit too. */
+        for (int i = LEVELS; i >= 1; i--) {
+                char p[2 * LEVELS];
+                for (int k = 0; k < i; k++) {
+                        p[2 * k] = 'd';
+                        p[2 * k + 1] = '/';
+                }
+                p[2 * i - 1] = '\0';   /* "d/d/.../d", i levels */
+                T_ASSERT(unlinkat(fds[0], p, AT_REMOVEDIR) == 0);
+        }
+        close(fds[0]);
+        prc_snapshot_free(s);
+        T_ASSERT(!exists(fx_path("s")));
+        prc_inventory_free(inv);
+}
+
 /* The snapshot lands in opts->parent when no out_dir is given. */
 static void test_snapshot__parent_option_places_the_temporary_dir(void)
 {
@@ -772,6 +834,7 @@ static const prc_test tests[] = {
         T(test_snapshot__relocated_file_keeps_its_bytes_elsewhere),
         T(test_snapshot__verify_sees_any_change_on_disk),
         T(test_snapshot__verify_names_changes_in_large_and_deep_trees),
+        T(test_snapshot__verify_past_the_depth_limit_closes_its_descriptors),
         T(test_snapshot__parent_option_places_the_temporary_dir),
         T(test_snapshot__tmpfs_parent_is_private_and_bounded),
         T(test_snapshot__keep_and_remove),

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <malloc.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -234,6 +235,60 @@ static void test_worker__reply_cap_reached_mid_stream_is_reply_too_large(void)
         prc_client_get_stats(c, &st);
         T_EQ_INT(st.workers_started, 1);        /* a refusal, not a broken conversation */
         prc_buf_clear(&in);
+        prc_client_free(c);
+}
+
+/*
+ * Issue 16: JSONC reads numbers exactly as parse-json does (the worker
+ * streams JSON through its own number reader, JSONC builds a tree): for
+ * each input the same refusal class, or documents with the same encoding
+ * (so -0.0, subnormals and rounding are compared bit for bit).
+ */
+static void test_worker__jsonc_numbers_are_read_as_parse_json_reads_them(void)
+{
+        static const char *const nums[] = {
+                "0", "-0", "7", "-7", "13.5", "-0.0", "0.1", "1.0", "2.50", "1e2", "1E2", "1e+2", "1e-2",
+                "-1.5E-3", "123456789.123456789", "0.30000000000000004", "9007199254740991",
+                "-9007199254740991", "9007199254740992", "-9007199254740992", "9223372036854775807",
+                "12345678901234567890", "100000000000000000000.0", "1.7976931348623157e308", "2e308",
+                "-2e308", "4.9e-324", "1e-400", "2.2250738585072011e-308", "01", "1.", ".5", "-", "+1", "1e",
+                "1e+", "0x10", "Infinity", "NaN", "1.5.2", "-01.0", "1_000",
+        };
+        prc_client *c = client();
+        prc_buf a, b;
+        char in[96];
+
+        prc_buf_init(&a, 1u << 16);
+        prc_buf_init(&b, 1u << 16);
+        for (size_t i = 0; i < 2 * PRC_ARRAY_LEN(nums); i++) {
+                const char *n = nums[i / 2];
+                json_t *dj = NULL, *dc = NULL;
+                prc_err ej, ec;
+                bool okj, okc;
+                if (i % 2 == 0)
+                        snprintf(in, sizeof(in), "%s", n);
+                else
+                        snprintf(in, sizeof(in), "{\"editor.fontSize\": [%s, {\"n\": %s}]}", n, n);
+                prc_err_init(&ej);
+                prc_err_init(&ec);
+                okj = prc_client_parse(c, PRC_FMT_JSON, "t.json", (const uint8_t *)in, strlen(in), &dj, &ej);
+                okc = prc_client_parse(c, PRC_FMT_JSONC, "t.jsonc", (const uint8_t *)in, strlen(in), &dc, &ec);
+                if (okj != okc || ej.cls != ec.cls)
+                        t_fail(__FILE__, __LINE__, "'%s': json %s, jsonc %s (%s)", in, prc_err_name(ej.cls),
+                               prc_err_name(ec.cls), ec.msg);
+                if (okj) {
+                        prc_err e;
+                        prc_err_init(&e);
+                        prc_buf_reset(&a);
+                        prc_buf_reset(&b);
+                        T_ASSERT(prc_docbin_write(dj, &a, &e) && prc_docbin_write(dc, &b, &e));
+                        T_EQ_MEM(b.data, b.len, a.data, a.len);
+                }
+                json_decref(dj);
+                json_decref(dc);
+        }
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
         prc_client_free(c);
 }
 
@@ -731,7 +786,8 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         prc_client_stats st;
 
         opts(&o);
-        o.cache_max = 50;       /* each reply below is 23 bytes (array, two integers): two fit, three do not */
+        /* Each reply below is 23 bytes (array, two integers), charged with its entry's overhead: two fit, three do not. */
+        o.cache_max = 2 * (23 + PRC_CACHE_ENTRY_OVERHEAD) + 50;
         c = client_with(&o);
         expect_doc(c, "[1,111]", "[1,111]");
         expect_doc(c, "[2,222]", "[2,222]");
@@ -741,7 +797,7 @@ static void test_worker__cache_evicts_least_recently_used_by_bytes(void)
         T_EQ_INT(st.round_trips, 3);
         T_EQ_INT(st.cache_hits, 1);
         T_EQ_INT(st.cache_entries, 2);
-        T_EQ_INT(st.cache_bytes, 46);
+        T_EQ_INT(st.cache_bytes, 2 * (23 + PRC_CACHE_ENTRY_OVERHEAD));
         expect_doc(c, "[1,111]", "[1,111]");    /* still cached */
         expect_doc(c, "[2,222]", "[2,222]");    /* was evicted: a round trip */
         prc_client_get_stats(c, &st);
@@ -766,6 +822,46 @@ static void test_worker__cache_holds_many_entries(void)
         T_EQ_INT(st.round_trips, 300);
         T_EQ_INT(st.cache_hits, 300);
         T_EQ_INT(st.cache_entries, 300);
+        prc_client_free(c);
+}
+
+/*
+ * Issue 16: the bound counts each entry's own memory, not only reply bytes,
+ * so a flood of tiny replies cannot hold more than cache_max.  Where the
+ * heap can be measured (not under ASan), the memory the flood leaves held
+ * must be within the bound too.
+ */
+static void test_worker__cache_bound_holds_for_many_tiny_entries(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+        char in[32];
+#if !defined(__SANITIZE_ADDRESS__)
+        struct mallinfo2 before, after;
+#endif
+
+        opts(&o);
+        o.cache_max = 16u << 10;
+        c = client_with(&o);
+        expect_doc(c, "[0]", "[0]");    /* the worker, its READY details and the buffers exist from here on */
+#if !defined(__SANITIZE_ADDRESS__)
+        before = mallinfo2();
+#endif
+        /* Below max_requests, so one worker serves them all. */
+        for (int i = 1; i < 900; i++) {
+                snprintf(in, sizeof(in), "[%d]", i);
+                expect_doc(c, in, in);
+        }
+#if !defined(__SANITIZE_ADDRESS__)
+        after = mallinfo2();
+        T_ASSERT(after.uordblks <= before.uordblks + o.cache_max);
+#endif
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 1);
+        T_ASSERT(st.cache_bytes <= o.cache_max);
+        T_ASSERT(st.cache_entries >= 50);
+        T_ASSERT(st.cache_entries <= o.cache_max / PRC_CACHE_ENTRY_OVERHEAD);
         prc_client_free(c);
 }
 
@@ -1204,6 +1300,7 @@ static const prc_test tests[] = {
         T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__jsonc_numbers_are_read_as_parse_json_reads_them),
         T(test_worker__parses_yaml_through_a_floored_worker),
         T(test_worker__every_table_entry_is_served_under_the_floor),
         T(test_worker__unknown_format_is_unknown_operation),
@@ -1241,6 +1338,7 @@ static const prc_test tests[] = {
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
         T(test_worker__cache_holds_many_entries),
+        T(test_worker__cache_bound_holds_for_many_tiny_entries),
         T(test_worker__a_binary_that_is_not_a_worker_is_worker_start),
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
@@ -1269,6 +1367,7 @@ static const prc_test client_tests[] = {
         T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
+        T(test_worker__jsonc_numbers_are_read_as_parse_json_reads_them),
         T(test_worker__escape_open_file_is_killed),
         T(test_worker__spin_forever_is_a_timeout),
         T(test_worker__garbage_frame_is_invalid_frame),
@@ -1283,6 +1382,7 @@ static const prc_test client_tests[] = {
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
         T(test_worker__cache_holds_many_entries),
+        T(test_worker__cache_bound_holds_for_many_tiny_entries),
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
         T(test_worker__retires_a_worker_after_max_requests),

@@ -112,21 +112,174 @@ static void test_xml__undeclared_entity_is_xml_entity(void)
         expect_err("<a b=\"&foo;\"/>", PRC_E_XML_ENTITY, 1);
 }
 
-static void test_xml__encodings_other_than_utf8_are_refused(void)
+/* UTF-16 with a byte order mark, built unit by unit. */
+struct u16b {
+        uint8_t b[512];
+        size_t  n;
+        bool    be;
+};
+
+static void u16_unit(struct u16b *w, unsigned u)
+{
+        w->b[w->n++] = (uint8_t)(w->be ? u >> 8 : u & 0xFF);
+        w->b[w->n++] = (uint8_t)(w->be ? u & 0xFF : u >> 8);
+}
+
+static void u16_str(struct u16b *w, const char *ascii)
+{
+        while (*ascii)
+                u16_unit(w, (unsigned char)*ascii++);
+}
+
+static void u16_init(struct u16b *w, bool be)
+{
+        w->n = 0;
+        w->be = be;
+        u16_unit(w, 0xFEFF);
+}
+
+static json_t *parse16(const struct u16b *w, size_t n, prc_err *e)
+{
+        prc_err_init(e);
+        return prc_xml_parse(w->b, n, &prc_limits_default, 0, e);
+}
+
+/*
+ * Issue 16: encodings expat decodes itself are read, and the document is
+ * UTF-8: ISO-8859-1 and US-ASCII by their declaration, UTF-16 after a byte
+ * order mark (with or without a declaration, big- or little-endian).
+ */
+static void test_xml__encodings_expat_decodes_are_read_as_utf8(void)
+{
+        static const char *const latin1[] = { "ISO-8859-1", "iso-8859-1" };
+        struct u16b w;
+        prc_err e;
+        json_t *v;
+        char doc[200];
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(latin1); i++) {
+                snprintf(doc, sizeof(doc), "<?xml version=\"1.0\" encoding=\"%s\"?>\n<caf\xE9 n=\"\xFF\">\xE0 \x85</caf\xE9>",
+                         latin1[i]);
+                v = parse(doc, 0, &e);
+                T_NOERR(e);
+                T_ASSERT(v != NULL);
+                T_EQ_STR(canon(v), "{\"attrs\":{\"n\":\"\xC3\xBF\"},\"children\":[\"\xC3\xA0 \xC2\x85\"],"
+                                   "\"name\":\"caf\xC3\xA9\"}");
+                json_decref(v);
+        }
+        v = parse("<?xml version=\"1.0\" encoding=\"US-ASCII\"?><a>x</a>", 0, &e);
+        T_NOERR(e);
+        T_EQ_STR(canon(v), "{\"children\":[\"x\"],\"name\":\"a\"}");
+        json_decref(v);
+        for (int be = 0; be < 2; be++) {
+                u16_init(&w, be);
+                if (be == 0)
+                        u16_str(&w, "<?xml version=\"1.0\" encoding=\"UTF-16\"?>");
+                u16_str(&w, "<a b=\"");
+                u16_unit(&w, 0xE9);
+                u16_str(&w, "\">");
+                u16_unit(&w, 0xD83D);   /* U+1F600 as a surrogate pair */
+                u16_unit(&w, 0xDE00);
+                u16_unit(&w, 0x4E2D);
+                u16_str(&w, "</a>");
+                v = parse16(&w, w.n, &e);
+                T_NOERR(e);
+                T_ASSERT(v != NULL);
+                T_EQ_STR(canon(v), "{\"attrs\":{\"b\":\"\xC3\xA9\"},\"children\":[\"\xF0\x9F\x98\x80\xE4\xB8\xAD\"],"
+                                   "\"name\":\"a\"}");
+                json_decref(v);
+        }
+}
+
+/* What expat cannot decode is still refused by name (xml-encoding). */
+static void test_xml__encodings_expat_cannot_decode_are_refused_by_name(void)
+{
+        struct u16b w;
+        prc_err e;
+
+        expect_err("<?xml version=\"1.0\" encoding=\"x-evil\"?><a/>", PRC_E_XML_ENCODING, 1);
+        expect_err("<?xml version=\"1.0\" encoding=\"windows-1252\"?><a>\x80</a>", PRC_E_XML_ENCODING, 1);
+        expect_err("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a/>", PRC_E_XML_ENCODING, 1);
+        /* 8-bit bytes that declare UTF-16 (expat: the declared encoding is incorrect). */
+        expect_err("<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>", PRC_E_XML_ENCODING, 1);
+        /* A UTF-8 byte order mark contradicting the declaration (expat would switch to Latin-1). */
+        expect_err("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xE9</a>", PRC_E_XML_ENCODING, 1);
+        /* A UTF-16 declaration without a byte order mark; other NUL bytes stay nul-byte. */
+        prc_err_init(&e);
+        T_ASSERT(prc_xml_parse((const uint8_t *)"<\0?\0x\0m\0l\0 \0?\0>\0", 18, &prc_limits_default, 0, &e) == NULL);
+        T_ERR(e, PRC_E_XML_ENCODING);
+        prc_err_init(&e);
+        T_ASSERT(prc_xml_parse((const uint8_t *)"\0<\0?\0x\0m\0l\0 \0?\0>", 18, &prc_limits_default, 0, &e) == NULL);
+        T_ERR(e, PRC_E_XML_ENCODING);
+        prc_err_init(&e);
+        T_ASSERT(prc_xml_parse((const uint8_t *)"\0<doc/>", 7, &prc_limits_default, 0, &e) == NULL);
+        T_ERR(e, PRC_E_NUL_BYTE);
+        /* A UTF-16 byte order mark under a declaration of UTF-8. */
+        u16_init(&w, false);
+        u16_str(&w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><a/>");
+        T_ASSERT(parse16(&w, w.n, &e) == NULL);
+        T_ERR(e, PRC_E_XML_ENCODING);
+}
+
+/*
+ * Ill-formed UTF-16 is refused before expat decodes it: expat 2.5 turns a
+ * high surrogate followed by any unit into some other character.
+ */
+static void test_xml__ill_formed_utf16_is_refused_with_its_place(void)
+{
+        struct u16b w;
+        prc_err e;
+
+        u16_init(&w, false);
+        u16_str(&w, "<a>\nx");
+        u16_unit(&w, 0xD83D);
+        u16_str(&w, "x</a>");
+        T_ASSERT(parse16(&w, w.n, &e) == NULL);
+        T_ERR(e, PRC_E_XML_INVALID_UTF16);
+        T_EQ_INT(e.off, 12);
+        T_EQ_INT(e.line, 2);
+        T_EQ_INT(e.col, 2);
+        u16_init(&w, true);
+        u16_str(&w, "<a>");
+        u16_unit(&w, 0xDE00);
+        u16_str(&w, "</a>");
+        T_ASSERT(parse16(&w, w.n, &e) == NULL);
+        T_ERR(e, PRC_E_XML_INVALID_UTF16);
+        u16_init(&w, true);
+        u16_str(&w, "<a/>");
+        u16_unit(&w, 0xD800);   /* a high surrogate as the last unit */
+        T_ASSERT(parse16(&w, w.n, &e) == NULL);
+        T_ERR(e, PRC_E_XML_INVALID_UTF16);
+        u16_init(&w, false);
+        u16_str(&w, "<a/>");
+        T_ASSERT(parse16(&w, w.n - 1, &e) == NULL);
+        T_ERR(e, PRC_E_XML_INVALID_UTF16);
+        u16_init(&w, false);
+        u16_str(&w, "<a>\n\n");
+        u16_unit(&w, 0);
+        u16_str(&w, "</a>");
+        T_ASSERT(parse16(&w, w.n, &e) == NULL);
+        T_ERR(e, PRC_E_NUL_BYTE);
+        T_EQ_INT(e.line, 3);
+}
+
+/* Declared UTF-8 (or US-ASCII, or nothing): the input is still checked whole, with the old class and place. */
+static void test_xml__declared_utf8_is_still_checked_before_parsing(void)
 {
         prc_err e;
         json_t *v;
 
-        expect_err("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>", PRC_E_XML_ENCODING, 1);
-        expect_err("<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>", PRC_E_XML_ENCODING, 1);
-        expect_err("<?xml version=\"1.0\" encoding=\"x-evil\"?><a/>", PRC_E_XML_ENCODING, 1);
-        prc_err_init(&e);
-        v = prc_xml_parse((const uint8_t *)"\xFF\xFE<\0a\0/\0>\0", 10, &prc_limits_default, 0, &e);
+        v = parse("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>\n x\xC0\xAF</a>", 0, &e);
         T_ASSERT(v == NULL);
-        T_ERR(e, PRC_E_XML_ENCODING);
-        v = parse("<?xml version=\"1.0\" encoding=\"US-ASCII\"?><a/>", 0, &e);
-        T_NOERR(e);
-        json_decref(v);
+        T_ERR(e, PRC_E_INVALID_UTF8);
+        T_EQ_INT(e.line, 3);
+        T_EQ_INT(e.col, 3);
+        expect_err("<?xml version=\"1.0\"?><a>\xE9</a>", PRC_E_INVALID_UTF8, 1);
+        expect_err("<?xml version=\"1.0\" encoding=\"US-ASCII\"?><a b='\xE9'/>", PRC_E_INVALID_UTF8, 1);
+        /* Invalid UTF-8 before a malformed declaration's end: still invalid-utf8, as before issue 16. */
+        expect_err("<?xml version=\"1.0\" encoding=\"\xE9\"?><a/>", PRC_E_INVALID_UTF8, 1);
+        /* A processing instruction whose target starts with "xml" is no declaration. */
+        expect_err("<?xml-stylesheet href=\"a\"?><a>\xE9</a>", PRC_E_INVALID_UTF8, 1);
 }
 
 static void test_xml__invalid_utf8_and_nul_are_located(void)
@@ -366,7 +519,10 @@ static const prc_test tests[] = {
         T(test_xml__utf8_bom_is_accepted),
         T(test_xml__every_doctype_is_refused),
         T(test_xml__undeclared_entity_is_xml_entity),
-        T(test_xml__encodings_other_than_utf8_are_refused),
+        T(test_xml__encodings_expat_decodes_are_read_as_utf8),
+        T(test_xml__encodings_expat_cannot_decode_are_refused_by_name),
+        T(test_xml__ill_formed_utf16_is_refused_with_its_place),
+        T(test_xml__declared_utf8_is_still_checked_before_parsing),
         T(test_xml__invalid_utf8_and_nul_are_located),
         T(test_xml__not_well_formed_is_xml_syntax_with_location),
         T(test_xml__depth_limit),

@@ -109,6 +109,11 @@ struct ctx {
         prc_buf           qn;           /* scratch for qualified names, reused */
         prc_err           scratch;      /* for buffer calls; only read after one fails (the parse ends) */
         json_t           *nsdecls;      /* owned: xmlns attributes for the next element, or NULL */
+        const uint8_t    *in;           /* borrowed: the input, for the UTF-8 check the declaration decides */
+        size_t            n;
+        bool              utf8_pending; /* 8-bit input with an XML declaration: UTF-8 unchecked until it is read */
+        bool              utf8_bom;     /* the input starts with a UTF-8 byte order mark */
+        bool              transcoded;   /* expat decodes another encoding (ISO-8859-1, UTF-16) into UTF-8 */
         bool              failed;
 };
 
@@ -128,6 +133,52 @@ PRC_PRINTF(3, 4) static void fail(struct ctx *c, prc_errclass cls, const char *f
         }
         c->failed = true;
         XML_StopParser(c->xp, XML_FALSE);
+}
+
+/* Line and column (1-based, in bytes) of offset off in p. */
+static void locate(const uint8_t *p, size_t off, uint32_t *line, uint32_t *col)
+{
+        uint32_t l = 1, cl = 1;
+
+        for (size_t i = 0; i < off; i++) {
+                if (p[i] == '\n') {
+                        l++;
+                        cl = 1;
+                } else {
+                        cl++;
+                }
+        }
+        *line = l;
+        *col = cl;
+}
+
+/* The input is not valid UTF-8 at bad: the class and place the precheck has always given. */
+static bool invalid_utf8_at(const uint8_t *p, size_t bad, prc_err *err)
+{
+        uint32_t line, col;
+
+        prc_err_at(err, PRC_E_INVALID_UTF8, bad, "XML is not valid UTF-8");
+        locate(p, bad, &line, &col);
+        prc_err_set_line(err, line, col);
+        return false;
+}
+
+/*
+ * The UTF-8 check that an XML declaration decides: run when the input
+ * turns out to be UTF-8 (no encoding declared, UTF-8 or US-ASCII).
+ */
+static bool check_pending_utf8(struct ctx *c)
+{
+        size_t bad;
+
+        c->utf8_pending = false;
+        if (prc_utf8_valid(c->in, c->n, &bad))
+                return true;
+        if (!prc_err_is_set(c->err))
+                invalid_utf8_at(c->in, bad, c->err);
+        c->failed = true;
+        XML_StopParser(c->xp, XML_FALSE);
+        return false;
 }
 
 /* Charge the estimated heap cost of a new JSON value; false (and stop) past the budget. */
@@ -219,7 +270,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         size_t nslen, natts = 0;
         prc_buf *qn = &c->qn;
 
-        if (c->failed || !flush_text(c))
+        if (c->failed || (c->utf8_pending && !check_pending_utf8(c)) || !flush_text(c))
                 return;
         if (c->depth >= c->lim->depth_max) {
                 fail(c, PRC_E_DEPTH_LIMIT, "elements nest deeper than %" PRIu32, c->lim->depth_max);
@@ -387,14 +438,75 @@ static bool ascii_ieq(const char *a, const char *b)
         return *a == *b;
 }
 
+/* Every key and string of a tree built here is valid UTF-8 (depth: twice the element depth). */
+static bool tree_utf8(const json_t *v)
+{
+        const char *k;
+        json_t *m;
+        size_t i, bad;
+
+        switch (json_typeof(v)) {
+        case JSON_STRING:
+                return prc_utf8_valid((const uint8_t *)json_string_value(v), json_string_length(v), &bad);
+        case JSON_ARRAY:
+                json_array_foreach(v, i, m)
+                        if (!tree_utf8(m))
+                                return false;
+                return true;
+        case JSON_OBJECT:
+                json_object_foreach((json_t *)v, k, m)
+                        if (!prc_utf8_valid((const uint8_t *)k, strlen(k), &bad) || !tree_utf8(m))
+                                return false;
+                return true;
+        default:
+                return true;
+        }
+}
+
+/*
+ * expat's built-in decoders (xmltok.c); any other name would need an
+ * unknown-encoding handler.  The first two read UTF-8 bytes as they are.
+ */
+static const char *const expat_encodings[] = { "UTF-8", "US-ASCII", "ISO-8859-1", "UTF-16", "UTF-16BE", "UTF-16LE" };
+
+/*
+ * The declaration is expat's first callback.  It decides the pending UTF-8
+ * check: UTF-8 and US-ASCII input is checked whole, as the precheck does for
+ * input without a declaration; ISO-8859-1 bytes are all characters, which
+ * expat decodes into UTF-8 itself.  A name expat cannot decode is refused
+ * by name (issue 16: before, everything but UTF-8 and US-ASCII was).
+ */
 static void XMLCALL on_xmldecl(void *ud, const XML_Char *version, const XML_Char *encoding, int standalone)
 {
         struct ctx *c = ud;
+        bool known = encoding == NULL, utf8 = encoding == NULL;
 
         (void)version;
         (void)standalone;
-        if (encoding != NULL && !ascii_ieq(encoding, "UTF-8") && !ascii_ieq(encoding, "US-ASCII"))
-                fail(c, PRC_E_XML_ENCODING, "encoding '%.64s' refused: prc reads UTF-8 only", encoding);
+        if (c->failed)
+                return;
+        for (size_t i = 0; encoding != NULL && i < PRC_ARRAY_LEN(expat_encodings); i++)
+                if (ascii_ieq(encoding, expat_encodings[i])) {
+                        known = true;
+                        utf8 = i < 2;    /* UTF-8 or US-ASCII */
+                }
+        if (!known) {
+                fail(c, PRC_E_XML_ENCODING,
+                     "encoding '%.64s' refused: prc reads UTF-8, US-ASCII, ISO-8859-1 and UTF-16", encoding);
+                return;
+        }
+        if (c->utf8_bom && !utf8) {
+                fail(c, PRC_E_XML_ENCODING, "a UTF-8 byte order mark, but encoding '%.64s' declared", encoding);
+                return;
+        }
+        if (!c->utf8_pending)
+                return;         /* UTF-16 input: a mismatching name is expat's incorrect-encoding error */
+        if (utf8) {
+                (void)check_pending_utf8(c);    /* a failure has stopped the parser */
+        } else {
+                c->utf8_pending = false;
+                c->transcoded = true;
+        }
 }
 
 static prc_errclass map_expat(enum XML_Error code)
@@ -419,13 +531,19 @@ static prc_errclass map_expat(enum XML_Error code)
         }
 }
 
-/* Line and column (1-based, in bytes) of offset off in p. */
-static void locate(const uint8_t *p, size_t off, uint32_t *line, uint32_t *col)
+static bool xml_space(uint8_t b)
+{
+        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
+}
+
+/* Line and column (1-based, in UTF-16 code units) of offset off in UTF-16 input p (big-endian if be). */
+static void locate16(const uint8_t *p, size_t off, bool be, uint32_t *line, uint32_t *col)
 {
         uint32_t l = 1, cl = 1;
 
-        for (size_t i = 0; i < off; i++) {
-                if (p[i] == '\n') {
+        for (size_t i = 2; i < off; i += 2) {   /* off is even: units before it are whole */
+                unsigned u = be ? (unsigned)p[i] << 8 | p[i + 1] : (unsigned)p[i + 1] << 8 | p[i];
+                if (u == '\n') {
                         l++;
                         cl = 1;
                 } else {
@@ -436,18 +554,77 @@ static void locate(const uint8_t *p, size_t off, uint32_t *line, uint32_t *col)
         *col = cl;
 }
 
-/* Checks made before expat sees a byte: size, encoding signature, NUL, UTF-8. */
-static bool precheck(const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
+/* Refuse UTF-16 input at off (even) with cls. */
+PRC_PRINTF(6, 7) static bool fail16(const uint8_t *p, size_t off, bool be, prc_err *err, prc_errclass cls,
+                                    const char *fmt, ...)
+{
+        uint32_t line, col;
+        char msg[160];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        prc_err_at(err, cls, off, "%s", msg);
+        locate16(p, off, be, &line, &col);
+        prc_err_set_line(err, line, col);
+        return false;
+}
+
+/*
+ * UTF-16 after its byte order mark, checked before expat decodes it: an
+ * even length, every surrogate in a pair (expat 2.5 turns a high surrogate
+ * followed by anything into some other character), no U+0000.
+ */
+static bool utf16_check(const uint8_t *p, size_t n, prc_err *err)
+{
+        bool be = p[0] == 0xFE;
+
+        if (n % 2 != 0)
+                return fail16(p, n - 1, be, err, PRC_E_XML_INVALID_UTF16, "UTF-16 input of odd length (%zu bytes)", n);
+        for (size_t i = 2; i < n; i += 2) {
+                unsigned u = be ? (unsigned)p[i] << 8 | p[i + 1] : (unsigned)p[i + 1] << 8 | p[i];
+                if (u == 0)
+                        return fail16(p, i, be, err, PRC_E_NUL_BYTE, "NUL character in XML (not an XML character)");
+                if (u >= 0xDC00 && u <= 0xDFFF)
+                        return fail16(p, i, be, err, PRC_E_XML_INVALID_UTF16,
+                                      "UTF-16 low surrogate 0x%04X without a high one", u);
+                if (u >= 0xD800 && u <= 0xDBFF) {
+                        unsigned v = 0;
+                        if (i + 3 < n)
+                                v = be ? (unsigned)p[i + 2] << 8 | p[i + 3] : (unsigned)p[i + 3] << 8 | p[i + 2];
+                        if (v < 0xDC00 || v > 0xDFFF)
+                                return fail16(p, i, be, err, PRC_E_XML_INVALID_UTF16,
+                                              "UTF-16 high surrogate 0x%04X without a low one", u);
+                        i += 2;
+                }
+        }
+        return true;
+}
+
+/*
+ * Checks made before expat sees a byte: size, encoding signature, NUL,
+ * UTF-8.  Sets c->transcoded for UTF-16 (a byte order mark), and
+ * c->utf8_pending when an XML declaration will say whether the 8-bit input
+ * is UTF-8 (checked whole then) or ISO-8859-1 (on_xmldecl).
+ */
+static bool precheck(struct ctx *c, const uint8_t *p, size_t n, const prc_limits *lim, prc_err *err)
 {
         const uint8_t *z;
-        size_t bad;
+        size_t bad, o;
         uint32_t line, col;
 
         if (n > lim->input_max || n > (size_t)INT32_MAX)
                 return prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "XML input of %zu bytes is over the %zu-byte cap",
                                    n, lim->input_max);
-        if (n >= 2 && ((p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE)))
-                return prc_err_at(err, PRC_E_XML_ENCODING, 0, "UTF-16 byte order mark: prc reads UTF-8 only");
+        if (n >= 2 && ((p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE))) {
+                c->transcoded = true;
+                return utf16_check(p, n, err);
+        }
+        /* A declaration in UTF-16 ("<?" as two 16-bit units): XML requires the byte order mark then. */
+        if (n >= 4 && ((memcmp(p, "<\0?\0", 4) == 0) || memcmp(p, "\0<\0?", 4) == 0))
+                return prc_err_at(err, PRC_E_XML_ENCODING, 0,
+                                  "UTF-16 without a byte order mark: prc reads UTF-16 only after one");
         z = n ? memchr(p, 0, n) : NULL;
         if (z != NULL) {
                 prc_err_at(err, PRC_E_NUL_BYTE, (uint64_t)(z - p), "NUL byte in XML (not an XML character)");
@@ -455,12 +632,15 @@ static bool precheck(const uint8_t *p, size_t n, const prc_limits *lim, prc_err 
                 prc_err_set_line(err, line, col);
                 return false;
         }
-        if (!prc_utf8_valid(p, n, &bad)) {
-                prc_err_at(err, PRC_E_INVALID_UTF8, bad, "XML is not valid UTF-8");
-                locate(p, bad, &line, &col);
-                prc_err_set_line(err, line, col);
-                return false;
+        c->utf8_bom = n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
+        o = c->utf8_bom ? 3 : 0;
+        /* An XML declaration starts the entity exactly so (expat reads it the same way). */
+        if (n - o > 5 && memcmp(p + o, "<?xml", 5) == 0 && xml_space(p[o + 5])) {
+                c->utf8_pending = true;
+                return true;
         }
+        if (!prc_utf8_valid(p, n, &bad))
+                return invalid_utf8_at(p, bad, err);
         return true;
 }
 
@@ -484,14 +664,17 @@ json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         struct ctx c;
         json_t *res = NULL;
         enum XML_Status st;
+        size_t bad;
 
         if (flags & ~(unsigned)PRC_XML_KEEP_WHITESPACE) {
                 prc_err_set(err, PRC_E_USAGE, "unknown XML flags 0x%x", flags);
                 return NULL;
         }
-        if (!precheck(p, n, lim, err))
-                return NULL;
         memset(&c, 0, sizeof(c));
+        if (!precheck(&c, p, n, lim, err))
+                return NULL;
+        c.in = p;
+        c.n = n;
         c.lim = lim;
         c.flags = flags;
         c.err = err;
@@ -534,6 +717,9 @@ json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         XML_SetXmlDeclHandler(c.xp, on_xmldecl);
         st = XML_Parse(c.xp, (const char *)p, (int)n, XML_TRUE);
         if (st != XML_STATUS_OK || c.failed) {
+                /* expat stopped in the declaration, before it said the encoding: judged as UTF-8, as before. */
+                if (c.utf8_pending && !prc_err_is_set(err) && !prc_utf8_valid(p, n, &bad))
+                        invalid_utf8_at(p, bad, err);
                 if (!prc_err_is_set(err)) {
                         enum XML_Error code = XML_GetErrorCode(c.xp);
                         XML_Index off = XML_GetCurrentByteIndex(c.xp);
@@ -546,6 +732,11 @@ json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
         }
         if (c.root == NULL) {
                 prc_err_set(err, PRC_E_XML_SYNTAX, "no root element");
+                goto out;
+        }
+        /* Decoded from another encoding: the document handed on is still UTF-8, whatever expat did. */
+        if (c.transcoded && !tree_utf8(c.root)) {
+                prc_err_set(err, PRC_E_INVALID_UTF8, "the document expat decoded is not valid UTF-8");
                 goto out;
         }
         res = c.root;

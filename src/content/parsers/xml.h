@@ -8,8 +8,11 @@
  *  - every DOCTYPE is refused (xml-doctype), so no entity can be declared
  *    and none is ever expanded; parameter entity parsing is off and the
  *    external entity handler refuses, as a second and third layer;
- *  - UTF-8 only (US-ASCII accepted as its subset, a UTF-8 BOM is allowed);
- *    any other declared or detected encoding is xml-encoding;
+ *  - the encodings expat decodes itself: UTF-8 (a UTF-8 BOM is allowed),
+ *    US-ASCII and ISO-8859-1 by their declaration, UTF-16 after a byte
+ *    order mark (checked for unpaired surrogates first: xml-invalid-utf16);
+ *    the document is always UTF-8.  Any other declared or detected encoding
+ *    is xml-encoding;
  *  - namespaces are processed, so attributes with the same expanded name
  *    are an error, as the namespace rules say;
  *  - depth, element + text node count, attributes per element, bytes per
@@ -64,7 +67,7 @@ enum {
 /*
  * Parse p[0..n) as one XML document.  Returns the root element (new
  * reference, transfers) or NULL with err set: input-too-large, nul-byte,
- * invalid-utf8, xml-encoding, xml-doctype, xml-entity, xml-syntax,
+ * invalid-utf8, xml-encoding, xml-invalid-utf16, xml-doctype, xml-entity, xml-syntax,
  * xml-attrs-limit, depth-limit (lim->depth_max), nodes-limit
  * (lim->nodes_max elements and text nodes, or the tree budget above), scalar-limit (lim->scalar_max
  * bytes in one name, attribute value or text node), out-of-memory.  On
