@@ -174,3 +174,47 @@ PY
         run "$PRC" scan --target "$TMP/t" --format sarif --content-floor seccomp
         [ "$(json_get runs.0.properties.prc_content_floor.level)" = seccomp ] || fail "$OUT"
 }
+
+# docs/ci.md shows the shipped files verbatim; the workflow and the action follow the rules they
+# teach: every action pinned by a full SHA (or local), minimal permissions, no ${{ }} in run:.
+t_ci_files_pin_actions_and_keep_expressions_out_of_scripts() {
+        /usr/bin/python3 - "$PRC_ROOT" <<'PY'
+import re, sys, yaml
+root = sys.argv[1]
+doc = open(f"{root}/docs/ci.md").read()
+for f in (".github/workflows/prc.yml", "action.yml", "examples/ci/gitlab-ci.yml"):
+    text = open(f"{root}/{f}").read()
+    assert "```yaml\n" + text + "```" in doc, f"docs/ci.md does not show {f} verbatim"
+wf = yaml.safe_load(open(f"{root}/.github/workflows/prc.yml"))
+act = yaml.safe_load(open(f"{root}/action.yml"))
+assert wf["permissions"] == {}, "workflow: top-level permissions must be {}"
+steps = []
+for name, job in wf["jobs"].items():
+    assert set(job["permissions"]) <= {"contents", "security-events"}, job["permissions"]
+    assert all(v in ("read", "write") for v in job["permissions"].values())
+    steps += job["steps"]
+steps += act["runs"]["steps"]
+for s in steps:
+    u = s.get("uses")
+    if u is not None:
+        assert u.startswith("./") or re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", u), f"unpinned: {u}"
+    if "run" in s:
+        assert "${{" not in s["run"], f"expression in run: {s['run'][:60]}"
+assert set(act["inputs"]) == {"profile", "floor", "output"}
+assert act["inputs"]["floor"]["required"] is True and "default" not in act["inputs"]["floor"]
+assert any("--content-floor" in s.get("run", "") for s in act["runs"]["steps"])
+assert any(s.get("uses") == "./" and s["with"]["floor"] in ("strict", "landlock", "seccomp") for s in wf["jobs"]["prc"]["steps"])
+gl = yaml.safe_load(open(f"{root}/examples/ci/gitlab-ci.yml"))
+assert gl["prc"]["variables"]["PRC_CONTENT_FLOOR"] in ("strict", "landlock", "seccomp")
+PY
+}
+
+# The profile grants user namespaces to prc's binary and nothing else (apparmor_parser is not
+# on this machine: the text is checked).
+t_apparmor_profile_grants_userns_to_prc_alone() {
+        p="$PRC_ROOT/contrib/apparmor/prc"
+        grep -qE '^profile prc /usr/\{local/,\}bin/prc flags=\(unconfined\) \{$' "$p"
+        [ "$(grep -cE '^\s+[a-z]' "$p")" = 2 ] || fail "rules: $(grep -E '^\s+[a-z]' "$p")"
+        grep -qE '^\s+userns,$' "$p"
+        grep -qE '^\s+include if exists <local/prc>$' "$p"
+}
