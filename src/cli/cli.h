@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "content/client.h"
+#include "content/floor.h"
 
 #define PRC_VERSION "0.1.0"
 #define PRC_ENGINE_API 1
@@ -35,6 +37,24 @@ typedef struct prc_cmd {
 /* The one dispatch table (main.c). */
 extern const prc_cmd prc_cmds[];
 extern const size_t prc_ncmds;
+
+/*
+ * --content-floor strict|landlock|seccomp (issue 23), one parser for every
+ * command that starts a content worker (main.c's worker_cmds: a new such
+ * command adds its function there): main() calls cli_floor_take before
+ * the command, which removes the option from argv (so the command's own
+ * getopt never sees it) and sets cli_content_floor; PRC_CONTENT_FLOOR gives
+ * the default.  Returns PRC_EXIT_OK or PRC_EXIT_USAGE (printed).
+ * cli_client_opts: prc_client_opts_default with that floor.
+ */
+extern prc_floor_level cli_content_floor;
+int cli_floor_take(const char *what, int *argc, char **argv);
+void cli_client_opts(prc_client_opts *o);
+#define CLI_FLOOR_HELP \
+        "--content-floor strict|landlock|seccomp (default $PRC_CONTENT_FLOOR, else strict):\n" \
+        "the sandbox floor the content worker must apply.  strict needs Landlock ABI 6;\n" \
+        "landlock takes any Landlock ABI; seccomp runs without Landlock.  The floor applied\n" \
+        "is recorded; docs/sandbox.md says what each level gives up.\n"
 
 /* Print "prc WHAT: reason" and a pointer to --help; returns PRC_EXIT_USAGE. */
 int cli_usage(const char *what, const char *fmt, ...) PRC_PRINTF(2, 3);

@@ -72,7 +72,7 @@ bool cli_content_call(const char *path, uint16_t op, uint16_t sub, const void *a
         prc_buf bytes;
         bool ok = false;
 
-        prc_client_opts_default(&co);
+        cli_client_opts(&co);
         prc_buf_init(&bytes, co.lim.input_max);
         if (!prc_file_read(path, co.lim.input_max, PRC_FILE_NOFOLLOW, &bytes, err))
                 goto out;

@@ -14,10 +14,6 @@
 #include "content/client.h"
 #include "content/floor.h"
 
-static const char *state_name(uint8_t s)
-{
-        return s == PRC_LAYER_APPLIED ? "applied" : s == PRC_LAYER_FAILED ? "failed" : "not-tried";
-}
 
 int cmd_sandbox_probe(int argc, char **argv)
 {
@@ -49,13 +45,14 @@ int cmd_sandbox_probe(int argc, char **argv)
         if (optind != argc)
                 return cli_usage("sandbox probe", "takes no arguments");
         prc_floor_cfg_default(&cfg);
+        cfg.level = cli_content_floor;
         if (!prc_floor_probe(&cfg, &rep, &err)) {
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
         for (int i = 0; i < PRC_LAYER__COUNT; i++)
-                all = all && rep.state[i] == PRC_LAYER_APPLIED;
-        prc_client_opts_default(&co);
+                all = all && (rep.state[i] == PRC_LAYER_APPLIED || rep.state[i] == PRC_LAYER_SKIPPED);
+        cli_client_opts(&co);
         co.cache_max = 0;
         client = prc_client_new(&co, &werr);
         worker_ok = client != NULL &&
@@ -70,10 +67,12 @@ int cmd_sandbox_probe(int argc, char **argv)
                 for (int i = 0; layers != NULL && i < PRC_LAYER__COUNT; i++)
                         json_array_append_new(layers, json_pack("{s:s,s:s,s:s}", "layer",
                                                                 prc_floor_layer_name((prc_floor_layer)i), "state",
-                                                                state_name(rep.state[i]), "detail", rep.detail[i]));
-                out = json_pack("{s:o,s:i,s:{s:b,s:o?},s:b}", "layers", layers, "landlock_abi", rep.landlock_abi,
-                                "worker", "ping", worker_ok, "error", worker_ok ? NULL : cli_err_json(&werr),
-                                "ok", all && worker_ok);
+                                                                prc_layer_state_name(rep.state[i]), "detail", rep.detail[i]));
+                out = json_pack("{s:o,s:i,s:i,s:s,s:o,s:{s:b,s:o?},s:b}", "layers", layers, "landlock_abi",
+                                rep.landlock_abi, "landlock_abi_used", rep.landlock_abi_used, "level",
+                                prc_floor_level_name(cli_content_floor), "floor", prc_floor_record(&rep), "worker",
+                                "ping", worker_ok, "error", worker_ok ? NULL : cli_err_json(&werr), "ok",
+                                all && worker_ok);
                 ok = out != NULL && cli_json_out(out, &err);
                 json_decref(out);
                 if (!ok) {
@@ -84,9 +83,19 @@ int cmd_sandbox_probe(int argc, char **argv)
         } else {
                 printf("%-14s %-10s %s\n", "layer", "state", "detail");
                 for (int i = 0; i < PRC_LAYER__COUNT; i++)
-                        printf("%-14s %-10s %s\n", prc_floor_layer_name((prc_floor_layer)i), state_name(rep.state[i]),
+                        printf("%-14s %-10s %s\n", prc_floor_layer_name((prc_floor_layer)i), prc_layer_state_name(rep.state[i]),
                                rep.detail[i][0] ? rep.detail[i] : "-");
-                printf("landlock ABI:  %d (required: %d)\n", rep.landlock_abi, PRC_LANDLOCK_ABI_MIN);
+                printf("floor level:   %s%s\n", prc_floor_level_name(cli_content_floor),
+                       cli_content_floor == PRC_FLOOR_STRICT ? "" : " (chosen with --content-floor or PRC_CONTENT_FLOOR)");
+                if (rep.landlock_abi < 0)
+                        printf("landlock ABI:  none (kernel without Landlock)\n");
+                else if (rep.landlock_abi_used > 0)
+                        printf("landlock ABI:  kernel %d%s; rights of ABI %d handled (strict requires %d)\n",
+                               rep.landlock_abi, rep.landlock_abi > PRC_LANDLOCK_ABI_KNOWN ? ", newer than prc knows" : "",
+                               rep.landlock_abi_used, PRC_LANDLOCK_ABI_MIN);
+                else
+                        printf("landlock ABI:  kernel %d; not used (strict requires %d)\n", rep.landlock_abi,
+                               PRC_LANDLOCK_ABI_MIN);
                 if (worker_ok) {
                         printf("worker:        started under the floor and answered ping\n");
                 } else {

@@ -48,6 +48,12 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
         return ok;
 }
 
+static json_t *scan_floor(void *ctx)
+{
+        struct parse_ctx *pc = ctx;
+        return prc_client_floor_record(pc->client);
+}
+
 enum { DATA_ARGS_MAX = 64 };
 /* A normalized native artifact is canonical JSON derived from a report bounded by stdout_bytes. */
 #define NATIVE_ARTIFACT_MAX ((size_t)256 << 20)
@@ -192,6 +198,31 @@ static const char *color(const char *state)
         return "\033[33m";
 }
 
+/* Issue 23: the summary always says which floor the content worker ran under, and what a lower one gave up. */
+static void print_floor(const json_t *f)
+{
+        const char *level = json_string_value(json_object_get(f, "level"));
+        const char *worker = json_string_value(json_object_get(f, "worker"));
+
+        if (level == NULL || worker == NULL)
+                return;
+        if (strcmp(worker, "served") != 0)
+                printf("content floor %s: %s\n", level, strcmp(worker, "refused") == 0 ?
+                       "refused on this host, so every manifest is a coverage gap; the gaps name the layer and the "
+                       "--content-floor level that would serve (docs/sandbox.md)" :
+                       "no worker was needed");
+        else if (strcmp(level, "strict") == 0)
+                printf("content floor strict (Landlock ABI %lld with scopes, seccomp, namespaces, rlimits)\n",
+                       (long long)json_integer_value(json_object_get(f, "landlock_abi")));
+        else if (strcmp(level, "landlock") == 0)
+                printf("content floor landlock (chosen): Landlock ABI %lld%s, seccomp, namespaces, rlimits\n",
+                       (long long)json_integer_value(json_object_get(f, "landlock_abi")),
+                       json_integer_value(json_object_get(f, "landlock_abi")) < PRC_LANDLOCK_ABI_MIN ?
+                       " without the signal and abstract-socket scopes" : "");
+        else
+                printf("content floor seccomp (chosen): no Landlock; seccomp, namespaces and rlimits only\n");
+}
+
 static void print_text(const json_t *r)
 {
         const json_t *rows = json_object_get(r, "assertions"), *row, *sum = json_object_get(r, "summary");
@@ -203,10 +234,11 @@ static void print_text(const json_t *r)
                json_string_value(json_object_get(r, "profile")), json_string_value(json_object_get(r, "mode")),
                json_string_value(json_object_get(json_object_get(r, "catalog"), "id")),
                (long long)json_integer_value(json_object_get(json_object_get(r, "catalog"), "revision")));
-        printf("target inventory %s (%lld files)\n\n",
+        printf("target inventory %s (%lld files)\n",
                json_string_value(json_object_get(json_object_get(r, "target"), "inventory_digest")),
                (long long)json_integer_value(json_object_get(json_object_get(r, "target"), "files")));
-        printf("%-16s %-12s %s\n", "ASSERTION", "STATE", "REASON");
+        print_floor(json_object_get(r, "content_floor"));
+        printf("\n%-16s %-12s %s\n", "ASSERTION", "STATE", "REASON");
         json_array_foreach(rows, i, row) {
                 const char *st = json_string_value(json_object_get(row, "state"));
                 printf("%-16s %s%-12s%s %s\n", json_string_value(json_object_get(row, "id")), color(st), st,
@@ -425,7 +457,7 @@ static int run_scan(int argc, char **argv, const char *what)
         so.run_ctx = &oc;
         if (so.catalog_root == NULL)
                 so.catalog_root = default_catalog(catbuf, sizeof(catbuf));
-        prc_client_opts_default(&copts);
+        cli_client_opts(&copts);
         pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
                 cli_print_err(&err);
@@ -433,6 +465,7 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         so.parse = scan_parse;
         so.parse_ctx = &pc;
+        so.content_floor = scan_floor;
         so.progress = on_progress;
         cli_interrupts ints;
         cli_interrupts_catch(&ints);

@@ -21,6 +21,7 @@ const prc_cmd prc_cmds[] = {
           "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
           "                [--max-duration SECONDS] [--gitleaks-ruleset FILE]\n"
           "                [--trust-store FILE [--registry-signature FILE] [--require-signature]]\n"
+          "                [--content-floor strict|landlock|seccomp]\n"
           "\n"
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
@@ -46,11 +47,12 @@ const prc_cmd prc_cmds[] = {
           "The native gates (reviewed image digest, exact command) are part of that authorization.\n"
           "Exit: 0 every assertion passed; 1 some assertion did not; 2 usage; 3 execution error;\n"
           "4 refused by policy (unbound, untrusted or unreviewed adapter, unsigned or mis-signed\n"
-          "lockfile, root user or group).\n" },
+          "lockfile, root user or group).\n"
+          CLI_FLOOR_HELP },
 
         { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
           "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
-          "                  [--gitleaks-ruleset FILE]\n"
+          "                  [--gitleaks-ruleset FILE] [--content-floor LEVEL]\n"
           "\n"
           "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
@@ -58,7 +60,8 @@ const prc_cmd prc_cmds[] = {
           "the catalog is the one bundled beside the binary.  The pinned image must\n"
           "already be present (prc never pulls): when it is absent, prc says which\n"
           "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n"
-          "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n" },
+          "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n"
+          CLI_FLOOR_HELP },
 
         /* -- inventory and snapshot -- */
         { "inventory", NULL, cmd_inventory, "list a target's files with SHA-256 (the sealed inventory)",
@@ -87,7 +90,7 @@ const prc_cmd prc_cmds[] = {
 
         /* -- content worker and parsers -- */
         { "content", "parse", cmd_content_parse, "parse a target file through the sandboxed content worker",
-          "usage: prc content parse --format FORMAT FILE [--format-out json]\n"
+          "usage: prc content parse --format FORMAT FILE [--format-out json] [--content-floor LEVEL]\n"
           "\n"
           "Reads FILE (symlinks refused) and sends its bytes to the content worker, a\n"
           "sandboxed process (prc sandbox probe), which parses them with prc's bounded\n"
@@ -96,9 +99,10 @@ const prc_cmd prc_cmds[] = {
           "{\"document\":...,\"format\":...,\"path\":...} or {\"error\":{...},...}.\n"
           "FORMAT: json, yaml, toml, ini, xml, jsonc, or auto (by the file name: .json,\n"
           ".yaml, .yml, .toml, .ini, .cfg, .xml, .jsonc).\n"
-          "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n" },
+          "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n"
+          CLI_FLOOR_HELP },
         { "content", "tokenize", cmd_content_tokenize, "tokenize a PKGBUILD or .SRCINFO through the content worker",
-          "usage: prc content tokenize FILE [--pkgbuild|--srcinfo] [--format text|json]\n"
+          "usage: prc content tokenize FILE [--pkgbuild|--srcinfo] [--format text|json] [--content-floor LEVEL]\n"
           "\n"
           "Reads FILE (symlinks refused) and sends it to the sandboxed content worker's\n"
           "shell tokenizer.  Nothing is executed, globbed or read from the environment.\n"
@@ -112,9 +116,10 @@ const prc_cmd prc_cmds[] = {
           "Prints the document as canonical JSON (the default, --format text); --format\n"
           "json wraps it: {\"document\":...,\"format\":\"pkgbuild\"|\"srcinfo\",\"path\":...}\n"
           "or {\"error\":{...},...}.\n"
-          "Exit: 0 tokenized; 2 usage; 3 refused (tokenizer or worker refusal, named by class).\n" },
+          "Exit: 0 tokenized; 2 usage; 3 refused (tokenizer or worker refusal, named by class).\n"
+          CLI_FLOOR_HELP },
         { "content", "archive", cmd_content_archive, "list a tar or tar.gz through the content worker",
-          "usage: prc content archive FILE [--member PATH]... [--format text|json]\n"
+          "usage: prc content archive FILE [--member PATH]... [--format text|json] [--content-floor LEVEL]\n"
           "\n"
           "Reads FILE (symlinks refused, at most 10 MiB) and sends it to the sandboxed\n"
           "content worker, which walks the tar or tar.gz in memory: nothing is extracted\n"
@@ -127,15 +132,19 @@ const prc_cmd prc_cmds[] = {
           "past the member, size or compression-ratio bounds, or damaged, are refused.\n"
           "The document is printed as canonical JSON (the default, --format text);\n"
           "--format json wraps it: {\"document\":...,\"path\":...} or {\"error\":{...},...}.\n"
-          "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n" },
+          "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n"
+          CLI_FLOOR_HELP },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
-          "usage: prc sandbox probe [--format text|json]\n"
+          "usage: prc sandbox probe [--format text|json] [--content-floor strict|landlock|seccomp]\n"
           "\n"
           "Applies the content worker's floor layer by layer in a throwaway child\n"
           "(user and network namespaces, no_new_privs, capabilities, Landlock, seccomp,\n"
-          "rlimits) and reports each layer as applied, failed (with the reason) or not\n"
-          "tried, then starts a real worker and pings it.\n"
-          "Exit: 0 every layer applies and the worker answered; 3 otherwise.\n" },
+          "rlimits) at the chosen floor level and reports each layer as applied, failed\n"
+          "(with the reason and, where the host restricts user namespaces, which sysctl\n"
+          "and AppArmor profile), skipped (by the level) or not tried, and which Landlock\n"
+          "ABI's rights were handled; then starts a real worker and pings it.\n"
+          "Exit: 0 every layer applies and the worker answered; 3 otherwise.\n"
+          CLI_FLOOR_HELP },
 
         /* -- adapters: protocol, manifest, fixtures -- */
         { "adapter", "validate-output", cmd_adapter_validate_output,
@@ -245,6 +254,22 @@ static void help(FILE *f)
                    "4 refused by policy\n");
 }
 
+/*
+ * The commands that start a content worker take --content-floor (issue 23),
+ * parsed once for all of them by cli_floor_take.  A new command that starts
+ * a worker adds its function here.
+ */
+static bool starts_worker(const prc_cmd *c)
+{
+        static int (*const worker_cmds[])(int, char **) = {
+                cmd_scan, cmd_verify, cmd_content_parse, cmd_content_tokenize, cmd_content_archive, cmd_sandbox_probe,
+        };
+        for (size_t i = 0; i < PRC_ARRAY_LEN(worker_cmds); i++)
+                if (c->run == worker_cmds[i])
+                        return true;
+        return false;
+}
+
 static bool wants_help(int argc, char **argv)
 {
         for (int i = 1; i < argc; i++) {
@@ -295,12 +320,27 @@ int main(int argc, char **argv)
                                 fputs(c->usage, stdout);
                                 return PRC_EXIT_OK;
                         }
+                        if (starts_worker(c)) {
+                                int n = argc - 1, rc = cli_floor_take(c->name, &n, argv + 1);
+                                if (rc != PRC_EXIT_OK)
+                                        return rc;
+                                return c->run(n, argv + 1);
+                        }
                         return c->run(argc - 1, argv + 1);
                 }
                 if (argc >= 3 && strcmp(c->sub, argv[2]) == 0) {
                         if (wants_help(argc - 1, argv + 1)) {
                                 fputs(c->usage, stdout);
                                 return PRC_EXIT_OK;
+                        }
+                        if (starts_worker(c)) {
+                                char what[64];
+                                int n = argc - 2, rc;
+                                snprintf(what, sizeof(what), "%s %s", c->name, c->sub);
+                                rc = cli_floor_take(what, &n, argv + 2);
+                                if (rc != PRC_EXIT_OK)
+                                        return rc;
+                                return c->run(n, argv + 2);
                         }
                         return c->run(argc - 2, argv + 2);
                 }

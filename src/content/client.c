@@ -66,6 +66,8 @@ struct prc_client {
         bool            want_archive;   /* start workers with libarchive: this client walks archives */
         int64_t         busy_ns;        /* wall time this worker spent on requests: bounds its CPU time */
         json_t         *ready;          /* owned: READY details of this worker */
+        json_t         *floor;          /* owned: the floor record of the first worker that served, or NULL */
+        bool            floor_refused;  /* a worker refused to serve for floor-unavailable */
         prc_buf         reqbuf, rep;
         centry         *head, *tail;    /* owned: the cache, in LRU order */
         centry        **buckets;        /* owned array; entries borrowed from the list */
@@ -210,7 +212,7 @@ static bool set_nonblock(int fd)
 
 static bool spawn(prc_client *c, prc_err *err)
 {
-        char as[40], cpu[32], req[32], rep[32];
+        char as[40], cpu[32], req[32], rep[32], floor[32];
         const char *argv[ARGV_MAX + 1];
         const char *path = c->o.worker_path ? c->o.worker_path : "/proc/self/exe";
         posix_spawn_file_actions_t fa;
@@ -243,12 +245,14 @@ static bool spawn(prc_client *c, prc_err *err)
         snprintf(cpu, sizeof(cpu), "cpu=%u", c->o.cpu_seconds);
         snprintf(req, sizeof(req), "req=%u", c->o.req_max);
         snprintf(rep, sizeof(rep), "reply=%u", c->o.reply_max);
+        snprintf(floor, sizeof(floor), "floor=%s", prc_floor_level_name(c->o.floor));
         argv[n++] = path;
         argv[n++] = PRC_WORKER_ARG;
         argv[n++] = as;
         argv[n++] = cpu;
         argv[n++] = req;
         argv[n++] = rep;
+        argv[n++] = floor;
         if (c->want_archive)
                 argv[n++] = "archive=1";
         for (size_t i = 0; c->o.worker_args != NULL && c->o.worker_args[i] != NULL && n < ARGV_MAX; i++)
@@ -301,6 +305,43 @@ static bool spawn(prc_client *c, prc_err *err)
         return true;
 }
 
+/*
+ * The floor a worker says it applied must be the level asked for, and the
+ * same for every worker of this client: a run records one floor.
+ */
+static bool check_floor(prc_client *c, prc_err *err)
+{
+        const json_t *f = json_object_get(c->ready, "floor");
+        const char *level = json_string_value(json_object_get(f, "level"));
+
+        if (level == NULL || strcmp(level, prc_floor_level_name(c->o.floor)) != 0 ||
+            (c->floor != NULL && !json_equal(f, c->floor))) {
+                kill_worker(c);
+                return prc_err_set(err, PRC_E_INVALID_FRAME, "worker READY frame does not report the floor "
+                                   "'%s' this client asked for, or differs from its first worker's",
+                                   prc_floor_level_name(c->o.floor));
+        }
+        if (c->floor == NULL)
+                c->floor = json_deep_copy(f);
+        return c->floor != NULL || prc_err_oom(err, "the floor record");
+}
+
+json_t *prc_client_floor_record(const prc_client *c)
+{
+        json_t *r;
+
+        if (c->floor != NULL) {
+                r = json_deep_copy(c->floor);
+                if (r != NULL && json_object_set_new(r, "worker", json_string("served")) != 0) {
+                        json_decref(r);
+                        r = NULL;
+                }
+                return r;
+        }
+        return json_pack("{s:s,s:s}", "level", prc_floor_level_name(c->o.floor), "worker",
+                         c->floor_refused ? "refused" : "not-started");
+}
+
 bool prc_client_start(prc_client *c, prc_err *err)
 {
         static const uint16_t first[] = { PRC_RE_READY, PRC_RE_REFUSE };
@@ -349,6 +390,7 @@ bool prc_client_start(prc_client *c, prc_err *err)
                         return prc_err_set(err, PRC_E_WORKER_START, "worker refused to start: %s: %s",
                                            prc_err_name(refusal.cls), refusal.msg);
                 }
+                c->floor_refused = true;
                 if (!prc_err_is_set(err))
                         *err = refusal;
                 return false;
@@ -358,7 +400,7 @@ bool prc_client_start(prc_client *c, prc_err *err)
                 kill_worker(c);
                 return prc_err_set(err, PRC_E_INVALID_FRAME, "worker READY frame is not a JSON object");
         }
-        return true;
+        return check_floor(c, err);
 }
 
 const json_t *prc_client_ready(const prc_client *c)
@@ -923,6 +965,7 @@ void prc_client_free(prc_client *c)
         while (c->head != NULL)
                 cache_drop(c, c->head);
         free(c->buckets);
+        json_decref(c->floor);
         prc_buf_clear(&c->reqbuf);
         prc_buf_clear(&c->rep);
         free(c);

@@ -28,6 +28,7 @@
 #include "base/err.h"
 #include "base/limits.h"
 #include "content/dispatch.h"
+#include "content/floor.h"
 
 typedef struct prc_client prc_client;   /* opaque */
 
@@ -53,6 +54,7 @@ typedef struct prc_client_opts {
                                           * replaced once its time on requests plus timeout_ms reaches
                                           * cpu_seconds, so RLIMIT_CPU never ends a request within its deadline */
         prc_limits         lim;          /* decoder limits sent with each request (prc_limits_default) */
+        prc_floor_level    floor;        /* the floor workers must apply (PRC_FLOOR_STRICT; --content-floor) */
 } prc_client_opts;
 
 /* Fill opts with the defaults given above. */
@@ -84,8 +86,19 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
 /* Start the worker now if none is running (sandbox probe, benchmarks).  Errors: as above. */
 bool prc_client_start(prc_client *c, prc_err *err) PRC_MUST_CHECK;
 
-/* Borrowed: the running worker's READY details ({"landlock_abi","protocol","syscalls"}), or NULL. */
+/* Borrowed: the running worker's READY details ({"floor","landlock_abi","protocol","syscalls"}), or NULL. */
 const json_t *prc_client_ready(const prc_client *c);
+
+/*
+ * The floor this client's workers served under, for run results and
+ * evidence (issue 23): the READY floor record (prc_floor_record) with
+ * "worker": "served"; or {"level", "worker": "refused"} when workers were
+ * refused for floor-unavailable and none served; or {"level", "worker":
+ * "not-started"} when no worker was needed.  Every worker of a client must
+ * report the same floor: one that does not is refused (invalid-frame).
+ * Returns a new reference (transfers), NULL on out-of-memory.
+ */
+json_t *prc_client_floor_record(const prc_client *c);
 
 typedef struct prc_client_stats {
         uint64_t round_trips;     /* requests sent to a worker */

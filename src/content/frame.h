@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 3, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 4, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 

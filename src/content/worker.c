@@ -86,7 +86,15 @@ static bool parse_args(int argc, char **argv, wcfg *c)
                         c->reply_max = (uint32_t)n;
                 else if (strcmp(a, "archive=1") == 0 || strcmp(a, "archive=0") == 0)
                         c->archive = a[8] == '1';
+                else if (strncmp(a, "floor=", 6) == 0 && prc_floor_level_parse(a + 6, &c->floor.level))
+                        ;       /* issue 23: the level the user chose, recorded in READY */
 #if defined(PRC_TESTING) && PRC_TESTING
+                else if (strcmp(a, "test_landlock_abi=none") == 0)
+                        c->floor.test_landlock_abi = -1;
+                else if (strncmp(a, "test_landlock_abi=", 18) == 0 && num_arg(a + 18, 1, 1000, &n))
+                        c->floor.test_landlock_abi = (int)n;
+                else if (strcmp(a, "test_userns=denied") == 0)
+                        c->floor.test_userns_denied = true;
                 else if (strncmp(a, "landlock_abi=", 13) == 0 && num_arg(a + 13, 1, 1000, &n))
                         c->floor.landlock_abi_min = (int)n;
                 else if (strncmp(a, "nofile=", 7) == 0 && num_arg(a + 7, 5, 64, &n))
@@ -98,6 +106,8 @@ static bool parse_args(int argc, char **argv, wcfg *c)
                         return false;
         }
         c->floor.extra_syscalls = c->extra;
+        c->floor.fd_in = PRC_WORKER_FD_IN;
+        c->floor.fd_out = PRC_WORKER_FD_OUT;
         return true;
 }
 
@@ -295,15 +305,22 @@ static bool send_refusal(const prc_err *e)
         return ok;
 }
 
+/* READY: the protocol, and the floor as applied (level, Landlock ABI, each layer) for the run's records. */
 static bool send_ready(const prc_floor_report *rep)
 {
-        char text[128];
-        int n = snprintf(text, sizeof(text), "{\"landlock_abi\":%d,\"protocol\":%d,\"syscalls\":%u}",
-                         rep->landlock_abi, PRC_FRAME_VERSION, rep->nsyscalls);
+        json_t *r = json_pack("{s:o,s:i,s:i,s:i}", "floor", prc_floor_record(rep), "landlock_abi", rep->landlock_abi,
+                              "protocol", PRC_FRAME_VERSION, "syscalls", (int)rep->nsyscalls);
+        char *text = r != NULL ? json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
         prc_err e;
+        bool ok;
 
+        json_decref(r);
+        if (text == NULL)
+                return false;   /* no READY: the client reports a worker that never came up */
         prc_err_init(&e);
-        return prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_READY, text, (size_t)n, PRC_NO_DEADLINE, &e);
+        ok = prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_READY, text, strlen(text), PRC_NO_DEADLINE, &e);
+        free(text);
+        return ok;
 }
 
 struct out {

@@ -55,6 +55,13 @@ json_t *prc_sarif_from_run(const json_t *run, prc_err *err)
                         "name", "prc", "version", json_string_value(json_object_get(run, "prc_version")),
                         "informationUri", "https://prc.invalid/", "rules", rules, "results", results,
                         "properties", "prc_run_id", json_string_value(json_object_get(run, "id")));
+        /* Issue 23: a reader of the SARIF sees which sandbox floor the content analysis ran under. */
+        if (doc != NULL && json_object_get(run, "content_floor") != NULL &&
+            json_object_set(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "properties"),
+                            "prc_content_floor", json_object_get(run, "content_floor")) != 0) {
+                json_decref(doc);
+                doc = NULL;
+        }
         if (doc == NULL)
                 prc_err_oom(err, "the SARIF report");
         return doc;

@@ -49,6 +49,7 @@ struct scan {
         size_t               nexcluded; /* names left out of the inventory other than the root's .git directory */
         size_t               nmanifests;
         json_t              *errors;    /* owned: analysis errors listed on the run */
+        json_t              *floor;     /* owned: the content floor record (scan.h) */
 };
 
 static void progress(const struct scan *s, const char *stage)
@@ -193,6 +194,17 @@ static bool scans_whole_tree(const char *analysis)
                strcmp(analysis, "manifests") == 0;
 }
 
+/*
+ * Analyses whose verdict rests on what the content worker returned (its
+ * documents, or its refusals as coverage gaps): their evidence carries the
+ * floor the worker ran under (issue 23).  An analysis over ManifestDocs or
+ * tokens joins this list.
+ */
+static bool reads_worker_output(const char *analysis)
+{
+        return strcmp(analysis, "manifests") == 0;
+}
+
 static json_t *obs_json(const prc_obs *o)
 {
         json_t *j = json_pack("{s:s,s:s,s:s,s:O}", "id", o->id, "kind", o->kind, "outcome",
@@ -232,7 +244,14 @@ static json_t *envelope_of(const struct scan *s, json_t *source, json_t *observa
 
 static json_t *envelope(const struct scan *s, const char *analysis, const prc_obs *o, prc_err *err)
 {
-        return envelope_of(s, json_pack("{s:s,s:s}", "type", "builtin", "analysis", analysis), obs_json(o), err);
+        json_t *src = json_pack("{s:s,s:s}", "type", "builtin", "analysis", analysis);
+
+        if (src != NULL && reads_worker_output(analysis) &&
+            json_object_set(src, "content_floor", s->floor) != 0) {
+                json_decref(src);
+                src = NULL;
+        }
+        return envelope_of(s, src, obs_json(o), err);
 }
 
 /* State of several bindings together: the least favourable wins, Pass only if all pass. */
@@ -600,6 +619,15 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         if (!content_analysis(&s, err))
                 goto out;
         s.ncontent = s.ngaps - s.content0;
+        if (o->content_floor == NULL) {
+                prc_err_set(err, PRC_E_INTERNAL, "a scan without a content floor hook");
+                goto out;
+        }
+        s.floor = o->content_floor(o->parse_ctx);
+        if (s.floor == NULL) {
+                prc_err_oom(err, "the content floor record");
+                goto out;
+        }
         if (o->mode == PRC_MODE_VERIFY_LOCAL && o->adapters != NULL && o->adapters->n > 0) {
                 progress(&s, "running adapters in the OCI runner");
                 if (!run_adapters(&s, err))
@@ -624,6 +652,10 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         }
         if (o->now != NULL)
                 json_object_set_new(res, "now", json_string(o->now));
+        if (json_object_set(res, "content_floor", s.floor) != 0) {
+                prc_err_oom(err, "the run result");
+                goto out;
+        }
         if (!prc_jcs_id(res, "id", id, err))
                 goto out;
         json_object_set_new(res, "id", json_string(id));
@@ -635,6 +667,7 @@ out:
         json_decref(res);
         json_decref(rows);
         json_decref(s.errors);
+        json_decref(s.floor);
         free(s.files);
         free(s.gaps);
         for (size_t i = 0; i < s.nexecs; i++)

@@ -54,6 +54,14 @@ typedef struct prc_scan_opts {
         const char          *now;             /* borrowed: RFC 3339 clock input, or NULL */
         prc_content_parse_fn parse;           /* content-worker hook (required) */
         void                *parse_ctx;
+        /*
+         * The content floor the parses ran under (required; issue 23), asked
+         * after content analysis: a new reference (transfers), NULL on
+         * out-of-memory.  Recorded as the run's "content_floor" and in every
+         * evidence envelope that depends on the worker, so results made under
+         * different floors never share an ID.
+         */
+        json_t            *(*content_floor)(void *parse_ctx);
         void               (*progress)(const char *stage);  /* optional, stderr progress */
         prc_adapter_set     *adapters;        /* borrowed: resolved set (verify-local), or NULL; sorted here */
         prc_adapter_run_fn   run_adapter;     /* required when adapters has entries */

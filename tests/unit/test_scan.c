@@ -34,6 +34,15 @@ static bool fake_parse(void *ctx, const char *format, const char *path, const ui
         return false;
 }
 
+static const char *fake_level = "strict";
+
+static json_t *fake_floor(void *ctx)
+{
+        (void)ctx;
+        return json_pack("{s:i,s:{s:s},s:s,s:s}", "landlock_abi", 6, "layers", "landlock", "applied", "level",
+                         fake_level, "worker", "served");
+}
+
 static bool fake_run(void *ctx, const prc_scan_adapter *a, const prc_inventory *inv, const char *run_id,
                      const struct timespec *deadline, json_t **out, prc_err *err)
 {
@@ -105,7 +114,7 @@ static const char *state_of(const json_t *r, size_t i)
 static json_t *scan(prc_adapter_set *set, struct script *sc, prc_scan_mode mode, unsigned maxdur, prc_err *e)
 {
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = mode,
-                            .parse = fake_parse, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
+                            .parse = fake_parse, .content_floor = fake_floor, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
                             .max_duration_s = maxdur };
         json_t *r = NULL;
         int rc;
@@ -282,7 +291,7 @@ static void test_scan__inspect_mode_blocks_adapter_bound_assertions(void)
         load_set(&set, 1);
         setup(&set);
         o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                             .parse = fake_parse, .run_adapter = fake_run, .run_ctx = &sc };
+                             .parse = fake_parse, .content_floor = fake_floor, .run_adapter = fake_run, .run_ctx = &sc };
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
         T_EQ_STR(state_of(r, 0), "Blocked");
@@ -351,7 +360,7 @@ static void test_scan__sbom_value_passes_only_with_its_artifact(void)
                 struct sbom_script sc = { rows[i].generated, rows[i].sha, rows[i].art_sha, rows[i].art_mt,
                                           prc_manifest_kind_at(set.items[0].manifest, 0) };
                 prc_scan_opts o = { .target = target, .catalog_root = root, .profile = "p",
-                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .adapters = &set,
+                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .content_floor = fake_floor, .adapters = &set,
                                     .run_adapter = sbom_run, .run_ctx = &sc };
                 json_t *r = NULL;
                 prc_err e;
@@ -550,7 +559,7 @@ static void test_scan__head_read_is_bound_to_the_seal(void)
         t_write(target, "package.json", "{}", 2);
         snprintf(tool, sizeof(tool), "%s/tool", target);
         o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                             .parse = swap_parse, .parse_ctx = tool };
+                             .parse = swap_parse, .content_floor = fake_floor, .parse_ctx = tool };
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
         T_EQ_STR(state_by_id(r, "BIN"), "Unknown");
@@ -617,6 +626,56 @@ static void test_scan__file_above_the_gitleaks_ceiling_is_a_gap(void)
         prc_adapter_set_clear(&set);
 }
 
+/* Issue 23: the floor is on the run and in the worker-dependent evidence, and the ID depends on it. */
+static json_t *floor_scan(const char *level)
+{
+        prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                            .parse = fake_parse, .content_floor = fake_floor };
+        json_t *r = NULL;
+        prc_err e;
+        int rc;
+
+        fake_level = level;
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        fake_level = "strict";
+        return r;
+}
+
+static void test_scan__content_floor_is_recorded_and_changes_the_id(void)
+{
+        static const char cat[] =
+                "schema: prc.catalog/v1\ncatalog_id: t\nrevision: 1\ncontrols: [{id: C, title: c}]\n"
+                "assertions:\n"
+                "  - {id: M, control: C, title: t, rationale: r, remediation: m, severity: high, analysis: {id: manifests}}\n"
+                "  - {id: R, control: C, title: t, rationale: r, remediation: m, severity: low, analysis: {id: readme, "
+                "pass_outcomes: [found], fail_outcomes: [not_found]}}\n"
+                "profiles: [{id: p, title: p, assertions: [M, R]}]\n";
+        json_t *a, *b, *ev;
+
+        snprintf(catroot, sizeof(catroot), "%s/cat", t_tmpdir());
+        snprintf(target, sizeof(target), "%s/target", t_tmpdir());
+        T_ASSERT(mkdir(catroot, 0755) == 0 && mkdir(target, 0755) == 0);
+        t_write(target, "README.md", "# t\n", 4);
+        t_write(target, "package.json", "{}", 2);
+        t_write(catroot, "catalog.yaml", cat, strlen(cat));
+        a = floor_scan("strict");
+        b = floor_scan("seccomp");
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(a, "content_floor"), "level")), "strict");
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(b, "content_floor"), "level")), "seccomp");
+        T_ASSERT(strcmp(json_string_value(json_object_get(a, "id")), json_string_value(json_object_get(b, "id"))) != 0);
+        /* manifests rests on the worker: its envelope names the floor; readme does not. */
+        ev = json_array_get(json_object_get(json_array_get(json_object_get(b, "assertions"), 0), "evidence"), 0);
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(json_object_get(ev, "source"), "content_floor"),
+                                                   "level")), "seccomp");
+        ev = json_array_get(json_object_get(json_array_get(json_object_get(b, "assertions"), 1), "evidence"), 0);
+        T_ASSERT(ev != NULL);
+        T_ASSERT(json_object_get(json_object_get(ev, "source"), "content_floor") == NULL);
+        json_decref(a);
+        json_decref(b);
+}
+
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
@@ -630,5 +689,6 @@ static const prc_test tests[] = {
         T(test_scan__symlinked_manifest_is_a_gap),
         T(test_scan__head_read_is_bound_to_the_seal),
         T(test_scan__file_above_the_gitleaks_ceiling_is_a_gap),
+        T(test_scan__content_floor_is_recorded_and_changes_the_id),
 };
 PRC_SUITE(scan, tests)

@@ -955,18 +955,120 @@ static void test_worker__stderr_as_a_log_file_is_not_written(void)
         T_ASSERT(dup2(fd, 2) == 2);
         c = client();
         prc_err_init(&err);
-        T_ASSERT(test_op(c, PRC_T_WRITE_STDERR, NULL, &doc, &err));
+        /* Issue 16: write() is pinned to the reply pipe, so even fd 2 (/dev/null) is a denied call. */
+        T_ASSERT(!test_op(c, PRC_T_WRITE_STDERR, NULL, &doc, &err));
         dup2(saved, 2);
-        T_NOERR(err);
-        T_ASSERT(json_is_true(json_object_get(doc, "escaped")));  /* written, to /dev/null */
-        json_decref(doc);
+        T_ERR(err, PRC_E_WORKER_DENIED_SYSCALL);
+        T_ASSERT(doc == NULL);
         expect_doc(c, "[1]", "[1]");
-        T_EQ_INT(started(c), 1);
+        T_EQ_INT(started(c), 2);
         prc_client_free(c);
         close(fd);
         log = t_read(path, &n);
         T_EQ_INT(n, 0);
         free(log);
+}
+
+/* Issue 23: READY says which floor the worker applied; a client asking for a level gets exactly it. */
+static const json_t *ready_floor(prc_client *c)
+{
+        expect_ping(c);
+        return json_object_get(prc_client_ready(c), "floor");
+}
+
+static void test_worker__ready_records_the_strict_floor(void)
+{
+        prc_client *c = client();
+        const json_t *f = ready_floor(c);
+        json_t *r;
+
+        T_EQ_STR(json_string_value(json_object_get(f, "level")), "strict");
+        T_EQ_INT(json_integer_value(json_object_get(f, "landlock_abi")), PRC_LANDLOCK_ABI_RIGHTS);
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(f, "layers"), "landlock")), "applied");
+        r = prc_client_floor_record(c);
+        T_EQ_STR(json_string_value(json_object_get(r, "worker")), "served");
+        T_EQ_STR(json_string_value(json_object_get(r, "level")), "strict");
+        json_decref(r);
+        prc_client_free(c);
+}
+
+static prc_client *client_floor(prc_floor_level level, const char *const *args)
+{
+        prc_client_opts o;
+
+        opts(&o);
+        o.floor = level;
+        o.worker_args = args;
+        return client_with(&o);
+}
+
+static void test_worker__an_older_abi_is_refused_by_default_and_served_by_choice(void)
+{
+        static const char *const abi4[] = { "test_landlock_abi=4", NULL };
+        prc_client *c = client_floor(PRC_FLOOR_STRICT, abi4);
+        json_t *doc = NULL, *r;
+        const json_t *f;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "x.json", (const uint8_t *)"[]", 2, &doc, &err));
+        T_ERR(err, PRC_E_FLOOR_UNAVAILABLE);
+        T_ASSERT(strstr(err.msg, "landlock: kernel ABI 4 is below the required 6; --content-floor landlock") != NULL);
+        r = prc_client_floor_record(c);
+        T_EQ_STR(json_string_value(json_object_get(r, "worker")), "refused");
+        json_decref(r);
+        prc_client_free(c);
+
+        c = client_floor(PRC_FLOOR_LANDLOCK, abi4);
+        f = ready_floor(c);
+        T_EQ_STR(json_string_value(json_object_get(f, "level")), "landlock");
+        T_EQ_INT(json_integer_value(json_object_get(f, "landlock_abi")), 4);
+        expect_doc(c, "[1]", "[1]");
+        prc_client_free(c);
+}
+
+static void test_worker__without_landlock_the_seccomp_level_serves_and_says_so(void)
+{
+        static const char *const none[] = { "test_landlock_abi=none", NULL };
+        prc_client *c = client_floor(PRC_FLOOR_LANDLOCK, none);
+        json_t *doc = NULL;
+        const json_t *f;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "x.json", (const uint8_t *)"[]", 2, &doc, &err));
+        T_ERR(err, PRC_E_FLOOR_UNAVAILABLE);
+        T_ASSERT(strstr(err.msg, "--content-floor seccomp") != NULL);
+        prc_client_free(c);
+
+        c = client_floor(PRC_FLOOR_SECCOMP, none);
+        f = ready_floor(c);
+        T_EQ_STR(json_string_value(json_object_get(f, "level")), "seccomp");
+        T_EQ_INT(json_integer_value(json_object_get(f, "landlock_abi")), 0);
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(f, "layers"), "landlock")), "skipped");
+        expect_doc(c, "[2]", "[2]");
+        /* Seccomp still kills what Landlock would also have stopped. */
+        prc_err_init(&err);
+        T_ASSERT(!test_op(c, PRC_T_OPEN_FILE, NULL, &doc, &err));
+        T_ERR(err, PRC_E_WORKER_DENIED_SYSCALL);
+        prc_client_free(c);
+}
+
+static void test_worker__no_user_namespace_is_refused_at_every_level(void)
+{
+        static const char *const denied[] = { "test_userns=denied", NULL };
+
+        for (int l = 0; l < PRC_FLOOR__COUNT; l++) {
+                prc_client *c = client_floor((prc_floor_level)l, denied);
+                json_t *doc = NULL;
+                prc_err err;
+
+                prc_err_init(&err);
+                T_ASSERT(!prc_client_parse(c, PRC_FMT_JSON, "x.json", (const uint8_t *)"[]", 2, &doc, &err));
+                T_ERR(err, PRC_E_FLOOR_UNAVAILABLE);
+                T_ASSERT(strncmp(err.msg, "userns: unshare(CLONE_NEWUSER)", 30) == 0);
+                prc_client_free(c);
+        }
 }
 
 static void test_worker__retires_a_worker_after_max_requests(void)
@@ -1343,6 +1445,10 @@ static const prc_test tests[] = {
         T(test_worker__forked_child_uses_its_own_worker),
         T(test_worker__floor_refusal_names_the_layer),
         T(test_worker__stderr_as_a_log_file_is_not_written),
+        T(test_worker__ready_records_the_strict_floor),
+        T(test_worker__an_older_abi_is_refused_by_default_and_served_by_choice),
+        T(test_worker__without_landlock_the_seccomp_level_serves_and_says_so),
+        T(test_worker__no_user_namespace_is_refused_at_every_level),
         T(test_worker__retires_a_worker_after_max_requests),
         T(test_worker__retires_a_worker_before_its_cpu_limit),
         T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
