@@ -1029,12 +1029,46 @@ int prc_inventory_root_fd(const prc_inventory *inv)
         return inv->rootfd;
 }
 
+/*
+ * Open path under the target root for a read bound to the seal: it must still
+ * be a regular file of the inventoried size.  Returns the descriptor (the
+ * caller closes it), or -1 with err set (inventory-unreadable,
+ * inventory-mismatch, io).
+ */
+static int open_inventoried(const prc_inventory *inv, const char *path, uint64_t size, prc_err *err)
+{
+        struct stat st;
+        int fd;
+
+        fd = prc_safe_openat(inv->rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+        if (fd < 0) {
+                if (errno == EACCES || errno == EPERM)
+                        (void)prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot open '%s'", path);
+                else if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
+                        (void)prc_err_sys(err, PRC_E_INV_MISMATCH, errno, "'%s' is no longer the inventoried file",
+                                          path);
+                else
+                        (void)prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", path);
+                return -1;
+        }
+        if (fstat(fd, &st) != 0) {
+                (void)prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", path);
+                close(fd);
+                return -1;
+        }
+        if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) {
+                (void)prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' no longer has the inventoried type or size", path);
+                close(fd);
+                return -1;
+        }
+        return fd;
+}
+
 bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, prc_buf *out, prc_err *err)
 {
         long i = prc_inventory_find(inv, path);
         const prc_inv_entry *e;
         char hex[PRC_SHA256_HEX + 1];
-        struct stat st;
         int fd;
         bool ok;
 
@@ -1044,23 +1078,9 @@ bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, 
         if (e->size > max)
                 return prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "'%s' has %llu bytes, more than %zu", path,
                                    (unsigned long long)e->size, max);
-        fd = prc_safe_openat(inv->rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
-        if (fd < 0) {
-                if (errno == EACCES || errno == EPERM)
-                        return prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot open '%s'", path);
-                if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
-                        return prc_err_sys(err, PRC_E_INV_MISMATCH, errno, "'%s' is no longer the inventoried file",
-                                           path);
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", path);
-        }
-        if (fstat(fd, &st) != 0) {
-                close(fd);
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", path);
-        }
-        if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != e->size) {
-                close(fd);
-                return prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' no longer has the inventoried type or size", path);
-        }
+        fd = open_inventoried(inv, path, e->size, err);
+        if (fd < 0)
+                return false;
         prc_buf_reset(out);
         /* One byte more than the inventoried size: a file that grew is seen as a mismatch. */
         ok = prc_fd_read_all(fd, (size_t)e->size + 1, out, err);
@@ -1084,7 +1104,6 @@ static bool read_head_digest(const prc_inventory *inv, const struct ent *en, siz
         const char *path = en->path;
         uint8_t head[PRC_INV_HEAD], d[PRC_SHA256_LEN];
         size_t got = 0;
-        struct stat st;
         bool ok;
         int fd;
 
@@ -1100,23 +1119,9 @@ static bool read_head_digest(const prc_inventory *inv, const struct ent *en, siz
                         prc_buf_reset(out);
                 return ok;
         }
-        fd = prc_safe_openat(inv->rootfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
-        if (fd < 0) {
-                if (errno == EACCES || errno == EPERM)
-                        return prc_err_sys(err, PRC_E_INV_UNREADABLE, errno, "cannot open '%s'", path);
-                if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR || errno == EXDEV)
-                        return prc_err_sys(err, PRC_E_INV_MISMATCH, errno, "'%s' is no longer the inventoried file",
-                                           path);
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot open '%s'", path);
-        }
-        if (fstat(fd, &st) != 0) {
-                close(fd);
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", path);
-        }
-        if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != en->pub.size) {
-                close(fd);
-                return prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' no longer has the inventoried type or size", path);
-        }
+        fd = open_inventoried(inv, path, en->pub.size, err);
+        if (fd < 0)
+                return false;
         while (got < PRC_INV_HEAD) {
                 ssize_t r = read(fd, head + got, PRC_INV_HEAD - got);
                 if (r < 0 && errno == EINTR)
