@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adapter/data.h"
 #include "adapter/native/native.h"
 #include "adapter/oci.h"
 #include "adapter/registry.h"
+#include "content/archive_target.h"
 #include "content/client.h"
 #include "engine/catalog.h"
 #include "engine/sarif.h"
@@ -46,6 +48,38 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
 
         json_decref(doc);
         return ok;
+}
+
+/*
+ * Issue 20: an archive target.  The parent reads and hashes the archive's
+ * bytes (or takes the fetched ones) and never opens the archive: the worker
+ * lists the members, and the listing is the inventory.
+ */
+struct target_ctx {
+        prc_client         *client;     /* borrowed */
+        const char         *path;       /* borrowed: the archive file, or NULL when bytes are given */
+        const uint8_t      *bytes;      /* borrowed: fetched archive bytes (--aur) */
+        size_t              n;
+        prc_archive_target *t;          /* owned: outlives the scan's inventory */
+};
+
+static bool scan_open_target(void *ctx, prc_inventory **out_inv, json_t **out_source, prc_err *err)
+{
+        struct target_ctx *tc = ctx;
+        json_t *j;
+
+        if (!(tc->path != NULL ? prc_archive_target_open_file(tc->client, tc->path, &tc->t, err)
+                               : prc_archive_target_open(tc->client, tc->bytes, tc->n, &tc->t, err)))
+                return false;
+        j = prc_archive_target_json(tc->t);
+        if (j == NULL)
+                return prc_err_oom(err, "the archive record");
+        if (!prc_archive_target_inventory(tc->t, out_inv, err)) {
+                json_decref(j);
+                return false;
+        }
+        *out_source = j;
+        return true;
 }
 
 static json_t *scan_floor(void *ctx)
@@ -237,6 +271,21 @@ static void print_text(const json_t *r)
         printf("target inventory %s (%lld files)\n",
                json_string_value(json_object_get(json_object_get(r, "target"), "inventory_digest")),
                (long long)json_integer_value(json_object_get(json_object_get(r, "target"), "files")));
+        {
+                const json_t *ar = json_object_get(json_object_get(r, "target"), "archive");
+                const json_t *aur = json_object_get(json_object_get(r, "target"), "aur");
+                if (aur != NULL)
+                        printf("AUR package %s from %s\n", json_string_value(json_object_get(aur, "package")),
+                               json_string_value(json_object_get(aur, "url")));
+                if (ar != NULL)
+                        printf("archive %s sha256 %s, %lld members%s%s, %zu rejected\n",
+                               json_string_value(json_object_get(ar, "format")),
+                               json_string_value(json_object_get(ar, "sha256")),
+                               (long long)json_integer_value(json_object_get(ar, "members")),
+                               json_object_get(ar, "root") != NULL ? ", package root " : "",
+                               json_object_get(ar, "root") != NULL ? json_string_value(json_object_get(ar, "root")) : "",
+                               json_array_size(json_object_get(ar, "rejected")));
+        }
         print_floor(json_object_get(r, "content_floor"));
         printf("\n%-16s %-12s %s\n", "ASSERTION", "STATE", "REASON");
         json_array_foreach(rows, i, row) {
@@ -338,6 +387,7 @@ static int run_scan(int argc, char **argv, const char *what)
         prc_adapter_set set = { .n = 0 };
         prc_scan_opts so = { 0 };
         struct parse_ctx pc = { 0 };
+        struct target_ctx tc = { 0 };
         prc_client_opts copts;
         const char *format = "text";
         char catbuf[4200];
@@ -465,6 +515,16 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         so.parse = scan_parse;
         so.parse_ctx = &pc;
+        tc.client = pc.client;
+        {
+                struct stat tst;
+                /* A target that is not a directory is an archive snapshot (.tar, .tar.gz/.tgz, .tar.zst). */
+                if (stat(so.target, &tst) == 0 && !S_ISDIR(tst.st_mode)) {
+                        tc.path = so.target;
+                        so.open_target = scan_open_target;
+                        so.target_ctx = &tc;
+                }
+        }
         so.content_floor = scan_floor;
         so.progress = on_progress;
         cli_interrupts ints;
@@ -513,6 +573,7 @@ out:
         for (size_t i = 0; i < oc.narts; i++)
                 prc_buf_clear(&oc.arts[i]);
         json_decref(res);
+        prc_archive_target_free(tc.t);
         prc_client_free(pc.client);
         prc_adapter_set_clear(&set);
         cli_interrupts_die();
