@@ -93,6 +93,8 @@ int cmd_verify(int argc, char **argv);
 /* -- inventory and snapshot -- */
 int cmd_inventory(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+/* -- AUR: diff of two package versions, snapshot fetch (issue 20) -- */
+int cmd_diff(int argc, char **argv);
 
 /* -- content worker and parsers -- */
 int cmd_content_parse(int argc, char **argv);

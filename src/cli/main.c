@@ -134,6 +134,21 @@ const prc_cmd prc_cmds[] = {
           "--format json wraps it: {\"document\":...,\"path\":...} or {\"error\":{...},...}.\n"
           "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n"
           CLI_FLOOR_HELP },
+        { "diff", NULL, cmd_diff, "the risky changes between two versions of an AUR package",
+          "usage: prc diff OLD NEW [--format text|json] [--content-floor LEVEL]\n"
+          "\n"
+          "OLD and NEW are package directories or snapshot archives (.tar, .tar.gz/.tgz,\n"
+          ".tar.zst; a single top-level directory is the package root).  Archives are\n"
+          "walked in the sandboxed content worker and never extracted; the PKGBUILD,\n"
+          ".SRCINFO and install scripts of both are tokenized there.  Shows what a\n"
+          "reviewer must see before accepting the update: a new source host, a checksum\n"
+          "array removed or a source left without a checksum (SKIP), new network, exec\n"
+          "or package-manager commands in functions, top-level code or install hooks, a\n"
+          "new install script or hook, a changed url=, and files that could not be\n"
+          "analyzed.  --format json prints {\"schema\":\"prc.diff/v1\",\"changes\":[...],\n"
+          "\"risky\":N,\"old\":{...},\"new\":{...}} (docs/aur.md).\n"
+          "Exit: 0 no risky change; 1 a risky change; 2 usage; 3 a version could not be read.\n"
+          CLI_FLOOR_HELP },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json] [--content-floor strict|landlock|seccomp]\n"
           "\n"
@@ -263,6 +278,7 @@ static bool starts_worker(const prc_cmd *c)
 {
         static int (*const worker_cmds[])(int, char **) = {
                 cmd_scan, cmd_verify, cmd_content_parse, cmd_content_tokenize, cmd_content_archive, cmd_sandbox_probe,
+                cmd_diff,
         };
         for (size_t i = 0; i < PRC_ARRAY_LEN(worker_cmds); i++)
                 if (c->run == worker_cmds[i])
