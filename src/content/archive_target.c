@@ -9,6 +9,7 @@
 #include "content/archive_target.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,6 +304,11 @@ bool prc_archive_target_open_file(prc_client *c, const char *path, prc_archive_t
         ok = prc_file_read_as(path, "the archive target", PRC_ARCHIVE_TARGET_MAX, 0, &b, err) &&
              prc_archive_target_open(c, b.data != NULL ? b.data : (const uint8_t *)"", b.len, out, err);
         prc_buf_clear(&b);
+        /* err->file is for the terminal only (a failed scan writes no result). */
+        if (!ok) {
+                snprintf(err->file, sizeof(err->file), "%s", path);
+                prc_err_sanitize(err->file);
+        }
         return ok;
 }
 
