@@ -12,6 +12,7 @@
 #include "adapter/native/gitleaks.h"
 #include "adapter/oci.h"
 #include "adapter/oci_native.h"
+#include "native_t.h"
 #include "t.h"
 
 static prc_manifest *bundled(const char *name)
@@ -144,7 +145,7 @@ static void test_oci_native__pinned_ruleset_becomes_stdin(void)
                 prc_manifest_free(m);
                 return;
         }
-        snprintf(path, sizeof(path), "%s/native/gitleaks/config/gitleaks.toml.gz", corp);
+        snprintf(path, sizeof(path), "%s", nt_ruleset_gz());
         prc_oci_request rq = { .m = m, .ruleset_path = path };
         unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
         T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
