@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adapter/native/gitleaks.h"
 #include "content/worker.h"
 
 /*
@@ -235,6 +236,29 @@ const prc_cmd prc_cmds[] = {
           "files, or as --as says) and prints the SHA-256 of its canonical JSON (RFC 8785).\n"
           "This digest is how manifests, registries and catalogs are pinned.\n"
           "Exit: 0 printed; 1 the document was refused; 2 usage; 3 I/O error.\n" },
+
+        /* -- setup (issue 17) -- */
+        { "setup", "native", cmd_setup_native, "pull the pinned native images and fetch the pinned Gitleaks ruleset",
+          "usage: prc setup native [--runtime docker|podman] [--dry-run] [--only images|ruleset]\n"
+          "                        [--ruleset-url URL] [--cacert FILE] [--timeout SECONDS]\n"
+          "\n"
+          "Prepares what the bundled native adapters need, as an explicit operator action\n"
+          "(a scan never pulls and never reaches the network):\n"
+          "1. pulls each reviewed image (Gitleaks 8.30.0, Syft 1.51.0, Grype 0.116.1) by\n"
+          "   digest with the runtime client, then checks with 'image inspect' that\n"
+          "   exactly that digest is present;\n"
+          "2. downloads the Gitleaks v8.30.0 default ruleset over HTTPS (default: the\n"
+          "   upstream release tag; --ruleset-url for a mirror), keeps it only if it has\n"
+          "   the pinned size and SHA-256, and stores it in prc's gzip form as\n"
+          "   $XDG_DATA_HOME/prc/" PRC_GITLEAKS_RULESET_FILE "\n"
+          "   (else ~/.local/share/prc/; directories 0700, the file 0600, atomically);\n"
+          "3. prints what it did and the command that now works: prc verify DIR.\n"
+          "The pinned digest decides, never the URL.  --dry-run prints the exact commands\n"
+          "and does nothing.  --cacert FILE trusts the CAs in FILE instead of the system's;\n"
+          "--timeout bounds the whole download (default 120 s).  Proxy variables and\n"
+          ".netrc are ignored.  Run it as the user who runs prc verify.\n"
+          "Exit: 0 done; 2 usage; 3 a step failed (each failure is named; nothing partial\n"
+          "is stored).  See docs/fetch.md.\n" },
 };
 const size_t prc_ncmds = PRC_ARRAY_LEN(prc_cmds);
 
