@@ -34,7 +34,8 @@ const prc_cmd prc_cmds[] = {
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
           "written atomically, artifacts first (native adapters' normalized reports).\n"
           "--gitleaks-ruleset FILE: the pinned gzip Gitleaks ruleset a native Gitleaks adapter\n"
-          "reads on stdin (default $PRC_GITLEAKS_RULESET); checked by size and SHA-256.\n"
+          "reads on stdin (default $PRC_GITLEAKS_RULESET, else the copy 'prc setup native'\n"
+          "stored); checked by size and SHA-256.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
           "verify-local runs up to 16 adapters in the OCI runner (never as root), each of which\n"
           "must be bound by an assertion of the profile with its exact adapter id, manifest\n"
@@ -59,9 +60,11 @@ const prc_cmd prc_cmds[] = {
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
           "Adapter, profile, mode and catalog overrides are refused, $PRC_CATALOG_ROOT included:\n"
           "the catalog is the one bundled beside the binary.  The pinned image must\n"
-          "already be present (prc never pulls): when it is absent, prc says which\n"
-          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n"
-          "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n"
+          "already be present (prc never pulls; 'prc setup native' pulls it once): when it\n"
+          "is absent, prc says so and which 'docker pull' fetches exactly the reviewed\n"
+          "digest.  Never runs as root.  The Gitleaks ruleset comes from --gitleaks-ruleset,\n"
+          "else $PRC_GITLEAKS_RULESET, else the copy 'prc setup native' stored in\n"
+          "$XDG_DATA_HOME/prc/ (or ~/.local/share/prc/).\n"
           CLI_FLOOR_HELP },
 
         /* -- inventory and snapshot -- */
