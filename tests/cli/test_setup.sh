@@ -241,15 +241,36 @@ t_setup_data_directory_symlink_refused() {
         [ -z "$(ls -A "$TMP/elsewhere")" ] || fail "stored through a symlink"
 }
 
-t_setup_stored_ruleset_is_what_scan_finds() {
+# The bundled Gitleaks manifest with the release build, as the unprivileged user: with nothing stored, the
+# run's error and stderr name `prc setup native`; once it stored the ruleset, the same scan gets past the
+# ruleset (to the image, which these tests never pull: oci-image-absent, which names prc setup native too).
+t_setup_scan_names_setup_then_finds_what_it_stored() {
         need_https
-        fetch /gitleaks.toml
+        sh "$PRC_ROOT/scripts/oci-env.sh" --check >/dev/null 2>&1 || fail "OCI environment is down (scripts/oci-env.sh)"
+        [ "$(id -u)" -ne 0 ] || oci_prepare_user
+        chmod 755 "$TMP"
+        mkdir -p "$TMP/t" "$TMP/xdg" && printf 'hello\n' >"$TMP/t/README" && chmod -R a+rwX "$TMP/t" "$TMP/xdg"
+        scan() {
+                run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" "$PRC" scan --target "$TMP/t" --mode verify-local \
+                        --adapter-manifest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" --format json
+        }
+        scan
+        expect_rc 1
+        expect_eq "$(json_get errors.0.class)" native-ruleset-missing
+        grep -q 'prc setup native' <<<"$(json_get errors.0.message)" || fail "the error does not name prc setup native"
+        expect_err "run \`prc setup native\` to store it"
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" "$PRC" setup native --only ruleset \
+                --ruleset-url "$HTTPS_URL/gitleaks.toml" --cacert "$HTTPS_CA"
         expect_rc 0
-        # the library's own check accepts the stored file (the unit suite proves the form; here, the path)
-        mkdir -p "$TMP/t" && printf 'x\n' >"$TMP/t/README"
-        run /usr/bin/env XDG_DATA_HOME="$TMP/xdg" "$PRC" adapter plan-oci --manifest adapters/gitleaks-v8.30.0.yaml \
-                --target "$TMP/t" --runtime docker
-        [ "$RC" -ne 2 ] || fail "plan-oci usage: $ERR"
+        scan
+        expect_rc 1
+        ! grep -q native-ruleset <<<"$OUT" || fail "the stored ruleset was not found: ${OUT:0:300}"
+        if ! docker image inspect ghcr.io/gitleaks/gitleaks@sha256:691af3c7c5a48b16f187ce3446d5f194838f91238f27270ed36eef6359a574d9 \
+                >/dev/null 2>&1; then
+                expect_eq "$(json_get errors.0.class)" oci-image-absent
+                grep -q 'prc setup native' <<<"$(json_get errors.0.message)" || fail "oci-image-absent does not name prc setup native"
+                expect_err "\`prc setup native\` pulls exactly the reviewed digest"
+        fi
 }
 
 # ---- the pull path (local registry; test builds only) ----
