@@ -1,0 +1,33 @@
+/*
+ * extract.c - the extractor table (extract.h) and lookups.
+ * Adding a format is one line here and one file of its family.
+ */
+#include "content/extract/extract.h"
+
+#include <string.h>
+
+const prc_extractor prc_extractors[] = {
+        /* format, ecosystem, kind, match, fn: one line per format, families grouped */
+        { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
+};
+
+const size_t prc_extractor_count = PRC_ARRAY_LEN(prc_extractors) - 1;
+
+const prc_extractor *prc_extractor_by_format(const char *format)
+{
+        for (size_t i = 0; i < prc_extractor_count; i++)
+                if (strcmp(prc_extractors[i].format, format) == 0)
+                        return &prc_extractors[i];
+        return NULL;
+}
+
+const prc_extractor *prc_extractor_for_path(const char *path)
+{
+        const char *base = strrchr(path, '/');
+
+        base = base != NULL ? base + 1 : path;
+        for (size_t i = 0; i < prc_extractor_count; i++)
+                if (prc_extractors[i].match(path, base))
+                        return &prc_extractors[i];
+        return NULL;
+}

@@ -1,0 +1,169 @@
+/*
+ * extract.h - manifest extractors: target bytes in, a ManifestDoc out.
+ *
+ * Extractors run inside the content worker (PRC_OP_EXTRACT) on hostile
+ * bytes, exactly like the parsers they call: they never open, never print,
+ * and return a whole ManifestDoc or NULL with a named class.  One file per
+ * format family under src/content/extract/; the table in extract.c lists
+ * every format.  The engine never parses these formats itself: it receives
+ * the ManifestDoc through the worker's binary document encoding and checks
+ * its shape (schemas/manifest-doc.schema.json is the contract).
+ *
+ * The ManifestDoc (every key always present, null where the file says
+ * nothing; arrays keep the file's order):
+ *
+ *   {"schema": "prc-manifest-doc-v1",
+ *    "path": "web/package.json",          as sent by the parent
+ *    "format": "npm-package-json",        the extractor's format id
+ *    "ecosystem": "npm",                  npm pypi cargo golang maven composer gem nuget
+ *                                         github-actions docker
+ *    "kind": "manifest",                  manifest lockfile workflow action container
+ *                                         registry-config
+ *    "package": {"name", "version", "purl", "line"} | null,
+ *    "dependencies": [DEP...],
+ *    "hooks": [{"name", "command", "line"}],          install-time hooks (npm lifecycle scripts)
+ *    "registries": [{"name", "scope", "url", "line"}], url with any credential removed
+ *    "credentials": [{"key", "line"}],                present, by key, NEVER by value
+ *    "not_extracted": [{"what", "reason", "line"}],    parts the extractor knowingly left out
+ *    "details": {...}}                                 the family's structured extras
+ *                                                      (workflow jobs and steps, Dockerfile
+ *                                                      stages, lockfile version, workspaces,
+ *                                                      overrides); documented per family
+ *
+ *   DEP = {"name": "lodash",
+ *          "requirement": "^4.17.0" | null,          as written
+ *          "resolved": "4.17.21" | null,             the exact version the file pins
+ *          "scope": "runtime",                       runtime dev optional peer build test
+ *          "direct": true,                           false for a lockfile's transitive entries
+ *          "source": {"type": "registry", "url": null, "ref": null, "commit": null},
+ *                     type: registry (url null: the ecosystem's default) git url path workspace
+ *          "integrity": {"algorithm": "sha512", "value": "..."} | null,
+ *          "purl": "pkg:npm/lodash@4.17.21" | null,
+ *          "group": "docs" | null,                   dependency group, extra, configuration
+ *          "line": 12 | null}                        1-based line where the file states it
+ *
+ * Limits are named (extract-limit): PRC_MD_DEPS_MAX dependencies per file,
+ * PRC_MD_STR_MAX bytes for a name, version, requirement, URL or key; the
+ * parser limits (prc_limits) bound everything else.
+ */
+#ifndef PRC_EXTRACT_H
+#define PRC_EXTRACT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/compiler.h"
+#include "base/err.h"
+#include "base/limits.h"
+
+#define PRC_MD_SCHEMA   "prc-manifest-doc-v1"
+#define PRC_MD_DEPS_MAX 100000u
+#define PRC_MD_STR_MAX  4096u
+/* hooks, registries, credentials, not_extracted entries per file */
+#define PRC_MD_LIST_MAX 10000u
+
+/* One extraction request, as the worker received it (all borrowed). */
+typedef struct prc_xin {
+        const char       *path;         /* the inventory path: names the file, never opened */
+        const uint8_t    *p;            /* the file's bytes (may be NULL when n is 0) */
+        size_t            n;
+        const prc_limits *lim;
+} prc_xin;
+
+/* Returns a new ManifestDoc (transfers) or NULL with err set. */
+typedef json_t *(*prc_extract_fn)(const prc_xin *in, prc_err *err);
+
+typedef struct prc_extractor {
+        const char     *format;         /* "npm-package-json": wire id and `--format` value */
+        const char     *ecosystem;      /* as in the ManifestDoc */
+        const char     *kind;           /* as in the ManifestDoc */
+        /* Does this extractor own the file at path (a relative inventory path)?  By name only. */
+        bool          (*match)(const char *path, const char *base);
+        prc_extract_fn  fn;
+} prc_extractor;
+
+/* The table (extract.c), in match order: the first match owns a file. */
+extern const prc_extractor prc_extractors[];
+extern const size_t prc_extractor_count;
+
+/* The extractor for a format id, or NULL. */
+const prc_extractor *prc_extractor_by_format(const char *format);
+/* The extractor that owns path by its name, or NULL. */
+const prc_extractor *prc_extractor_for_path(const char *path);
+
+/*
+ * Builders shared by every family (mdoc.c).  Strings are copied and
+ * checked: valid UTF-8 without NUL, at most PRC_MD_STR_MAX bytes for the
+ * short fields (else extract-limit).  A NULL string is JSON null.  Line 0
+ * means "unknown" and is written as null.  The functions return false (or
+ * NULL) with err set (extract-limit, not-canonical, out-of-memory).
+ */
+
+/* A new ManifestDoc with every key present and empty lists. */
+json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem, const char *kind,
+                   prc_err *err);
+/* Set "package" ({"name", "version", "purl", "line"}). */
+bool prc_md_set_package(json_t *md, const char *name, const char *version, const char *purl, uint32_t line,
+                        prc_err *err) PRC_MUST_CHECK;
+/*
+ * Append a dependency with source {"type": "registry", all null}, integrity,
+ * requirement, resolved, purl and group null.  Returns the new object
+ * (borrowed from md) for the setters below, or NULL at PRC_MD_DEPS_MAX.
+ */
+json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+                       prc_err *err);
+/* Set a short string member of any ManifestDoc object (requirement, resolved, purl, group, ...). */
+bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err) PRC_MUST_CHECK;
+/* Set a dependency's source; type is registry, git, url, path or workspace.  url loses any credential. */
+bool prc_md_set_source(json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
+                       prc_err *err) PRC_MUST_CHECK;
+bool prc_md_set_integrity(json_t *dep, const char *algorithm, const char *value, prc_err *err) PRC_MUST_CHECK;
+bool prc_md_add_hook(json_t *md, const char *name, const char *command, uint32_t line, prc_err *err) PRC_MUST_CHECK;
+/*
+ * A registry.  A URL with user information ("https://u:p@host/") is stored
+ * without it and adds a credential named by cred_key (e.g. "registry URL
+ * userinfo"): the value never enters the ManifestDoc.
+ */
+bool prc_md_add_registry(json_t *md, const char *name, const char *scope, const char *url, uint32_t line,
+                         prc_err *err) PRC_MUST_CHECK;
+/* A credential is present under key (never pass its value). */
+bool prc_md_add_credential(json_t *md, const char *key, uint32_t line, prc_err *err) PRC_MUST_CHECK;
+/* Something in the file the extractor knowingly does not extract, and why. */
+bool prc_md_not_extracted(json_t *md, const char *what, const char *reason, uint32_t line,
+                          prc_err *err) PRC_MUST_CHECK;
+/* The "details" object (borrowed) for family extras. */
+json_t *prc_md_details(json_t *md);
+
+/*
+ * A URL with any "user:password@" removed (malloc'ed; NULL on out of
+ * memory).  *had_cred tells whether there was one.  Not a URL parser: it
+ * only strips userinfo between "scheme://" and the first '/', '?' or '#'.
+ */
+char *prc_md_url_strip(const char *url, bool *had_cred);
+
+/*
+ * A package URL (purl spec): "pkg:" type "/" namespace "/" name "@" version
+ * "?" qualifiers "#" subpath.  Each namespace segment (split at '/'), the
+ * name, the version and every qualifier value are percent-encoded (all but
+ * A-Z a-z 0-9 . - _ ~); qualifier keys are given lower-case and are sorted
+ * here.  ns, version, subpath may be NULL; qual is NULL or a NULL-terminated
+ * list of key, value pairs.  Name normalisation per type (pypi lower-case
+ * with '-', ...) is the caller's.  Returns malloc'ed text or NULL (no name,
+ * out of memory).
+ */
+char *prc_purl(const char *type, const char *ns, const char *name, const char *version,
+               const char *const *qual, const char *subpath);
+
+/* 1-based line of byte offset off (LF ends a line). */
+uint32_t prc_x_line_at(const prc_xin *in, size_t off);
+/*
+ * 1-based line of the first occurrence of needle (exact bytes) on or after
+ * line from (1 = the start), or 0 when it does not occur.  For formats whose
+ * parser keeps no positions: callers search for the text they know the
+ * file states (a quoted key, "name = \"serde\"").
+ */
+uint32_t prc_x_find_line(const prc_xin *in, const char *needle, uint32_t from);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * mdoc.c - ManifestDoc builders, purl and line helpers shared by every
+ * extractor family (extract.h).  Runs in the worker on values taken from
+ * hostile files, so every string is checked before it enters the document.
+ */
+#include "content/extract/extract.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/buf.h"
+#include "base/utf8.h"
+
+static bool oom(prc_err *err)
+{
+        return prc_err_oom(err, "manifest document");
+}
+
+/* Take a new reference into obj[key]; jansson frees v on failure. */
+static bool put(json_t *obj, const char *key, json_t *v, prc_err *err)
+{
+        if (v == NULL || json_object_set_new(obj, key, v) != 0)
+                return oom(err);
+        return true;
+}
+
+/* A checked short string (or null for NULL). */
+static json_t *str(const char *s, prc_err *err)
+{
+        size_t n, bad;
+        json_t *v;
+
+        if (s == NULL) {
+                v = json_null();
+                goto out;
+        }
+        n = strlen(s);
+        if (n > PRC_MD_STR_MAX) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a value of %zu bytes (the limit is %u)", n,
+                            PRC_MD_STR_MAX);
+                return NULL;
+        }
+        if (!prc_utf8_valid((const uint8_t *)s, n, &bad)) {
+                prc_err_set(err, PRC_E_NOT_CANONICAL, "a value that is not valid UTF-8 (byte %zu)", bad);
+                return NULL;
+        }
+        v = json_stringn(s, n);
+out:
+        if (v == NULL)
+                oom(err);
+        return v;
+}
+
+static json_t *line_v(uint32_t line)
+{
+        return line > 0 ? json_integer(line) : json_null();
+}
+
+bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err)
+{
+        json_t *v = str(val, err);
+
+        return v != NULL && put(obj, key, v, err);
+}
+
+/* Append to md[list] unless it holds PRC_MD_LIST_MAX already. */
+static json_t *list_add(json_t *md, const char *list, prc_err *err)
+{
+        json_t *a = json_object_get(md, list), *o;
+
+        if (json_array_size(a) >= PRC_MD_LIST_MAX) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u %s in one file", PRC_MD_LIST_MAX, list);
+                return NULL;
+        }
+        o = json_object();
+        if (o == NULL || json_array_append_new(a, o) != 0) {
+                oom(err);
+                return NULL;
+        }
+        return o;
+}
+
+json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem, const char *kind, prc_err *err)
+{
+        static const char *const lists[] = { "dependencies", "hooks", "registries", "credentials",
+                                             "not_extracted" };
+        json_t *md = json_object();
+
+        if (md == NULL) {
+                oom(err);
+                return NULL;
+        }
+        if (!put(md, "schema", json_string(PRC_MD_SCHEMA), err) || !prc_md_set_str(md, "path", in->path, err) ||
+            !prc_md_set_str(md, "format", format, err) || !prc_md_set_str(md, "ecosystem", ecosystem, err) ||
+            !prc_md_set_str(md, "kind", kind, err) || !put(md, "package", json_null(), err) ||
+            !put(md, "details", json_object(), err))
+                goto fail;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(lists); i++)
+                if (!put(md, lists[i], json_array(), err))
+                        goto fail;
+        return md;
+fail:
+        json_decref(md);
+        return NULL;
+}
+
+bool prc_md_set_package(json_t *md, const char *name, const char *version, const char *purl, uint32_t line,
+                        prc_err *err)
+{
+        json_t *p = json_object();
+
+        if (!put(md, "package", p, err))
+                return false;
+        return prc_md_set_str(p, "name", name, err) && prc_md_set_str(p, "version", version, err) &&
+               prc_md_set_str(p, "purl", purl, err) && put(p, "line", line_v(line), err);
+}
+
+json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line, prc_err *err)
+{
+        json_t *deps = json_object_get(md, "dependencies"), *d;
+
+        if (json_array_size(deps) >= PRC_MD_DEPS_MAX) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependencies in one file", PRC_MD_DEPS_MAX);
+                return NULL;
+        }
+        d = json_object();
+        if (d == NULL || json_array_append_new(deps, d) != 0) {
+                oom(err);
+                return NULL;
+        }
+        if (!prc_md_set_str(d, "name", name, err) || !put(d, "requirement", json_null(), err) ||
+            !put(d, "resolved", json_null(), err) || !prc_md_set_str(d, "scope", scope, err) ||
+            !put(d, "direct", json_boolean(direct), err) ||
+            !prc_md_set_source(d, "registry", NULL, NULL, NULL, err) || !put(d, "integrity", json_null(), err) ||
+            !put(d, "purl", json_null(), err) || !put(d, "group", json_null(), err) ||
+            !put(d, "line", line_v(line), err))
+                return NULL;
+        return d;
+}
+
+char *prc_md_url_strip(const char *url, bool *had_cred)
+{
+        const char *auth = strstr(url, "://"), *end, *at = NULL;
+        size_t n = strlen(url);
+        char *out;
+
+        *had_cred = false;
+        if (auth != NULL) {
+                auth += 3;
+                end = auth + strcspn(auth, "/?#");
+                for (const char *q = auth; q < end; q++)
+                        if (*q == '@')
+                                at = q;         /* the last '@' ends the userinfo */
+                if (at != NULL) {
+                        *had_cred = true;
+                        out = prc_malloc(n + 1);
+                        if (out == NULL)
+                                return NULL;
+                        memcpy(out, url, (size_t)(auth - url));
+                        memcpy(out + (auth - url), at + 1, n - (size_t)(at + 1 - url) + 1);
+                        return out;
+                }
+        }
+        out = prc_malloc(n + 1);
+        if (out != NULL)
+                memcpy(out, url, n + 1);
+        return out;
+}
+
+bool prc_md_set_source(json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
+                       prc_err *err)
+{
+        json_t *s = json_object();
+        char *clean = NULL;
+        bool cred = false, ok;
+
+        if (!put(dep, "source", s, err))
+                return false;
+        if (url != NULL && (clean = prc_md_url_strip(url, &cred)) == NULL)
+                return oom(err);
+        ok = prc_md_set_str(s, "type", type, err) && prc_md_set_str(s, "url", clean, err) &&
+             prc_md_set_str(s, "ref", ref, err) && prc_md_set_str(s, "commit", commit, err);
+        free(clean);
+        return ok;
+}
+
+bool prc_md_set_integrity(json_t *dep, const char *algorithm, const char *value, prc_err *err)
+{
+        json_t *i = json_object();
+
+        if (!put(dep, "integrity", i, err))
+                return false;
+        return prc_md_set_str(i, "algorithm", algorithm, err) && prc_md_set_str(i, "value", value, err);
+}
+
+bool prc_md_add_hook(json_t *md, const char *name, const char *command, uint32_t line, prc_err *err)
+{
+        json_t *h = list_add(md, "hooks", err);
+        size_t bad;
+
+        if (h == NULL || !prc_md_set_str(h, "name", name, err))
+                return false;
+        /* A hook's command is a script, not a short field: bounded by the parser's scalar limit. */
+        if (!prc_utf8_valid((const uint8_t *)command, strlen(command), &bad))
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "a hook command that is not valid UTF-8");
+        return put(h, "command", json_string(command), err) && put(h, "line", line_v(line), err);
+}
+
+bool prc_md_add_credential(json_t *md, const char *key, uint32_t line, prc_err *err)
+{
+        json_t *c = list_add(md, "credentials", err);
+
+        return c != NULL && prc_md_set_str(c, "key", key, err) && put(c, "line", line_v(line), err);
+}
+
+bool prc_md_add_registry(json_t *md, const char *name, const char *scope, const char *url, uint32_t line,
+                         prc_err *err)
+{
+        json_t *r = list_add(md, "registries", err);
+        char *clean;
+        bool cred, ok;
+
+        if (r == NULL)
+                return false;
+        if ((clean = prc_md_url_strip(url, &cred)) == NULL)
+                return oom(err);
+        ok = prc_md_set_str(r, "name", name, err) && prc_md_set_str(r, "scope", scope, err) &&
+             prc_md_set_str(r, "url", clean, err) && put(r, "line", line_v(line), err);
+        if (ok && cred)
+                ok = prc_md_add_credential(md, "registry URL userinfo", line, err);
+        free(clean);
+        return ok;
+}
+
+bool prc_md_not_extracted(json_t *md, const char *what, const char *reason, uint32_t line, prc_err *err)
+{
+        json_t *x = list_add(md, "not_extracted", err);
+
+        return x != NULL && prc_md_set_str(x, "what", what, err) && prc_md_set_str(x, "reason", reason, err) &&
+               put(x, "line", line_v(line), err);
+}
+
+json_t *prc_md_details(json_t *md)
+{
+        return json_object_get(md, "details");
+}
+
+static bool unreserved(unsigned char c)
+{
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+               c == '-' || c == '_' || c == '~';
+}
+
+static bool pct(prc_buf *b, const char *s, size_t n, prc_err *err)
+{
+        static const char hex[] = "0123456789ABCDEF";
+
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char)s[i];
+
+                if (unreserved(c)) {
+                        if (!prc_buf_putc(b, c, err))
+                                return false;
+                } else if (!prc_buf_putc(b, '%', err) || !prc_buf_putc(b, (uint8_t)hex[c >> 4], err) ||
+                           !prc_buf_putc(b, (uint8_t)hex[c & 15], err)) {
+                        return false;
+                }
+        }
+        return true;
+}
+
+/*
+ * Each '/'-separated segment encoded on its own, empty segments dropped
+ * (purl spec); lead: a '/' before the first segment too (namespace), not
+ * for a subpath.
+ */
+static bool segments(prc_buf *b, const char *s, bool lead, prc_err *err)
+{
+        while (*s != '\0') {
+                size_t n = strcspn(s, "/");
+
+                if (n > 0) {
+                        if ((lead && !prc_buf_putc(b, '/', err)) || !pct(b, s, n, err))
+                                return false;
+                        lead = true;
+                }
+                s += n + (s[n] == '/');
+        }
+        return true;
+}
+
+static int qual_cmp(const void *a, const void *b)
+{
+        return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *prc_purl(const char *type, const char *ns, const char *name, const char *version,
+               const char *const *qual, const char *subpath)
+{
+        const char *keys[16];
+        size_t nq = 0, len;
+        prc_buf b;
+        prc_err err;
+        bool ok;
+
+        if (name == NULL || *name == '\0' || type == NULL)
+                return NULL;
+        prc_err_init(&err);
+        prc_buf_init(&b, 4u * PRC_MD_STR_MAX);
+        ok = prc_buf_puts(&b, "pkg:", &err) && prc_buf_puts(&b, type, &err);
+        if (ok && ns != NULL)
+                ok = segments(&b, ns, true, &err);
+        ok = ok && prc_buf_putc(&b, '/', &err) && pct(&b, name, strlen(name), &err);
+        if (ok && version != NULL && *version != '\0')
+                ok = prc_buf_putc(&b, '@', &err) && pct(&b, version, strlen(version), &err);
+        /* Qualifiers sorted by key; a pair with an empty value is dropped, as the spec says. */
+        for (; ok && qual != NULL && qual[2 * nq] != NULL && nq < PRC_ARRAY_LEN(keys); nq++)
+                keys[nq] = qual[2 * nq];
+        if (ok && nq > 0) {
+                qsort(keys, nq, sizeof(keys[0]), qual_cmp);
+                for (size_t i = 0, first = 1; ok && i < nq; i++) {
+                        const char *v = NULL;
+
+                        for (size_t j = 0; j < nq; j++)
+                                if (qual[2 * j] == keys[i])
+                                        v = qual[2 * j + 1];
+                        if (v == NULL || *v == '\0')
+                                continue;
+                        ok = prc_buf_putc(&b, first ? '?' : '&', &err) && prc_buf_puts(&b, keys[i], &err) &&
+                             prc_buf_putc(&b, '=', &err) && pct(&b, v, strlen(v), &err);
+                        first = 0;
+                }
+        }
+        if (ok && subpath != NULL && *subpath != '\0')
+                ok = prc_buf_putc(&b, '#', &err) && segments(&b, subpath, false, &err);
+        if (!ok) {
+                prc_buf_clear(&b);
+                return NULL;
+        }
+        return (char *)prc_buf_take(&b, &len, &err);
+}
+
+uint32_t prc_x_line_at(const prc_xin *in, size_t off)
+{
+        uint32_t line = 1;
+
+        if (off > in->n)
+                off = in->n;
+        for (size_t i = 0; i < off; i++)
+                line += in->p[i] == '\n';
+        return line;
+}
+
+uint32_t prc_x_find_line(const prc_xin *in, const char *needle, uint32_t from)
+{
+        size_t nl = strlen(needle), i = 0;
+        uint32_t line = 1;
+
+        if (nl == 0 || in->n < nl)
+                return 0;
+        for (; i < in->n && line < from; i++)
+                line += in->p[i] == '\n';
+        for (; i + nl <= in->n; i++) {
+                if (in->p[i] == '\n')
+                        line++;
+                else if (in->p[i] == (uint8_t)needle[0] && memcmp(in->p + i, needle, nl) == 0)
+                        return line;
+        }
+        return 0;
+}

@@ -1,0 +1,119 @@
+/*
+ * test_mdoc.c - the ManifestDoc builders every extractor shares: purl
+ * encoding, credential stripping, limits, line helpers.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/extract/extract.h"
+
+#define PURL(want, ...)                                 \
+        do {                                            \
+                char *p_ = prc_purl(__VA_ARGS__);       \
+                T_EQ_STR(p_, (want));                   \
+                free(p_);                               \
+        } while (0)
+
+static void test_mdoc__purl_encodes_each_component(void)
+{
+        static const char *const q[] = { "vcs_url", "git+https://h/x.git", "arch", "", "classifier", "a b",
+                                         NULL };
+
+        PURL("pkg:npm/%40babel/core@7.1.0", "npm", "@babel", "core", "7.1.0", NULL, NULL);
+        PURL("pkg:npm/lodash", "npm", NULL, "lodash", NULL, NULL, NULL);
+        PURL("pkg:golang/github.com/gorilla/context@v1.1.1", "golang", "github.com/gorilla", "context",
+             "v1.1.1", NULL, NULL);
+        PURL("pkg:maven/org.apache/commons-io@2.0%2Bbuild", "maven", "org.apache", "commons-io", "2.0+build",
+             NULL, NULL);
+        /* sorted keys, empty values dropped, values encoded */
+        PURL("pkg:gem/rails@7?classifier=a%20b&vcs_url=git%2Bhttps%3A%2F%2Fh%2Fx.git", "gem", NULL, "rails", "7",
+             q, NULL);
+        PURL("pkg:golang/example.com/m@v1#sub/dir", "golang", "example.com", "m", "v1", NULL, "/sub//dir/");
+        T_ASSERT(prc_purl("npm", NULL, "", "1", NULL, NULL) == NULL);
+}
+
+static void test_mdoc__url_credentials_are_stripped(void)
+{
+        bool cred;
+        char *u = prc_md_url_strip("https://user:p%40ss@registry.example/x?y=@z", &cred);
+
+        T_EQ_STR(u, "https://registry.example/x?y=@z");
+        T_ASSERT(cred);
+        free(u);
+        u = prc_md_url_strip("https://registry.example/a@b", &cred);
+        T_EQ_STR(u, "https://registry.example/a@b");
+        T_ASSERT(!cred);
+        free(u);
+}
+
+static void test_mdoc__registry_userinfo_becomes_a_credential_by_key(void)
+{
+        static const char src[] = "x";
+        prc_xin in = { "a/.npmrc", (const uint8_t *)src, 1, &prc_limits_default };
+        prc_err e;
+        json_t *md;
+        char *dump;
+
+        prc_err_init(&e);
+        md = prc_md_new(&in, "npmrc", "npm", "registry-config", &e);
+        T_NOERR(e);
+        T_ASSERT(prc_md_add_registry(md, NULL, "@corp", "https://tok:secret@npm.corp/", 3, &e));
+        dump = json_dumps(md, JSON_COMPACT | JSON_SORT_KEYS);
+        T_ASSERT(strstr(dump, "secret") == NULL && strstr(dump, "tok") == NULL);
+        T_ASSERT(strstr(dump, "\"credentials\":[{\"key\":\"registry URL userinfo\",\"line\":3}]") != NULL);
+        free(dump);
+        json_decref(md);
+}
+
+static void test_mdoc__dependency_defaults_and_limits(void)
+{
+        static const char src[] = "{}";
+        prc_xin in = { "package.json", (const uint8_t *)src, 2, &prc_limits_default };
+        char big[PRC_MD_STR_MAX + 2];
+        prc_err e;
+        json_t *md, *d;
+        char *dump;
+
+        prc_err_init(&e);
+        md = prc_md_new(&in, "npm-package-json", "npm", "manifest", &e);
+        d = prc_md_add_dep(md, "left-pad", "dev", true, 0, &e);
+        T_NOERR(e);
+        dump = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
+        T_EQ_STR(dump, "{\"direct\":true,\"group\":null,\"integrity\":null,\"line\":null,\"name\":\"left-pad\","
+                       "\"purl\":null,\"requirement\":null,\"resolved\":null,\"scope\":\"dev\",\"source\":"
+                       "{\"commit\":null,\"ref\":null,\"type\":\"registry\",\"url\":null}}");
+        free(dump);
+        memset(big, 'a', sizeof(big) - 1);
+        big[sizeof(big) - 1] = '\0';
+        T_ASSERT(!prc_md_set_str(d, "requirement", big, &e));
+        T_ERR(e, PRC_E_EXTRACT_LIMIT);
+        prc_err_init(&e);
+        T_ASSERT(!prc_md_set_str(d, "requirement", "\xff", &e));
+        T_ERR(e, PRC_E_NOT_CANONICAL);
+        json_decref(md);
+}
+
+static void test_mdoc__line_helpers(void)
+{
+        static const char src[] = "a\nname = \"x\"\n\nname = \"y\"";
+        prc_xin in = { "Cargo.lock", (const uint8_t *)src, sizeof(src) - 1, &prc_limits_default };
+
+        T_EQ_INT(prc_x_line_at(&in, 0), 1);
+        T_EQ_INT(prc_x_line_at(&in, 2), 2);
+        T_EQ_INT(prc_x_line_at(&in, 1000), 4);
+        T_EQ_INT(prc_x_find_line(&in, "name = ", 1), 2);
+        T_EQ_INT(prc_x_find_line(&in, "name = ", 3), 4);
+        T_EQ_INT(prc_x_find_line(&in, "\"y\"", 1), 4);
+        T_EQ_INT(prc_x_find_line(&in, "zzz", 1), 0);
+}
+
+static const prc_test tests[] = {
+        T(test_mdoc__purl_encodes_each_component),
+        T(test_mdoc__url_credentials_are_stripped),
+        T(test_mdoc__registry_userinfo_becomes_a_credential_by_key),
+        T(test_mdoc__dependency_defaults_and_limits),
+        T(test_mdoc__line_helpers),
+};
+PRC_SUITE(mdoc, tests)
