@@ -16,7 +16,8 @@
 const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
-          "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
+          "usage: prc scan --target DIR|ARCHIVE | --aur NAME [--aur-url BASE] [--cacert FILE]\n"
+          "                [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
           "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
           "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
           "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
@@ -27,6 +28,11 @@ const prc_cmd prc_cmds[] = {
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
           "(default prc/core), Pass, Fail, Unknown, Conflicting or Blocked, with evidence.\n"
+          "A target that is a .tar, .tar.gz/.tgz or .tar.zst snapshot is walked in the worker\n"
+          "and never extracted: its member listing is the inventory, a single top-level\n"
+          "directory is the package root, rejected members are named and make whole-tree\n"
+          "assertions Unknown; the archive's SHA-256 is recorded.  --aur NAME fetches NAME's\n"
+          "AUR snapshot over HTTPS first (as prc aur fetch) and records the package and URL.\n"
           "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
           "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
@@ -138,6 +144,21 @@ const prc_cmd prc_cmds[] = {
           "--format json wraps it: {\"document\":...,\"path\":...} or {\"error\":{...},...}.\n"
           "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n"
           CLI_FLOOR_HELP },
+        { "aur", "fetch", cmd_aur_fetch, "download an AUR package's snapshot archive over HTTPS",
+          "usage: prc aur fetch NAME [--out FILE] [--aur-url BASE] [--cacert FILE] [--timeout SECONDS]\n"
+          "                          [--format text|json]\n"
+          "\n"
+          "Downloads BASE/cgit/aur.git/snapshot/NAME.tar.gz (BASE defaults to\n"
+          "https://aur.archlinux.org) with prc's HTTPS client: HTTPS only, TLS verified\n"
+          "against the system store or --cacert, at most 10 MiB (what a scan walks), a\n"
+          "10 s connect and a --timeout (default 60 s) whole-transfer limit, no proxy or\n"
+          ".netrc.  NAME must be a valid AUR package name (a-z 0-9 @ . _ + -, not\n"
+          "starting with - or .): anything else is refused before any request\n"
+          "(aur-name-invalid, exit 2).  The archive is stored atomically in --out FILE\n"
+          "(default ./NAME.tar.gz) and never opened here; scan it with\n"
+          "prc scan --target FILE, or fetch and scan in one step with prc scan --aur NAME.\n"
+          "Prints the URL, size and SHA-256; --format json: {package,url,sha256,bytes,out}.\n"
+          "Exit: 0 stored; 2 usage (bad name or base URL); 3 the download failed (https-*).\n" },
         { "diff", NULL, cmd_diff, "the risky changes between two versions of an AUR package",
           "usage: prc diff OLD NEW [--format text|json] [--content-floor LEVEL]\n"
           "\n"

@@ -238,3 +238,120 @@ t_diff_usage_and_unreadable_versions() {
         expect_rc 3
         expect_err "archive-format"
 }
+
+# ---- prc aur fetch and prc scan --aur, against a loopback HTTPS server started per test ----
+
+# aur_start: a test CA, a certificate for 127.0.0.1 and one for another name, and one server each,
+# serving $TMP/srv; sets AUR_URL, AUR_OTHER_URL, AUR_CA and AUR_LOG.  Nothing but 127.0.0.1 is reached.
+AUR_PIDS=()
+aur_start() {
+        # shellcheck disable=SC1091
+        source "$PRC_ROOT/tests/cli/https_lib.sh"
+        local d=$TMP/tls n i
+        mkdir -p "$d" "$TMP/srv"
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$d/ca.key" \
+                -out "$d/ca.pem" -days 2 -subj "/CN=prc aur test CA" \
+                -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+                2>/dev/null || fail "openssl cannot make the test CA"
+        https_cert "$d" good "IP:127.0.0.1" && https_cert "$d" other "DNS:other.invalid" ||
+                fail "openssl cannot make the server certificates"
+        AUR_LOG=$TMP/requests.log
+        : >"$AUR_LOG"
+        for n in good other; do
+                /usr/bin/python3 "$PRC_ROOT/tests/cli/aur_server.py" "$d/$n.pem" "$d/$n.key" "$TMP/srv" "$AUR_LOG" \
+                        "$d/$n.port" </dev/null >"$d/$n.log" 2>&1 &
+                AUR_PIDS+=("$!")
+        done
+        for i in $(seq 100); do
+                [ -s "$d/good.port" ] && [ -s "$d/other.port" ] && break
+                sleep 0.1
+        done
+        [ -s "$d/good.port" ] && [ -s "$d/other.port" ] || fail "the loopback HTTPS server did not start"
+        AUR_CA=$d/ca.pem
+        AUR_URL=https://127.0.0.1:$(cat "$d/good.port")
+        AUR_OTHER_URL=https://127.0.0.1:$(cat "$d/other.port")
+        trap 'aur_stop' EXIT
+}
+aur_stop() {
+        local p
+        for p in "${AUR_PIDS[@]}"; do
+                kill "$p" 2>/dev/null
+        done
+        AUR_PIDS=()
+}
+
+t_aur_fetch_stores_the_snapshot_and_says_where_it_came_from() {
+        aur_start
+        mkpkg demo
+        tar -C "$TMP" -czf "$TMP/srv/demo.tar.gz" demo
+        run "$PRC" aur fetch demo --aur-url "$AUR_URL/" --cacert "$AUR_CA" --out "$TMP/got.tar.gz" --format json
+        expect_rc 0
+        cmp "$TMP/got.tar.gz" "$TMP/srv/demo.tar.gz" || fail "the stored archive differs"
+        expect_eq "$(json_get url)" "$AUR_URL/cgit/aur.git/snapshot/demo.tar.gz"
+        expect_eq "$(json_get sha256)" "$(sha256sum "$TMP/srv/demo.tar.gz" | cut -d' ' -f1)"
+        expect_eq "$(json_get package)" "demo"
+        # Default output name in the working directory.
+        (cd "$TMP" && "$PRC" aur fetch demo --aur-url "$AUR_URL" --cacert "$AUR_CA" >/dev/null) || fail "fetch failed"
+        cmp "$TMP/demo.tar.gz" "$TMP/srv/demo.tar.gz" || fail "./demo.tar.gz differs"
+}
+
+t_aur_scan_fetches_and_records_package_url_and_digest() {
+        aur_start
+        mkpkg demo
+        tar -C "$TMP" -czf "$TMP/srv/demo.tar.gz" demo
+        run "$PRC" scan --aur demo --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
+        expect_rc 1
+        expect_eq "$(json_get target.aur.package)" "demo"
+        expect_eq "$(json_get target.aur.url)" "$AUR_URL/cgit/aur.git/snapshot/demo.tar.gz"
+        expect_eq "$(json_get target.archive.sha256)" "$(sha256sum "$TMP/srv/demo.tar.gz" | cut -d' ' -f1)"
+        expect_eq "$(json_get target.archive.root)" "demo"
+        run "$PRC" scan --target "$TMP/demo" --format json
+        local d
+        d=$(json_get target.inventory_digest)
+        run "$PRC" scan --aur demo --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
+        expect_eq "$(json_get target.inventory_digest)" "$d"
+        run "$PRC" scan --aur demo --aur-url "$AUR_URL" --cacert "$AUR_CA"
+        expect_out "AUR package demo from $AUR_URL/cgit/aur.git/snapshot/demo.tar.gz"
+}
+
+t_aur_bad_names_are_refused_before_any_request() {
+        aur_start
+        local n
+        for n in 'Demo' '-x' '.hidden' 'a/b' '../etc' 'a b' 'x?y=1' '' "$(printf 'a%.0s' $(seq 201))"; do
+                run "$PRC" aur fetch --aur-url "$AUR_URL" --cacert "$AUR_CA" --out "$TMP/x.tar.gz" -- "$n"
+                expect_rc 2
+                expect_err "aur-name-invalid"
+                run "$PRC" scan --aur "$n" --aur-url "$AUR_URL" --cacert "$AUR_CA"
+                expect_rc 2
+                expect_err "aur-name-invalid"
+        done
+        [ ! -s "$AUR_LOG" ] || fail "a refused name reached the server: $(cat "$AUR_LOG")"
+        [ ! -e "$TMP/x.tar.gz" ] || fail "a refused name stored a file"
+        run "$PRC" aur fetch 'lib32-gcc-libs+x@2.0_1' --aur-url "http://127.0.0.1:1" --out "$TMP/x.tar.gz"
+        expect_rc 2
+        expect_err "aur-url-invalid"
+}
+
+t_aur_oversize_404_and_wrong_certificate_are_named_and_store_nothing() {
+        aur_start
+        run "$PRC" aur fetch huge --aur-url "$AUR_URL" --cacert "$AUR_CA" --out "$TMP/x.tar.gz"
+        expect_rc 3
+        expect_err "https-size-cap"
+        run "$PRC" aur fetch missing --aur-url "$AUR_URL" --cacert "$AUR_CA" --out "$TMP/x.tar.gz"
+        expect_rc 3
+        expect_err "https-status"
+        mkpkg demo
+        tar -C "$TMP" -czf "$TMP/srv/demo.tar.gz" demo
+        # A certificate for another name, and a server certificate without the test CA.
+        run "$PRC" aur fetch demo --aur-url "$AUR_OTHER_URL" --cacert "$AUR_CA" --out "$TMP/x.tar.gz"
+        expect_rc 3
+        expect_err "https-tls-failed"
+        run "$PRC" aur fetch demo --aur-url "$AUR_URL" --out "$TMP/x.tar.gz"
+        expect_rc 3
+        expect_err "https-tls-failed"
+        run "$PRC" scan --aur demo --aur-url "$AUR_OTHER_URL" --cacert "$AUR_CA"
+        expect_rc 3
+        expect_err "https-tls-failed"
+        [ ! -e "$TMP/x.tar.gz" ] || fail "a failed fetch stored a file"
+        ls "$TMP"/x.tar.gz.prc-* >/dev/null 2>&1 && fail "a temporary file was left" || true
+}
