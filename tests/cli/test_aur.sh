@@ -1,6 +1,16 @@
 # test_aur.sh - issue 20: archive snapshots as scan targets, prc diff, prc aur fetch / scan --aur.
 # Archives are made here with tar (and python3's tarfile for members tar cannot make unprivileged).
 
+# valid_result: $OUT validates against schemas/run-result.schema.json.
+valid_result() {
+        printf '%s' "$OUT" >"$TMP/result.json"
+        /usr/bin/python3 - "$PRC_ROOT/schemas/run-result.schema.json" "$TMP/result.json" <<'PY' || fail "schema"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+PY
+}
+
 # A package directory NAME under $TMP with a PKGBUILD and .SRCINFO.
 mkpkg() {
         mkdir -p "$TMP/$1"
@@ -32,6 +42,7 @@ t_archive_target_has_the_directory_inventory_and_records_the_archive() {
         expect_eq "$(json_get target.archive.format)" "tar.gz"
         expect_eq "$(json_get target.archive.root)" "demo"
         expect_eq "$(json_get target.archive.rejected)" "[]"
+        valid_result
         expect_eq "$(json_get target.files)" "2"
         # The members were read through the worker: both manifests parsed, no gap.
         expect_eq "$(json_get assertions.3.id)" "PRC-A-CORE-004"
@@ -91,6 +102,7 @@ EOF
         expect_out '"path":"pkg/../../etc/evil"'
         expect_out '"class":"archive-link-escape"'
         expect_out '"class":"archive-special"'
+        valid_result
         expect_eq "$(json_get target.unrepresentable)" "4"
         local i
         for i in 3 4 5; do
@@ -302,6 +314,7 @@ t_aur_scan_fetches_and_records_package_url_and_digest() {
         run "$PRC" scan --aur demo --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
         expect_rc 1
         expect_eq "$(json_get target.aur.package)" "demo"
+        valid_result
         expect_eq "$(json_get target.aur.url)" "$AUR_URL/cgit/aur.git/snapshot/demo.tar.gz"
         expect_eq "$(json_get target.archive.sha256)" "$(sha256sum "$TMP/srv/demo.tar.gz" | cut -d' ' -f1)"
         expect_eq "$(json_get target.archive.root)" "demo"
