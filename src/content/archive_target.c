@@ -114,7 +114,8 @@ static bool find_root(prc_archive_target *t, json_t *members, char **out, prc_er
                 const char *type = json_string_value(json_object_get(mm, "type"));
                 const char *slash;
                 size_t l;
-                if (json_object_get(mm, "rejected") != NULL || p == NULL || strcmp(p, ".") == 0)
+                /* Before validation (take_listing refuses a member without a type): never trust the shape here. */
+                if (json_object_get(mm, "rejected") != NULL || p == NULL || type == NULL || strcmp(p, ".") == 0)
                         continue;
                 slash = strchr(p, '/');
                 l = slash != NULL ? (size_t)(slash - p) : strlen(p);
@@ -294,6 +295,27 @@ out:
         return true;
 }
 
+bool prc_archive_target_from_listing(const json_t *doc, prc_archive_target **out, prc_err *err)
+{
+        prc_archive_target *t = calloc(1, sizeof(*t));
+
+        if (t == NULL)
+                return prc_err_oom(err, "the archive target");
+        t->rejected = json_array();
+        t->cache = json_object();
+        if (t->rejected == NULL || t->cache == NULL) {
+                prc_archive_target_free(t);
+                return prc_err_oom(err, "the archive target");
+        }
+        memset(t->sha256, '0', PRC_SHA256_HEX);
+        if (!take_listing(t, (json_t *)doc, err)) {
+                prc_archive_target_free(t);
+                return false;
+        }
+        *out = t;
+        return true;
+}
+
 bool prc_archive_target_open_file(prc_client *c, const char *path, prc_archive_target **out, prc_err *err)
 {
         prc_buf b;
@@ -460,6 +482,8 @@ static bool read_member(void *ctx, const char *path, size_t max, prc_buf *out, p
         if (m == NULL || m->type != PRC_INV_FILE)
                 return prc_err_set(err, PRC_E_INV_NO_SUCH_ENTRY, "'%s' is not a file of the archive", path);
         c = json_object_get(t->cache, path);
+        if (c == NULL && t->client == NULL)
+                return prc_err_set(err, PRC_E_INV_MISMATCH, "no worker to read '%s' from", path);
         if (c == NULL) {
                 if (!fetch_batch(t, m, err))
                         return false;

@@ -45,6 +45,13 @@ bool prc_archive_target_open(prc_client *c, const uint8_t *bytes, size_t n, prc_
 /* Read the file at path (operator input, at most PRC_ARCHIVE_TARGET_MAX bytes) and open it as above. */
 bool prc_archive_target_open_file(prc_client *c, const char *path, prc_archive_target **out,
                                   prc_err *err) PRC_MUST_CHECK;
+/*
+ * A target from a walk document already in hand, without a client (the
+ * fuzz harness and the unit tests of the listing validation): member reads
+ * fail with inventory-mismatch.  Errors: inventory-listing-invalid,
+ * out-of-memory.
+ */
+bool prc_archive_target_from_listing(const json_t *doc, prc_archive_target **out, prc_err *err) PRC_MUST_CHECK;
 void prc_archive_target_free(prc_archive_target *t);
 
 /*
