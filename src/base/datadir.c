@@ -20,7 +20,7 @@ bool prc_datadir_path(char *out, size_t cap, prc_err *err)
         const char *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
         int n;
 
-        /* XDG Base Directory: "If an implementation encounters a relative path ... it should consider the path invalid". */
+        /* XDG Base Directory: a relative path "should be considered invalid" (ignored). */
         if (x != NULL && x[0] == '/')
                 n = snprintf(out, cap, "%s/prc", x);
         else if (h != NULL && h[0] == '/')

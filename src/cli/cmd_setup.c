@@ -270,7 +270,8 @@ int cmd_setup_native(int argc, char **argv)
         if (dry)
                 return failed == 0 ? PRC_EXIT_OK : PRC_EXIT_EXEC;
         if (failed != 0) {
-                fprintf(stderr, "prc setup native: %d step%s failed (first: %s); each is named above, nothing partial was stored\n", failed,
+                fprintf(stderr, "prc setup native: %d step%s failed (first: %s); each is named above, nothing partial "
+                        "was stored\n", failed,
                         failed == 1 ? "" : "s", prc_err_name(first.cls));
                 return first.cls == PRC_E_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
         }

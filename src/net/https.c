@@ -143,7 +143,8 @@ bool prc_https_get(const char *url, const prc_https_opts *o, prc_buf *out, prc_h
         if (o->max_bytes == 0 || o->max_redirects < 0 || o->max_redirects > PRC_HTTPS_REDIRECTS_MAX)
                 return prc_err_set(err, PRC_E_INTERNAL, "https options out of range");
         if (pthread_once(&cu_once, cu_load) != 0 || !atomic_load(&cu_ok))
-                return prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "%s", cu_why[0] ? cu_why : "libcurl could not be loaded");
+                return prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "%s",
+                                   cu_why[0] ? cu_why : "libcurl could not be loaded");
         s.h = prc_sha256_new(err);
         if (s.h == NULL)
                 return false;

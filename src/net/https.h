@@ -38,7 +38,7 @@
 enum { PRC_HTTPS_REDIRECTS_MAX = 5 };
 
 typedef struct prc_https_opts {
-        const char *cacert;             /* borrowed: PEM file of the CAs to trust instead of the system store, or NULL */
+        const char *cacert;             /* borrowed: PEM file of CAs trusted instead of the system store, or NULL */
         size_t      max_bytes;          /* body cap (required, > 0) */
         long        connect_timeout_ms; /* 0: 10 s */
         long        timeout_ms;         /* whole transfer; 0: 120 s */
