@@ -100,12 +100,15 @@ int cmd_aur_fetch(int argc, char **argv)
         prc_err_init(&err);
         optind = 1;
         while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-                if (c == 'o')
+                if (c == 'o') {
                         out = optarg;
-                else if (c == 'f')
+                } else if (c == 'f') {
                         format = optarg;
-                else if ((rc = cli_aur_option("aur fetch", c, optarg, &ao)) != 0)
-                        return rc;
+                } else {
+                        rc = cli_aur_option("aur fetch", c, optarg, &ao);
+                        if (rc != 0)
+                                return rc;
+                }
         }
         if (!cli_format_ok("aur fetch", format, formats))
                 return PRC_EXIT_USAGE;

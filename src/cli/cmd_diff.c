@@ -78,8 +78,9 @@ static bool load_side(prc_client *c, struct side *s, prc_err *err)
         /* Rejected members are not analyzed: the diff cannot vouch for them. */
         for (size_t i = 0; i < prc_inventory_unrep_count(s->inv); i++) {
                 const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
-                if (json_array_append_new(list, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason,
-                                                          "reason", "not analyzed (rejected or unrepresentable)")) != 0) {
+                json_t *o = json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
+                                      "not analyzed (rejected or unrepresentable)");
+                if (o == NULL || json_array_append_new(list, o) != 0) {
                         prc_err_oom(err, "the diff");
                         goto out;
                 }

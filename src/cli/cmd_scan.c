@@ -282,13 +282,13 @@ static void print_text(const json_t *r)
                 if (aur != NULL)
                         printf("AUR package %s from %s\n", json_string_value(json_object_get(aur, "package")),
                                json_string_value(json_object_get(aur, "url")));
+                const char *root = json_string_value(json_object_get(ar, "root"));
                 if (ar != NULL)
                         printf("archive %s sha256 %s, %lld members%s%s, %zu rejected\n",
                                json_string_value(json_object_get(ar, "format")),
                                json_string_value(json_object_get(ar, "sha256")),
                                (long long)json_integer_value(json_object_get(ar, "members")),
-                               json_object_get(ar, "root") != NULL ? ", package root " : "",
-                               json_object_get(ar, "root") != NULL ? json_string_value(json_object_get(ar, "root")) : "",
+                               root != NULL ? ", package root " : "", root != NULL ? root : "",
                                json_array_size(json_object_get(ar, "rejected")));
         }
         print_floor(json_object_get(r, "content_floor"));
@@ -501,7 +501,7 @@ static int run_scan(int argc, char **argv, const char *what)
         if (aur_name != NULL)
                 so.target = aur_name;   /* a label only: the inventory comes from the fetched bytes */
         if (so.target == NULL)
-                return cli_usage(what, "--target DIR or --aur NAME is required");
+                return cli_usage(what, "--target DIR is required (or --aur NAME)");
         if (!cli_format_ok(what, format, formats))
                 return PRC_EXIT_USAGE;
         if (oc.nmanifests > 0 && (registry != NULL || nids > 0))

@@ -484,7 +484,8 @@ json_t *prc_pkgdiff_facts(const json_t *pkgbuild, const json_t *srcinfo, const j
                                 goto out;
                 }
                 json_array_foreach(json_object_get(srcinfo, "packages"), i, pkg) {
-                        const json_t *inst = json_array_get(json_object_get(json_object_get(pkg, "fields"), "install"), 0);
+                        const json_t *fields = json_object_get(pkg, "fields");
+                        const json_t *inst = json_array_get(json_object_get(fields, "install"), 0);
                         if (inst != NULL && !set_scalar(json_object_get(f, "install"), "declared", inst)) {
                                 ok = false;
                                 goto out;
@@ -496,7 +497,8 @@ json_t *prc_pkgdiff_facts(const json_t *pkgbuild, const json_t *srcinfo, const j
                 goto out;
         }
         json_object_foreach((json_t *)installs, key, v) {
-                if (json_array_append_new(json_object_get(json_object_get(f, "install"), "files"), json_string(key)) != 0 ||
+                json_t *files = json_object_get(json_object_get(f, "install"), "files");
+                if (json_array_append_new(files, json_string(key)) != 0 ||
                     !shell_doc(f, key, v, true, err)) {
                         ok = false;
                         goto out;
@@ -571,7 +573,8 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                         continue;
                 snprintf(detail, sizeof(detail), "sources now come from %s (%s)", key,
                          json_string_value(json_object_get(v, "source")));
-                ok = change(list, "source-host-added", true, PATH(v), LINE(v), detail, NULL, json_object_get(v, "source"));
+                ok = change(list, "source-host-added", true, PATH(v), LINE(v), detail, NULL,
+                            json_object_get(v, "source"));
         }
         json_object_foreach(json_object_get(old, "checksum_arrays"), key, v) {
                 if (!ok || json_object_get(json_object_get(nw, "checksum_arrays"), key) != NULL)
@@ -585,13 +588,15 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 if (!ok || json_is_true(json_object_get(v, "checked")) || json_is_true(json_object_get(v, "vcs")))
                         continue;
                 o = old_source_at(old, arch, json_integer_value(json_object_get(v, "index")));
-                /* Unverified before at the same place: not new.  Checked before, or new here: a reviewer must see it. */
-                if (o != NULL && !json_is_true(json_object_get(o, "checked")) && !json_is_true(json_object_get(o, "vcs")))
+                /* Unverified before at the same place: not new.  Checked before, or new: a reviewer must see it. */
+                if (o != NULL && !json_is_true(json_object_get(o, "checked")) &&
+                    !json_is_true(json_object_get(o, "vcs")))
                         continue;
                 snprintf(detail, sizeof(detail), "%s%s%s has no checksum or SKIP%s",
                          json_string_value(json_object_get(v, "source")), arch[0] ? " for " : "", arch,
                          o != NULL ? " (it had one before)" : "");
-                ok = change(list, "checksum-skip", true, PATH(v), LINE(v), detail, o ? json_object_get(o, "source") : NULL,
+                ok = change(list, "checksum-skip", true, PATH(v), LINE(v), detail,
+                            o ? json_object_get(o, "source") : NULL,
                             json_object_get(v, "source"));
         }
         json_object_foreach(json_object_get(nw, "commands"), key, v) {
@@ -601,7 +606,8 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 snprintf(kind, sizeof(kind), "%s-added", json_string_value(json_object_get(v, "kind")));
                 snprintf(detail, sizeof(detail), "new %s command %s in %s: %s",
                          json_string_value(json_object_get(v, "kind")), json_string_value(json_object_get(v, "word")),
-                         json_string_value(json_object_get(v, "scope")), json_string_value(json_object_get(v, "excerpt")));
+                         json_string_value(json_object_get(v, "scope")),
+                         json_string_value(json_object_get(v, "excerpt")));
                 ok = change(list, kind, true, PATH(v), LINE(v), detail, NULL, NULL);
         }
         {
