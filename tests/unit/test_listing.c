@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "base/digest.h"
+#include "content/archive_target.h"
 #include "engine/pkgdiff.h"
 #include "inventory/inventory.h"
 #include "inventory/snapshot.h"
@@ -325,7 +326,105 @@ static void test_pkgdiff__source_host_parsing(void)
         T_ASSERT(!prc_pkgdiff_source_host("local.patch", h, sizeof(h)));
 }
 
+/* ---- the walk reply as a listing (content/archive_target.c), without a worker ---- */
+
+static prc_archive_target *target_of(const char *json, prc_err *e)
+{
+        json_t *d = pkgbuild(json);
+        prc_archive_target *t = NULL;
+
+        prc_err_init(e);
+        if (!prc_archive_target_from_listing(d, &t, e))
+                t = NULL;
+        json_decref(d);
+        return t;
+}
+
+#define SHA_A "\"sha256\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\""
+
+static void test_listing__single_top_directory_is_the_package_root(void)
+{
+        prc_err e;
+        prc_inventory *inv = NULL;
+        prc_archive_target *t = target_of(
+                "{\"format\":\"tar.gz\",\"members\":["
+                "{\"index\":0,\"path\":\"demo\",\"type\":\"dir\",\"size\":0,\"mode\":493},"
+                "{\"index\":1,\"path\":\"demo/PKGBUILD\",\"type\":\"file\",\"size\":3,\"mode\":493," SHA_A "},"
+                "{\"index\":2,\"path\":\"demo/copy\",\"type\":\"hardlink\",\"link\":\"./demo/PKGBUILD\","
+                "\"size\":0,\"mode\":420},"
+                "{\"index\":3,\"path\":\"../x\",\"type\":\"file\",\"size\":1,\"mode\":420,"
+                "\"rejected\":\"path-dotdot\"}],\"rejected\":1}", &e);
+        json_t *j;
+
+        T_NOERR(e);
+        T_EQ_STR(prc_archive_target_root(t), "demo");
+        T_ASSERT(prc_archive_target_inventory(t, &inv, &e));
+        T_EQ_INT(prc_inventory_count(inv), 2);
+        T_EQ_STR(prc_inventory_entry(inv, 0)->path, "PKGBUILD");
+        T_ASSERT(prc_inventory_entry(inv, 0)->executable);
+        /* The hardlink is a file with its target's size and digest. */
+        T_EQ_STR(prc_inventory_entry(inv, 1)->path, "copy");
+        T_EQ_INT(prc_inventory_entry(inv, 1)->size, 3);
+        T_EQ_STR(prc_inventory_entry(inv, 1)->sha256, prc_inventory_entry(inv, 0)->sha256);
+        T_ASSERT(!prc_inventory_complete(inv));
+        T_EQ_STR(prc_inventory_unrep(inv, 0)->reason, "path-dotdot");
+        j = prc_archive_target_json(t);
+        T_EQ_STR(json_string_value(json_object_get(j, "root")), "demo");
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(j, "rejected"), 0), "class")),
+                 "path-dotdot");
+        json_decref(j);
+        prc_inventory_free(inv);
+        prc_archive_target_free(t);
+}
+
+static void test_listing__a_file_at_the_top_means_no_package_root(void)
+{
+        prc_err e;
+        prc_archive_target *t = target_of(
+                "{\"format\":\"tar\",\"members\":["
+                "{\"index\":0,\"path\":\"PKGBUILD\",\"type\":\"file\",\"size\":3,\"mode\":420," SHA_A "},"
+                "{\"index\":1,\"path\":\"PKGBUILD/x\",\"type\":\"file\",\"size\":3,\"mode\":420," SHA_A "}],"
+                "\"rejected\":0}", &e);
+
+        T_NOERR(e);
+        T_EQ_STR(prc_archive_target_root(t), "");
+        prc_archive_target_free(t);
+}
+
+static void test_listing__lying_walk_replies_are_refused(void)
+{
+        static const char *const bad[] = {
+                /* a device the walk claims it accepted */
+                "{\"format\":\"tar\",\"members\":[{\"index\":0,\"path\":\"d\",\"type\":\"char\",\"size\":0,"
+                "\"mode\":420}]}",
+                /* a file without a digest */
+                "{\"format\":\"tar\",\"members\":[{\"index\":0,\"path\":\"a\",\"type\":\"file\",\"size\":1,"
+                "\"mode\":420}]}",
+                /* a rejection that is not a class */
+                "{\"format\":\"tar\",\"members\":[{\"index\":0,\"path\":\"a\",\"type\":\"file\",\"size\":1,"
+                "\"mode\":420,\"rejected\":\"fine\"}]}",
+                /* an accepted path that does not normalize */
+                "{\"format\":\"tar\",\"members\":[{\"index\":0,\"path\":\"/etc/x\",\"type\":\"file\",\"size\":1,"
+                "\"mode\":420," SHA_A "}]}",
+                /* a hardlink to nothing earlier */
+                "{\"format\":\"tar\",\"members\":[{\"index\":0,\"path\":\"a\",\"type\":\"hardlink\",\"link\":\"b\","
+                "\"size\":0,\"mode\":420}]}",
+                /* an unknown format */
+                "{\"format\":\"zip\",\"members\":[]}",
+        };
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                prc_err e;
+                prc_archive_target *t = target_of(bad[i], &e);
+                if (t != NULL)
+                        t_fail(__FILE__, __LINE__, "case %zu accepted", i);
+                T_ERR(e, PRC_E_INV_LISTING);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_listing__single_top_directory_is_the_package_root),
+        T(test_listing__a_file_at_the_top_means_no_package_root),
+        T(test_listing__lying_walk_replies_are_refused),
         T(test_listing__digest_equals_the_directory_inventory),
         T(test_listing__invalid_listings_are_refused),
         T(test_listing__rejected_members_make_it_incomplete),
