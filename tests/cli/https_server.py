@@ -35,6 +35,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         port = self.server.server_address[1]
         if p == "/gitleaks.toml":
             self.send(GOOD, len(GOOD))
+        elif p == "/no-credentials":        # the good body only to a client that sent no credentials
+            if self.headers.get("Authorization") is None and self.headers.get("Cookie") is None:
+                self.send(GOOD, len(GOOD))
+            else:
+                self.send(b"credentials sent\n", 17, 403)
         elif p == "/wrong":                 # the pinned size, one byte changed
             self.send(GOOD[:100] + bytes([GOOD[100] ^ 1]) + GOOD[101:], len(GOOD))
         elif p == "/short":                 # no Content-Length: the body just ends early

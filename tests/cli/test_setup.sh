@@ -209,6 +209,17 @@ t_setup_proxy_variables_are_ignored() {
         expect_rc 0
 }
 
+t_setup_netrc_credentials_are_never_sent() {
+        need_https
+        mkdir -p "$TMP/home"
+        printf 'machine 127.0.0.1\nlogin someone\npassword secret\ndefault login someone password secret\n' >"$TMP/home/.netrc"
+        chmod 600 "$TMP/home/.netrc"
+        # the server answers 403 to a request carrying Authorization (or a cookie)
+        run /usr/bin/env HOME="$TMP/home" XDG_DATA_HOME="$TMP/xdg" "$PRC" setup native --only ruleset \
+                --ruleset-url "$HTTPS_URL/no-credentials" --cacert "$HTTPS_CA"
+        expect_rc 0
+}
+
 t_setup_existing_file_replaced_atomically_and_kept_on_failure() {
         need_https
         mkdir -p "$TMP/xdg/prc"
