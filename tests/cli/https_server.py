@@ -5,6 +5,7 @@
 #
 #   https_server.py CERT KEY RULESET PORT_FILE
 import http.server
+import os
 import socketserver
 import ssl
 import sys
@@ -77,6 +78,5 @@ ctx.load_cert_chain(CERT, KEY)
 srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
 with open(PORT_FILE + ".tmp", "w") as f:
     f.write(str(srv.server_address[1]))
-import os
 os.rename(PORT_FILE + ".tmp", PORT_FILE)
 srv.serve_forever()
