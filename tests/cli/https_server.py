@@ -5,6 +5,7 @@
 #
 #   https_server.py CERT KEY RULESET PORT_FILE
 import http.server
+import os
 import socketserver
 import ssl
 import sys
@@ -35,6 +36,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         port = self.server.server_address[1]
         if p == "/gitleaks.toml":
             self.send(GOOD, len(GOOD))
+        elif p == "/no-credentials":        # the good body only to a client that sent no credentials
+            if self.headers.get("Authorization") is None and self.headers.get("Cookie") is None:
+                self.send(GOOD, len(GOOD))
+            else:
+                self.send(b"credentials sent\n", 17, 403)
         elif p == "/wrong":                 # the pinned size, one byte changed
             self.send(GOOD[:100] + bytes([GOOD[100] ^ 1]) + GOOD[101:], len(GOOD))
         elif p == "/short":                 # no Content-Length: the body just ends early
@@ -72,6 +78,5 @@ ctx.load_cert_chain(CERT, KEY)
 srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
 with open(PORT_FILE + ".tmp", "w") as f:
     f.write(str(srv.server_address[1]))
-import os
 os.rename(PORT_FILE + ".tmp", PORT_FILE)
 srv.serve_forever()

@@ -209,6 +209,17 @@ t_setup_proxy_variables_are_ignored() {
         expect_rc 0
 }
 
+t_setup_netrc_credentials_are_never_sent() {
+        need_https
+        mkdir -p "$TMP/home"
+        printf 'machine 127.0.0.1\nlogin someone\npassword secret\ndefault login someone password secret\n' >"$TMP/home/.netrc"
+        chmod 600 "$TMP/home/.netrc"
+        # the server answers 403 to a request carrying Authorization (or a cookie)
+        run /usr/bin/env HOME="$TMP/home" XDG_DATA_HOME="$TMP/xdg" "$PRC" setup native --only ruleset \
+                --ruleset-url "$HTTPS_URL/no-credentials" --cacert "$HTTPS_CA"
+        expect_rc 0
+}
+
 t_setup_existing_file_replaced_atomically_and_kept_on_failure() {
         need_https
         mkdir -p "$TMP/xdg/prc"
@@ -277,7 +288,6 @@ t_setup_scan_names_setup_then_finds_what_it_stored() {
 
 # setup_image: a small image pushed to the local registry under a repository only these tests use; prints NAME@DIGEST.
 setup_image() {
-        [ "$(id -u)" -eq 0 ] || { echo "needs root for docker" >&2; return 1; }
         sh "$PRC_ROOT/scripts/oci-env.sh" --check >/dev/null 2>&1 || { echo "OCI environment is down" >&2; return 1; }
         local base repo=$OCI_REG/prc-test/setup-pull digest
         base=$(oci_image good) || return 1
