@@ -338,12 +338,43 @@ bool prc_aur_same_publisher(const char *a, const char *b)
         xa = forge_owner(a, ha, fa, sizeof(fa), oa, sizeof(oa));
         xb = forge_owner(b, hb, fb, sizeof(fb), ob, sizeof(ob));
         if (xa || xb) {
+                const char *label, *owner, *h = xa ? hb : ha, *r;
+                char lab[128];
+                size_t ll;
                 if (xa && xb)
                         return strcmp(fa, fb) == 0 && strcmp(oa, ob) == 0;
-                /* One on a forge, one elsewhere: a project page on a forge (github.io counted as one). */
-                return false;
+                /*
+                 * One on a forge, one elsewhere: the same publisher when the forge owner and the
+                 * other host's registrable name share their first four or more characters as a
+                 * prefix (brave.com and github.com/brave, electronjs.org and github.com/electron).
+                 */
+                r = registrable(h);
+                ll = strcspn(r, ".");
+                if (ll >= sizeof(lab))
+                        return false;
+                memcpy(lab, r, ll);
+                lab[ll] = 0;
+                label = lab;
+                owner = xa ? oa : ob;
+                ll = strlen(label) < strlen(owner) ? strlen(label) : strlen(owner);
+                return ll >= 4 && strncmp(label, owner, ll) == 0;
         }
         return strcmp(registrable(ha), registrable(hb)) == 0;
+}
+
+/* host, or forge/owner on a code forge, for messages */
+static void publisher(const char *url, char *out, size_t outsz)
+{
+        char h[256], f[32], o[128];
+
+        if (!prc_aur_url_host(url, h, sizeof(h))) {
+                snprintf(out, outsz, "?");
+                return;
+        }
+        if (forge_owner(url, h, f, sizeof(f), o, sizeof(o)))
+                snprintf(out, outsz, "%s/%s", f, o);
+        else
+                snprintf(out, outsz, "%s", h);
 }
 
 /* --- per package --- */
@@ -402,6 +433,15 @@ static bool hex_of_len(const char *v, size_t n)
                 if (!isxdigit((unsigned char)v[k]))
                         return false;
         return k == n;
+}
+
+/* A detached signature (checked by makepkg against validpgpkeys, so SKIP is its convention). */
+static bool is_signature(const char *e)
+{
+        size_t n = strlen(e);
+
+        return (n > 4 && (strcmp(e + n - 4, ".sig") == 0 || strcmp(e + n - 4, ".asc") == 0)) ||
+               (n > 5 && strcmp(e + n - 5, ".sign") == 0);
 }
 
 static bool checksums_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
@@ -465,7 +505,8 @@ static bool checksums_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
                                 const char *v = json_string_value(json_array_get(sums, k));
                                 const char *e = json_string_value(json_array_get(src, k));
                                 if (strcmp(v, "SKIP") == 0) {
-                                        if (prc_aur_source_is_vcs(e) || prc_aur_source_is_local(e))
+                                        if (prc_aur_source_is_vcs(e) || prc_aur_source_is_local(e) ||
+                                            is_signature(e))
                                                 continue;
                                         snprintf(msg, sizeof(msg), "SKIP for a source that is not VCS: %.160s", e);
                                         ok = prc_act_found(cx, pb->path, aline, text, msg, err);
@@ -579,6 +620,11 @@ static bool bin_host_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
         char msg[320];
 
         if (fold(pb->doc, "pkgname", &names, &line, &why) == F_DYNAMIC) {
+                char raw[512];
+                raw_text(pb->doc, "pkgname", raw, sizeof(raw));
+                /* Only a value that can end in -bin needs its expansion: "r-${_name,,}" has no "bin" to end with. */
+                if (strstr(raw, "bin") == NULL && strstr(raw, "$") == strrchr(raw, '$') && strstr(raw, "pkgbase") == NULL)
+                        return true;
                 return prc_act_unresolved(cx, pb->path, line, "pkgname is not static: cannot tell a -bin package",
                                           err);
         }
@@ -643,10 +689,8 @@ static bool bin_host_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
                                 su = strstr(su, "+") + 1;
                         if (prc_aur_same_publisher(u, su))
                                 continue;
-                        if (!prc_aur_url_host(su, sh, sizeof(sh)))
-                                snprintf(sh, sizeof(sh), "?");
-                        if (!prc_aur_url_host(u, uh, sizeof(uh)))
-                                snprintf(uh, sizeof(uh), "?");
+                        publisher(su, sh, sizeof(sh));
+                        publisher(u, uh, sizeof(uh));
                         snprintf(msg, sizeof(msg), "binary from %.100s, but url= is %.100s", sh, uh);
                         if (!(ok = prc_act_found(cx, pb->path, line, ent, msg, err)))
                                 break;
@@ -919,8 +963,12 @@ static bool hooks_cb(void *ctx, const char *path, uint32_t line, const char *why
         hooks = json_array();
         if (hooks == NULL)
                 return prc_err_oom(err, "install hooks");
-        json_array_foreach(json_object_get(in->docs[i].doc, "functions"), i, f)
-                json_array_append(hooks, json_object_get(f, "name"));
+        {
+                const json_t *fns = json_object_get(in->docs[i].doc, "functions");
+                size_t k;
+                json_array_foreach(fns, k, f)
+                        json_array_append(hooks, json_object_get(f, "name"));
+        }
         return prc_act_value(h->cx, path, json_pack("{s:s,s:s,s:I,s:o}", "script", path, "pkgbuild", h->pkgbuild,
                                                     "line", (json_int_t)line, "hooks", hooks), err);
 }

@@ -271,7 +271,8 @@ static bool only_local_args(const prc_shc *c, size_t from)
                 any = true;
                 if (!(strchr(v, '/') != NULL || v[0] == '.' || (c->w[k].fl & PRC_SHW_UNKNOWN) ||
                       (l > 4 && strcmp(v + l - 4, ".whl") == 0) || (l > 7 && strcmp(v + l - 7, ".tar.gz") == 0) ||
-                      (l > 4 && strcmp(v + l - 4, ".zip") == 0) || strchr(v, '*') != NULL))
+                      (l > 4 && strcmp(v + l - 4, ".zip") == 0) || (l > 4 && strcmp(v + l - 4, ".gem") == 0) ||
+                      (l > 4 && strcmp(v + l - 4, ".tgz") == 0) || strchr(v, '*') != NULL))
                         return false;
         }
         return any;
@@ -299,9 +300,11 @@ static const char *pm_install(const prc_shc *c)
                         sub = operand(c, at + 1, &at);
                 if (sub == NULL)
                         return NULL;
-                if (strcmp(sub, "add") == 0 || strcmp(sub, "dlx") == 0 || strcmp(sub, "exec") == 0 ||
-                    strcmp(sub, "x") == 0 || strcmp(sub, "update") == 0 || strcmp(sub, "up") == 0 ||
-                    strcmp(sub, "upgrade") == 0)
+                if (strcmp(sub, "add") == 0 || strcmp(sub, "dlx") == 0 || strcmp(sub, "x") == 0 ||
+                    strcmp(sub, "update") == 0 || strcmp(sub, "up") == 0 || strcmp(sub, "upgrade") == 0)
+                        return n;
+                /* npm exec fetches what is not installed (as npx does); pnpm and yarn exec run local bins. */
+                if (strcmp(sub, "exec") == 0 && strcmp(n, "npm") == 0)
                         return n;
                 if (strcmp(sub, "install") == 0 || strcmp(sub, "i") == 0 || strcmp(sub, "isntall") == 0) {
                         if (has_arg(c, "--frozen-lockfile") || has_arg(c, "--immutable") || has_arg(c, "--offline"))
@@ -356,7 +359,9 @@ static const char *pm_install(const prc_shc *c)
         }
         if (strcmp(n, "gem") == 0) {
                 sub = operand(c, 1, &at);
-                if (sub != NULL && strcmp(sub, "install") == 0 && !has_arg(c, "--local") && !has_arg(c, "-l"))
+                /* A .gem from source= installed without its dependencies fetches nothing. */
+                if (sub != NULL && strcmp(sub, "install") == 0 && !has_arg(c, "--local") && !has_arg(c, "-l") &&
+                    !(has_arg(c, "--ignore-dependencies") && only_local_args(c, at + 1)))
                         return "gem install";
         }
         return NULL;
@@ -439,8 +444,9 @@ struct tl {
 
 static bool tl_cb(void *ctx, const prc_shp *p, prc_err *err)
 {
+        /* Builtins that only test, declare or set shell options: no program runs. */
         static const char *const allowed[] = { "[", "[[", "test", "true", "false", ":", "declare", "typeset",
-                                               "readonly", "export", "local", "unset", NULL };
+                                               "readonly", "export", "local", "unset", "shopt", "set", NULL };
         struct tl *t = ctx;
         char msg[320];
 
@@ -642,6 +648,16 @@ static bool ob_cb(void *ctx, const prc_shp *p, prc_err *err)
                         if (!assembled) {
                                 for (size_t k = 1; k < c->n && !assembled; k++)
                                         assembled = decodes_to_danger(c->w[k].val, what, sizeof(what));
+                        } else if (c->n == 2 && strstr(c->w[1].raw, "() {") != NULL) {
+                                /*
+                                 * The split-package idiom: eval "package_$p() { $(declare -f _package) ... }"
+                                 * defines a function from another one.  Exempt when its substitutions only
+                                 * print functions (what else they run is aur-remote-exec's and
+                                 * aur-toplevel-code's to report).
+                                 */
+                                static const char *const other[] = { "curl", "wget", "base64", "xxd", "sh", "bash",
+                                                                     "eval", "printf", "echo", "openssl", NULL };
+                                assembled = word_runs(&c->w[1], other) || word_runs(&c->w[1], downloaders);
                         }
                         if (assembled) {
                                 snprintf(msg, sizeof(msg), "eval of an assembled string %s", o->where);

@@ -560,7 +560,7 @@ static bool is_op(const char *t)
 static bool is_reserved(const char *t)
 {
         static const char *const w[] = { "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "{",
-                                         "}", "!", "time", "esac", "[[", "]]", NULL };
+                                         "}", "!", "time", "esac", NULL };
         for (size_t i = 0; w[i] != NULL; i++)
                 if (strcmp(w[i], t) == 0)
                         return true;
@@ -588,6 +588,8 @@ struct walk {
         void     *ctx;
         prc_err  *err;
         json_t   *vars;         /* owned copy */
+        bool      pattern;      /* at a case pattern (up to its ')'): words are not commands */
+        unsigned  cases;        /* open case commands */
         prc_shw   w[PRC_SHC_WORDS_MAX * 2];
         char      buf[PRC_SHC_WORDS_MAX * 2][PRC_SHW_MAX];
 };
@@ -642,6 +644,8 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
         bool heredoc = false, ok = true;
         const char *out_file = NULL;
         size_t redirect = 0;    /* 1: the next word is a redirection target; 2: of > or >> */
+        bool dbl = false;       /* inside [[ ... ]]: && || < > ( ) are its operands */
+        bool arr = false;       /* inside "name=( ... )": its elements are not commands */
 
         memset(&p, 0, sizeof(p));
         p.line = (uint32_t)json_integer_value(json_object_get(line, "line"));
@@ -664,11 +668,54 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
         }
         for (size_t i = 0; i <= nt; i++) {
                 const char *t = i < nt ? json_string_value(json_array_get(toks, i)) : NULL;
-                bool end_cmd = t == NULL || (is_op(t) && strcmp(t, "<") != 0 && strcmp(t, ">") != 0 &&
+                bool end_cmd;
+
+                if (t != NULL && arr) {
+                        char tmp[8];
+                        size_t ns2 = 0;
+                        if (strcmp(t, ")") == 0) {
+                                arr = false;
+                        } else {
+                                /* Substitutions in elements still run: keep their place in the line's list. */
+                                (void)prc_sh_norm(t, NULL, tmp, sizeof(tmp), &ns2);
+                                sidx += ns2;
+                        }
+                        continue;
+                }
+                if (t != NULL && strcmp(t, "(") == 0 && nw > cstart && !dbl) {
+                        const char *pv = wk->w[nw - 1].val;
+                        size_t an = assign_name(pv);
+                        if (an > 0 && pv[strlen(pv) - 1] == '=' && (pv[an] == '=' ? an + 1 : an + 2) == strlen(pv)) {
+                                arr = true;
+                                continue;
+                        }
+                }
+                if (t != NULL && wk->pattern) {
+                        char tmp[8];
+                        size_t ns2 = 0;
+                        if (strcmp(t, ")") == 0) {
+                                wk->pattern = false;
+                        } else if (strcmp(t, "esac") == 0) {
+                                wk->pattern = false;
+                                if (wk->cases > 0)
+                                        wk->cases--;
+                        } else {
+                                (void)prc_sh_norm(t, NULL, tmp, sizeof(tmp), &ns2);
+                                sidx += ns2;
+                        }
+                        continue;
+                }
+                end_cmd = !dbl && (t == NULL || (is_op(t) && strcmp(t, "<") != 0 && strcmp(t, ">") != 0 &&
                                              strcmp(t, ">>") != 0 && strcmp(t, "<<") != 0 && strcmp(t, "<<-") != 0 &&
                                              strcmp(t, "<<<") != 0 && strcmp(t, "&>") != 0 && strcmp(t, ">|") != 0 &&
-                                             strcmp(t, "<&") != 0 && strcmp(t, ">&") != 0 && strcmp(t, "<>") != 0);
-                if (!end_cmd && t != NULL && is_op(t)) {
+                                             strcmp(t, "<&") != 0 && strcmp(t, ">&") != 0 && strcmp(t, "<>") != 0));
+                if (dbl && t == NULL)
+                        end_cmd = true;
+                if (dbl && t != NULL && strcmp(t, "]]") == 0)
+                        dbl = false;
+                else if (!end_cmd && t != NULL && nw == cstart && strcmp(t, "[[") == 0)
+                        dbl = true;
+                if (!end_cmd && !dbl && t != NULL && is_op(t)) {
                         /* A redirection: its target is not an argument. */
                         redirect = (strcmp(t, ">") == 0 || strcmp(t, ">>") == 0 || strcmp(t, ">|") == 0 ||
                                     strcmp(t, "&>") == 0) ? 2 : 1;
@@ -701,6 +748,8 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                         /* Reserved words open a new command at the start of one. */
                         if (nw == cstart && (is_reserved(t) || strcmp(t, "for") == 0 || strcmp(t, "case") == 0 ||
                                              strcmp(t, "select") == 0)) {
+                                if (strcmp(t, "esac") == 0 && wk->cases > 0)
+                                        wk->cases--;
                                 if (strcmp(t, "for") == 0 || strcmp(t, "case") == 0 || strcmp(t, "select") == 0) {
                                         /* "for x in a b", "case w in": no command until ';', do or a newline. */
                                         bool is_case = strcmp(t, "case") == 0;
@@ -713,8 +762,11 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                                                 (void)prc_sh_norm(u, NULL, tmp, sizeof(tmp), &ns2);
                                                 sidx += ns2;
                                                 i++;
-                                                if (is_case && strcmp(u, "in") == 0)
+                                                if (is_case && strcmp(u, "in") == 0) {
+                                                        wk->pattern = true;
+                                                        wk->cases++;
                                                         break;
+                                                }
                                         }
                                 }
                                 continue;
@@ -785,6 +837,9 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                         heredoc = false;
                         redirect = 0;
                         cstart = nw;
+                        if (t != NULL && wk->cases > 0 && (strcmp(t, ";;") == 0 || strcmp(t, ";&") == 0 ||
+                                                           strcmp(t, ";;&") == 0))
+                                wk->pattern = true;
                         if (t != NULL && (strcmp(t, "|") == 0 || strcmp(t, "|&") == 0))
                                 continue;       /* the pipeline goes on */
                         if (nc > 0) {
