@@ -590,6 +590,7 @@ struct walk {
         json_t   *vars;         /* owned copy */
         bool      pattern;      /* at a case pattern (up to its ')'): words are not commands */
         unsigned  cases;        /* open case commands */
+        bool      arr;          /* inside "name=( ... )" (which may span lines): elements are not commands */
         prc_shw   w[PRC_SHC_WORDS_MAX * 2];
         char      buf[PRC_SHC_WORDS_MAX * 2][PRC_SHW_MAX];
 };
@@ -645,7 +646,6 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
         const char *out_file = NULL;
         size_t redirect = 0;    /* 1: the next word is a redirection target; 2: of > or >> */
         bool dbl = false;       /* inside [[ ... ]]: && || < > ( ) are its operands */
-        bool arr = false;       /* inside "name=( ... )": its elements are not commands */
 
         memset(&p, 0, sizeof(p));
         p.line = (uint32_t)json_integer_value(json_object_get(line, "line"));
@@ -670,11 +670,11 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                 const char *t = i < nt ? json_string_value(json_array_get(toks, i)) : NULL;
                 bool end_cmd;
 
-                if (t != NULL && arr) {
+                if (t != NULL && wk->arr) {
                         char tmp[8];
                         size_t ns2 = 0;
                         if (strcmp(t, ")") == 0) {
-                                arr = false;
+                                wk->arr = false;
                         } else {
                                 /* Substitutions in elements still run: keep their place in the line's list. */
                                 (void)prc_sh_norm(t, NULL, tmp, sizeof(tmp), &ns2);
@@ -686,7 +686,7 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                         const char *pv = wk->w[nw - 1].val;
                         size_t an = assign_name(pv);
                         if (an > 0 && pv[strlen(pv) - 1] == '=' && (pv[an] == '=' ? an + 1 : an + 2) == strlen(pv)) {
-                                arr = true;
+                                wk->arr = true;
                                 continue;
                         }
                 }

@@ -1529,7 +1529,9 @@ static bool at_funcdef(const struct sh *s, size_t *out_nl, size_t *out_end)
 {
         size_t k = s->i, e;
 
-        while (k < s->n && (is_name_char(s->p[k]) || s->p[k] == '-' || s->p[k] == '.' || s->p[k] == ':'))
+        /* bash accepts more than identifiers as function names: package_libstdc++() in split packages. */
+        while (k < s->n && (is_name_char(s->p[k]) || s->p[k] == '-' || s->p[k] == '.' || s->p[k] == ':' ||
+                            s->p[k] == '+' || s->p[k] == '@' || s->p[k] == '%' || s->p[k] == ','))
                 k++;
         if (k == s->i)
                 return false;
