@@ -128,9 +128,11 @@ static bool each_stream(prc_actx *cx, stream_fn fn, void *ctx, prc_err *err)
                                 goto fail;
                 }
                 json_array_foreach(json_object_get(doc->doc, "commands"), i, x) {
-                        if (!fn(ctx, json_object_get(x, "body"), install ? "at the top level of the install script"
-                                                                         : "at the top level",
-                                doc->path, vars, err))
+                        bool rec = json_is_true(json_object_get(x, "recovered"));
+                        snprintf(where, sizeof(where), "%s%s",
+                                 install ? "at the top level of the install script" : "at the top level",
+                                 rec ? " (in lines recovered after a syntax error)" : "");
+                        if (!fn(ctx, json_object_get(x, "body"), where, doc->path, vars, err))
                                 goto fail;
                 }
                 json_array_foreach(json_object_get(doc->doc, "assignments"), i, x) {

@@ -592,7 +592,13 @@ struct walk {
         unsigned  cases;        /* open case commands */
         bool      arr;          /* inside "name=( ... )" (which may span lines): elements are not commands */
         prc_shw   w[PRC_SHC_WORDS_MAX * 2];
-        char      buf[PRC_SHC_WORDS_MAX * 2][PRC_SHW_MAX];
+        /*
+         * Normalized words of the pipeline being read, one after another (not
+         * zeroed: each word is written before it is read).  64 KiB holds far more
+         * than real lines; past it a word is cut, never dropped.
+         */
+        size_t    used;
+        char      arena[64u << 10];
 };
 
 static const char *basename_of(const char *v)
@@ -647,6 +653,7 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
         size_t redirect = 0;    /* 1: the next word is a redirection target; 2: of > or >> */
         bool dbl = false;       /* inside [[ ... ]]: && || < > ( ) are its operands */
 
+        wk->used = 0;
         memset(&p, 0, sizeof(p));
         p.line = (uint32_t)json_integer_value(json_object_get(line, "line"));
         p.lineobj = line;
@@ -730,8 +737,17 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                                 continue;
                         w = &wk->w[nw];
                         w->raw = t;
-                        w->val = wk->buf[nw];
-                        w->fl = prc_sh_norm(t, wk->vars, w->val, PRC_SHW_MAX, &ns);
+                        if (wk->used >= sizeof(wk->arena) - 1)
+                                wk->used = sizeof(wk->arena) - 1;       /* full: the word reads as "" */
+                        w->val = wk->arena + wk->used;
+                        {
+                                size_t room = sizeof(wk->arena) - wk->used;
+                                w->fl = prc_sh_norm(t, wk->vars, w->val, room < PRC_SHW_MAX ? room : PRC_SHW_MAX,
+                                                    &ns);
+                                wk->used += strlen(w->val) + 1;
+                                if (wk->used > sizeof(wk->arena))
+                                        wk->used = sizeof(wk->arena);
+                        }
                         w->subst = subst;
                         w->s0 = sidx;
                         sidx += ns;
@@ -850,6 +866,10 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                                 }
                         }
                         nc = 0;
+                        /* The pipeline is judged: its words' slots serve the rest of the line. */
+                        nw = 0;
+                        cstart = 0;
+                        wk->used = 0;
                 }
         }
         if (ok && subst != NULL)
@@ -870,11 +890,15 @@ static bool walk_lines(struct walk *wk, const json_t *lines, unsigned depth)
 
 bool prc_sh_walk(const json_t *lines, const json_t *vars, prc_sh_fn fn, void *ctx, prc_err *err)
 {
-        struct walk *wk = calloc(1, sizeof(*wk));
+        struct walk *wk = malloc(sizeof(*wk));
         bool ok;
 
         if (wk == NULL)
                 return prc_err_oom(err, "a shell walk");
+        wk->used = 0;
+        wk->pattern = false;
+        wk->cases = 0;
+        wk->arr = false;
         wk->fn = fn;
         wk->ctx = ctx;
         wk->err = err;

@@ -45,7 +45,7 @@ enum {
 enum {
         PRC_SHW_MAX = 4096,             /* bytes of a normalized word kept */
         PRC_SHC_WORDS_MAX = 256,        /* words of one simple command kept */
-        PRC_SHP_CMDS_MAX = 32,          /* commands of one pipeline kept */
+        PRC_SHP_CMDS_MAX = 128,         /* commands of one pipeline kept (docs/analyses.md, limits) */
 };
 
 typedef struct prc_shw {
