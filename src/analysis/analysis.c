@@ -46,6 +46,8 @@ unsigned prc_analysis_gap_kind(const prc_gap *g)
         const char *b = base_of(g->path);
         size_t n = strlen(b);
 
+        if (g->kind != 0)
+                return g->kind;         /* the scan knew what it read the file as */
         /* Gaps the engine records for install= values it could not follow carry their own class. */
         if (strncmp(g->cls, "install-script-", 15) == 0)
                 return PRC_AK_INSTALL;

@@ -77,6 +77,7 @@ static bool add_gap(struct scan *s, const char *path, const char *cls, const cha
         snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
         snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
         snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
+        s->gaps[s->ngaps].kind = 0;
         /* Valid UTF-8 without control characters, or the JSON record could not hold the gap (issue 16). */
         prc_err_sanitize(s->gaps[s->ngaps].path);
         prc_err_sanitize(s->gaps[s->ngaps].cls);
@@ -161,6 +162,16 @@ static bool build_files(struct scan *s, prc_err *err)
  * its first error's class, and is still analyzed (issue 20: it never makes a
  * package look clean, and what it holds is still searched).
  */
+/* A content gap of a file read as an analysis document of this kind (so the analyses that need it know). */
+static bool add_kind_gap(struct scan *s, const char *path, unsigned kind, const char *cls, const char *reason,
+                         prc_err *err)
+{
+        if (!add_gap(s, path, cls, reason, err))
+                return false;
+        s->gaps[s->ngaps - 1].kind = kind;
+        return true;
+}
+
 static bool keep_doc(struct scan *s, const char *path, unsigned kind, json_t *doc, prc_err *err)
 {
         prc_err ce;
@@ -168,10 +179,11 @@ static bool keep_doc(struct scan *s, const char *path, unsigned kind, json_t *do
 
         prc_err_init(&ce);
         if (doc == NULL)
-                return add_gap(s, path, prc_err_name(PRC_E_TOKENS_INVALID), "the worker returned no document", err);
+                return add_kind_gap(s, path, kind, prc_err_name(PRC_E_TOKENS_INVALID), "the worker returned no document",
+                                    err);
         if (!prc_sh_check(doc, kind == PRC_AK_SRCINFO, &ce)) {
                 json_decref(doc);
-                return add_gap(s, path, prc_err_name(ce.cls), ce.msg, err);
+                return add_kind_gap(s, path, kind, prc_err_name(ce.cls), ce.msg, err);
         }
         errs = json_object_get(doc, "errors");
         if (errs != NULL) {
@@ -183,7 +195,7 @@ static bool keep_doc(struct scan *s, const char *path, unsigned kind, json_t *do
                          kind == PRC_AK_SRCINFO ? ".SRCINFO" : "shell", n, n == 1 ? "" : "s",
                          json_integer_value(json_object_get(e0, "line")),
                          json_string_value(json_object_get(e0, "message")));
-                if (!add_gap(s, path, json_string_value(json_object_get(e0, "class")), why, err)) {
+                if (!add_kind_gap(s, path, kind, json_string_value(json_object_get(e0, "class")), why, err)) {
                         json_decref(doc);
                         return false;
                 }
@@ -245,10 +257,10 @@ static bool install_target(void *ctx, const char *path, uint32_t line, const cha
         if (path == NULL) {
                 snprintf(reason, sizeof(reason), "install= on line %" PRIu32 " %s: the install script is not known",
                          line, why);
-                return add_gap(s, ic->pkgbuild,
-                               prc_err_name(strstr(why, "leaves") != NULL ? PRC_E_INSTALL_SCRIPT_MISSING
-                                                                          : PRC_E_INSTALL_SCRIPT_DYNAMIC),
-                               reason, err);
+                return add_kind_gap(s, ic->pkgbuild, PRC_AK_INSTALL,
+                                    prc_err_name(strstr(why, "leaves") != NULL ? PRC_E_INSTALL_SCRIPT_MISSING
+                                                                               : PRC_E_INSTALL_SCRIPT_DYNAMIC),
+                                    reason, err);
         }
         for (size_t i = 0; i < s->ndocs; i++)
                 if (strcmp(s->docs[i].path, path) == 0)
@@ -261,19 +273,20 @@ static bool install_target(void *ctx, const char *path, uint32_t line, const cha
         if (f == NULL) {
                 snprintf(reason, sizeof(reason), "%s names it (install= on line %" PRIu32 ") but the package does "
                          "not hold it", ic->pkgbuild, line);
-                return add_gap(s, path, prc_err_name(PRC_E_INSTALL_SCRIPT_MISSING), reason, err);
+                return add_kind_gap(s, path, PRC_AK_INSTALL, prc_err_name(PRC_E_INSTALL_SCRIPT_MISSING), reason, err);
         }
         if (f->symlink)
-                return add_gap(s, path, prc_err_name(PRC_E_MANIFEST_SYMLINK),
-                               "the install script is a symlink; prc does not follow symlinks in the target", err);
+                return add_kind_gap(s, path, PRC_AK_INSTALL, prc_err_name(PRC_E_MANIFEST_SYMLINK),
+                                    "the install script is a symlink; prc does not follow symlinks in the target", err);
         if (f->oversized)
-                return add_gap(s, path, "input-too-large", "above the 10 MiB analysis ceiling", err);
+                return add_kind_gap(s, path, PRC_AK_INSTALL, "input-too-large", "above the 10 MiB analysis ceiling",
+                                    err);
         prc_err_init(&pe);
         prc_buf_reset(ic->b);
         if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, ic->b, &pe) ||
             !s->o->parse(s->o->parse_ctx, "shell", f->path, ic->b->data ? ic->b->data : (const uint8_t *)"",
                          ic->b->len, &doc, &pe))
-                return add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
+                return add_kind_gap(s, f->path, PRC_AK_INSTALL, prc_err_name(pe.cls), pe.msg, err);
         return keep_doc(s, f->path, PRC_AK_INSTALL, doc, err);
 }
 
