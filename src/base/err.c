@@ -35,6 +35,7 @@ static const struct errinfo table[PRC_E__COUNT] = {
 #include "engine/errors.def"
 #include "net/errors.def"
 #include "net/errors_aur.def"
+#include "analysis/errors.def"
 #undef PRC_ERR
 };
 

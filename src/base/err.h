@@ -32,6 +32,7 @@ typedef enum prc_errclass {
 #include "engine/errors.def"
 #include "net/errors.def"
 #include "net/errors_aur.def"
+#include "analysis/errors.def"
 #undef PRC_ERR
         PRC_E__COUNT
 } prc_errclass;
