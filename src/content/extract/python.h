@@ -64,6 +64,9 @@ json_t *py_dep_req(json_t *md, const py_req *r, const char *scope, const char *g
 bool py_add_pep508(json_t *md, const char *text, const char *scope, const char *group, uint32_t line, prc_err *err);
 /* Set a dependency's source from a URL as pip reads it (git+, hg+, file:, http...). */
 bool py_set_url_source(json_t *md, json_t *dep, const char *url, uint32_t line, prc_err *err);
+/* Set a dependency's source; a credential in url is recorded by key (the source keeps the URL without it). */
+bool py_source(json_t *md, json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
+               uint32_t line, prc_err *err);
 /* integrity from "algo:value" or "algo=value" text; false only with err. */
 bool py_set_hash(json_t *dep, const char *text, prc_err *err);
 /* Add a registry; a credential in url is recorded under key "<what> URL userinfo". */

@@ -215,16 +215,8 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                         idx = py_str(e, "index");
                         if (git != NULL) {
                                 bool hex = ref != NULL && strlen(ref) == 40 && strspn(ref, "0123456789abcdef") == 40;
-                                bool cred;
-                                char *c = prc_md_url_strip(git, &cred);
 
-                                if (c == NULL) {
-                                        oom(err);
-                                        goto fail;
-                                }
-                                free(c);
-                                if ((cred && !prc_md_add_credential(md, "requirement URL userinfo", l, err)) ||
-                                    !prc_md_set_source(d, "git", git, ref, hex ? ref : NULL, err))
+                                if (!py_source(md, d, "git", git, ref, hex ? ref : NULL, l, err))
                                         goto fail;
                         } else if (path != NULL) {
                                 if (strstr(path, "://") != NULL ? !py_set_url_source(md, d, path, l, err)
@@ -384,28 +376,16 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                         const char *ref = py_str(src, "reference"), *res = py_str(src, "resolved_reference");
                         bool set = true;
 
-                        if (t != NULL && url != NULL) {
-                                bool cred;
-                                char *c = prc_md_url_strip(url, &cred);
-
-                                if (c == NULL) {
-                                        oom(err);
-                                        goto fail;
-                                }
-                                free(c);
-                                if (cred && !prc_md_add_credential(md, "source URL userinfo", l, err))
-                                        goto fail;
-                        }
                         if (t == NULL)
                                 set = true;
                         else if (strcmp(t, "git") == 0)
-                                set = prc_md_set_source(d, "git", url, ref, res, err);
+                                set = py_source(md, d, "git", url, ref, res, l, err);
                         else if (strcmp(t, "directory") == 0 || strcmp(t, "file") == 0)
-                                set = prc_md_set_source(d, "path", url, NULL, NULL, err);
+                                set = py_source(md, d, "path", url, NULL, NULL, l, err);
                         else if (strcmp(t, "url") == 0)
-                                set = prc_md_set_source(d, "url", url, NULL, NULL, err);
+                                set = py_source(md, d, "url", url, NULL, NULL, l, err);
                         else if (strcmp(t, "legacy") == 0)
-                                set = prc_md_set_source(d, "registry", url, NULL, NULL, err);
+                                set = py_source(md, d, "registry", url, NULL, NULL, l, err);
                         else
                                 set = prc_md_not_extracted(md, t, "a poetry.lock source type prc does not know; "
                                                            "the default registry is assumed", l, err);
@@ -571,14 +551,10 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                 }
                 if ((v = py_str(src, "registry")) != NULL) {
                         if (strcmp(v, "https://pypi.org/simple") != 0 &&
-                            !py_set_url_source(md, d, v, l, err))
-                                goto fail;
-                        if (strcmp(v, "https://pypi.org/simple") != 0 &&
-                            !prc_md_set_source(d, "registry", json_string_value(json_object_get(
-                                    json_object_get(d, "source"), "url")), NULL, NULL, err))
+                            !py_source(md, d, "registry", v, NULL, NULL, l, err))
                                 goto fail;
                 } else if ((v = py_str(src, "git")) != NULL) {
-                        if (!py_set_url_source(md, d, v, l, err) || !uv_git(d, v, err))
+                        if (!py_source(md, d, "url", v, NULL, NULL, l, err) || !uv_git(d, v, err))
                                 goto fail;
                 } else if ((v = py_str(src, "url")) != NULL) {
                         if (!py_set_url_source(md, d, v, l, err))
@@ -632,8 +608,10 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
         meta = json_object_get(doc, "metadata");
         lv = json_object_get(meta, "lock_version");
         lvs = json_string_value(lv);
-        /* 4.0 to 4.5 are the versions PDM 2 writes */
-        if (lvs == NULL || strncmp(lvs, "4.", 2) != 0 || lvs[2] < '0' || lvs[2] > '5' || lvs[3] != '\0') {
+        /* 4.0 to 4.5 (with a patch level since 4.4.1) are the versions PDM 2 writes */
+        if (lvs == NULL || strncmp(lvs, "4.", 2) != 0 || lvs[2] < '0' || lvs[2] > '5' ||
+            (lvs[3] != '\0' && (lvs[3] != '.' || lvs[4] < '0' || lvs[4] > '9' ||
+                                 strspn(lvs + 4, "0123456789") != strlen(lvs + 4)))) {
                 prc_err_set(err, PRC_E_EXTRACT_VERSION, "pdm.lock lock_version %s%s%s (prc reads 4.0 to 4.5)",
                             lvs ? "\"" : "", lvs ? lvs : "missing", lvs ? "\"" : "");
                 prc_err_set_line(err, prc_x_find_line(in, "lock_version", 1), 0);
@@ -676,8 +654,7 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                 if (git != NULL) {
                         const char *ref = py_str(p, "ref"), *rev = py_str(p, "revision");
 
-                        if (!py_set_url_source(md, d, git, l, err) ||
-                            !prc_md_set_source(d, "git", git, ref, rev, err))
+                        if (!py_source(md, d, "git", git, ref, rev, l, err))
                                 goto fail;
                 } else if (path != NULL) {
                         if (!prc_md_set_source(d, "path", path, NULL, NULL, err))
@@ -773,10 +750,8 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
                         const char *u = py_str(vcs, "url") != NULL ? py_str(vcs, "url") : py_str(vcs, "path");
                         const char *t = py_str(vcs, "type");
 
-                        if (u != NULL && !py_set_url_source(md, d, u, l, err))
-                                goto fail;
-                        if (!prc_md_set_source(d, t != NULL && strcmp(t, "git") == 0 ? "git" : "url", u,
-                                               py_str(vcs, "requested-revision"), py_str(vcs, "commit-id"), err))
+                        if (!py_source(md, d, t != NULL && strcmp(t, "git") == 0 ? "git" : "url", u,
+                                       py_str(vcs, "requested-revision"), py_str(vcs, "commit-id"), l, err))
                                 goto fail;
                 } else if (dir != NULL) {
                         if (!prc_md_set_source(d, "path", py_str(dir, "path"), NULL, NULL, err))
@@ -791,9 +766,7 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
                                 goto fail;
                 } else if (idx != NULL && strcmp(idx, "https://pypi.org/simple") != 0 &&
                            strcmp(idx, "https://pypi.org/simple/") != 0) {
-                        if (!py_set_url_source(md, d, idx, l, err) ||
-                            !prc_md_set_source(d, "registry", json_string_value(json_object_get(
-                                    json_object_get(d, "source"), "url")), NULL, NULL, err))
+                        if (!py_source(md, d, "registry", idx, NULL, NULL, l, err))
                                 goto fail;
                 }
                 if (json_is_null(json_object_get(d, "integrity")) &&

@@ -459,6 +459,13 @@ static bool url_cred(json_t *md, const char *url, const char *key, uint32_t line
         return !cred || prc_md_add_credential(md, key, line, err);
 }
 
+bool py_source(json_t *md, json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
+               uint32_t line, prc_err *err)
+{
+        return (url == NULL || url_cred(md, url, "requirement URL userinfo", line, err)) &&
+               prc_md_set_source(dep, type, url, ref, commit, err);
+}
+
 bool py_set_url_source(json_t *md, json_t *dep, const char *url, uint32_t line, prc_err *err)
 {
         const char *auth, *path, *hash, *ref = NULL;

@@ -166,16 +166,7 @@ static bool table_dep(json_t *md, const char *name, const json_t *v, const char 
         if (git != NULL) {
                 bool hex = ref != NULL && strlen(ref) == 40 && strspn(ref, "0123456789abcdef") == 40;
 
-                bool cred;
-                char *c = prc_md_url_strip(git, &cred);
-
-                if (c == NULL)
-                        return oom(err);
-                free(c);
-                /* a credential in the git URL: by key (the source keeps the URL without it) */
-                if (cred && !prc_md_add_credential(md, "requirement URL userinfo", line, err))
-                        return false;
-                if (!prc_md_set_source(d, "git", git, ref, hex ? ref : NULL, err))
+                if (!py_source(md, d, "git", git, ref, hex ? ref : NULL, line, err))
                         return false;
         } else if (path != NULL) {
                 if (!prc_md_set_source(d, "path", path, NULL, NULL, err))
@@ -186,6 +177,7 @@ static bool table_dep(json_t *md, const char *name, const json_t *v, const char 
         } else if (src != NULL) {
                 const char *su = source_url(sources, src);
 
+                /* the source's credential is reported with the source itself (registries) */
                 if (su != NULL && !prc_md_set_source(d, "registry", su, NULL, NULL, err))
                         return false;
         }

@@ -326,16 +326,24 @@ static int location_req(const char *text, py_req *r, bool *is_path, const char *
         }
         if ((r->url = dupn(text, n)) == NULL)
                 return PY_OOM;
-        /* a local path may end in [extras] */
-        if (!is_url(r->url) && n > 0 && r->url[n - 1] == ']' && (x = strrchr(r->url, '[')) != NULL) {
-                if ((r->extras = dupn(x + 1, strlen(x + 1) - 1)) == NULL)
-                        return PY_OOM;
-                r->url[x - r->url] = '\0';
-        }
         *is_path = !is_url(r->url) || strncmp(r->url, "file:", 5) == 0;
         r->name = name_of_location(r->url, &o);
         if (o)
                 return PY_OOM;
+        /* a local path: its #egg= fragment named it; it may end in [extras] */
+        if (!is_url(r->url)) {
+                char *frag = strchr(r->url, '#');
+                size_t l;
+
+                if (frag != NULL)
+                        *frag = '\0';
+                l = strlen(r->url);
+                if (l > 0 && r->url[l - 1] == ']' && (x = strrchr(r->url, '[')) != NULL) {
+                        if ((r->extras = dupn(x + 1, strlen(x + 1) - 1)) == NULL)
+                                return PY_OOM;
+                        r->url[x - r->url] = '\0';
+                }
+        }
         if (r->name == NULL) {
                 *why = "a URL or path requirement that names no project (#egg= or a wheel file name); its name "
                        "is only in the project it points to";
@@ -405,10 +413,10 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                 }
         }
         d = py_dep_req(q->md, &r, "runtime", NULL, editable, q->line, err);
-        py_req_free(&r);
-        if (d != NULL && path && !prc_md_set_source(d, "path", json_string_value(
-                        json_object_get(json_object_get(d, "source"), "url")), NULL, NULL, err))
+        /* the credential check ran in py_dep_req; a path source keeps the path as written */
+        if (d != NULL && path && !prc_md_set_source(d, "path", r.url, NULL, NULL, err))
                 d = NULL;
+        py_req_free(&r);
         if (d != NULL && hashes != NULL) {
                 if (!py_set_hash(d, json_string_value(json_array_get(hashes, 0)), err))
                         d = NULL;
