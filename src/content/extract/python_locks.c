@@ -516,7 +516,7 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
         py_cur_init(&cur, in);
         json_array_foreach(pkgs, i, p) {
                 const json_t *src = json_object_get(p, "source"), *sd, *wh;
-                const char *name, *version, *v, *h = NULL;
+                const char *name, *version, *v, *h = NULL, *member = NULL;
                 bool direct, is_root;
                 json_t *d;
                 uint32_t l;
@@ -525,8 +525,8 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                         goto fail;
                 l = entry_line(&cur, "[[package]]", name);
                 version = py_str(p, "version");
-                is_root = (v = py_str(src, "editable")) != NULL || (v = py_str(src, "virtual")) != NULL;
-                if (is_root && strcmp(v, ".") == 0 && json_is_null(json_object_get(md, "package"))) {
+                is_root = (member = py_str(src, "editable")) != NULL || (member = py_str(src, "virtual")) != NULL;
+                if (is_root && strcmp(member, ".") == 0 && json_is_null(json_object_get(md, "package"))) {
                         char *purl = py_purl(name, version);
                         bool ok = purl != NULL && prc_md_set_package(md, name, version, purl, l, err);
 
@@ -563,7 +563,7 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                         if (!prc_md_set_source(d, "path", v, NULL, NULL, err))
                                 goto fail;
                 } else if (is_root) {
-                        if (!prc_md_set_source(d, "workspace", v, NULL, NULL, err))
+                        if (!prc_md_set_source(d, "workspace", member, NULL, NULL, err))
                                 goto fail;
                 } else {
                         prc_err_set(err, PRC_E_EXTRACT_SHAPE, "uv.lock package \"%s\" with a source prc does "
