@@ -85,6 +85,9 @@ uint32_t py_cur_find(py_cur *c, const char *needle);
 /* The same without moving the cursor. */
 uint32_t py_cur_peek(const py_cur *c, const char *needle);
 
+/* After a parser refusal: give an offset-only error its line (and column). */
+void py_parse_failed(const prc_xin *in, prc_err *err);
+
 /* Object member helpers: type checks that fail with extract-shape naming the key. */
 bool py_want(const json_t *v, int type, const char *what, prc_err *err);
 const char *py_str(const json_t *obj, const char *key);

@@ -147,8 +147,10 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
         size_t i;
         json_t *s;
 
-        if (doc == NULL)
+        if (doc == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         if (!json_is_object(doc) || !json_is_object(meta = json_object_get(doc, "_meta"))) {
                 prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a Pipfile.lock is a JSON object with a \"_meta\" object");
                 goto fail;
@@ -295,8 +297,10 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
         py_cur cur;
         size_t i;
 
-        if (doc == NULL)
+        if (doc == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         lv = json_object_get(json_object_get(doc, "metadata"), "lock-version");
         lvs = json_string_value(lv);
         for (size_t k = 0; lvs != NULL && k < PRC_ARRAY_LEN(known); k++)
@@ -486,6 +490,8 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
         if (doc == NULL || run == NULL || dev == NULL) {
                 if (doc != NULL)
                         oom(err);
+                else
+                        py_parse_failed(in, err);
                 goto fail;
         }
         ver = json_object_get(doc, "version");
@@ -603,8 +609,10 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
         py_cur cur;
         size_t i;
 
-        if (doc == NULL)
+        if (doc == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         meta = json_object_get(doc, "metadata");
         lv = json_object_get(meta, "lock_version");
         lvs = json_string_value(lv);
@@ -706,8 +714,10 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
         py_cur cur;
         size_t i;
 
-        if (doc == NULL)
+        if (doc == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         lv = json_object_get(doc, "lock-version");
         lvs = json_string_value(lv);
         /* PEP 751: an unknown major version is an error; 1.x minor versions stay readable */

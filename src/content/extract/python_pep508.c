@@ -662,3 +662,15 @@ const char *py_str(const json_t *obj, const char *key)
 {
         return json_string_value(json_object_get(obj, key));
 }
+
+void py_parse_failed(const prc_xin *in, prc_err *err)
+{
+        size_t off, bol;
+
+        if (err->line != 0 || err->off == PRC_NO_OFF)
+                return;
+        off = err->off < in->n ? (size_t)err->off : in->n;
+        for (bol = off; bol > 0 && in->p[bol - 1] != '\n'; bol--)
+                ;
+        prc_err_set_line(err, prc_x_line_at(in, off), (uint32_t)(off - bol + 1));
+}

@@ -370,8 +370,10 @@ json_t *prc_x_py_pyproject(const prc_xin *in, prc_err *err)
         const char *k;
         bool have_pkg = false;
 
-        if (doc == NULL)
+        if (doc == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         md = prc_md_new(in, "pypi-pyproject", "pypi", "manifest", err);
         if (md == NULL)
                 goto fail;
@@ -466,8 +468,10 @@ json_t *prc_x_py_pipfile(const prc_xin *in, prc_err *err)
         const json_t *sources, *v;
         const char *k;
 
-        if (doc == NULL)
+        if (doc == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         md = prc_md_new(in, "pypi-pipfile", "pypi", "manifest", err);
         if (md == NULL)
                 goto fail;

@@ -612,8 +612,10 @@ json_t *prc_x_py_pip_conf(const prc_xin *in, prc_err *err)
         const char *sname, *key;
         py_cur cur;
 
-        if (ini == NULL)
+        if (ini == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         md = prc_md_new(in, "pypi-pip-conf", "pypi", "registry-config", err);
         if (md == NULL)
                 goto fail;
@@ -734,8 +736,10 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
         const char *key;
         uint32_t ol;
 
-        if (ini == NULL)
+        if (ini == NULL) {
+                py_parse_failed(in, err);
                 return NULL;
+        }
         md = prc_md_new(in, "pypi-setup-cfg", "pypi", "manifest", err);
         if (md == NULL)
                 goto fail;
