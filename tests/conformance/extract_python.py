@@ -72,8 +72,10 @@ def location_name(loc):
 
 
 def looks_like_location(tok):
-    return ("://" in tok or tok.startswith(("file:", ".", "/", "~")) or "/" in tok or "\\" in tok
-            or tok.endswith((".whl", ".tar.gz", ".zip", ".tar.bz2", ".tar.xz", ".tgz", ".tar")))
+    """pip's order: a URL, an archive file name or an explicit path is a location."""
+    return (re.match(r"^[A-Za-z0-9+.-]+://", tok) is not None or tok.startswith(("file:", ".", "/", "~"))
+            or (tok.endswith((".whl", ".tar.gz", ".zip", ".tar.bz2", ".tar.xz", ".tgz", ".tar"))
+                and "@" not in tok))
 
 
 def requirements(text):
@@ -107,14 +109,20 @@ def requirements(text):
         toks = re.split(r"\s+-", " " + line, maxsplit=1)
         req = toks[0].strip() if len(toks) > 1 else line
         first = re.split(r"[\s;]", req, maxsplit=1)[0]
-        if looks_like_location(first):
-            name = location_name(first)
-            if name is None:
-                bad.append(req)
-            else:
-                out.add((norm(name), None))
-            continue
-        pep508(req, out, bad)
+        if not looks_like_location(first):
+            try:
+                r = Requirement(req)
+                out.add((norm(r.name), pep508_pin(r)))
+                continue
+            except InvalidRequirement:
+                if "/" not in first and "\\" not in first:
+                    bad.append(req)
+                    continue
+        name = location_name(first)
+        if name is None:
+            bad.append(req)
+        else:
+            out.add((norm(name), None))
     return out, bad
 
 

@@ -201,7 +201,7 @@ static void test_extract_python__requirements_every_form(void)
         T_NOERR(e);
         T_EQ_STR(s(md, "format"), "pypi-requirements");
         T_EQ_STR(s(md, "kind"), "manifest");
-        T_EQ_INT(ndeps(md), 10);
+        T_EQ_INT(ndeps(md), 11);
         d = named(md, "requests");
         T_EQ_STR(s(d, "requirement"), ">=2.31.0,<3");
         T_ASSERT(json_is_null(json_object_get(d, "resolved")));
@@ -227,6 +227,10 @@ static void test_extract_python__requirements_every_form(void)
         T_EQ_STR(src(d, "url"), "./vendor/localpkg");
         T_EQ_STR(src(named(md, "pytz"), "url"), "https://files.example/pytz-2024.1.tar.gz");
         T_EQ_INT(line(named(md, "numpy")), 23);
+        /* name@URL without blanks is PEP 508, as pip reads it, though the text holds a '/' */
+        d = named(md, "attrs");
+        T_EQ_STR(src(d, "url"), "https://files.example/attrs-23.2.0.tar.gz");
+        T_EQ_INT(line(d), 24);
         /* -r and -c are references with their line, followed by the scan inside the inventory only */
         a = json_object_get(prc_md_details(md), "includes");
         T_EQ_INT(json_array_size(a), 2);
@@ -276,6 +280,19 @@ static void test_extract_python__requirements_refusals(void)
         T_EQ_INT(ndeps(md), 1);
         T_EQ_INT(json_array_size(json_object_get(md, "not_extracted")), 2);
         json_decref(md);
+        /* a logical line over the scalar limit (continuations included) is a named limit, with its line */
+        {
+                static char big[6000];
+                prc_xin in = { "requirements.txt", (const uint8_t *)big, 0, &prc_limits_fuzz };
+
+                memcpy(big, "a==1\nb \\\n", 9);
+                memset(big + 9, 'x', 5000);
+                in.n = 5009;
+                prc_err_init(&e);
+                T_ASSERT(prc_x_py_requirements(&in, &e) == NULL);
+                T_ERR(e, PRC_E_EXTRACT_LIMIT);
+                T_EQ_INT(e.line, 2);
+        }
         /* an empty file (or comments only) declares nothing, truly */
         md = run_text("requirements.txt", "# nothing\n\n", &e);
         T_NOERR(e);

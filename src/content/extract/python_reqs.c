@@ -352,23 +352,32 @@ static int location_req(const char *text, py_req *r, bool *is_path, const char *
         return PY_OK;
 }
 
+/*
+ * pip's order: a URL, an archive file name or an explicit path ("./x",
+ * "/x", "~/x") is a location; anything else is PEP 508 first, and only a
+ * text PEP 508 refuses that holds a path separator is read as a path.
+ */
 static bool looks_like_location(const char *s)
 {
         const char *sp = s + strcspn(s, " \t;");
+        char *tok;
+        bool arch;
 
-        if (is_url(s) && strstr(s, "://") < sp)
+        if (is_url(s) && strstr(s, "://") != NULL && strstr(s, "://") < sp)
                 return true;
         if (strncmp(s, "file:", 5) == 0 || s[0] == '.' || s[0] == '/' || s[0] == '~')
                 return true;
-        /* a name never holds '/'; a path does (pip's rule: a separator or an archive extension) */
-        for (const char *p = s; p < sp; p++)
-                if (*p == '/' || *p == '\\')
-                        return true;
-        char *tok = dupn(s, (size_t)(sp - s));
-        bool arch = tok != NULL && is_archive(tok);
-
+        tok = dupn(s, (size_t)(sp - s));
+        arch = tok != NULL && is_archive(tok) && strchr(tok, '@') == NULL;
         free(tok);
         return arch;
+}
+
+static bool has_separator(const char *s)
+{
+        size_t l = strcspn(s, " \t;");
+
+        return memchr(s, '/', l) != NULL || memchr(s, '\\', l) != NULL;
 }
 
 /* One requirement (text), with its per-requirement options (t from index i). */
@@ -380,10 +389,15 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
         int rc;
         json_t *d, *hashes = NULL;
 
-        if (editable || looks_like_location(text))
+        if (editable || looks_like_location(text)) {
                 rc = location_req(text, &r, &path, &why);
-        else
+        } else {
                 rc = py_req_parse(text, strlen(text), &r, &why);
+                if (rc == PY_BAD && has_separator(text)) {
+                        py_req_free(&r);
+                        rc = location_req(text, &r, &path, &why);
+                }
+        }
         if (rc == PY_OOM) {
                 py_req_free(&r);
                 return oom(err);
@@ -547,7 +561,7 @@ json_t *prc_x_py_requirements(const prc_xin *in, prc_err *err)
                 return NULL;
         }
         /* a logical line is one scalar: scalar_max bounds it */
-        prc_buf_init(&lb, in->lim->scalar_max);
+        prc_buf_init(&lb, in->lim->scalar_max + 1);
         while (p < end) {
                 bool cont = true;
                 char *t, *c;
@@ -565,6 +579,12 @@ json_t *prc_x_py_requirements(const prc_xin *in, prc_err *err)
                         if (memchr(p, '\0', (size_t)(le - p)) != NULL) {
                                 prc_err_set(err, PRC_E_NUL_BYTE, "a NUL byte in a requirements file");
                                 prc_err_set_line(err, line, 0);
+                                goto fail;
+                        }
+                        if (lb.len + (size_t)(le - p) > in->lim->scalar_max) {
+                                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a logical line of more than %zu bytes",
+                                            in->lim->scalar_max);
+                                prc_err_set_line(err, q.line, 0);
                                 goto fail;
                         }
                         if (!prc_buf_put(&lb, p, (size_t)(le - p - cont), err))
