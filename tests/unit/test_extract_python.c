@@ -567,6 +567,14 @@ static void test_extract_python__uv_lock(void)
         T_ASSERT(json_is_true(json_object_get(d, "direct")));
         T_ASSERT(json_array_size(json_object_get(prc_md_details(md), "edges")) == 3);
         json_decref(md);
+        /* CRLF line ends: the package's own line, not an earlier inline { name = "idna" } */
+        md = run_text("uv.lock", "version = 1\r\n[[package]]\r\nname = \"a\"\r\nversion = \"1\"\r\n"
+                      "source = { registry = \"https://pypi.org/simple\" }\r\n"
+                      "dependencies = [{ name = \"idna\" }]\r\n\r\n[[package]]\r\nname = \"idna\"\r\n"
+                      "version = \"3.6\"\r\nsource = { registry = \"https://pypi.org/simple\" }\r\n", &e);
+        T_NOERR(e);
+        T_EQ_INT(line(named(md, "idna")), 9);
+        json_decref(md);
         md = run_fixture("uv-v2.lock", "uv.lock", &e);
         T_ASSERT(md == NULL);
         T_ERR(e, PRC_E_EXTRACT_VERSION);

@@ -77,6 +77,10 @@ static uint32_t entry_line(py_cur *c, const char *hdr, const char *name)
                 return 0;
         snprintf(needle, n, "%s\nname = \"%s\"", hdr, name);
         l = py_cur_find(c, needle);
+        if (l == 0) {
+                snprintf(needle, n, "%s\r\nname = \"%s\"", hdr, name);
+                l = py_cur_find(c, needle);
+        }
         if (l > 0) {
                 l++;
         } else {
