@@ -670,6 +670,15 @@ static void test_extract_python__pip_conf(void)
         no_secret(md, "pa55w0rd");
         no_secret(md, "builder");
         json_decref(md);
+        /* index-url's line is its own, not that of an extra-index-url above it */
+        md = run_text("pip.conf", "[global]\nextra-index-url = https://a.example/\nindex-url = https://b.example/\n", &e);
+        T_NOERR(e);
+        T_EQ_INT(line(json_array_get(json_object_get(md, "registries"), 1)), 3);
+        json_decref(md);
+        md = run_text("pip.conf", "index-url = https://x/\n", &e);
+        T_ASSERT(md == NULL);
+        T_ERR(e, PRC_E_INI_MISSING_SECTION);
+        T_EQ_INT(e.line, 1);
 }
 
 static const prc_test tests[] = {

@@ -625,6 +625,35 @@ fail:
         return NULL;
 }
 
+/*
+ * The line of an INI key at the start of a line at or after line from (the
+ * INI reader keeps no positions and lower-cases keys; files write them so).
+ */
+static uint32_t key_line(const prc_xin *in, const char *key, uint32_t from)
+{
+        char needle[PRC_MD_STR_MAX + 2];
+        py_cur c;
+        uint32_t l;
+
+        py_cur_init(&c, in);
+        /* start at line from (prc_x_find_line cannot match a needle that begins with LF) */
+        while (c.line < from && c.off < in->n) {
+                const uint8_t *nl = memchr(in->p + c.off, '\n', in->n - c.off);
+
+                if (nl == NULL)
+                        break;
+                c.off = (size_t)(nl - in->p) + 1;
+                c.line++;
+        }
+        if (c.off > 0) {
+                c.off--;        /* the LF that ends the line before */
+                c.line--;
+        }
+        snprintf(needle, sizeof(needle), "\n%s", key);
+        l = py_cur_find(&c, needle);
+        return l > 0 ? l + 1 : 0;
+}
+
 /* pip.conf: index-url, extra-index-url, find-links, trusted-host in any section. */
 json_t *prc_x_py_pip_conf(const prc_xin *in, prc_err *err)
 {
@@ -650,7 +679,7 @@ json_t *prc_x_py_pip_conf(const prc_xin *in, prc_err *err)
                         const char *s = json_string_value(v);
                         bool urls = strcmp(key, "index-url") == 0 || strcmp(key, "extra-index-url") == 0 ||
                                     strcmp(key, "find-links") == 0 || strcmp(key, "index") == 0;
-                        uint32_t kl = prc_x_find_line(in, key, sl > 0 ? sl : 1);
+                        uint32_t kl = key_line(in, key, sl);
 
                         if (s == NULL)
                                 continue;
@@ -773,7 +802,7 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
                         goto fail;
                 }
                 ok = prc_md_set_package(md, py_str(meta, "name"), py_str(meta, "version"), purl,
-                                        prc_x_find_line(in, "name", prc_x_find_line(in, "[metadata]", 1)), err);
+                                        key_line(in, "name", prc_x_find_line(in, "[metadata]", 1)), err);
                 free(purl);
                 if (!ok)
                         goto fail;
@@ -784,14 +813,14 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
                 const char *val = py_str(opt, lists[i].key);
 
                 if (val != NULL && !cfg_list(md, in, val, lists[i].scope, NULL,
-                                             prc_x_find_line(in, lists[i].key, ol > 0 ? ol : 1), err))
+                                             key_line(in, lists[i].key, ol), err))
                         goto fail;
         }
         extras = json_object_get(ini, "options.extras_require");
         ol = prc_x_find_line(in, "[options.extras_require]", 1);
         json_object_foreach(extras, key, v) {
                 if (!cfg_list(md, in, json_string_value(v), "optional", key,
-                              prc_x_find_line(in, key, ol > 0 ? ol : 1), err))
+                              key_line(in, key, ol), err))
                         goto fail;
         }
         json_decref(ini);
