@@ -135,6 +135,10 @@ static void test_extract_python__pep508_reader(void)
 
         T_ASSERT(py_marker_valid(m, strlen(m)));
         T_ASSERT(!py_marker_valid("os_name == 'a' or", 17));
+        /* a NUL inside a quoted marker value is refused, not cut (found by fuzz_extract_python) */
+        T_EQ_INT(py_req_parse("a ; os_name == 'x\0y'", 20, &r, &why), PY_BAD);
+        py_req_free(&r);
+        T_ASSERT(!py_marker_valid("os_name == 'x\0y'", 16));
 }
 
 static void test_extract_python__names_and_purls(void)

@@ -205,6 +205,10 @@ bool py_marker_valid(const char *s, size_t n)
 {
         rd r = { s, n, 0 };
 
+        for (size_t k = 0; k < n; k++)
+                if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
+                        return false;
+
         if (!m_or(&r, 0))
                 return false;
         skip_wsp(&r);
@@ -274,6 +278,10 @@ int py_req_parse(const char *s, size_t n, py_req *req, const char **why)
         char *buf;
 
         memset(req, 0, sizeof(*req));
+        /* NUL and other controls are in no PEP 508 production (and would cut the C strings below) */
+        for (size_t k = 0; k < n; k++)
+                if ((unsigned char)s[k] < 0x20 && s[k] != '\t')
+                        return bad(why, "a control character");
         skip_wsp(&r);
         if (!ident(&r, &b, &e))
                 return bad(why, "no PEP 508 name at the start");
