@@ -441,6 +441,11 @@ static void test_extract_python__pipfile(void)
         no_secret(md, "t0ken");
         T_EQ_STR(s(json_object_get(prc_md_details(md), "requires"), "python_version"), "3.12");
         json_decref(md);
+        md = run_text("Pipfile", "[packages]\n\"bad name\" = \"*\"\nok = \"*\"\n", &e);
+        T_NOERR(e);
+        T_EQ_INT(ndeps(md), 1);
+        T_EQ_INT(line(json_array_get(json_object_get(md, "not_extracted"), 0)), 2);
+        json_decref(md);
 }
 
 static void test_extract_python__pipfile_lock(void)
@@ -586,6 +591,10 @@ static void test_extract_python__uv_lock(void)
         md = run_text("uv.lock", "version = 1\n[[package]]\nname = \"a\"\nversion = \"1\"\n", &e);
         T_ASSERT(md == NULL);
         T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        md = run_text("uv.lock", "version = 1\n[[package]]\nname = \"a b\"\nsource = { virtual = \"x\" }\n", &e);
+        T_ASSERT(md == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 3);
         md = run_text("uv.lock", "version = 1\npackage = 3\n", &e);
         T_ASSERT(md == NULL);
         T_ERR(e, PRC_E_EXTRACT_SHAPE);

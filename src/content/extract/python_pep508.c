@@ -429,10 +429,17 @@ static bool oom(prc_err *err)
 json_t *py_dep(json_t *md, const char *name, const char *requirement, const char *resolved, const char *scope,
                bool direct, const char *group, uint32_t line, prc_err *err)
 {
-        json_t *d = prc_md_add_dep(md, name, scope, direct, line, err);
+        json_t *d;
         char *pin = NULL, *purl;
         bool ok;
 
+        /* a lockfile entry's name is a PEP 508 name or the file is not what it says (manifests check first) */
+        if (!py_name_valid(name, strlen(name))) {
+                prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a package name that PEP 508 does not allow");
+                prc_err_set_line(err, line, 0);
+                return NULL;
+        }
+        d = prc_md_add_dep(md, name, scope, direct, line, err);
         if (d == NULL)
                 return NULL;
         if (resolved == NULL && requirement != NULL)

@@ -134,6 +134,8 @@ static bool table_dep(json_t *md, const char *name, const json_t *v, const char 
         json_t *d;
         bool editable;
 
+        if (!py_name_valid(name, strlen(name)))
+                return prc_md_not_extracted(md, name, "a dependency name that PEP 508 does not allow", line, err);
         if (json_is_string(v)) {
                 ver = json_string_value(v);
                 return py_dep(md, name, ver, exact(ver), scope, true, group, line, err) != NULL;
