@@ -394,6 +394,12 @@ static void test_extract_python__pyproject_poetry(void)
         T_EQ_INT(json_array_size(json_object_get(md, "credentials")), 1);
         no_secret(md, "hunter2");
         json_decref(md);
+        /* Poetry's group "main" is the runtime dependencies, not a dev group */
+        md = run_text("pyproject.toml", "[tool.poetry.group.main.dependencies]\nidna = \"^3\"\n", &e);
+        T_NOERR(e);
+        T_EQ_STR(s(dep(md, 0), "scope"), "runtime");
+        T_ASSERT(json_is_null(json_object_get(dep(md, 0), "group")));
+        json_decref(md);
 }
 
 static void test_extract_python__setup_cfg(void)

@@ -355,8 +355,11 @@ static bool poetry(json_t *md, const prc_xin *in, const json_t *po, bool have_pk
                 if (deps == NULL)
                         continue;
                 snprintf(hdr, sizeof(hdr), "[tool.poetry.group.%s.dependencies]", g);
-                if (!dep_table(md, in, deps, "tool.poetry.group dependencies", "dev", g, sources,
-                               header_line(in, hdr, g), true, err))
+                /* Poetry's "main" group is [tool.poetry.dependencies] itself */
+                bool main = strcmp(g, "main") == 0;
+
+                if (!dep_table(md, in, deps, "tool.poetry.group dependencies", main ? "runtime" : "dev",
+                               main ? NULL : g, sources, header_line(in, hdr, g), true, err))
                         return false;
         }
         if ((v = json_object_get(po, "extras")) != NULL &&

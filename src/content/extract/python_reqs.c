@@ -435,13 +435,18 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                 if (!py_set_hash(d, json_string_value(json_array_get(hashes, 0)), err))
                         d = NULL;
                 else if (json_array_size(hashes) > 1) {
+                        /* every --hash pip would accept, when there are several */
                         json_t *a = det_list(q, "hashes", err), *o = NULL;
+                        size_t idx = json_array_size(json_object_get(q->md, "dependencies")) - 1;
 
-                        if (a == NULL || (o = json_object()) == NULL || json_array_append_new(a, o) != 0 ||
-                            json_object_set_new(o, "dependency", json_integer((json_int_t)json_array_size(
-                                    json_object_get(q->md, "dependencies")) - 1)) != 0 ||
-                            json_object_set(o, "values", hashes) != 0)
-                                d = a == NULL ? NULL : (oom(err), NULL);
+                        if (a == NULL) {
+                                d = NULL;
+                        } else if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0 ||
+                                   json_object_set_new(o, "dependency", json_integer((json_int_t)idx)) != 0 ||
+                                   json_object_set(o, "values", hashes) != 0) {
+                                oom(err);
+                                d = NULL;
+                        }
                 }
         }
         json_decref(hashes);
