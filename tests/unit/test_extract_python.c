@@ -690,7 +690,8 @@ static void test_extract_python__pip_conf(void)
         no_secret(md, "builder");
         json_decref(md);
         /* index-url's line is its own, not that of an extra-index-url above it */
-        md = run_text("pip.conf", "[global]\nextra-index-url = https://a.example/\nindex-url = https://b.example/\n", &e);
+        md = run_text("pip.conf", "[global]\nextra-index-url = https://a.example/\nindex-url = https://b.example/\n",
+                      &e);
         T_NOERR(e);
         T_EQ_INT(line(json_array_get(json_object_get(md, "registries"), 1)), 3);
         json_decref(md);
