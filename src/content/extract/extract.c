@@ -4,10 +4,20 @@
  */
 #include "content/extract/extract.h"
 
+#include "content/extract/cgc_common.h"
+
 #include <string.h>
 
 const prc_extractor prc_extractors[] = {
         /* format, ecosystem, kind, match, fn: one line per format, families grouped */
+        /* Rust, Go, PHP (cargo.c, golang.c, composer.c) */
+        { "cargo-toml", "cargo", "manifest", prc_x_cgc_match_cargo_toml, prc_x_cargo_toml },
+        { "cargo-lock", "cargo", "lockfile", prc_x_cgc_match_cargo_lock, prc_x_cargo_lock },
+        { "go-mod", "golang", "manifest", prc_x_cgc_match_go_mod, prc_x_go_mod },
+        { "go-sum", "golang", "lockfile", prc_x_cgc_match_go_sum, prc_x_go_sum },
+        { "go-work", "golang", "manifest", prc_x_cgc_match_go_work, prc_x_go_work },
+        { "composer-json", "composer", "manifest", prc_x_cgc_match_composer_json, prc_x_composer_json },
+        { "composer-lock", "composer", "lockfile", prc_x_cgc_match_composer_lock, prc_x_composer_lock },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 
