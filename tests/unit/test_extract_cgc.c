@@ -705,6 +705,9 @@ static void test_extract_cgc__composer_refusals(void)
         xbad("composer-json", "composer.json", "{\"repositories\": [{\"url\": \"x\"}]}", PRC_E_EXTRACT_SHAPE, 1);
         xbad("composer-json", "composer.json", "{\"scripts\": {\"post-install-cmd\": [1]}}", PRC_E_EXTRACT_SHAPE, 1);
         xbad("composer-json", "composer.json", "{\"a\": 1,}", PRC_E_INVALID_JSON, 0);
+        /* the JSON reader's offset becomes a line (found by fuzz_extract_cgc) */
+        xbad("composer-json", "composer.json", "\xff{}", PRC_E_INVALID_UTF8, 1);
+        xbad("composer-lock", "composer.lock", "{}\n\xff", PRC_E_INVALID_UTF8, 2);
         xbad("composer-json", "composer.json", "{\"a\": 1, \"a\": 2}", PRC_E_DUPLICATE_FIELD, 0);
         xbad("composer-lock", "composer.lock", "{\"content-hash\": \"x\"}", PRC_E_EXTRACT_SHAPE, 0);
         xbad("composer-lock", "composer.lock", "{\"packages\": [{\"name\": \"a/b\"}]}", PRC_E_EXTRACT_SHAPE, 0);

@@ -407,8 +407,10 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
         const char *key;
 
         root = prc_toml_parse(in->p, in->n, in->lim, 0, err);
-        if (root == NULL)
+        if (root == NULL) {
+                prc_cgc_locate(in, err);
                 return NULL;
+        }
         if (!lx_build(in, &x, err) || (md = prc_md_new(in, "cargo-toml", "cargo", "manifest", err)) == NULL)
                 goto fail;
         pkg = json_object_get(root, "package");
@@ -658,8 +660,10 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         bool *direct = NULL;
 
         root = prc_toml_parse(in->p, in->n, in->lim, 0, err);
-        if (root == NULL)
+        if (root == NULL) {
+                prc_cgc_locate(in, err);
                 return NULL;
+        }
         if (!lx_build(in, &x, err) || (md = prc_md_new(in, "cargo-lock", "cargo", "lockfile", err)) == NULL)
                 goto fail;
         ver = json_object_get(root, "version");

@@ -62,6 +62,18 @@ bool prc_cgc_source(json_t *md, json_t *dep, const char *type, const char *url, 
         return !cred || prc_md_add_credential(md, "dependency source URL userinfo", line, err);
 }
 
+void prc_cgc_locate(const prc_xin *in, prc_err *err)
+{
+        size_t off, start;
+
+        if (err->off == PRC_NO_OFF || err->line != 0)
+                return;
+        off = err->off < in->n ? (size_t)err->off : in->n;
+        for (start = off; start > 0 && in->p[start - 1] != '\n'; start--)
+                ;
+        prc_err_set_line(err, prc_x_line_at(in, off), (uint32_t)(off - start + 1));
+}
+
 bool prc_cgc_shape(prc_err *err, uint32_t line, const char *fmt, ...)
 {
         char msg[sizeof(err->msg)];

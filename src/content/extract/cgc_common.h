@@ -51,6 +51,8 @@ json_t *prc_cgc_detail_add(json_t *md, const char *key, prc_err *err);
  */
 bool prc_cgc_source(json_t *md, json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
                     uint32_t line, prc_err *err) PRC_MUST_CHECK;
+/* A parser's error with a byte offset but no line gets the line (and column) of that offset. */
+void prc_cgc_locate(const prc_xin *in, prc_err *err);
 /* Record extract-shape with a formatted message and, when known (not 0), the line.  Returns false. */
 bool prc_cgc_shape(prc_err *err, uint32_t line, const char *fmt, ...) PRC_PRINTF(3, 4);
 /* A lower-cased (ASCII) copy of s (malloc'ed), or NULL on out of memory. */

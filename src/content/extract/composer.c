@@ -203,8 +203,10 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
         bool ok;
 
         root = prc_json_parse(in->p, in->n, in->lim, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, err);
-        if (root == NULL)
+        if (root == NULL) {
+                prc_cgc_locate(in, err);
                 return NULL;
+        }
         if (!json_is_object(root)) {
                 prc_cgc_shape(err, 1, "composer.json is not an object");
                 goto fail;
@@ -427,8 +429,10 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
         bool ok;
 
         root = prc_json_parse(in->p, in->n, in->lim, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, err);
-        if (root == NULL)
+        if (root == NULL) {
+                prc_cgc_locate(in, err);
                 return NULL;
+        }
         if (!json_is_object(root)) {
                 prc_cgc_shape(err, 1, "composer.lock is not an object");
                 goto fail;
