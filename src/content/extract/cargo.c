@@ -391,6 +391,9 @@ static bool str_list(json_t *dst, const char *key, const json_t *a, uint32_t lin
         json_array_foreach(a, i, v) {
                 if (!json_is_string(v))
                         return shape(err, line, "an entry of 'workspace.%s' is not a string", key);
+                if (json_string_length(v) > PRC_MD_STR_MAX)
+                        return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a workspace member of %zu bytes",
+                                           json_string_length(v));
                 if (i >= PRC_MD_LIST_MAX)
                         return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u workspace members",
                                            PRC_MD_LIST_MAX);
@@ -597,6 +600,34 @@ static bool lock_source(json_t *md, json_t *d, const lockpkg *p, char **vcs, prc
         return ok;
 }
 
+/* Index package i under "name", "name\x1fversion" and, with a source, "name\x1fversion\x1fsource". */
+static bool lock_index(json_t *byname, const lockpkg *q, size_t i, prc_err *err)
+{
+        for (int form = 0; form < 3; form++) {
+                char *k = NULL;
+                json_t *list;
+                bool ok;
+
+                if (form == 2 && q->source == NULL)
+                        break;
+                if (asprintf(&k, "%s%s%s%s%s", q->name, form > 0 ? "\x1f" : "", form > 0 ? q->version : "",
+                             form > 1 ? "\x1f" : "", form > 1 ? q->source : "") < 0)
+                        return prc_err_oom(err, "lockfile");
+                list = json_object_get(byname, k);
+                ok = true;
+                if (list == NULL) {
+                        ok = prc_cgc_put(byname, k, json_array(), err);
+                        list = json_object_get(byname, k);
+                }
+                free(k);
+                if (!ok)
+                        return false;
+                if (json_array_append_new(list, json_integer((json_int_t)i)) != 0)
+                        return prc_err_oom(err, "lockfile");
+        }
+        return true;
+}
+
 /* Index of the package a dependency entry names, or -1 with cargo-lock-dependency. */
 static long lock_resolve(const lockpkg *pk, const json_t *byname, const char *ent, uint32_t line,
                          prc_err *err)
@@ -629,16 +660,29 @@ static long lock_resolve(const lockpkg *pk, const json_t *byname, const char *en
                         src[strlen(src) - 1] = '\0';
                 }
         }
-        cands = json_object_get(byname, e);
+        /* The candidates of the entry's own form: "name", "name version" or all three (see lock_index). */
+        {
+                char *k = NULL;
+
+                if (asprintf(&k, "%s%s%s%s%s", e, ver != NULL ? "\x1f" : "", ver != NULL ? ver : "",
+                             src != NULL ? "\x1f" : "", src != NULL ? src : "") < 0) {
+                        free(e);
+                        prc_err_oom(err, "dependency entry");
+                        return -1;
+                }
+                cands = json_object_get(byname, k);
+                free(k);
+        }
         json_array_foreach(cands, i, iv) {
                 const lockpkg *p = &pk[json_integer_value(iv)];
 
-                if (ver != NULL && strcmp(p->version, ver) != 0)
-                        continue;
-                if (src != NULL && (p->source == NULL || strcmp(p->source, src) != 0))
+                /* the keys could collide on a name holding \x1f: check each field */
+                if (strcmp(p->name, e) != 0 || (ver != NULL && strcmp(p->version, ver) != 0) ||
+                    (src != NULL && (p->source == NULL || strcmp(p->source, src) != 0)))
                         continue;
                 hit = (long)json_integer_value(iv);
-                nhits++;
+                if (++nhits > 1)
+                        break;          /* ambiguous: no need to count further */
         }
         free(e);
         if (nhits != 1) {
@@ -735,16 +779,8 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
                 q->version = json_string_value(json_object_get(p, "version"));
                 if (!opt_str(p, "source", &q->source, q->line, q->name, err))
                         goto fail;
-                list = json_object_get(byname, q->name);
-                if (list == NULL) {
-                        if (!prc_cgc_put(byname, q->name, json_array(), err))
-                                goto fail;
-                        list = json_object_get(byname, q->name);
-                }
-                if (json_array_append_new(list, json_integer((json_int_t)i)) != 0) {
-                        prc_err_oom(err, "lockfile");
+                if (!lock_index(byname, q, i, err))
                         goto fail;
-                }
                 list = json_object_get(p, "dependencies");
                 if (list != NULL && !json_is_array(list)) {
                         shape(err, q->line, "'dependencies' of %.200s is not an array", q->name);

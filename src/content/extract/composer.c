@@ -106,7 +106,7 @@ static bool is_str(const json_t *v) { return json_is_string(v); }
 static bool requires(const prc_xin *in, json_t *md, const json_t *root, const char *key, const char *scope,
                      prc_err *err)
 {
-        uint32_t sl = qline(in, key, 1, true);
+        uint32_t sl = qline(in, key, 1, true), at = sl;
         const json_t *r;
         const char *name;
         json_t *v;
@@ -117,12 +117,16 @@ static bool requires(const prc_xin *in, json_t *md, const json_t *root, const ch
                 return false;
         json_object_foreach((json_t *)r, name, v) {
                 bool plat = is_platform(name);
+                uint32_t line = qline(in, name, at, true);
                 json_t *d;
 
+                /* keys come in file order (duplicates are refused), so each search starts at the last find */
+                if (line > 0)
+                        at = line;
                 if (!json_is_string(v))
-                        return prc_cgc_shape(err, qline(in, name, sl, true), "the constraint of '%.200s' in '%s' is "
-                                             "not a string", name, key);
-                d = prc_md_add_dep(md, name, scope, true, qline(in, name, sl, true), err);
+                        return prc_cgc_shape(err, line, "the constraint of '%.200s' in '%s' is not a string", name,
+                                             key);
+                d = prc_md_add_dep(md, name, scope, true, line, err);
                 if (d == NULL || !prc_md_set_str(d, "requirement", json_string_value(v), err) ||
                     !prc_md_set_str(d, "group", plat ? "platform" : NULL, err) ||
                     (!plat && !set_purl(d, name, NULL, false, NULL, 0, err)))
@@ -261,6 +265,9 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
         json_object_foreach((json_t *)scripts, key, v) {
                 bool hook = false;
                 uint32_t line = qline(in, key, sl, true);
+
+                if (line > 0)
+                        sl = line;      /* file order: the next script is further down */
 
                 for (size_t i = 0; i < PRC_ARRAY_LEN(events); i++)
                         hook |= strcmp(events[i], key) == 0;
