@@ -170,7 +170,7 @@ static bool repository(const prc_xin *in, json_t *md, const char *key, const jso
         uint32_t line = sl;
         bool ok;
 
-        if (json_is_false(r) && key != NULL && strcmp(key, "packagist.org") == 0)
+        if (json_is_false(r) && key != NULL && (strcmp(key, "packagist.org") == 0 || strcmp(key, "packagist") == 0))
                 return prc_cgc_put(prc_md_details(md), "packagist_disabled", json_true(), err);
         if (!json_is_object(r))
                 return prc_cgc_shape(err, sl, "a repository is not an object");
