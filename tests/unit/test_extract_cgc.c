@@ -258,6 +258,10 @@ static void test_extract_cgc__cargo_toml_virtual_workspace_and_inherited_version
         T_EQ_STR(js(md, "package.purl"), "pkg:cargo/m");
         T_ASSERT(json_is_true(jget(md, "details.version_from_workspace")));
         json_decref(md);
+        /* an inline dependency table: the line of the table */
+        md = xstr("cargo-toml", "Cargo.toml", "# x\ndependencies = { log = \"0.4\" }\n");
+        T_EQ_INT(ji(dep(md, "log", 0), "line"), 2);
+        json_decref(md);
 }
 
 static void test_extract_cgc__cargo_toml_refusals(void)
@@ -562,6 +566,7 @@ static void test_extract_cgc__go_sum_refusals(void)
         xbad("go-sum", "go.sum", "a v1.0.0 h1:X=\nb v1.0.0\n", PRC_E_GOSUM_SYNTAX, 2);
         xbad("go-sum", "go.sum", "a v1.0.0 h1:X= extra\n", PRC_E_GOSUM_SYNTAX, 1);
         xbad("go-sum", "go.sum", "a 1.0.0 h1:X=\n", PRC_E_GOSUM_SYNTAX, 1);
+        xbad("go-sum", "go.sum", "a v/go.mod h1:X=\n", PRC_E_GOSUM_SYNTAX, 1);
         xbad("go-sum", "go.sum", "a v1.0.0 nohash\n", PRC_E_GOSUM_SYNTAX, 1);
         xbad("go-sum", "go.sum", "a v1.0.0 h1:X=\na v1.0.0 h1:Z=\n", PRC_E_GOSUM_CONFLICT, 2);
         xbad("go-sum", "go.sum", "a v1.0.0/go.mod h1:X=\n\na v1.0.0/go.mod h1:Z=\n", PRC_E_GOSUM_CONFLICT, 3);

@@ -265,6 +265,8 @@ static bool toml_dep(json_t *md, const lindex *x, const char *const *tpath, cons
         seg[k] = key;
         seg[k + 1] = NULL;
         line = lx_line(x, seg);
+        if (line == 0)
+                line = lx_line(x, tpath);       /* an inline table: "dependencies = { serde = "1" }" */
         if (json_is_string(v)) {
                 req = json_string_value(v);
         } else if (json_is_object(v)) {

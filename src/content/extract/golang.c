@@ -710,13 +710,13 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err)
                         goto fail;
                 }
                 ver = f[1];
+                gomod = strlen(ver) > 7 && strcmp(ver + strlen(ver) - 7, "/go.mod") == 0;
+                if (gomod)
+                        ver[strlen(ver) - 7] = '\0';
                 if (!is_version(ver)) {
                         syntax(PRC_E_GOSUM_SYNTAX, line, err, "a version that does not start with 'v'");
                         goto fail;
                 }
-                gomod = strlen(ver) > 7 && strcmp(ver + strlen(ver) - 7, "/go.mod") == 0;
-                if (gomod)
-                        ver[strlen(ver) - 7] = '\0';
                 colon = strchr(f[2], ':');
                 if (colon == NULL || colon == f[2] || colon[1] == '\0') {
                         syntax(PRC_E_GOSUM_SYNTAX, line, err, "a hash that is not NAME:VALUE (h1:...)");
