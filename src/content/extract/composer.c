@@ -239,7 +239,8 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
                         json_t *only;
 
                         /* [{"packagist.org": false}] and [{"name": {...}}] are composer's list spellings too */
-                        if (json_is_object(v) && json_object_size(v) == 1 && !json_is_string(json_object_get(v, "type"))) {
+                        if (json_is_object(v) && json_object_size(v) == 1 &&
+                            !json_is_string(json_object_get(v, "type"))) {
                                 k = json_object_iter_key(json_object_iter(v));
                                 only = json_object_iter_value(json_object_iter(v));
                                 if (json_is_object(only))
