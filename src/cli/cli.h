@@ -96,6 +96,7 @@ int cmd_snapshot(int argc, char **argv);
 
 /* -- content worker and parsers -- */
 int cmd_content_parse(int argc, char **argv);
+int cmd_content_extract(int argc, char **argv);
 int cmd_content_tokenize(int argc, char **argv);
 int cmd_content_archive(int argc, char **argv);
 /*
