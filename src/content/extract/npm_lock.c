@@ -61,6 +61,22 @@ static bool yvalue(const char *s, size_t n, char *out, size_t cap)
         return true;
 }
 
+/* The header's descriptors without their quotes, ", "-separated: "a@^1, a@^1.2". */
+static bool yspecs(const char *s, size_t n, char *out, size_t cap)
+{
+        size_t o = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                if (s[i] == '"')
+                        continue;
+                if (o + 1 >= cap)
+                        return false;
+                out[o++] = s[i];
+        }
+        out[o] = 0;
+        return true;
+}
+
 static bool yflush(json_t *md, struct yentry *e, prc_err *err)
 {
         json_t *d;
@@ -144,7 +160,7 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                         memset(e, 0, sizeof(*e));
                         e->line = ln;
                         e->open = true;
-                        if (!yvalue(s, n - 1, e->specs, sizeof(e->specs))) {
+                        if (!yspecs(s, n - 1, e->specs, sizeof(e->specs))) {
                                 prc_err_set(err, PRC_E_EXTRACT_LIMIT, "an entry header over %u bytes", PRC_MD_STR_MAX);
                                 prc_err_set_line(err, ln, 1);
                                 goto fail;
@@ -164,7 +180,6 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                                         goto fail;
                                 }
                         }
-                        /* the header as written, quotes and all, minus nothing: keep the specs readable */
                         in_block = false;
                         continue;
                 }
