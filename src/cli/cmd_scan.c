@@ -48,6 +48,14 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
         return ok;
 }
 
+static bool scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                         prc_err *err)
+{
+        struct parse_ctx *pc = ctx;
+
+        return prc_client_extract(pc->client, format, path, p, n, out, err);
+}
+
 static json_t *scan_floor(void *ctx)
 {
         struct parse_ctx *pc = ctx;
@@ -464,6 +472,7 @@ static int run_scan(int argc, char **argv, const char *what)
                 return PRC_EXIT_EXEC;
         }
         so.parse = scan_parse;
+        so.extract = scan_extract;
         so.parse_ctx = &pc;
         so.content_floor = scan_floor;
         so.progress = on_progress;

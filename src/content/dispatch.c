@@ -365,7 +365,8 @@ static json_t *op_extract(const prc_req *req, prc_err *err)
         json_t *args = NULL, *md;
         prc_xin in;
 
-        memcpy(path, req->path, req->path_len);
+        if (req->path_len > 0)
+                memcpy(path, req->path, req->path_len);
         path[req->path_len] = 0;
         if (req->args_len > 0) {
                 args = prc_json_parse(req->args, req->args_len, &prc_limits_operator, 0, err);

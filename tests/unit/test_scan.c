@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "content/extract/extract.h"
 #include "engine/scan.h"
 
 struct script {
@@ -32,6 +33,20 @@ static bool fake_parse(void *ctx, const char *format, const char *path, const ui
         err->cls = PRC_E_INVALID_JSON;
         snprintf(err->msg, sizeof(err->msg), "%s", parse_refusal);
         return false;
+}
+
+/* The extractors in process (the worker's part is tested in test_worker.c and tests/cli/test_extract.sh). */
+static bool fake_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                         prc_err *err)
+{
+        const prc_extractor *x = format != NULL ? prc_extractor_by_format(format) : prc_extractor_for_path(path);
+        prc_xin in = { path, p, n, &prc_limits_default };
+
+        (void)ctx;
+        if (x == NULL)
+                return prc_err_set(err, PRC_E_EXTRACT_UNKNOWN_FORMAT, "no extractor");
+        *out = x->fn(&in, err);
+        return *out != NULL;
 }
 
 static const char *fake_level = "strict";
@@ -114,7 +129,7 @@ static const char *state_of(const json_t *r, size_t i)
 static json_t *scan(prc_adapter_set *set, struct script *sc, prc_scan_mode mode, unsigned maxdur, prc_err *e)
 {
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = mode,
-                            .parse = fake_parse, .content_floor = fake_floor, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
+                            .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
                             .max_duration_s = maxdur };
         json_t *r = NULL;
         int rc;
@@ -291,7 +306,7 @@ static void test_scan__inspect_mode_blocks_adapter_bound_assertions(void)
         load_set(&set, 1);
         setup(&set);
         o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                             .parse = fake_parse, .content_floor = fake_floor, .run_adapter = fake_run, .run_ctx = &sc };
+                             .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor, .run_adapter = fake_run, .run_ctx = &sc };
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
         T_EQ_STR(state_of(r, 0), "Blocked");
@@ -360,7 +375,7 @@ static void test_scan__sbom_value_passes_only_with_its_artifact(void)
                 struct sbom_script sc = { rows[i].generated, rows[i].sha, rows[i].art_sha, rows[i].art_mt,
                                           prc_manifest_kind_at(set.items[0].manifest, 0) };
                 prc_scan_opts o = { .target = target, .catalog_root = root, .profile = "p",
-                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .content_floor = fake_floor, .adapters = &set,
+                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor, .adapters = &set,
                                     .run_adapter = sbom_run, .run_ctx = &sc };
                 json_t *r = NULL;
                 prc_err e;
@@ -559,7 +574,7 @@ static void test_scan__head_read_is_bound_to_the_seal(void)
         t_write(target, "package.json", "{}", 2);
         snprintf(tool, sizeof(tool), "%s/tool", target);
         o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                             .parse = swap_parse, .content_floor = fake_floor, .parse_ctx = tool };
+                             .parse = swap_parse, .extract = fake_extract, .content_floor = fake_floor, .parse_ctx = tool };
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
         T_EQ_STR(state_by_id(r, "BIN"), "Unknown");
@@ -630,7 +645,7 @@ static void test_scan__file_above_the_gitleaks_ceiling_is_a_gap(void)
 static json_t *floor_scan(const char *level)
 {
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                            .parse = fake_parse, .content_floor = fake_floor };
+                            .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor };
         json_t *r = NULL;
         prc_err e;
         int rc;
