@@ -287,20 +287,24 @@ static bool pj_deps(json_t *md, const prc_xin *in, const json_t *doc, const char
         return true;
 }
 
-/* Overrides (npm, nested), resolutions (yarn), pnpm.overrides: flattened to {selector, value, line}. */
+/*
+ * Overrides (npm, nested), resolutions (yarn), pnpm.overrides: flattened to
+ * {selector, value, source, line}; needle is the quoted key that states them.
+ */
 static bool pj_overrides(json_t *list, const prc_xin *in, const json_t *obj, const char *prefix, const char *from,
-                         int depth, prc_err *err)
+                         const char *needle, int depth, prc_err *err)
 {
         const char *k;
         const json_t *v;
         char sel[PRC_MD_STR_MAX + 1], q[PRC_MD_STR_MAX + 8];
 
         if (!json_is_object(obj))
-                return shape(err, prc_x_find_line(in, from, 1), "%s is not an object", from);
+                return shape(err, prc_x_find_line(in, needle, 1), "\"%s\" is not an object", from);
         if (depth > 32)
-                return shape(err, 0, "%s nests deeper than 32 levels", from);
+                return shape(err, prc_x_find_line(in, needle, 1), "\"%s\" nests deeper than 32 levels", from);
         json_object_foreach((json_t *)obj, k, v) {
                 json_t *o;
+                uint32_t line;
                 int n = prefix[0] != '\0' ? snprintf(sel, sizeof(sel), "%s>%s", prefix, k)
                                           : snprintf(sel, sizeof(sel), "%s", k);
 
@@ -308,23 +312,24 @@ static bool pj_overrides(json_t *list, const prc_xin *in, const json_t *obj, con
                         return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "an override selector over %u bytes",
                                            PRC_MD_STR_MAX);
                 if (json_is_object(v)) {
-                        if (!pj_overrides(list, in, v, sel, from, depth + 1, err))
+                        if (!pj_overrides(list, in, v, sel, from, needle, depth + 1, err))
                                 return false;
                         continue;
                 }
                 if (!json_is_string(v))
-                        return shape(err, prc_x_find_line(in, from, 1), "a value in %s is not a string", from);
+                        return shape(err, prc_x_find_line(in, needle, 1), "a value in \"%s\" is not a string", from);
                 if (json_array_size(list) >= PRC_MD_LIST_MAX)
                         return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u overrides", PRC_MD_LIST_MAX);
                 snprintf(q, sizeof(q), "\"%.*s\"", (int)PRC_MD_STR_MAX, k);
+                /* the key's first mention after the section's own key (a name may also be a dependency) */
+                line = prc_x_find_line(in, q, prc_x_find_line(in, needle, 1));
                 o = json_object();
                 if (o == NULL || json_array_append_new(list, o) != 0 ||
-                    json_object_set_new(o, "source", json_string(from + 1)) != 0)
+                    json_object_set_new(o, "source", json_string(from)) != 0)
                         return prc_err_oom(err, "overrides");
-                if (!prc_md_set_str(o, "selector", sel, err) || !prc_md_set_str(o, "value", json_string_value(v), err) ||
-                    json_object_set_new(o, "line", prc_x_find_line(in, q, 1) > 0
-                                                           ? json_integer(prc_x_find_line(in, q, 1))
-                                                           : json_null()) != 0)
+                if (!prc_md_set_str(o, "selector", sel, err) ||
+                    !prc_md_set_str(o, "value", json_string_value(v), err) ||
+                    json_object_set_new(o, "line", line > 0 ? json_integer(line) : json_null()) != 0)
                         return prc_err_oom(err, "overrides");
         }
         return true;
@@ -413,13 +418,14 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                 prc_err_oom(err, "details");
                 goto fail;
         }
-        if ((v = json_object_get(doc, "overrides")) != NULL && !pj_overrides(ov, in, v, "", "\"overrides\"", 0, err))
+        if ((v = json_object_get(doc, "overrides")) != NULL &&
+            !pj_overrides(ov, in, v, "", "overrides", "\"overrides\"", 0, err))
                 goto fail;
         if ((v = json_object_get(doc, "resolutions")) != NULL &&
-            !pj_overrides(ov, in, v, "", "\"resolutions\"", 0, err))
+            !pj_overrides(ov, in, v, "", "resolutions", "\"resolutions\"", 0, err))
                 goto fail;
         if ((v = json_object_get(json_object_get(doc, "pnpm"), "overrides")) != NULL &&
-            !pj_overrides(ov, in, v, "", "\"pnpm.overrides\"", 0, err))
+            !pj_overrides(ov, in, v, "", "pnpm.overrides", "\"overrides\"", 0, err))
                 goto fail;
         /* workspaces: ["packages/x"] or {"packages": [...], "nohoist": [...]} */
         ws = json_array();

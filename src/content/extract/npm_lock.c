@@ -284,8 +284,13 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                 version = npm_scalar(json_object_get(e, "version"), vb, sizeof(vb));
                 checksum = json_string_value(json_object_get(e, "checksum"));
                 link = json_string_value(json_object_get(e, "linkType"));
-                if (res == NULL || version == NULL || !desc_name(res, strlen(res), name, sizeof(name))) {
+                if (res == NULL || version == NULL) {
                         shape_at(err, line, "a yarn.lock entry without a resolution or a version");
+                        goto fail;
+                }
+                /* "name@protocol:..." (a resolution without '@' names no locator: the fuzzer's first find). */
+                if (!desc_name(res, strlen(res), name, sizeof(name)) || strlen(name) == strlen(res)) {
+                        shape_at(err, line, "a yarn.lock resolution that is not name@locator");
                         goto fail;
                 }
                 proto = res + strlen(name) + 1;
