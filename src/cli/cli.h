@@ -126,5 +126,7 @@ int cmd_record_show(int argc, char **argv);
 
 /* -- documents -- */
 int cmd_doc_digest(int argc, char **argv);
+/* setup (issue 17) */
+int cmd_setup_native(int argc, char **argv);
 
 #endif

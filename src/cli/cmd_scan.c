@@ -151,8 +151,9 @@ static int exit_for_refusal(const prc_err *e)
 }
 
 /*
- * prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest.
- * A native Gitleaks adapter without its operator-supplied ruleset gets the option named.
+ * prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest, and for
+ * the native protocols the `prc setup native` that does it (issue 17).  A native Gitleaks adapter without its
+ * ruleset gets `prc setup native` and the options named.
  */
 static void pull_hints(const json_t *res, const prc_adapter_set *set, const char *what)
 {
@@ -163,8 +164,9 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
                 const char *cls = json_string_value(json_object_get(e, "class"));
                 const char *id = json_string_value(json_object_get(e, "adapter"));
                 if (cls != NULL && id != NULL && strcmp(cls, "native-ruleset-missing") == 0)
-                        fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset (gitleaks.toml.gz of v8.30.0); "
-                                "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n", what, id);
+                        fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset of v8.30.0; run `prc setup "
+                                "native` to store it, or give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n",
+                                what, id);
                 if (cls == NULL || id == NULL || strcmp(cls, "oci-image-absent") != 0)
                         continue;
                 for (size_t k = 0; k < set->n; k++) {
@@ -173,8 +175,10 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
                         prc_err_init(&pe);
                         if (strcmp(set->items[k].res.adapter_id, id) == 0 &&
                             prc_manifest_image_ref(set->items[k].manifest, ref, sizeof(ref), &pe))
-                                fprintf(stderr, "prc %s: the pinned image of %s is not present; fetch exactly the "
-                                        "reviewed digest with:\n  docker pull %s\n", what, id, ref);
+                                fprintf(stderr, "prc %s: the pinned image of %s is not present; %s exactly the "
+                                        "reviewed digest:\n  docker pull %s\n", what, id,
+                                        prc_native_spec_for(prc_manifest_protocol(set->items[k].manifest)) != NULL
+                                                ? "`prc setup native` pulls" : "pull", ref);
                 }
         }
 }

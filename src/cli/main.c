@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adapter/native/gitleaks.h"
 #include "content/worker.h"
 
 /*
@@ -33,7 +34,8 @@ const prc_cmd prc_cmds[] = {
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
           "written atomically, artifacts first (native adapters' normalized reports).\n"
           "--gitleaks-ruleset FILE: the pinned gzip Gitleaks ruleset a native Gitleaks adapter\n"
-          "reads on stdin (default $PRC_GITLEAKS_RULESET); checked by size and SHA-256.\n"
+          "reads on stdin (default $PRC_GITLEAKS_RULESET, else the copy 'prc setup native'\n"
+          "stored); checked by size and SHA-256.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
           "verify-local runs up to 16 adapters in the OCI runner (never as root), each of which\n"
           "must be bound by an assertion of the profile with its exact adapter id, manifest\n"
@@ -58,9 +60,11 @@ const prc_cmd prc_cmds[] = {
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
           "Adapter, profile, mode and catalog overrides are refused, $PRC_CATALOG_ROOT included:\n"
           "the catalog is the one bundled beside the binary.  The pinned image must\n"
-          "already be present (prc never pulls): when it is absent, prc says which\n"
-          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n"
-          "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n"
+          "already be present (prc never pulls; 'prc setup native' pulls it once): when it\n"
+          "is absent, prc says so and which 'docker pull' fetches exactly the reviewed\n"
+          "digest.  Never runs as root.  The Gitleaks ruleset comes from --gitleaks-ruleset,\n"
+          "else $PRC_GITLEAKS_RULESET, else the copy 'prc setup native' stored in\n"
+          "$XDG_DATA_HOME/prc/ (or ~/.local/share/prc/).\n"
           CLI_FLOOR_HELP },
 
         /* -- inventory and snapshot -- */
@@ -249,6 +253,29 @@ const prc_cmd prc_cmds[] = {
           "files, or as --as says) and prints the SHA-256 of its canonical JSON (RFC 8785).\n"
           "This digest is how manifests, registries and catalogs are pinned.\n"
           "Exit: 0 printed; 1 the document was refused; 2 usage; 3 I/O error.\n" },
+
+        /* -- setup (issue 17) -- */
+        { "setup", "native", cmd_setup_native, "pull the pinned native images and fetch the pinned Gitleaks ruleset",
+          "usage: prc setup native [--runtime docker|podman] [--dry-run] [--only images|ruleset]\n"
+          "                        [--ruleset-url URL] [--cacert FILE] [--timeout SECONDS]\n"
+          "\n"
+          "Prepares what the bundled native adapters need, as an explicit operator action\n"
+          "(a scan never pulls and never reaches the network):\n"
+          "1. pulls each reviewed image (Gitleaks 8.30.0, Syft 1.51.0, Grype 0.116.1) by\n"
+          "   digest with the runtime client, then checks with 'image inspect' that\n"
+          "   exactly that digest is present;\n"
+          "2. downloads the Gitleaks v8.30.0 default ruleset over HTTPS (default: the\n"
+          "   upstream release tag; --ruleset-url for a mirror), keeps it only if it has\n"
+          "   the pinned size and SHA-256, and stores it in prc's gzip form as\n"
+          "   $XDG_DATA_HOME/prc/" PRC_GITLEAKS_RULESET_FILE "\n"
+          "   (else ~/.local/share/prc/; directories 0700, the file 0600, atomically);\n"
+          "3. prints what it did and the command that now works: prc verify DIR.\n"
+          "The pinned digest decides, never the URL.  --dry-run prints the exact commands\n"
+          "and does nothing.  --cacert FILE trusts the CAs in FILE instead of the system's;\n"
+          "--timeout bounds the whole download (default 120 s).  Proxy variables and\n"
+          ".netrc are ignored.  Run it as the user who runs prc verify.\n"
+          "Exit: 0 done; 2 usage; 3 a step failed (each failure is named; nothing partial\n"
+          "is stored).  See docs/fetch.md.\n" },
 };
 const size_t prc_ncmds = PRC_ARRAY_LEN(prc_cmds);
 
