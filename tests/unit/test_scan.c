@@ -702,6 +702,57 @@ static void test_scan__content_floor_is_recorded_and_changes_the_id(void)
 }
 
 
+/* fake_extract, and the root package.json names includes as a requirements file's -r lines would. */
+static bool includes_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                             json_t **out, prc_err *err)
+{
+        if (!fake_extract(ctx, format, path, p, n, out, err))
+                return false;
+        if (strcmp(path, "package.json") == 0)
+                json_object_set_new(json_object_get(*out, "details"), "includes",
+                                    json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s}]", "kind", "requirement",
+                                              "path", "./sub/../sub/base.txt", "kind", "constraint", "path",
+                                              "../outside.txt", "kind", "requirement", "path", "missing.txt", "kind",
+                                              "requirement", "path", "https://example.invalid/r.txt"));
+        return true;
+}
+
+static void test_scan__includes_are_followed_only_inside_the_inventory(void)
+{
+        static const char cat[] =
+                "schema: prc.catalog/v1\ncatalog_id: t\nrevision: 1\ncontrols: [{id: C, title: c}]\n"
+                "assertions:\n"
+                "  - {id: M, control: C, title: t, rationale: r, remediation: m, severity: high, analysis: {id: manifests}}\n"
+                "profiles: [{id: p, title: p, assertions: [M]}]\n";
+        prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                            .parse = fake_parse, .extract = includes_extract, .content_floor = fake_floor };
+        json_t *r = NULL, *ex;
+        prc_err e;
+        int rc;
+        char sub[4300];
+
+        snprintf(catroot, sizeof(catroot), "%s/cat", t_tmpdir());
+        snprintf(target, sizeof(target), "%s/target", t_tmpdir());
+        snprintf(sub, sizeof(sub), "%s/sub", target);
+        T_ASSERT(mkdir(catroot, 0755) == 0 && mkdir(target, 0755) == 0 && mkdir(sub, 0755) == 0);
+        t_write(target, "package.json", "{}", 2);
+        /* an included file no extractor owns by name: extracted with the includer's format */
+        t_write(sub, "base.txt", "{\"dependencies\": {\"a\": \"1\"}}", 30);
+        t_write(catroot, "catalog.yaml", cat, strlen(cat));
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        ex = json_object_get(r, "extractions");
+        T_EQ_INT(json_array_size(ex), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(ex, 1), "path")), "sub/base.txt");
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(ex, 1), "dependencies")), 1);
+        T_ASSERT(has_gap(r, "../outside.txt", "manifest-include-outside"));
+        T_ASSERT(has_gap(r, "missing.txt", "manifest-include-outside"));
+        T_ASSERT(has_gap(r, "https://example.invalid/r.txt", "manifest-include-outside"));
+        T_EQ_INT(json_array_size(json_object_get(r, "coverage_gaps")), 3);
+        T_ASSERT(strcmp(state_by_id(r, "M"), "Pass") != 0);
+        json_decref(r);
+}
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
@@ -716,5 +767,6 @@ static const prc_test tests[] = {
         T(test_scan__head_read_is_bound_to_the_seal),
         T(test_scan__file_above_the_gitleaks_ceiling_is_a_gap),
         T(test_scan__content_floor_is_recorded_and_changes_the_id),
+        T(test_scan__includes_are_followed_only_inside_the_inventory),
 };
 PRC_SUITE(scan, tests)
