@@ -267,6 +267,10 @@ static void test_extract_npm__yarn_berry(void)
         T_ASSERT(xs("yarn-lock", "yarn.lock", "__metadata:\n  version: 8\n\"a@npm:1\":\n  version: 1\n"
                                               "  resolution: \"abc\"\n", &e) == NULL);
         T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        /* the fuzzer's second find: a checksum of only the cache key ("10c0/") gave an empty integrity value */
+        T_ASSERT(xs("yarn-lock", "yarn.lock", "__metadata:\n  version: 8\n\"a@npm:1\":\n  version: 1\n"
+                                              "  resolution: \"a@npm:1\"\n  checksum: 10c0/\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
         T_ASSERT(xs("yarn-lock", "yarn.lock", "# yarn lockfile v1\n  version \"1\"\n", &e) == NULL);
         T_ERR(e, PRC_E_EXTRACT_SHAPE);
         T_EQ_INT(e.line, 2);

@@ -724,6 +724,7 @@ static void test_scan__includes_are_followed_only_inside_the_inventory(void)
                 "assertions:\n"
                 "  - {id: M, control: C, title: t, rationale: r, remediation: m, severity: high, analysis: {id: manifests}}\n"
                 "profiles: [{id: p, title: p, assertions: [M]}]\n";
+        static const char base[] = "{\"dependencies\": {\"a\": \"1\"}}";
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
                             .parse = fake_parse, .extract = includes_extract, .content_floor = fake_floor };
         json_t *r = NULL, *ex;
@@ -737,7 +738,7 @@ static void test_scan__includes_are_followed_only_inside_the_inventory(void)
         T_ASSERT(mkdir(catroot, 0755) == 0 && mkdir(target, 0755) == 0 && mkdir(sub, 0755) == 0);
         t_write(target, "package.json", "{}", 2);
         /* an included file no extractor owns by name: extracted with the includer's format */
-        t_write(sub, "base.txt", "{\"dependencies\": {\"a\": \"1\"}}", 30);
+        t_write(sub, "base.txt", base, strlen(base));
         t_write(catroot, "catalog.yaml", cat, strlen(cat));
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));

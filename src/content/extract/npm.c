@@ -146,6 +146,8 @@ bool npm_set_integrity(json_t *dep, const char *sri, const char *hex_alg, prc_er
         size_t n;
         bool ok;
 
+        if (hex_alg != NULL && *sri == '\0')   /* "10c0/" and nothing after it: the fuzzer's second find */
+                return prc_err_set(err, PRC_E_EXTRACT_SHAPE, "an empty %s checksum", hex_alg);
         if (hex_alg != NULL)
                 return prc_md_set_integrity(dep, hex_alg, sri, err);
         dash = strchr(sri, '-');
