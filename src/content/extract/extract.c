@@ -7,10 +7,59 @@
 #include <string.h>
 
 #include "content/extract/cgc_common.h"
+#include "content/extract/npm.h"
 #include "content/extract/python.h"
+
+static bool base_is(const char *base, const char *name)
+{
+        return strcmp(base, name) == 0;
+}
+
+static bool m_package_json(const char *path, const char *base)
+{
+        (void)path;
+        return base_is(base, "package.json");
+}
+
+static bool m_package_lock(const char *path, const char *base)
+{
+        (void)path;
+        return base_is(base, "package-lock.json");
+}
+
+static bool m_shrinkwrap(const char *path, const char *base)
+{
+        (void)path;
+        return base_is(base, "npm-shrinkwrap.json");
+}
+
+static bool m_yarn_lock(const char *path, const char *base)
+{
+        (void)path;
+        return base_is(base, "yarn.lock");
+}
+
+static bool m_pnpm_lock(const char *path, const char *base)
+{
+        (void)path;
+        return base_is(base, "pnpm-lock.yaml");
+}
+
+static bool m_npmrc(const char *path, const char *base)
+{
+        (void)path;
+        return base_is(base, ".npmrc");
+}
 
 const prc_extractor prc_extractors[] = {
         /* format, ecosystem, kind, match, fn: one line per format, families grouped */
+        /* npm (npm.c, npm_lock.c; docs/extraction/npm.md) */
+        { "npm-package-json", "npm", "manifest", m_package_json, prc_x_npm_package_json },
+        { "npm-package-lock", "npm", "lockfile", m_package_lock, prc_x_npm_package_lock },
+        { "npm-shrinkwrap", "npm", "lockfile", m_shrinkwrap, prc_x_npm_shrinkwrap },
+        { "yarn-lock", "npm", "lockfile", m_yarn_lock, prc_x_yarn_lock },
+        { "pnpm-lock", "npm", "lockfile", m_pnpm_lock, prc_x_pnpm_lock },
+        { "npmrc", "npm", "registry-config", m_npmrc, prc_x_npmrc },
         /* Python (python_*.c) */
         { "pypi-pyproject", "pypi", "manifest", prc_x_py_match_pyproject, prc_x_py_pyproject },
         { "pypi-requirements", "pypi", "manifest", prc_x_py_match_requirements, prc_x_py_requirements },
