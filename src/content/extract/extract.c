@@ -3,11 +3,16 @@
  * Adding a format is one line here and one file of its family.
  */
 #include "content/extract/extract.h"
+#include "content/extract/mng.h"
 
 #include <string.h>
 
 const prc_extractor prc_extractors[] = {
         /* format, ecosystem, kind, match, fn: one line per format, families grouped */
+        /* maven.c */
+        { "maven-pom", "maven", "manifest", prc_xm_pom_match, prc_xm_pom },
+        { "gradle-lockfile", "maven", "lockfile", prc_xm_gradle_lock_match, prc_xm_gradle_lock },
+        { "gradle-version-catalog", "maven", "manifest", prc_xm_catalog_match, prc_xm_catalog },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 
