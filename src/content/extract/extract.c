@@ -13,6 +13,12 @@ const prc_extractor prc_extractors[] = {
         { "maven-pom", "maven", "manifest", prc_xm_pom_match, prc_xm_pom },
         { "gradle-lockfile", "maven", "lockfile", prc_xm_gradle_lock_match, prc_xm_gradle_lock },
         { "gradle-version-catalog", "maven", "manifest", prc_xm_catalog_match, prc_xm_catalog },
+        /* nuget.c */
+        { "nuget-msbuild-project", "nuget", "manifest", prc_xn_project_match, prc_xn_project },
+        { "nuget-central-packages", "nuget", "manifest", prc_xn_central_match, prc_xn_central },
+        { "nuget-packages-config", "nuget", "manifest", prc_xn_config_pkgs_match, prc_xn_config_pkgs },
+        { "nuget-packages-lock", "nuget", "lockfile", prc_xn_lock_match, prc_xn_lock },
+        { "nuget-config", "nuget", "registry-config", prc_xn_nugetconfig_match, prc_xn_nugetconfig },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 

@@ -497,7 +497,7 @@ static bool emit_build(pom *st, const json_t *b, const char *profile)
                 if (!json_is_object(e))
                         continue;
                 if (strcmp(n, "plugins") == 0) {
-                        snprintf(grp, sizeof(grp), "%s%.4000s", profile ? "plugin/profile:" : "plugin",
+                        snprintf(grp, sizeof(grp), "%s%.4000s", profile ? "plugin/" : "plugin",
                                  profile ? profile : "");
                         for (size_t j = 0; j < prc_mx_nkids(e); j++) {
                                 const json_t *pl = prc_mx_kid(e, j);
