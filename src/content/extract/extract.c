@@ -19,6 +19,9 @@ const prc_extractor prc_extractors[] = {
         { "nuget-packages-config", "nuget", "manifest", prc_xn_config_pkgs_match, prc_xn_config_pkgs },
         { "nuget-packages-lock", "nuget", "lockfile", prc_xn_lock_match, prc_xn_lock },
         { "nuget-config", "nuget", "registry-config", prc_xn_nugetconfig_match, prc_xn_nugetconfig },
+        /* gem.c */
+        { "gem-gemfile-lock", "gem", "lockfile", prc_xg_lock_match, prc_xg_lock },
+        { "gem-gemfile", "gem", "manifest", prc_xg_gemfile_match, prc_xg_gemfile },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 
