@@ -312,6 +312,10 @@ static bool finish(lock *st)
 
                 o = json_object_get(st->direct, n);
                 if (o != NULL) {
+                        if (json_is_true(json_object_get(o, "pinned")) && json_object_get(o, "seen") == NULL &&
+                            json_array_append_new(json_object_get(prc_md_details(st->md), "source_pinned"),
+                                                  json_string(n)) != 0)
+                                return prc_err_oom(st->err, "Gemfile.lock");
                         if (json_object_set_new(d, "direct", json_true()) != 0 ||
                             json_object_set(d, "requirement", json_object_get(o, "requirement")) != 0)
                                 return prc_err_oom(st->err, "Gemfile.lock");
@@ -373,7 +377,8 @@ json_t *prc_xg_lock(const prc_xin *in, prc_err *err)
         if (json_object_set_new(d, "platforms", json_array()) != 0 ||
             json_object_set_new(d, "requires", json_object()) != 0 ||
             json_object_set_new(d, "bundled_with", json_null()) != 0 ||
-            json_object_set_new(d, "ruby_version", json_null()) != 0)
+            json_object_set_new(d, "ruby_version", json_null()) != 0 ||
+            json_object_set_new(d, "source_pinned", json_array()) != 0)
                 goto oom;
         while (prc_mx_next_line(in, &off, &s, &n)) {
                 size_t ind = 0;
@@ -755,7 +760,7 @@ static const char *join_groups(gf *st, const char *into, const val *v)
                 return out;
         if (v->k == V_STR || v->k == V_SYM)
                 return out == NULL ? v->s : prc_mx_keepf(st->scratch, st->err, "%s,%s", out, v->s);
-        for (size_t i = 0; v->k == V_ARR && i < v->n && out != (const char *)-1; i++) {
+        for (size_t i = 0; v->k == V_ARR && i < v->n; i++) {
                 out = out == NULL ? v->items[i] : prc_mx_keepf(st->scratch, st->err, "%s,%s", out, v->items[i]);
                 if (out == NULL)
                         return NULL;
@@ -974,14 +979,23 @@ static bool statement(gf *st, const char *s, size_t n, uint32_t line)
                 return note(st, s, n, "the gems the .gemspec declares are not read here (the .gemspec is Ruby)",
                             line);
         if (stat && !c.block && strcmp(c.name, "ruby") == 0) {
+                /* the first one wins: a second is another branch of a condition prc does not evaluate */
+                if (!json_is_null(json_object_get(prc_md_details(st->md), "ruby")))
+                        return note(st, s, n, "a second ruby version (another branch?): the first is kept", line);
                 if (c.nargs >= 1 && c.args[0].key == NULL && c.args[0].v.k == V_STR)
                         return prc_md_set_str(prc_md_details(st->md), "ruby", c.args[0].v.s, st->err);
                 return note(st, s, n, "a ruby version that is not a literal", line);
         }
         /* Anything else is Ruby prc does not run; keep do/if ... end balanced so later 'end's match. */
-        if (!note(st, s, n, "not a static gem, source, group or platforms call: not evaluated", line))
+        if (keyword_opens_block(s, n))
+                return note(st, s, n, "Ruby control flow is not evaluated: the static gem lines inside it are "
+                            "listed as if every branch were taken", line) &&
+                       push(st, B_OTHER, NULL, false, NULL, NULL);
+        if (!note(st, s, n, n > 4 && memcmp(s, "gem", 3) == 0 && (s[3] == ' ' || s[3] == '(') ?
+                  "a gem call whose arguments are not literals: not evaluated" :
+                  "not a static gem, source, group or platforms call: not evaluated", line))
                 return false;
-        if (ends_with_do(s, n) || keyword_opens_block(s, n))
+        if (ends_with_do(s, n))
                 return push(st, B_OTHER, NULL, false, NULL, NULL);
         return true;
 }

@@ -976,7 +976,8 @@ static bool catalog_version(catalog *c, const char *alias, const json_t *v, uint
                         return shape(c->err, line, "a rich version of '%.200s' that is not a string", alias);
                 if (*req == NULL)
                         *req = json_string_value(x);
-                if (*res == NULL && exact_version(json_string_value(x)))
+                /* prefer is a wish another constraint may override: only strictly/require pin */
+                if (*res == NULL && i < 2 && exact_version(json_string_value(x)))
                         *res = json_string_value(x);
         }
         return true;
@@ -1083,6 +1084,14 @@ static bool catalog_libraries(catalog *c, const json_t *libs, uint32_t from)
                 }
                 if (!catalog_dep(c, alias, g, a, req, res, "runtime", NULL, line))
                         return false;
+                if (req == NULL && !prc_err_is_set(c->err)) {
+                        char what[PRC_MD_STR_MAX + 32];
+
+                        snprintf(what, sizeof(what), "version of %.4000s", alias);
+                        if (!prc_md_not_extracted(c->md, what, "no version in the catalog: a platform, a BOM or the "
+                                                  "build script sets it", line, c->err))
+                                return false;
+                }
         }
         return true;
 }
