@@ -211,6 +211,10 @@ static bool header(lock *st, const char *s, size_t n, uint32_t line)
                 { "BUNDLED WITH", S_BUNDLED }, { "RUBY VERSION", S_RUBY },
         };
 
+        for (size_t i = 0; i < n; i++)
+                if (!(s[i] >= 'A' && s[i] <= 'Z') && s[i] != ' ' && s[i] != '_')
+                        return shape(st->err, line, "a line that is neither an upper-case section header nor "
+                                     "indented with spaces");
         st->sect = S_OTHER;
         st->in_specs = false;
         st->remote = st->revision = st->ref = st->branch = st->tag = NULL;
