@@ -300,9 +300,20 @@ static bool coord_notes(pom *st, const coords *c, uint32_t line)
         return true;
 }
 
+/*
+ * What a POM element is: a dependency (its version may come from
+ * dependencyManagement), a plugin (groupId defaults to
+ * org.apache.maven.plugins, version from pluginManagement), or a plugin's
+ * own dependency or a build extension (neither managed).  The last three run
+ * at build time: scope "build".
+ */
+enum pkind { K_DEP, K_PLUGIN, K_PLUGIN_DEP, K_EXTENSION };
+
 /* A <dependency>, <plugin> or <extension> that the project uses. */
-static bool emit_dep(pom *st, const json_t *el, const char *what, const char *group, bool plugin)
+static bool emit_dep(pom *st, const json_t *el, const char *what, const char *group, enum pkind kind)
 {
+        bool plugin = kind == K_PLUGIN;
+
         char note[PRC_MD_STR_MAX + 32];
         const char *resolved = NULL, *key, *scope;
         json_t *d, *m;
@@ -312,7 +323,7 @@ static bool emit_dep(pom *st, const json_t *el, const char *what, const char *gr
         if (!read_coords(st, el, what, plugin ? "org.apache.maven.plugins" : NULL, &c))
                 return false;
         line = locate(st, "artifactId", c.a);
-        scope = plugin ? "build" : map_scope(c.scope, c.optional != NULL && strcmp(c.optional, "true") == 0);
+        scope = kind != K_DEP ? "build" : map_scope(c.scope, c.optional != NULL && strcmp(c.optional, "true") == 0);
         d = prc_md_add_dep(st->md, c.name, scope, true, line, st->err);
         if (d == NULL || !prc_md_set_str(d, "group", group, st->err))
                 return false;
@@ -327,7 +338,8 @@ static bool emit_dep(pom *st, const json_t *el, const char *what, const char *gr
                 key = plugin ? c.name : managed_key(st, &c);
                 if (key == NULL)
                         return false;
-                m = json_object_get(plugin ? st->pmanaged : st->managed, key);
+                m = kind == K_PLUGIN_DEP || kind == K_EXTENSION ? NULL :
+                    json_object_get(plugin ? st->pmanaged : st->managed, key);
                 if (json_is_string(m)) {
                         resolved = json_string_value(m);
                 } else if (m != NULL) {
@@ -343,7 +355,8 @@ static bool emit_dep(pom *st, const json_t *el, const char *what, const char *gr
                 }
         }
         if (!prc_md_set_str(d, "resolved", resolved, st->err) ||
-            !set_purl(d, c.gu ? NULL : c.gi, c.au ? NULL : c.ai, resolved, plugin ? NULL : c.type, c.cls, st->err))
+            !set_purl(d, c.gu ? NULL : c.gi, c.au ? NULL : c.ai, resolved, kind != K_DEP ? NULL : c.type, c.cls,
+                      st->err))
                 return false;
         if (c.scope != NULL && strcmp(c.scope, "system") == 0 && c.syspath != NULL &&
             !prc_md_set_source(d, "path", c.syspath, NULL, NULL, st->err))
@@ -459,13 +472,13 @@ static bool prepass(pom *st, const json_t *root)
         return true;
 }
 
-static bool emit_list(pom *st, const json_t *list, const char *what, const char *group, bool plugin)
+static bool emit_list(pom *st, const json_t *list, const char *what, const char *group, enum pkind kind)
 {
         for (size_t i = 0; list != NULL && i < prc_mx_nkids(list); i++) {
                 const json_t *e = prc_mx_kid(list, i);
 
                 if (json_is_object(e) && strcmp(prc_mx_local(e), what) == 0 &&
-                    !emit_dep(st, e, what, group, plugin))
+                    !emit_dep(st, e, what, group, kind))
                         return false;
         }
         return true;
@@ -504,8 +517,9 @@ static bool emit_build(pom *st, const json_t *b, const char *profile)
 
                                 if (!json_is_object(pl) || strcmp(prc_mx_local(pl), "plugin") != 0)
                                         continue;
-                                if (!emit_dep(st, pl, "plugin", grp, true) ||
-                                    !emit_list(st, prc_mx_child(pl, "dependencies"), "dependency", grp, true))
+                                if (!emit_dep(st, pl, "plugin", grp, K_PLUGIN) ||
+                                    !emit_list(st, prc_mx_child(pl, "dependencies"), "dependency", grp,
+                                               K_PLUGIN_DEP))
                                         return false;
                         }
                 } else if (strcmp(n, "pluginManagement") == 0) {
@@ -513,7 +527,7 @@ static bool emit_build(pom *st, const json_t *b, const char *profile)
                                                profile))
                                 return false;
                 } else if (strcmp(n, "extensions") == 0) {
-                        if (!emit_list(st, e, "extension", "extension", true))
+                        if (!emit_list(st, e, "extension", "extension", K_EXTENSION))
                                 return false;
                 }
         }
@@ -550,14 +564,14 @@ static bool emit_repos(pom *st, const json_t *list, const char *what, const char
 static bool emit_deps_section(pom *st, const json_t *e, const char *n, const char *profile)
 {
         if (strcmp(n, "dependencies") == 0)
-                return emit_list(st, e, "dependency", profile, false);
+                return emit_list(st, e, "dependency", profile, K_DEP);
         if (strcmp(n, "dependencyManagement") == 0)
                 return emit_managed_list(st, prc_mx_child(e, "dependencies"), "dependency", false,
                                          "dependency_management", profile);
         if (strcmp(n, "build") == 0)
                 return emit_build(st, e, profile);
         if (strcmp(n, "reporting") == 0)
-                return emit_list(st, prc_mx_child(e, "plugins"), "plugin", "reporting", true);
+                return emit_list(st, prc_mx_child(e, "plugins"), "plugin", "reporting", K_PLUGIN);
         if (strcmp(n, "repositories") == 0)
                 return emit_repos(st, e, "repository", NULL);
         if (strcmp(n, "pluginRepositories") == 0)
