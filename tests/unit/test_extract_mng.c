@@ -528,6 +528,21 @@ static void test_extract_mng__gemfile_static_calls_only(void)
         json_decref(md);
 }
 
+/* Found by fuzz_extract_mng: a group named by a number gave NULL without an error class. */
+static void test_extract_mng__gemfile_group_with_a_non_symbol_name(void)
+{
+        static const char src[] = "group 9development, :test do\n  gem \"a\"\nend\ngem \"b\"\n";
+        prc_err e;
+        json_t *md = run_mem("gem-gemfile", "Gemfile", src, sizeof(src) - 1, &e);
+
+        T_NOERR(e);
+        T_ASSERT(md != NULL);
+        T_ASSERT(has_note(md, "group 9development, :test do", 1));
+        T_NULL(dep(md, "a", 0), "group");
+        T_EQ_INT(line_(dep(md, "b", 0)), 4);
+        json_decref(md);
+}
+
 /* ---- the table and hostile bytes ---------------------------------------- */
 
 static void test_extract_mng__table_matches_file_names(void)
@@ -630,6 +645,7 @@ static const prc_test tests[] = {
         T(test_extract_mng__gemfile_lock_checksums),
         T(test_extract_mng__gemfile_lock_refusals),
         T(test_extract_mng__gemfile_static_calls_only),
+        T(test_extract_mng__gemfile_group_with_a_non_symbol_name),
         T(test_extract_mng__table_matches_file_names),
         T(test_extract_mng__truncations_and_flips_give_one_outcome),
 };

@@ -949,11 +949,19 @@ static bool statement(gf *st, const char *s, size_t n, uint32_t line)
 
                 if (c.name[0] == 'p')
                         return push(st, B_PLATFORM, NULL, false, NULL, NULL);
-                for (size_t i = 0; i < c.nargs; i++)
-                        if (c.args[i].key == NULL && (groups = join_groups(st, groups, &c.args[i].v)) == NULL)
+                for (size_t i = 0; i < c.nargs; i++) {
+                        if (c.args[i].key != NULL)
+                                continue;
+                        if (c.args[i].v.k != V_STR && c.args[i].v.k != V_SYM && c.args[i].v.k != V_ARR) {
+                                groups = NULL;
+                                break;
+                        }
+                        groups = join_groups(st, groups, &c.args[i].v);
+                        if (prc_err_is_set(st->err))
                                 return false;
+                }
                 if (groups == NULL)
-                        return note(st, s, n, "a group without names", line) &&
+                        return note(st, s, n, "a group whose names are not literal symbols or strings", line) &&
                                push(st, B_OTHER, NULL, false, NULL, NULL);
                 return push(st, B_GROUP, groups, o != NULL && o->k == V_TRUE, NULL, NULL);
         }
