@@ -251,11 +251,7 @@ static bool body(lock *st, const char *s, size_t n, size_t ind, uint32_t line)
                         return add_nested(st, s, n, line);
                 return shape(st->err, line, "a spec line indented by %zu spaces", ind);
         case S_PLATFORMS:
-                v = prc_mx_keep(st->scratch, s, n, st->err);
-                if (v == NULL || json_array_size(json_object_get(d, "platforms")) >= PRC_MD_LIST_MAX)
-                        return prc_err_set(st->err, PRC_E_EXTRACT_LIMIT, "too many platforms");
-                return json_array_append_new(json_object_get(d, "platforms"), json_string(v)) == 0 ||
-                       prc_err_oom(st->err, "platforms");
+                return prc_mx_list_str(json_object_get(d, "platforms"), s, n, st->err);
         case S_DEPS: {
                 json_t *o;
 
@@ -317,9 +313,9 @@ static bool finish(lock *st)
                 o = json_object_get(st->direct, n);
                 if (o != NULL) {
                         if (json_is_true(json_object_get(o, "pinned")) && json_object_get(o, "seen") == NULL &&
-                            json_array_append_new(json_object_get(prc_md_details(st->md), "source_pinned"),
-                                                  json_string(n)) != 0)
-                                return prc_err_oom(st->err, "Gemfile.lock");
+                            !prc_mx_list_str(json_object_get(prc_md_details(st->md), "source_pinned"), n,
+                                             strlen(n), st->err))
+                                return false;
                         if (json_object_set_new(d, "direct", json_true()) != 0 ||
                             json_object_set(d, "requirement", json_object_get(o, "requirement")) != 0)
                                 return prc_err_oom(st->err, "Gemfile.lock");

@@ -597,11 +597,8 @@ static bool emit_profiles(pom *st, const json_t *profiles)
                         return false;
                 if (id == NULL)
                         id = "default";
-                if (json_array_size(ids) >= PRC_MD_LIST_MAX || strlen(id) > PRC_MD_STR_MAX)
-                        return prc_err_set(st->err, PRC_E_EXTRACT_LIMIT, "more than %u profiles or a profile id "
-                                           "over %u bytes", PRC_MD_LIST_MAX, PRC_MD_STR_MAX);
-                if (json_array_append_new(ids, json_string(id)) != 0)
-                        return prc_err_oom(st->err, "profiles");
+                if (!prc_mx_list_str(ids, id, strlen(id), st->err))
+                        return false;
                 (void)locate(st, "id", id);
                 snprintf(grp, sizeof(grp), "profile:%.4000s", id);
                 for (size_t j = 0; j < prc_mx_nkids(p); j++) {
@@ -642,10 +639,8 @@ static bool pom_details(pom *st, const json_t *root, const char *model)
                         continue;
                 if (!prc_mx_text(prc_mx_kid(m, i), st->scratch, &t, st->err))
                         return false;
-                if (json_array_size(mods) >= PRC_MD_LIST_MAX)
-                        return prc_err_set(st->err, PRC_E_EXTRACT_LIMIT, "more than %u modules", PRC_MD_LIST_MAX);
-                if (json_array_append_new(mods, json_string(t)) != 0)
-                        return prc_err_oom(st->err, "modules");
+                if (!prc_mx_list_str(mods, t, strlen(t), st->err))
+                        return false;
         }
         if (st->has_parent) {
                 const json_t *pe = prc_mx_child(root, "parent");
@@ -726,8 +721,10 @@ json_t *prc_xm_pom(const prc_xin *in, prc_err *err)
                         goto fail;
                 }
         }
-        if (st.aid == NULL || *st.aid == '\0') {
-                prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a <project> without <artifactId>");
+        if (st.aid == NULL || *st.aid == '\0' || ((st.gid == NULL || *st.gid == '\0') &&
+                                                  (st.pgid == NULL || *st.pgid == '\0'))) {
+                prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a <project> without <artifactId>, or without <groupId> "
+                            "of its own or of its <parent>");
                 goto fail;
         }
         if (!interpolate(&st, st.gid != NULL ? st.gid : st.pgid, &gi, &gu) || !interpolate(&st, st.aid, &ai, &au) ||
@@ -738,8 +735,8 @@ json_t *prc_xm_pom(const prc_xin *in, prc_err *err)
                 char *purl = NULL;
                 bool ok;
 
-                snprintf(name, sizeof(name), "%s:%s", gi != NULL ? gi : "", ai);
-                if (gi != NULL && gu == NULL && au == NULL) {
+                snprintf(name, sizeof(name), "%s:%s", gi, ai);
+                if (gu == NULL && au == NULL) {
                         purl = prc_purl("maven", gi, ai, vu == NULL ? vi : NULL, NULL, NULL);
                         if (purl == NULL) {
                                 prc_err_oom(err, "purl");
@@ -853,11 +850,8 @@ json_t *prc_xm_gradle_lock(const prc_xin *in, prc_err *err)
                         for (char *c = confs; *c != '\0';) {
                                 size_t m = strcspn(c, ",");
 
-                                if (m > 0 && (json_array_size(empty) >= PRC_MD_LIST_MAX ||
-                                              json_array_append_new(empty, json_stringn(c, m)) != 0)) {
-                                        prc_err_set(err, PRC_E_EXTRACT_LIMIT, "too many empty configurations");
+                                if (m > 0 && !prc_mx_list_str(empty, c, m, err))
                                         goto at_line;
-                                }
                                 c += m + (c[m] == ',');
                         }
                         continue;
@@ -1213,7 +1207,7 @@ json_t *prc_xm_catalog(const prc_xin *in, prc_err *err)
                                 goto fail;
                         }
                         json_array_foreach(v, i, x) {
-                                if (!json_is_string(x)) {
+                                if (!json_is_string(x) || json_string_length(x) > PRC_MD_STR_MAX) {
                                         (void)shape(err, prc_x_find_line(in, key, 1), "bundle '%.200s' lists a "
                                               "non-string", key);
                                         goto fail;

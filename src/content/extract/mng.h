@@ -89,6 +89,8 @@ json_t *prc_mx_parse(const prc_xin *in, const char *root, prc_err *err);
 bool prc_mx_check_text(const prc_xin *in, prc_err *err) PRC_MUST_CHECK;
 /* The next line at *off (without LF or CR LF) as s[0..n); false at the end. */
 bool prc_mx_next_line(const prc_xin *in, size_t *off, const char **s, size_t *n);
+/* Append s[0..n) to a details list, within PRC_MD_LIST_MAX entries and PRC_MD_STR_MAX bytes (extract-limit). */
+bool prc_mx_list_str(json_t *list, const char *s, size_t n, prc_err *err) PRC_MUST_CHECK;
 /* Case-insensitive ASCII compare (file names, NuGet ids, MSBuild names). */
 bool prc_mx_ieq(const char *a, const char *b);
 

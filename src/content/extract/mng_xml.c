@@ -280,3 +280,16 @@ const char *prc_mx_keepf(json_t *scratch, prc_err *err, const char *fmt, ...)
         free(b);
         return kept;
 }
+
+bool prc_mx_list_str(json_t *list, const char *s, size_t n, prc_err *err)
+{
+        if (json_array_size(list) >= PRC_MD_LIST_MAX)
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u entries in one details list",
+                                   PRC_MD_LIST_MAX);
+        if (n > PRC_MD_STR_MAX)
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a details value of %zu bytes (the limit is %u)", n,
+                                   PRC_MD_STR_MAX);
+        if (json_array_append_new(list, json_stringn(s, n)) != 0)
+                return prc_err_oom(err, "details");
+        return true;
+}

@@ -326,13 +326,13 @@ static bool walk_items(proj *st, const json_t *el, const char *cond, unsigned de
                         if (!emit_item(st, k, n, c))
                                 return false;
                 } else if (strcmp(n, "ProjectReference") == 0 && prc_mx_attr(k, "Include") != NULL) {
-                        if (json_array_size(refs) >= PRC_MD_LIST_MAX || json_array_append_new(refs,
-                            json_string(prc_mx_attr(k, "Include"))) != 0)
-                                return prc_err_set(st->err, PRC_E_EXTRACT_LIMIT, "too many project references");
+                        c = prc_mx_attr(k, "Include");
+                        if (!prc_mx_list_str(refs, c, strlen(c), st->err))
+                                return false;
                 } else if (strcmp(n, "Import") == 0 && prc_mx_attr(k, "Project") != NULL) {
-                        if (json_array_size(imps) >= PRC_MD_LIST_MAX || json_array_append_new(imps,
-                            json_string(prc_mx_attr(k, "Project"))) != 0)
-                                return prc_err_set(st->err, PRC_E_EXTRACT_LIMIT, "too many imports");
+                        c = prc_mx_attr(k, "Project");
+                        if (!prc_mx_list_str(imps, c, strlen(c), st->err))
+                                return false;
                 } else if (strcmp(n, "ItemGroup") == 0 || strcmp(n, "Choose") == 0 || strcmp(n, "When") == 0 ||
                            strcmp(n, "Otherwise") == 0) {
                         if ((c = cond_of(st, cond, k)) == NULL && prc_err_is_set(st->err))
@@ -548,10 +548,8 @@ json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
                         (void)shape(err, prc_mx_line(&loc), "the entry of target '%.200s' is not an object", tfm);
                         goto fail;
                 }
-                if (json_array_size(tfms) >= PRC_MD_LIST_MAX || json_array_append_new(tfms, json_string(tfm)) != 0) {
-                        prc_err_set(err, PRC_E_EXTRACT_LIMIT, "too many target frameworks");
+                if (!prc_mx_list_str(tfms, tfm, strlen(tfm), err))
                         goto fail;
-                }
                 json_object_foreach((json_t *)pkgs, name, e) {
                         const char *type, *req, *res, *hash;
                         const json_t *sub;
@@ -603,7 +601,8 @@ json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
                                         goto fail;
                                 }
                                 json_object_foreach((json_t *)sub, k, v) {
-                                        if (!json_is_string(v)) {
+                                        if (!json_is_string(v) || json_string_length(v) > PRC_MD_STR_MAX ||
+                                            strlen(k) > PRC_MD_STR_MAX) {
                                                 (void)shape(err, line, "a dependency range of '%.200s' is not a "
                                                             "string", name);
                                                 goto fail;
@@ -661,14 +660,7 @@ static uint32_t ncfg_line(ncfg *c, const char *attr, const char *val)
 
 static bool list_str(json_t *list, const char *s, prc_err *err)
 {
-        if (json_array_size(list) >= PRC_MD_LIST_MAX)
-                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u entries in one NuGet.config list",
-                                   PRC_MD_LIST_MAX);
-        if (strlen(s) > PRC_MD_STR_MAX)
-                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a NuGet.config value over %u bytes", PRC_MD_STR_MAX);
-        if (json_array_append_new(list, json_string(s)) != 0)
-                return prc_err_oom(err, "NuGet.config");
-        return true;
+        return prc_mx_list_str(list, s, strlen(s), err);
 }
 
 /* Keys under <config> whose value is a secret or may carry one. */
