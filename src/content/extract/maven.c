@@ -896,31 +896,58 @@ bool prc_xm_catalog_match(const char *path, const char *base)
 }
 
 /*
- * Line of key within the table that starts after the line of header (TOML
- * keeps no positions): the first line from there whose key is key, bare or
- * quoted.  0 when not found.
+ * TOML keeps no positions: a forward-only cursor over lines finds where each
+ * key of a table is written (bare or quoted), in document order, which is
+ * the order the parsed tables keep.  Lines scanned are budgeted (a multiple
+ * of the file's lines) so misses cannot make this quadratic.
  */
-static uint32_t toml_key_line(const prc_xin *in, uint32_t from, const char *key)
+typedef struct tcur {
+        const prc_xin *in;
+        size_t         off;             /* start of the line after the last hit */
+        uint32_t       line;            /* the line at off */
+        uint64_t       budget;          /* lines that may still be scanned */
+} tcur;
+
+static void tcur_init(tcur *t, const prc_xin *in, uint32_t from)
 {
-        size_t off = 0, n, kl = strlen(key);
+        size_t n;
         const char *s;
-        uint32_t line = 0;
 
-        while (prc_mx_next_line(in, &off, &s, &n)) {
+        t->in = in;
+        t->off = 0;
+        t->line = 1;
+        t->budget = 0;
+        for (size_t i = 0; i < in->n; i++)
+                t->budget += in->p[i] == '\n';
+        t->budget = 64 * (t->budget + 1);
+        while (t->line < from && prc_mx_next_line(in, &t->off, &s, &n))
+                t->line++;
+}
+
+static uint32_t toml_key_line(tcur *t, const char *key)
+{
+        size_t off = t->off, n, kl = strlen(key);
+        const char *s;
+        uint32_t line = t->line;
+
+        while (t->budget > 0 && prc_mx_next_line(t->in, &off, &s, &n)) {
                 size_t i = 0;
+                bool hit = false;
 
-                if (++line < from)
-                        continue;
+                t->budget--;
                 while (i < n && (s[i] == ' ' || s[i] == '\t'))
                         i++;
-                if (i < n && (s[i] == '"' || s[i] == '\'')) {
-                        if (n - i > kl + 1 && memcmp(s + i + 1, key, kl) == 0 && s[i + 1 + kl] == s[i])
-                                return line;
-                        continue;
-                }
-                if (n - i >= kl && memcmp(s + i, key, kl) == 0 &&
-                    (n - i == kl || strchr(" \t=.", s[i + kl]) != NULL))
+                if (i < n && (s[i] == '"' || s[i] == '\''))
+                        hit = n - i > kl + 1 && memcmp(s + i + 1, key, kl) == 0 && s[i + 1 + kl] == s[i];
+                else
+                        hit = n - i >= kl && memcmp(s + i, key, kl) == 0 &&
+                              (n - i == kl || strchr(" \t=.", s[i + kl]) != NULL);
+                if (hit) {
+                        t->off = off;
+                        t->line = line + 1;
                         return line;
+                }
+                line++;
         }
         return 0;
 }
@@ -1032,9 +1059,11 @@ static bool catalog_libraries(catalog *c, const json_t *libs, uint32_t from)
 {
         const char *alias;
         const json_t *v;
+        tcur t;
 
+        tcur_init(&t, c->in, from);
         json_object_foreach((json_t *)libs, alias, v) {
-                uint32_t line = toml_key_line(c->in, from, alias);
+                uint32_t line = toml_key_line(&t, alias);
                 const char *req = NULL, *res = NULL;
                 char buf[3 * PRC_MD_STR_MAX + 8];
                 const char *g, *a;
@@ -1108,9 +1137,11 @@ static bool catalog_plugins(catalog *c, const json_t *plugins, uint32_t from)
 {
         const char *alias;
         const json_t *v;
+        tcur t;
 
+        tcur_init(&t, c->in, from);
         json_object_foreach((json_t *)plugins, alias, v) {
-                uint32_t line = toml_key_line(c->in, from, alias);
+                uint32_t line = toml_key_line(&t, alias);
                 const char *req = NULL, *res = NULL, *id;
                 char buf[2 * PRC_MD_STR_MAX + 32];
 

@@ -38,9 +38,10 @@ static void move_to(prc_mx_loc *l, size_t off)
         l->off = off;
 }
 
-static const uint8_t *find(prc_mx_loc *l, size_t from, const char *needle, size_t nl)
+/* needle in [from, to), charging the bytes scanned to the budget. */
+static const uint8_t *find(prc_mx_loc *l, size_t from, size_t to, const char *needle, size_t nl)
 {
-        size_t left = l->in->n - from;
+        size_t left = to > from ? to - from : 0;
         const uint8_t *hit;
 
         if (l->budget == 0 || nl == 0 || left < nl)
@@ -61,16 +62,19 @@ uint32_t prc_mx_locate(prc_mx_loc *l, const char *needle)
         if (l->in->p == NULL)
                 return 0;
         for (;;) {
-                hit = find(l, from, needle, nl);
+                hit = find(l, from, l->in->n, needle, nl);
                 if (hit == NULL)
                         return 0;
                 if (!l->xml)
                         break;
-                /* A hit inside a comment is not the file stating the value: skip the comment. */
-                com = find(l, from, "<!--", 4);
-                if (com == NULL || com > hit)
+                /*
+                 * A hit inside a comment is not the file stating the value: skip a comment that
+                 * opens before the hit (only that stretch is searched, so this stays linear).
+                 */
+                com = find(l, from, (size_t)(hit - l->in->p), "<!--", 4);
+                if (com == NULL)
                         break;
-                end = find(l, (size_t)(com - l->in->p) + 4, "-->", 3);
+                end = find(l, (size_t)(com - l->in->p) + 4, l->in->n, "-->", 3);
                 if (end == NULL)
                         return 0;
                 from = (size_t)(end - l->in->p) + 3;
