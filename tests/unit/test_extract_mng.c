@@ -543,6 +543,31 @@ static void test_extract_mng__gemfile_group_with_a_non_symbol_name(void)
         json_decref(md);
 }
 
+static void test_extract_mng__gem_source_url_credentials_by_key(void)
+{
+        static const char lock[] = "GIT\n  remote: https://x-access-token:ghp_lockSECRET@github.com/o/r.git\n"
+                                   "  revision: 0123456789abcdef0123456789abcdef01234567\n  specs:\n    r (1.0)\n\n"
+                                   "DEPENDENCIES\n  r!\n";
+        static const char gemfile[] = "source \"https://u:gfSECRET1@gems.example/\"\n"
+                                      "gem \"a\", git: \"https://u:gfSECRET2@git.example/a.git\"\n"
+                                      "gem \"b\", source: \"https://u:gfSECRET3@gems2.example/\"\n";
+        prc_err e;
+        json_t *md = run_mem("gem-gemfile-lock", "Gemfile.lock", lock, sizeof(lock) - 1, &e);
+
+        T_NOERR(e);
+        T_EQ_STR(src_(dep(md, "r", 0), "url"), "https://github.com/o/r.git");
+        T_EQ_STR(s_(json_array_get(json_object_get(md, "credentials"), 0), "key"), "source URL userinfo");
+        T_EQ_INT(line_(json_array_get(json_object_get(md, "credentials"), 0)), 2);
+        no_secret(md, "lockSECRET");
+        no_secret(md, "x-access-token");
+        json_decref(md);
+        md = run_mem("gem-gemfile", "Gemfile", gemfile, sizeof(gemfile) - 1, &e);
+        T_NOERR(e);
+        T_EQ_INT(json_array_size(json_object_get(md, "credentials")), 3);
+        no_secret(md, "gfSECRET");
+        json_decref(md);
+}
+
 /* ---- the table and hostile bytes ---------------------------------------- */
 
 static void test_extract_mng__table_matches_file_names(void)
@@ -646,6 +671,7 @@ static const prc_test tests[] = {
         T(test_extract_mng__gemfile_lock_refusals),
         T(test_extract_mng__gemfile_static_calls_only),
         T(test_extract_mng__gemfile_group_with_a_non_symbol_name),
+        T(test_extract_mng__gem_source_url_credentials_by_key),
         T(test_extract_mng__table_matches_file_names),
         T(test_extract_mng__truncations_and_flips_give_one_outcome),
 };

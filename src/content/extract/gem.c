@@ -30,6 +30,21 @@ static bool default_remote(const char *url)
         return strcmp(url, "https://rubygems.org/") == 0 || strcmp(url, "https://rubygems.org") == 0;
 }
 
+/* A source URL (not a registry entry) with user:password@: present, by key; the URL itself is stored stripped. */
+static bool url_cred(json_t *md, const char *url, uint32_t line, prc_err *err)
+{
+        bool had = false;
+        char *clean;
+
+        if (url == NULL)
+                return true;
+        clean = prc_md_url_strip(url, &had);
+        if (clean == NULL)
+                return prc_err_oom(err, "source URL");
+        free(clean);
+        return !had || prc_md_add_credential(md, "source URL userinfo", line, err);
+}
+
 static bool set_purl(json_t *d, const char *name, const char *version, const char *platform, prc_err *err)
 {
         const char *q[] = { "platform", platform, NULL };
@@ -175,6 +190,8 @@ static bool source_attr(lock *st, const char *s, size_t n, uint32_t line)
         if (KEY("remote")) {
                 if (st->nremotes++ == 0)
                         st->remote = v;
+                if (st->sect != S_GEM && !url_cred(st->md, v, line, st->err))
+                        return false;
                 if (st->sect == S_GEM) {
                         if (!prc_md_add_registry(st->md, NULL, NULL, v, line, st->err))
                                 return false;
@@ -871,6 +888,9 @@ static bool do_gem(gf *st, const call *c, uint32_t line)
                 ref = opt_str(c, "tag") ? opt_str(c, "tag") : opt_str(c, "branch") ? opt_str(c, "branch") :
                       opt_str(c, "ref");
         res = pinned(req);
+        if (!url_cred(st->md, opt_str(c, "git"), line, st->err) || !url_cred(st->md, opt_str(c, "source"), line,
+                                                                            st->err))
+                return false;
         d = prc_md_add_dep(st->md, name, gem_scope(groups, optional), true, line, st->err);
         if (d == NULL || !prc_md_set_str(d, "requirement", req, st->err) ||
             !prc_md_set_str(d, "resolved", res, st->err) || !prc_md_set_str(d, "group", groups, st->err) ||
@@ -979,6 +999,8 @@ static bool statement(gf *st, const char *s, size_t n, uint32_t line)
                 }
                 if (!c.block)
                         return note(st, s, n, "a source method without a block", line);
+                if (!url_cred(st->md, u, line, st->err))
+                        return false;
                 if (strcmp(c.name, "github") == 0)
                         u = prc_mx_keepf(st->scratch, st->err, "https://github.com/%s.git", u);
                 return u != NULL && push(st, c.name[0] == 'p' ? B_PATH : B_GIT, NULL, false, u, ref);
