@@ -1,5 +1,5 @@
 /*
- * mng.h - the Maven (maven.c), NuGet (nuget.c) and RubyGems (gem.c)
+ * mng.h - the Maven (maven.c, gradle.c), NuGet (nuget.c) and RubyGems (gem.c)
  * extractor families (docs/extraction/maven-nuget-gem.md), and the small
  * helpers over prc_xml_parse's element tree that maven.c and nuget.c share
  * (mng_xml.c).  Trust: everything here runs in the content worker on
@@ -15,7 +15,7 @@
 
 #include "content/extract/extract.h"
 
-/* maven.c: pom.xml, gradle.lockfile, gradle version catalogs */
+/* maven.c: pom.xml; gradle.c: gradle.lockfile, Gradle version catalogs */
 bool prc_xm_pom_match(const char *path, const char *base);
 json_t *prc_xm_pom(const prc_xin *in, prc_err *err);
 bool prc_xm_gradle_lock_match(const char *path, const char *base);
@@ -91,6 +91,12 @@ bool prc_mx_check_text(const prc_xin *in, prc_err *err) PRC_MUST_CHECK;
 bool prc_mx_next_line(const prc_xin *in, size_t *off, const char **s, size_t *n);
 /* Append s[0..n) to a details list, within PRC_MD_LIST_MAX entries and PRC_MD_STR_MAX bytes (extract-limit). */
 bool prc_mx_list_str(json_t *list, const char *s, size_t n, prc_err *err) PRC_MUST_CHECK;
+/*
+ * A Maven or Gradle version the file pins exactly: not a range ("[1,2)"), not
+ * a moving label (LATEST, RELEASE, "1.+", "latest.release"), not empty, and
+ * with no property left in it.
+ */
+bool prc_mx_maven_exact(const char *v);
 /* Case-insensitive ASCII compare (file names, NuGet ids, MSBuild names). */
 bool prc_mx_ieq(const char *a, const char *b);
 

@@ -297,3 +297,21 @@ bool prc_mx_list_str(json_t *list, const char *s, size_t n, prc_err *err)
                 return prc_err_oom(err, "details");
         return true;
 }
+
+/*
+ * A version the file pins exactly: not a range ("[1,2)"), not a moving
+ * label (LATEST, RELEASE, Gradle's "1.+" or "latest.release"), not empty,
+ * and with no property left in it.
+ */
+bool prc_mx_maven_exact(const char *v)
+{
+        size_t n;
+
+        if (v == NULL || *v == '\0' || strchr("[(", *v) != NULL || strstr(v, "${") != NULL)
+                return false;
+        n = strlen(v);
+        if (strcmp(v, "LATEST") == 0 || strcmp(v, "RELEASE") == 0 || strncmp(v, "latest.", 7) == 0 ||
+            v[n - 1] == '+' || strchr(v, ',') != NULL)
+                return false;
+        return true;
+}

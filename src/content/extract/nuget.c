@@ -799,8 +799,10 @@ static bool ncfg_keyed(ncfg *c, const json_t *sec, const char *section, bool all
                         char *clean = prc_md_url_strip(v, &had);
 
                         free(clean);
-                        if (had && ((key = prc_mx_keepf(c->scratch, c->err, "config/%.4000s URL userinfo", k)) == NULL ||
-                                    !prc_md_add_credential(c->md, key, line, c->err)))
+                        if (!had)
+                                continue;
+                        key = prc_mx_keepf(c->scratch, c->err, "config/%.4000s URL userinfo", k);
+                        if (key == NULL || !prc_md_add_credential(c->md, key, line, c->err))
                                 return false;
                 }
         }
