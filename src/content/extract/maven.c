@@ -429,6 +429,8 @@ static bool prepass(pom *st, const json_t *root)
 
                 if (!json_is_object(p))
                         continue;
+                if (!prc_mx_only_text(p))
+                        continue;       /* markup is no property value: left undefined */
                 if (!prc_mx_text(p, st->scratch, &v, st->err))
                         return false;
                 /* The last definition wins, as in Maven's model builder. */

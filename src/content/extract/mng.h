@@ -76,6 +76,8 @@ const char *prc_mx_attr(const json_t *el, const char *name);         /* attribut
  * extract-shape.
  */
 bool prc_mx_text(const json_t *el, json_t *scratch, const char **out, prc_err *err) PRC_MUST_CHECK;
+/* Does the element hold text only (no child elements)? */
+bool prc_mx_only_text(const json_t *el);
 /* Text of the first child named local, or NULL when there is none. */
 bool prc_mx_child_text(const json_t *el, const char *local, json_t *scratch, const char **out,
                        prc_err *err) PRC_MUST_CHECK;

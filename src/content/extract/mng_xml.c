@@ -315,3 +315,11 @@ bool prc_mx_maven_exact(const char *v)
                 return false;
         return true;
 }
+
+bool prc_mx_only_text(const json_t *el)
+{
+        for (size_t i = 0; i < prc_mx_nkids(el); i++)
+                if (!json_is_string(prc_mx_kid(el, i)))
+                        return false;
+        return true;
+}

@@ -169,7 +169,7 @@ static bool collect_props(proj *st, const json_t *root)
 
                         if (!json_is_object(p) || prc_mx_attr(p, "Condition") != NULL || len >= sizeof(key))
                                 continue;
-                        if (prc_mx_nkids(p) > 0 && !json_is_string(prc_mx_kid(p, 0)))
+                        if (!prc_mx_only_text(p))
                                 continue;       /* a property holding XML is not a version */
                         if (!prc_mx_text(p, st->scratch, &v, st->err))
                                 return false;
