@@ -201,7 +201,8 @@ static void test_extract_mng__pom_property_cycle_is_unresolved_not_a_hang(void)
 {
         static const char src[] =
                 "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version><properties>"
-                "<a>${b}</a><b>${a}</b><x>${x}${x}${x}${x}${x}${x}${x}${x}</x></properties><dependencies>"
+                "<a>${b}</a><b>${a}</b><x>${x}${x}${x}${x}${x}${x}${x}${x}</x><m><i/></m></properties><dependencies>"
+                "<dependency><groupId>g</groupId><artifactId>e</artifactId><version>${m}</version></dependency>"
                 "<dependency><groupId>g</groupId><artifactId>c</artifactId><version>${a}</version></dependency>"
                 "<dependency><groupId>g</groupId><artifactId>d</artifactId><version>${x}</version></dependency>"
                 "</dependencies></project>";
@@ -213,6 +214,9 @@ static void test_extract_mng__pom_property_cycle_is_unresolved_not_a_hang(void)
         T_NULL(dep(md, "g:d", 0), "resolved");
         T_ASSERT(has_note(md, "version of g:c", 0));
         T_ASSERT(has_note(md, "version of g:d", 0));
+        /* a property holding markup is no value: unresolved, not a refusal */
+        T_NULL(dep(md, "g:e", 0), "resolved");
+        T_ASSERT(has_note(md, "version of g:e", 0));
         json_decref(md);
 }
 
