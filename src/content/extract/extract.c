@@ -9,7 +9,7 @@
 
 const prc_extractor prc_extractors[] = {
         /* format, ecosystem, kind, match, fn: one line per format, families grouped */
-        /* maven.c */
+        /* maven.c, gradle.c */
         { "maven-pom", "maven", "manifest", prc_xm_pom_match, prc_xm_pom },
         { "gradle-lockfile", "maven", "lockfile", prc_xm_gradle_lock_match, prc_xm_gradle_lock },
         { "gradle-version-catalog", "maven", "manifest", prc_xm_catalog_match, prc_xm_catalog },
