@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "content/extract/cgc_common.h"
+#include "content/extract/mng.h"
 #include "content/extract/npm.h"
 #include "content/extract/python.h"
 
@@ -79,6 +80,18 @@ const prc_extractor prc_extractors[] = {
         { "go-work", "golang", "manifest", prc_x_cgc_match_go_work, prc_x_go_work },
         { "composer-json", "composer", "manifest", prc_x_cgc_match_composer_json, prc_x_composer_json },
         { "composer-lock", "composer", "lockfile", prc_x_cgc_match_composer_lock, prc_x_composer_lock },
+        /* Java, .NET (maven.c, gradle.c, nuget.c) */
+        { "maven-pom", "maven", "manifest", prc_xm_pom_match, prc_xm_pom },
+        { "gradle-lockfile", "maven", "lockfile", prc_xm_gradle_lock_match, prc_xm_gradle_lock },
+        { "gradle-version-catalog", "maven", "manifest", prc_xm_catalog_match, prc_xm_catalog },
+        { "nuget-msbuild-project", "nuget", "manifest", prc_xn_project_match, prc_xn_project },
+        { "nuget-central-packages", "nuget", "manifest", prc_xn_central_match, prc_xn_central },
+        { "nuget-packages-config", "nuget", "manifest", prc_xn_config_pkgs_match, prc_xn_config_pkgs },
+        { "nuget-packages-lock", "nuget", "lockfile", prc_xn_lock_match, prc_xn_lock },
+        { "nuget-config", "nuget", "registry-config", prc_xn_nugetconfig_match, prc_xn_nugetconfig },
+        /* Ruby (gem.c) */
+        { "gem-gemfile-lock", "gem", "lockfile", prc_xg_lock_match, prc_xg_lock },
+        { "gem-gemfile", "gem", "manifest", prc_xg_gemfile_match, prc_xg_gemfile },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 
