@@ -24,6 +24,7 @@ typedef enum prc_errclass {
 #include "content/parsers/errors.def"
 #include "content/parsers/errors_xml_shell_tar.def"
 #include "content/extract/errors.def"
+#include "content/extract/errors_gha_docker.def"
 #include "inventory/errors.def"
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"
