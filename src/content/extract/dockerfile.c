@@ -516,7 +516,7 @@ static json_t *exec_form(dx *x, const char *s)
  */
 static char *subst(dx *x, const char *s, const json_t *vars, json_t *unresolved, unsigned depth)
 {
-        char *out = NULL;
+        char *out = NULL, q = 0;
         size_t len = 0;
 
         if (depth > 8) {
@@ -530,6 +530,18 @@ static char *subst(dx *x, const char *s, const json_t *vars, json_t *unresolved,
                         free(out);
                         prc_err_set(x->err, PRC_E_EXTRACT_LIMIT, "a substituted value passes %u bytes", PRC_MD_STR_MAX);
                         return NULL;
+                }
+                /* Quotes group a word and are removed, as BuildKit reads FROM; single quotes stop expansion. */
+                if ((s[i] == '\'' && q != '"') || (s[i] == '"' && q != '\'')) {
+                        q = q == s[i] ? 0 : s[i];
+                        i++;
+                        continue;
+                }
+                if (q == '\'') {
+                        if (!cat(x, &out, &len, s + i, 1))
+                                return NULL;
+                        i++;
+                        continue;
                 }
                 char name[256], op[3] = "", *word = NULL;
                 size_t k = 0, wl = 0;
@@ -770,10 +782,13 @@ static bool from(dx *x, const char *args, uint32_t line)
         base = subst(x, base_raw, x->gargs, unres, 0);
         if (base == NULL)
                 goto out;
+        /* The platform is kept as written: it usually names BuildKit's automatic ARGs ($BUILDPLATFORM). */
         if (json_is_string(json_object_get(fl, "platform"))) {
-                plat = subst(x, json_string_value(json_object_get(fl, "platform")), x->gargs, unres, 0);
-                if (plat == NULL)
+                plat = strdup(json_string_value(json_object_get(fl, "platform")));
+                if (plat == NULL) {
+                        prc_err_oom(x->err, "a stage");
                         goto out;
+                }
         }
         earlier = json_array_size(unres) == 0 ? find_stage(x, base) : NULL;
         if (earlier == st)

@@ -26,7 +26,7 @@ static bool match_gha_workflow(const char *path, const char *base)
 
         if (!ends_with(base, ".yml") && !ends_with(base, ".yaml"))
                 return false;
-        if (dl == 19 && strncmp(path, ".github/workflows/", 18) == 0)
+        if (dl == 18 && strncmp(path, ".github/workflows/", 18) == 0)
                 return true;
         return dl > 19 && strncmp(base - 19, "/.github/workflows/", 19) == 0;
 }
