@@ -87,14 +87,19 @@ json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, un
  */
 enum {
         PRC_YAML_STYLE_PLAIN, PRC_YAML_STYLE_SINGLE, PRC_YAML_STYLE_DOUBLE,
-        PRC_YAML_STYLE_LITERAL, PRC_YAML_STYLE_FOLDED,  /* block scalars: content starts on the next line */
+        PRC_YAML_STYLE_LITERAL, PRC_YAML_STYLE_FOLDED,  /* block scalars */
         PRC_YAML_STYLE_ALIAS, PRC_YAML_STYLE_MAP, PRC_YAML_STYLE_SEQ,
 };
 
 typedef struct prc_yaml_pos prc_yaml_pos;
 
 typedef struct prc_yaml_at {
-        uint32_t line, col;             /* where the node starts (a block scalar: its '|' or '>') */
+        /*
+         * Where the node starts.  A block scalar starts on the line after
+         * its '|' or '>' header (where its content, leading empty lines
+         * included, begins), column 1: a literal's line k is line + k - 1.
+         */
+        uint32_t line, col;
         uint32_t key_line, key_col;     /* a mapping member's key; 0 elsewhere */
         int      style;                 /* PRC_YAML_STYLE_* */
 } prc_yaml_at;

@@ -106,10 +106,10 @@ static uint32_t scalar_line(const prc_yaml_at *at, const char *s, size_t off)
         if (at->line == 0)
                 return 0;
         if (at->style != PRC_YAML_STYLE_LITERAL)
-                return at->style == PRC_YAML_STYLE_FOLDED ? at->line + 1 : at->line;
+                return at->line;        /* folded and flow scalars fold their lines: the first one */
         for (size_t i = 0; i < off; i++)
                 nl += s[i] == '\n';
-        return at->line + 1 + nl;
+        return at->line + nl;
 }
 
 /* Add one expression entry (text s[0..n)) to list. */
@@ -537,8 +537,8 @@ static void shift_lines(json_t *v, const prc_yaml_at *at, unsigned depth)
                 json_object_foreach(v, k, m) {
                         if (strcmp(k, "line") == 0 && json_is_integer(m)) {
                                 json_int_t l = json_integer_value(m);
-                                json_integer_set(m, at->style == PRC_YAML_STYLE_LITERAL ? at->line + l
-                                                    : at->style == PRC_YAML_STYLE_FOLDED ? at->line + 1 : at->line);
+                                json_integer_set(m, at->style == PRC_YAML_STYLE_LITERAL ? at->line + l - 1
+                                                                                        : at->line);
                         } else {
                                 shift_lines(m, at, depth + 1);
                         }
@@ -588,8 +588,7 @@ static json_t *run_obj(gx *g, const json_t *v, uint32_t id, const char *shell, b
         r = json_object();
         if (!oomj(g, r, "a run script"))
                 return NULL;
-        if (!setn(g, r, "line", json_integer(at.style == PRC_YAML_STYLE_LITERAL || at.style == PRC_YAML_STYLE_FOLDED
-                                                     ? at.line + 1 : at.line)) ||
+        if (!setn(g, r, "line", at.line ? json_integer(at.line) : json_null()) ||
             !prc_md_set_str(r, "shell", shell, g->err)) {
                 json_decref(r);
                 return NULL;
