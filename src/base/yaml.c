@@ -1411,6 +1411,12 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         c.err = err;
         c.sink = sink;
         c.sink_ctx = ctx;
+        if (n > lim->input_max) {
+                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "YAML input of %zu bytes, limit %zu", n, lim->input_max);
+                return NULL;
+        }
+        if (!check_bytes(p, n, err))
+                return NULL;
         if (out_pos != NULL) {
                 c.pos = calloc(1, sizeof(*c.pos));
                 if (c.pos == NULL) {
@@ -1418,12 +1424,6 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
                         return NULL;
                 }
         }
-        if (n > lim->input_max) {
-                prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "YAML input of %zu bytes, limit %zu", n, lim->input_max);
-                return NULL;
-        }
-        if (!check_bytes(p, n, err))
-                return NULL;
 
         /*
          * Filled by hand: fy_diag_cfg_default asks isatty(stderr), an ioctl
