@@ -3,7 +3,7 @@
 # Runs apt-get only for what is missing; as non-root it prints the command.
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
-libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema openssl
+libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-yaml openssl
 zlib1g-dev xxhash"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;

@@ -112,9 +112,13 @@ static void test_extract_gha__yaml_positions(void)
         w = prc_yaml_load((const uint8_t *)"on: push\n", 9, &prc_limits_default, 0, &e);
         T_ASSERT(json_is_string(json_object_get(w, "on")));
         json_decref(w);
-        /* a failed load hands out no table */
+        /* a failed load hands out no table, also when the bytes are refused before parsing (ASan checks leaks) */
         pos = NULL;
         T_ASSERT(prc_yaml_load_pos((const uint8_t *)"a: [", 4, &prc_limits_default, 0, &pos, &e) == NULL);
+        T_ASSERT(pos == NULL);
+        prc_err_init(&e);
+        T_ASSERT(prc_yaml_load_pos((const uint8_t *)"a: \xff", 4, &prc_limits_default, 0, &pos, &e) == NULL);
+        T_ERR(e, PRC_E_INVALID_UTF8);
         T_ASSERT(pos == NULL);
 }
 
