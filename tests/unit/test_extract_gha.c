@@ -362,6 +362,12 @@ static void test_extract_gha__action_and_refusals(void)
         T_ASSERT(json_is_null(at(md, "details/jobs/0/steps/0/run/tokens")));
         T_EQ_INT(json_array_size(at(md, "not_extracted")), 1);
         json_decref(md);
+        /* an image given by an expression is known only at run time: not extracted, and said */
+        md = run(".github/workflows/x.yml", "on: push\njobs:\n  a:\n    container: ${{ matrix.img }}\n", &e);
+        T_NOERR(e);
+        T_EQ_STR(s_at(md, "not_extracted/0/what"), "jobs.a.container");
+        T_EQ_INT(i_at(md, "not_extracted/0/line"), 4);
+        json_decref(md);
         /* uses without a ref: recorded with its error, not a dependency */
         md = run(".github/workflows/x.yml", "on: push\njobs:\n  a:\n    steps:\n      - uses: actions/checkout\n", &e);
         T_NOERR(e);
@@ -369,6 +375,29 @@ static void test_extract_gha__action_and_refusals(void)
         T_EQ_INT(json_array_size(at(md, "dependencies")), 0);
         T_EQ_INT(json_array_size(at(md, "not_extracted")), 1);
         json_decref(md);
+}
+
+/* Many small scripts that each expand within the tokenizer's own bound still meet the per-file budget. */
+static void test_extract_gha__token_budget_per_file(void)
+{
+        static const char head[] = "on: push\njobs:\n  a:\n    steps:\n";
+        static const char step[] = "      - run: x=({a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b})\n";
+        size_t n = 3000, len = strlen(head) + n * strlen(step);
+        char *y = malloc(len + 1);
+        size_t off = strlen(head);
+        prc_err e;
+        json_t *md;
+
+        T_ASSERT(y != NULL);
+        memcpy(y, head, off);
+        for (size_t i = 0; i < n; i++, off += strlen(step))
+                memcpy(y + off, step, strlen(step));
+        y[off] = '\0';
+        md = run(".github/workflows/x.yml", y, &e);
+        T_ASSERT(md == NULL);
+        T_ERR(e, PRC_E_EXTRACT_LIMIT);
+        T_ASSERT(e.line > 4);
+        free(y);
 }
 
 static void test_extract_gha__matching(void)
@@ -456,6 +485,17 @@ static void test_extract_gha__dockerfile(void)
         T_EQ_INT(json_array_size(at(md, "not_extracted")), 1);
         json_decref(md);
 
+        /* "<<" inside quotes or arithmetic is no here-document; a byte order mark is no part of FROM */
+        md = run("Dockerfile", "\xef\xbb\xbf" "FROM a\nRUN echo \"x<<y\" && echo $((1<<2))\nCOPY --from=$V /a /b\n", &e);
+        T_NOERR(e);
+        T_EQ_STR(s_at(md, "details/stages/0/base"), "a");
+        T_EQ_INT(json_array_size(at(md, "details/stages/0/instructions/0/heredocs")), 0);
+        T_EQ_STR(s_at(md, "not_extracted/0/what"), "$V");
+        T_EQ_INT(json_array_size(at(md, "dependencies")), 1);
+        json_decref(md);
+        T_ASSERT(run("Dockerfile", "# escape=`\n# escape=\\\nFROM a\n", &e) == NULL);
+        T_ERR(e, PRC_E_DOCKER_SYNTAX);
+        T_EQ_INT(e.line, 2);
         T_ASSERT(run("Dockerfile", "# just a comment\n", &e) == NULL);
         T_ERR(e, PRC_E_DOCKER_NO_STAGE);
         T_ASSERT(run("Dockerfile", "RUN x\nFROM a\n", &e) == NULL);
@@ -479,6 +519,7 @@ static const prc_test tests[] = {
         T(test_extract_gha__expressions),
         T(test_extract_gha__workflow),
         T(test_extract_gha__action_and_refusals),
+        T(test_extract_gha__token_budget_per_file),
         T(test_extract_gha__matching),
         T(test_extract_gha__dockerfile),
 };

@@ -24,6 +24,7 @@ typedef struct gx {
         json_t             *md;         /* borrowed: the ManifestDoc being built */
         const prc_yaml_pos *pos;        /* borrowed */
         prc_err            *err;
+        size_t              tok_used;   /* token bytes kept so far (prc_x_tokens_budget) */
 } gx;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -194,15 +195,11 @@ static bool scan_string(gx *g, json_t *list, const char *field, const char *s, c
                         }
                 }
                 if (!closed) {
-                        json_t *e;
+                        /* Recorded with empty text (the rest of the value is no expression) and its error. */
                         if (!add_expr(g, list, field, "", 0, scalar_line(at, s, i)))
                                 return false;
-                        e = json_array_get(list, json_array_size(list) - 1);
-                        if (!prc_md_set_str(e, "text", s + start, g->err) && !prc_err_is_set(g->err))
-                                return false;
-                        if (prc_err_is_set(g->err))
-                                return false;
-                        return prc_md_set_str(e, "error", "'${{' without a closing '}}'", g->err);
+                        return prc_md_set_str(json_array_get(list, json_array_size(list) - 1), "error",
+                                              "'${{' without a closing '}}'", g->err);
                 }
                 if (!add_expr(g, list, field, s + start, j - start, scalar_line(at, s, i)))
                         return false;
@@ -229,8 +226,11 @@ static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, u
         char child[256];
         prc_yaml_at at;
 
-        if (depth > 64)
-                return true;    /* the YAML loader's depth limit is lower in practice; never recurse unbounded */
+        /* The loader refused anything deeper; this only keeps the recursion bounded if that ever changes. */
+        if (depth > g->in->lim->depth_max) {
+                prc_err_set(g->err, PRC_E_DEPTH_LIMIT, "'%s' nests deeper than %u", field, g->in->lim->depth_max);
+                return false;
+        }
         if (json_is_string(v)) {
                 if (!prc_yaml_pos_get(g->pos, id, &at))
                         memset(&at, 0, sizeof(at));
@@ -619,6 +619,12 @@ static json_t *run_obj(gx *g, const json_t *v, uint32_t id, const char *shell, b
                 return r;
         }
         json_object_del(doc, "format");
+        if (!prc_x_tokens_budget(&g->tok_used, doc, g->in->n, g->err)) {
+                json_decref(doc);
+                json_decref(r);
+                prc_err_set_line(g->err, at.line, 0);
+                return NULL;
+        }
         shift_lines(doc, &at, 0);
         if (!setn(g, r, "tokens", doc)) {
                 json_decref(r);
@@ -748,15 +754,22 @@ static json_t *image_member(gx *g, const json_t *v, uint32_t id, const char *gro
                 shape(g, line, "'%s' image must be a string", where);
                 return NULL;
         }
-        if (img != NULL && strstr(json_string_value(img), "${{") == NULL && json_string_length(img) > 0) {
+        if (img != NULL && strstr(json_string_value(img), "${{") != NULL) {
+                if (!prc_md_not_extracted(g->md, where, "the image is an expression, known only at run time", line,
+                                          g->err)) {
+                        json_decref(o);
+                        return NULL;
+                }
+        } else if (img != NULL && json_string_length(img) > 0) {
                 json_decref(parsed);
                 parsed = prc_x_image_ref(json_string_value(img), g->err);
                 if (parsed == NULL) {
                         json_decref(o);
                         return NULL;
                 }
-                if (json_is_true(json_object_get(parsed, "valid")) &&
-                    !prc_x_image_dep(g->md, parsed, "build", group, line, g->err)) {
+                if (json_is_true(json_object_get(parsed, "valid")) ?
+                    !prc_x_image_dep(g->md, parsed, "build", group, line, g->err) :
+                    !prc_md_not_extracted(g->md, where, "not a valid image reference", line, g->err)) {
                         json_decref(parsed);
                         json_decref(o);
                         return NULL;
@@ -1073,7 +1086,7 @@ static json_t *extract_workflow(const prc_xin *in, prc_err *err)
 
         if (root == NULL)
                 return NULL;
-        g = (gx){ in, NULL, pos, err };
+        g = (gx){ in, NULL, pos, err, 0 };
         rid = prc_yaml_pos_root(pos);
         on = json_object_get(root, "on");
         jv = json_object_get(root, "jobs");
@@ -1145,7 +1158,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
 
         if (root == NULL)
                 return NULL;
-        g = (gx){ in, NULL, pos, err };
+        g = (gx){ in, NULL, pos, err, 0 };
         rid = prc_yaml_pos_root(pos);
         rv = json_object_get(root, "runs");
         if (!json_is_object(rv)) {

@@ -194,6 +194,35 @@ bool prc_x_image_dep(json_t *md, const json_t *img, const char *scope, const cha
         return ok;
 }
 
+static size_t cost(const json_t *v, unsigned depth)
+{
+        size_t c = 16, i;
+        const char *k;
+        json_t *m;
+
+        if (depth > 64)
+                return c;
+        if (json_is_string(v))
+                return c + json_string_length(v);
+        if (json_is_object(v))
+                json_object_foreach((json_t *)v, k, m)
+                        c += strlen(k) + cost(m, depth + 1);
+        else if (json_is_array(v))
+                json_array_foreach(v, i, m)
+                        c += cost(m, depth + 1);
+        return c;
+}
+
+bool prc_x_tokens_budget(size_t *used, const json_t *doc, size_t file_n, prc_err *err)
+{
+        size_t cap = PRC_SHELL_OUTPUT_FACTOR * file_n + PRC_SHELL_OUTPUT_SLACK;
+
+        *used += cost(doc, 0);
+        if (*used > cap)
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "tokens of this file's scripts pass %zu bytes", cap);
+        return true;
+}
+
 /* ---- the Dockerfile reader ------------------------------------------------- */
 
 typedef struct pline {
@@ -223,6 +252,7 @@ typedef struct dx {
         json_t        *stages;  /* borrowed from details */
         json_t        *stage;   /* borrowed: the current stage */
         bool           posix;   /* the current stage's SHELL is a POSIX shell */
+        size_t         tok_used; /* prc_x_tokens_budget */
 } dx;
 
 static bool at_line(prc_err *err, uint32_t line)
@@ -307,6 +337,21 @@ static bool heredocs(dx *x, instr *it, size_t *i, size_t *slen)
 
         for (const char *h = strstr(s, "<<"); h != NULL; h = strstr(h + 2, "<<")) {
                 const char *w = h + 2;
+                char quote = 0;
+                /* A marker starts a word outside quotes ("a<<b" and $((1<<2)) are none), as BuildKit lexes it. */
+                for (const char *c = s; c < h; c++) {
+                        if (quote == 0 && (*c == '"' || *c == '\''))
+                                quote = *c;
+                        else if (quote != 0 && *c == quote)
+                                quote = 0;
+                }
+                {
+                        const char *b = h;
+                        while (b > s && isdigit((unsigned char)b[-1]))
+                                b--;        /* a file descriptor: 3<<EOF */
+                        if (quote != 0 || (b > s && strchr(" \t;|&", b[-1]) == NULL))
+                                continue;
+                }
                 bool strip = false;
                 char delim[128], q = 0;
                 size_t k = 0;
@@ -668,6 +713,11 @@ static bool tokens(dx *x, json_t *obj, const instr *it, const char *kw)
                        prc_md_not_extracted(x->md, what, why, it->line, x->err);
         }
         json_object_del(doc, "format");
+        if (!prc_x_tokens_budget(&x->tok_used, doc, x->in->n, x->err)) {
+                json_decref(doc);
+                prc_err_set_line(x->err, it->line, 0);
+                return false;
+        }
         /* Script line k is file line map[k - 1]. */
         {
                 json_t *stack[64];
@@ -731,14 +781,15 @@ static bool command(dx *x, json_t *o, const char *args, instr *it, const char *k
         return tokens(x, o, it, kw);
 }
 
-static json_t *find_stage(dx *x, const char *name)
+/* The earlier stage name (case-insensitive) refers to; by_index: COPY --from=N may also give its index. */
+static json_t *find_stage(dx *x, const char *name, bool by_index)
 {
         size_t i;
         json_t *st;
         char *end;
         unsigned long idx = strtoul(name, &end, 10);
 
-        if (*name != '\0' && *end == '\0')
+        if (by_index && isdigit((unsigned char)*name) && *end == '\0')
                 return idx < json_array_size(x->stages) ? json_array_get(x->stages, idx) : NULL;
         json_array_foreach(x->stages, i, st) {
                 const char *a = json_string_value(json_object_get(st, "name"));
@@ -790,7 +841,7 @@ static bool from(dx *x, const char *args, uint32_t line)
                         goto out;
                 }
         }
-        earlier = json_array_size(unres) == 0 ? find_stage(x, base) : NULL;
+        earlier = json_array_size(unres) == 0 ? find_stage(x, base, false) : NULL;
         if (earlier == st)
                 earlier = NULL;
         if (!setn_d(x, st, "index", json_integer((json_int_t)json_array_size(x->stages) - 1)) ||
@@ -930,18 +981,23 @@ static bool copy_add(dx *x, json_t *o, const char *args, uint32_t line, bool add
                 return setn_d(x, o, "from", json_null()) && setn_d(x, o, "from_stage", json_null()) &&
                        setn_d(x, o, "from_image", json_null());
         {
-                json_t *st = find_stage(x, from), *img;
+                json_t *st = find_stage(x, from, true), *img;
                 if (!prc_md_set_str(o, "from", from, x->err) ||
                     !setn_d(x, o, "from_stage", st != NULL ? json_incref(json_object_get(st, "index")) : json_null()))
                         return false;
                 if (st != NULL)
                         return setn_d(x, o, "from_image", json_null());
+                if (strchr(from, '$') != NULL)
+                        return setn_d(x, o, "from_image", json_null()) &&
+                               prc_md_not_extracted(x->md, from, "COPY --from names a variable; not substituted",
+                                                    line, x->err);
                 /* --from naming no stage is an image: BuildKit pulls it, so it is a dependency. */
                 img = prc_x_image_ref(from, x->err);
                 if (img == NULL)
                         return false;
-                if (json_is_true(json_object_get(img, "valid")) &&
-                    !prc_x_image_dep(x->md, img, "build", NULL, line, x->err)) {
+                if (json_is_true(json_object_get(img, "valid")) ?
+                    !prc_x_image_dep(x->md, img, "build", NULL, line, x->err) :
+                    !prc_md_not_extracted(x->md, from, "not a valid image reference", line, x->err)) {
                         json_decref(img);
                         return false;
                 }
@@ -1088,6 +1144,7 @@ json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err)
         dx x = { .in = in, .err = err, .esc = '\\', .posix = true };
         json_t *md = NULL, *det, *dirs;
         size_t i = 0, nl = 0;
+        unsigned seen = 0;      /* directives given: escape 1, syntax 2, check 4 */
         bool in_dirs = true;
 
         if (in->n > in->lim->input_max) {
@@ -1129,6 +1186,11 @@ json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err)
                         start = j + 1;
                 }
         }
+        /* A byte order mark is no part of the first line (directive or instruction). */
+        if (x.nlines > 0 && x.lines[0].n >= 3 && memcmp(x.lines[0].p, "\xef\xbb\xbf", 3) == 0) {
+                x.lines[0].p += 3;
+                x.lines[0].n -= 3;
+        }
         x.md = md;
         det = prc_md_details(md);
         dirs = json_pack("{s:n, s:s, s:n}", "syntax", "escape", "\\", "check");
@@ -1141,16 +1203,16 @@ json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err)
                 instr it;
                 bool ok;
                 if (in_dirs) {
-                        char key[32], val[256];
-                        const char *p = l->p;
-                        size_t n = l->n;
-                        /* A byte order mark before the first directive is not part of it. */
-                        if (i == 0 && n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
-                                p += 3;
-                                n -= 3;
-                        }
-                        if (directive(p, n, key, sizeof(key), val, sizeof(val))) {
-                                if (strcmp(key, "escape") == 0) {
+                        char key[32], val[PRC_MD_STR_MAX + 2];      /* longer: extract-limit below */
+                        if (directive(l->p, l->n, key, sizeof(key), val, sizeof(val)) &&
+                            (strcmp(key, "escape") == 0 || strcmp(key, "syntax") == 0 || strcmp(key, "check") == 0)) {
+                                unsigned bit = key[0] == 'e' ? 1u : key[0] == 's' ? 2u : 4u;
+                                if (seen & bit) {
+                                        dfail(&x, PRC_E_DOCKER_SYNTAX, l->line, "parser directive '%s' given twice", key);
+                                        goto fail;
+                                }
+                                seen |= bit;
+                                if (bit == 1u) {
                                         if (strcmp(val, "\\") != 0 && strcmp(val, "`") != 0) {
                                                 dfail(&x, PRC_E_DOCKER_SYNTAX, l->line, "escape directive '%s' is "
                                                       "neither '\\' nor '`'", val);
@@ -1158,15 +1220,12 @@ json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err)
                                         }
                                         x.esc = val[0];
                                 }
-                                if ((strcmp(key, "escape") == 0 || strcmp(key, "syntax") == 0 ||
-                                     strcmp(key, "check") == 0) && !json_is_string(json_object_get(dirs, key)) ==
-                                    !(strcmp(key, "escape") == 0)) {
-                                        if (!prc_md_set_str(dirs, key, val, err))
-                                                goto fail;
-                                        i++;
-                                        continue;
-                                }
+                                if (!prc_md_set_str(dirs, key, val, err))
+                                        goto fail;
+                                i++;
+                                continue;
                         }
+                        /* Anything else (an unknown directive is a comment) ends the directives. */
                         in_dirs = false;
                 }
                 if (blank(l->p, l->n) || comment(l->p, l->n)) {

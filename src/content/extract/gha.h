@@ -50,6 +50,15 @@ char *prc_x_image_purl(const json_t *img);
 bool prc_x_image_dep(json_t *md, const json_t *img, const char *scope, const char *group, uint32_t line,
                      prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * The shell tokenizer bounds each script by its own size; a file of many
+ * small scripts (workflow steps, RUN lines) could still multiply that.
+ * Adds doc's cost (string bytes plus 16 per value) to *used and refuses
+ * (extract-limit) past PRC_SHELL_OUTPUT_FACTOR times the file plus
+ * PRC_SHELL_OUTPUT_SLACK: the tokenizer's per-script bound, per file.
+ */
+bool prc_x_tokens_budget(size_t *used, const json_t *doc, size_t file_n, prc_err *err) PRC_MUST_CHECK;
+
 /* Is s exactly 40 hex digits (a full commit SHA)? */
 bool prc_x_is_sha40(const char *s);
 
