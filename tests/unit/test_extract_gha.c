@@ -262,7 +262,7 @@ static void test_extract_gha__workflow(void)
         T_EQ_INT(i_at(steps, "1/run/tokens/commands/0/line"), 35);
         T_EQ_INT(i_at(steps, "1/run/tokens/commands/1/line"), 36);
         T_EQ_STR(s_at(steps, "1/run/tokens/commands/1/body/0/tokens/2"), ">>");
-        x = expr(at(steps, "1/expressions"), " github.event.pull_request.title ");
+        x = expr(at(steps, "1/expressions"), "github.event.pull_request.title");
         T_ASSERT(x != NULL);
         x = NULL;
         {

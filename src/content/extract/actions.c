@@ -201,8 +201,16 @@ static bool scan_string(gx *g, json_t *list, const char *field, const char *s, c
                         return prc_md_set_str(json_array_get(list, json_array_size(list) - 1), "error",
                                               "'${{' without a closing '}}'", g->err);
                 }
-                if (!add_expr(g, list, field, s + start, j - start, scalar_line(at, s, i)))
-                        return false;
+                {
+                        /* The text is the expression without the blanks around it. */
+                        size_t a = start, b = j;
+                        while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\n' || s[a] == '\r'))
+                                a++;
+                        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\n' || s[b - 1] == '\r'))
+                                b--;
+                        if (!add_expr(g, list, field, s + a, b - a, scalar_line(at, s, i)))
+                                return false;
+                }
                 i = j + 1;
         }
         return true;
