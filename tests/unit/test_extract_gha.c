@@ -479,10 +479,16 @@ static void test_extract_gha__dockerfile(void)
         T_EQ_STR(s_at(md, "details/stages/0/instructions/0/tokens/commands/0/body/0/tokens/2"), "b");
         T_EQ_STR(s_at(md, "dependencies/0/scope"), "runtime");
         json_decref(md);
-        md = run("Dockerfile", "FROM mcr.microsoft.com/windows:ltsc\nSHELL [\"powershell\", \"-c\"]\nRUN Get-Thing\n", &e);
+        /* SHELL stops tokenizing, and a stage built on that one keeps it; HEALTHCHECK's CMD word is no token */
+        md = run("Dockerfile", "FROM mcr.microsoft.com/windows:ltsc AS w\nSHELL [\"powershell\", \"-c\"]\n"
+                 "RUN Get-Thing\nFROM w\nRUN Get-Other\nFROM alpine\nHEALTHCHECK --retries=3 CMD wget -q x || exit 1\n", &e);
         T_NOERR(e);
         T_ASSERT(json_is_null(at(md, "details/stages/0/instructions/1/tokens")));
-        T_EQ_INT(json_array_size(at(md, "not_extracted")), 1);
+        T_ASSERT(json_is_null(at(md, "details/stages/1/instructions/0/tokens")));
+        T_EQ_STR(s_at(md, "details/stages/1/shell/0"), "powershell");
+        T_EQ_INT(json_array_size(at(md, "not_extracted")), 2);
+        T_EQ_STR(s_at(md, "details/stages/2/instructions/0/tokens/commands/0/body/0/tokens/0"), "wget");
+        T_EQ_INT(i_at(md, "details/stages/2/instructions/0/tokens/commands/0/body/0/line"), 7);
         json_decref(md);
 
         /* "<<" inside quotes or arithmetic is no here-document; a byte order mark is no part of FROM */

@@ -746,24 +746,34 @@ static bool tokens(dx *x, json_t *obj, const instr *it, const char *kw)
         return json_object_set_new(obj, "tokens", doc) == 0 || prc_err_oom(x->err, "tokens");
 }
 
-/* Blank out the instruction keyword and its leading flags in the script (lines stay where they are). */
-static void script_strip_head(instr *it)
+static size_t skip_blank(const char *s, size_t i)
+{
+        while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || (s[i] == '\\' && s[i + 1] == '\n'))
+                i++;
+        return i;
+}
+
+/*
+ * Blank out the instruction keyword, its leading flags and, for
+ * HEALTHCHECK, the CMD word in the script (lines stay where they are).
+ */
+static void script_strip_head(instr *it, bool sub_cmd)
 {
         char *s = it->script;
-        size_t i = 0;
+        size_t i = skip_blank(s, 0);
 
-        while (s[i] == ' ' || s[i] == '\t')
-                i++;
         while (isalpha((unsigned char)s[i]))
                 s[i++] = ' ';
         for (;;) {
-                while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || (s[i] == '\\' && s[i + 1] == '\n'))
-                        i++;
+                i = skip_blank(s, i);
                 if (s[i] != '-' || s[i + 1] != '-')
                         break;
                 while (s[i] && s[i] != ' ' && s[i] != '\t' && s[i] != '\n')
                         s[i++] = ' ';
         }
+        if (sub_cmd)
+                while (isalpha((unsigned char)s[i]))
+                        s[i++] = ' ';
 }
 
 /* The shell form or exec form of RUN, CMD, ENTRYPOINT, HEALTHCHECK CMD. */
@@ -777,8 +787,21 @@ static bool command(dx *x, json_t *o, const char *args, instr *it, const char *k
         if (json_object_set_new(o, "form", json_string("shell")) != 0 ||
             json_object_set_new(o, "exec", json_null()) != 0)
                 return prc_err_oom(x->err, "a command");
-        script_strip_head(it);
+        script_strip_head(it, strcmp(kw, "HEALTHCHECK") == 0);
         return tokens(x, o, it, kw);
+}
+
+static bool posix_exe(const json_t *shell)
+{
+        const char *e = json_string_value(json_array_get(shell, 0));
+        const char *b;
+
+        if (e == NULL)
+                return false;
+        b = strrchr(e, '/');
+        b = b != NULL ? b + 1 : e;
+        return strcmp(b, "sh") == 0 || strcmp(b, "bash") == 0 || strcmp(b, "dash") == 0 || strcmp(b, "ash") == 0 ||
+               strcmp(b, "zsh") == 0;
 }
 
 /* The earlier stage name (case-insensitive) refers to; by_index: COPY --from=N may also give its index. */
@@ -813,7 +836,6 @@ static bool from(dx *x, const char *args, uint32_t line)
                 return prc_err_oom(x->err, "a stage");
         }
         x->stage = st;
-        x->posix = true;
         rest = flags(x, args, fl, line);
         if (rest == NULL)
                 goto out;
@@ -844,6 +866,13 @@ static bool from(dx *x, const char *args, uint32_t line)
         earlier = json_array_size(unres) == 0 ? find_stage(x, base, false) : NULL;
         if (earlier == st)
                 earlier = NULL;
+        /* A stage built on an earlier one keeps its SHELL (image configuration); others start with /bin/sh -c. */
+        {
+                json_t *sh = earlier != NULL ? json_object_get(earlier, "shell") : NULL;
+                x->posix = sh == NULL || json_is_null(sh) || posix_exe(sh);
+                if (!setn_d(x, st, "shell", sh != NULL ? json_incref(sh) : json_null()))
+                        goto out;
+        }
         if (!setn_d(x, st, "index", json_integer((json_int_t)json_array_size(x->stages) - 1)) ||
             !setn_d(x, st, "line", json_integer(line)) || !prc_md_set_str(st, "name", alias, x->err) ||
             !prc_md_set_str(st, "base_raw", base_raw, x->err) || !prc_md_set_str(st, "base", base, x->err) ||
@@ -1017,19 +1046,6 @@ static bool known_kw(const char *kw)
         return false;
 }
 
-static bool posix_exe(const json_t *shell)
-{
-        const char *e = json_string_value(json_array_get(shell, 0));
-        const char *b;
-
-        if (e == NULL)
-                return false;
-        b = strrchr(e, '/');
-        b = b != NULL ? b + 1 : e;
-        return strcmp(b, "sh") == 0 || strcmp(b, "bash") == 0 || strcmp(b, "dash") == 0 || strcmp(b, "ash") == 0 ||
-               strcmp(b, "zsh") == 0;
-}
-
 static bool instruction(dx *x, instr *it)
 {
         char kw[16];
@@ -1094,7 +1110,7 @@ static bool instruction(dx *x, instr *it)
                         return dfail(x, PRC_E_DOCKER_SYNTAX, it->line, "'%s' takes a JSON array", "SHELL");
                 }
                 x->posix = posix_exe(ex);
-                return setn_d(x, o, "exec", ex);
+                return setn_d(x, x->stage, "shell", json_incref(ex)) && setn_d(x, o, "exec", ex);
         }
         if (strcmp(kw, "COPY") == 0 || strcmp(kw, "ADD") == 0)
                 return copy_add(x, o, args, it->line, kw[0] == 'A');
