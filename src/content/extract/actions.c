@@ -1273,9 +1273,6 @@ out:
         return md;
 }
 
-json_t *prc_extract_gha_workflow(const prc_xin *in, prc_err *err);
-json_t *prc_extract_gha_action(const prc_xin *in, prc_err *err);
-
 json_t *prc_extract_gha_workflow(const prc_xin *in, prc_err *err)
 {
         return extract_workflow(in, err);

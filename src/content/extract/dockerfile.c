@@ -1153,8 +1153,6 @@ static bool directive(const char *p, size_t n, char *key, size_t kcap, char *val
         return true;
 }
 
-json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err);
-
 json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err)
 {
         dx x = { .in = in, .err = err, .esc = '\\', .posix = true };

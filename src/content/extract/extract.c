@@ -7,10 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* GitHub Actions and containers (actions.c, dockerfile.c) */
-json_t *prc_extract_gha_workflow(const prc_xin *in, prc_err *err);
-json_t *prc_extract_gha_action(const prc_xin *in, prc_err *err);
-json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err);
+#include "content/extract/gha.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

@@ -59,6 +59,11 @@ bool prc_x_image_dep(json_t *md, const json_t *img, const char *scope, const cha
  */
 bool prc_x_tokens_budget(size_t *used, const json_t *doc, size_t file_n, prc_err *err) PRC_MUST_CHECK;
 
+/* The extractors of this family (the table in extract.c lists them). */
+json_t *prc_extract_gha_workflow(const prc_xin *in, prc_err *err);
+json_t *prc_extract_gha_action(const prc_xin *in, prc_err *err);
+json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err);
+
 /* Is s exactly 40 hex digits (a full commit SHA)? */
 bool prc_x_is_sha40(const char *s);
 
