@@ -1,10 +1,12 @@
 #!/bin/sh
 # setup.sh - install the Debian packages prc builds and tests with.
 # Runs apt-get only for what is missing; as non-root it prints the command.
+# libcurl4-openssl-dev gives the headers of src/net/https.c; libcurl4 is the library it loads
+# with dlopen when `prc setup native` fetches (prc itself does not link it).
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
 libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-yaml openssl
-zlib1g-dev xxhash"
+zlib1g-dev xxhash libcurl4-openssl-dev libcurl4"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
 esac

@@ -30,6 +30,7 @@
 #include "adapter/oci_native.h"
 #include "adapter/protocol.h"
 #include "adapter/record.h"
+#include "adapter/setup.h"
 #include "base/buf.h"
 #include "base/jcs.h"
 #include "inventory/snapshot.h"
@@ -495,6 +496,21 @@ typedef struct probe {
         prc_err         image_err;
 } probe;
 
+/* Is ref the reviewed image of a native protocol (the ones `prc setup native` pulls)? */
+static bool native_pinned(const char *ref)
+{
+        prc_setup_images im;
+        prc_err e;
+
+        prc_err_init(&e);
+        if (!prc_setup_images_list(&im, &e))
+                return false;
+        for (size_t i = 0; i < im.n; i++)
+                if (strcmp(im.ref[i], ref) == 0)
+                        return true;
+        return false;
+}
+
 static void probe_run(probe *pr)
 {
         capture qv = { .pid = -1 }, qi = { .pid = -1 }, qm = { .pid = -1 };
@@ -586,7 +602,8 @@ static void probe_run(probe *pr)
                 else
                         prc_err_set(&pr->image_err, PRC_E_OCI_IMAGE_ABSENT,
                                     "image '%.200s' is not present locally and the runner never pulls "
-                                    "(--pull=never)", pr->image);
+                                    "(--pull=never); %s", pr->image, native_pinned(pr->image)
+                                    ? "`prc setup native` pulls it" : "pull exactly that reference first");
         }
 out:
         if (!pr->ok)

@@ -14,6 +14,7 @@
 #include "adapter/native/gitleaks.h"
 #include "adapter/native/grype.h"
 #include "adapter/oci.h"
+#include "adapter/setup.h"
 #include "inventory/snapshot.h"
 
 /* The digest the stand-in gate compares with, or NULL (release builds: always NULL). */
@@ -78,13 +79,17 @@ bool prc_oci_native_begin(prc_oci_native *n, const prc_oci_request *rq, prc_err 
                 return false;
         if (n->spec->stdin_ruleset) {
                 const char *path = rq->ruleset_path;
+                char stored[4096];
                 if (path == NULL || path[0] == '\0')
                         path = getenv(PRC_OCI_RULESET_ENV);
+                /* issue 17: else the copy `prc setup native` stored in the user's data directory */
+                if ((path == NULL || path[0] == '\0') && prc_setup_stored_ruleset(stored, sizeof(stored)))
+                        path = stored;
                 if (path == NULL || path[0] == '\0')
                         return prc_err_set(err, PRC_E_NATIVE_RULESET_MISSING,
-                                           "the %s protocol reads the pinned Gitleaks ruleset on stdin: give "
-                                           "--gitleaks-ruleset FILE or set " PRC_OCI_RULESET_ENV,
-                                           n->spec->protocol);
+                                           "the %s protocol reads the pinned Gitleaks ruleset on stdin: run "
+                                           "`prc setup native` (or give --gitleaks-ruleset FILE or set "
+                                           PRC_OCI_RULESET_ENV ")", n->spec->protocol);
                 prc_buf tmp;
                 prc_buf_init(&tmp, PRC_GITLEAKS_RULESET_SIZE);
                 bool ok = prc_gitleaks_ruleset_load(path, &tmp, err);

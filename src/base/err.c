@@ -34,6 +34,8 @@ static const struct errinfo table[PRC_E__COUNT] = {
 #include "adapter/errors_oci.def"
 #include "adapter/native/errors.def"
 #include "engine/errors.def"
+#include "net/errors.def"
+#include "net/errors_aur.def"
 #undef PRC_ERR
 };
 

@@ -31,6 +31,8 @@ typedef enum prc_errclass {
 #include "adapter/errors_oci.def"
 #include "adapter/native/errors.def"
 #include "engine/errors.def"
+#include "net/errors.def"
+#include "net/errors_aur.def"
 #undef PRC_ERR
         PRC_E__COUNT
 } prc_errclass;

@@ -23,7 +23,7 @@
 
 /* Every function prc calls, by its name without "archive_": one list makes the table and its loading. */
 #define PRC_LA_FUNCS(X)                                                                                 \
-        X(read_new) X(read_free) X(read_support_filter_gzip) X(read_support_format_raw)                \
+        X(read_new) X(read_free) X(read_support_filter_gzip) X(read_support_filter_zstd) X(read_support_format_raw)                \
         X(read_support_format_tar) X(read_open_memory) X(read_next_header) X(read_data) X(error_string) \
         X(filter_bytes) X(filter_code) X(filter_count) X(format) X(entry_filetype) X(entry_hardlink)    \
         X(entry_mode) X(entry_pathname) X(entry_perm) X(entry_size) X(entry_size_is_set)               \

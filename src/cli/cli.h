@@ -93,6 +93,15 @@ int cmd_verify(int argc, char **argv);
 /* -- inventory and snapshot -- */
 int cmd_inventory(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+/* -- AUR: diff of two package versions, snapshot fetch (issue 20) -- */
+int cmd_diff(int argc, char **argv);
+int cmd_aur_fetch(int argc, char **argv);
+/*
+ * The options every AUR fetch takes (cmd_aur.c): 'u' --aur-url BASE, 'C' --cacert FILE,
+ * 'W' --timeout SECONDS into o.  Returns 0, or the usage exit status (printed).
+ */
+struct prc_aur_opts;
+int cli_aur_option(const char *what, int c, const char *arg, struct prc_aur_opts *o);
 
 /* -- content worker and parsers -- */
 int cmd_content_parse(int argc, char **argv);
@@ -125,5 +134,7 @@ int cmd_record_show(int argc, char **argv);
 
 /* -- documents -- */
 int cmd_doc_digest(int argc, char **argv);
+/* setup (issue 17) */
+int cmd_setup_native(int argc, char **argv);
 
 #endif

@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adapter/data.h"
 #include "adapter/native/native.h"
 #include "adapter/oci.h"
 #include "adapter/registry.h"
+#include "content/archive_target.h"
+#include "net/aur.h"
 #include "content/client.h"
 #include "engine/catalog.h"
 #include "engine/sarif.h"
@@ -46,6 +49,38 @@ static bool scan_parse(void *ctx, const char *format, const char *path, const ui
 
         json_decref(doc);
         return ok;
+}
+
+/*
+ * Issue 20: an archive target.  The parent reads and hashes the archive's
+ * bytes (or takes the fetched ones) and never opens the archive: the worker
+ * lists the members, and the listing is the inventory.
+ */
+struct target_ctx {
+        prc_client         *client;     /* borrowed */
+        const char         *path;       /* borrowed: the archive file, or NULL when bytes are given */
+        const uint8_t      *bytes;      /* borrowed: fetched archive bytes (--aur) */
+        size_t              n;
+        prc_archive_target *t;          /* owned: outlives the scan's inventory */
+};
+
+static bool scan_open_target(void *ctx, prc_inventory **out_inv, json_t **out_source, prc_err *err)
+{
+        struct target_ctx *tc = ctx;
+        json_t *j;
+
+        if (!(tc->path != NULL ? prc_archive_target_open_file(tc->client, tc->path, &tc->t, err)
+                               : prc_archive_target_open(tc->client, tc->bytes, tc->n, &tc->t, err)))
+                return false;
+        j = prc_archive_target_json(tc->t);
+        if (j == NULL)
+                return prc_err_oom(err, "the archive record");
+        if (!prc_archive_target_inventory(tc->t, out_inv, err)) {
+                json_decref(j);
+                return false;
+        }
+        *out_source = j;
+        return true;
 }
 
 static json_t *scan_floor(void *ctx)
@@ -143,8 +178,9 @@ static int exit_for_refusal(const prc_err *e)
 }
 
 /*
- * prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest.
- * A native Gitleaks adapter without its operator-supplied ruleset gets the option named.
+ * prc never pulls: when a pinned image is absent, say exactly which pull fetches the reviewed digest, and for
+ * the native protocols the `prc setup native` that does it (issue 17).  A native Gitleaks adapter without its
+ * ruleset gets `prc setup native` and the options named.
  */
 static void pull_hints(const json_t *res, const prc_adapter_set *set, const char *what)
 {
@@ -155,8 +191,9 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
                 const char *cls = json_string_value(json_object_get(e, "class"));
                 const char *id = json_string_value(json_object_get(e, "adapter"));
                 if (cls != NULL && id != NULL && strcmp(cls, "native-ruleset-missing") == 0)
-                        fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset (gitleaks.toml.gz of v8.30.0); "
-                                "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n", what, id);
+                        fprintf(stderr, "prc %s: %s reads the pinned Gitleaks ruleset of v8.30.0; run `prc setup "
+                                "native` to store it, or give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET\n",
+                                what, id);
                 if (cls == NULL || id == NULL || strcmp(cls, "oci-image-absent") != 0)
                         continue;
                 for (size_t k = 0; k < set->n; k++) {
@@ -165,8 +202,10 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
                         prc_err_init(&pe);
                         if (strcmp(set->items[k].res.adapter_id, id) == 0 &&
                             prc_manifest_image_ref(set->items[k].manifest, ref, sizeof(ref), &pe))
-                                fprintf(stderr, "prc %s: the pinned image of %s is not present; fetch exactly the "
-                                        "reviewed digest with:\n  docker pull %s\n", what, id, ref);
+                                fprintf(stderr, "prc %s: the pinned image of %s is not present; %s exactly the "
+                                        "reviewed digest:\n  docker pull %s\n", what, id,
+                                        prc_native_spec_for(prc_manifest_protocol(set->items[k].manifest)) != NULL
+                                                ? "`prc setup native` pulls" : "pull", ref);
                 }
         }
 }
@@ -237,6 +276,21 @@ static void print_text(const json_t *r)
         printf("target inventory %s (%lld files)\n",
                json_string_value(json_object_get(json_object_get(r, "target"), "inventory_digest")),
                (long long)json_integer_value(json_object_get(json_object_get(r, "target"), "files")));
+        {
+                const json_t *ar = json_object_get(json_object_get(r, "target"), "archive");
+                const json_t *aur = json_object_get(json_object_get(r, "target"), "aur");
+                if (aur != NULL)
+                        printf("AUR package %s from %s\n", json_string_value(json_object_get(aur, "package")),
+                               json_string_value(json_object_get(aur, "url")));
+                const char *root = json_string_value(json_object_get(ar, "root"));
+                if (ar != NULL)
+                        printf("archive %s sha256 %s, %lld members%s%s, %zu rejected\n",
+                               json_string_value(json_object_get(ar, "format")),
+                               json_string_value(json_object_get(ar, "sha256")),
+                               (long long)json_integer_value(json_object_get(ar, "members")),
+                               root != NULL ? ", package root " : "", root != NULL ? root : "",
+                               json_array_size(json_object_get(ar, "rejected")));
+        }
         print_floor(json_object_get(r, "content_floor"));
         printf("\n%-16s %-12s %s\n", "ASSERTION", "STATE", "REASON");
         json_array_foreach(rows, i, row) {
@@ -327,6 +381,9 @@ static int run_scan(int argc, char **argv, const char *what)
                 { "trust-store", required_argument, NULL, 'S' },
                 { "registry-signature", required_argument, NULL, 'g' },
                 { "require-signature", no_argument, NULL, 'Q' },
+                { "aur", required_argument, NULL, 'A' },
+                { "aur-url", required_argument, NULL, 'u' },
+                { "cacert", required_argument, NULL, 'C' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", "sarif", NULL };
@@ -338,6 +395,13 @@ static int run_scan(int argc, char **argv, const char *what)
         prc_adapter_set set = { .n = 0 };
         prc_scan_opts so = { 0 };
         struct parse_ctx pc = { 0 };
+        struct target_ctx tc = { 0 };
+        const char *aur_name = NULL;
+        prc_aur_opts aur_opts = { 0 };
+        bool aur_extra = false;
+        char aur_url[PRC_AUR_URL_MAX];
+        prc_buf aur_bytes;
+        json_t *aur_rec = NULL;
         prc_client_opts copts;
         const char *format = "text";
         char catbuf[4200];
@@ -364,6 +428,15 @@ static int run_scan(int argc, char **argv, const char *what)
                 case 'S': sig.trust_store = optarg; break;
                 case 'g': sig.signature = optarg; break;
                 case 'Q': sig.require = true; break;
+                case 'A': aur_name = optarg; break;
+                case 'u':
+                case 'C': {
+                        int urc = cli_aur_option(what, c, optarg, &aur_opts);
+                        if (urc != 0)
+                                return urc;
+                        aur_extra = true;
+                        break;
+                }
                 case 'I':
                         if (nids == PRC_SCAN_ADAPTERS_MAX)
                                 return cli_usage(what, "at most %d adapters", PRC_SCAN_ADAPTERS_MAX);
@@ -416,8 +489,19 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         if (optind != argc)
                 return cli_usage(what, "unexpected argument '%s'", argv[optind]);
+        if (aur_name != NULL && so.target != NULL)
+                return cli_usage(what, "--aur and --target are mutually exclusive");
+        if (aur_extra && aur_name == NULL)
+                return cli_usage(what, "--aur-url and --cacert go with --aur NAME");
+        if (aur_name != NULL && !prc_aur_name_check(aur_name, &err)) {
+                /* Refused before any request (issue 20). */
+                cli_print_err(&err);
+                return PRC_EXIT_USAGE;
+        }
+        if (aur_name != NULL)
+                so.target = aur_name;   /* a label only: the inventory comes from the fetched bytes */
         if (so.target == NULL)
-                return cli_usage(what, "--target DIR is required");
+                return cli_usage(what, "--target DIR is required (or --aur NAME)");
         if (!cli_format_ok(what, format, formats))
                 return PRC_EXIT_USAGE;
         if (oc.nmanifests > 0 && (registry != NULL || nids > 0))
@@ -465,6 +549,36 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         so.parse = scan_parse;
         so.parse_ctx = &pc;
+        tc.client = pc.client;
+        prc_buf_init(&aur_bytes, PRC_AUR_SNAPSHOT_MAX);
+        if (aur_name != NULL) {
+                prc_https_result hr;
+                if (!prc_aur_fetch(aur_name, &aur_opts, &aur_bytes, aur_url, &hr, &err)) {
+                        cli_print_err(&err);
+                        rc = err.cls == PRC_E_AUR_URL_INVALID ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
+                        goto out;
+                }
+                /* A URL is an input, not a host path: it is recorded (issue 20). */
+                aur_rec = json_pack("{s:s,s:s}", "package", aur_name, "url", aur_url);
+                if (aur_rec == NULL) {
+                        prc_err_oom(&err, "the AUR record");
+                        cli_print_err(&err);
+                        goto out;
+                }
+                so.aur = aur_rec;
+                tc.bytes = aur_bytes.data != NULL ? aur_bytes.data : (const uint8_t *)"";
+                tc.n = aur_bytes.len;
+                so.open_target = scan_open_target;
+                so.target_ctx = &tc;
+        } else {
+                struct stat tst;
+                /* A target that is not a directory is an archive snapshot (.tar, .tar.gz/.tgz, .tar.zst). */
+                if (stat(so.target, &tst) == 0 && !S_ISDIR(tst.st_mode)) {
+                        tc.path = so.target;
+                        so.open_target = scan_open_target;
+                        so.target_ctx = &tc;
+                }
+        }
         so.content_floor = scan_floor;
         so.progress = on_progress;
         cli_interrupts ints;
@@ -513,6 +627,9 @@ out:
         for (size_t i = 0; i < oc.narts; i++)
                 prc_buf_clear(&oc.arts[i]);
         json_decref(res);
+        prc_archive_target_free(tc.t);
+        json_decref(aur_rec);
+        prc_buf_clear(&aur_bytes);
         prc_client_free(pc.client);
         prc_adapter_set_clear(&set);
         cli_interrupts_die();

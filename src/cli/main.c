@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adapter/native/gitleaks.h"
 #include "content/worker.h"
 
 /*
@@ -15,7 +16,8 @@
 const prc_cmd prc_cmds[] = {
         /* -- scan and verify (engine) -- */
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
-          "usage: prc scan --target DIR [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
+          "usage: prc scan --target DIR|ARCHIVE | --aur NAME [--aur-url BASE] [--cacert FILE]\n"
+          "                [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
           "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
           "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
           "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
@@ -26,6 +28,11 @@ const prc_cmd prc_cmds[] = {
           "Inventories DIR without following symlinks, parses its manifests in the sandboxed\n"
           "content worker, runs the catalog's analyses and says, per assertion of the profile\n"
           "(default prc/core), Pass, Fail, Unknown, Conflicting or Blocked, with evidence.\n"
+          "A target that is a .tar, .tar.gz/.tgz or .tar.zst snapshot is walked in the worker\n"
+          "and never extracted: its member listing is the inventory, a single top-level\n"
+          "directory is the package root, rejected members are named and make whole-tree\n"
+          "assertions Unknown; the archive's SHA-256 is recorded.  --aur NAME fetches NAME's\n"
+          "AUR snapshot over HTTPS first (as prc aur fetch) and records the package and URL.\n"
           "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
           "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
@@ -33,7 +40,8 @@ const prc_cmd prc_cmds[] = {
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
           "written atomically, artifacts first (native adapters' normalized reports).\n"
           "--gitleaks-ruleset FILE: the pinned gzip Gitleaks ruleset a native Gitleaks adapter\n"
-          "reads on stdin (default $PRC_GITLEAKS_RULESET); checked by size and SHA-256.\n"
+          "reads on stdin (default $PRC_GITLEAKS_RULESET, else the copy 'prc setup native'\n"
+          "stored); checked by size and SHA-256.\n"
           "Inspect mode never launches containers: adapter-bound assertions are Blocked.\n"
           "verify-local runs up to 16 adapters in the OCI runner (never as root), each of which\n"
           "must be bound by an assertion of the profile with its exact adapter id, manifest\n"
@@ -58,9 +66,11 @@ const prc_cmd prc_cmds[] = {
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
           "Adapter, profile, mode and catalog overrides are refused, $PRC_CATALOG_ROOT included:\n"
           "the catalog is the one bundled beside the binary.  The pinned image must\n"
-          "already be present (prc never pulls): when it is absent, prc says which\n"
-          "'docker pull' fetches exactly the reviewed digest.  Never runs as root.\n"
-          "The Gitleaks ruleset comes from --gitleaks-ruleset or $PRC_GITLEAKS_RULESET.\n"
+          "already be present (prc never pulls; 'prc setup native' pulls it once): when it\n"
+          "is absent, prc says so and which 'docker pull' fetches exactly the reviewed\n"
+          "digest.  Never runs as root.  The Gitleaks ruleset comes from --gitleaks-ruleset,\n"
+          "else $PRC_GITLEAKS_RULESET, else the copy 'prc setup native' stored in\n"
+          "$XDG_DATA_HOME/prc/ (or ~/.local/share/prc/).\n"
           CLI_FLOOR_HELP },
 
         /* -- inventory and snapshot -- */
@@ -133,6 +143,36 @@ const prc_cmd prc_cmds[] = {
           "The document is printed as canonical JSON (the default, --format text);\n"
           "--format json wraps it: {\"document\":...,\"path\":...} or {\"error\":{...},...}.\n"
           "Exit: 0 walked (even with rejected members); 2 usage; 3 refused (named by class).\n"
+          CLI_FLOOR_HELP },
+        { "aur", "fetch", cmd_aur_fetch, "download an AUR package's snapshot archive over HTTPS",
+          "usage: prc aur fetch NAME [--out FILE] [--aur-url BASE] [--cacert FILE] [--timeout SECONDS]\n"
+          "                          [--format text|json]\n"
+          "\n"
+          "Downloads BASE/cgit/aur.git/snapshot/NAME.tar.gz (BASE defaults to\n"
+          "https://aur.archlinux.org) with prc's HTTPS client: HTTPS only, TLS verified\n"
+          "against the system store or --cacert, at most 10 MiB (what a scan walks), a\n"
+          "10 s connect and a --timeout (default 60 s) whole-transfer limit, no proxy or\n"
+          ".netrc.  NAME must be a valid AUR package name (a-z 0-9 @ . _ + -, not\n"
+          "starting with - or .): anything else is refused before any request\n"
+          "(aur-name-invalid, exit 2).  The archive is stored atomically in --out FILE\n"
+          "(default ./NAME.tar.gz) and never opened here; scan it with\n"
+          "prc scan --target FILE, or fetch and scan in one step with prc scan --aur NAME.\n"
+          "Prints the URL, size and SHA-256; --format json: {package,url,sha256,bytes,out}.\n"
+          "Exit: 0 stored; 2 usage (bad name or base URL); 3 the download failed (https-*).\n" },
+        { "diff", NULL, cmd_diff, "the risky changes between two versions of an AUR package",
+          "usage: prc diff OLD NEW [--format text|json] [--content-floor LEVEL]\n"
+          "\n"
+          "OLD and NEW are package directories or snapshot archives (.tar, .tar.gz/.tgz,\n"
+          ".tar.zst; a single top-level directory is the package root).  Archives are\n"
+          "walked in the sandboxed content worker and never extracted; the PKGBUILD,\n"
+          ".SRCINFO and install scripts of both are tokenized there.  Shows what a\n"
+          "reviewer must see before accepting the update: a new source host, a checksum\n"
+          "array removed or a source left without a checksum (SKIP), new network, exec\n"
+          "or package-manager commands in functions, top-level code or install hooks, a\n"
+          "new install script or hook, a changed url=, and files that could not be\n"
+          "analyzed.  --format json prints {\"schema\":\"prc.diff/v1\",\"changes\":[...],\n"
+          "\"risky\":N,\"old\":{...},\"new\":{...}} (docs/aur.md).\n"
+          "Exit: 0 no risky change; 1 a risky change; 2 usage; 3 a version could not be read.\n"
           CLI_FLOOR_HELP },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json] [--content-floor strict|landlock|seccomp]\n"
@@ -235,6 +275,29 @@ const prc_cmd prc_cmds[] = {
           "files, or as --as says) and prints the SHA-256 of its canonical JSON (RFC 8785).\n"
           "This digest is how manifests, registries and catalogs are pinned.\n"
           "Exit: 0 printed; 1 the document was refused; 2 usage; 3 I/O error.\n" },
+
+        /* -- setup (issue 17) -- */
+        { "setup", "native", cmd_setup_native, "pull the pinned native images and fetch the pinned Gitleaks ruleset",
+          "usage: prc setup native [--runtime docker|podman] [--dry-run] [--only images|ruleset]\n"
+          "                        [--ruleset-url URL] [--cacert FILE] [--timeout SECONDS]\n"
+          "\n"
+          "Prepares what the bundled native adapters need, as an explicit operator action\n"
+          "(a scan never pulls and never reaches the network):\n"
+          "1. pulls each reviewed image (Gitleaks 8.30.0, Syft 1.51.0, Grype 0.116.1) by\n"
+          "   digest with the runtime client, then checks with 'image inspect' that\n"
+          "   exactly that digest is present;\n"
+          "2. downloads the Gitleaks v8.30.0 default ruleset over HTTPS (default: the\n"
+          "   upstream release tag; --ruleset-url for a mirror), keeps it only if it has\n"
+          "   the pinned size and SHA-256, and stores it in prc's gzip form as\n"
+          "   $XDG_DATA_HOME/prc/" PRC_GITLEAKS_RULESET_FILE "\n"
+          "   (else ~/.local/share/prc/; directories 0700, the file 0600, atomically);\n"
+          "3. prints what it did and the command that now works: prc verify DIR.\n"
+          "The pinned digest decides, never the URL.  --dry-run prints the exact commands\n"
+          "and does nothing.  --cacert FILE trusts the CAs in FILE instead of the system's;\n"
+          "--timeout bounds the whole download (default 120 s).  Proxy variables and\n"
+          ".netrc are ignored.  Run it as the user who runs prc verify.\n"
+          "Exit: 0 done; 2 usage; 3 a step failed (each failure is named; nothing partial\n"
+          "is stored).  See docs/fetch.md.\n" },
 };
 const size_t prc_ncmds = PRC_ARRAY_LEN(prc_cmds);
 
@@ -263,6 +326,7 @@ static bool starts_worker(const prc_cmd *c)
 {
         static int (*const worker_cmds[])(int, char **) = {
                 cmd_scan, cmd_verify, cmd_content_parse, cmd_content_tokenize, cmd_content_archive, cmd_sandbox_probe,
+                cmd_diff,
         };
         for (size_t i = 0; i < PRC_ARRAY_LEN(worker_cmds); i++)
                 if (c->run == worker_cmds[i])

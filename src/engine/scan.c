@@ -50,6 +50,7 @@ struct scan {
         size_t               nmanifests;
         json_t              *errors;    /* owned: analysis errors listed on the run */
         json_t              *floor;     /* owned: the content floor record (scan.h) */
+        json_t              *archive;   /* owned: an archive target's record (scan.h open_target), or NULL */
 };
 
 static void progress(const struct scan *s, const char *stage)
@@ -414,7 +415,10 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                 row = json_pack("{s:s}", "id", a->id);
                 if (row != NULL && st != PRC_STATE_FAIL && nonevidence && !prc_inventory_complete(s->inv) &&
                     scans_whole_tree(a->analysis))
-                        json_object_set_new(row, "reason", json_string("some names in the tree could not be "
+                        json_object_set_new(row, "reason", json_string(s->archive != NULL ?
+                                                                       "some archive members were rejected, so "
+                                                                       "they were not analyzed (see coverage_gaps)" :
+                                                                       "some names in the tree could not be "
                                                                        "represented, so they were not analyzed"));
                 else if (row != NULL && st != PRC_STATE_FAIL && nonevidence && !tree_complete(s) &&
                          scans_whole_tree(a->analysis))
@@ -534,7 +538,7 @@ static json_t *target_json(const struct scan *s)
 {
         const prc_inv_skipped *sk = prc_inventory_skipped(s->inv);
         size_t files = 0, links = 0, oversized = 0;
-        json_t *excl = json_array();
+        json_t *excl = json_array(), *t;
 
         for (size_t i = 0; i < s->nfiles; i++) {
                 if (s->files[i].symlink)
@@ -546,13 +550,23 @@ static json_t *target_json(const struct scan *s)
         /* Every name the inventory left out, the root's .git directory included (issue 16). */
         for (size_t i = 0; excl != NULL && i < prc_inventory_excluded_count(s->inv); i++)
                 json_array_append_new(excl, json_string(prc_inventory_excluded(s->inv, i)));
-        return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "inventory_digest",
+        t = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o}", "inventory_digest",
                          prc_inventory_digest(s->inv), "files", (json_int_t)files, "symlinks", (json_int_t)links,
                          "bytes", (json_int_t)prc_inventory_total_bytes(s->inv), "oversized", (json_int_t)oversized,
                          "unrepresentable", (json_int_t)prc_inventory_unrep_count(s->inv), "skipped", "socket",
                          (json_int_t)sk->socket, "fifo", (json_int_t)sk->fifo, "char_device",
                          (json_int_t)sk->char_device, "block_device", (json_int_t)sk->block_device, "excluded_paths",
                          excl);
+        /* Issue 20: the archive (its digest, format, rejected members) and where it came from. */
+        if (t != NULL && s->archive != NULL && json_object_set(t, "archive", s->archive) != 0) {
+                json_decref(t);
+                return NULL;
+        }
+        if (t != NULL && s->o->aur != NULL && json_object_set(t, "aur", (json_t *)s->o->aur) != 0) {
+                json_decref(t);
+                return NULL;
+        }
+        return t;
 }
 
 /* NULL when a gap could not be written: the run then fails, it never loses a gap (issue 16). */
@@ -568,9 +582,12 @@ static json_t *gaps_json(const struct scan *s)
                 }
         for (size_t i = 0; a != NULL && i < prc_inventory_unrep_count(s->inv); i++) {
                 const prc_inv_unrep *u = prc_inventory_unrep(s->inv, i);
+                /* An archive target's rejected members (issue 20) travel the same way as bad names. */
+                const char *why = s->archive != NULL ? "the archive walk rejected this member; it was not analyzed "
+                                                       "and its contents were never read"
+                                                     : "the name is not a valid normalized path; it was not analyzed";
                 if (json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "path", u->raw, "class", u->reason, "reason",
-                                                       "the name is not a valid normalized path; it was not "
-                                                       "analyzed")) != 0) {
+                                                       why)) != 0) {
                         json_decref(a);
                         a = NULL;
                 }
@@ -610,7 +627,10 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                         goto out;
         }
         progress(&s, "inventorying the target");
-        if (!prc_inventory_build(o->target, NULL, &s.inv, err) || !build_files(&s, err))
+        if (o->open_target != NULL ? !o->open_target(o->target_ctx, &s.inv, &s.archive, err)
+                                   : !prc_inventory_build(o->target, NULL, &s.inv, err))
+                goto out;
+        if (!build_files(&s, err))
                 goto out;
         if (!excluded_gaps(&s, err))
                 goto out;
@@ -668,6 +688,7 @@ out:
         json_decref(rows);
         json_decref(s.errors);
         json_decref(s.floor);
+        json_decref(s.archive);
         free(s.files);
         free(s.gaps);
         for (size_t i = 0; i < s.nexecs; i++)

@@ -69,6 +69,17 @@ typedef struct prc_scan_opts {
         bool               (*preflight)(void *ctx, prc_err *err);
         void                *run_ctx;
         unsigned             max_duration_s;  /* one deadline for the whole adapter set; 0: none */
+        /*
+         * Issue 20: make the inventory other than by walking target (an
+         * archive target: its member listing, prc_inventory_from_listing).
+         * NULL: walk target.  On success *out_inv (transfers) is the
+         * inventory and *out_source (transfers, may stay NULL) is recorded as
+         * the target's "archive" object; false with err set refuses the scan.
+         */
+        bool               (*open_target)(void *ctx, prc_inventory **out_inv, json_t **out_source, prc_err *err);
+        void                *target_ctx;
+        /* Borrowed, may be NULL: recorded as the target's "aur" object ({"package", "url"}). */
+        const json_t        *aur;
 } prc_scan_opts;
 
 /*

@@ -90,6 +90,8 @@ struct prc_inventory {
         pthread_mutex_t  doc_mu;        /* guards the lazy doc */
         json_t          *doc;           /* owned, built on first prc_inventory_json */
         char             digest[PRC_SHA256_HEX + 1];
+        prc_inv_source_read_fn source;  /* listing inventories: borrowed reader of member bytes */
+        void            *source_ctx;    /* borrowed */
 };
 
 /* Entry i of the walk's segments (i < the number recorded). */
@@ -907,6 +909,114 @@ bool prc_inventory_build(const char *root, const prc_inventory_opts *opts, prc_i
         return ok;
 }
 
+static bool hex64(const char *s)
+{
+        size_t i;
+
+        for (i = 0; s != NULL && s[i] != '\0'; i++)
+                if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+                        return false;
+        return s != NULL && i == PRC_SHA256_HEX;
+}
+
+bool prc_inventory_from_listing(const prc_inv_member *members, size_t n, const prc_inv_unrep *rejected,
+                                size_t nrejected, prc_inv_source_read_fn read, void *ctx, prc_inventory **out,
+                                prc_err *err)
+{
+        prc_inventory *inv = calloc(1, sizeof(*inv));
+        struct stat st;
+        bool ok = false;
+
+        if (inv == NULL)
+                return prc_err_oom(err, "the inventory");
+        memset(&st, 0, sizeof(st));
+        inv->doc_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+        inv->max_entries = PRC_INV_MAX_ENTRIES;
+        inv->rootfd = -1;
+        inv->source = read;
+        inv->source_ctx = ctx;
+        for (size_t i = 0; i < n; i++) {
+                const prc_inv_member *m = &members[i];
+                const char *slash = strchr(m->path, '/');
+                size_t first = slash != NULL ? (size_t)(slash - m->path) : strlen(m->path);
+                prc_err pe;
+                bool excl = false;
+
+                prc_err_init(&pe);
+                if (!prc_path_check(m->path, strlen(m->path), &pe)) {
+                        prc_err_set(err, PRC_E_INV_LISTING, "member path '%.200s' is not a normalized path (%s)",
+                                    m->path, prc_err_name(pe.cls));
+                        goto out;
+                }
+                if (m->type != PRC_INV_FILE && m->type != PRC_INV_SYMLINK) {
+                        prc_err_set(err, PRC_E_INV_LISTING, "member '%.200s' has no inventory type", m->path);
+                        goto out;
+                }
+                if (m->type == PRC_INV_FILE && !hex64(m->sha256)) {
+                        prc_err_set(err, PRC_E_INV_LISTING, "member '%.200s' has no SHA-256", m->path);
+                        goto out;
+                }
+                /* The directory rules for root names (docs/inventory.md, "Exclusions"). */
+                if (first == 4 && memcmp(m->path, ".prc", 4) == 0)
+                        excl = true;
+                else if (first == 4 && memcmp(m->path, ".git", 4) == 0 && (slash != NULL || m->under_dir))
+                        excl = true;
+                if (excl) {
+                        const char *name = first == 4 && m->path[1] == 'p' ? excluded_names[1] : excluded_names[0];
+                        bool have = false;
+                        for (size_t k = 0; k < inv->nexcluded; k++)
+                                have |= inv->excluded[k] == name;
+                        if (!have)
+                                inv->excluded[inv->nexcluded++] = name;
+                        continue;
+                }
+                st.st_mode = m->executable ? 0755 : 0644;
+                st.st_size = (off_t)m->size;
+                if (m->size > (uint64_t)INT64_MAX) {
+                        prc_err_set(err, PRC_E_INV_LISTING, "member '%.200s' is too large", m->path);
+                        goto out;
+                }
+                if (!add_entry(inv, m->path, strlen(m->path), &st, m->type, err))
+                        goto out;
+                if (m->type == PRC_INV_FILE)
+                        memcpy(seg_ent(inv, inv->nents - 1)->pub.sha256, m->sha256, PRC_SHA256_HEX + 1);
+        }
+        for (size_t i = 0; i < nrejected; i++) {
+                struct unrep *u;
+                if (!add_unrep(inv, rejected[i].raw, strlen(rejected[i].raw), PRC_E_OK, rejected[i].kind, err))
+                        goto out;
+                /* The reason is the walk's class name (static, from the class table). */
+                u = &inv->unreps[inv->nunreps - 1];
+                u->pub.reason = rejected[i].reason;
+        }
+        if (!flatten(inv, err))
+                goto out;
+        for (size_t i = 1; i < inv->nents; i++)
+                if (strcmp(inv->ents[i - 1].path, inv->ents[i].path) == 0) {
+                        prc_err_set(err, PRC_E_INV_LISTING, "member '%.200s' is listed twice", inv->ents[i].path);
+                        goto out;
+                }
+        if (inv->nunreps > 1)
+                qsort(inv->unreps, inv->nunreps, sizeof(*inv->unreps), unrep_cmp);
+        if (inv->nexcluded > 1)
+                qsort(inv->excluded, inv->nexcluded, sizeof(inv->excluded[0]), cstr_cmp);
+        if (!seal(inv, err))
+                goto out;
+        ok = true;
+out:
+        if (!ok) {
+                prc_inventory_free(inv);
+                return false;
+        }
+        *out = inv;
+        return true;
+}
+
+bool prc_inventory_is_listing(const prc_inventory *inv)
+{
+        return inv->source != NULL;
+}
+
 void prc_inventory_free(prc_inventory *inv)
 {
         if (inv == NULL)
@@ -924,7 +1034,7 @@ void prc_inventory_free(prc_inventory *inv)
         free(inv->unreps);
         json_decref(inv->doc);
         pthread_mutex_destroy(&inv->doc_mu);
-        if (inv->rootfd > 0)
+        if (inv->rootfd >= 0)
                 close(inv->rootfd);
         free(inv);
 }
@@ -1078,13 +1188,18 @@ bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, 
         if (e->size > max)
                 return prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "'%s' has %llu bytes, more than %zu", path,
                                    (unsigned long long)e->size, max);
-        fd = open_inventoried(inv, path, e->size, err);
-        if (fd < 0)
-                return false;
         prc_buf_reset(out);
-        /* One byte more than the inventoried size: a file that grew is seen as a mismatch. */
-        ok = prc_fd_read_all(fd, (size_t)e->size + 1, out, err);
-        close(fd);
+        if (inv->source != NULL) {
+                /* A listing's member comes from its source; the same size and digest checks bind it. */
+                ok = inv->source(inv->source_ctx, path, (size_t)e->size, out, err);
+        } else {
+                fd = open_inventoried(inv, path, e->size, err);
+                if (fd < 0)
+                        return false;
+                /* One byte more than the inventoried size: a file that grew is seen as a mismatch. */
+                ok = prc_fd_read_all(fd, (size_t)e->size + 1, out, err);
+                close(fd);
+        }
         if (ok && out->len != e->size)
                 ok = prc_err_set(err, PRC_E_INV_MISMATCH, "'%s' changed size since the inventory", path);
         if (ok)
@@ -1164,6 +1279,19 @@ bool prc_inventory_read_head(const prc_inventory *inv, const char *path, size_t 
         e = &inv->ents[i].pub;
         if (e->size <= max)
                 return prc_inventory_read(inv, path, max, out, err);
+        if (inv->source != NULL) {
+                /* A listing keeps no head digests: read the whole member (digest-checked), keep the head. */
+                prc_buf tmp;
+                bool got;
+                prc_buf_init(&tmp, (size_t)e->size);
+                got = prc_inventory_read(inv, path, (size_t)e->size, &tmp, err);
+                prc_buf_reset(out);
+                got = got && prc_buf_put(out, tmp.data, max, err);
+                prc_buf_clear(&tmp);
+                if (!got)
+                        prc_buf_reset(out);
+                return got;
+        }
         if (max <= PRC_INV_HEAD)
                 return read_head_digest(inv, &inv->ents[i], max, out, err);
         prc_buf_reset(out);

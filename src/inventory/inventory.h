@@ -86,6 +86,42 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
                             prc_err *err) PRC_MUST_CHECK;
 void prc_inventory_free(prc_inventory *inv);
 
+/*
+ * Issue 20: an inventory made from a listing instead of a walk (an archive
+ * target's members, as the content worker reported them).  The listing is
+ * untrusted data: every path must pass the foundation's validator and be
+ * unique, every file must carry a 64-hex SHA-256.  Excluded root names
+ * follow the directory rules (".git" when it holds members, ".prc" always);
+ * rejected[] names members the walk refused (traversal, links that escape,
+ * devices): they go to "unrepresentable", so the inventory is not complete
+ * and whole-tree assertions cannot pass.  The digest rule is the
+ * directory's: the same canonical listing.
+ *
+ * Reads (prc_inventory_read, prc_inventory_read_head, the snapshot copy)
+ * go through read(ctx, path, max, out, err), which must put the member's
+ * bytes in out; the inventory then checks size and SHA-256 exactly as for a
+ * file on disk (inventory-mismatch).  read and ctx are borrowed and must
+ * outlive the inventory; read is called only from the thread that calls the
+ * read functions.  Errors: inventory-listing-invalid (names the member),
+ * inventory-too-many-entries, out-of-memory.
+ */
+typedef bool (*prc_inv_source_read_fn)(void *ctx, const char *path, size_t max, prc_buf *out, prc_err *err);
+
+typedef struct prc_inv_member {
+        const char  *path;              /* borrowed: normalized relative path */
+        prc_inv_type type;
+        uint64_t     size;              /* files */
+        const char  *sha256;            /* files: 64 lowercase hex */
+        bool         executable;        /* files: owner execute bit of the member's mode */
+        bool         under_dir;         /* the path's first segment is a directory (a ".git" rule) */
+} prc_inv_member;
+
+bool prc_inventory_from_listing(const prc_inv_member *members, size_t n, const prc_inv_unrep *rejected,
+                                size_t nrejected, prc_inv_source_read_fn read, void *ctx, prc_inventory **out,
+                                prc_err *err) PRC_MUST_CHECK;
+/* Was inv made by prc_inventory_from_listing (no root directory; reads go through its source)? */
+bool prc_inventory_is_listing(const prc_inventory *inv);
+
 /* Number of entries (files and symlinks), sorted bytewise by path. */
 size_t prc_inventory_count(const prc_inventory *inv);
 /* Borrowed: valid until prc_inventory_free.  i < prc_inventory_count. */
@@ -122,7 +158,7 @@ const json_t *prc_inventory_to_json(const prc_inventory *inv);
  * out is unchanged.  Errors: not-canonical, buffer-limit, out-of-memory.
  */
 bool prc_inventory_canonical(const prc_inventory *inv, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
-/* The root directory descriptor (borrowed: closed by prc_inventory_free). */
+/* The root directory descriptor (borrowed: closed by prc_inventory_free); -1 for a listing. */
 int prc_inventory_root_fd(const prc_inventory *inv);
 
 /*

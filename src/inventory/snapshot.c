@@ -429,6 +429,60 @@ static bool copy_job(void *ctx, size_t job, prc_pool_worker *w)
         return ok;
 }
 
+/*
+ * Issue 20: an archive target's inventory has no directory to copy from.
+ * Its files are built from the members, one at a time on this thread (the
+ * source reads through the content worker's client, which is not
+ * thread-safe): each read is checked against the inventoried size and
+ * SHA-256 by prc_inventory_read, then written here.  Nothing is ever
+ * extracted from the archive on the host.
+ */
+static bool copy_listing(prc_snapshot *s, const volatile sig_atomic_t *cancel, prc_err *err)
+{
+        prc_buf b;
+        bool ok = true;
+
+        prc_buf_init(&b, PRC_SNAPSHOT_CEILING);
+        for (size_t i = 0; ok && i < prc_inventory_count(s->inv); i++) {
+                const prc_inv_entry *e = prc_inventory_entry(s->inv, i);
+                size_t off = 0;
+                int dst;
+
+                if (e->type != PRC_INV_FILE)
+                        continue;
+                if (cancel != NULL && *cancel) {
+                        ok = prc_err_set(err, PRC_E_SNAP_INTERRUPTED, "interrupted by a signal");
+                        break;
+                }
+                if (!reserve(s, e->size, e->path, err) ||
+                    !prc_inventory_read(s->inv, e->path, (size_t)e->size, &b, err)) {
+                        ok = false;
+                        break;
+                }
+                dst = create_dst(s, e->path, err);
+                if (dst < 0) {
+                        ok = false;
+                        break;
+                }
+                while (ok && off < b.len) {
+                        ssize_t w = write(dst, b.data + off, b.len - off);
+                        if (w < 0 && errno == EINTR)
+                                continue;
+                        if (w <= 0)
+                                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot write '%s' in the snapshot", e->path);
+                        else
+                                off += (size_t)w;
+                }
+                if (ok && fchmod(dst, e->executable ? 0500 : 0400) != 0)
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot set the mode of '%s' in the snapshot",
+                                         e->path);
+                if (close(dst) != 0 && ok)
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot write '%s' in the snapshot", e->path);
+        }
+        prc_buf_clear(&b);
+        return ok;
+}
+
 /* Make the snapshot directory: out_dir must not exist; NULL = mkdtemp under parent, $TMPDIR or /tmp. */
 static bool make_dir(prc_snapshot *s, const char *out_dir, const char *tmp, prc_err *err)
 {
@@ -553,6 +607,10 @@ bool prc_snapshot_create(const prc_inventory *inv, const char *out_dir, const pr
         }
         if (!make_dir(s, out_dir, opts->parent, err))
                 goto out;
+        if (prc_inventory_is_listing(inv)) {
+                ok = copy_listing(s, opts->cancel, err);
+                goto out;
+        }
         order = malloc((n ? n : 1) * sizeof(*order));
         if (order == NULL) {
                 prc_err_oom(err, "the copy order");

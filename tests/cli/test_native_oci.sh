@@ -293,7 +293,7 @@ t_native_oci_grype_without_its_db_is_refused() {
 
 t_native_oci_override_differing_from_reviewed_digest_is_an_error() {
         setup_native
-        # No Syft or Grype digest is reviewed: any production test-image override is an error, never a skip.
+        # A production test-image override that is not the reviewed Syft or Grype digest is an error, never a skip.
         scan_native sbom PRC_NATIVE_TEST_IMAGE="${SYFT#*@}"
         expect_refused native-image-unreviewed
         scan_grype clean PRC_NATIVE_TEST_IMAGE="${GRYPE#*@}"
@@ -317,39 +317,88 @@ t_native_oci_release_build_never_runs_the_standins() {
         expect_refused native-image-unreviewed
 }
 
-t_native_oci_bundled_syft_and_grype_are_refused_until_reviewed() {
+# Issue 17: the bundled Syft and Grype manifests carry the reviewed digests, so every gate passes with the
+# bundled catalog and the runner stops only where the image is absent (these tests never pull): the error names
+# `prc setup native`, the command that pulls exactly those digests.  Where an operator already pulled them, the
+# real tools ran instead, and nothing was refused.
+t_native_oci_bundled_syft_and_grype_reach_the_image_check() {
         setup_native
+        local ref_s ref_g
+        ref_s=$(sed -n 's/^  registry: //p; s/^  repository: //p; s/^  digest: //p' "$PRC_ROOT/adapters/syft-v1.51.0.yaml" |
+                paste -sd'/@')
+        ref_g=$(sed -n 's/^  registry: //p; s/^  repository: //p; s/^  digest: //p' "$PRC_ROOT/adapters/grype-v0.116.1.yaml" |
+                paste -sd'/@')
+        expect_eq "$ref_s" docker.io/anchore/syft@sha256:678bfa565b60f747aac0f8e964fe5588a24445b8d0a480e91f6efd70020dfbb0
+        expect_eq "$ref_g" docker.io/anchore/grype@sha256:1e71065c0a4cff3e6bd3b8add525ffac4343eb4971694eb90a31cf6d4d3e85db
         run as_user "$PRCT" scan --target "$TMP/sbom" --profile prc/supply-chain --mode verify-local \
                 --adapter-manifest "$PRC_ROOT/adapters/syft-v1.51.0.yaml" \
                 --adapter-manifest "$PRC_ROOT/adapters/grype-v0.116.1.yaml" \
                 --adapter-data "prc.adapter.grype@0.116/grype-db=$TMP/db" --now "$NOW" --format json
-        # The first of the set in execution order names the refusal.
+        expect_rc 1
+        ! grep -q native-image-unreviewed <<<"$OUT$ERR" || fail "a reviewed bundled manifest was refused: ${ERR:0:300}"
+        local ref id
+        for ref in "$ref_s" "$ref_g"; do
+                docker image inspect "$ref" >/dev/null 2>&1 && continue
+                id=prc.adapter.syft@1.51
+                [ "$ref" = "$ref_g" ] && id=prc.adapter.grype@0.116
+                expect_eq "$(sc '[e["class"] for e in r["errors"] if e.get("adapter") == "'"$id"'"]')" '["oci-image-absent"]'
+                grep -q "prc setup native" <<<"$(sc '[e["message"] for e in r["errors"] if e.get("adapter") == "'"$id"'"]')" ||
+                        fail "the oci-image-absent of $id does not name prc setup native: ${OUT:0:400}"
+                expect_err "the pinned image of $id is not present; \`prc setup native\` pulls exactly the reviewed digest"
+                expect_err "docker pull $ref"
+        done
+}
+
+# unreviewed_syft DIR: a copy of the bundled Syft manifest with a digest nobody reviewed, and a copy of the
+# bundled catalog binding PRC-A-SC-001 to that copy (issue 17: the bundled manifest itself is reviewed now, so the
+# unreviewed path is tested with a manifest that is unreviewed and still authorized by its catalog).
+unreviewed_syft() {
+        mkdir -p "$1/catalog"
+        sed -e 's/^  digest: .*/  digest: sha256:0000000000000000000000000000000000000000000000000000000000000001/' \
+                "$PRC_ROOT/adapters/syft-v1.51.0.yaml" >"$1/syft.yaml"
+        local bs ds
+        bs=$("$PRCT" doc digest "$PRC_ROOT/adapters/syft-v1.51.0.yaml")
+        ds=$("$PRCT" doc digest "$1/syft.yaml")
+        sed -e "s/$bs/$ds/" "$PRC_ROOT/catalog/catalog.yaml" >"$1/catalog/catalog.yaml"
+        grep -q "$ds" "$1/catalog/catalog.yaml" || fail "the bundled catalog no longer binds the bundled Syft manifest"
+        chmod -R a+rX "$1"
+}
+
+t_native_oci_unreviewed_syft_is_refused_with_its_catalog() {
+        setup_native
+        unreviewed_syft "$TMP/u"
+        run as_user "$PRCT" scan --target "$TMP/sbom" --catalog-root "$TMP/u/catalog" --profile prc/supply-chain \
+                --mode verify-local --adapter-manifest "$TMP/u/syft.yaml" --now "$NOW" --format json
         expect_refused native-image-unreviewed
-        expect_err prc.adapter.grype@0.116
+        expect_err prc.adapter.syft@1.51
 }
 
 # Issue 16: the complete set is authorized, native gates included, before the runtime is invoked for any
-# adapter.  Gitleaks (reviewed, and first in execution order) with an unreviewed Syft: the set is refused and
-# the docker client is never started, not even for Gitleaks.  A docker on PATH that only records its calls
-# tells; the real one is found by its real path, so the wrapper is a binary that records and then execs it.
+# adapter.  Gitleaks (reviewed, and first in execution order) with an unreviewed Syft (a copy bound by a test
+# catalog, issue 17): the set is refused and the docker client is never started, not even for Gitleaks.  A
+# docker on PATH that only records its calls tells; the real one is found by its real path, so the wrapper is
+# a binary that records and then execs it.
 t_native_oci_unreviewed_syft_keeps_gitleaks_from_the_runtime() {
         setup_native
-        local rules=${PRC_CORPORA:-$PRC_ROOT/../shared/corpora}/native/gitleaks/config/gitleaks.toml.gz
-        [ -f "$rules" ] || rules=/work/shared/corpora/native/gitleaks/config/gitleaks.toml.gz
+        unreviewed_syft "$TMP/u"
+        local rules=${PRC_CORPORA:-$PRC_ROOT/../shared/corpora}/native/gitleaks/config/gitleaks.toml
+        [ -f "$rules" ] || rules=/work/shared/corpora/native/gitleaks/config/gitleaks.toml
         [ -f "$rules" ] || fail "the Gitleaks ruleset corpus is absent ($rules)"
-        cp "$rules" "$TMP/rules.gz" && chmod 644 "$TMP/rules.gz"
+        "$PRC_ROOT/build/test/helpers/gzip_det" <"$rules" >"$TMP/rules.gz" && chmod 644 "$TMP/rules.gz"
         mkdir -p "$TMP/bin" "$TMP/calls" && chmod 777 "$TMP/calls"
         printf '#include <unistd.h>\n#include <fcntl.h>\nint main(int c, char **v) { (void)c; int fd = open("%s/calls/called", O_WRONLY | O_CREAT | O_APPEND, 0666); if (fd >= 0) (void)write(fd, "x", 1); execv("%s", v); return 127; }\n' \
                 "$TMP" "$(command -v docker)" >"$TMP/bin/docker.c"
         cc -O2 -o "$TMP/bin/docker" "$TMP/bin/docker.c" && chmod 755 "$TMP/bin" "$TMP/bin/docker"
         # The wrapper works: a scan with the reviewed Gitleaks alone reaches it.
-        OCI_PATH="$TMP/bin:$PATH" run as_user "$PRCT" scan --target "$TMP/clean" --profile prc/supply-chain --mode verify-local \
+        OCI_PATH="$TMP/bin:$PATH" run as_user "$PRCT" scan --target "$TMP/clean" --catalog-root "$TMP/u/catalog" \
+                --profile prc/supply-chain --mode verify-local \
                 --adapter-manifest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" --gitleaks-ruleset "$TMP/rules.gz" --format json
         [ -s "$TMP/calls/called" ] || fail "the recording docker was never called: ${ERR:0:300}"
         rm -f "$TMP/calls/called"
-        OCI_PATH="$TMP/bin:$PATH" run as_user "$PRCT" scan --target "$TMP/clean" --profile prc/supply-chain --mode verify-local \
+        OCI_PATH="$TMP/bin:$PATH" run as_user "$PRCT" scan --target "$TMP/clean" --catalog-root "$TMP/u/catalog" \
+                --profile prc/supply-chain --mode verify-local \
                 --adapter-manifest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml" \
-                --adapter-manifest "$PRC_ROOT/adapters/syft-v1.51.0.yaml" --gitleaks-ruleset "$TMP/rules.gz" --format json
+                --adapter-manifest "$TMP/u/syft.yaml" --gitleaks-ruleset "$TMP/rules.gz" --format json
         expect_refused native-image-unreviewed
         expect_err prc.adapter.syft@1.51
         [ ! -e "$TMP/calls/called" ] || fail "the runtime was invoked before the set was refused"

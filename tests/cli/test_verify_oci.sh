@@ -6,12 +6,15 @@
 # `prc scan --mode verify-local` as the unprivileged user.
 # shellcheck disable=SC1091
 source "$PRC_ROOT/tests/cli/oci_lib.sh"
+source "$PRC_ROOT/tests/cli/https_lib.sh"
 
 # The stand-in gate exists only in the testing build.
 PRCT=$PRC_ROOT/build/test/prc
 RULES_DIR=${PRC_CORPORA:-$PRC_ROOT/../shared/corpora}/native/gitleaks/config
 [ -d "$RULES_DIR" ] || RULES_DIR=/work/shared/corpora/native/gitleaks/config
-RULES=$RULES_DIR/gitleaks.toml.gz
+# The corpus's decompressed upstream file; the tests store it in prc's gzip form (build/test/helpers/gzip_det),
+# exactly what `prc setup native` stores (issue 17).
+RULES=$RULES_DIR/gitleaks.toml
 STANDIN_REPO=prc-test/gitleaks-standin
 
 # standin_image: print the pinned reference of the stand-in image, building it when its sources changed.
@@ -39,12 +42,21 @@ else
         fi
 fi
 
+# The loopback HTTPS server `prc setup native` fetches the ruleset from (issue 17; tests/cli/https_lib.sh).
+HTTPS_DIR=$(mktemp -d /tmp/prc-https-XXXXXX)
+chmod 755 "$HTTPS_DIR"
+HTTPS_OK=1
+https_start "$HTTPS_DIR" || HTTPS_OK=0
+trap 'https_stop; rm -rf "$HTTPS_DIR"' EXIT
+
 need_standin() {
         [ "$OCI_OK" -eq 1 ] || fail "$OCI_SETUP_ERR"
         [ -f "$RULES" ] || fail "the Gitleaks ruleset corpus is absent ($RULES)"
         chmod 755 "$TMP"
-        cp "$RULES" "$TMP/rules.gz"
+        "$PRC_ROOT/build/test/helpers/gzip_det" <"$RULES" >"$TMP/rules.gz" || fail "build/test helpers are not built"
         chmod 644 "$TMP/rules.gz"
+        # what prctest's data directory holds must not decide these tests: an empty one unless a test stores there
+        mkdir -p "$TMP/nodata" && chmod 777 "$TMP/nodata"
 }
 
 # standin_manifest FILE DIGEST: the bundled manifest with only id and image replaced.
@@ -97,7 +109,8 @@ setup_standin() {
 scan_standin() {
         local tree=$1
         shift
-        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" "$@" "$PRCT" scan --target "$TMP/$tree" \
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/nodata" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" "$@" "$PRCT" scan \
+                --target "$TMP/$tree" \
                 --catalog-root "$TMP/cat" --profile p --mode verify-local --adapter-manifest "$TMP/gl.yaml" \
                 --format json
 }
@@ -188,6 +201,20 @@ t_verify_oci_missing_ruleset_is_an_error_not_a_pass() {
         expect_eq "$(assertion 'a["state"]')" '"Unknown"'
         grep -q 'native-ruleset-missing' <<<"$OUT" || fail "no native-ruleset-missing in the result: $OUT"
         expect_err "give --gitleaks-ruleset FILE or set PRC_GITLEAKS_RULESET"
+        # issue 17: the message names the command that fixes it
+        expect_err "prc setup native"
+        grep -q 'prc setup native' <<<"$OUT" || fail "the recorded error does not name prc setup native: $OUT"
+}
+
+# Issue 17: the GNU gzip form pinned before is refused, and the refusal names the command that stores the right one.
+t_verify_oci_ruleset_in_the_former_gzip_form_is_refused() {
+        setup_standin
+        [ -f "$RULES.gz" ] || fail "the corpus's gitleaks.toml.gz is absent"
+        cp "$RULES.gz" "$TMP/gnu.gz" && chmod 644 "$TMP/gnu.gz"
+        scan_standin clean PRC_GITLEAKS_RULESET="$TMP/gnu.gz"
+        expect_rc 1
+        grep -q 'native-ruleset-mismatch' <<<"$OUT" || fail "no native-ruleset-mismatch in the result: $OUT"
+        grep -q 'prc setup native' <<<"$OUT" || fail "the refusal does not name prc setup native: $OUT"
 }
 
 t_verify_oci_wrong_ruleset_is_refused() {
@@ -251,6 +278,35 @@ t_verify_oci_prc_verify_runs_the_standin_in_the_testing_build() {
         expect_eq "$(core013)" Pass
 }
 
+# Issue 17: the two documented commands.  `prc setup native` stores the ruleset (fetched from the loopback
+# server), then `prc verify DIR` with no flag and no variable finds it, as the same unprivileged user.
+t_verify_oci_prc_verify_needs_no_flags_after_prc_setup() {
+        verify_layout
+        [ "$HTTPS_OK" -eq 1 ] || fail "$HTTPS_ERR"
+        mkdir -p "$TMP/xdg" && chmod 777 "$TMP/xdg"
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" "$TMP/v/build/test/prc" setup native --only ruleset \
+                --ruleset-url "$HTTPS_URL/gitleaks.toml" --cacert "$HTTPS_CA"
+        expect_rc 0
+        expect_out "prc verify DIR"
+        expect_eq "$(stat -c '%a %U' "$TMP/xdg/prc/gitleaks-v8.30.0.toml.gz")" "600 $OCI_USER"
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/dirty"
+        expect_rc 1
+        grep -Eq '^PRC-A-CORE-013 +Fail' <<<"$OUT" || fail "CORE-013 did not fail on the planted key: ${OUT:0:600}"
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/dirty" --format json
+        expect_eq "$(core013 path)" conf/app.ini
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/clean" --format json
+        expect_eq "$(core013)" Pass
+        # without the stored file the same command is an error that names prc setup native, never a pass
+        rm -f "$TMP/xdg/prc/gitleaks-v8.30.0.toml.gz"
+        run as_user /usr/bin/env XDG_DATA_HOME="$TMP/xdg" PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/clean" --format json
+        expect_eq "$(core013)" Unknown
+        expect_err "prc setup native"
+}
+
 t_verify_oci_release_build_never_runs_the_standin() {
         verify_layout
         # build/prc has no stand-in gate: the same layout and variable leave the stand-in unreviewed, and the
@@ -289,6 +345,9 @@ print([a["state"] for a in r["assertions"] if a["id"]=="PRC-A-CORE-013"][0])' <<
                 # every gate passed (manifest, reviewed digest, ruleset); the runner stops at the absent image
                 grep -q '"class":"oci-image-absent"' <<<"$OUT" || fail "no oci-image-absent: $OUT"
                 expect_err "docker pull $ref"
+                # issue 17: both the run's error and the hint name the command that pulls it
+                grep -q 'prc setup native' <<<"$OUT" || fail "oci-image-absent does not name prc setup native: $OUT"
+                expect_err "prc setup native"
         fi
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "adapter/native/native.h"
+#include "base/gzip.h"
 #include "t.h"
 
 /* --now of every golden case: 2026-07-22T12:00:00Z. */
@@ -75,6 +76,29 @@ static inline const char *nt_corpus(const char *rel)
         if (c == NULL)
                 t_fail(__FILE__, __LINE__, "../shared/corpora is absent; the native suites need it");
         snprintf(path, sizeof(path), "%s/native/%s", c, rel);
+        return path;
+}
+
+/*
+ * The pinned ruleset file as `prc setup native` stores it (issue 17): prc's
+ * deterministic gzip form of the corpus's decompressed gitleaks.toml, in
+ * this test's temporary directory.
+ */
+static inline const char *nt_ruleset_gz(void)
+{
+        size_t n;
+        char *toml = t_read(nt_corpus("gitleaks/config/gitleaks.toml"), &n);
+        prc_buf gz;
+        prc_err err;
+        const char *path;
+
+        prc_err_init(&err);
+        prc_buf_init(&gz, 1u << 20);
+        if (!prc_gzip_write((const uint8_t *)toml, n, &gz, &err))
+                t_fail(__FILE__, __LINE__, "gzip: %s", err.msg);
+        path = t_write(t_tmpdir(), "gitleaks-v8.30.0.toml.gz", gz.data, gz.len);
+        prc_buf_clear(&gz);
+        free(toml);
         return path;
 }
 

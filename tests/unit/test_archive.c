@@ -26,6 +26,8 @@ uint8_t *fx_archive(const struct fx_mem *ms, size_t n, unsigned flags, size_t *o
         T_ASSERT(archive_write_set_format_pax_restricted(a) == ARCHIVE_OK);
         if (flags & F_GZIP)
                 T_ASSERT(archive_write_add_filter_gzip(a) == ARCHIVE_OK);
+        if (flags & F_ZSTD)
+                T_ASSERT(archive_write_add_filter_zstd(a) == ARCHIVE_OK);
         T_ASSERT(archive_write_set_bytes_in_last_block(a, 1) == ARCHIVE_OK);
         T_ASSERT(archive_write_open_memory(a, buf, cap, &used) == ARCHIVE_OK);
         for (size_t i = 0; i < n; i++) {
@@ -417,7 +419,57 @@ static void test_archive__truncation_and_bitflip_sweep(void)
         free(tgz);
 }
 
+/* Issue 20: .tar.zst snapshots walk like .tar.gz, with the same bounds on the one layer. */
+static void test_archive__zstd_layer_is_read_and_bounded(void)
+{
+        static const struct fx_mem ms[] = { { 'd', "pkg/", NULL, 0, 0755 }, { 'f', "pkg/PKGBUILD", "pkgname=z\n", 0, 0 } };
+        const char *want[] = { "pkg/PKGBUILD" };
+        size_t n;
+        uint8_t *zst = fx_archive(ms, 2, F_ZSTD, &n), *longer;
+        prc_err e;
+        json_t *d;
+
+        prc_err_init(&e);
+        d = walk(zst, n, &prc_archive_opts_default, want, 1, &e);
+        T_NOERR(e);
+        T_EQ_STR(str(d, "format"), "tar.zst");
+        T_EQ_STR(str(json_object_get(json_object_get(d, "contents"), "pkg/PKGBUILD"), "data"), "pkgname=z\n");
+        json_decref(d);
+        /* Bytes after the zstd frame are refused, never ignored. */
+        longer = malloc(n + 3);
+        T_ASSERT(longer != NULL);
+        memcpy(longer, zst, n);
+        memcpy(longer + n, "xyz", 3);
+        prc_err_init(&e);
+        d = walk(longer, n + 3, &prc_archive_opts_default, NULL, 0, &e);
+        T_ASSERT(d == NULL);
+        T_ASSERT(e.cls == PRC_E_ARCHIVE_TRAILING || e.cls == PRC_E_ARCHIVE_MALFORMED || e.cls == PRC_E_ARCHIVE_FORMAT);
+        /* Truncated frame. */
+        prc_err_init(&e);
+        d = walk(zst, n - 4, &prc_archive_opts_default, NULL, 0, &e);
+        T_ASSERT(d == NULL && e.cls != PRC_E_OK);
+        free(longer);
+        free(zst);
+}
+
+static void test_archive__zstd_bomb_hits_the_ratio_limit(void)
+{
+        static const struct fx_mem ms[] = { { 'f', "zeros", NULL, 8u << 20, 0 } };
+        size_t n;
+        uint8_t *zst = fx_archive(ms, 1, F_ZSTD, &n);
+        prc_err e;
+        json_t *d;
+
+        prc_err_init(&e);
+        d = walk(zst, n, &prc_archive_opts_default, NULL, 0, &e);
+        T_ASSERT(d == NULL);
+        T_ERR(e, PRC_E_ARCHIVE_RATIO_LIMIT);
+        free(zst);
+}
+
 static const prc_test tests[] = {
+        T(test_archive__zstd_layer_is_read_and_bounded),
+        T(test_archive__zstd_bomb_hits_the_ratio_limit),
         T(test_archive__prepare_walks_a_pax_archive_with_a_utf8_name),
         T(test_archive__lists_members_with_digests_and_contents),
         T(test_archive__gzip_layer_is_read_from_memory),

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { F_GZIP = 1, F_GNU = 2 };
+enum { F_GZIP = 1, F_GNU = 2, F_ZSTD = 4 };
 
 struct fx_mem {
         char   type;            /* f file, d dir, l symlink, h hardlink, c char device, p fifo */
@@ -19,7 +19,7 @@ struct fx_mem {
         int    mode;
 };
 
-/* A pax archive of ms (gzip-filtered with F_GZIP) in a malloc'd buffer; the caller frees it. */
+/* A pax archive of ms (gzip-filtered with F_GZIP, zstd with F_ZSTD) in a malloc'd buffer; the caller frees it. */
 uint8_t *fx_archive(const struct fx_mem *ms, size_t n, unsigned flags, size_t *out_len);
 
 #endif

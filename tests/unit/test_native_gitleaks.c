@@ -334,7 +334,7 @@ static void test_native_gitleaks__ruleset_verified_in_both_forms(void)
 
         prc_err_init(&err);
         prc_buf_init(&out, 1u << 20);
-        T_ASSERT(prc_gitleaks_ruleset_load(nt_corpus("gitleaks/config/gitleaks.toml.gz"), &out, &err));
+        T_ASSERT(prc_gitleaks_ruleset_load(nt_ruleset_gz(), &out, &err));
         T_EQ_INT(out.len, PRC_GITLEAKS_RULESET_SIZE);
         T_ASSERT(prc_sha256_hex_once(out.data, out.len, hex, &err));
         T_EQ_STR(hex, PRC_GITLEAKS_RULESET_SHA256);
@@ -344,7 +344,7 @@ static void test_native_gitleaks__ruleset_verified_in_both_forms(void)
 static void test_native_gitleaks__ruleset_flipped_byte_refused(void)
 {
         size_t n;
-        char *gz = t_read(nt_corpus("gitleaks/config/gitleaks.toml.gz"), &n);
+        char *gz = t_read(nt_ruleset_gz(), &n);
         prc_buf out;
         prc_err err;
 
@@ -358,6 +358,25 @@ static void test_native_gitleaks__ruleset_flipped_byte_refused(void)
         T_ASSERT(!prc_gitleaks_ruleset_check((const uint8_t *)gz, n - 1, &out, &err));
         T_ERR(err, PRC_E_NATIVE_RULESET_MISMATCH);
         free(gz);
+        prc_buf_clear(&out);
+}
+
+/*
+ * Issue 17: the pinned gzip form is prc's own deterministic one; GNU gzip's
+ * (the corpus's gitleaks.toml.gz, the pin before) decompresses to the same
+ * bytes but is refused, and the message names the command that fixes it.
+ */
+static void test_native_gitleaks__ruleset_in_another_gzip_form_refused(void)
+{
+        prc_buf out;
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(&out, 1u << 20);
+        T_ASSERT(!prc_gitleaks_ruleset_load(nt_corpus("gitleaks/config/gitleaks.toml.gz"), &out, &err));
+        T_ERR(err, PRC_E_NATIVE_RULESET_MISMATCH);
+        T_ASSERT(strstr(err.msg, "prc setup native") != NULL);
+        T_EQ_INT(out.len, 0);
         prc_buf_clear(&out);
 }
 
@@ -388,7 +407,7 @@ static void test_native_gitleaks__rule_must_be_in_the_pinned_ruleset(void)
 
         prc_err_init(&err);
         prc_buf_init(&toml, 1u << 20);
-        T_ASSERT(prc_gitleaks_ruleset_load(nt_corpus("gitleaks/config/gitleaks.toml.gz"), &toml, &err));
+        T_ASSERT(prc_gitleaks_ruleset_load(nt_ruleset_gz(), &toml, &err));
         ids = prc_gitleaks_rule_ids(toml.data, toml.len);
         T_ASSERT(ids != NULL);
         T_EQ_INT(json_object_size(ids), 222);
@@ -466,6 +485,7 @@ static const prc_test tests[] = {
         T(test_native_gitleaks__ruleset_verified_in_both_forms),
         T(test_native_gitleaks__ruleset_flipped_byte_refused),
         T(test_native_gitleaks__ruleset_plain_toml_refused),
+        T(test_native_gitleaks__ruleset_in_another_gzip_form_refused),
 };
 
 PRC_SUITE(native_gitleaks, tests)

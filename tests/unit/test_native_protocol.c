@@ -87,16 +87,42 @@ static void test_native_protocol__gitleaks_image_is_the_reviewed_digest(void)
         prc_manifest_free(m);
 }
 
-/* No digest is reviewed for Syft 1.51.0 / Grype 0.116.1 yet: execution is refused, validation is not. */
-static void test_native_protocol__unreviewed_images_refused_for_execution(void)
+/*
+ * Issue 17: Syft 1.51.0 and Grype 0.116.1 run from their reviewed official
+ * multi-architecture digests; any other digest stays refused for execution
+ * (validation of a recorded report does not need one).
+ */
+static void test_native_protocol__syft_and_grype_images_are_the_reviewed_digests(void)
 {
-        static const char *const names[] = { "syft-v1.51.0.yaml", "grype-v0.116.1.yaml" };
+        static const struct {
+                const char *name, *ref, *digest;
+        } want[] = {
+                { "syft-v1.51.0.yaml",
+                  "docker.io/anchore/syft@sha256:678bfa565b60f747aac0f8e964fe5588a24445b8d0a480e91f6efd70020dfbb0",
+                  "sha256:678bfa565b60f747aac0f8e964fe5588a24445b8d0a480e91f6efd70020dfbb0" },
+                { "grype-v0.116.1.yaml",
+                  "docker.io/anchore/grype@sha256:1e71065c0a4cff3e6bd3b8add525ffac4343eb4971694eb90a31cf6d4d3e85db",
+                  "sha256:1e71065c0a4cff3e6bd3b8add525ffac4343eb4971694eb90a31cf6d4d3e85db" },
+        };
         size_t i;
 
-        for (i = 0; i < PRC_ARRAY_LEN(names); i++) {
-                prc_manifest *m = load(names[i]);
+        for (i = 0; i < PRC_ARRAY_LEN(want); i++) {
+                prc_manifest *m = load(want[i].name);
+                const prc_native_spec *s = prc_native_spec_for(prc_manifest_protocol(m));
+                char ref[256];
                 prc_err err;
                 prc_err_init(&err);
+                T_ASSERT(prc_native_check_manifest(m, true, &err));
+                T_NOERR(err);
+                T_ASSERT(prc_manifest_image_ref(m, ref, sizeof(ref), &err));
+                T_EQ_STR(ref, want[i].ref);
+                T_EQ_STR(s->image_digest, want[i].digest);
+                prc_manifest_free(m);
+                /* another digest: still fine for validation, refused for execution */
+                m = load_edited(want[i].name, want[i].digest,
+                                "sha256:0000000000000000000000000000000000000000000000000000000000000001", &err);
+                T_ASSERT(m != NULL);
+                T_ASSERT(prc_native_check_manifest(m, false, &err));
                 T_ASSERT(!prc_native_check_manifest(m, true, &err));
                 T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
                 prc_manifest_free(m);
@@ -161,8 +187,10 @@ static void test_native_protocol__differing_override_is_an_error(void)
         T_ASSERT(!prc_native_check_override(g, "sha256:0000000000000000000000000000000000000000000000000000000000000001",
                                             &err));
         T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
-        /* nothing is reviewed for syft yet: any override is an error */
+        /* Syft's reviewed digest is accepted, any other is an error */
         prc_err_init(&err);
+        T_ASSERT(prc_native_check_override(prc_native_spec_of(PRC_NATIVE_SYFT),
+                                           prc_native_spec_of(PRC_NATIVE_SYFT)->image_digest, &err));
         T_ASSERT(!prc_native_check_override(prc_native_spec_of(PRC_NATIVE_SYFT),
                                             "sha256:0000000000000000000000000000000000000000000000000000000000000000",
                                             &err));
@@ -258,7 +286,7 @@ static const prc_test tests[] = {
         T(test_native_protocol__gitleaks_owned_files_in_snapshot),
         T(test_native_protocol__bundled_manifests_match_their_protocol),
         T(test_native_protocol__gitleaks_image_is_the_reviewed_digest),
-        T(test_native_protocol__unreviewed_images_refused_for_execution),
+        T(test_native_protocol__syft_and_grype_images_are_the_reviewed_digests),
         T(test_native_protocol__changed_command_refused),
         T(test_native_protocol__other_image_refused),
         T(test_native_protocol__grype_needs_its_db_mount),

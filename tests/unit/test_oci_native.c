@@ -12,6 +12,7 @@
 #include "adapter/native/gitleaks.h"
 #include "adapter/oci.h"
 #include "adapter/oci_native.h"
+#include "native_t.h"
 #include "t.h"
 
 static prc_manifest *bundled(const char *name)
@@ -88,18 +89,42 @@ static void test_oci_native__override_other_than_reviewed_digest_is_an_error(voi
         prc_manifest_free(m);
 }
 
-static void test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed(void)
+/*
+ * Issue 17: the bundled Syft manifest passes the gate with its reviewed digest;
+ * the same manifest with any other digest is refused before anything runs.
+ */
+static void test_oci_native__syft_and_grype_run_only_from_the_reviewed_digest(void)
 {
         static const char *const names[] = { "syft-v1.51.0.yaml", "grype-v0.116.1.yaml" };
+        unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+        unsetenv("PRC_TEST_NATIVE_STANDIN");
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
                 prc_manifest *m = bundled(names[i]);
                 prc_oci_request rq = { .m = m };
                 prc_oci_native n;
                 prc_err err = {0};
+                char path[4096], *text, *at;
+                size_t len;
                 T_ASSERT(m != NULL);
-                if (m == NULL)
-                        continue;
-                unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
+                /* Syft needs nothing more; Grype passes the gate and then asks for its grype-db */
+                if (i == 0) {
+                        T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
+                } else {
+                        T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
+                        T_ERR(err, PRC_E_INVALID_VALUE);
+                }
+                prc_oci_native_clear(&n);
+                prc_manifest_free(m);
+                snprintf(path, sizeof(path), "%s/adapters/%s", t_root(), names[i]);
+                text = t_read(path, &len);
+                at = strstr(text, "digest: sha256:");
+                T_ASSERT(at != NULL);
+                memcpy(at + strlen("digest: sha256:"), "00000000", 8);
+                prc_err_init(&err);
+                m = prc_manifest_parse((const uint8_t *)text, len, PRC_MANIFEST_EXECUTE, &err);
+                free(text);
+                T_NOERR(err);
+                rq.m = m;
                 T_ASSERT(!prc_oci_native_begin(&n, &rq, &err));
                 T_ERR(err, PRC_E_NATIVE_IMAGE_UNREVIEWED);
                 prc_oci_native_clear(&n);
@@ -120,7 +145,7 @@ static void test_oci_native__pinned_ruleset_becomes_stdin(void)
                 prc_manifest_free(m);
                 return;
         }
-        snprintf(path, sizeof(path), "%s/native/gitleaks/config/gitleaks.toml.gz", corp);
+        snprintf(path, sizeof(path), "%s", nt_ruleset_gz());
         prc_oci_request rq = { .m = m, .ruleset_path = path };
         unsetenv(PRC_OCI_NATIVE_OVERRIDE_ENV);
         T_ASSERT(prc_oci_native_begin(&n, &rq, &err));
@@ -331,7 +356,7 @@ static const prc_test tests[] = {
         T(test_oci_native__only_native_protocols_keep_their_pids),
         T(test_oci_native__gitleaks_without_a_ruleset_is_refused),
         T(test_oci_native__override_other_than_reviewed_digest_is_an_error),
-        T(test_oci_native__syft_and_grype_run_only_once_a_digest_is_reviewed),
+        T(test_oci_native__syft_and_grype_run_only_from_the_reviewed_digest),
         T(test_oci_native__pinned_ruleset_becomes_stdin),
         T(test_oci_native__capture_stops_at_stdout_bytes),
         T(test_oci_native__exit_statuses_are_the_protocols),

@@ -238,7 +238,18 @@ static void test_scan__unreviewed_native_adapter_refuses_the_set_before_anything
         unsetenv("PRC_NATIVE_TEST_IMAGE");
         unsetenv("PRC_TEST_NATIVE_STANDIN");
         snprintf(a, sizeof(a), "%s/adapters/gitleaks-v8.30.0.yaml", t_root());
-        snprintf(b, sizeof(b), "%s/adapters/syft-v1.51.0.yaml", t_root());
+        /* the bundled Syft manifest with an unreviewed digest (issue 17: the bundled one is reviewed) */
+        {
+                char src[4200], *text, *at;
+                size_t len;
+                snprintf(src, sizeof(src), "%s/adapters/syft-v1.51.0.yaml", t_root());
+                text = t_read(src, &len);
+                at = strstr(text, "digest: sha256:");
+                T_ASSERT(at != NULL);
+                memcpy(at + strlen("digest: sha256:"), "00000000", 8);
+                snprintf(b, sizeof(b), "%s", t_write(t_tmpdir(), "syft-unreviewed.yaml", text, len));
+                free(text);
+        }
         prc_err_init(&e);
         set.n = 0;
         T_ASSERT(prc_adapters_from_manifests(paths, 2, &set, &e));

@@ -33,7 +33,8 @@ static const prc_field finding_fields[] = {
 
 static bool ruleset_fail(prc_err *err, const char *what)
 {
-        return prc_err_set(err, PRC_E_NATIVE_RULESET_MISMATCH, "gitleaks ruleset: %s", what);
+        return prc_err_set(err, PRC_E_NATIVE_RULESET_MISMATCH, "gitleaks ruleset: %s (`prc setup native` stores the "
+                           "pinned form)", what);
 }
 
 bool prc_gitleaks_ruleset_check(const uint8_t *gz, size_t n, prc_buf *out, prc_err *err)

@@ -20,11 +20,20 @@
 #define PRC_GITLEAKS_IGNORE_BYTES "# prc: scanner-owned; no finding is ignored\n"
 #define PRC_GITLEAKS_IGNORE_SHA256 "e68fafb038c03dcf253e00ce50b6bd607cac0b9611815bf99071c28046d5d4bc"
 
-/* The upstream v8.30.0 default ruleset (config/gitleaks.toml at 6eaad039), pinned in both forms. */
+/*
+ * The upstream v8.30.0 default ruleset (config/gitleaks.toml at 6eaad039), pinned in both forms:
+ * decompressed (the upstream file's own digest, never changes) and in prc's deterministic gzip form
+ * (src/base/gzip.h: the same bytes on every host, whatever gzip or zlib it has; issue 17 re-pinned it
+ * from GNU gzip 1.12's -n -9 output, 20931 bytes, 8f3a4bfa...).  `prc setup native` stores this form.
+ */
 #define PRC_GITLEAKS_RULESET_SIZE 97731u
 #define PRC_GITLEAKS_RULESET_SHA256 "e163e53b9e7e8a8511e77271e2b323ed057759542a6d988258afe3a1fa329caf"
-#define PRC_GITLEAKS_RULESET_GZ_SIZE 20931u
-#define PRC_GITLEAKS_RULESET_GZ_SHA256 "8f3a4bfaa68f01c8201d9ff88b20eb3ba13744cdc0faa1973003a6f741a82e3d"
+#define PRC_GITLEAKS_RULESET_GZ_SIZE 97759u
+#define PRC_GITLEAKS_RULESET_GZ_SHA256 "812050b952f582b832faf28405c7829bec5024645cf6b213950d61eb63cd56ab"
+/* Where upstream serves the decompressed file at the release tag (`prc setup native`'s default URL). */
+#define PRC_GITLEAKS_RULESET_URL "https://raw.githubusercontent.com/gitleaks/gitleaks/v8.30.0/config/gitleaks.toml"
+/* The file name under prc's data directory (src/base/datadir.h). */
+#define PRC_GITLEAKS_RULESET_FILE "gitleaks-v8.30.0.toml.gz"
 
 /*
  * Read the deterministic gzip ruleset at gz_path (operator-supplied; a

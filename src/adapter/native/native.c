@@ -103,13 +103,16 @@ static const prc_native_spec specs[] = {
                 11000000,       /* --max-target-megabytes=11 */
         },
         {
-                /* no reviewed digest in FORMATS.md/PROVENANCE: execution is refused until one is reviewed */
-                PRC_NATIVE_SYFT, PRC_NATIVE_PROTOCOL_SYFT, "syft", "1.51.0", "docker.io", "anchore/syft", NULL,
+                /* issue 17: the official multi-architecture digest of v1.51.0 (docs/native-protocols.md) */
+                PRC_NATIVE_SYFT, PRC_NATIVE_PROTOCOL_SYFT, "syft", "1.51.0", "docker.io", "anchore/syft",
+                "sha256:678bfa565b60f747aac0f8e964fe5588a24445b8d0a480e91f6efd70020dfbb0",
                 syft_argv, syft_owned, PRC_ARRAY_LEN(syft_owned), NULL, 0, 0, false,
                 "syft.sbom", PRC_NATIVE_MT_SYFT_REPORT, PRC_NATIVE_MT_CYCLONEDX, 100000, 0,
         },
         {
-                PRC_NATIVE_GRYPE, PRC_NATIVE_PROTOCOL_GRYPE, "grype", "0.116.1", "docker.io", "anchore/grype", NULL,
+                /* issue 17: the official multi-architecture digest of v0.116.1 (docs/native-protocols.md) */
+                PRC_NATIVE_GRYPE, PRC_NATIVE_PROTOCOL_GRYPE, "grype", "0.116.1", "docker.io", "anchore/grype",
+                "sha256:1e71065c0a4cff3e6bd3b8add525ffac4343eb4971694eb90a31cf6d4d3e85db",
                 grype_argv, grype_owned, PRC_ARRAY_LEN(grype_owned), PRC_NATIVE_GRYPE_DB_DATA, 0, 0, false,
                 "grype.vulnerability", PRC_NATIVE_MT_GRYPE_REPORT, PRC_NATIVE_MT_GRYPE_NORM, 100000, 0,
         },

@@ -71,13 +71,43 @@ static bool arc_fail(struct archive *a, prc_errclass dflt, const char *what, prc
         return prc_err_set(err, classify(a, dflt), "%s: %s", what, m != NULL ? m : "libarchive error");
 }
 
+/* The one compression layer an archive may have (zstd: AUR-style .tar.zst snapshots, issue 20). */
+enum layer { LAYER_NONE, LAYER_GZIP, LAYER_ZSTD };
+
+static const char *const layer_name[] = { "tar", "tar.gz", "tar.zst" };
+static const char *const layer_stream[] = { "", "gzip", "zstd" };
+
+static enum layer layer_of(const uint8_t *p, size_t n)
+{
+        if (n >= 2 && p[0] == 0x1F && p[1] == 0x8B)
+                return LAYER_GZIP;
+        if (n >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD)
+                return LAYER_ZSTD;
+        return LAYER_NONE;
+}
+
+static int support_layer(struct archive *a, enum layer l)
+{
+        if (l == LAYER_GZIP)
+                return prc_la->read_support_filter_gzip(a);
+        if (l == LAYER_ZSTD)
+                return prc_la->read_support_filter_zstd(a);
+        return ARCHIVE_OK;
+}
+
+static int layer_code(enum layer l)
+{
+        return l == LAYER_GZIP ? ARCHIVE_FILTER_GZIP : ARCHIVE_FILTER_ZSTD;
+}
+
 /*
- * Pass 1 for gzip: inflate the one layer without keeping it, so the total
- * and ratio limits, the CRC, truncation and trailing bytes are all judged on
- * the whole stream before pass 2 walks the tar (libarchive's tar reader
- * stops at the end-of-archive marker and would not see what follows).
+ * Pass 1 for gzip and zstd: decompress the one layer without keeping it, so
+ * the total and ratio limits, the checksum, truncation and trailing bytes are
+ * all judged on the whole stream before pass 2 walks the tar (libarchive's
+ * tar reader stops at the end-of-archive marker and would not see what
+ * follows).
  */
-static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, prc_err *err)
+static bool layer_check(const uint8_t *p, size_t n, enum layer l, const prc_archive_opts *o, prc_err *err)
 {
         uint64_t total = 0;
         struct archive *a = prc_la->read_new();
@@ -87,28 +117,28 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         int r;
 
         if (a == NULL)
-                return prc_err_oom(err, "the gzip reader");
-        if (prc_la->read_support_filter_gzip(a) != ARCHIVE_OK || prc_la->read_support_format_raw(a) != ARCHIVE_OK) {
+                return prc_err_oom(err, "the decompressor");
+        if (support_layer(a, l) != ARCHIVE_OK || prc_la->read_support_format_raw(a) != ARCHIVE_OK) {
                 arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", err);
                 goto out;
         }
         if (prc_la->read_open_memory(a, p, n) != ARCHIVE_OK) {
-                arc_fail(a, PRC_E_ARCHIVE_FORMAT, "cannot read the gzip stream", err);
+                arc_fail(a, PRC_E_ARCHIVE_FORMAT, "cannot read the compressed stream", err);
                 goto out;
         }
         r = prc_la->read_next_header(a, &e);
         if (r != ARCHIVE_OK) {
-                arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "cannot read the gzip stream", err);
+                arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "cannot read the compressed stream", err);
                 goto out;
         }
-        /* gzip + the raw reader's "none": a second gzip layer would show as a third filter. */
-        if (prc_la->filter_count(a) != 2 || prc_la->filter_code(a, 0) != ARCHIVE_FILTER_GZIP) {
+        /* The layer + the raw reader's "none": a second layer would show as a third filter. */
+        if (prc_la->filter_count(a) != 2 || prc_la->filter_code(a, 0) != layer_code(l)) {
                 prc_err_set(err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
                 goto out;
         }
         chunk = malloc(CHUNK);
         if (chunk == NULL) {
-                prc_err_oom(err, "the gzip buffer");
+                prc_err_oom(err, "the decompression buffer");
                 goto out;
         }
         for (;;) {
@@ -116,7 +146,7 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                 if (got == 0)
                         break;
                 if (got < 0) {
-                        arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "gzip stream", err);
+                        arc_fail(a, PRC_E_ARCHIVE_MALFORMED, layer_stream[l], err);
                         goto out;
                 }
                 total += (uint64_t)got;
@@ -134,11 +164,11 @@ static bool gunzip_check(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                         goto out;
                 }
         }
-        /* Bytes after the gzip member(s) are refused rather than silently ignored. */
+        /* Bytes after the compressed stream are refused rather than silently ignored. */
         if (prc_la->filter_bytes(a, -1) < (la_int64_t)n) {
                 prc_err_at(err, PRC_E_ARCHIVE_TRAILING, (uint64_t)prc_la->filter_bytes(a, -1),
-                           "%" PRIu64 " bytes follow the gzip stream",
-                           (uint64_t)n - (uint64_t)prc_la->filter_bytes(a, -1));
+                           "%" PRIu64 " bytes follow the %s stream",
+                           (uint64_t)n - (uint64_t)prc_la->filter_bytes(a, -1), layer_stream[l]);
                 goto out;
         }
         ok = true;
@@ -516,19 +546,19 @@ static bool charset_warning(struct archive *a)
 }
 
 /* libarchive recognized no format: a ustar magic means a damaged header, a short input truncation. */
-static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, size_t n, bool gz)
+static void unrecognized(struct walk *w, struct archive *a, const uint8_t *p, size_t n, enum layer l)
 {
         const char *m = prc_la->error_string(a);
         prc_errclass c = PRC_E_ARCHIVE_FORMAT;
 
-        if (!gz && n < 512)
+        if (l == LAYER_NONE && n < 512)
                 c = PRC_E_ARCHIVE_TRUNCATED;
-        else if (!gz && memcmp(p + 257, "ustar", 5) == 0)
+        else if (l == LAYER_NONE && memcmp(p + 257, "ustar", 5) == 0)
                 c = PRC_E_ARCHIVE_MALFORMED;
         prc_err_set(w->err, c, "not a tar archive: %s", m != NULL ? m : "unrecognized format");
 }
 
-static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
+static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, enum layer l)
 {
         struct archive *a = prc_la->read_new();
         struct archive_entry *e;
@@ -538,12 +568,12 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
         if (a == NULL)
                 return prc_err_oom(w->err, "the tar reader");
         if (prc_la->read_support_format_tar(a) != ARCHIVE_OK ||
-            (gz && prc_la->read_support_filter_gzip(a) != ARCHIVE_OK)) {
+            support_layer(a, l) != ARCHIVE_OK) {
                 arc_fail(a, PRC_E_INTERNAL, "cannot configure libarchive", w->err);
                 goto out;
         }
         if (prc_la->read_open_memory(a, p, n) != ARCHIVE_OK) {
-                unrecognized(w, a, p, n, gz);
+                unrecognized(w, a, p, n, l);
                 goto out;
         }
         for (;;) {
@@ -557,12 +587,12 @@ static bool walk_tar(struct walk *w, const uint8_t *p, size_t n, bool gz)
                 if (r != ARCHIVE_OK) {
                         /* Other warnings too: a header libarchive had to repair is not one prc trusts. */
                         if (prc_la->format(a) == 0)
-                                unrecognized(w, a, p, n, gz);
+                                unrecognized(w, a, p, n, l);
                         else
                                 arc_fail(a, PRC_E_ARCHIVE_MALFORMED, "tar header", w->err);
                         goto located;
                 }
-                if (gz && prc_la->filter_count(a) > 2) {
+                if (l != LAYER_NONE && prc_la->filter_count(a) > 2) {
                         prc_err_set(w->err, PRC_E_ARCHIVE_FORMAT, "more than one compression layer");
                         goto located;
                 }
@@ -599,7 +629,7 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                          size_t nwanted, prc_err *err)
 {
         struct walk w;
-        bool gz = n >= 2 && p[0] == 0x1F && p[1] == 0x8B;
+        enum layer l = layer_of(p, n);
         json_t *res = NULL, *unavail = NULL;
 
         memset(&w, 0, sizeof(w));
@@ -633,9 +663,9 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                         prc_err_oom(err, "the wanted list");
                         goto out;
                 }
-        if (gz && !gunzip_check(p, n, o, err))
+        if (l != LAYER_NONE && !layer_check(p, n, l, o, err))
                 goto out;
-        if (!walk_tar(&w, p, n, gz))
+        if (!walk_tar(&w, p, n, l))
                 goto out;
         for (size_t k = 0; k < nwanted; k++) {
                 const char *why = NULL, *name = wanted[k];
@@ -662,7 +692,7 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
                 }
                 (void)json_object_set_new(unavail, name, json_string(why));
         }
-        res = json_pack("{s:s,s:O,s:I,s:O,s:O}", "format", gz ? "tar.gz" : "tar", "members", w.members, "rejected",
+        res = json_pack("{s:s,s:O,s:I,s:O,s:O}", "format", layer_name[l], "members", w.members, "rejected",
                         (json_int_t)w.rejected, "contents", w.contents, "unavailable", unavail);
         if (res == NULL)
                 prc_err_oom(err, "the archive listing");

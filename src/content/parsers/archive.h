@@ -7,7 +7,7 @@
  * extracted and no link is ever followed: the walk lists members and hands
  * back the bytes of the regular files the caller names.
  *
- * Formats: tar (ustar, pax, GNU) and one gzip layer around it.  Anything
+ * Formats: tar (ustar, pax, GNU) and one gzip or zstd layer around it.  Anything
  * else, including a second compression layer, is archive-format.
  *
  * Policy (docs/parsers-xml-shell-archive.md): limits and damaged archives
@@ -18,7 +18,7 @@
  * their contents are never returned.
  *
  * Document shape:
- *   {"format": "tar" | "tar.gz",
+ *   {"format": "tar" | "tar.gz" | "tar.zst",
  *    "members": [{"index": i, "path": "a/b", "type": "file", "size": n,
  *                 "sha256": "...", "mode": 420, "link": "...", "setid": true,
  *                 "rejected": "class"} ...],
