@@ -118,7 +118,8 @@ t_vscode_settings_float_parses_without_a_gap() {
 # Issue 16: an ISO-8859-1 pom.xml is read (expat decodes it), and the document is UTF-8.
 t_latin1_pom_parses_without_a_gap() {
         mk_good "$TMP/t"
-        printf '<?xml version="1.0" encoding="ISO-8859-1"?>\n<project><name>caf\351</name></project>\n' >"$TMP/t/pom.xml"
+        # A whole POM (Maven, and prc's extractor, refuse one without groupId and artifactId).
+        printf '<?xml version="1.0" encoding="ISO-8859-1"?>\n<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version><name>caf\351</name></project>\n' >"$TMP/t/pom.xml"
         run "$PRC" scan --target "$TMP/t" --format json
         [ "$(state_of PRC-A-CORE-004)" = Pass ] || fail "CORE-004: $(json_get coverage_gaps)"
         [ "$(json_get coverage_gaps)" = "[]" ] || fail "gaps: $(json_get coverage_gaps)"
