@@ -27,6 +27,7 @@ static const struct errinfo table[PRC_E__COUNT] = {
 #include "content/parsers/errors.def"
 #include "content/parsers/errors_xml_shell_tar.def"
 #include "content/extract/errors.def"
+#include "content/extract/errors_python.def"
 #include "inventory/errors.def"
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"
@@ -35,6 +36,7 @@ static const struct errinfo table[PRC_E__COUNT] = {
 #include "engine/errors.def"
 #include "net/errors.def"
 #include "net/errors_aur.def"
+#include "analysis/errors.def"
 #undef PRC_ERR
 };
 

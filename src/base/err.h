@@ -24,6 +24,7 @@ typedef enum prc_errclass {
 #include "content/parsers/errors.def"
 #include "content/parsers/errors_xml_shell_tar.def"
 #include "content/extract/errors.def"
+#include "content/extract/errors_python.def"
 #include "inventory/errors.def"
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"
@@ -32,6 +33,7 @@ typedef enum prc_errclass {
 #include "engine/errors.def"
 #include "net/errors.def"
 #include "net/errors_aur.def"
+#include "analysis/errors.def"
 #undef PRC_ERR
         PRC_E__COUNT
 } prc_errclass;

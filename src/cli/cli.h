@@ -117,6 +117,9 @@ int cmd_content_archive(int argc, char **argv);
  */
 bool cli_content_call(const char *path, uint16_t op, uint16_t sub, const void *args, size_t args_len,
                       json_t **out, prc_err *err) PRC_MUST_CHECK;
+/* The same with request flags (PRC_SHELL_RECOVER for `content tokenize --recover`). */
+bool cli_content_call_flags(const char *path, uint16_t op, uint16_t sub, uint32_t flags, const void *args,
+                            size_t args_len, json_t **out, prc_err *err) PRC_MUST_CHECK;
 int cli_content_report(bool ok, const json_t *doc, prc_err *err, const char *format, const char *path, bool wrap);
 int cmd_sandbox_probe(int argc, char **argv);
 

@@ -67,6 +67,12 @@ int cli_content_report(bool ok, const json_t *doc, prc_err *err, const char *for
 bool cli_content_call(const char *path, uint16_t op, uint16_t sub, const void *args, size_t args_len,
                       json_t **out, prc_err *err)
 {
+        return cli_content_call_flags(path, op, sub, 0, args, args_len, out, err);
+}
+
+bool cli_content_call_flags(const char *path, uint16_t op, uint16_t sub, uint32_t flags, const void *args,
+                            size_t args_len, json_t **out, prc_err *err)
+{
         prc_client_opts co;
         prc_client *client = NULL;
         prc_buf bytes;
@@ -79,7 +85,7 @@ bool cli_content_call(const char *path, uint16_t op, uint16_t sub, const void *a
         client = prc_client_new(&co, err);
         if (client == NULL)
                 goto out;
-        ok = prc_client_call(client, op, sub, 0, path, args, args_len, bytes.data, bytes.len, false, out, err);
+        ok = prc_client_call(client, op, sub, flags, path, args, args_len, bytes.data, bytes.len, false, out, err);
 out:
         if (!ok && !prc_err_is_set(err))
                 prc_err_oom(err, "content client");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "content/dispatch.h"
+#include "content/parsers/shell.h"
 
 /* makepkg writes .SRCINFO; the attack corpus and AUR mirrors use NAME.SRCINFO too. */
 static bool srcinfo_by_name(const char *path)
@@ -29,11 +30,13 @@ int cmd_content_tokenize(int argc, char **argv)
                 { "pkgbuild", no_argument, NULL, 'p' },
                 { "srcinfo", no_argument, NULL, 's' },
                 { "format", required_argument, NULL, 'f' },
+                { "recover", no_argument, NULL, 'r' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", NULL };
         const char *format = "text", *path, *kind;
         int c, as = 0, rc = PRC_EXIT_EXEC;
+        uint32_t flags = 0;
         json_t *doc = NULL;
         prc_err err;
 
@@ -50,6 +53,9 @@ int cmd_content_tokenize(int argc, char **argv)
                 case 'f':
                         format = optarg;
                         break;
+                case 'r':
+                        flags |= PRC_SHELL_RECOVER;
+                        break;
                 default:
                         return cli_usage("content tokenize", "bad option");
                 }
@@ -62,8 +68,8 @@ int cmd_content_tokenize(int argc, char **argv)
         if (as == 0)
                 as = srcinfo_by_name(path) ? 's' : 'p';
         kind = as == 's' ? "srcinfo" : "pkgbuild";
-        if (cli_content_call(path, PRC_OP_TOKENIZE, as == 's' ? PRC_TOK_SRCINFO : PRC_TOK_PKGBUILD, NULL, 0, &doc,
-                             &err))
+        if (cli_content_call_flags(path, PRC_OP_TOKENIZE, as == 's' ? PRC_TOK_SRCINFO : PRC_TOK_PKGBUILD, flags,
+                                   NULL, 0, &doc, &err))
                 rc = PRC_EXIT_OK;
         rc = cli_content_report(rc == PRC_EXIT_OK, doc, &err, kind, path, strcmp(format, "json") == 0);
         json_decref(doc);

@@ -19,6 +19,7 @@
 #include "content/archive_target.h"
 #include "net/aur.h"
 #include "content/client.h"
+#include "content/parsers/shell.h"
 #include "engine/catalog.h"
 #include "engine/sarif.h"
 #include "engine/scan.h"
@@ -28,25 +29,32 @@ struct parse_ctx {
         prc_client *client;
 };
 
-static bool scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, prc_err *err)
+static bool scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                       json_t **out_doc, prc_err *err)
 {
         struct parse_ctx *pc = ctx;
         json_t *doc = NULL;
         uint16_t op = PRC_OP_PARSE, fmt = 0;
+        uint32_t flags = 0;
         bool ok;
 
         if (strcmp(format, "shell") == 0) {
                 const char *base = strrchr(path, '/');
                 op = PRC_OP_TOKENIZE;
                 fmt = strcmp(base ? base + 1 : path, ".SRCINFO") == 0 ? PRC_TOK_SRCINFO : PRC_TOK_PKGBUILD;
+                /* Issue 20: a file that is not valid shell is still searched; its errors come back listed. */
+                flags = PRC_SHELL_RECOVER;
         }
         else if (strcmp(format, "archive") == 0)
                 op = PRC_OP_WALK;
         else
                 fmt = prc_format_by_name(format);
         /* An operation the worker does not serve comes back as a named refusal: a gap, never a pass. */
-        ok = prc_client_call(pc->client, op, fmt, 0, path, NULL, 0, p, n, true, &doc, err);
-
+        ok = prc_client_call(pc->client, op, fmt, flags, path, NULL, 0, p, n, true, &doc, err);
+        if (ok && out_doc != NULL) {
+                *out_doc = doc;
+                doc = NULL;
+        }
         json_decref(doc);
         return ok;
 }

@@ -112,7 +112,8 @@ const prc_cmd prc_cmds[] = {
           "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n"
           CLI_FLOOR_HELP },
         { "content", "tokenize", cmd_content_tokenize, "tokenize a PKGBUILD or .SRCINFO through the content worker",
-          "usage: prc content tokenize FILE [--pkgbuild|--srcinfo] [--format text|json] [--content-floor LEVEL]\n"
+          "usage: prc content tokenize FILE [--pkgbuild|--srcinfo] [--recover] [--format text|json]\n"
+          "                            [--content-floor LEVEL]\n"
           "\n"
           "Reads FILE (symlinks refused) and sends it to the sandboxed content worker's\n"
           "shell tokenizer.  Nothing is executed, globbed or read from the environment.\n"
@@ -123,6 +124,9 @@ const prc_cmd prc_cmds[] = {
           "whose name ends in .SRCINFO is read as .SRCINFO, anything else as a PKGBUILD.\n"
           "Expansion is bounded (count, bytes, nesting): past a bound the file is refused\n"
           "(shell-expansion-limit, shell-output-limit, shell-nesting-limit).\n"
+          "--recover: a syntax error, a NUL byte or invalid UTF-8 is listed in the\n"
+          "document's \"errors\" and tokenizing goes on at the next line, as prc scan\n"
+          "does (docs/parsers-xml-shell-archive.md).\n"
           "Prints the document as canonical JSON (the default, --format text); --format\n"
           "json wraps it: {\"document\":...,\"format\":\"pkgbuild\"|\"srcinfo\",\"path\":...}\n"
           "or {\"error\":{...},...}.\n"

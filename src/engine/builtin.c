@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "engine/catalog.h"
 #include "engine/policy.h"
 
@@ -24,6 +25,8 @@ static const char *const builtin_ids[] = {
 
 bool prc_builtin_known(const char *id)
 {
+        if (prc_analysis_find(id) != NULL)
+                return true;    /* the analysis framework's table (src/analysis/registry.c) */
         for (size_t i = 0; i < PRC_ARRAY_LEN(builtin_ids); i++)
                 if (strcmp(builtin_ids[i], id) == 0)
                         return true;

@@ -26,9 +26,10 @@ typedef struct prc_tfile {
 } prc_tfile;
 
 typedef struct prc_gap {
-        char path[4097];
-        char cls[64];           /* error class name of the refusal */
-        char reason[256];
+        char     path[4097];
+        char     cls[64];       /* error class name of the refusal */
+        char     reason[256];
+        unsigned kind;          /* the analysis document kind the file was read as (analysis.h PRC_AK_*), 0: by name */
 } prc_gap;
 
 /* What the built-in analyses may see of the target: the inventory and the content results. */

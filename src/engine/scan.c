@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include "adapter/native/native.h"
+#include "analysis/analysis.h"
+#include "analysis/aur.h"
+#include "analysis/sh.h"
 #include "base/jcs.h"
 #include "base/limits.h"
 #include "engine/builtin.h"
@@ -49,6 +52,9 @@ struct scan {
         size_t               nexcluded; /* names left out of the inventory other than the root's .git directory */
         size_t               nmanifests;
         json_t              *errors;    /* owned: analysis errors listed on the run */
+        prc_adoc            *docs;      /* owned array: worker documents analyses read (paths strdup'ed, docs
+                                         * owned references), sorted by path once content analysis ends */
+        size_t               ndocs, capdocs;
         json_t              *floor;     /* owned: the content floor record (scan.h) */
         json_t              *archive;   /* owned: an archive target's record (scan.h open_target), or NULL */
 };
@@ -72,6 +78,7 @@ static bool add_gap(struct scan *s, const char *path, const char *cls, const cha
         snprintf(s->gaps[s->ngaps].path, sizeof(s->gaps[0].path), "%s", path);
         snprintf(s->gaps[s->ngaps].cls, sizeof(s->gaps[0].cls), "%s", cls);
         snprintf(s->gaps[s->ngaps].reason, sizeof(s->gaps[0].reason), "%s", reason);
+        s->gaps[s->ngaps].kind = 0;
         /* Valid UTF-8 without control characters, or the JSON record could not hold the gap (issue 16). */
         prc_err_sanitize(s->gaps[s->ngaps].path);
         prc_err_sanitize(s->gaps[s->ngaps].cls);
@@ -149,6 +156,167 @@ static bool build_files(struct scan *s, prc_err *err)
         return true;
 }
 
+/*
+ * Keep a worker token document for the analyses (doc is taken over).  A
+ * document that fails the shape check is a tokens-invalid gap and is
+ * dropped; one the worker only recovered (not valid shell) is a gap named by
+ * its first error's class, and is still analyzed (issue 20: it never makes a
+ * package look clean, and what it holds is still searched).
+ */
+/* A content gap of a file read as an analysis document of this kind (so the analyses that need it know). */
+static bool add_kind_gap(struct scan *s, const char *path, unsigned kind, const char *cls, const char *reason,
+                         prc_err *err)
+{
+        if (!add_gap(s, path, cls, reason, err))
+                return false;
+        s->gaps[s->ngaps - 1].kind = kind;
+        return true;
+}
+
+static bool keep_doc(struct scan *s, const char *path, unsigned kind, json_t *doc, prc_err *err)
+{
+        prc_err ce;
+        const json_t *errs;
+
+        prc_err_init(&ce);
+        if (doc == NULL)
+                return add_kind_gap(s, path, kind, prc_err_name(PRC_E_TOKENS_INVALID), "the worker returned no document",
+                                    err);
+        if (!prc_sh_check(doc, kind == PRC_AK_SRCINFO, &ce)) {
+                json_decref(doc);
+                return add_kind_gap(s, path, kind, prc_err_name(ce.cls), ce.msg, err);
+        }
+        errs = json_object_get(doc, "errors");
+        if (errs != NULL) {
+                const json_t *e0 = json_array_get(errs, 0);
+                char why[256];
+                size_t n = json_array_size(errs) + (size_t)json_integer_value(json_object_get(doc, "errors_dropped"));
+                snprintf(why, sizeof(why), "not valid %s: %zu error%s, the first at line %" JSON_INTEGER_FORMAT
+                         ": %.120s; the rest was tokenized with recovery and analyzed",
+                         kind == PRC_AK_SRCINFO ? ".SRCINFO" : "shell", n, n == 1 ? "" : "s",
+                         json_integer_value(json_object_get(e0, "line")),
+                         json_string_value(json_object_get(e0, "message")));
+                if (!add_kind_gap(s, path, kind, json_string_value(json_object_get(e0, "class")), why, err)) {
+                        json_decref(doc);
+                        return false;
+                }
+        }
+        if (s->ndocs == s->capdocs) {
+                size_t ncap = s->capdocs ? 2 * s->capdocs : 8;
+                prc_adoc *d = realloc(s->docs, ncap * sizeof(*d));
+                if (d == NULL) {
+                        json_decref(doc);
+                        return prc_err_oom(err, "worker documents");
+                }
+                s->docs = d;
+                s->capdocs = ncap;
+        }
+        s->docs[s->ndocs].path = strdup(path);
+        if (s->docs[s->ndocs].path == NULL) {
+                json_decref(doc);
+                return prc_err_oom(err, "worker documents");
+        }
+        s->docs[s->ndocs].kind = kind;
+        s->docs[s->ndocs].doc = doc;
+        s->ndocs++;
+        return true;
+}
+
+static const prc_tfile *find_file(const struct scan *s, const char *path)
+{
+        size_t lo = 0, hi = s->nfiles;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int c = strcmp(s->files[mid].path, path);
+                if (c == 0)
+                        return &s->files[mid];
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return NULL;
+}
+
+struct inst_ctx {
+        struct scan *s;
+        const char  *pkgbuild;
+        prc_buf     *b;
+};
+
+/* One install= target of a PKGBUILD: tokenized as an install script, or a named gap. */
+static bool install_target(void *ctx, const char *path, uint32_t line, const char *why, prc_err *err)
+{
+        struct inst_ctx *ic = ctx;
+        struct scan *s = ic->s;
+        const prc_tfile *f;
+        prc_err pe;
+        json_t *doc = NULL;
+        char reason[256];
+
+        if (path == NULL) {
+                snprintf(reason, sizeof(reason), "install= on line %" PRIu32 " %s: the install script is not known",
+                         line, why);
+                return add_kind_gap(s, ic->pkgbuild, PRC_AK_INSTALL,
+                                    prc_err_name(strstr(why, "leaves") != NULL ? PRC_E_INSTALL_SCRIPT_MISSING
+                                                                               : PRC_E_INSTALL_SCRIPT_DYNAMIC),
+                                    reason, err);
+        }
+        for (size_t i = 0; i < s->ndocs; i++)
+                if (strcmp(s->docs[i].path, path) == 0)
+                        return true;    /* named twice (split packages) */
+        for (size_t i = s->content0; i < s->ngaps; i++)
+                if (strcmp(s->gaps[i].path, path) == 0)
+                        return true;
+        f = find_file(s, path);
+        s->nmanifests++;
+        if (f == NULL) {
+                snprintf(reason, sizeof(reason), "%s names it (install= on line %" PRIu32 ") but the package does "
+                         "not hold it", ic->pkgbuild, line);
+                return add_kind_gap(s, path, PRC_AK_INSTALL, prc_err_name(PRC_E_INSTALL_SCRIPT_MISSING), reason, err);
+        }
+        if (f->symlink)
+                return add_kind_gap(s, path, PRC_AK_INSTALL, prc_err_name(PRC_E_MANIFEST_SYMLINK),
+                                    "the install script is a symlink; prc does not follow symlinks in the target", err);
+        if (f->oversized)
+                return add_kind_gap(s, path, PRC_AK_INSTALL, "input-too-large", "above the 10 MiB analysis ceiling",
+                                    err);
+        prc_err_init(&pe);
+        prc_buf_reset(ic->b);
+        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, ic->b, &pe) ||
+            !s->o->parse(s->o->parse_ctx, "shell", f->path, ic->b->data ? ic->b->data : (const uint8_t *)"",
+                         ic->b->len, &doc, &pe))
+                return add_kind_gap(s, f->path, PRC_AK_INSTALL, prc_err_name(pe.cls), pe.msg, err);
+        return keep_doc(s, f->path, PRC_AK_INSTALL, doc, err);
+}
+
+static int doc_cmp(const void *a, const void *b)
+{
+        return strcmp(((const prc_adoc *)a)->path, ((const prc_adoc *)b)->path);
+}
+
+/* Install scripts are known only from the PKGBUILD that names them: a second pass after the first. */
+static bool install_scripts(struct scan *s, prc_buf *b, prc_err *err)
+{
+        size_t n0 = s->ndocs;
+
+        for (size_t i = 0; i < n0; i++) {
+                struct inst_ctx ic = { s, s->docs[i].path, b };
+                char dir[4097];
+                const char *slash = strrchr(s->docs[i].path, '/');
+
+                if (s->docs[i].kind != PRC_AK_PKGBUILD)
+                        continue;
+                snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s->docs[i].path) : 0, s->docs[i].path);
+                if (!prc_aur_install_targets(s->docs[i].doc, dir, install_target, &ic, err))
+                        return false;
+        }
+        if (s->ndocs > 1)
+                qsort(s->docs, s->ndocs, sizeof(*s->docs), doc_cmp);
+        return true;
+}
+
 /* Step 2: every recognized manifest goes through the content worker; a refusal is a gap. */
 static bool content_analysis(struct scan *s, prc_err *err)
 {
@@ -180,10 +348,24 @@ static bool content_analysis(struct scan *s, prc_err *err)
                 }
                 prc_err_init(&pe);
                 prc_buf_reset(&b);
-                if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, &b, &pe) ||
-                    !s->o->parse(s->o->parse_ctx, fmt, f->path, b.data ? b.data : (const uint8_t *)"", b.len, &pe))
-                        ok = add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
+                {
+                        /* Token documents are kept for the analyses; other documents are not read yet. */
+                        bool shell = strcmp(fmt, "shell") == 0;
+                        const char *base = strrchr(f->path, '/');
+                        json_t *doc = NULL;
+                        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, &b, &pe) ||
+                            !s->o->parse(s->o->parse_ctx, fmt, f->path, b.data ? b.data : (const uint8_t *)"", b.len,
+                                         shell ? &doc : NULL, &pe))
+                                ok = add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
+                        else if (shell)
+                                ok = keep_doc(s, f->path,
+                                              strcmp(base ? base + 1 : f->path, ".SRCINFO") == 0 ? PRC_AK_SRCINFO
+                                                                                                 : PRC_AK_PKGBUILD,
+                                              doc, err);
+                }
         }
+        if (ok)
+                ok = install_scripts(s, &b, err);
         prc_buf_clear(&b);
         return ok;
 }
@@ -203,7 +385,7 @@ static bool scans_whole_tree(const char *analysis)
  */
 static bool reads_worker_output(const char *analysis)
 {
-        return strcmp(analysis, "manifests") == 0;
+        return strcmp(analysis, "manifests") == 0 || prc_analysis_find(analysis) != NULL;
 }
 
 static json_t *obs_json(const prc_obs *o)
@@ -393,13 +575,19 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                 prc_target_view tv = { s->files, s->nfiles, view_read, s,
                                        s->ncontent > 0 ? s->gaps + s->content0 : NULL, s->ncontent, s->nmanifests };
 
+                const prc_analysis *an = prc_analysis_find(a->analysis);
+                prc_ainput ain = { s->files, s->nfiles, s->docs, s->ndocs, tv.gaps, tv.ngaps };
+                bool gap = false;
+
                 prc_err_init(&ae);
-                if (!prc_builtin_run(a->analysis, &tv, &l, &ae)) {
+                if (an != NULL ? !prc_analysis_run(an, &ain, &l, &gap, &ae) : !prc_builtin_run(a->analysis, &tv, &l, &ae)) {
                         nonevidence = true;
                         json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", a->id, "class",
                                                                    prc_err_name(ae.cls), "message", ae.msg));
                 }
                 if (scans_whole_tree(a->analysis) && !tree_complete(s))
+                        nonevidence = true;
+                if (gap)
                         nonevidence = true;
                 for (size_t i = 0; i < l.n; i++) {
                         json_t *env = envelope(s, a->analysis, &l.items[i], err);
@@ -424,6 +612,9 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                          scans_whole_tree(a->analysis))
                         json_object_set_new(row, "reason", json_string("some paths of the tree were left out, so "
                                                                        "they were not analyzed (see coverage_gaps)"));
+                else if (row != NULL && st != PRC_STATE_FAIL && gap)
+                        json_object_set_new(row, "reason", json_string("a file this analysis reads could not be "
+                                                                       "extracted in full (see coverage_gaps)"));
                 else if (row != NULL && !nonevidence && l.n == 1 && l.items[0].message[0] != '\0')
                         /* One observation: its own words say more than the policy's. */
                         json_object_set_new(row, "reason", json_string(l.items[0].message));
@@ -691,6 +882,11 @@ out:
         json_decref(s.archive);
         free(s.files);
         free(s.gaps);
+        for (size_t i = 0; i < s.ndocs; i++) {
+                free((char *)s.docs[i].path);
+                json_decref((json_t *)s.docs[i].doc);
+        }
+        free(s.docs);
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);

@@ -27,12 +27,15 @@ typedef enum prc_scan_mode {
 
 /*
  * Content parse hook: parse p[0..n) (file path, as format) in the content
- * worker.  Returns true when the worker returned a document; false with err
- * set to the refusal (any class) otherwise.  The engine turns every false
- * into a coverage gap, never into a clean result.
+ * worker.  Returns true when the worker returned a document, and then, when
+ * out_doc is not NULL, *out_doc gets it (a new reference, transfers); false
+ * with err set to the refusal (any class) otherwise.  The engine turns every
+ * false into a coverage gap, never into a clean result.  Shell formats are
+ * tokenized with recovery (PRC_SHELL_RECOVER): the engine reports a
+ * document's recovered errors as a gap and still analyzes what it holds.
  */
 typedef bool (*prc_content_parse_fn)(void *ctx, const char *format, const char *path, const uint8_t *p,
-                                     size_t n, prc_err *err);
+                                     size_t n, json_t **out_doc, prc_err *err);
 
 /*
  * Adapter execution hook (verify-local): run adapter a over the sealed

@@ -182,7 +182,7 @@ static void test_builtin__binaries_reads_oversized_files(void)
 static void test_builtin__manifests_and_oversized(void)
 {
         prc_tfile files[2] = { { "a.json", 5, "00", false, false, false }, { "big.bin", 11u << 20, "00", false, true, false } };
-        prc_gap gap = { "a.json", "invalid-json", "bad" };
+        prc_gap gap = { "a.json", "invalid-json", "bad", 0 };
         prc_target_view tv = { files, 2, NULL, NULL, &gap, 1, 1 };
         prc_obs_list l = { 0 };
         prc_err e;

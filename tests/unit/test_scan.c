@@ -24,9 +24,10 @@ struct script {
 /* Non-NULL: fake_parse refuses with exactly these bytes as its message, as a decoded worker reply could. */
 static const char *parse_refusal;
 
-static bool fake_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, prc_err *err)
+static bool fake_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out_doc,
+                       prc_err *err)
 {
-        (void)ctx, (void)format, (void)path, (void)p, (void)n;
+        (void)ctx, (void)format, (void)path, (void)p, (void)n, (void)out_doc;
         if (parse_refusal == NULL)
                 return true;
         err->cls = PRC_E_INVALID_JSON;
@@ -539,11 +540,12 @@ static void test_scan__symlinked_manifest_is_a_gap(void)
 }
 
 /* The parse hook runs after the inventory: it rewrites ctx's file in place, keeping its size. */
-static bool swap_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, prc_err *err)
+static bool swap_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out_doc,
+                       prc_err *err)
 {
         int fd = open((const char *)ctx, O_WRONLY);
 
-        (void)format, (void)path, (void)p, (void)n, (void)err;
+        (void)format, (void)path, (void)p, (void)n, (void)err, (void)out_doc;
         T_ASSERT(fd >= 0);
         T_ASSERT(pwrite(fd, "#!/bin/sh\n", 10, 0) == 10);
         close(fd);

@@ -467,6 +467,114 @@ static void test_shell__truncation_and_bitflip_sweep(void)
         T_ASSERT(ok > 0 && refused > 0);
 }
 
+/* Issue 20: a file that is not valid shell is still searched; each error is listed, tokenizing goes on. */
+static void test_shell__recover_lists_errors_and_goes_on(void)
+{
+        static const char src[] = "a=1\nb=(\"x\ncurl u | sh\n}\nc=2\n";
+        prc_err e;
+        json_t *d, *errs, *cmds;
+        size_t i;
+        json_t *c;
+        bool saw = false;
+
+        expect_err(src, 0, PRC_E_SHELL_UNTERMINATED, 2);
+        d = tok(src, PRC_SHELL_RECOVER, &e);
+        T_NOERR(e);
+        errs = json_object_get(d, "errors");
+        T_EQ_INT(json_array_size(errs), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(errs, 0), "class")), "shell-unterminated");
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(errs, 0), "line")), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(errs, 1), "class")), "shell-syntax");
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(errs, 1), "line")), 4);
+        cmds = json_object_get(d, "commands");
+        json_array_foreach(cmds, i, c) {
+                T_ASSERT(json_is_true(json_object_get(c, "recovered")));
+                if (strcmp(canon(json_object_get(json_array_get(json_object_get(c, "body"), 0), "tokens")),
+                           "[\"curl\",\"u\",\"|\",\"sh\"]") == 0)
+                        saw = true;
+        }
+        T_ASSERT(saw);
+        T_EQ_STR(value_of(d, "c", 0), "\"2\"");
+        T_ASSERT(json_is_true(json_object_get(assign(d, "c", 0), "recovered")));
+        T_ASSERT(json_object_get(assign(d, "a", 0), "recovered") == NULL);
+        json_decref(d);
+}
+
+static void test_shell__recover_reads_bad_bytes_as_question_marks(void)
+{
+        static const char src[] = "a=\xff\nb=x\0y\n";
+        prc_err e;
+        json_t *d, *errs;
+
+        prc_err_init(&e);
+        d = prc_shell_tokenize((const uint8_t *)src, sizeof(src) - 1, &prc_limits_default, PRC_SHELL_RECOVER, &e);
+        T_NOERR(e);
+        errs = json_object_get(d, "errors");
+        T_EQ_INT(json_array_size(errs), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(errs, 0), "class")), "nul-byte");
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(errs, 0), "line")), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(errs, 1), "class")), "invalid-utf8");
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(errs, 1), "line")), 1);
+        T_EQ_STR(value_of(d, "a", 0), "\"?\"");
+        T_EQ_STR(value_of(d, "b", 0), "\"x?y\"");
+        json_decref(d);
+}
+
+/* Recovery is for broken text, not for the hostile cases: the limits still refuse. */
+static void test_shell__recover_keeps_the_limits(void)
+{
+        char src[400];
+        size_t o = 0;
+
+        o += (size_t)snprintf(src + o, sizeof(src) - o, "x=");
+        for (int k = 0; k < 80; k++)
+                o += (size_t)snprintf(src + o, sizeof(src) - o, "$(");
+        for (int k = 0; k < 80; k++)
+                o += (size_t)snprintf(src + o, sizeof(src) - o, ")");
+        expect_err(src, PRC_SHELL_RECOVER, PRC_E_SHELL_NESTING_LIMIT, 1);
+        expect_err("x=({1..1000000})\n", PRC_SHELL_RECOVER, PRC_E_SHELL_EXPANSION_LIMIT, 1);
+}
+
+static void test_shell__substitution_bodies_are_tokenized(void)
+{
+        prc_err e;
+        json_t *d = tok("pkgver=$(curl -s u)\nbuild() {\n  bash -c \"$(wget -O- v | sh)\" `id -u`\n  x=<(cat f)\n}\n",
+                        0, &e);
+        json_t *line;
+
+        T_NOERR(e);
+        T_EQ_STR(canon(json_object_get(assign(d, "pkgver", 0), "subst")),
+                 "[{\"line\":1,\"tokens\":[\"curl\",\"-s\",\"u\"]}]");
+        line = json_array_get(json_object_get(json_array_get(json_object_get(d, "functions"), 0), "body"), 1);
+        T_EQ_STR(canon(json_object_get(line, "subst")),
+                 "[{\"line\":3,\"tokens\":[\"wget\",\"-O-\",\"v\",\"|\",\"sh\"]},{\"line\":3,\"tokens\":[\"id\",\"-u\"]}]");
+        line = json_array_get(json_object_get(json_array_get(json_object_get(d, "functions"), 0), "body"), 2);
+        T_EQ_STR(canon(json_object_get(line, "subst")), "[{\"line\":4,\"tokens\":[\"cat\",\"f\"]}]");
+        json_decref(d);
+        /* Substitutions nest: each body carries its own. */
+        d = tok("build() { a \"$(b \"$(c)\")\"; }\n", 0, &e);
+        T_NOERR(e);
+        line = json_array_get(json_object_get(json_array_get(json_object_get(d, "functions"), 0), "body"), 0);
+        T_EQ_STR(canon(json_object_get(json_array_get(json_object_get(line, "subst"), 0), "subst")),
+                 "[{\"line\":1,\"tokens\":[\"c\"]}]");
+        json_decref(d);
+}
+
+static void test_shell__srcinfo_recover_skips_bad_lines(void)
+{
+        prc_err e;
+        json_t *d = tok("pkgbase = x\n\tpkgver = 1\nnot a field\npkgname = x\npkgname = x\n", PRC_SHELL_SRCINFO |
+                        PRC_SHELL_RECOVER, &e);
+
+        T_NOERR(e);
+        T_EQ_INT(json_array_size(json_object_get(d, "errors")), 2);
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(json_object_get(d, "errors"), 0), "line")), 3);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(d, "errors"), 1), "class")),
+                 "srcinfo-duplicate");
+        T_EQ_INT(json_array_size(json_object_get(d, "packages")), 1);
+        json_decref(d);
+}
+
 static const prc_test tests[] = {
         T(test_shell__scalars_arrays_and_quoting),
         T(test_shell__parameter_expansion_is_static_when_known),
@@ -485,5 +593,10 @@ static const prc_test tests[] = {
         T(test_shell__srcinfo_errors),
         T(test_shell__every_real_pkgbuild_and_srcinfo_tokenizes),
         T(test_shell__truncation_and_bitflip_sweep),
+        T(test_shell__recover_lists_errors_and_goes_on),
+        T(test_shell__recover_reads_bad_bytes_as_question_marks),
+        T(test_shell__recover_keeps_the_limits),
+        T(test_shell__substitution_bodies_are_tokenized),
+        T(test_shell__srcinfo_recover_skips_bad_lines),
 };
 PRC_SUITE(shell, tests)

@@ -6,8 +6,21 @@
 
 #include <string.h>
 
+#include "content/extract/python.h"
+
 const prc_extractor prc_extractors[] = {
         /* format, ecosystem, kind, match, fn: one line per format, families grouped */
+        /* Python (python_*.c) */
+        { "pypi-pyproject", "pypi", "manifest", prc_x_py_match_pyproject, prc_x_py_pyproject },
+        { "pypi-requirements", "pypi", "manifest", prc_x_py_match_requirements, prc_x_py_requirements },
+        { "pypi-setup-cfg", "pypi", "manifest", prc_x_py_match_setup_cfg, prc_x_py_setup_cfg },
+        { "pypi-pipfile", "pypi", "manifest", prc_x_py_match_pipfile, prc_x_py_pipfile },
+        { "pypi-pipfile-lock", "pypi", "lockfile", prc_x_py_match_pipfile_lock, prc_x_py_pipfile_lock },
+        { "pypi-poetry-lock", "pypi", "lockfile", prc_x_py_match_poetry_lock, prc_x_py_poetry_lock },
+        { "pypi-uv-lock", "pypi", "lockfile", prc_x_py_match_uv_lock, prc_x_py_uv_lock },
+        { "pypi-pdm-lock", "pypi", "lockfile", prc_x_py_match_pdm_lock, prc_x_py_pdm_lock },
+        { "pypi-pylock", "pypi", "lockfile", prc_x_py_match_pylock, prc_x_py_pylock },
+        { "pypi-pip-conf", "pypi", "registry-config", prc_x_py_match_pip_conf, prc_x_py_pip_conf },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 

@@ -116,7 +116,12 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
                        prc_err *err);
 /* Set a short string member of any ManifestDoc object (requirement, resolved, purl, group, ...). */
 bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err) PRC_MUST_CHECK;
-/* Set a dependency's source; type is registry, git, url, path or workspace.  url loses any credential. */
+/*
+ * Set a dependency's source; type is registry, git, url, path or workspace.
+ * url loses any credential; the dependency cannot reach its document, so the
+ * caller records the credential by key (prc_md_url_strip tells whether there
+ * was one, prc_md_add_credential records it).
+ */
 bool prc_md_set_source(json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
                        prc_err *err) PRC_MUST_CHECK;
 bool prc_md_set_integrity(json_t *dep, const char *algorithm, const char *value, prc_err *err) PRC_MUST_CHECK;

@@ -41,6 +41,22 @@ struct sh {
         prc_err           scratch;      /* for buffer calls; only read after one fails (the parse ends) */
         json_t           *sink;         /* borrowed: line array of the open stream, or NULL */
         json_t           *cur_line;     /* borrowed: the open logical line in sink, or NULL */
+        /*
+         * Command and process substitutions met while scanning the current
+         * word (when rec is set): their bodies are tokenized after the word,
+         * so that analyses see the commands inside "$(curl ... | sh)".
+         */
+        struct ext {
+                size_t   start, end;    /* body offsets in p */
+                uint32_t line;
+        } ext[PRC_SHELL_SUBST_MAX];
+        unsigned          next;
+        bool              rec;          /* record substitution extents */
+        bool              frag;         /* tokenizing a substitution body: every statement is tokens */
+        unsigned          subst_depth;  /* substitution bodies this run is nested in */
+        bool              recovering;   /* streams and assignments opened from here on are "recovered" */
+        bool              recover;      /* PRC_SHELL_RECOVER */
+        json_t           *errors;       /* owned: recovered errors, or NULL */
 };
 
 /* The value of one word being scanned. */
@@ -71,6 +87,27 @@ PRC_PRINTF(3, 4) static bool fail(struct sh *s, prc_errclass cls, const char *fm
 static bool oom(struct sh *s)
 {
         return fail(s, PRC_E_OUT_OF_MEMORY, "out of memory while tokenizing");
+}
+
+/* Recovery: list an error the document carries instead of refusing (shell.h, "Recovery"). */
+static bool note_error(struct sh *s, prc_errclass cls, uint32_t line, const char *msg)
+{
+        json_t *e;
+
+        if (s->errors == NULL) {
+                s->errors = json_pack("{s:[],s:I}", "list", "dropped", (json_int_t)0);
+                if (s->errors == NULL)
+                        return oom(s);
+        }
+        if (json_array_size(json_object_get(s->errors, "list")) >= PRC_SHELL_ERRORS_MAX) {
+                json_object_set_new(s->errors, "dropped",
+                                    json_integer(json_integer_value(json_object_get(s->errors, "dropped")) + 1));
+                return true;
+        }
+        e = json_pack("{s:s,s:I,s:s}", "class", prc_err_name(cls), "line", (json_int_t)line, "message", msg);
+        if (e == NULL || json_array_append_new(json_object_get(s->errors, "list"), e) != 0)
+                return oom(s);
+        return true;
 }
 
 /* Charge the estimated heap cost of new document values; false past the budget. */
@@ -168,6 +205,21 @@ static bool count_expansion(struct sh *s)
 {
         if (++s->expansions > PRC_SHELL_EXPANSIONS_MAX)
                 return fail(s, PRC_E_SHELL_EXPANSION_LIMIT, "more than %d expansions", PRC_SHELL_EXPANSIONS_MAX);
+        return true;
+}
+
+/* Remember a substitution body [start, end) of the word being scanned (see struct sh). */
+static bool note_subst(struct sh *s, size_t start, size_t end, uint32_t line)
+{
+        if (!s->rec)
+                return true;
+        if (s->next >= PRC_SHELL_SUBST_MAX)
+                return fail(s, PRC_E_SHELL_NESTING_LIMIT, "more than %d substitutions in one word",
+                            PRC_SHELL_SUBST_MAX);
+        s->ext[s->next].start = start;
+        s->ext[s->next].end = end;
+        s->ext[s->next].line = line;
+        s->next++;
         return true;
 }
 
@@ -524,11 +576,15 @@ static bool dollar(struct sh *s, struct wv *w, bool in_dq, uint32_t depth)
 
         if (c == '(') {
                 bool arith = peek(s, 2) == '(';
+                size_t body;
                 adv(s);
                 adv(s);
+                body = s->i;
                 if (!dyn(s, w, arith ? "arithmetic" : "command-substitution", NULL, 0))
                         return false;
-                return skip_balanced(s, '(', ')', depth, line0);
+                if (!skip_balanced(s, '(', ')', depth, line0))
+                        return false;
+                return arith || note_subst(s, body, s->i - 1, line0);
         }
         if (c == '{') {
                 adv(s);
@@ -614,7 +670,10 @@ static bool dquote(struct sh *s, struct wv *w, uint32_t depth)
                         continue;
                 }
                 if (c == '`') {
+                        size_t body;
+                        uint32_t bl = s->line;
                         adv(s);
+                        body = s->i;
                         while (s->i < s->n && s->p[s->i] != '`') {
                                 if (s->p[s->i] == '\\' && s->i + 1 < s->n)
                                         adv(s);
@@ -622,6 +681,8 @@ static bool dquote(struct sh *s, struct wv *w, uint32_t depth)
                         }
                         if (s->i >= s->n)
                                 break;
+                        if (!note_subst(s, body, s->i, bl))
+                                return false;
                         adv(s);
                         if (!dyn(s, w, "command-substitution", NULL, 0))
                                 return false;
@@ -652,9 +713,12 @@ static bool scan_parts(struct sh *s, struct wv *w, int term, bool in_dq, uint32_
                 uint32_t line0 = s->line;
 
                 if (term == T_WORD && (c == '<' || c == '>') && peek(s, 1) == '(') {
+                        size_t body;
                         adv(s);
                         adv(s);
-                        if (!dyn(s, w, "process-substitution", NULL, 0) || !skip_balanced(s, '(', ')', depth, line0))
+                        body = s->i;
+                        if (!dyn(s, w, "process-substitution", NULL, 0) || !skip_balanced(s, '(', ')', depth, line0) ||
+                            !note_subst(s, body, s->i - 1, line0))
                                 return false;
                         continue;
                 }
@@ -704,8 +768,10 @@ static bool scan_parts(struct sh *s, struct wv *w, int term, bool in_dq, uint32_
                         if (!dollar(s, w, in_dq, depth + 1))
                                 return false;
                         continue;
-                case '`':
+                case '`': {
+                        size_t body;
                         adv(s);
+                        body = s->i;
                         while (s->i < s->n && s->p[s->i] != '`') {
                                 if (s->p[s->i] == '\\' && s->i + 1 < s->n)
                                         adv(s);
@@ -716,10 +782,13 @@ static bool scan_parts(struct sh *s, struct wv *w, int term, bool in_dq, uint32_
                                 return fail(s, PRC_E_SHELL_UNTERMINATED,
                                             "backquote opened on line %" PRIu32 " is not closed", line0);
                         }
+                        if (!note_subst(s, body, s->i, line0))
+                                return false;
                         adv(s);
                         if (!dyn(s, w, "command-substitution", NULL, 0))
                                 return false;
                         continue;
+                }
                 case '~':
                         if (s->i == start && term == T_WORD && !dyn(s, w, "tilde", NULL, 0))
                                 return false;
@@ -1132,6 +1201,67 @@ static bool expand_into(struct sh *s, struct wv *w, json_t *arr, bool brace)
         return bx_expand(&b, w->val.data, w->meta.data, w->val.len);
 }
 
+static bool pkgbuild(struct sh *s);
+
+/*
+ * Tokenize the substitution bodies noted while scanning (struct sh) into
+ * owner's "subst" array, each as a fragment: every statement is tokens, as
+ * in a function body.  The nested run shares the file's budgets.
+ */
+static bool flush_subst(struct sh *s, json_t *owner)
+{
+        unsigned n = s->next;
+        json_t *arr;
+        bool ok = true;
+
+        s->rec = false;
+        s->next = 0;
+        if (n == 0 || owner == NULL)
+                return true;
+        if (s->subst_depth + 1 >= PRC_SHELL_SUBST_DEPTH)
+                return fail(s, PRC_E_SHELL_NESTING_LIMIT, "substitutions nest deeper than %d", PRC_SHELL_SUBST_DEPTH);
+        arr = json_object_get(owner, "subst");
+        if (arr == NULL) {
+                arr = json_array();
+                if (arr == NULL || json_object_set_new(owner, "subst", arr) != 0)
+                        return oom(s);
+        }
+        for (unsigned k = 0; ok && k < n; k++) {
+                struct sh *sub = calloc(1, sizeof(*sub));
+                if (sub == NULL)
+                        return oom(s);
+                prc_err_init(&sub->scratch);
+                sub->p = s->p + s->ext[k].start;
+                sub->n = s->ext[k].end - s->ext[k].start;
+                sub->line = s->ext[k].line;
+                sub->lim = s->lim;
+                sub->err = s->err;
+                sub->depth_max = s->depth_max;
+                sub->out_bytes = s->out_bytes;
+                sub->out_max = s->out_max;
+                sub->expansions = s->expansions;
+                sub->nodes = s->nodes;
+                sub->cost = s->cost;
+                sub->budget = s->budget;
+                sub->vars = s->vars;    /* read only: a fragment makes no assignment entries */
+                sub->doc = s->doc;
+                sub->sink = arr;
+                sub->frag = true;
+                sub->subst_depth = s->subst_depth + 1;
+                ok = pkgbuild(sub);
+                if (!ok)
+                        s->err->off += s->ext[k].start;
+                for (unsigned h = 0; h < sub->nhd; h++)
+                        free(sub->hd[h].delim);
+                s->out_bytes = sub->out_bytes;
+                s->expansions = sub->expansions;
+                s->nodes = sub->nodes;
+                s->cost = sub->cost;
+                free(sub);
+        }
+        return ok;
+}
+
 /* name=value or name=(...) at statement start; s->i at the name. */
 static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
 {
@@ -1145,6 +1275,8 @@ static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
         memcpy(name, s->p + s->i, nl);
         name[nl] = 0;
         s->i += nl + (append ? 2 : 1);
+        s->rec = true;
+        s->next = 0;
         is_array = peek(s, 0) == '(';
         raw = json_array();
         val = json_array();
@@ -1305,13 +1437,19 @@ static bool assignment(struct sh *s, size_t nl, bool append, bool conditional)
                 goto oom;
         if (!stat && json_object_set(a, "dynamic", why) != 0)
                 goto oom;
+        if (s->recovering && json_object_set_new(a, "recovered", json_true()) != 0)
+                goto oom;
         if (json_array_append(json_object_get(s->doc, "assignments"), a) != 0)
                 goto oom;
+        if (!flush_subst(s, a))
+                goto out;
         ok = true;
         goto out;
 oom:
         oom(s);
 out:
+        s->rec = false;
+        s->next = 0;
         json_decref(a);
         json_decref(raw);
         json_decref(val);
@@ -1379,6 +1517,8 @@ static bool open_stream(struct sh *s, const char *list, const char *name, size_t
                          : json_pack("{s:I,s:o}", "line", (json_int_t)line, "body", toks);
         if (o == NULL || json_array_append_new(json_object_get(s->doc, list), o) != 0)
                 return oom(s);
+        if (s->recovering && json_object_set_new(o, "recovered", json_true()) != 0)
+                return oom(s);
         s->sink = toks;
         s->cur_line = NULL;
         return true;
@@ -1389,7 +1529,9 @@ static bool at_funcdef(const struct sh *s, size_t *out_nl, size_t *out_end)
 {
         size_t k = s->i, e;
 
-        while (k < s->n && (is_name_char(s->p[k]) || s->p[k] == '-' || s->p[k] == '.' || s->p[k] == ':'))
+        /* bash accepts more than identifiers as function names: package_libstdc++() in split packages. */
+        while (k < s->n && (is_name_char(s->p[k]) || s->p[k] == '-' || s->p[k] == '.' || s->p[k] == ':' ||
+                            s->p[k] == '+' || s->p[k] == '@' || s->p[k] == '%' || s->p[k] == ','))
                 k++;
         if (k == s->i)
                 return false;
@@ -1412,7 +1554,7 @@ static bool at_funcdef(const struct sh *s, size_t *out_nl, size_t *out_end)
 static bool pkgbuild(struct sh *s)
 {
         struct nest t = { .depth = 0 };
-        long fbase = -1;        /* nesting depth where the open function body started, -1 outside */
+        long fbase = s->frag ? 0 : -1;  /* nesting depth where the open function body started, -1 outside */
         bool cmd_start = true;  /* at the start of a command */
         bool in_stream = false; /* a top-level command stream is open */
 
@@ -1535,7 +1677,7 @@ static bool pkgbuild(struct sh *s)
                                 if (nest_top(&t) != 'p')
                                         return fail(s, PRC_E_SHELL_SYNTAX, "')' closes nothing");
                                 t.depth--;
-                                if (fbase >= 0 && t.depth == (uint32_t)fbase) {
+                                if (fbase >= 0 && !s->frag && t.depth == (uint32_t)fbase) {
                                         fbase = -1;     /* a "name() ( ... )" body */
                                         s->sink = NULL;
                                         s->cur_line = NULL;
@@ -1554,12 +1696,17 @@ static bool pkgbuild(struct sh *s)
                         int d;
                         wv_init(s, &w);
                         w.discard = true;
+                        s->rec = true;
+                        s->next = 0;
                         if (!scan_parts(s, &w, T_WORD, false, 0)) {
+                                s->rec = false;
                                 wv_clear(&w);
                                 return false;
                         }
+                        s->rec = false;
                         wv_clear(&w);
-                        if (!emit_token(s, false, (const char *)s->p + ws, s->i - ws, line0))
+                        if (!emit_token(s, false, (const char *)s->p + ws, s->i - ws, line0) ||
+                            !flush_subst(s, s->cur_line))
                                 return false;
                         if (t.pattern) {
                                 /* Words of a case pattern are not commands; "esac" still closes. */
@@ -1579,7 +1726,7 @@ static bool pkgbuild(struct sh *s)
                                         return fail(s, PRC_E_SHELL_SYNTAX, "'%.*s' closes nothing",
                                                     (int)(s->i - ws), (const char *)s->p + ws);
                                 t.depth--;
-                                if (fbase >= 0 && t.depth == (uint32_t)fbase) {
+                                if (fbase >= 0 && !s->frag && t.depth == (uint32_t)fbase) {
                                         fbase = -1;
                                         s->sink = NULL;
                                         s->cur_line = NULL;
@@ -1606,7 +1753,7 @@ static bool pkgbuild(struct sh *s)
         }
         if (s->nhd > 0 && !newline(s))
                 return false;
-        if (fbase >= 0)
+        if (fbase >= 0 && !s->frag)
                 return fail(s, PRC_E_SHELL_UNTERMINATED, "a function body is not closed");
         if (t.depth > 0)
                 return fail(s, PRC_E_SHELL_UNTERMINATED, "a compound command is not closed");
@@ -1614,6 +1761,19 @@ static bool pkgbuild(struct sh *s)
 }
 
 /* --- .SRCINFO --- */
+
+/*
+ * A bad line at ls.  Recovering: recorded in the document, true (skip the
+ * line; false only when out of memory, with err set).  Otherwise the
+ * refusal: false with err set.  Callers tell the two apart by err.
+ */
+static bool soft(struct sh *s, size_t ls, prc_errclass cls, const char *msg)
+{
+        if (s->recover)
+                return note_error(s, cls, s->line, msg);
+        s->i = ls;
+        return fail(s, cls, "%s", msg);
+}
 
 static bool srcinfo(struct sh *s)
 {
@@ -1642,9 +1802,10 @@ static bool srcinfo(struct sh *s)
                         goto next;
                 eq = memchr(s->p + ks, '=', le - ks);
                 if (eq == NULL) {
-                        s->i = ls;
+                        if (soft(s, ls, PRC_E_SRCINFO_SYNTAX, "line is not 'key = value'"))
+                                goto next;
                         json_decref(seen);
-                        return fail(s, PRC_E_SRCINFO_SYNTAX, "line is not 'key = value'");
+                        return false;
                 }
                 ke = (size_t)(eq - s->p);
                 vs = ke + 1;
@@ -1655,15 +1816,20 @@ static bool srcinfo(struct sh *s)
                 while (le > vs && (s->p[le - 1] == '\r' || s->p[le - 1] == ' ' || s->p[le - 1] == '\t'))
                         le--;
                 if (ke == ks || ke - ks >= sizeof(key)) {
-                        s->i = ls;
+                        if (soft(s, ls, PRC_E_SRCINFO_SYNTAX, "empty or overlong key"))
+                                goto next;
                         json_decref(seen);
-                        return fail(s, PRC_E_SRCINFO_SYNTAX, "empty or overlong key");
+                        return false;
                 }
-                for (size_t k = ks; k < ke; k++) {
-                        if (!is_name_char(s->p[k])) {
-                                s->i = ls;
+                {
+                        bool badkey = false;
+                        for (size_t k = ks; k < ke; k++)
+                                badkey |= !is_name_char(s->p[k]);
+                        if (badkey) {
+                                if (soft(s, ls, PRC_E_SRCINFO_SYNTAX, "bad character in key"))
+                                        goto next;
                                 json_decref(seen);
-                                return fail(s, PRC_E_SRCINFO_SYNTAX, "bad character in key");
+                                return false;
                         }
                 }
                 memcpy(key, s->p + ks, ke - ks);
@@ -1680,18 +1846,19 @@ static bool srcinfo(struct sh *s)
                         bool isbase = key[3] == 'b';
                         char sk[8 + 4096];
                         if (isbase != (base == NULL)) {
-                                s->i = ls;
+                                if (soft(s, ls, base == NULL ? PRC_E_SRCINFO_SYNTAX : PRC_E_SRCINFO_DUPLICATE,
+                                         base == NULL ? "the first entry must be pkgbase" : "a second pkgbase"))
+                                        goto next;
                                 json_decref(seen);
-                                return fail(s, base == NULL ? PRC_E_SRCINFO_SYNTAX : PRC_E_SRCINFO_DUPLICATE,
-                                            base == NULL ? "the first entry must be pkgbase" : "a second pkgbase");
+                                return false;
                         }
                         snprintf(sk, sizeof(sk), "%s:%.*s", key, (int)(le - vs > 4096 ? 4096 : le - vs),
                                  (const char *)s->p + vs);
                         if (json_object_get(seen, sk) != NULL) {
-                                s->i = ls;
+                                if (soft(s, ls, PRC_E_SRCINFO_DUPLICATE, "a pkgbase or pkgname section appears twice"))
+                                        goto next;
                                 json_decref(seen);
-                                return fail(s, PRC_E_SRCINFO_DUPLICATE, "%s '%.*s' appears twice", key,
-                                            (int)(le - vs > 64 ? 64 : le - vs), (const char *)s->p + vs);
+                                return false;
                         }
                         cur = json_pack("{s:s%,s:I,s:{}}", "name", (const char *)s->p + vs, le - vs, "line",
                                         (json_int_t)s->line, "fields");
@@ -1713,9 +1880,10 @@ static bool srcinfo(struct sh *s)
                         goto next;
                 }
                 if (cur == NULL) {
-                        s->i = ls;
+                        if (soft(s, ls, PRC_E_SRCINFO_SYNTAX, "the first entry must be pkgbase"))
+                                goto next;
                         json_decref(seen);
-                        return fail(s, PRC_E_SRCINFO_SYNTAX, "the first entry must be pkgbase");
+                        return false;
                 }
                 fields = json_object_get(cur, "fields");
                 arr = json_object_get(fields, key);
@@ -1736,7 +1904,144 @@ next:
         }
         json_decref(seen);
         if (base == NULL)
-                return fail(s, PRC_E_SRCINFO_SYNTAX, "no pkgbase entry");
+                return s->recover ? note_error(s, PRC_E_SRCINFO_SYNTAX, s->line, "no pkgbase entry")
+                                  : fail(s, PRC_E_SRCINFO_SYNTAX, "no pkgbase entry");
+        return true;
+}
+
+/* Line number (1-based) of offset off. */
+static uint32_t line_of(const uint8_t *p, size_t off)
+{
+        uint32_t line = 1;
+
+        for (size_t k = 0; k < off; k++)
+                line += p[k] == '\n';
+        return line;
+}
+
+/*
+ * Recovery: a copy of p with each NUL and each byte of an invalid UTF-8
+ * sequence read as '?', the first of each recorded as an error.  Returns the
+ * copy (owned by the caller) or NULL with err set (out-of-memory).
+ */
+static uint8_t *sanitize(struct sh *s, const uint8_t *p, size_t n)
+{
+        uint8_t *c = malloc(n ? n : 1);
+        bool nul = false, utf = false;
+        size_t at = 0, bad;
+
+        if (c == NULL) {
+                oom(s);
+                return NULL;
+        }
+        if (n)
+                memcpy(c, p, n);
+        for (size_t k = 0; k < n; k++) {
+                if (c[k] == 0) {
+                        if (!nul && !note_error(s, PRC_E_NUL_BYTE, line_of(p, k), "NUL byte (read as '?')"))
+                                goto fail;
+                        nul = true;
+                        c[k] = '?';
+                }
+        }
+        while (at < n && !prc_utf8_valid(c + at, n - at, &bad)) {
+                if (!utf && !note_error(s, PRC_E_INVALID_UTF8, line_of(p, at + bad),
+                                        "input is not valid UTF-8 (bad bytes read as '?')"))
+                        goto fail;
+                utf = true;
+                c[at + bad] = '?';
+                at += bad + 1;
+        }
+        return c;
+fail:
+        free(c);
+        return NULL;
+}
+
+/*
+ * Recovery (shell.h): the words of line `line` (which starts at ls) split at
+ * blanks and shell operators, as one recovered command.
+ */
+static bool lenient_line(struct sh *s, size_t ls, uint32_t line)
+{
+        size_t k = ls;
+        bool open = false;
+
+        s->recovering = true;
+        while (k < s->n && s->p[k] != '\n') {
+                size_t w = k;
+                uint8_t c = s->p[k];
+                if (c == ' ' || c == '\t' || c == '\r') {
+                        k++;
+                        continue;
+                }
+                if (strchr("|;&<>()", c) != NULL) {
+                        k++;
+                } else {
+                        while (k < s->n && s->p[k] != '\n' && strchr(" \t\r|;&<>()", s->p[k]) == NULL)
+                                k++;
+                }
+                if (!open && !open_stream(s, "commands", NULL, 0, line))
+                        return false;
+                open = true;
+                if (!emit_token(s, false, (const char *)s->p + w, k - w, line))
+                        return false;
+        }
+        s->sink = NULL;
+        s->cur_line = NULL;
+        return true;
+}
+
+static bool recoverable(prc_errclass c)
+{
+        return c == PRC_E_SHELL_SYNTAX || c == PRC_E_SHELL_UNTERMINATED;
+}
+
+/* pkgbuild() with recovery: each syntax error is recorded and tokenizing goes on at the next line. */
+static bool pkgbuild_recovering(struct sh *s)
+{
+        size_t pos = 0;         /* offset where line `ln` starts */
+        uint32_t ln = 1;
+
+        while (!pkgbuild(s)) {
+                uint32_t bad;
+                char msg[sizeof(s->err->msg)];
+                prc_errclass cls = s->err->cls;
+
+                if (!s->recover || !recoverable(cls))
+                        return false;
+                bad = s->err->line ? s->err->line : s->line;
+                snprintf(msg, sizeof(msg), "%s", s->err->msg);
+                prc_err_init(s->err);
+                if (!note_error(s, cls, bad, msg))
+                        return false;
+                if (bad < ln) {
+                        pos = 0;
+                        ln = 1;
+                }
+                while (ln < bad && pos < s->n) {
+                        if (s->p[pos++] == '\n')
+                                ln++;
+                }
+                if (!lenient_line(s, pos, bad))
+                        return false;
+                while (pos < s->n && s->p[pos] != '\n')
+                        pos++;
+                if (pos < s->n) {
+                        pos++;
+                        ln++;
+                }
+                for (unsigned h = 0; h < s->nhd; h++)
+                        free(s->hd[h].delim);
+                s->nhd = 0;
+                s->sink = NULL;
+                s->cur_line = NULL;
+                s->rec = false;
+                s->next = 0;
+                s->i = pos;
+                s->line = ln;
+                s->line_start = pos;
+        }
         return true;
 }
 
@@ -1744,11 +2049,12 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
 {
         struct sh s;
         const uint8_t *z;
+        uint8_t *copy = NULL;
         size_t bad;
         bool ok;
         json_t *res = NULL;
 
-        if (flags & ~(unsigned)PRC_SHELL_SRCINFO) {
+        if (flags & ~(unsigned)(PRC_SHELL_SRCINFO | PRC_SHELL_RECOVER)) {
                 prc_err_set(err, PRC_E_USAGE, "unknown shell tokenizer flags 0x%x", flags);
                 return NULL;
         }
@@ -1759,6 +2065,7 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
         s.line = 1;
         s.lim = lim;
         s.err = err;
+        s.recover = (flags & PRC_SHELL_RECOVER) != 0;
         s.depth_max = lim->depth_max < PRC_SHELL_NESTING_MAX ? lim->depth_max : PRC_SHELL_NESTING_MAX;
         s.out_max = (uint64_t)n * PRC_SHELL_OUTPUT_FACTOR + PRC_SHELL_OUTPUT_SLACK;
         s.budget = (uint64_t)n * PRC_SHELL_TREE_FACTOR + PRC_SHELL_TREE_FLOOR;
@@ -1766,6 +2073,12 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "shell input of %zu bytes is over the %zu-byte cap", n,
                             lim->input_max);
                 return NULL;
+        }
+        if (s.recover) {
+                copy = sanitize(&s, p, n);
+                if (copy == NULL)
+                        goto out;
+                s.p = p = copy;
         }
         z = n ? memchr(p, 0, n) : NULL;
         if (z != NULL) {
@@ -1796,7 +2109,13 @@ json_t *prc_shell_tokenize(const uint8_t *p, size_t n, const prc_limits *lim, un
                 prc_err_oom(err, "the shell document");
                 goto out;
         }
-        ok = (flags & PRC_SHELL_SRCINFO) ? srcinfo(&s) : pkgbuild(&s);
+        ok = (flags & PRC_SHELL_SRCINFO) ? srcinfo(&s) : pkgbuild_recovering(&s);
+        if (ok && !prc_err_is_set(err) && s.errors != NULL) {
+                json_int_t dropped = json_integer_value(json_object_get(s.errors, "dropped"));
+                if (json_object_set(s.doc, "errors", json_object_get(s.errors, "list")) != 0 ||
+                    (dropped > 0 && json_object_set_new(s.doc, "errors_dropped", json_integer(dropped)) != 0))
+                        ok = oom(&s);
+        }
         if (ok && !prc_err_is_set(err)) {
                 res = s.doc;
                 s.doc = NULL;
@@ -1808,5 +2127,7 @@ out:
                 free(s.hd[h].delim);
         json_decref(s.vars);
         json_decref(s.doc);
+        json_decref(s.errors);
+        free(copy);
         return res;
 }

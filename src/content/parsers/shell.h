@@ -27,6 +27,25 @@
  * the bodies of here-documents started on that line.  "commands" holds
  * top-level statements that are not assignments or function definitions.
  *
+ * A LINE may carry "subst": [LINE...], the tokenized bodies of the command
+ * and process substitutions and backquotes in its words (outermost ones; the
+ * bodies carry their own "subst"), and an assignment may carry "subst" for
+ * those in its value: "pkgver=$(curl -s URL)" shows its command.  Bodies are
+ * tokenized as a function body is (assignments stay tokens).
+ *
+ * Recovery (PRC_SHELL_RECOVER): a syntax error (shell-syntax,
+ * shell-unterminated, srcinfo-syntax, srcinfo-duplicate), invalid UTF-8 or
+ * a NUL byte does not refuse the file.  The error is recorded in "errors":
+ * [{"class", "line", "message"}] (at most PRC_SHELL_ERRORS_MAX, then
+ * "errors_dropped": n), bad bytes read as '?', and tokenizing goes on at the
+ * line after the error with a fresh nesting state: streams and assignments
+ * made from then on carry "recovered": true (a function body cut by the
+ * error continues as top-level "commands").  The words of the error line
+ * after the point of failure are split at blanks and shell operators into
+ * one recovered command, so nothing on it goes unsearched.  Limits
+ * (expansions, output, nesting, nodes, scalar) and out-of-memory still
+ * refuse: they are the hostile cases.
+ *
  * .SRCINFO document:
  *   {"format": "srcinfo",
  *    "pkgbase": {"name": "x", "line": 1, "fields": {"pkgver": ["1"], ...}},
@@ -45,6 +64,12 @@
 enum {
         PRC_SHELL_PKGBUILD = 0,         /* bash source (PKGBUILD, install scripts) */
         PRC_SHELL_SRCINFO = 1u << 0,    /* makepkg's .SRCINFO key = value format */
+        /*
+         * Recover from syntax errors instead of refusing (issue 20: hook files and
+         * PKGBUILDs in the wild are not always valid shell, and a file that cannot
+         * be parsed must still be searched).  See "Recovery" above.
+         */
+        PRC_SHELL_RECOVER = 1u << 1,
 };
 
 enum {
@@ -68,6 +93,12 @@ enum {
         PRC_SHELL_TREE_FLOOR = 16u << 20,
         PRC_SHELL_COST_STRING = 64,     /* one string and its slot in an array */
         PRC_SHELL_COST_OBJECT = 560,    /* one small object with its hashtable */
+        /* Substitutions tokenized per word (more are one error in recovery, else shell-nesting-limit). */
+        PRC_SHELL_SUBST_MAX = 32,
+        /* Substitution bodies nest at most this deep (each level tokenizes its bytes again). */
+        PRC_SHELL_SUBST_DEPTH = 8,
+        /* Recovered errors listed in a document; the rest are counted. */
+        PRC_SHELL_ERRORS_MAX = 64,
 };
 
 /*

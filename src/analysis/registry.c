@@ -1,0 +1,35 @@
+/*
+ * registry.c - the one table of analyses (analysis.h).  Adding an analysis
+ * is one line here, one function in its family's file, a catalog assertion
+ * and a section of docs/analyses.md.
+ * Trust: engine-side.
+ */
+#include "analysis/analysis.h"
+
+#include "analysis/aur.h"
+#include "base/compiler.h"
+
+#define PB PRC_AK_PKGBUILD
+#define SI PRC_AK_SRCINFO
+#define IN PRC_AK_INSTALL
+
+const prc_analysis prc_analysis_table[] = {
+        /* id, family, doc, needs, requires, run */
+        { "aur-checksums", "aur", "every source has a well-formed strong checksum; SKIP only for VCS sources",
+          PB, PB, prc_aur_checksums },
+        { "aur-source-url", "aur", "no plain http/ftp sources, none on raw IPs, shorteners, paste sites, dynamic DNS "
+          "or onion hosts", PB, PB, prc_aur_source_url },
+        { "aur-bin-host", "aur", "a -bin package's binaries come from the publisher named by url=", PB, PB,
+          prc_aur_bin_host },
+        { "aur-remote-exec", "aur", "no download-and-execute and no package-manager installs in functions or "
+          "install hooks", PB | IN, PB, prc_aur_remote_exec },
+        { "aur-toplevel-code", "aur", "the PKGBUILD runs nothing at its top level beyond assignments and "
+          "conditionals over them", PB, PB, prc_aur_toplevel_code },
+        { "aur-srcinfo-drift", "aur", ".SRCINFO agrees with the PKGBUILD's static values", PB | SI, PB,
+          prc_aur_srcinfo_drift },
+        { "aur-obfuscation", "aur", "no dangerous command that appears only after normalization (quote splicing, "
+          "variables, ANSI-C quoting, base64 -d | sh, eval)", PB | IN, PB, prc_aur_obfuscation },
+        { "aur-install-hooks", "aur", "the install script the package ships and its hooks, for the reviewer",
+          PB | IN, PB, prc_aur_install_hooks },
+};
+const size_t prc_analysis_count = PRC_ARRAY_LEN(prc_analysis_table);
