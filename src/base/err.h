@@ -25,6 +25,7 @@ typedef enum prc_errclass {
 #include "content/parsers/errors_xml_shell_tar.def"
 #include "content/extract/errors.def"
 #include "content/extract/errors_python.def"
+#include "content/extract/errors_cgc.def"
 #include "inventory/errors.def"
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"

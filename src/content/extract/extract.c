@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "content/extract/cgc_common.h"
 #include "content/extract/python.h"
 
 const prc_extractor prc_extractors[] = {
@@ -21,6 +22,14 @@ const prc_extractor prc_extractors[] = {
         { "pypi-pdm-lock", "pypi", "lockfile", prc_x_py_match_pdm_lock, prc_x_py_pdm_lock },
         { "pypi-pylock", "pypi", "lockfile", prc_x_py_match_pylock, prc_x_py_pylock },
         { "pypi-pip-conf", "pypi", "registry-config", prc_x_py_match_pip_conf, prc_x_py_pip_conf },
+        /* Rust, Go, PHP (cargo.c, golang.c, composer.c) */
+        { "cargo-toml", "cargo", "manifest", prc_x_cgc_match_cargo_toml, prc_x_cargo_toml },
+        { "cargo-lock", "cargo", "lockfile", prc_x_cgc_match_cargo_lock, prc_x_cargo_lock },
+        { "go-mod", "golang", "manifest", prc_x_cgc_match_go_mod, prc_x_go_mod },
+        { "go-sum", "golang", "lockfile", prc_x_cgc_match_go_sum, prc_x_go_sum },
+        { "go-work", "golang", "manifest", prc_x_cgc_match_go_work, prc_x_go_work },
+        { "composer-json", "composer", "manifest", prc_x_cgc_match_composer_json, prc_x_composer_json },
+        { "composer-lock", "composer", "lockfile", prc_x_cgc_match_composer_lock, prc_x_composer_lock },
         { NULL, NULL, NULL, NULL, NULL },       /* the end: keep last */
 };
 
