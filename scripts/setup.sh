@@ -5,7 +5,7 @@
 # with dlopen when `prc setup native` fetches (prc itself does not link it).
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
-libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-packaging openssl
+libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-packaging python3-yaml openssl
 zlib1g-dev xxhash libcurl4-openssl-dev libcurl4"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;

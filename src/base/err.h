@@ -26,6 +26,7 @@ typedef enum prc_errclass {
 #include "content/extract/errors.def"
 #include "content/extract/errors_python.def"
 #include "content/extract/errors_cgc.def"
+#include "content/extract/errors_gha_docker.def"
 #include "inventory/errors.def"
 #include "adapter/errors.def"
 #include "adapter/errors_registry.def"

@@ -53,7 +53,30 @@ typedef struct frame {
         bool      have_key;     /* map: key read, its value pending */
         bool      merge_key;    /* map: the pending key is `<<` */
         bool      merged;       /* map: a `<<` entry was seen already */
+        uint32_t  pid;          /* position-table id of this collection (0 without a table) */
+        uint32_t  key_line;     /* map: 1-based line and column of the pending key */
+        uint32_t  key_col;
 } frame;
+
+/*
+ * The position table (yaml.h prc_yaml_pos): one entry per node the events
+ * state, found by (parent id, key or index).  Only built when asked for, so
+ * prc_yaml_load pays one NULL test per event.
+ */
+typedef struct pos_ent {
+        uint32_t  parent;       /* id of the parent collection, 0 for the root */
+        uint32_t  index;        /* sequence index (mapping members: 0) */
+        char     *key;          /* owned: mapping member key, NULL in a sequence */
+        size_t    klen;
+        prc_yaml_at at;
+} pos_ent;
+
+struct prc_yaml_pos {
+        pos_ent  *e;            /* owned; id i is e[i - 1] */
+        size_t    n, cap;
+        uint32_t *slots;        /* owned: open hash of id, 0 = empty */
+        size_t    scap;
+};
 
 /* Node counts of finished collections, by address (merges need the count of each merged value). */
 typedef struct count_tab {
@@ -79,6 +102,7 @@ typedef struct composer {
         bool              have_root;
         struct fy_mark    at;           /* start of the event being handled */
         const prc_yaml_sink *sink;      /* borrowed; NULL once it stops listening (or never had one) */
+        prc_yaml_pos     *pos;          /* owned until handed out; NULL unless positions were asked for */
         void             *sink_ctx;
 } composer;
 
@@ -674,6 +698,176 @@ static void frame_clear(frame *f)
         memset(f, 0, sizeof(*f));
 }
 
+/* ---- positions (prc_yaml_load_pos) -------------------------------------- */
+
+static uint64_t pos_hash(uint32_t parent, uint32_t index, const char *key, size_t klen)
+{
+        uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)parent << 32 | index);    /* FNV-1a over the key */
+
+        h *= 0x100000001b3ULL;
+        for (size_t i = 0; i < klen; i++) {
+                h ^= (uint8_t)key[i];
+                h *= 0x100000001b3ULL;
+        }
+        h ^= h >> 33;
+        return h;
+}
+
+static bool pos_same(const pos_ent *e, uint32_t parent, uint32_t index, const char *key, size_t klen)
+{
+        if (e->parent != parent || e->index != index || (e->key == NULL) != (key == NULL))
+                return false;
+        return key == NULL || (e->klen == klen && memcmp(e->key, key, klen) == 0);
+}
+
+static size_t pos_slot(const prc_yaml_pos *t, uint32_t parent, uint32_t index, const char *key, size_t klen)
+{
+        size_t i = (size_t)pos_hash(parent, index, key, klen) & (t->scap - 1);
+
+        for (; t->slots[i] != 0; i = (i + 1) & (t->scap - 1))
+                if (pos_same(&t->e[t->slots[i] - 1], parent, index, key, klen))
+                        break;
+        return i;
+}
+
+/*
+ * Record the node that starts at c->at under the top frame (its pending key
+ * or next index), or as the root.  Returns its id through out_id (0 without
+ * a table).  Bounded: one entry per node event, and nodes are counted.
+ */
+static bool pos_add(composer *c, int style, uint32_t *out_id)
+{
+        prc_yaml_pos *t = c->pos;
+        const frame *f = top(c);
+        pos_ent *e;
+        size_t slot;
+
+        *out_id = 0;
+        if (t == NULL)
+                return true;
+        if (t->n >= UINT32_MAX - 1)
+                return fail(c, PRC_E_NODES_LIMIT, "too many nodes for the position table");
+        if (t->n == t->cap) {
+                size_t ncap = t->cap ? t->cap * 2 : 64;
+                pos_ent *ne = realloc(t->e, ncap * sizeof(*ne));
+                if (ne == NULL)
+                        return oom(c, "the position table");
+                t->e = ne;
+                t->cap = ncap;
+        }
+        if ((t->n + 1) * 2 > t->scap) {
+                size_t ncap = t->scap ? t->scap * 2 : 128;
+                uint32_t *ns = calloc(ncap, sizeof(*ns));
+                if (ns == NULL)
+                        return oom(c, "the position table");
+                free(t->slots);
+                t->slots = ns;
+                t->scap = ncap;
+                for (size_t j = 0; j < t->n; j++) {
+                        const pos_ent *o = &t->e[j];
+                        slot = pos_slot(t, o->parent, o->index, o->key, o->klen);
+                        t->slots[slot] = (uint32_t)j + 1;
+                }
+        }
+        e = &t->e[t->n];
+        memset(e, 0, sizeof(*e));
+        if (f != NULL) {
+                e->parent = f->pid;
+                if (f->map) {
+                        e->klen = f->klen;
+                        e->key = malloc(f->klen + 1);
+                        if (e->key == NULL)
+                                return oom(c, "the position table");
+                        memcpy(e->key, f->key, f->klen + 1);
+                        e->at.key_line = f->key_line;
+                        e->at.key_col = f->key_col;
+                } else {
+                        e->index = (uint32_t)json_array_size(f->v);
+                }
+        }
+        e->at.line = (uint32_t)c->at.line + 1;
+        e->at.col = (uint32_t)c->at.column + 1;
+        e->at.style = style;
+        t->n++;
+        /* A later node under the same parent and key (a merge source never is one) replaces the earlier. */
+        slot = pos_slot(t, e->parent, e->index, e->key, e->klen);
+        t->slots[slot] = (uint32_t)t->n;
+        *out_id = (uint32_t)t->n;
+        return true;
+}
+
+static void pos_key(composer *c)
+{
+        frame *f = top(c);
+
+        if (c->pos != NULL && f != NULL) {
+                f->key_line = (uint32_t)c->at.line + 1;
+                f->key_col = (uint32_t)c->at.column + 1;
+        }
+}
+
+static int scalar_style(enum fy_scalar_style s)
+{
+        switch (s) {
+        case FYSS_SINGLE_QUOTED:
+                return PRC_YAML_STYLE_SINGLE;
+        case FYSS_DOUBLE_QUOTED:
+                return PRC_YAML_STYLE_DOUBLE;
+        case FYSS_LITERAL:
+                return PRC_YAML_STYLE_LITERAL;
+        case FYSS_FOLDED:
+                return PRC_YAML_STYLE_FOLDED;
+        default:
+                return PRC_YAML_STYLE_PLAIN;
+        }
+}
+
+void prc_yaml_pos_free(prc_yaml_pos *t)
+{
+        if (t == NULL)
+                return;
+        for (size_t i = 0; i < t->n; i++)
+                free(t->e[i].key);
+        free(t->e);
+        free(t->slots);
+        free(t);
+}
+
+uint32_t prc_yaml_pos_root(const prc_yaml_pos *t)
+{
+        return t != NULL && t->n > 0 ? 1 : 0;
+}
+
+uint32_t prc_yaml_pos_key(const prc_yaml_pos *t, uint32_t id, const char *key)
+{
+        size_t slot;
+
+        if (t == NULL || id == 0 || t->n == 0 || key == NULL)
+                return 0;
+        slot = pos_slot(t, id, 0, key, strlen(key));
+        return t->slots[slot];
+}
+
+uint32_t prc_yaml_pos_index(const prc_yaml_pos *t, uint32_t id, size_t i)
+{
+        size_t slot;
+
+        if (t == NULL || id == 0 || t->n == 0 || i >= UINT32_MAX)
+                return 0;
+        slot = pos_slot(t, id, (uint32_t)i, NULL, 0);
+        return t->slots[slot];
+}
+
+bool prc_yaml_pos_get(const prc_yaml_pos *t, uint32_t id, prc_yaml_at *out)
+{
+        if (t == NULL || id == 0 || id > t->n) {
+                memset(out, 0, sizeof(*out));
+                return false;
+        }
+        *out = t->e[id - 1].at;
+        return true;
+}
+
 /* Take a key for the top mapping (key: owned, transfers). */
 static bool take_key(composer *c, char *key, size_t klen, bool merge)
 {
@@ -852,6 +1046,7 @@ static bool check_collection_tag(composer *c, struct fy_token *tagtok, bool map)
 static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_token *tag)
 {
         frame *f;
+        uint32_t pid;
 
         if (awaiting_key(c))
                 return fail(c, PRC_E_YAML_COMPLEX_KEY, "a %s used as a mapping key", map ? "mapping" : "sequence");
@@ -859,6 +1054,8 @@ static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_toke
                 return false;
         if (c->depth >= c->lim->depth_max)
                 return fail(c, PRC_E_DEPTH_LIMIT, "nesting deeper than %" PRIu32, c->lim->depth_max);
+        if (!pos_add(c, map ? PRC_YAML_STYLE_MAP : PRC_YAML_STYLE_SEQ, &pid))
+                return false;
         if (c->depth == c->stack_cap) {
                 uint32_t ncap = c->stack_cap ? c->stack_cap * 2 : 16;
                 frame *ns = realloc(c->stack, (size_t)ncap * sizeof(*ns));
@@ -872,6 +1069,7 @@ static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_toke
         f->anchor = -1;
         f->map = map;
         f->nodes = 1;
+        f->pid = pid;
         f->v = map ? json_object() : json_array();
         if (f->v == NULL)
                 return oom(c, map ? "a mapping" : "a sequence");
@@ -920,6 +1118,7 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
         enum rkind k = R_STR;
         int64_t iv = 0;
         long anc = -1;
+        uint32_t id;
         json_t *v;
 
         if (s == NULL)
@@ -948,12 +1147,17 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
                 }
                 if (!key_text(c, s, n, k, iv, &key, &klen))
                         return false;
+                pos_key(c);
                 return take_key(c, key, klen, merge);
         }
         v = scalar_json(c, s, n, k, iv);
         if (v == NULL)
                 return false;
         anchor_complete(c, anc, v, 1);
+        if (!pos_add(c, scalar_style(style), &id)) {
+                json_decref(v);
+                return false;
+        }
         sink_value(c, v);
         return deliver(c, v, 1);
 }
@@ -963,6 +1167,7 @@ static bool on_alias(composer *c, struct fy_token *tok)
         size_t n;
         const char *s = fy_token_get_text(tok, &n);
         long idx;
+        uint32_t id;
         const anchor *a;
 
         if (s == NULL)
@@ -986,8 +1191,12 @@ static bool on_alias(composer *c, struct fy_token *tok)
                 size_t klen;
                 if (!key_from_value(c, a->v, &key, &klen))
                         return false;
+                pos_key(c);
                 return take_key(c, key, klen, false);
         }
+        /* The alias itself has a place; the nodes it stands for keep none (callers use the alias's). */
+        if (!pos_add(c, PRC_YAML_STYLE_ALIAS, &id))
+                return false;
         sink_value(c, a->v);
         return deliver(c, json_incref(a->v), a->nodes);
 }
@@ -1162,15 +1371,31 @@ static void composer_clear(composer *c)
         free(c->counts.keys);
         free(c->counts.vals);
         json_decref(c->root);
+        prc_yaml_pos_free(c->pos);
 }
+
+static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, const prc_yaml_sink *sink,
+                    void *ctx, prc_yaml_pos **out_pos, prc_err *err);
 
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
-        return prc_yaml_load_sink(p, n, lim, flags, NULL, NULL, err);
+        return load(p, n, lim, flags, NULL, NULL, NULL, err);
 }
 
 json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
                            const prc_yaml_sink *sink, void *ctx, prc_err *err)
+{
+        return load(p, n, lim, flags, sink, ctx, NULL, err);
+}
+
+json_t *prc_yaml_load_pos(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                          prc_yaml_pos **out_pos, prc_err *err)
+{
+        return load(p, n, lim, flags, NULL, NULL, out_pos, err);
+}
+
+static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, const prc_yaml_sink *sink,
+                    void *ctx, prc_yaml_pos **out_pos, prc_err *err)
 {
         static const char empty[] = "";
         struct fy_diag_cfg dcfg;
@@ -1192,6 +1417,13 @@ json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, un
         }
         if (!check_bytes(p, n, err))
                 return NULL;
+        if (out_pos != NULL) {
+                c.pos = calloc(1, sizeof(*c.pos));
+                if (c.pos == NULL) {
+                        prc_err_oom(err, "the position table");
+                        return NULL;
+                }
+        }
 
         /*
          * Filled by hand: fy_diag_cfg_default asks isatty(stderr), an ioctl
@@ -1241,6 +1473,10 @@ json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, un
         /* An empty stream (no document, or only comments) is the null document. */
         out = c.have_root ? c.root : json_null();
         c.root = NULL;
+        if (out_pos != NULL) {
+                *out_pos = c.pos;
+                c.pos = NULL;
+        }
 out:
         composer_clear(&c);
         fy_parser_destroy(fyp);

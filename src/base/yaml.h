@@ -20,6 +20,7 @@
 #define PRC_YAML_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,5 +74,46 @@ typedef struct prc_yaml_sink {
 /* prc_yaml_load, with sink told the document as it is composed (sink NULL: exactly prc_yaml_load). */
 json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
                            const prc_yaml_sink *sink, void *ctx, prc_err *err);
+
+/*
+ * Positions: prc_yaml_load, plus a table giving the place of every node the
+ * stream states (its first character, 1-based line and column) and, for a
+ * mapping member, of its key.  Nodes are found by id: the root, then a
+ * member by key or an element by index under a collection's id.  The nodes
+ * an alias stands for, and keys a `<<` merge brings in, have no entry of
+ * their own (lookups return 0): callers use the alias's or the mapping's.
+ * The table costs one entry per node, bounded like the nodes themselves;
+ * prc_yaml_load builds none.
+ */
+enum {
+        PRC_YAML_STYLE_PLAIN, PRC_YAML_STYLE_SINGLE, PRC_YAML_STYLE_DOUBLE,
+        PRC_YAML_STYLE_LITERAL, PRC_YAML_STYLE_FOLDED,  /* block scalars */
+        PRC_YAML_STYLE_ALIAS, PRC_YAML_STYLE_MAP, PRC_YAML_STYLE_SEQ,
+};
+
+typedef struct prc_yaml_pos prc_yaml_pos;
+
+typedef struct prc_yaml_at {
+        /*
+         * Where the node starts.  A block scalar starts on the line after
+         * its '|' or '>' header (where its content, leading empty lines
+         * included, begins), column 1: a literal's line k is line + k - 1.
+         */
+        uint32_t line, col;
+        uint32_t key_line, key_col;     /* a mapping member's key; 0 elsewhere */
+        int      style;                 /* PRC_YAML_STYLE_* */
+} prc_yaml_at;
+
+/* prc_yaml_load and, on success only, *out_pos (transfers; free with prc_yaml_pos_free). */
+json_t *prc_yaml_load_pos(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                          prc_yaml_pos **out_pos, prc_err *err);
+void prc_yaml_pos_free(prc_yaml_pos *t);
+/* The root's id (0 for an empty table or NULL). */
+uint32_t prc_yaml_pos_root(const prc_yaml_pos *t);
+/* The id of member key of mapping id, of element i of sequence id; 0 when the stream states none. */
+uint32_t prc_yaml_pos_key(const prc_yaml_pos *t, uint32_t id, const char *key);
+uint32_t prc_yaml_pos_index(const prc_yaml_pos *t, uint32_t id, size_t i);
+/* The place of node id; false (and *out zeroed) for id 0 or unknown. */
+bool prc_yaml_pos_get(const prc_yaml_pos *t, uint32_t id, prc_yaml_at *out);
 
 #endif

@@ -105,6 +105,7 @@ int cli_aur_option(const char *what, int c, const char *arg, struct prc_aur_opts
 
 /* -- content worker and parsers -- */
 int cmd_content_parse(int argc, char **argv);
+int cmd_content_extract(int argc, char **argv);
 int cmd_content_tokenize(int argc, char **argv);
 int cmd_content_archive(int argc, char **argv);
 /*

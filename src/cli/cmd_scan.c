@@ -91,6 +91,14 @@ static bool scan_open_target(void *ctx, prc_inventory **out_inv, json_t **out_so
         return true;
 }
 
+static bool scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                         prc_err *err)
+{
+        struct parse_ctx *pc = ctx;
+
+        return prc_client_extract(pc->client, format, path, p, n, out, err);
+}
+
 static json_t *scan_floor(void *ctx)
 {
         struct parse_ctx *pc = ctx;
@@ -556,6 +564,7 @@ static int run_scan(int argc, char **argv, const char *what)
                 return PRC_EXIT_EXEC;
         }
         so.parse = scan_parse;
+        so.extract = scan_extract;
         so.parse_ctx = &pc;
         tc.client = pc.client;
         prc_buf_init(&aur_bytes, PRC_AUR_SNAPSHOT_MAX);

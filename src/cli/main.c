@@ -111,6 +111,20 @@ const prc_cmd prc_cmds[] = {
           ".yaml, .yml, .toml, .ini, .cfg, .xml, .jsonc).\n"
           "Exit: 0 parsed; 2 usage; 3 refused (parser or worker refusal, named by class).\n"
           CLI_FLOOR_HELP },
+        { "content", "extract", cmd_content_extract, "extract a manifest's dependencies through the content worker",
+          "usage: prc content extract [--format FORMAT] FILE [--content-floor LEVEL]\n"
+          "\n"
+          "Reads FILE (symlinks refused) and sends its bytes to the sandboxed content\n"
+          "worker, whose extractor for the format returns the file's ManifestDoc: its\n"
+          "ecosystem, kind, package, dependencies (with scope, source, integrity, purl\n"
+          "and line), install-time hooks, registries and credentials (by key, never by\n"
+          "value).  The reply is checked against schemas/manifest-doc.schema.json and\n"
+          "printed as canonical JSON.  Without --format, the file name picks the\n"
+          "extractor (package.json, package-lock.json, yarn.lock, ...).  docs/extraction.md\n"
+          "lists every format.\n"
+          "Exit: 0 extracted; 2 usage; 3 refused (extractor, parser or worker refusal,\n"
+          "named by class).\n"
+          CLI_FLOOR_HELP },
         { "content", "tokenize", cmd_content_tokenize, "tokenize a PKGBUILD or .SRCINFO through the content worker",
           "usage: prc content tokenize FILE [--pkgbuild|--srcinfo] [--recover] [--format text|json]\n"
           "                            [--content-floor LEVEL]\n"

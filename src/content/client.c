@@ -22,6 +22,7 @@
 #include "base/digest.h"
 #include "base/json_strict.h"
 #include "content/docenc.h"
+#include "content/extract/mdoc_check.h"
 #include "content/frame.h"
 #include "content/worker.h"
 
@@ -944,6 +945,37 @@ bool prc_client_parse(prc_client *c, uint16_t fmt, const char *path, const uint8
                       json_t **out, prc_err *err)
 {
         return prc_client_call(c, PRC_OP_PARSE, fmt, 0, path, NULL, 0, bytes, len, true, out, err);
+}
+
+bool prc_client_extract(prc_client *c, const char *format, const char *path, const uint8_t *bytes, size_t len,
+                        json_t **out, prc_err *err)
+{
+        char *args = NULL;
+        json_t *md = NULL, *a;
+        bool ok;
+
+        if (format != NULL) {
+                a = json_pack("{s:s}", "format", format);
+                args = a != NULL ? json_dumps(a, JSON_COMPACT) : NULL;
+                json_decref(a);
+                if (args == NULL)
+                        return prc_err_oom(err, "extract arguments");
+        }
+        ok = prc_client_call(c, PRC_OP_EXTRACT, 0, 0, path, args, args != NULL ? strlen(args) : 0, bytes, len, true,
+                             &md, err);
+        free(args);
+        if (!ok)
+                return false;
+        /* The path the worker saw is the one sent, unless it was cut at the frame's cap (a label only). */
+        if (!prc_mdoc_check(md, path == NULL ? "" : strlen(path) > PRC_FRAME_PATH_MAX ? NULL : path, format, err)) {
+                /* Only a broken or compromised worker answers so: it serves no more requests. */
+                kill_worker(c);
+                json_decref(md);
+                prc_err_set_file(err, path != NULL ? path : "");
+                return false;
+        }
+        *out = md;
+        return true;
 }
 
 void prc_client_get_stats(const prc_client *c, prc_client_stats *out)

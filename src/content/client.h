@@ -83,6 +83,19 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
                      const void *args, size_t args_len, const uint8_t *input, size_t len, bool cacheable,
                      json_t **out, prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * Extract a manifest through the worker (PRC_OP_EXTRACT): format names the
+ * extractor ("npm-package-lock"), or NULL to let path's file name choose.
+ * The reply is decoded as hostile bytes like any document, then checked
+ * against the ManifestDoc schema (prc_mdoc_check: every key and type, the
+ * path sent, the format asked for); a document that fails is refused as
+ * manifest-doc-invalid and its worker is ended.  Refusals as
+ * prc_client_call, plus the extractors' own classes (extract-*, the
+ * parsers', the families').  Cached like parses.
+ */
+bool prc_client_extract(prc_client *c, const char *format, const char *path, const uint8_t *bytes, size_t len,
+                        json_t **out, prc_err *err) PRC_MUST_CHECK;
+
 /* Start the worker now if none is running (sandbox probe, benchmarks).  Errors: as above. */
 bool prc_client_start(prc_client *c, prc_err *err) PRC_MUST_CHECK;
 

@@ -10,6 +10,7 @@
 
 #include "base/json_strict.h"
 #include "base/yaml.h"
+#include "content/extract/extract.h"
 #include "content/parsers/archive.h"
 #include "content/parsers/ini.h"
 #include "content/parsers/jsonc.h"
@@ -349,6 +350,45 @@ static json_t *op_walk(const prc_req *req, prc_err *err)
         return doc;
 }
 
+/*
+ * Manifest extraction (docs/extraction.md).  args (JSON, may be empty):
+ * {"format": "npm-package-lock"} names the extractor; without it the
+ * request's path picks one by name (prc_extractor_for_path).  The path
+ * names the file in the ManifestDoc; it is never opened.
+ */
+static json_t *op_extract(const prc_req *req, prc_err *err)
+{
+        static const prc_field fields[] = { { "format", PRC_JT_STRING, false } };
+        char path[PRC_FRAME_PATH_MAX + 1];
+        const prc_extractor *x;
+        const char *format = NULL;
+        json_t *args = NULL, *md;
+        prc_xin in;
+
+        if (req->path_len > 0)
+                memcpy(path, req->path, req->path_len);
+        path[req->path_len] = 0;
+        if (req->args_len > 0) {
+                args = prc_json_parse(req->args, req->args_len, &prc_limits_operator, 0, err);
+                if (args == NULL || !prc_json_fields(args, "", fields, PRC_ARRAY_LEN(fields), err)) {
+                        json_decref(args);
+                        return NULL;
+                }
+                format = json_string_value(json_object_get(args, "format"));
+        }
+        x = format != NULL ? prc_extractor_by_format(format) : prc_extractor_for_path(path);
+        if (x == NULL) {
+                prc_err_set(err, PRC_E_EXTRACT_UNKNOWN_FORMAT, "no extractor for %s%s",
+                            format != NULL ? "format " : "the file name ", format != NULL ? format : path);
+                json_decref(args);
+                return NULL;
+        }
+        in = (prc_xin){ path, req->input, req->input_len, &req->lim };
+        md = x->fn(&in, err);
+        json_decref(args);
+        return md;
+}
+
 const prc_dispatch_entry prc_dispatch_table[] = {
         { PRC_OP_PING,  0,            "ping",       NULL,          0,                    op_ping, 0 },
         { PRC_OP_PARSE, PRC_FMT_JSON, "parse-json", prc_json_parse, PRC_JSON_ALLOW_FLOAT, NULL,   PARSE_INPUT_MAX },
@@ -365,6 +405,7 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         { PRC_OP_TOKENIZE, PRC_TOK_SRCINFO, "tokenize-srcinfo", prc_shell_tokenize, PRC_SHELL_SRCINFO, NULL,
           PARSE_INPUT_MAX },
         { PRC_OP_WALK,  0,            "walk-archive", NULL,         0,                    op_walk, PARSE_INPUT_MAX },
+        { PRC_OP_EXTRACT, 0,          "extract",    NULL,           0,                    op_extract, PARSE_INPUT_MAX },
 #if defined(PRC_TESTING) && PRC_TESTING
         /* One entry per test op code (the format field). */
 #define PRC_TEST_ENTRY(code) { PRC_OP_TEST, code, "test-" #code, NULL, 0, op_test, 1u << 16 }

@@ -21,13 +21,13 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 4, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 5, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
 enum prc_frame_type {
         PRC_OP_PARSE    = 1,        /* request: parse input as a format */
-        PRC_OP_EXTRACT  = 2,        /* request: extract a manifest (reserved) */
+        PRC_OP_EXTRACT  = 2,        /* request: extract a manifest into a ManifestDoc */
         PRC_OP_TOKENIZE = 3,        /* request: tokenize shell text (reserved) */
         PRC_OP_WALK     = 4,        /* request: walk an archive (reserved) */
         PRC_OP_PING     = 5,        /* request: answer with the document "pong" */

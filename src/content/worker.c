@@ -25,6 +25,7 @@
 #include "base/limits.h"
 #include "base/yaml.h"
 #include "content/dispatch.h"
+#include "content/extract/extract.h"
 #include "content/docenc.h"
 #include "content/floor.h"
 #include "content/frame.h"
@@ -154,6 +155,13 @@ static bool warm_up(const wcfg *c, prc_err *err)
                         continue;
                 prc_err_init(&e);
                 v = d->load(doc, sizeof(doc) - 1, &prc_limits_default, d->load_flags, &e);
+                json_decref(v);
+        }
+        /* Each extractor once too (on an empty file: most refuse it, which is all the warm-up needs). */
+        for (size_t i = 0; i < prc_extractor_count; i++) {
+                prc_xin in = { "", doc, 0, &prc_limits_default };
+                prc_err_init(&e);
+                v = prc_extractors[i].fn(&in, &e);
                 json_decref(v);
         }
         return true;

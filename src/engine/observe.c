@@ -51,3 +51,31 @@ bool prc_obs_add(prc_obs_list *l, const char *source, const char *kind, const ch
         o->locations = locations;
         return true;
 }
+
+const json_t *prc_tv_mdocs(const prc_target_view *tv)
+{
+        if (tv->mdocs_read != NULL)
+                *tv->mdocs_read = true;
+        return tv->mdocs;
+}
+
+const json_t *prc_tv_mdoc_for(const prc_target_view *tv, const char *path)
+{
+        const json_t *a = prc_tv_mdocs(tv), *md;
+        size_t lo = 0, hi = json_array_size(a);
+
+        /* sorted by path: binary search */
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int c;
+                md = json_array_get(a, mid);
+                c = strcmp(json_string_value(json_object_get(md, "path")), path);
+                if (c == 0)
+                        return md;
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return NULL;
+}

@@ -42,7 +42,20 @@ typedef struct prc_target_view {
         const prc_gap   *gaps;          /* borrowed: content-analysis coverage gaps */
         size_t           ngaps;
         size_t           nmanifests;    /* files recognized and sent to the content worker */
+        /*
+         * The ManifestDocs of this run (docs/extraction.md), one per extracted
+         * file, sorted by path, each checked against the schema by the client.
+         * Read them through prc_tv_mdocs: it marks the analysis as one that
+         * rests on the worker's output, so its evidence carries content_floor.
+         */
+        const json_t    *mdocs;         /* borrowed array, or NULL */
+        bool            *mdocs_read;    /* set by prc_tv_mdocs; may be NULL */
 } prc_target_view;
+
+/* The run's ManifestDocs (borrowed array; NULL when none, which jansson's accessors read as empty); marks the view as read. */
+const json_t *prc_tv_mdocs(const prc_target_view *tv);
+/* The ManifestDoc of path, or NULL (borrowed); marks the view as read. */
+const json_t *prc_tv_mdoc_for(const prc_target_view *tv, const char *path);
 
 typedef struct prc_obs {
         char      id[160];      /* unique within the run */

@@ -22,6 +22,8 @@
 #include "analysis/sh.h"
 #include "base/jcs.h"
 #include "base/limits.h"
+#include "base/path.h"
+#include "content/extract/extract.h"
 #include "engine/builtin.h"
 #include "engine/catalog.h"
 #include "engine/manifests.h"
@@ -51,6 +53,9 @@ struct scan {
         size_t               content0, ncontent;        /* gaps[content0..+ncontent): content analysis's */
         size_t               nexcluded; /* names left out of the inventory other than the root's .git directory */
         size_t               nmanifests;
+        json_t              *mdocs;     /* owned: the ManifestDocs, sorted by path once extraction is done */
+        bool                *extracted; /* owned: files[i] has a ManifestDoc or an extraction gap */
+        bool                 mdocs_read;        /* the analysis being assessed read the ManifestDocs */
         json_t              *errors;    /* owned: analysis errors listed on the run */
         prc_adoc            *docs;      /* owned array: worker documents analyses read (paths strdup'ed, docs
                                          * owned references), sorted by path once content analysis ends */
@@ -317,21 +322,169 @@ static bool install_scripts(struct scan *s, prc_buf *b, prc_err *err)
         return true;
 }
 
-/* Step 2: every recognized manifest goes through the content worker; a refusal is a gap. */
+
+/* Extract files[i] (bytes in b) through the worker as format (NULL: by name); a refusal is a gap. */
+static bool extract_one(struct scan *s, size_t i, const char *format, const prc_buf *b, prc_err *err)
+{
+        const prc_tfile *f = &s->files[i];
+        json_t *md = NULL;
+        prc_err pe;
+
+        s->extracted[i] = true;
+        prc_err_init(&pe);
+        if (!s->o->extract(s->o->parse_ctx, format, f->path, b->data ? b->data : (const uint8_t *)"", b->len, &md,
+                           &pe))
+                return add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
+        if (json_array_append_new(s->mdocs, md) != 0)
+                return prc_err_oom(err, "the manifest documents");
+        return true;
+}
+
+/* dir of from + "/" + rel, with "." and ".." resolved; false when it leaves the root or is not relative. */
+static bool include_path(const char *from, const char *rel, char *out, size_t cap)
+{
+        const char *slash = strrchr(from, '/');
+        size_t n = 0, dirn = slash != NULL ? (size_t)(slash - from) : 0;
+        const char *p;
+
+        if (rel[0] == '/' || rel[0] == '\0' || strstr(rel, "://") != NULL || dirn + strlen(rel) + 2 > cap)
+                return false;
+        memcpy(out, from, dirn);
+        n = dirn;
+        out[n] = 0;
+        for (p = rel; *p != '\0';) {
+                size_t k = strcspn(p, "/");
+                if (k == 0 || (k == 1 && p[0] == '.')) {
+                        /* "" or "." */
+                } else if (k == 2 && p[0] == '.' && p[1] == '.') {
+                        char *up;
+                        if (n == 0)
+                                return false;   /* above the root: outside the inventory */
+                        up = strrchr(out, '/');
+                        n = up != NULL ? (size_t)(up - out) : 0;
+                        out[n] = 0;
+                } else {
+                        if (n > 0)
+                                out[n++] = '/';
+                        memcpy(out + n, p, k);
+                        n += k;
+                        out[n] = 0;
+                }
+                p += k + (p[k] == '/');
+        }
+        return n > 0;
+}
+
+/*
+ * Includes a ManifestDoc names in details.includes ([{"kind", "path",
+ * "line"}]: requirements files' -r and -c, docs/extraction/python.md) are
+ * followed only inside the inventory: the included file is extracted with
+ * the including file's format, once.  An include that leaves the target,
+ * is a URL or names no inventoried file is a gap (manifest-include-outside).
+ */
+static bool follow_includes(struct scan *s, prc_buf *b, prc_err *err)
+{
+        bool ok = true;
+
+        for (size_t j = 0; ok && j < json_array_size(s->mdocs); j++) {
+                const json_t *md = json_array_get(s->mdocs, j), *inc;
+                const char *from = json_string_value(json_object_get(md, "path"));
+                const char *format = json_string_value(json_object_get(md, "format"));
+                size_t k;
+
+                json_array_foreach(json_object_get(json_object_get(md, "details"), "includes"), k, inc) {
+                        const char *rel = json_string_value(json_object_get(inc, "path"));
+                        char path[PRC_PATH_MAX + 1], why[512];
+                        long idx;
+                        prc_err pe;
+
+                        if (rel == NULL)
+                                continue;
+                        idx = include_path(from, rel, path, sizeof(path)) ? prc_inventory_find(s->inv, path) : -1;
+                        if (idx < 0 || s->files[idx].symlink || s->files[idx].oversized) {
+                                snprintf(why, sizeof(why), "included by %s (%s): %s", from,
+                                         json_is_string(json_object_get(inc, "kind"))
+                                                 ? json_string_value(json_object_get(inc, "kind"))
+                                                 : "include",
+                                         idx < 0 ? "not a file of the inventory, so not followed"
+                                                 : "a symlink or above the analysis ceiling, so not followed");
+                                ok = add_gap(s, idx < 0 ? rel : path, prc_err_name(PRC_E_MANIFEST_INCLUDE_OUTSIDE), why,
+                                             err);
+                                continue;
+                        }
+                        if (s->extracted[idx])
+                                continue;
+                        s->nmanifests++;
+                        prc_err_init(&pe);
+                        prc_buf_reset(b);
+                        if (!prc_inventory_read(s->inv, path, prc_limits_default.input_max, b, &pe)) {
+                                s->extracted[idx] = true;
+                                ok = add_gap(s, path, prc_err_name(pe.cls), pe.msg, err);
+                                continue;
+                        }
+                        ok = extract_one(s, (size_t)idx, format, b, err);
+                }
+        }
+        return ok;
+}
+
+static int mdoc_cmp(const void *a, const void *b)
+{
+        return strcmp(json_string_value(json_object_get(*(json_t *const *)a, "path")),
+                      json_string_value(json_object_get(*(json_t *const *)b, "path")));
+}
+
+/* The ManifestDocs in path order (the view's and the run result's order). */
+static bool sort_mdocs(struct scan *s, prc_err *err)
+{
+        size_t n = json_array_size(s->mdocs);
+        json_t **v = calloc(n ? n : 1, sizeof(*v)), *sorted = json_array();
+
+        if (v == NULL || sorted == NULL) {
+                free(v);
+                json_decref(sorted);
+                return prc_err_oom(err, "the manifest documents");
+        }
+        for (size_t i = 0; i < n; i++)
+                v[i] = json_array_get(s->mdocs, i);
+        qsort(v, n, sizeof(*v), mdoc_cmp);
+        for (size_t i = 0; i < n; i++)
+                json_array_append(sorted, v[i]);
+        free(v);
+        json_decref(s->mdocs);
+        s->mdocs = sorted;
+        return json_array_size(sorted) == n || prc_err_oom(err, "the manifest documents");
+}
+
+/*
+ * Step 2: every recognized manifest goes through the content worker: a
+ * parse for the formats manifests.c names, and an extraction to a
+ * ManifestDoc for every file an extractor owns.  A refusal of either is a
+ * gap (one per file: the first refusal).
+ */
 static bool content_analysis(struct scan *s, prc_err *err)
 {
         prc_buf b;
         bool ok = true;
 
+        s->mdocs = json_array();
+        s->extracted = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->extracted));
+        if (s->mdocs == NULL || s->extracted == NULL)
+                return prc_err_oom(err, "the manifest documents");
+        if (s->o->extract == NULL)
+                return prc_err_set(err, PRC_E_INTERNAL, "a scan without a content extraction hook");
         prc_buf_init(&b, prc_limits_default.input_max);
         for (size_t i = 0; ok && i < s->nfiles; i++) {
                 const prc_tfile *f = &s->files[i];
                 const char *fmt = prc_manifest_format_for(f->path);
+                const prc_extractor *x = prc_extractor_for_path(f->path);
                 prc_err pe;
 
-                if (fmt == NULL)
+                if (fmt == NULL && x == NULL)
                         continue;
                 s->nmanifests++;
+                if (x != NULL)
+                        s->extracted[i] = true;         /* the gap below, if any, stands for the extraction too */
                 if (f->symlink) {
                         /*
                          * Issue 16: a symlink is recorded by path only, its target is
@@ -349,25 +502,58 @@ static bool content_analysis(struct scan *s, prc_err *err)
                 prc_err_init(&pe);
                 prc_buf_reset(&b);
                 {
-                        /* Token documents are kept for the analyses; other documents are not read yet. */
-                        bool shell = strcmp(fmt, "shell") == 0;
+                        /* Token documents are kept for the analyses; other parsed documents are not read. */
+                        bool shell = fmt != NULL && strcmp(fmt, "shell") == 0;
                         const char *base = strrchr(f->path, '/');
                         json_t *doc = NULL;
+
                         if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, &b, &pe) ||
-                            !s->o->parse(s->o->parse_ctx, fmt, f->path, b.data ? b.data : (const uint8_t *)"", b.len,
-                                         shell ? &doc : NULL, &pe))
+                            (fmt != NULL && !s->o->parse(s->o->parse_ctx, fmt, f->path,
+                                                         b.data ? b.data : (const uint8_t *)"", b.len,
+                                                         shell ? &doc : NULL, &pe))) {
                                 ok = add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
-                        else if (shell)
+                                continue;
+                        }
+                        if (shell)
                                 ok = keep_doc(s, f->path,
                                               strcmp(base ? base + 1 : f->path, ".SRCINFO") == 0 ? PRC_AK_SRCINFO
                                                                                                  : PRC_AK_PKGBUILD,
                                               doc, err);
                 }
+                if (ok && x != NULL)
+                        ok = extract_one(s, i, NULL, &b, err);
         }
-        if (ok)
-                ok = install_scripts(s, &b, err);
+        ok = ok && install_scripts(s, &b, err) && follow_includes(s, &b, err) && sort_mdocs(s, err);
         prc_buf_clear(&b);
         return ok;
+}
+
+/* Per ManifestDoc: path, format, ecosystem, kind, dependency count and the SHA-256 of its canonical JSON. */
+static json_t *extractions_json(const struct scan *s, prc_err *err)
+{
+        json_t *a = json_array(), *md;
+        size_t i;
+
+        if (a == NULL) {
+                prc_err_oom(err, "the extraction summary");
+                return NULL;
+        }
+        json_array_foreach(s->mdocs, i, md) {
+                char sha[PRC_SHA256_HEX + 1];
+                if (!prc_jcs_digest(md, sha, err) ||
+                    json_array_append_new(a, json_pack("{s:O,s:O,s:O,s:O,s:I,s:s}", "path", json_object_get(md, "path"),
+                                                       "format", json_object_get(md, "format"), "ecosystem",
+                                                       json_object_get(md, "ecosystem"), "kind",
+                                                       json_object_get(md, "kind"), "dependencies",
+                                                       (json_int_t)json_array_size(json_object_get(md, "dependencies")),
+                                                       "sha256", sha)) != 0) {
+                        if (!prc_err_is_set(err))
+                                prc_err_oom(err, "the extraction summary");
+                        json_decref(a);
+                        return NULL;
+                }
+        }
+        return a;
 }
 
 /* Analyses that read every file cannot vouch for names the inventory could not represent or left out. */
@@ -383,9 +569,13 @@ static bool scans_whole_tree(const char *analysis)
  * floor the worker ran under (issue 23).  An analysis over ManifestDocs or
  * tokens joins this list.
  */
-static bool reads_worker_output(const char *analysis)
+static bool reads_worker_output(const struct scan *s, const char *analysis)
 {
-        return strcmp(analysis, "manifests") == 0 || prc_analysis_find(analysis) != NULL;
+        /*
+         * manifests: parse and extraction refusals; a registry analysis reads
+         * token documents; any analysis that read the ManifestDocs (prc_tv_mdocs).
+         */
+        return strcmp(analysis, "manifests") == 0 || prc_analysis_find(analysis) != NULL || s->mdocs_read;
 }
 
 static json_t *obs_json(const prc_obs *o)
@@ -429,7 +619,7 @@ static json_t *envelope(const struct scan *s, const char *analysis, const prc_ob
 {
         json_t *src = json_pack("{s:s,s:s}", "type", "builtin", "analysis", analysis);
 
-        if (src != NULL && reads_worker_output(analysis) &&
+        if (src != NULL && reads_worker_output(s, analysis) &&
             json_object_set(src, "content_floor", s->floor) != 0) {
                 json_decref(src);
                 src = NULL;
@@ -573,13 +763,15 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                 unsigned observed = 0;
                 bool nonevidence = false;
                 prc_target_view tv = { s->files, s->nfiles, view_read, s,
-                                       s->ncontent > 0 ? s->gaps + s->content0 : NULL, s->ncontent, s->nmanifests };
+                                       s->ncontent > 0 ? s->gaps + s->content0 : NULL, s->ncontent, s->nmanifests,
+                                       s->mdocs, &s->mdocs_read };
 
                 const prc_analysis *an = prc_analysis_find(a->analysis);
                 prc_ainput ain = { s->files, s->nfiles, s->docs, s->ndocs, tv.gaps, tv.ngaps };
                 bool gap = false;
 
                 prc_err_init(&ae);
+                s->mdocs_read = false;
                 if (an != NULL ? !prc_analysis_run(an, &ain, &l, &gap, &ae) : !prc_builtin_run(a->analysis, &tv, &l, &ae)) {
                         nonevidence = true;
                         json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", a->id, "class",
@@ -863,6 +1055,14 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         }
         if (o->now != NULL)
                 json_object_set_new(res, "now", json_string(o->now));
+        {
+                json_t *ex = extractions_json(&s, err);
+                if (ex == NULL || json_object_set_new(res, "extractions", ex) != 0) {
+                        if (!prc_err_is_set(err))
+                                prc_err_oom(err, "the run result");
+                        goto out;
+                }
+        }
         if (json_object_set(res, "content_floor", s.floor) != 0) {
                 prc_err_oom(err, "the run result");
                 goto out;
@@ -880,6 +1080,8 @@ out:
         json_decref(s.errors);
         json_decref(s.floor);
         json_decref(s.archive);
+        json_decref(s.mdocs);
+        free(s.extracted);
         free(s.files);
         free(s.gaps);
         for (size_t i = 0; i < s.ndocs; i++) {

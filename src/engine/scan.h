@@ -38,6 +38,17 @@ typedef bool (*prc_content_parse_fn)(void *ctx, const char *format, const char *
                                      size_t n, json_t **out_doc, prc_err *err);
 
 /*
+ * Content extraction hook: the ManifestDoc of p[0..n) through the content
+ * worker (PRC_OP_EXTRACT), extracted as format (NULL: the extractor that
+ * owns path by name), already checked against the ManifestDoc schema
+ * (prc_client_extract).  Returns true with *out_md (transfers), or false
+ * with err set to the refusal; the engine turns every false into a
+ * coverage gap with that class.
+ */
+typedef bool (*prc_content_extract_fn)(void *ctx, const char *format, const char *path, const uint8_t *p,
+                                       size_t n, json_t **out_md, prc_err *err);
+
+/*
  * Adapter execution hook (verify-local): run adapter a over the sealed
  * inventory with the protocol run_id, before the shared deadline (NULL:
  * none).  Returns true with *out_record (transfers) a sealed execution
@@ -56,6 +67,7 @@ typedef struct prc_scan_opts {
         prc_scan_mode        mode;
         const char          *now;             /* borrowed: RFC 3339 clock input, or NULL */
         prc_content_parse_fn parse;           /* content-worker hook (required) */
+        prc_content_extract_fn extract;       /* content-worker extraction hook (required; parse_ctx) */
         void                *parse_ctx;
         /*
          * The content floor the parses ran under (required; issue 23), asked

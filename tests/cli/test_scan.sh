@@ -399,3 +399,42 @@ t_verify_refuses_overrides() {
         run "$PRC" verify; expect_rc 2
         run "$PRC" verify "$TMP/t" "$TMP/t"; expect_rc 2
 }
+
+t_scan_lists_each_extraction_with_the_digest_of_its_manifest_doc() {
+        mk_good "$TMP/t"
+        mkdir -p "$TMP/t/web"
+        cp "$PRC_ROOT/tests/fixtures/extract/npm/lock-v2/package-lock.json" "$TMP/t/web/package-lock.json"
+        cp "$PRC_ROOT/tests/fixtures/extract/npm/yarn-classic/yarn.lock" "$TMP/t/web/yarn.lock"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/r.json" || [ $? -eq 1 ]
+        /usr/bin/python3 - "$PRC_ROOT/schemas/run-result.schema.json" "$TMP/r.json" <<'PY'
+import json, sys, jsonschema
+r = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(r)
+rows = r["extractions"]
+assert [x["path"] for x in rows] == ["package.json", "web/package-lock.json", "web/yarn.lock"], rows
+assert [x["dependencies"] for x in rows] == [0, 2, 3], rows
+assert rows[1]["format"] == "npm-package-lock" and rows[1]["kind"] == "lockfile", rows[1]
+assert all(len(x["sha256"]) == 64 for x in rows)
+assert r["coverage_gaps"] == [], r["coverage_gaps"]
+PY
+        # The digest is the SHA-256 of the canonical ManifestDoc that `prc content extract` prints for the same path.
+        (cd "$TMP/t" && "$PRC" content extract web/yarn.lock) >"$TMP/md.json"
+        want=$(head -c -1 "$TMP/md.json" | sha256sum | cut -d' ' -f1)
+        OUT=$(cat "$TMP/r.json")
+        expect_eq "$(json_get extractions.2.sha256)" "$want"
+}
+
+t_scan_extraction_refusal_is_a_gap_with_its_class() {
+        mk_good "$TMP/t"
+        printf '{"lockfileVersion": 99, "packages": {}}\n' >"$TMP/t/package-lock.json"
+        printf '# not a yarn lockfile\n' >"$TMP/t/yarn.lock"
+        run "$PRC" scan --target "$TMP/t" --format json
+        expect_rc 1
+        /usr/bin/python3 -c 'import json,sys; r=json.loads(sys.stdin.read())
+g = {x["path"]: x["class"] for x in r["coverage_gaps"]}
+assert g == {"package-lock.json": "extract-version", "yarn.lock": "extract-version"}, g
+assert [x["path"] for x in r["extractions"]] == ["package.json"], r["extractions"]
+m = [a for a in r["assertions"] if a["evidence"] and a["evidence"][0]["source"].get("analysis") == "manifests"]
+assert m and m[0]["state"] != "Pass", m
+assert "content_floor" in m[0]["evidence"][0]["source"], m[0]["evidence"][0]["source"]' <<<"$OUT"
+}

@@ -25,7 +25,7 @@ static unsigned run1(const char *id, const char *const *paths, const char *const
 {
         prc_tfile files[16];
         struct fake f = { contents };
-        prc_target_view tv = { files, n, fake_read, &f, NULL, 0, 0 };
+        prc_target_view tv = { files, n, fake_read, &f, NULL, 0, 0, NULL, NULL };
         prc_err e;
 
         memset(files, 0, sizeof(files));
@@ -167,7 +167,7 @@ static void test_builtin__binaries_reads_oversized_files(void)
         static const char *const c[] = { "\x7f" "ELF\2\1\1\0\0\0" };
         prc_tfile files[1] = { { "big/tool", (11u << 20), "00", true, true, false } };
         struct fake f = { c };
-        prc_target_view tv = { files, 1, fake_read, &f, NULL, 0, 0 };
+        prc_target_view tv = { files, 1, fake_read, &f, NULL, 0, 0, NULL, NULL };
         prc_obs_list l = { 0 };
         prc_err e;
 
@@ -183,7 +183,7 @@ static void test_builtin__manifests_and_oversized(void)
 {
         prc_tfile files[2] = { { "a.json", 5, "00", false, false, false }, { "big.bin", 11u << 20, "00", false, true, false } };
         prc_gap gap = { "a.json", "invalid-json", "bad", 0 };
-        prc_target_view tv = { files, 2, NULL, NULL, &gap, 1, 1 };
+        prc_target_view tv = { files, 2, NULL, NULL, &gap, 1, 1, NULL, NULL };
         prc_obs_list l = { 0 };
         prc_err e;
 

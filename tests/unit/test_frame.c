@@ -416,10 +416,15 @@ static void test_frame__dispatch_checks_the_input_cap_and_the_op(void)
         prc_err_init(&err);
         T_ASSERT(prc_dispatch_run(&r, &err) == NULL);
         T_ERR(err, PRC_E_INPUT_TOO_LARGE);
-        r.op = PRC_OP_EXTRACT;       /* reserved, not served */
+        r.op = PRC_OP_EXTRACT;
+        r.format = 1;                /* extraction has no sub-codes: not served */
         prc_err_init(&err);
         T_ASSERT(prc_dispatch_run(&r, &err) == NULL);
         T_ERR(err, PRC_E_UNKNOWN_OPERATION);
+        r.format = 0;                /* served; no extractor owns an empty path */
+        prc_err_init(&err);
+        T_ASSERT(prc_dispatch_run(&r, &err) == NULL);
+        T_ERR(err, PRC_E_EXTRACT_UNKNOWN_FORMAT);
 }
 
 static void test_frame__client_refuses_an_over_cap_request_without_a_worker(void)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "content/extract/extract.h"
 #include "engine/scan.h"
 
 struct script {
@@ -33,6 +34,20 @@ static bool fake_parse(void *ctx, const char *format, const char *path, const ui
         err->cls = PRC_E_INVALID_JSON;
         snprintf(err->msg, sizeof(err->msg), "%s", parse_refusal);
         return false;
+}
+
+/* The extractors in process (the worker's part is tested in test_worker.c and tests/cli/test_extract.sh). */
+static bool fake_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                         prc_err *err)
+{
+        const prc_extractor *x = format != NULL ? prc_extractor_by_format(format) : prc_extractor_for_path(path);
+        prc_xin in = { path, p, n, &prc_limits_default };
+
+        (void)ctx;
+        if (x == NULL)
+                return prc_err_set(err, PRC_E_EXTRACT_UNKNOWN_FORMAT, "no extractor");
+        *out = x->fn(&in, err);
+        return *out != NULL;
 }
 
 static const char *fake_level = "strict";
@@ -115,7 +130,7 @@ static const char *state_of(const json_t *r, size_t i)
 static json_t *scan(prc_adapter_set *set, struct script *sc, prc_scan_mode mode, unsigned maxdur, prc_err *e)
 {
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = mode,
-                            .parse = fake_parse, .content_floor = fake_floor, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
+                            .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor, .adapters = set, .run_adapter = fake_run, .run_ctx = sc,
                             .max_duration_s = maxdur };
         json_t *r = NULL;
         int rc;
@@ -303,7 +318,7 @@ static void test_scan__inspect_mode_blocks_adapter_bound_assertions(void)
         load_set(&set, 1);
         setup(&set);
         o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                             .parse = fake_parse, .content_floor = fake_floor, .run_adapter = fake_run, .run_ctx = &sc };
+                             .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor, .run_adapter = fake_run, .run_ctx = &sc };
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
         T_EQ_STR(state_of(r, 0), "Blocked");
@@ -372,7 +387,7 @@ static void test_scan__sbom_value_passes_only_with_its_artifact(void)
                 struct sbom_script sc = { rows[i].generated, rows[i].sha, rows[i].art_sha, rows[i].art_mt,
                                           prc_manifest_kind_at(set.items[0].manifest, 0) };
                 prc_scan_opts o = { .target = target, .catalog_root = root, .profile = "p",
-                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .content_floor = fake_floor, .adapters = &set,
+                                    .mode = PRC_MODE_VERIFY_LOCAL, .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor, .adapters = &set,
                                     .run_adapter = sbom_run, .run_ctx = &sc };
                 json_t *r = NULL;
                 prc_err e;
@@ -572,7 +587,7 @@ static void test_scan__head_read_is_bound_to_the_seal(void)
         t_write(target, "package.json", "{}", 2);
         snprintf(tool, sizeof(tool), "%s/tool", target);
         o = (prc_scan_opts){ .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                             .parse = swap_parse, .content_floor = fake_floor, .parse_ctx = tool };
+                             .parse = swap_parse, .extract = fake_extract, .content_floor = fake_floor, .parse_ctx = tool };
         prc_err_init(&e);
         T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
         T_EQ_STR(state_by_id(r, "BIN"), "Unknown");
@@ -643,7 +658,7 @@ static void test_scan__file_above_the_gitleaks_ceiling_is_a_gap(void)
 static json_t *floor_scan(const char *level)
 {
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
-                            .parse = fake_parse, .content_floor = fake_floor };
+                            .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor };
         json_t *r = NULL;
         prc_err e;
         int rc;
@@ -689,6 +704,58 @@ static void test_scan__content_floor_is_recorded_and_changes_the_id(void)
 }
 
 
+/* fake_extract, and the root package.json names includes as a requirements file's -r lines would. */
+static bool includes_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                             json_t **out, prc_err *err)
+{
+        if (!fake_extract(ctx, format, path, p, n, out, err))
+                return false;
+        if (strcmp(path, "package.json") == 0)
+                json_object_set_new(json_object_get(*out, "details"), "includes",
+                                    json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s}]", "kind", "requirement",
+                                              "path", "./sub/../sub/base.txt", "kind", "constraint", "path",
+                                              "../outside.txt", "kind", "requirement", "path", "missing.txt", "kind",
+                                              "requirement", "path", "https://example.invalid/r.txt"));
+        return true;
+}
+
+static void test_scan__includes_are_followed_only_inside_the_inventory(void)
+{
+        static const char cat[] =
+                "schema: prc.catalog/v1\ncatalog_id: t\nrevision: 1\ncontrols: [{id: C, title: c}]\n"
+                "assertions:\n"
+                "  - {id: M, control: C, title: t, rationale: r, remediation: m, severity: high, analysis: {id: manifests}}\n"
+                "profiles: [{id: p, title: p, assertions: [M]}]\n";
+        static const char base[] = "{\"dependencies\": {\"a\": \"1\"}}";
+        prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                            .parse = fake_parse, .extract = includes_extract, .content_floor = fake_floor };
+        json_t *r = NULL, *ex;
+        prc_err e;
+        int rc;
+        char sub[4300];
+
+        snprintf(catroot, sizeof(catroot), "%s/cat", t_tmpdir());
+        snprintf(target, sizeof(target), "%s/target", t_tmpdir());
+        snprintf(sub, sizeof(sub), "%s/sub", target);
+        T_ASSERT(mkdir(catroot, 0755) == 0 && mkdir(target, 0755) == 0 && mkdir(sub, 0755) == 0);
+        t_write(target, "package.json", "{}", 2);
+        /* an included file no extractor owns by name: extracted with the includer's format */
+        t_write(sub, "base.txt", base, strlen(base));
+        t_write(catroot, "catalog.yaml", cat, strlen(cat));
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        ex = json_object_get(r, "extractions");
+        T_EQ_INT(json_array_size(ex), 2);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(ex, 1), "path")), "sub/base.txt");
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(ex, 1), "dependencies")), 1);
+        T_ASSERT(has_gap(r, "../outside.txt", "manifest-include-outside"));
+        T_ASSERT(has_gap(r, "missing.txt", "manifest-include-outside"));
+        T_ASSERT(has_gap(r, "https://example.invalid/r.txt", "manifest-include-outside"));
+        T_EQ_INT(json_array_size(json_object_get(r, "coverage_gaps")), 3);
+        T_ASSERT(strcmp(state_by_id(r, "M"), "Pass") != 0);
+        json_decref(r);
+}
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
@@ -703,5 +770,6 @@ static const prc_test tests[] = {
         T(test_scan__head_read_is_bound_to_the_seal),
         T(test_scan__file_above_the_gitleaks_ceiling_is_a_gap),
         T(test_scan__content_floor_is_recorded_and_changes_the_id),
+        T(test_scan__includes_are_followed_only_inside_the_inventory),
 };
 PRC_SUITE(scan, tests)

@@ -1,0 +1,159 @@
+/*
+ * extract_worker.c - manifest extraction through the sandboxed content
+ * worker against the same extraction in process, side by side in one run.
+ *
+ *   extract_worker PRC_BINARY FILE...
+ *
+ * Each FILE is extracted by the extractor that owns its name.  One sample
+ * extracts every file once: in process, the extractor's function on the
+ * bytes (exactly what the worker runs); through the worker,
+ * prc_client_extract with the cache off (framing, the pipe, the extractor
+ * in the floored worker, the streamed binary reply, the client's strict
+ * decoding and the ManifestDoc shape check).  After one warm-up of each,
+ * in-process and worker samples alternate, 5 of each; reported: the median
+ * wall time of each and their ratio, overall and per format.  Documents
+ * are freed outside the clock.  Not a test: numbers only.
+ *
+ * Trust: the in-process side runs extractors outside the sandbox, on the
+ * shared corpora: for the bench only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "base/file.h"
+#include "content/client.h"
+#include "content/extract/extract.h"
+
+enum { SAMPLES = 5 };
+
+struct in {
+        const char          *path;
+        const prc_extractor *x;
+        prc_buf              b;
+};
+
+static double now(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+        double x = *(const double *)a, y = *(const double *)b;
+        return x < y ? -1 : x > y;
+}
+
+static double median(double *v)
+{
+        qsort(v, SAMPLES, sizeof(*v), cmp_d);
+        return v[SAMPLES / 2];
+}
+
+/* One pass over the files of format fmt (NULL: all); false if any extraction was refused. */
+static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, double *secs)
+{
+        json_t **docs = calloc(n, sizeof(*docs));
+        double t0, t1;
+        bool ok = true;
+
+        if (docs == NULL)
+                return false;
+        t0 = now();
+        for (size_t i = 0; i < n; i++) {
+                prc_err err;
+                prc_xin in = { ins[i].path, ins[i].b.data, ins[i].b.len, &prc_limits_default };
+
+                if (fmt != NULL && strcmp(ins[i].x->format, fmt) != 0)
+                        continue;
+                prc_err_init(&err);
+                if (c == NULL)
+                        docs[i] = ins[i].x->fn(&in, &err);
+                else if (!prc_client_extract(c, NULL, ins[i].path, ins[i].b.data, ins[i].b.len, &docs[i], &err))
+                        docs[i] = NULL;
+                if (docs[i] == NULL) {
+                        fprintf(stderr, "extract_worker: %s: %s: %s\n", ins[i].path, prc_err_name(err.cls), err.msg);
+                        ok = false;
+                }
+        }
+        t1 = now();
+        for (size_t i = 0; i < n; i++)
+                json_decref(docs[i]);
+        free(docs);
+        *secs = t1 - t0;
+        return ok;
+}
+
+static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, const char *label)
+{
+        double ip[SAMPLES], wk[SAMPLES], t;
+        size_t files = 0, bytes = 0;
+
+        for (size_t i = 0; i < n; i++)
+                if (fmt == NULL || strcmp(ins[i].x->format, fmt) == 0) {
+                        files++;
+                        bytes += ins[i].b.len;
+                }
+        if (files == 0)
+                return true;
+        if (!pass(ins, n, fmt, NULL, &t) || !pass(ins, n, fmt, c, &t))
+                return false;
+        for (int s = 0; s < SAMPLES; s++)
+                if (!pass(ins, n, fmt, NULL, &ip[s]) || !pass(ins, n, fmt, c, &wk[s]))
+                        return false;
+        printf("%-18s %5zu files %9.2f MB   in process %9.2f ms   through the worker %9.2f ms   ratio %.2fx\n",
+               label, files, (double)bytes / 1e6, median(ip) * 1e3, median(wk) * 1e3, median(wk) / median(ip));
+        return true;
+}
+
+int main(int argc, char **argv)
+{
+        struct in *ins;
+        prc_client_opts co;
+        prc_client *c;
+        prc_err err;
+        size_t n = 0;
+        bool ok = true;
+
+        if (argc < 3) {
+                fprintf(stderr, "usage: extract_worker PRC_BINARY FILE...\n");
+                return 2;
+        }
+        ins = calloc((size_t)argc, sizeof(*ins));
+        prc_client_opts_default(&co);
+        co.worker_path = argv[1];
+        co.cache_max = 0;       /* every extraction is a real round trip */
+        prc_err_init(&err);
+        c = prc_client_new(&co, &err);
+        if (ins == NULL || c == NULL || !prc_client_start(c, &err)) {
+                fprintf(stderr, "extract_worker: %s\n", err.msg);
+                return 1;
+        }
+        for (int i = 2; i < argc; i++) {
+                struct in *p = &ins[n];
+                p->path = argv[i];
+                p->x = prc_extractor_for_path(argv[i]);
+                if (p->x == NULL)
+                        continue;
+                prc_buf_init(&p->b, co.lim.input_max);
+                prc_err_init(&err);
+                if (!prc_file_read(argv[i], co.lim.input_max, 0, &p->b, &err)) {
+                        fprintf(stderr, "extract_worker: %s: %s\n", argv[i], err.msg);
+                        return 1;
+                }
+                n++;
+        }
+        ok = measure(ins, n, NULL, c, "all");
+        for (size_t k = 0; ok && k < prc_extractor_count; k++)
+                ok = measure(ins, n, prc_extractors[k].format, c, prc_extractors[k].format);
+        for (size_t i = 0; i < n; i++)
+                prc_buf_clear(&ins[i].b);
+        free(ins);
+        prc_client_free(c);
+        return ok ? 0 : 1;
+}

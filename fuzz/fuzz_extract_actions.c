@@ -1,0 +1,41 @@
+/*
+ * fuzz_extract_actions.c - libFuzzer harness for the GitHub Actions workflow and action extractor.
+ * Invariants: exactly one outcome (a ManifestDoc or an error class); a
+ * ManifestDoc serializes as JSON (valid UTF-8 strings throughout).
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "base/limits.h"
+#include "content/extract/extract.h"
+
+static void one(const char *path, const uint8_t *p, size_t n)
+{
+        const prc_extractor *x = prc_extractor_for_path(path);
+        prc_xin in = { path, p, n, &prc_limits_fuzz };
+        prc_err err;
+        json_t *md;
+        char *s;
+
+        if (x == NULL)
+                __builtin_trap();
+        prc_err_init(&err);
+        md = x->fn(&in, &err);
+        if ((md == NULL) != (err.cls != PRC_E_OK))
+                __builtin_trap();
+        if (md != NULL) {
+                s = json_dumps(md, JSON_COMPACT | JSON_SORT_KEYS);
+                if (s == NULL)
+                        __builtin_trap();
+                free(s);
+        }
+        json_decref(md);
+}
+
+PRC_FUZZ_TARGET(extract_actions)
+{
+        one(".github/workflows/ci.yml", p, n);
+        one("sub/action.yml", p, n);
+        return 0;
+}

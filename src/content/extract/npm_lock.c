@@ -1,0 +1,670 @@
+/*
+ * npm_lock.c - the npm family's other lockfiles: yarn.lock (classic v1,
+ * and berry, which is YAML) and pnpm-lock.yaml (lockfile versions 5, 6
+ * and 9).  docs/extraction/npm.md says what is read.
+ * Trust: runs in the content worker on hostile bytes; YAML only through
+ * prc_yaml_load, bounded by in->lim; the classic yarn format by a line
+ * reader that copies nothing longer than PRC_MD_STR_MAX.
+ */
+#include "content/extract/npm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+#include "base/yaml.h"
+
+static bool shape_at(prc_err *err, uint32_t line, const char *msg)
+{
+        prc_err_set(err, PRC_E_EXTRACT_SHAPE, "%s", msg);
+        prc_err_set_line(err, line, 0);
+        return false;
+}
+
+/* The package name of a descriptor "name@range" ("@scope/name@npm:1.0.0"): up to the first '@' after the start. */
+static bool desc_name(const char *desc, size_t n, char *out, size_t cap)
+{
+        const char *at = n > 1 ? memchr(desc + 1, '@', n - 1) : NULL;
+        size_t k = at != NULL ? (size_t)(at - desc) : n;
+
+        if (k == 0 || k >= cap)
+                return false;
+        memcpy(out, desc, k);
+        out[k] = 0;
+        return true;
+}
+
+/* ------------------------------------------------------------------ yarn.lock, classic */
+
+struct yentry {
+        uint32_t line;
+        char     name[PRC_MD_STR_MAX + 1];
+        char     specs[PRC_MD_STR_MAX + 1];     /* the header as written, without the ':' */
+        char     version[PRC_MD_STR_MAX + 1];
+        char     resolved[PRC_MD_STR_MAX + 1];
+        char     integrity[PRC_MD_STR_MAX + 1];
+        bool     open;
+};
+
+/* Copy a value (quoted or bare) into out; false when it does not fit. */
+static bool yvalue(const char *s, size_t n, char *out, size_t cap)
+{
+        if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+                s++;
+                n -= 2;
+        }
+        if (n >= cap)
+                return false;
+        memcpy(out, s, n);
+        out[n] = 0;
+        return true;
+}
+
+/* The header's descriptors without their quotes, ", "-separated: "a@^1, a@^1.2". */
+static bool yspecs(const char *s, size_t n, char *out, size_t cap)
+{
+        size_t o = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                if (s[i] == '"')
+                        continue;
+                if (o + 1 >= cap)
+                        return false;
+                out[o++] = s[i];
+        }
+        out[o] = 0;
+        return true;
+}
+
+static bool yflush(json_t *md, struct yentry *e, prc_err *err)
+{
+        json_t *d;
+        char *hash;
+
+        if (!e->open)
+                return true;
+        e->open = false;
+        if (e->version[0] == '\0')
+                return shape_at(err, e->line, "a yarn.lock entry without a version");
+        d = npm_add_dep(md, e->name, "runtime", false, e->line, e->specs, e->version, err);
+        if (d == NULL)
+                return false;
+        if (e->resolved[0] != '\0') {
+                /* "URL#sha1": the fragment of a tarball URL is its SHA-1, not part of where it lives. */
+                hash = strchr(e->resolved, '#');
+                if (hash != NULL && strncmp(e->resolved, "git", 3) != 0 && strstr(e->resolved, "/-/") != NULL) {
+                        *hash = 0;
+                        if (e->integrity[0] == '\0' && hash[1] != '\0' && !npm_set_integrity(d, hash + 1, "sha1", err))
+                                return false;
+                }
+                if (!npm_set_resolved_source(d, e->resolved, err))
+                        return false;
+        }
+        if (e->integrity[0] != '\0' && !npm_set_integrity(d, e->integrity, NULL, err))
+                return false;
+        {
+                const char *t = json_string_value(json_object_get(json_object_get(d, "source"), "type"));
+                char *purl;
+                bool ok;
+                if (strcmp(t, "registry") != 0)
+                        return true;
+                purl = npm_purl(e->name, e->version);
+                if (purl == NULL)
+                        return prc_err_oom(err, "purl");
+                ok = prc_md_set_str(d, "purl", purl, err);
+                free(purl);
+                return ok;
+        }
+}
+
+static json_t *yarn_classic(const prc_xin *in, prc_err *err)
+{
+        json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err);
+        struct yentry *e = calloc(1, sizeof(*e));
+        size_t off = 0;
+        uint32_t ln = 0;
+        bool in_block = false;
+
+        if (md == NULL || e == NULL) {
+                if (e == NULL)
+                        prc_err_oom(err, "yarn.lock");
+                goto fail;
+        }
+        if (json_object_set_new(prc_md_details(md), "lockfile_version", json_string("yarn-v1")) != 0 ||
+            json_object_set_new(prc_md_details(md), "direct_known", json_false()) != 0) {
+                prc_err_oom(err, "details");
+                goto fail;
+        }
+        while (off < in->n) {
+                const uint8_t *nl = memchr(in->p + off, '\n', in->n - off);
+                size_t n = nl != NULL ? (size_t)(nl - in->p) - off : in->n - off, ind = 0;
+                const char *s = (const char *)in->p + off;
+
+                ln++;
+                off += n + (nl != NULL);
+                if (n > 0 && s[n - 1] == '\r')
+                        n--;
+                while (ind < n && s[ind] == ' ')
+                        ind++;
+                if (ind == n || s[ind] == '#')
+                        continue;
+                if (ind == 0) {
+                        /* A header: "spec, spec:" */
+                        if (!yflush(md, e, err))
+                                goto fail;
+                        if (s[n - 1] != ':') {
+                                shape_at(err, ln, "a yarn.lock entry header that does not end with ':'");
+                                goto fail;
+                        }
+                        memset(e, 0, sizeof(*e));
+                        e->line = ln;
+                        e->open = true;
+                        if (!yspecs(s, n - 1, e->specs, sizeof(e->specs))) {
+                                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "an entry header over %u bytes", PRC_MD_STR_MAX);
+                                prc_err_set_line(err, ln, 1);
+                                goto fail;
+                        }
+                        {
+                                /* The name: the first descriptor's, without its quotes. */
+                                const char *d = s;
+                                size_t dn = strcspn(s, ",:");
+                                if (dn > n)
+                                        dn = n;
+                                if (dn >= 2 && d[0] == '"') {
+                                        d++;
+                                        dn -= 2;
+                                }
+                                if (!desc_name(d, dn, e->name, sizeof(e->name))) {
+                                        shape_at(err, ln, "a yarn.lock entry header that names no package");
+                                        goto fail;
+                                }
+                        }
+                        in_block = false;
+                        continue;
+                }
+                if (!e->open) {
+                        shape_at(err, ln, "an indented line outside any yarn.lock entry");
+                        goto fail;
+                }
+                if (ind == 2) {
+                        const char *k = s + 2, *sp = memchr(k, ' ', n - 2);
+                        size_t kn = sp != NULL ? (size_t)(sp - k) : n - 2;
+                        const char *v = sp != NULL ? sp + 1 : NULL;
+                        size_t vn = sp != NULL ? n - (size_t)(v - s) : 0;
+                        char *dst = NULL;
+
+                        in_block = sp == NULL && k[kn - 1] == ':';
+                        if (in_block)
+                                continue;       /* dependencies:, optionalDependencies: (edges, not components) */
+                        if (kn == 7 && memcmp(k, "version", 7) == 0)
+                                dst = e->version;
+                        else if (kn == 8 && memcmp(k, "resolved", 8) == 0)
+                                dst = e->resolved;
+                        else if (kn == 9 && memcmp(k, "integrity", 9) == 0)
+                                dst = e->integrity;
+                        if (dst != NULL && (v == NULL || !yvalue(v, vn, dst, PRC_MD_STR_MAX + 1))) {
+                                prc_err_set(err, v == NULL ? PRC_E_EXTRACT_SHAPE : PRC_E_EXTRACT_LIMIT,
+                                            v == NULL ? "a yarn.lock field without a value"
+                                                      : "a yarn.lock value over the byte limit");
+                                prc_err_set_line(err, ln, 3);
+                                goto fail;
+                        }
+                        continue;
+                }
+                if (!in_block) {
+                        shape_at(err, ln, "a yarn.lock line indented deeper than its entry allows");
+                        goto fail;
+                }
+        }
+        if (!yflush(md, e, err))
+                goto fail;
+        free(e);
+        return md;
+fail:
+        free(e);
+        json_decref(md);
+        return NULL;
+}
+
+/* ------------------------------------------------------------------ yarn.lock, berry (YAML) */
+
+static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
+{
+        json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err), *direct = json_object();
+        const json_t *meta = json_object_get(doc, "__metadata"), *e, *v;
+        const char *key, *k;
+        char buf[32], name[PRC_MD_STR_MAX + 1];
+        const char *ver;
+        npm_cur cur = { 0, 1 };
+        long lv;
+
+        if (md == NULL || direct == NULL) {
+                if (direct == NULL)
+                        prc_err_oom(err, "yarn.lock");
+                goto fail;
+        }
+        ver = npm_scalar(json_object_get(meta, "version"), buf, sizeof(buf));
+        lv = ver != NULL ? strtol(ver, NULL, 10) : 0;
+        /* Yarn 2 wrote 4, Yarn 3 5 and 6, Yarn 4 8 and (since 4.2) 10; the fields are the same in all. */
+        if (lv != 4 && lv != 5 && lv != 6 && lv != 8 && lv != 10) {
+                prc_err_set(err, PRC_E_EXTRACT_VERSION,
+                            "yarn.lock __metadata.version %s (prc reads 4, 5, 6, 8 and 10)",
+                            ver != NULL ? ver : "missing");
+                prc_err_set_line(err, prc_x_find_line(in, "__metadata", 1), 0);
+                goto fail;
+        }
+        if (json_object_set_new(prc_md_details(md), "lockfile_version", json_integer(lv)) != 0) {
+                prc_err_oom(err, "details");
+                goto fail;
+        }
+        /* Direct: what the workspaces (entries resolved as "workspace:") declare. */
+        json_object_foreach(doc, key, e) {
+                const char *res = json_string_value(json_object_get(e, "resolution"));
+                if (res == NULL || strstr(res, "@workspace:") == NULL)
+                        continue;
+                json_object_foreach(json_object_get(e, "dependencies"), k, v)
+                        json_object_set_new(direct, k, json_true());
+        }
+        json_object_foreach(doc, key, e) {
+                const char *res, *version, *checksum, *proto, *link;
+                char vb[32];
+                json_t *d;
+                uint32_t line;
+                bool ws;
+
+                if (strcmp(key, "__metadata") == 0)
+                        continue;
+                line = npm_cur_find(in, &cur, key);
+                if (!json_is_object(e)) {
+                        shape_at(err, line, "a yarn.lock entry that is not a mapping");
+                        goto fail;
+                }
+                res = json_string_value(json_object_get(e, "resolution"));
+                version = npm_scalar(json_object_get(e, "version"), vb, sizeof(vb));
+                checksum = json_string_value(json_object_get(e, "checksum"));
+                link = json_string_value(json_object_get(e, "linkType"));
+                if (res == NULL || version == NULL) {
+                        shape_at(err, line, "a yarn.lock entry without a resolution or a version");
+                        goto fail;
+                }
+                /* "name@protocol:..." (a resolution without '@' names no locator: the fuzzer's first find). */
+                if (!desc_name(res, strlen(res), name, sizeof(name)) || strlen(name) == strlen(res)) {
+                        shape_at(err, line, "a yarn.lock resolution that is not name@locator");
+                        goto fail;
+                }
+                proto = res + strlen(name) + 1;
+                ws = strncmp(proto, "workspace:", 10) == 0;
+                d = npm_add_dep(md, name, "runtime", !ws && json_object_get(direct, name) != NULL, line, key,
+                                version, err);
+                if (d == NULL)
+                        goto fail;
+                if (ws) {
+                        if (!prc_md_set_source(d, "workspace", proto + 10, NULL, NULL, err))
+                                goto fail;
+                } else if (strncmp(proto, "npm:", 4) == 0) {
+                        char *purl = npm_purl(name, version);
+                        bool ok = purl != NULL && prc_md_set_str(d, "purl", purl, err);
+                        free(purl);
+                        if (!ok) {
+                                if (!prc_err_is_set(err))
+                                        prc_err_oom(err, "purl");
+                                goto fail;
+                        }
+                } else if (strncmp(proto, "git", 3) == 0 || strncmp(proto, "github:", 7) == 0 ||
+                           strstr(proto, ".git#") != NULL) {
+                        const char *h = strstr(proto, "#commit=");
+                        char url[PRC_MD_STR_MAX + 1];
+                        size_t un = strcspn(proto, "#");
+                        if (un > PRC_MD_STR_MAX)
+                                un = PRC_MD_STR_MAX;
+                        memcpy(url, proto, un);
+                        url[un] = 0;
+                        if (!prc_md_set_source(d, "git", url, NULL, h != NULL ? h + 8 : NULL, err))
+                                goto fail;
+                } else if (strncmp(proto, "http", 4) == 0) {
+                        if (!prc_md_set_source(d, "url", proto, NULL, NULL, err))
+                                goto fail;
+                } else {
+                        /* file:, link:, portal:, patch: (a local change to another locator) */
+                        if (!prc_md_set_source(d, "path", NULL, proto, NULL, err))
+                                goto fail;
+                }
+                if (checksum != NULL && *checksum != '\0') {
+                        /* Yarn 4 prefixes the cache key: "10c0/HEX".  The digest is SHA-512, hex. */
+                        const char *slash = strchr(checksum, '/');
+                        if (!npm_set_integrity(d, slash != NULL ? slash + 1 : checksum, "sha512", err))
+                                goto fail;
+                }
+                if (link != NULL && strcmp(link, "soft") == 0 && !ws &&
+                    !prc_md_not_extracted(md, name, "a soft link (link: or portal:) to a folder: its own "
+                                          "dependencies are in that folder's package.json", line, err))
+                        goto fail;
+        }
+        json_decref(direct);
+        return md;
+fail:
+        json_decref(direct);
+        json_decref(md);
+        return NULL;
+}
+
+json_t *prc_x_yarn_lock(const prc_xin *in, prc_err *err)
+{
+        json_t *doc, *md;
+
+        /* Berry lockfiles are YAML and begin with __metadata; classic ones say "# yarn lockfile v1". */
+        if (prc_x_find_line(in, "__metadata:", 1) == 0) {
+                if (prc_x_find_line(in, "# yarn lockfile v1", 1) == 0) {
+                        prc_err_set(err, PRC_E_EXTRACT_VERSION,
+                                    "yarn.lock is neither \"# yarn lockfile v1\" nor a berry lockfile (__metadata)");
+                        prc_err_set_line(err, 1, 1);
+                        return NULL;
+                }
+                return yarn_classic(in, err);
+        }
+        doc = prc_yaml_load(in->p, in->n, in->lim, PRC_YAML_FLOAT_AS_STRING, err);
+        if (doc == NULL)
+                return NULL;
+        if (!json_is_object(doc)) {
+                json_decref(doc);
+                shape_at(err, 1, "a berry yarn.lock that is not a mapping");
+                return NULL;
+        }
+        md = yarn_berry(in, doc, err);
+        json_decref(doc);
+        return md;
+}
+
+/* ------------------------------------------------------------------ pnpm-lock.yaml */
+
+struct pnpm {
+        const prc_xin *in;
+        json_t        *doc, *md;
+        int            major;
+        json_t        *direct;          /* "name@version" -> scope of the importer list that names it */
+        json_t        *reach;           /* v9: "name@version" -> "runtime" | "dev" | "optional" */
+};
+
+/* Strip a peer suffix: v6/v9 "(peer@1)", v5 "_peer@1". */
+static size_t bare_len(const char *v, int major)
+{
+        size_t n = strcspn(v, "(");
+
+        if (major == 5) {
+                size_t u = strcspn(v, "_");
+                if (u < n)
+                        n = u;
+        }
+        return n;
+}
+
+/* name and version of a packages key: v5 "/name/1.0.0_peer", v6 "/name@1.0.0(peer)", v9 "name@1.0.0". */
+static bool pnpm_key(const char *key, int major, char *name, char *version, size_t cap)
+{
+        const char *k = key[0] == '/' ? key + 1 : key, *sep;
+        size_t n = bare_len(k, major);
+
+        if (major == 5) {
+                const char *first = memchr(k, '/', n);
+                if (first == NULL)
+                        return false;
+                sep = k[0] == '@' ? memchr(first + 1, '/', n - (size_t)(first + 1 - k)) : first;
+                if (sep == NULL)
+                        return false;
+                /* A key may hold more segments (a tarball host path): the version is the last one. */
+                {
+                        const char *last = sep;
+                        for (const char *q = sep; q < k + n; q++)
+                                if (*q == '/')
+                                        last = q;
+                        sep = last;
+                }
+        } else {
+                sep = n > 1 ? memchr(k + 1, '@', n - 1) : NULL;
+                if (sep == NULL)
+                        return false;
+        }
+        if ((size_t)(sep - k) >= cap || (size_t)(k + n - sep - 1) >= cap || sep == k || sep + 1 == k + n)
+                return false;
+        memcpy(name, k, (size_t)(sep - k));
+        name[sep - k] = 0;
+        memcpy(version, sep + 1, (size_t)(k + n - sep - 1));
+        version[k + n - sep - 1] = 0;
+        return true;
+}
+
+/* An importer's version of a dependency: v5 a string, v6/v9 {"specifier", "version"}. */
+static const char *imp_version(const json_t *v)
+{
+        return json_is_object(v) ? json_string_value(json_object_get(v, "version")) : json_string_value(v);
+}
+
+static bool pnpm_direct(struct pnpm *p, const json_t *imp, prc_err *err)
+{
+        static const struct {
+                const char *key, *scope;
+        } lists[] = { { "dependencies", "runtime" }, { "devDependencies", "dev" },
+                      { "optionalDependencies", "optional" } };
+        char id[2 * PRC_MD_STR_MAX + 2];
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(lists); i++) {
+                const json_t *o = json_object_get(imp, lists[i].key), *v;
+                const char *name;
+                json_object_foreach((json_t *)o, name, v) {
+                        const char *ver = imp_version(v);
+                        if (ver == NULL)
+                                continue;
+                        if (ver[0] == '/')      /* v5: "/other/1.0.0" for an alias */
+                                continue;
+                        snprintf(id, sizeof(id), "%s@%.*s", name, (int)bare_len(ver, p->major), ver);
+                        if (json_object_get(p->direct, id) == NULL &&
+                            json_object_set_new(p->direct, id, json_string(lists[i].scope)) != 0)
+                                return prc_err_oom(err, "pnpm importers");
+                }
+        }
+        return true;
+}
+
+/*
+ * v9 keeps no dev/optional flag on packages: walk the snapshots from each
+ * importer's lists; a package is runtime if a runtime root reaches it, else
+ * optional, else dev.
+ */
+static bool pnpm_reach(struct pnpm *p, prc_err *err)
+{
+        static const char *const order[] = { "runtime", "optional", "dev" };
+        const json_t *snaps = json_object_get(p->doc, "snapshots");
+        json_t *queue = json_array(), *index = json_object();
+        const char *sk0;
+        const json_t *snap0;
+        char n0[PRC_MD_STR_MAX + 1], v0[PRC_MD_STR_MAX + 1], b0[2 * PRC_MD_STR_MAX + 2];
+        bool ok = true;
+
+        if (queue == NULL || index == NULL) {
+                json_decref(queue);
+                json_decref(index);
+                return prc_err_oom(err, "pnpm snapshots");
+        }
+        /* bare "name@version" -> the snapshots of it (one per peer set) */
+        json_object_foreach((json_t *)snaps, sk0, snap0) {
+                json_t *l;
+                if (!pnpm_key(sk0, 9, n0, v0, sizeof(n0)))
+                        continue;
+                snprintf(b0, sizeof(b0), "%s@%s", n0, v0);
+                l = json_object_get(index, b0);
+                if (l == NULL && (json_object_set_new(index, b0, l = json_array()) != 0 || l == NULL)) {
+                        json_decref(queue);
+                        json_decref(index);
+                        return prc_err_oom(err, "pnpm snapshots");
+                }
+                json_array_append(l, (json_t *)snap0);
+        }
+        for (size_t o = 0; ok && o < PRC_ARRAY_LEN(order); o++) {
+                const char *id;
+                const json_t *sc;
+                json_object_foreach(p->direct, id, sc)
+                        if (strcmp(json_string_value(sc), order[o]) == 0)
+                                json_array_append_new(queue, json_string(id));
+                /* ids here are bare "name@version"; snapshot keys carry peers: match by bare prefix. */
+                while (ok && json_array_size(queue) > 0) {
+                        json_t *cur = json_incref(json_array_get(queue, json_array_size(queue) - 1));
+                        const char *cid = json_string_value(cur);
+                        const json_t *snap;
+                        char bid[2 * PRC_MD_STR_MAX + 2];
+                        size_t si;
+
+                        json_array_remove(queue, json_array_size(queue) - 1);
+                        if (json_object_get(p->reach, cid) != NULL) {
+                                json_decref(cur);
+                                continue;
+                        }
+                        if (json_object_set_new(p->reach, cid, json_string(order[o])) != 0) {
+                                json_decref(cur);
+                                ok = prc_err_oom(err, "pnpm snapshots");
+                                break;
+                        }
+                        json_array_foreach(json_object_get(index, cid), si, snap) {
+                                const char *dn;
+                                const json_t *dv;
+                                for (int l = 0; l < 2; l++)
+                                        json_object_foreach(json_object_get(snap, l ? "optionalDependencies"
+                                                                                    : "dependencies"),
+                                                            dn, dv) {
+                                                const char *x = json_string_value(dv);
+                                                if (x == NULL)
+                                                        continue;
+                                                snprintf(bid, sizeof(bid), "%s@%.*s", dn, (int)bare_len(x, 9), x);
+                                                if (json_object_get(p->reach, bid) == NULL)
+                                                        json_array_append_new(queue, json_string(bid));
+                                        }
+                        }
+                        json_decref(cur);
+                }
+        }
+        json_decref(queue);
+        json_decref(index);
+        return ok;
+}
+
+static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
+{
+        const json_t *imps = json_object_get(p->doc, "importers"), *pkgs = json_object_get(p->doc, "packages"), *e;
+        const char *key;
+        npm_cur cur = { 0, 1 };
+        char name[PRC_MD_STR_MAX + 1], version[PRC_MD_STR_MAX + 1], id[2 * PRC_MD_STR_MAX + 2];
+
+        if (imps != NULL) {
+                const char *ik;
+                const json_t *iv;
+                if (!json_is_object(imps))
+                        return shape_at(err, prc_x_find_line(p->in, "importers:", 1), "importers is not a mapping"),
+                               NULL;
+                json_object_foreach((json_t *)imps, ik, iv)
+                        if (!pnpm_direct(p, iv, err))
+                                return NULL;
+        } else if (!pnpm_direct(p, p->doc, err)) {
+                return NULL;
+        }
+        if (p->major == 9 && !pnpm_reach(p, err))
+                return NULL;
+        if (pkgs != NULL && !json_is_object(pkgs))
+                return shape_at(err, prc_x_find_line(p->in, "packages:", 1), "packages is not a mapping"), NULL;
+        (void)npm_cur_find(p->in, &cur, "\npackages:");
+        json_object_foreach((json_t *)pkgs, key, e) {
+                const json_t *res = json_object_get(e, "resolution");
+                const char *n2 = json_string_value(json_object_get(e, "name"));
+                const char *v2 = json_string_value(json_object_get(e, "version"));
+                const char *scope = "runtime", *sc, *integ;
+                bool keyed = pnpm_key(key, p->major, name, version, sizeof(name));
+                uint32_t line = npm_cur_find(p->in, &cur, key);
+                json_t *d;
+
+                if (!json_is_object(e))
+                        return shape_at(err, line, "a pnpm-lock.yaml package that is not a mapping"), NULL;
+                /* Non-registry packages carry their own name and version; a key never overrides them. */
+                if (n2 != NULL && strlen(n2) <= PRC_MD_STR_MAX)
+                        snprintf(name, sizeof(name), "%s", n2);
+                if (v2 != NULL && strlen(v2) <= PRC_MD_STR_MAX)
+                        snprintf(version, sizeof(version), "%s", v2);
+                if ((!keyed && (n2 == NULL || v2 == NULL)) || name[0] == '\0')
+                        return shape_at(err, line, "a pnpm-lock.yaml package key that names no package and version"),
+                               NULL;
+                snprintf(id, sizeof(id), "%s@%s", name, version);
+                if (p->major == 9) {
+                        sc = json_string_value(json_object_get(p->reach, id));
+                        scope = sc != NULL ? sc : "runtime";
+                } else if (json_is_true(json_object_get(e, "dev"))) {
+                        scope = "dev";
+                } else if (json_is_true(json_object_get(e, "optional"))) {
+                        scope = "optional";
+                }
+                d = npm_add_dep(p->md, name, scope, json_object_get(p->direct, id) != NULL, line, NULL, version, err);
+                if (d == NULL)
+                        return NULL;
+                integ = json_string_value(json_object_get(res, "integrity"));
+                if (integ != NULL && !npm_set_integrity(d, integ, NULL, err))
+                        return NULL;
+                if (json_string_value(json_object_get(res, "commit")) != NULL) {
+                        if (!prc_md_set_source(d, "git", json_string_value(json_object_get(res, "repo")), NULL,
+                                               json_string_value(json_object_get(res, "commit")), err))
+                                return NULL;
+                } else if (json_string_value(json_object_get(res, "directory")) != NULL) {
+                        if (!prc_md_set_source(d, "path", json_string_value(json_object_get(res, "directory")), NULL,
+                                               NULL, err))
+                                return NULL;
+                } else if (json_string_value(json_object_get(res, "tarball")) != NULL) {
+                        const char *t = json_string_value(json_object_get(res, "tarball"));
+                        if (!prc_md_set_source(d, strncmp(t, "file:", 5) == 0 ? "path" : "url", t, NULL, NULL, err))
+                                return NULL;
+                } else {
+                        char *purl = npm_purl(name, version);
+                        bool ok = purl != NULL && prc_md_set_str(d, "purl", purl, err);
+                        free(purl);
+                        if (!ok)
+                                return prc_err_is_set(err) ? NULL : (prc_err_oom(err, "purl"), NULL);
+                }
+        }
+        return p->md;
+}
+
+json_t *prc_x_pnpm_lock(const prc_xin *in, prc_err *err)
+{
+        struct pnpm p = { .in = in };
+        const char *lv;
+        char buf[32];
+        json_t *md = NULL;
+
+        p.doc = prc_yaml_load(in->p, in->n, in->lim, PRC_YAML_FLOAT_AS_STRING, err);
+        if (p.doc == NULL)
+                return NULL;
+        if (!json_is_object(p.doc)) {
+                shape_at(err, 1, "pnpm-lock.yaml is not a mapping");
+                goto out;
+        }
+        lv = npm_scalar(json_object_get(p.doc, "lockfileVersion"), buf, sizeof(buf));
+        p.major = lv != NULL ? (int)strtol(lv, NULL, 10) : 0;
+        if (p.major != 5 && p.major != 6 && p.major != 9) {
+                prc_err_set(err, PRC_E_EXTRACT_VERSION, "pnpm lockfileVersion %.32s (prc reads 5.x, 6.x and 9.x)",
+                            lv != NULL ? lv : "missing");
+                prc_err_set_line(err, prc_x_find_line(in, "lockfileVersion", 1), 0);
+                goto out;
+        }
+        p.md = prc_md_new(in, "pnpm-lock", "npm", "lockfile", err);
+        p.direct = json_object();
+        p.reach = json_object();
+        if (p.md == NULL || p.direct == NULL || p.reach == NULL ||
+            !prc_md_set_str(prc_md_details(p.md), "lockfile_version", lv, err)) {
+                if (!prc_err_is_set(err))
+                        prc_err_oom(err, "pnpm-lock.yaml");
+                goto out;
+        }
+        md = pnpm_extract(&p, err);
+out:
+        if (md == NULL)
+                json_decref(p.md);
+        json_decref(p.direct);
+        json_decref(p.reach);
+        json_decref(p.doc);
+        return md;
+}

@@ -1,0 +1,411 @@
+/*
+ * test_extract_npm.c - the npm family's extractors, in process, per format
+ * and lockfile version (tests/fixtures/extract/npm), and the client's
+ * ManifestDoc shape check (mdoc_check.c) that every reply goes through.
+ */
+#include "t.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+
+/* Extract text as format; the document also passes the client's shape check. */
+static json_t *xs(const char *format, const char *path, const char *text, prc_err *e)
+{
+        const prc_extractor *x = prc_extractor_by_format(format);
+        prc_xin in = { path, (const uint8_t *)text, strlen(text), &prc_limits_default };
+        json_t *md;
+        prc_err ce;
+
+        T_ASSERT(x != NULL);
+        prc_err_init(e);
+        md = x->fn(&in, e);
+        T_ASSERT((md == NULL) == prc_err_is_set(e));
+        if (md != NULL) {
+                prc_err_init(&ce);
+                if (!prc_mdoc_check(md, path, format, &ce))
+                        t_fail(__FILE__, __LINE__, "shape check: %s at %s", ce.msg, ce.ptr);
+        }
+        return md;
+}
+
+/* Extract a fixture of tests/fixtures/extract/npm (the path is its inventory path). */
+static json_t *xf(const char *format, const char *rel)
+{
+        char path[4200];
+        char *text;
+        json_t *md;
+        prc_err e;
+
+        snprintf(path, sizeof(path), "%s/tests/fixtures/extract/npm/%s", t_root(), rel);
+        text = t_read(path, NULL);
+        md = xs(format, rel, text, &e);
+        free(text);
+        if (md == NULL)
+                t_fail(__FILE__, __LINE__, "%s refused: %s: %s", rel, prc_err_name(e.cls), e.msg);
+        return md;
+}
+
+/* The i-th dependency named name (i counts from 0), or NULL. */
+static const json_t *dep(const json_t *md, const char *name, int nth)
+{
+        const json_t *d;
+        size_t i;
+
+        json_array_foreach(json_object_get(md, "dependencies"), i, d)
+                if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0 && nth-- == 0)
+                        return d;
+        return NULL;
+}
+
+static const char *sget(const json_t *o, const char *path)
+{
+        char key[64];
+        const char *dot;
+
+        while ((dot = strchr(path, '.')) != NULL) {
+                snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+                o = json_object_get(o, key);
+                path = dot + 1;
+        }
+        o = json_object_get(o, path);
+        return json_is_null(o) ? "(null)" : json_is_string(o) ? json_string_value(o) : json_is_true(o) ? "true"
+                                                                 : json_is_false(o) ? "false" : "(other)";
+}
+
+static long line_of(const json_t *d)
+{
+        return (long)json_integer_value(json_object_get(d, "line"));
+}
+
+static size_t ndeps(const json_t *md)
+{
+        return json_array_size(json_object_get(md, "dependencies"));
+}
+
+static void test_extract_npm__package_json_every_kind_source_and_hook(void)
+{
+        json_t *md = xf("npm-package-json", "package.json");
+        const json_t *d, *det = json_object_get(md, "details"), *h;
+        char *s;
+
+        T_EQ_STR(sget(md, "package.name"), "@acme/web");
+        T_EQ_STR(sget(md, "package.purl"), "pkg:npm/%40acme/web@1.2.3");
+        T_EQ_INT(ndeps(md), 11);
+        d = dep(md, "lodash", 0);
+        T_EQ_STR(sget(d, "requirement"), "^4.17.21");
+        T_EQ_STR(sget(d, "scope"), "runtime");
+        T_EQ_STR(sget(d, "purl"), "pkg:npm/lodash");
+        T_EQ_INT(line_of(d), 14);
+        T_EQ_STR(sget(dep(md, "@babel/core", 0), "purl"), "pkg:npm/%40babel/core");
+        /* an npm: alias installs another package: the purl names it */
+        T_EQ_STR(sget(dep(md, "left-pad", 0), "purl"), "pkg:npm/%40acme/left-pad");
+        T_EQ_STR(sget(dep(md, "utils", 0), "source.type"), "workspace");
+        T_EQ_STR(sget(dep(md, "utils", 0), "purl"), "(null)");
+        T_EQ_STR(sget(dep(md, "local-lib", 0), "source.type"), "path");
+        T_EQ_STR(sget(dep(md, "local-lib", 0), "source.url"), "file:../local-lib");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.type"), "git");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.url"), "git+https://github.com/acme/gitdep.git");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.ref"), "v1.0.0");
+        T_EQ_STR(sget(dep(md, "shorty", 0), "source.type"), "git");
+        T_EQ_STR(sget(dep(md, "shorty", 0), "source.ref"), "main");
+        T_EQ_STR(sget(dep(md, "tarball", 0), "source.type"), "url");
+        T_EQ_STR(sget(dep(md, "typescript", 0), "scope"), "dev");
+        T_EQ_STR(sget(dep(md, "fsevents", 0), "scope"), "optional");
+        T_EQ_STR(sget(dep(md, "react", 0), "scope"), "peer");
+        T_EQ_STR(sget(dep(md, "react", 0), "direct"), "true");
+        /* install-time lifecycle scripts are hooks; "build" is not */
+        T_EQ_INT(json_array_size(json_object_get(md, "hooks")), 3);
+        h = json_array_get(json_object_get(md, "hooks"), 1);
+        T_EQ_STR(sget(h, "name"), "postinstall");
+        T_ASSERT(strstr(sget(h, "command"), "curl -s") != NULL);
+        T_EQ_INT(line_of(h), 10);
+        s = json_dumps(det, JSON_COMPACT | JSON_SORT_KEYS);
+        T_ASSERT(strstr(s, "\"scripts\":[\"build\"]") != NULL);
+        T_ASSERT(strstr(s, "\"workspaces\":[\"packages/*\",\"tools/cli\"]") != NULL);
+        T_ASSERT(strstr(s, "\"optional_peers\":[\"react\"]") != NULL);
+        T_ASSERT(strstr(s, "\"bundled\":[\"lodash\"]") != NULL);
+        T_ASSERT(strstr(s, "\"package_manager\":\"pnpm@9.1.0\"") != NULL);
+        T_ASSERT(strstr(s, "\"selector\":\"foo>bar\",\"source\":\"overrides\",\"value\":\"1.0.0\"") != NULL);
+        T_ASSERT(strstr(s, "\"selector\":\"foo>.\",\"source\":\"overrides\",\"value\":\"2.0.0\"") != NULL);
+        T_ASSERT(strstr(s, "\"selector\":\"minimist\",\"source\":\"resolutions\",\"value\":\"1.2.8\"") != NULL);
+        free(s);
+        json_decref(md);
+}
+
+static void test_extract_npm__package_json_refusals(void)
+{
+        prc_err e;
+
+        T_ASSERT(xs("npm-package-json", "package.json", "[1]", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_ASSERT(xs("npm-package-json", "package.json", "{\"dependencies\": {\"a\": 1}}", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_ASSERT(xs("npm-package-json", "package.json", "{\n\"scripts\": []}", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 2);
+        /* the parser's own class passes through */
+        T_ASSERT(xs("npm-package-json", "package.json", "{\"a\":1,\"a\":2}", &e) == NULL);
+        T_ERR(e, PRC_E_DUPLICATE_FIELD);
+        T_ASSERT(xs("npm-package-json", "package.json", "{", &e) == NULL);
+        T_ERR(e, PRC_E_INVALID_JSON);
+}
+
+static void test_extract_npm__package_lock_v1_nested_and_git(void)
+{
+        json_t *md = xf("npm-package-lock", "lock-v1/package-lock.json");
+
+        T_EQ_INT(ndeps(md), 4);
+        T_EQ_STR(sget(dep(md, "@scope/pkg", 0), "resolved"), "2.0.0");
+        T_EQ_STR(sget(dep(md, "@scope/pkg", 0), "integrity.algorithm"), "sha512");
+        T_EQ_STR(sget(dep(md, "ms", 0), "resolved"), "2.0.0");         /* nested under @scope/pkg */
+        T_EQ_STR(sget(dep(md, "ms", 0), "integrity.algorithm"), "sha1");
+        T_EQ_INT(line_of(dep(md, "ms", 0)), 15);
+        T_EQ_STR(sget(dep(md, "ms", 1), "resolved"), "2.1.3");
+        T_EQ_STR(sget(dep(md, "ms", 1), "scope"), "dev");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.type"), "git");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.commit"), "0123456789abcdef0123456789abcdef01234567");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "resolved"), "(null)");
+        T_EQ_STR(sget(md, "details.direct_known"), "false");
+        T_EQ_STR(sget(dep(md, "@scope/pkg", 0), "direct"), "false");
+        json_decref(md);
+}
+
+static void test_extract_npm__package_lock_v2_direct_and_dev(void)
+{
+        json_t *md = xf("npm-package-lock", "lock-v2/package-lock.json");
+
+        T_EQ_INT(ndeps(md), 2);         /* "packages" only: the v1 section of a v2 file is the same set */
+        T_EQ_STR(sget(dep(md, "lodash", 0), "direct"), "true");
+        T_EQ_STR(sget(dep(md, "lodash", 0), "purl"), "pkg:npm/lodash@4.17.21");
+        T_EQ_STR(sget(dep(md, "lodash", 0), "source.type"), "registry");
+        T_EQ_STR(sget(dep(md, "typescript", 0), "scope"), "dev");
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(md, "details"), "lockfile_version")), 2);
+        json_decref(md);
+}
+
+static void test_extract_npm__package_lock_v3_alias_link_workspace(void)
+{
+        json_t *md = xf("npm-package-lock", "lock-v3/package-lock.json");
+
+        T_EQ_INT(ndeps(md), 6);
+        T_EQ_STR(sget(dep(md, "@scope/x", 0), "direct"), "true");
+        T_EQ_STR(sget(dep(md, "ms", 0), "direct"), "false");            /* nested: transitive */
+        T_EQ_STR(sget(dep(md, "alias", 0), "purl"), "pkg:npm/real-pkg@3.1.0");
+        T_EQ_STR(sget(dep(md, "a", 0), "source.type"), "workspace");
+        T_EQ_STR(sget(dep(md, "a", 0), "source.url"), "packages/a");
+        T_EQ_STR(sget(dep(md, "a", 1), "resolved"), "0.1.0");
+        T_EQ_STR(sget(dep(md, "fsevents", 0), "scope"), "optional");
+        T_EQ_STR(sget(md, "package.name"), "mono");
+        json_decref(md);
+        md = xf("npm-shrinkwrap", "shrinkwrap/npm-shrinkwrap.json");
+        T_EQ_STR(sget(md, "format"), "npm-shrinkwrap");
+        T_EQ_INT(ndeps(md), 6);
+        json_decref(md);
+}
+
+static void test_extract_npm__package_lock_unknown_version_is_refused(void)
+{
+        static const char *const bad[] = { "{\"lockfileVersion\": 4, \"packages\": {}}", "{\"packages\": {}}",
+                                           "{\"lockfileVersion\": \"3\"}", "{\"lockfileVersion\": 0}" };
+        prc_err e;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                T_ASSERT(xs("npm-package-lock", "package-lock.json", bad[i], &e) == NULL);
+                T_ERR(e, PRC_E_EXTRACT_VERSION);
+        }
+        T_ASSERT(xs("npm-package-lock", "package-lock.json", "{\"lockfileVersion\": 3}", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+}
+
+static void test_extract_npm__yarn_classic(void)
+{
+        json_t *md = xf("yarn-lock", "yarn-classic/yarn.lock");
+        const json_t *d;
+
+        T_EQ_INT(ndeps(md), 3);
+        d = dep(md, "@babel/code-frame", 0);
+        T_EQ_STR(sget(d, "requirement"), "@babel/code-frame@^7.0.0, @babel/code-frame@^7.10.4");
+        T_EQ_STR(sget(d, "resolved"), "7.12.13");
+        T_EQ_STR(sget(d, "purl"), "pkg:npm/%40babel/code-frame@7.12.13");
+        T_EQ_STR(sget(d, "source.url"), "https://registry.yarnpkg.com/@babel/code-frame/-/code-frame-7.12.13.tgz");
+        T_EQ_INT(line_of(d), 5);
+        /* no integrity field: the tarball URL's fragment is its SHA-1 */
+        T_EQ_STR(sget(dep(md, "left-pad", 0), "integrity.algorithm"), "sha1");
+        T_EQ_STR(sget(dep(md, "left-pad", 0), "integrity.value"), "5b8a3a7765dfe001261dde915589e782f8c94d1e");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.type"), "url");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "purl"), "(null)");
+        T_EQ_STR(sget(md, "details.lockfile_version"), "yarn-v1");
+        json_decref(md);
+}
+
+static void test_extract_npm__yarn_berry(void)
+{
+        json_t *md = xf("yarn-lock", "yarn-berry/yarn.lock");
+        prc_err e;
+
+        T_EQ_INT(ndeps(md), 4);
+        T_EQ_STR(sget(dep(md, "app", 0), "source.type"), "workspace");
+        T_EQ_STR(sget(dep(md, "app", 0), "direct"), "false");
+        T_EQ_STR(sget(dep(md, "lodash", 0), "direct"), "true");
+        T_EQ_STR(sget(dep(md, "lodash", 0), "purl"), "pkg:npm/lodash@4.17.21");
+        T_EQ_STR(sget(dep(md, "lodash", 0), "integrity.algorithm"), "sha512");
+        T_ASSERT(strncmp(sget(dep(md, "lodash", 0), "integrity.value"), "d8cbea07", 8) == 0);  /* "10c0/" gone */
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.type"), "git");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.commit"), "0123456789abcdef0123456789abcdef01234567");
+        T_EQ_STR(sget(dep(md, "ms", 0), "direct"), "false");
+        T_EQ_INT(line_of(dep(md, "ms", 0)), 31);
+        json_decref(md);
+        T_ASSERT(xs("yarn-lock", "yarn.lock", "__metadata:\n  version: 7\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_VERSION);
+        T_ASSERT(xs("yarn-lock", "yarn.lock", "# some file\nfoo@^1:\n  version \"1\"\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_VERSION);
+        /* the fuzzer's first find: a resolution without '@' read past the end of the string */
+        T_ASSERT(xs("yarn-lock", "yarn.lock", "__metadata:\n  version: 8\n\"a@npm:1\":\n  version: 1\n"
+                                              "  resolution: \"abc\"\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        /* the fuzzer's second find: a checksum of only the cache key ("10c0/") gave an empty integrity value */
+        T_ASSERT(xs("yarn-lock", "yarn.lock", "__metadata:\n  version: 8\n\"a@npm:1\":\n  version: 1\n"
+                                              "  resolution: \"a@npm:1\"\n  checksum: 10c0/\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_ASSERT(xs("yarn-lock", "yarn.lock", "# yarn lockfile v1\n  version \"1\"\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 2);
+}
+
+static void test_extract_npm__pnpm_v5_v6_v9(void)
+{
+        json_t *md = xf("pnpm-lock", "pnpm-v5/pnpm-lock.yaml");
+        prc_err e;
+
+        T_EQ_INT(ndeps(md), 4);
+        T_EQ_STR(sget(dep(md, "@scope/x", 0), "resolved"), "1.0.1");       /* peer suffix "_react@18.2.0" gone */
+        T_EQ_STR(sget(dep(md, "@scope/x", 0), "direct"), "true");
+        T_EQ_STR(sget(dep(md, "typescript", 0), "scope"), "dev");
+        T_EQ_STR(sget(dep(md, "fsevents", 0), "scope"), "optional");
+        T_EQ_STR(sget(dep(md, "fsevents", 0), "direct"), "false");
+        T_EQ_STR(sget(md, "details.lockfile_version"), "5.4");
+        json_decref(md);
+
+        md = xf("pnpm-lock", "pnpm-v6/pnpm-lock.yaml");
+        T_EQ_INT(ndeps(md), 3);
+        T_EQ_STR(sget(dep(md, "@scope/x", 0), "scope"), "dev");
+        T_EQ_STR(sget(dep(md, "@scope/x", 0), "direct"), "true");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "resolved"), "1.0.0");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "source.type"), "url");
+        T_EQ_STR(sget(dep(md, "gitdep", 0), "purl"), "(null)");
+        T_EQ_STR(sget(dep(md, "lodash", 0), "purl"), "pkg:npm/lodash@4.17.21");
+        json_decref(md);
+
+        md = xf("pnpm-lock", "pnpm-v9/pnpm-lock.yaml");
+        T_EQ_INT(ndeps(md), 5);
+        T_EQ_STR(sget(dep(md, "typescript", 0), "scope"), "dev");
+        /* v9 keeps no flags: scope by what reaches a package from the importers' lists */
+        T_EQ_STR(sget(dep(md, "ms", 0), "scope"), "runtime");
+        T_EQ_STR(sget(dep(md, "ms", 0), "direct"), "false");
+        T_EQ_STR(sget(dep(md, "react", 0), "scope"), "runtime");
+        T_EQ_STR(sget(dep(md, "@scope/x", 0), "direct"), "true");
+        T_EQ_INT(line_of(dep(md, "ms", 0)), 26);
+        json_decref(md);
+
+        T_ASSERT(xs("pnpm-lock", "pnpm-lock.yaml", "lockfileVersion: '7.0'\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_VERSION);
+        T_ASSERT(xs("pnpm-lock", "pnpm-lock.yaml", "packages: {}\n", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_VERSION);
+        T_ASSERT(xs("pnpm-lock", "pnpm-lock.yaml", "lockfileVersion: '9.0'\npackages:\n  nameonly: {}\n", &e) ==
+                 NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+}
+
+static void test_extract_npm__npmrc_credentials_by_key_only(void)
+{
+        json_t *md = xf("npmrc", "npmrc/.npmrc");
+        char *s = json_dumps(md, JSON_COMPACT | JSON_SORT_KEYS);
+        static const char *const secrets[] = { "npm_SECRETTOKENVALUE123", "dXNlcjpTRUNSRVRQQVNT", "s3cr3tpass",
+                                               "deploy", "dev@example.invalid" };
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(secrets); i++)
+                if (strstr(s, secrets[i]) != NULL)
+                        t_fail(__FILE__, __LINE__, "the secret %s is in the ManifestDoc", secrets[i]);
+        T_ASSERT(strstr(s, "{\"key\":\"//npm.acme.invalid/:_authToken\",\"line\":4}") != NULL);
+        T_ASSERT(strstr(s, "{\"key\":\"_auth\",\"line\":5}") != NULL);
+        T_ASSERT(strstr(s, "{\"line\":3,\"name\":\"registry\",\"scope\":\"@acme\","
+                           "\"url\":\"https://npm.acme.invalid/\"}") != NULL);
+        T_ASSERT(strstr(s, "\"settings\":{\"ignore-scripts\":\"true\",\"strict-ssl\":\"false\"}") != NULL);
+        T_ASSERT(strstr(s, "\"other_keys\":[\"email\"]") != NULL);
+        free(s);
+        json_decref(md);
+}
+
+/* The client's check: a real extractor output passes; each way a worker could bend it is refused and located. */
+static void test_extract_npm__mdoc_check_refuses_every_bent_shape(void)
+{
+        static const struct {
+                const char *patch, *ptr;        /* JSON merged into dependencies[0] ("dep:") or the top */
+        } cases[] = {
+                { "{\"extra\": 1}", "/" },
+                { "{\"schema\": \"prc-manifest-doc-v2\"}", "/schema" },
+                { "{\"kind\": \"lockfile\"}", "/ecosystem" },
+                { "{\"format\": \"no-such-format\"}", "/format" },
+                { "{\"format\": \"cargo-lock\"}", "/ecosystem" },      /* a real format of another family */
+                { "{\"path\": \"other/package.json\"}", "/path" },
+                { "{\"details\": []}", "/details" },
+                { "{\"hooks\": [{\"name\": \"x\", \"command\": \"y\", \"line\": 0}]}", "/hooks/0/line" },
+                { "{\"credentials\": [{\"key\": \"k\", \"line\": 1, \"value\": \"s\"}]}", "/credentials/0" },
+                { "dep:{\"scope\": \"prod\"}", "/dependencies/0/scope" },
+                { "dep:{\"direct\": 1}", "/dependencies/0/direct" },
+                { "dep:{\"purl\": \"npm/lodash\"}", "/dependencies/0/purl" },
+                { "dep:{\"line\": -3}", "/dependencies/0/line" },
+                { "dep:{\"name\": \"\"}", "/dependencies/0/name" },
+                { "dep:{\"source\": {\"type\": \"registry\", \"url\": null, \"ref\": null}}",
+                  "/dependencies/0/source" },
+                { "dep:{\"integrity\": {\"algorithm\": \"sha1\"}}", "/dependencies/0/integrity" },
+        };
+        json_t *md = xf("npm-package-json", "package.json"), *bent, *patch;
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_mdoc_check(md, "package.json", NULL, &e));
+        T_ASSERT(!prc_mdoc_check(md, "package.json", "npm-package-lock", &e));
+        T_ERR(e, PRC_E_MANIFEST_DOC_INVALID);
+        /* details is the family's: any content passes */
+        T_ASSERT(json_object_set_new(json_object_get(md, "details"), "anything", json_pack("[i]", 1)) == 0);
+        prc_err_init(&e);
+        T_ASSERT(prc_mdoc_check(md, "package.json", NULL, &e));
+        for (size_t i = 0; i < PRC_ARRAY_LEN(cases); i++) {
+                bool on_dep = strncmp(cases[i].patch, "dep:", 4) == 0;
+                json_error_t je;
+
+                bent = json_deep_copy(md);
+                patch = json_loads(cases[i].patch + (on_dep ? 4 : 0), 0, &je);
+                T_ASSERT(patch != NULL);
+                T_ASSERT(json_object_update(on_dep ? json_array_get(json_object_get(bent, "dependencies"), 0) : bent,
+                                            patch) == 0);
+                prc_err_init(&e);
+                if (prc_mdoc_check(bent, "package.json", NULL, &e))
+                        t_fail(__FILE__, __LINE__, "case %zu (%s) passed the check", i, cases[i].patch);
+                T_ERR(e, PRC_E_MANIFEST_DOC_INVALID);
+                T_EQ_STR(e.ptr, cases[i].ptr);
+                json_decref(patch);
+                json_decref(bent);
+        }
+        json_decref(md);
+}
+
+static const prc_test tests[] = {
+        T(test_extract_npm__package_json_every_kind_source_and_hook),
+        T(test_extract_npm__package_json_refusals),
+        T(test_extract_npm__package_lock_v1_nested_and_git),
+        T(test_extract_npm__package_lock_v2_direct_and_dev),
+        T(test_extract_npm__package_lock_v3_alias_link_workspace),
+        T(test_extract_npm__package_lock_unknown_version_is_refused),
+        T(test_extract_npm__yarn_classic),
+        T(test_extract_npm__yarn_berry),
+        T(test_extract_npm__pnpm_v5_v6_v9),
+        T(test_extract_npm__npmrc_credentials_by_key_only),
+        T(test_extract_npm__mdoc_check_refuses_every_bent_shape),
+};
+PRC_SUITE(extract_npm, tests)
