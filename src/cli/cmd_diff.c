@@ -1,9 +1,10 @@
 /*
  * cmd_diff.c - `prc diff OLD NEW [--format text|json]`: the changes between
  * two versions of an AUR package a reviewer must see before accepting the
- * update (issue 20).  OLD and NEW are package directories or snapshot
+ * update (issue 20).  OLD and NEW are package directories, snapshot
  * archives (.tar, .tar.gz/.tgz, .tar.zst; a single top-level directory is
- * the package root).
+ * the package root), or aur:NAME / aur:NAME@COMMIT, fetched over HTTPS
+ * (net/aur.h) after both arguments were checked, and walked like archives.
  * Trust: both versions are hostile.  Directories are inventoried and read
  * through the verified inventory reader; archives are walked in the content
  * worker and never opened here; every PKGBUILD, .SRCINFO and install script
@@ -24,9 +25,15 @@
 #include "content/dispatch.h"
 #include "engine/pkgdiff.h"
 #include "inventory/inventory.h"
+#include "net/aur.h"
 
 struct side {
         const char         *arg;        /* borrowed: argv */
+        bool                aur;        /* aur:NAME[@COMMIT] */
+        char                name[PRC_AUR_NAME_MAX + 1];
+        const char         *commit;     /* borrowed: within arg, NULL: the current snapshot */
+        char                url[PRC_AUR_URL_MAX];
+        prc_buf             bytes;      /* the fetched archive */
         prc_archive_target *t;          /* owned, archives only */
         prc_inventory      *inv;        /* owned */
         json_t             *facts;      /* owned */
@@ -58,6 +65,41 @@ static bool tokenize(prc_client *c, const prc_inventory *inv, const char *path, 
         return true;
 }
 
+#define AUR_PREFIX "aur:"
+
+/*
+ * aur:NAME or aur:NAME@COMMIT: split at the last '@' (names may hold '@', so
+ * such a name is only reachable with a commit) and check both parts, so a
+ * bad argument never becomes a request.  A local path starting with aur: is
+ * written ./aur:...  Errors: aur-name-invalid, aur-commit-invalid.
+ */
+static bool parse_side(struct side *s, prc_err *err)
+{
+        const char *spec = s->arg + strlen(AUR_PREFIX), *at;
+        size_t n;
+
+        if (strncmp(s->arg, AUR_PREFIX, strlen(AUR_PREFIX)) != 0)
+                return true;
+        s->aur = true;
+        at = strrchr(spec, '@');
+        n = at != NULL ? (size_t)(at - spec) : strlen(spec);
+        if (n > PRC_AUR_NAME_MAX)
+                return prc_err_set(err, PRC_E_AUR_NAME_INVALID, "a package name has 1 to %d bytes", PRC_AUR_NAME_MAX);
+        memcpy(s->name, spec, n);
+        s->name[n] = '\0';
+        s->commit = at != NULL ? at + 1 : NULL;
+        return prc_aur_name_check(s->name, err) && (s->commit == NULL || prc_aur_commit_check(s->commit, err));
+}
+
+static bool fetch_side(struct side *s, const prc_aur_opts *base, prc_err *err)
+{
+        prc_aur_opts o = *base;
+        prc_https_result res;
+
+        o.commit = s->commit;
+        return prc_aur_fetch(s->name, &o, &s->bytes, s->url, &res, err);
+}
+
 static bool load_side(prc_client *c, struct side *s, prc_err *err)
 {
         struct stat st;
@@ -68,7 +110,12 @@ static bool load_side(prc_client *c, struct side *s, prc_err *err)
                 prc_err_oom(err, "the diff");
                 goto out;
         }
-        if (stat(s->arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        if (s->aur) {
+                if (!prc_archive_target_open(c, s->bytes.data != NULL ? s->bytes.data : (const uint8_t *)"",
+                                             s->bytes.len, &s->t, err) ||
+                    !prc_archive_target_inventory(s->t, &s->inv, err))
+                        goto out;
+        } else if (stat(s->arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
                 if (!prc_archive_target_open_file(c, s->arg, &s->t, err) ||
                     !prc_archive_target_inventory(s->t, &s->inv, err))
                         goto out;
@@ -137,13 +184,31 @@ static json_t *side_json(const struct side *s)
 
         if (o != NULL && s->t != NULL)
                 json_object_set_new(o, "archive", prc_archive_target_json(s->t));
+        /* A URL is an input, recorded beside the digest of exactly the bytes that were walked. */
+        if (o != NULL && s->aur)
+                json_object_set_new(o, "aur", s->commit != NULL ?
+                                    json_pack("{s:s,s:s,s:s}", "package", s->name, "commit", s->commit, "url", s->url) :
+                                    json_pack("{s:s,s:s}", "package", s->name, "url", s->url));
         return o;
 }
 
 static void print_text(const json_t *res)
 {
+        static const char *const which[] = { "old", "new" };
         const json_t *c;
         size_t i;
+
+        for (int k = 0; k < 2; k++) {
+                const json_t *side = json_object_get(res, which[k]);
+                const json_t *aur = json_object_get(side, "aur");
+                const char *commit = json_string_value(json_object_get(aur, "commit"));
+                if (aur == NULL)
+                        continue;
+                printf("%s: AUR package %s%s%s from %s, sha256 %s\n", which[k],
+                       json_string_value(json_object_get(aur, "package")), commit ? "@" : "", commit ? commit : "",
+                       json_string_value(json_object_get(aur, "url")),
+                       json_string_value(json_object_get(json_object_get(side, "archive"), "sha256")));
+        }
 
         json_array_foreach(json_object_get(res, "changes"), i, c) {
                 json_int_t line = json_integer_value(json_object_get(c, "line"));
@@ -161,12 +226,17 @@ int cmd_diff(int argc, char **argv)
 {
         static const struct option opts[] = {
                 { "format", required_argument, NULL, 'f' },
+                { "aur-url", required_argument, NULL, 'u' },
+                { "cacert", required_argument, NULL, 'C' },
+                { "timeout", required_argument, NULL, 'W' },
                 { NULL, 0, NULL, 0 },
         };
         static const char *const formats[] = { "text", "json", NULL };
         const char *format = "text";
         struct side sides[2] = { { 0 }, { 0 } };
         prc_client_opts copts;
+        prc_aur_opts aopts = { 0 };
+        bool aur_extra = false;
         prc_client *client = NULL;
         json_t *res = NULL;
         prc_err err;
@@ -175,16 +245,42 @@ int cmd_diff(int argc, char **argv)
         prc_err_init(&err);
         optind = 1;
         while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-                if (c != 'f')
-                        return cli_usage("diff", "bad option");
-                format = optarg;
+                if (c == 'f') {
+                        format = optarg;
+                } else {
+                        int urc = cli_aur_option("diff", c, optarg, &aopts);
+                        if (urc != 0)
+                                return urc;
+                        aur_extra = true;
+                }
         }
         if (!cli_format_ok("diff", format, formats))
                 return PRC_EXIT_USAGE;
         if (optind + 2 != argc)
                 return cli_usage("diff", "expected OLD and NEW");
-        sides[0].arg = argv[optind];
-        sides[1].arg = argv[optind + 1];
+        for (int k = 0; k < 2; k++) {
+                sides[k].arg = argv[optind + k];
+                prc_buf_init(&sides[k].bytes, PRC_AUR_SNAPSHOT_MAX);
+        }
+        /* Both arguments are checked before either is fetched: a bad one never becomes a request. */
+        for (int k = 0; k < 2; k++)
+                if (!parse_side(&sides[k], &err)) {
+                        prc_err_set_file(&err, sides[k].arg);
+                        cli_print_err(&err);
+                        rc = PRC_EXIT_USAGE;
+                        goto out;
+                }
+        if (aur_extra && !sides[0].aur && !sides[1].aur) {
+                rc = cli_usage("diff", "--aur-url, --cacert and --timeout go with an aur:NAME[@COMMIT] version");
+                goto out;
+        }
+        for (int k = 0; k < 2; k++)
+                if (sides[k].aur && !fetch_side(&sides[k], &aopts, &err)) {
+                        prc_err_set_file(&err, sides[k].arg);
+                        cli_print_err(&err);
+                        rc = err.cls == PRC_E_AUR_URL_INVALID ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
+                        goto out;
+                }
         cli_client_opts(&copts);
         client = prc_client_new(&copts, &err);
         if (client == NULL)
@@ -218,6 +314,7 @@ out:
                 json_decref(sides[k].facts);
                 prc_inventory_free(sides[k].inv);
                 prc_archive_target_free(sides[k].t);
+                prc_buf_clear(&sides[k].bytes);
         }
         prc_client_free(client);
         return rc;

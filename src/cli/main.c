@@ -178,10 +178,14 @@ const prc_cmd prc_cmds[] = {
           "Prints the URL, size and SHA-256; --format json: {package,url,sha256,bytes,out}.\n"
           "Exit: 0 stored; 2 usage (bad name or base URL); 3 the download failed (https-*).\n" },
         { "diff", NULL, cmd_diff, "the risky changes between two versions of an AUR package",
-          "usage: prc diff OLD NEW [--format text|json] [--content-floor LEVEL]\n"
+          "usage: prc diff OLD NEW [--format text|json] [--aur-url BASE] [--cacert FILE]\n"
+          "                [--timeout SECONDS] [--content-floor LEVEL]\n"
           "\n"
-          "OLD and NEW are package directories or snapshot archives (.tar, .tar.gz/.tgz,\n"
-          ".tar.zst; a single top-level directory is the package root).  Archives are\n"
+          "OLD and NEW are package directories, snapshot archives (.tar, .tar.gz/.tgz,\n"
+          ".tar.zst; a single top-level directory is the package root), or aur:NAME\n"
+          "(the current snapshot) and aur:NAME@COMMIT (7 to 40 hex; the snapshot of that\n"
+          "commit), both checked before either is fetched over HTTPS as prc aur fetch\n"
+          "does; each fetched side's URL and archive SHA-256 are recorded.  Archives are\n"
           "walked in the sandboxed content worker and never extracted; the PKGBUILD,\n"
           ".SRCINFO and install scripts of both are tokenized there.  Shows what a\n"
           "reviewer must see before accepting the update: a new source host, a checksum\n"
@@ -190,7 +194,8 @@ const prc_cmd prc_cmds[] = {
           "new install script or hook, a changed url=, and files that could not be\n"
           "analyzed.  --format json prints {\"schema\":\"prc.diff/v1\",\"changes\":[...],\n"
           "\"risky\":N,\"old\":{...},\"new\":{...}} (docs/aur.md).\n"
-          "Exit: 0 no risky change; 1 a risky change; 2 usage; 3 a version could not be read.\n"
+          "Exit: 0 no risky change; 1 a risky change; 2 usage (also a bad aur: name, commit\n"
+          "or --aur-url); 3 a version could not be fetched or read.\n"
           CLI_FLOOR_HELP },
         { "sandbox", "probe", cmd_sandbox_probe, "report which sandbox floor layers this host supports",
           "usage: prc sandbox probe [--format text|json] [--content-floor strict|landlock|seccomp]\n"

@@ -28,6 +28,20 @@ bool prc_aur_name_check(const char *name, prc_err *err)
         return true;
 }
 
+bool prc_aur_commit_check(const char *commit, prc_err *err)
+{
+        size_t n = strlen(commit);
+
+        if (n < PRC_AUR_COMMIT_MIN || n > PRC_AUR_COMMIT_MAX)
+                return prc_err_set(err, PRC_E_AUR_COMMIT_INVALID, "a commit has %d to %d hex digits, not %zu",
+                                   PRC_AUR_COMMIT_MIN, PRC_AUR_COMMIT_MAX, n);
+        for (size_t i = 0; i < n; i++)
+                if (!((commit[i] >= '0' && commit[i] <= '9') || (commit[i] >= 'a' && commit[i] <= 'f')))
+                        return prc_err_at(err, PRC_E_AUR_COMMIT_INVALID, i, "byte %zu of the commit is not a "
+                                          "lowercase hex digit", i);
+        return true;
+}
+
 /* https://HOST[:PORT][/PATH]: no credentials, query, fragment, blank or control byte. */
 static bool base_ok(const char *b, size_t n, prc_err *err)
 {
@@ -49,7 +63,8 @@ static bool base_ok(const char *b, size_t n, prc_err *err)
         return true;
 }
 
-bool prc_aur_snapshot_url(const char *base, const char *name, char *out, prc_err *err)
+/* BASE (trailing slashes dropped, checked)/cgit/aur.git/snapshot/FILE.tar.gz into out[PRC_AUR_URL_MAX]. */
+static bool snapshot_url(const char *base, const char *file, char *out, prc_err *err)
 {
         size_t n;
 
@@ -58,13 +73,30 @@ bool prc_aur_snapshot_url(const char *base, const char *name, char *out, prc_err
         n = strlen(base);
         while (n > 0 && base[n - 1] == '/')
                 n--;
-        if (!prc_aur_name_check(name, err) || !base_ok(base, n, err))
+        if (!base_ok(base, n, err))
                 return false;
-        if ((size_t)snprintf(out, PRC_AUR_URL_MAX, "%.*s/cgit/aur.git/snapshot/%s.tar.gz", (int)n, base, name) >=
+        if ((size_t)snprintf(out, PRC_AUR_URL_MAX, "%.*s/cgit/aur.git/snapshot/%s.tar.gz", (int)n, base, file) >=
             PRC_AUR_URL_MAX)
                 return prc_err_set(err, PRC_E_AUR_URL_INVALID, "the snapshot URL is longer than %d bytes",
                                    PRC_AUR_URL_MAX - 1);
         return true;
+}
+
+bool prc_aur_snapshot_url(const char *base, const char *name, char *out, prc_err *err)
+{
+        return prc_aur_name_check(name, err) && snapshot_url(base, name, out, err);
+}
+
+/*
+ * The bare object name, not cgit's own link form aur-COMMIT: cgit first
+ * resolves the whole file name as a revision, and in aur.git every package
+ * is a branch, so a package named aur-COMMIT would be served instead; a
+ * full 40-digit name is resolved as an object before any branch.
+ */
+bool prc_aur_commit_url(const char *base, const char *name, const char *commit, char *out, prc_err *err)
+{
+        return prc_aur_name_check(name, err) && prc_aur_commit_check(commit, err) &&
+               snapshot_url(base, commit, out, err);
 }
 
 bool prc_aur_fetch(const char *name, const prc_aur_opts *o, prc_buf *out, char *url, prc_https_result *res,
@@ -73,7 +105,8 @@ bool prc_aur_fetch(const char *name, const prc_aur_opts *o, prc_buf *out, char *
         prc_https_opts ho = { 0 };
 
         prc_buf_reset(out);
-        if (!prc_aur_snapshot_url(o->base, name, url, err))
+        if (o->commit != NULL ? !prc_aur_commit_url(o->base, name, o->commit, url, err) :
+                                !prc_aur_snapshot_url(o->base, name, url, err))
                 return false;
         ho.cacert = o->cacert;
         ho.max_bytes = o->max_bytes && o->max_bytes < PRC_AUR_SNAPSHOT_MAX ? o->max_bytes : PRC_AUR_SNAPSHOT_MAX;

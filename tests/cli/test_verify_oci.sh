@@ -134,6 +134,38 @@ t_verify_oci_planted_secret_fails_with_its_location() {
         ! grep -q 'AKIAQWERTYUIOPASDFGH' <<<"$OUT$ERR" || fail "the secret was echoed"
 }
 
+# Issue 20: an archive target gets its snapshot built from the members the content worker read and checked
+# (never by extracting the archive on the host); the secret in a member is found at its path under the
+# package root, and a clean archive passes.
+t_verify_oci_archive_target_member_secret_fails_and_clean_archive_passes() {
+        setup_standin
+        mkdir -p "$TMP/arc"
+        cp -a "$TMP/dirty" "$TMP/arc/pkg"
+        tar -C "$TMP/arc" -czf "$TMP/dirty.tar.gz" pkg
+        tar -C "$TMP/clean" -czf "$TMP/clean.tar.gz" README
+        chmod 644 "$TMP/dirty.tar.gz" "$TMP/clean.tar.gz"
+        scan_standin dirty.tar.gz PRC_GITLEAKS_RULESET="$TMP/rules.gz"
+        expect_rc 1
+        expect_eq "$(json_get target.archive.root)" pkg
+        expect_eq "$(assertion 'a["state"]')" '"Fail"'
+        expect_eq "$(assertion '[e["observation"]["locations"][0]["path"] for e in a["evidence"]]')" '["conf/app.ini"]'
+        expect_eq "$(assertion 'r["coverage_gaps"]')" '[]'
+        ! grep -q 'AKIAQWERTYUIOPASDFGH' <<<"$OUT$ERR" || fail "the secret was echoed"
+        scan_standin clean.tar.gz PRC_GITLEAKS_RULESET="$TMP/rules.gz"
+        expect_rc 0
+        expect_eq "$(assertion 'a["state"]')" '"Pass"'
+        # prc verify takes the archive as it takes a directory.
+        verify_layout
+        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/dirty.tar.gz" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_rc 1
+        expect_eq "$(core013)" Fail
+        expect_eq "$(core013 path)" conf/app.ini
+        run as_user /usr/bin/env PRC_TEST_NATIVE_STANDIN="${STANDIN#*@}" \
+                "$TMP/v/build/test/prc" verify "$TMP/clean.tar.gz" --gitleaks-ruleset "$TMP/rules.gz" --format json
+        expect_eq "$(core013)" Pass
+}
+
 # Issue 16: a 10.2 MB file is under prc's 10 MiB analysis limit, so gitleaks must scan it (the stand-in
 # skips files above --max-target-megabytes as gitleaks does: with 10 it was skipped and the assertion passed).
 t_verify_oci_secret_in_a_10_2_mb_file_is_found() {
