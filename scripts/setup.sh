@@ -9,14 +9,32 @@ libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschem
 zlib1g-dev xxhash libcurl4-openssl-dev libcurl4"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
+--cyclonedx) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
 esac
+# --cyclonedx: the official CycloneDX JSON schemas tests/cli/test_sbom.sh validates prc sbom against,
+# from the npm package that ships them (res/schema/), pinned, into a cache outside the repository.
+CDX_VERSION=10.3.0
+cdx_install() {
+        [ "${1:-}" = "--cyclonedx" ] || return 0
+        dir=${PRC_CYCLONEDX_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-test/cyclonedx}
+        [ -f "$dir/node_modules/@cyclonedx/cyclonedx-library/res/schema/bom-1.6.SNAPSHOT.schema.json" ] &&
+                grep -q "\"version\": \"$CDX_VERSION\"" "$dir/node_modules/@cyclonedx/cyclonedx-library/package.json" &&
+                return 0
+        mkdir -p "$dir"
+        echo "prc setup: npm install @cyclonedx/cyclonedx-library@$CDX_VERSION into $dir" >&2
+        npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --omit=optional \
+                "@cyclonedx/cyclonedx-library@$CDX_VERSION" >&2
+}
 missing=""
 for p in $PKGS; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
                 missing="$missing $p"
         fi
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+        cdx_install "${1:-}"
+        exit 0
+fi
 if [ "$(id -u)" -ne 0 ]; then
         echo "prc setup: missing packages:$missing" >&2
         echo "prc setup: run: sudo apt-get install -y$missing" >&2
@@ -27,3 +45,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >&2
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >&2
+cdx_install "${1:-}"

@@ -88,6 +88,16 @@ void cli_interrupts_die(void);
 /* Commands (one file each), grouped by area like the table in main.c. */
 /* -- scan and verify (engine) -- */
 int cmd_scan(int argc, char **argv);
+int cmd_sbom(int argc, char **argv);
+/* The scan's content-worker hooks (engine/scan.h), shared by prc scan and prc sbom; ctx is a cli_parse_ctx. */
+struct cli_parse_ctx {
+        prc_client *client;
+};
+bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out_doc,
+                    prc_err *err);
+bool cli_scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                      prc_err *err);
+json_t *cli_scan_floor(void *ctx);
 int cmd_verify(int argc, char **argv);
 
 /* -- inventory and snapshot -- */

@@ -1,7 +1,7 @@
 /*
  * cmd_scan.c - `prc scan`: prc's main job.
  * Trust: the target is hostile; the catalog root is operator input.  Target
- * bytes are parsed only in the content worker (through scan_parse below).
+ * bytes are parsed only in the content worker (through cli_scan_parse below).
  */
 #include "cli/cli.h"
 
@@ -25,14 +25,10 @@
 #include "engine/scan.h"
 #include "engine/state.h"
 
-struct parse_ctx {
-        prc_client *client;
-};
-
-static bool scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
-                       json_t **out_doc, prc_err *err)
+bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                    json_t **out_doc, prc_err *err)
 {
-        struct parse_ctx *pc = ctx;
+        struct cli_parse_ctx *pc = ctx;
         json_t *doc = NULL;
         uint16_t op = PRC_OP_PARSE, fmt = 0;
         uint32_t flags = 0;
@@ -91,17 +87,17 @@ static bool scan_open_target(void *ctx, prc_inventory **out_inv, json_t **out_so
         return true;
 }
 
-static bool scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
-                         prc_err *err)
+bool cli_scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                      prc_err *err)
 {
-        struct parse_ctx *pc = ctx;
+        struct cli_parse_ctx *pc = ctx;
 
         return prc_client_extract(pc->client, format, path, p, n, out, err);
 }
 
-static json_t *scan_floor(void *ctx)
+json_t *cli_scan_floor(void *ctx)
 {
-        struct parse_ctx *pc = ctx;
+        struct cli_parse_ctx *pc = ctx;
         return prc_client_floor_record(pc->client);
 }
 
@@ -410,7 +406,7 @@ static int run_scan(int argc, char **argv, const char *what)
         struct oci_ctx oc = { .runtime = PRC_OCI_DOCKER };
         prc_adapter_set set = { .n = 0 };
         prc_scan_opts so = { 0 };
-        struct parse_ctx pc = { 0 };
+        struct cli_parse_ctx pc = { 0 };
         struct target_ctx tc = { 0 };
         const char *aur_name = NULL;
         prc_aur_opts aur_opts = { 0 };
@@ -563,8 +559,8 @@ static int run_scan(int argc, char **argv, const char *what)
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
-        so.parse = scan_parse;
-        so.extract = scan_extract;
+        so.parse = cli_scan_parse;
+        so.extract = cli_scan_extract;
         so.parse_ctx = &pc;
         tc.client = pc.client;
         prc_buf_init(&aur_bytes, PRC_AUR_SNAPSHOT_MAX);
@@ -596,7 +592,7 @@ static int run_scan(int argc, char **argv, const char *what)
                         so.target_ctx = &tc;
                 }
         }
-        so.content_floor = scan_floor;
+        so.content_floor = cli_scan_floor;
         so.progress = on_progress;
         cli_interrupts ints;
         cli_interrupts_catch(&ints);

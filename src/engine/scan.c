@@ -995,8 +995,11 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 goto out;
         }
         progress(&s, "loading the catalog");
-        s.cat = prc_catalog_load(o->catalog_root, err);
-        if (s.cat == NULL || !prc_catalog_profile(s.cat, o->profile ? o->profile : PRC_PROFILE_DEFAULT, &as, &nas, err))
+        s.cat = o->extraction_out != NULL ? NULL : prc_catalog_load(o->catalog_root, err);
+        if (o->extraction_out == NULL && s.cat == NULL)
+                goto out;
+        if (o->extraction_out == NULL &&
+            !prc_catalog_profile(s.cat, o->profile ? o->profile : PRC_PROFILE_DEFAULT, &as, &nas, err))
                 goto out;
         /* The complete adapter set is authorized before anything else runs. */
         if (o->adapters != NULL && o->adapters->n > 0) {
@@ -1022,6 +1025,18 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         if (!content_analysis(&s, err))
                 goto out;
         s.ncontent = s.ngaps - s.content0;
+        if (o->extraction_out != NULL) {
+                /* Extraction only (prc sbom): the documents and every gap that may hide a manifest. */
+                *o->extraction_out = json_pack("{s:O,s:o}", "manifests", s.mdocs, "coverage_gaps", gaps_json(&s));
+                if (*o->extraction_out == NULL) {
+                        prc_err_oom(err, "the extraction record");
+                        goto out;
+                }
+                *out_result = NULL;
+                *out_exit = 0;
+                ok = true;
+                goto out;
+        }
         if (o->content_floor == NULL) {
                 prc_err_set(err, PRC_E_INTERNAL, "a scan without a content floor hook");
                 goto out;

@@ -95,6 +95,13 @@ typedef struct prc_scan_opts {
         void                *target_ctx;
         /* Borrowed, may be NULL: recorded as the target's "aur" object ({"package", "url"}). */
         const json_t        *aur;
+        /*
+         * prc sbom: when set, the scan stops after content analysis (no
+         * catalog, no assessment, *out_result NULL) and stores here (a new
+         * reference) {"manifests": the ManifestDocs sorted by path,
+         * "coverage_gaps": every gap so far, as the run result lists them}.
+         */
+        json_t             **extraction_out;
 } prc_scan_opts;
 
 /*

@@ -1,0 +1,510 @@
+/*
+ * cmd_sbom.c - `prc sbom --target DIR [--output FILE]`: a CycloneDX 1.6 JSON
+ * SBOM of what the tree's manifests declare (docs/extraction.md, "prc sbom").
+ * Trust: the target is hostile.  This process never parses its bytes: the
+ * scan's inventory and extraction run exactly as in `prc scan` (every
+ * manifest through the sandboxed content worker) and only the checked
+ * ManifestDocs are read here.  The output is deterministic: no timestamp, no
+ * serial number, components and lists sorted, canonical JSON.
+ */
+#include "cli/cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/datadir.h"
+#include "base/jcs.h"
+#include "engine/scan.h"
+
+/* A component being gathered: the output fields, plus sets (objects used as sorted sets). */
+struct comp {
+        json_t *o;              /* {"purl", "name", "version", "ecosystem", "rank", "hashes":{}, "paths":{}, ...} */
+};
+
+/* Scope strength: a component required by any manifest is required. */
+static int scope_rank(const char *scope)
+{
+        if (scope == NULL)
+                return 2;
+        if (strcmp(scope, "runtime") == 0 || strcmp(scope, "peer") == 0)
+                return 2;
+        if (strcmp(scope, "optional") == 0)
+                return 1;
+        return 0;       /* dev, test, build: not part of what runs */
+}
+
+static const char *const rank_name[] = { "excluded", "optional", "required" };
+
+/* CycloneDX hash algorithm names and digest sizes, from the lowercase spelling files use. */
+static const struct {
+        const char *file, *cdx;
+        size_t bytes;
+} hash_algs[] = {
+        { "md5", "MD5", 16 },           { "sha1", "SHA-1", 20 },        { "sha256", "SHA-256", 32 },
+        { "sha384", "SHA-384", 48 },    { "sha512", "SHA-512", 64 },    { "sha3-256", "SHA3-256", 32 },
+        { "sha3-384", "SHA3-384", 48 }, { "sha3-512", "SHA3-512", 64 },
+};
+
+static int b64_val(int c)
+{
+        if (c >= 'A' && c <= 'Z')
+                return c - 'A';
+        if (c >= 'a' && c <= 'z')
+                return c - 'a' + 26;
+        if (c >= '0' && c <= '9')
+                return c - '0' + 52;
+        if (c == '+' || c == '-')
+                return 62;
+        if (c == '/' || c == '_')
+                return 63;
+        return -1;
+}
+
+/* value as lowercase hex of exactly want bytes: already hex, or base64 (npm's SRI); false if neither. */
+static bool digest_hex(const char *value, size_t want, char *out, size_t cap)
+{
+        size_t n = strlen(value), k = 0, nb = 0;
+        unsigned acc = 0;
+        int bits = 0;
+
+        if (2 * want + 1 > cap)
+                return false;
+        if (n == 2 * want && strspn(value, "0123456789abcdefABCDEF") == n) {
+                for (size_t i = 0; i <= n; i++)
+                        out[i] = (char)tolower((unsigned char)value[i]);
+                return true;
+        }
+        while (n > 0 && value[n - 1] == '=')
+                n--;
+        for (size_t i = 0; i < n; i++) {
+                int v = b64_val((unsigned char)value[i]);
+                if (v < 0)
+                        return false;
+                acc = (acc << 6) | (unsigned)v;
+                bits += 6;
+                if (bits >= 8) {
+                        bits -= 8;
+                        if (nb == want)
+                                return false;
+                        k += (size_t)snprintf(out + k, cap - k, "%02x", (acc >> bits) & 0xffu);
+                        nb++;
+                }
+        }
+        return nb == want;
+}
+
+static bool set_add(json_t *o, const char *key, const char *set, prc_err *err)
+{
+        json_t *s = json_object_get(o, set);
+
+        if (s == NULL) {
+                s = json_object();
+                if (s == NULL || json_object_set_new(o, set, s) != 0)
+                        return prc_err_oom(err, "the SBOM");
+        }
+        return json_object_set_new(s, key, json_true()) == 0 || prc_err_oom(err, "the SBOM");
+}
+
+/* The component key (and bom-ref): the purl, else prc:ECOSYSTEM/NAME[@VERSION] (no registry purl exists). */
+static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
+{
+        const char *purl = json_string_value(json_object_get(dep, "purl"));
+        const char *name = json_string_value(json_object_get(dep, "name"));
+        const char *ver = json_string_value(json_object_get(dep, "resolved"));
+        int n;
+
+        if (purl != NULL)
+                n = snprintf(out, cap, "%s", purl);
+        else
+                n = snprintf(out, cap, "prc:%s/%s%s%s", eco, name ? name : "", ver ? "@" : "", ver ? ver : "");
+        return n >= 0 && (size_t)n < cap;
+}
+
+enum { REF_MAX = 3 * 4096 + 64 };
+
+static bool add_dep(json_t *comps, const json_t *dep, const char *path, const char *eco, prc_err *err)
+{
+        char ref[REF_MAX];
+        const char *name = json_string_value(json_object_get(dep, "name"));
+        const char *ver = json_string_value(json_object_get(dep, "resolved"));
+        const json_t *integ = json_object_get(dep, "integrity");
+        json_t *c;
+        int rank = scope_rank(json_string_value(json_object_get(dep, "scope")));
+
+        if (!dep_ref(dep, eco, ref, sizeof(ref)))
+                return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes", path, REF_MAX);
+        c = json_object_get(comps, ref);
+        if (c == NULL) {
+                c = json_pack("{s:s,s:s,s:s,s:i}", "bom-ref", ref, "name", name ? name : "", "ecosystem", eco, "rank",
+                              rank);
+                if (c == NULL || json_object_set_new(comps, ref, c) != 0)
+                        return prc_err_oom(err, "the SBOM");
+                if (json_is_string(json_object_get(dep, "purl")))
+                        json_object_set(c, "purl", json_object_get(dep, "purl"));
+                if (ver != NULL)
+                        json_object_set_new(c, "version", json_string(ver));
+        } else if (rank > json_integer_value(json_object_get(c, "rank"))) {
+                json_object_set_new(c, "rank", json_integer(rank));
+        }
+        if (!set_add(c, path, "paths", err))
+                return false;
+        if (json_is_object(integ)) {
+                const char *alg = json_string_value(json_object_get(integ, "algorithm"));
+                const char *val = json_string_value(json_object_get(integ, "value"));
+                char hex[2 * 64 + 1], key[8300];
+
+                for (size_t i = 0; alg != NULL && val != NULL && i < PRC_ARRAY_LEN(hash_algs); i++) {
+                        if (strcasecmp(alg, hash_algs[i].file) != 0 ||
+                            !digest_hex(val, hash_algs[i].bytes, hex, sizeof(hex)))
+                                continue;
+                        snprintf(key, sizeof(key), "%s %s", hash_algs[i].cdx, hex);
+                        return set_add(c, key, "hashes", err);
+                }
+                /* Not a CycloneDX algorithm, or a value of the wrong length: kept as written, never dropped. */
+                snprintf(key, sizeof(key), "%s-%s", alg ? alg : "", val ? val : "");
+                return set_add(c, key, "unmapped", err);
+        }
+        return true;
+}
+
+/* PEP 503 normalized name of a details.edges target (a name or a PEP 508 string: its name part). */
+static void py_norm(const char *s, char *out, size_t cap)
+{
+        size_t k = 0;
+        bool sep = false;
+
+        for (; *s != '\0' && k + 1 < cap; s++) {
+                if (isalnum((unsigned char)*s)) {
+                        if (sep && k > 0)
+                                out[k++] = '-';
+                        sep = false;
+                        if (k + 1 < cap)
+                                out[k++] = (char)tolower((unsigned char)*s);
+                } else if (*s == '-' || *s == '_' || *s == '.') {
+                        sep = true;
+                } else {
+                        break;
+                }
+        }
+        out[k] = 0;
+}
+
+static bool add_edge(json_t *edges, const char *from, const char *to, prc_err *err)
+{
+        return strcmp(from, to) == 0 || set_add(edges, to, from, err);
+}
+
+/* Cargo.lock details.graph: per dependency, the indexes it depends on. */
+static bool cargo_edges(json_t *edges, const json_t *md, const json_t *deps, const char *eco, prc_err *err)
+{
+        const json_t *g = json_object_get(json_object_get(md, "details"), "graph"), *row, *ix;
+        char from[REF_MAX], to[REF_MAX];
+        size_t i, k;
+
+        json_array_foreach(g, i, row) {
+                if (!dep_ref(json_array_get(deps, i), eco, from, sizeof(from)))
+                        continue;
+                json_array_foreach(row, k, ix) {
+                        const json_t *d = json_array_get(deps, (size_t)json_integer_value(ix));
+                        if (d != NULL && dep_ref(d, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
+                                return false;
+                }
+        }
+        return true;
+}
+
+/*
+ * poetry.lock, uv.lock, pdm.lock details.edges [{"from", "version", "to": [names]}]: from is the dependency of that
+ * name and version; a target is the one dependency of the file with that normalized name (none, or several
+ * versions of it: not graphed).  Edges from the project itself (not a dependency) are not graphed.
+ */
+static bool py_edges(json_t *edges, const json_t *md, const json_t *deps, const char *eco, prc_err *err)
+{
+        const json_t *e, *t, *d;
+        size_t i, k, j;
+
+        json_array_foreach(json_object_get(json_object_get(md, "details"), "edges"), i, e) {
+                const char *fn = json_string_value(json_object_get(e, "from"));
+                const char *fv = json_string_value(json_object_get(e, "version"));
+                char from[REF_MAX], to[REF_MAX], want[512], have[512];
+                bool found = false;
+
+                if (fn == NULL)
+                        continue;
+                py_norm(fn, want, sizeof(want));
+                json_array_foreach(deps, j, d) {
+                        const char *v = json_string_value(json_object_get(d, "resolved"));
+                        py_norm(json_string_value(json_object_get(d, "name")), have, sizeof(have));
+                        if (strcmp(want, have) == 0 && (fv == NULL || (v != NULL && strcmp(v, fv) == 0)))
+                                found = dep_ref(d, eco, from, sizeof(from));
+                }
+                if (!found)
+                        continue;
+                json_array_foreach(json_object_get(e, "to"), k, t) {
+                        const json_t *hit = NULL;
+                        size_t nhit = 0;
+                        if (!json_is_string(t))
+                                continue;
+                        py_norm(json_string_value(t), want, sizeof(want));
+                        json_array_foreach(deps, j, d) {
+                                py_norm(json_string_value(json_object_get(d, "name")), have, sizeof(have));
+                                if (strcmp(want, have) == 0) {
+                                        hit = d;
+                                        nhit++;
+                                }
+                        }
+                        if (nhit == 1 && dep_ref(hit, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
+                                return false;
+                }
+        }
+        return true;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+        return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The keys of a set object, sorted (jansson keeps insertion order). */
+static const char **sorted_keys(const json_t *o, size_t *n)
+{
+        const char **v = calloc(json_object_size(o) + 1, sizeof(*v));
+        const char *k;
+        json_t *val;
+        size_t i = 0;
+
+        if (v == NULL)
+                return NULL;
+        json_object_foreach((json_t *)o, k, val)
+                v[i++] = k;
+        qsort(v, i, sizeof(*v), str_cmp);
+        *n = i;
+        return v;
+}
+
+static json_t *component_json(const json_t *c, prc_err *err)
+{
+        const char *eco = json_string_value(json_object_get(c, "ecosystem"));
+        json_t *o, *props, *hashes = json_array();
+        const char **v;
+        size_t n = 0;
+
+        o = json_pack("{s:s,s:O,s:O,s:s}", "type", strcmp(eco, "docker") == 0 ? "container" : "library", "bom-ref",
+                      json_object_get(c, "bom-ref"), "name", json_object_get(c, "name"), "scope",
+                      rank_name[json_integer_value(json_object_get(c, "rank"))]);
+        props = json_array();
+        if (o == NULL || props == NULL || hashes == NULL)
+                goto oom;
+        if (json_object_get(c, "purl") != NULL)
+                json_object_set(o, "purl", json_object_get(c, "purl"));
+        if (json_object_get(c, "version") != NULL)
+                json_object_set(o, "version", json_object_get(c, "version"));
+        if ((v = sorted_keys(json_object_get(c, "hashes"), &n)) == NULL)
+                goto oom;
+        for (size_t i = 0; i < n; i++) {
+                const char *sp = strchr(v[i], ' ');
+                json_array_append_new(hashes, json_pack("{s:s%,s:s}", "alg", v[i], (size_t)(sp - v[i]), "content",
+                                                        sp + 1));
+        }
+        free(v);
+        if (json_array_size(hashes) != n)
+                goto oom;
+        if (n > 0)
+                json_object_set(o, "hashes", hashes);
+        json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:ecosystem", "value", eco));
+        if ((v = sorted_keys(json_object_get(c, "unmapped"), &n)) == NULL)
+                goto oom;
+        for (size_t i = 0; i < n; i++)
+                json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:integrity", "value", v[i]));
+        free(v);
+        if ((v = sorted_keys(json_object_get(c, "paths"), &n)) == NULL)
+                goto oom;
+        for (size_t i = 0; i < n; i++)
+                json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:path", "value", v[i]));
+        free(v);
+        json_object_set(o, "properties", props);
+        json_decref(props);
+        json_decref(hashes);
+        return o;
+oom:
+        json_decref(o);
+        json_decref(props);
+        json_decref(hashes);
+        prc_err_oom(err, "the SBOM");
+        return NULL;
+}
+
+/* The BOM from the scan's ManifestDocs. */
+static json_t *sbom_json(const json_t *mdocs, prc_err *err)
+{
+        json_t *comps = json_object(), *edges = json_object(), *bom = NULL, *ca = json_array(), *da = json_array();
+        const json_t *md, *dep;
+        const char **v = NULL;
+        size_t i, j, n;
+
+        if (comps == NULL || edges == NULL || ca == NULL || da == NULL) {
+                prc_err_oom(err, "the SBOM");
+                goto out;
+        }
+        json_array_foreach(mdocs, i, md) {
+                const char *path = json_string_value(json_object_get(md, "path"));
+                const char *eco = json_string_value(json_object_get(md, "ecosystem"));
+                const char *fmt = json_string_value(json_object_get(md, "format"));
+                const json_t *deps = json_object_get(md, "dependencies");
+
+                json_array_foreach(deps, j, dep)
+                        if (!add_dep(comps, dep, path, eco, err))
+                                goto out;
+                if (strcmp(fmt, "cargo-lock") == 0 ? !cargo_edges(edges, md, deps, eco, err)
+                                                   : !py_edges(edges, md, deps, eco, err))
+                        goto out;
+        }
+        if ((v = sorted_keys(comps, &n)) == NULL)
+                goto oom;
+        for (i = 0; i < n; i++) {
+                json_t *c = component_json(json_object_get(comps, v[i]), err);
+                if (c == NULL || json_array_append_new(ca, c) != 0)
+                        goto out;
+        }
+        free(v);
+        if ((v = sorted_keys(edges, &n)) == NULL)
+                goto oom;
+        for (i = 0; i < n; i++) {
+                size_t m;
+                const char **t = sorted_keys(json_object_get(edges, v[i]), &m);
+                json_t *to = json_array();
+                if (t == NULL || to == NULL) {
+                        free(t);
+                        json_decref(to);
+                        goto oom;
+                }
+                for (size_t k = 0; k < m; k++)
+                        json_array_append_new(to, json_string(t[k]));
+                free(t);
+                if (json_array_append_new(da, json_pack("{s:s,s:o}", "ref", v[i], "dependsOn", to)) != 0)
+                        goto oom;
+        }
+        bom = json_pack("{s:s,s:s,s:i,s:{s:{s:[{s:s,s:s,s:s}]}},s:O,s:O}", "bomFormat", "CycloneDX", "specVersion",
+                        "1.6", "version", 1, "metadata", "tools", "components", "type", "application", "name", "prc",
+                        "version", PRC_VERSION, "components", ca, "dependencies", da);
+        if (bom == NULL)
+                goto oom;
+        goto out;
+oom:
+        prc_err_oom(err, "the SBOM");
+out:
+        free(v);
+        json_decref(comps);
+        json_decref(edges);
+        json_decref(ca);
+        json_decref(da);
+        return bom;
+}
+
+/* FILE written atomically (a temporary in its directory, then a rename): readers see the old file or the new. */
+static bool write_output(const char *file, const prc_buf *b, prc_err *err)
+{
+        const char *slash = strrchr(file, '/');
+        char dir[4097];
+        int fd;
+        bool ok;
+
+        if (slash != NULL && (size_t)(slash - file) + 1 > sizeof(dir))
+                return prc_err_set(err, PRC_E_PATH_TOO_LONG, "%s: path too long", file);
+        snprintf(dir, sizeof(dir), "%.*s", slash == NULL ? 1 : slash == file ? 1 : (int)(slash - file),
+                 slash == NULL ? "." : file);
+        if (slash != NULL && slash[1] == '\0')
+                return prc_err_set(err, PRC_E_USAGE, "--output %s names a directory", file);
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot open the directory of '%s'", file);
+        ok = prc_datadir_store(fd, slash ? slash + 1 : file, b->data, b->len, err);
+        close(fd);
+        return ok;
+}
+
+int cmd_sbom(int argc, char **argv)
+{
+        static const struct option opts[] = {
+                { "target", required_argument, NULL, 't' },
+                { "output", required_argument, NULL, 'o' },
+                { NULL, 0, NULL, 0 },
+        };
+        const char *what = "sbom", *output = NULL;
+        prc_scan_opts so = { .mode = PRC_MODE_INSPECT };
+        struct cli_parse_ctx pc = { 0 };
+        prc_client_opts copts;
+        json_t *ex = NULL, *res = NULL, *bom = NULL, *g;
+        prc_buf b;
+        prc_err err;
+        int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
+        size_t i;
+
+        prc_err_init(&err);
+        prc_buf_init(&b, (size_t)1 << 31);
+        opterr = 0;
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+                switch (c) {
+                case 't': so.target = optarg; break;
+                case 'o': output = optarg; break;
+                default: return cli_usage(what, "bad option");
+                }
+        }
+        if (optind != argc)
+                return cli_usage(what, "unexpected argument '%s'", argv[optind]);
+        if (so.target == NULL)
+                return cli_usage(what, "--target DIR is required");
+        if (output != NULL && (output[0] == '\0' || output[strlen(output) - 1] == '/'))
+                return cli_usage(what, "--output takes a file name");
+        cli_client_opts(&copts);
+        pc.client = prc_client_new(&copts, &err);
+        if (pc.client == NULL) {
+                cli_print_err(&err);
+                return PRC_EXIT_EXEC;
+        }
+        so.parse = cli_scan_parse;
+        so.extract = cli_scan_extract;
+        so.content_floor = cli_scan_floor;
+        so.parse_ctx = &pc;
+        so.extraction_out = &ex;
+        if (!prc_scan_run(&so, &res, &scan_rc, &err) ||
+            (bom = sbom_json(json_object_get(ex, "manifests"), &err)) == NULL || !prc_jcs_write(bom, &b, &err) || !prc_buf_putc(&b, '\n', &err)) {
+                cli_print_err(&err);
+                rc = cli_exit_for(&err) == PRC_EXIT_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
+                goto out;
+        }
+        if (output != NULL ? !write_output(output, &b, &err)
+                           : fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+                if (!prc_err_is_set(&err))
+                        prc_err_set(&err, PRC_E_IO, "cannot write to standard output");
+                cli_print_err(&err);
+                goto out;
+        }
+        /* An SBOM with a manifest missing must not look complete: every gap is named and the exit says so. */
+        rc = 0;
+        json_array_foreach(json_object_get(ex, "coverage_gaps"), i, g) {
+                fprintf(stderr, "prc sbom: coverage gap: %s: %s: %s\n", json_string_value(json_object_get(g, "path")),
+                        json_string_value(json_object_get(g, "class")),
+                        json_string_value(json_object_get(g, "reason")));
+                rc = 1;
+        }
+        if (rc != 0)
+                fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
+                        json_array_size(json_object_get(ex, "coverage_gaps")));
+out:
+        json_decref(bom);
+        json_decref(res);
+        json_decref(ex);
+        prc_buf_clear(&b);
+        prc_client_free(pc.client);
+        return rc;
+}

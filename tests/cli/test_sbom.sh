@@ -1,0 +1,133 @@
+# test_sbom.sh - `prc sbom`: a CycloneDX 1.6 JSON SBOM from prc's own extraction, over the fixture
+# tree tests/fixtures/sbom/tree (npm, Python, Cargo and Go manifests and lockfiles).  The output is
+# validated against the official CycloneDX 1.6 schema from the npm package @cyclonedx/cyclonedx-library
+# (scripts/setup.sh --cyclonedx; tests/cdx_validate.py serves the schemas it references locally).
+
+FX=tests/fixtures/sbom/tree
+CDX_SCHEMA=${PRC_CYCLONEDX_SCHEMA:-${PRC_CYCLONEDX_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-test/cyclonedx}/node_modules/@cyclonedx/cyclonedx-library/res/schema}
+
+# py_check FILE 'python statements over d (the BOM)': a failed assert fails the test.
+py_check() {
+        /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); exec(sys.argv[2])' "$1" "$2" ||
+                fail "check failed on $1"
+}
+
+t_sbom_validates_against_the_official_cyclonedx_1_6_schema() {
+        if [ ! -f "$CDX_SCHEMA/bom-1.6.SNAPSHOT.schema.json" ]; then
+                echo "    the CycloneDX schema is absent ($CDX_SCHEMA; run scripts/setup.sh --cyclonedx):" \
+                     "the SBOM was not validated" >&2
+                [ "${CI:-}" = "true" ] && return 1
+                return 0
+        fi
+        "$PRC" sbom --target "$FX" >"$TMP/bom.json" || fail "prc sbom exited $?"
+        /usr/bin/python3 tests/cli/cdx_validate.py "$CDX_SCHEMA" "$TMP/bom.json" || fail "not a valid CycloneDX 1.6 BOM"
+        # The validator is not vacuous, and resolves the referenced SPDX schema locally.
+        cp "$TMP/bom.json" "$TMP/mit.json"
+        py_check "$TMP/mit.json" 'd["components"][0]["licenses"] = [{"license": {"id": "MIT"}}]; json.dump(d, open(sys.argv[1], "w"))'
+        /usr/bin/python3 tests/cli/cdx_validate.py "$CDX_SCHEMA" "$TMP/mit.json" || fail "an SPDX id was refused"
+        py_check "$TMP/bom.json" 'd["components"][0]["scope"] = "bogus"; json.dump(d, open(sys.argv[1], "w"))'
+        ! /usr/bin/python3 tests/cli/cdx_validate.py "$CDX_SCHEMA" "$TMP/bom.json" 2>/dev/null ||
+                fail "the validator accepted an invalid scope"
+        py_check "$TMP/mit.json" 'd["components"][0]["licenses"] = [{"license": {"id": "NOT-SPDX"}}]; json.dump(d, open(sys.argv[1], "w"))'
+        ! /usr/bin/python3 tests/cli/cdx_validate.py "$CDX_SCHEMA" "$TMP/mit.json" 2>/dev/null ||
+                fail "the validator accepted a license id SPDX does not name"
+}
+
+t_sbom_is_deterministic_across_runs_and_paths() {
+        "$PRC" sbom --target "$FX" >"$TMP/a.json" || fail "run 1 exited $?"
+        "$PRC" sbom --target "$FX" >"$TMP/b.json" || fail "run 2 exited $?"
+        cmp -s "$TMP/a.json" "$TMP/b.json" || fail "two runs differ"
+        mkdir -p "$TMP/else/where"
+        cp -a "$FX" "$TMP/else/where/copy"
+        "$PRC" sbom --target "$TMP/else/where/copy" >"$TMP/c.json" || fail "run from the copy exited $?"
+        cmp -s "$TMP/a.json" "$TMP/c.json" || fail "the copy at another path gives another SBOM"
+        ! grep -q "$TMP" "$TMP/c.json" || fail "the SBOM names the host path"
+        py_check "$TMP/a.json" '
+assert "serialNumber" not in d and "timestamp" not in d["metadata"], "a serial or timestamp"
+refs = [c["bom-ref"] for c in d["components"]]
+assert refs == sorted(refs) and len(set(refs)) == len(refs), "components not sorted or not unique"
+assert d["metadata"]["tools"]["components"][0]["name"] == "prc"'
+}
+
+t_sbom_lists_the_declared_components_with_scope_hashes_and_paths() {
+        "$PRC" sbom --target "$FX" >"$TMP/bom.json" || fail "prc sbom exited $?"
+        py_check "$TMP/bom.json" '
+c = {x["bom-ref"]: x for x in d["components"]}
+for p in ["pkg:npm/ms@2.1.2", "pkg:npm/%40scope/x@1.0.1", "pkg:npm/lodash", "pkg:pypi/click@8.1.7",
+          "pkg:pypi/black@24.3.0", "pkg:cargo/demo@0.1.0", "pkg:cargo/serde",
+          "pkg:golang/golang.org/x/mod@v0.17.0", "pkg:golang/github.com/burntsushi/toml@v1.3.2"]:
+    assert p in c, "missing " + p
+    assert c[p]["purl"] == p
+ms = c["pkg:npm/ms@2.1.2"]
+assert ms["version"] == "2.1.2" and ms["scope"] == "required"
+# npm SRI base64 -> hex: sha512 of the bytes "prc"
+assert ms["hashes"] == [{"alg": "SHA-512", "content": "0200e8864bb825dea626700a67a8f09e9032ebc6ba0c77c1a64344081f9691773435c6dd563b4d43ac9aea3999884976d0ec46d43617fae1fa63b78057931d72"}], ms.get("hashes")
+# a requirement is not a version: package.json ranges leave version out
+assert "version" not in c["pkg:npm/lodash"]
+# dev -> excluded, optional -> optional; click: optional in pyproject, required in poetry.lock: separate purls
+assert c["pkg:pypi/black@24.3.0"]["scope"] == "excluded"
+assert c["pkg:npm/fsevents@2.3.3"]["scope"] == "optional"
+assert c["pkg:pypi/click@8.1.7"]["hashes"][0]["alg"] == "SHA-256"
+# an integrity that is no CycloneDX hash is kept as a property, never dropped
+sx = c["pkg:npm/%40scope/x@1.0.1"]
+assert "hashes" not in sx and {"name": "prc:integrity", "value": "sha512-DDDD"} in sx["properties"]
+# every manifest stating a component, sorted
+toml = c["pkg:golang/github.com/burntsushi/toml@v1.3.2"]
+paths = [p["value"] for p in toml["properties"] if p["name"] == "prc:path"]
+assert paths == ["go/go.mod", "go/go.sum"], paths
+assert {"name": "prc:ecosystem", "value": "golang"} in toml["properties"]
+# lockfile edges: Cargo.lock graph and poetry.lock edges
+deps = {x["ref"]: x["dependsOn"] for x in d["dependencies"]}
+assert deps["pkg:cargo/demo@0.1.0"] == sorted(["pkg:cargo/helper@0.1.0", "pkg:cargo/corp-lib@2.0.0?repository_url=https%3A%2F%2Fregistry.corp.example%2Fgit%2Findex"]), deps
+assert deps["pkg:pypi/black@24.3.0"] == ["pkg:pypi/click@8.1.7"]
+for r, ts in deps.items():
+    assert r in c and all(t in c for t in ts), "an edge to no component"'
+}
+
+t_sbom_refused_manifest_still_writes_but_exits_1_naming_the_gap() {
+        cp -a "$FX" "$TMP/tree"
+        mkdir -p "$TMP/tree/bad"
+        printf '{"name":"x","lockfileVersion":7,"packages":{}}\n' >"$TMP/tree/bad/package-lock.json"
+        run "$PRC" sbom --target "$TMP/tree"
+        expect_rc 1
+        expect_err "coverage gap: bad/package-lock.json: extract-version"
+        expect_err "the SBOM is incomplete: 1 coverage gap"
+        # The rest is still there.
+        expect_out '"pkg:npm/ms@2.1.2"'
+        ! grep -q 'bad/package-lock.json' <<<"$OUT" || fail "the refused file is named as a source"
+}
+
+t_sbom_include_outside_the_tree_is_a_gap() {
+        mkdir -p "$TMP/tree"
+        printf 'requests==2.31.0\n-r ../../elsewhere.txt\n' >"$TMP/tree/requirements.txt"
+        run "$PRC" sbom --target "$TMP/tree"
+        expect_rc 1
+        expect_err "manifest-include-outside"
+        expect_out '"pkg:pypi/requests@2.31.0"'
+}
+
+t_sbom_output_is_written_atomically() {
+        "$PRC" sbom --target "$FX" >"$TMP/stdout.json" || fail "prc sbom exited $?"
+        mkdir -p "$TMP/out"
+        printf 'old\n' >"$TMP/out/bom.json"
+        run "$PRC" sbom --target "$FX" --output "$TMP/out/bom.json"
+        expect_rc 0
+        expect_eq "$OUT" ""
+        cmp -s "$TMP/stdout.json" "$TMP/out/bom.json" || fail "--output differs from stdout"
+        expect_eq "$(ls -A "$TMP/out")" "bom.json"
+        # A directory that does not exist: an io-error, nothing written anywhere.
+        run "$PRC" sbom --target "$FX" --output "$TMP/nowhere/bom.json"
+        expect_rc 3
+        expect_err "io-error"
+        [ ! -e "$TMP/nowhere" ] || fail "created the missing directory"
+}
+
+t_sbom_usage_errors() {
+        run "$PRC" sbom
+        expect_rc 2
+        expect_err "--target DIR is required"
+        run "$PRC" sbom --target "$FX" extra
+        expect_rc 2
+        run "$PRC" sbom --target "$TMP/absent"
+        [ "$RC" -ne 0 ] || fail "an absent target exited 0"
+}
