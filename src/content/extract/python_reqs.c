@@ -94,41 +94,17 @@ static bool skip(rq *q, const char *what, const char *why, prc_err *err)
         return prc_md_not_extracted(q->md, what, why, q->line, err);
 }
 
-static json_t *det_list(rq *q, const char *key, prc_err *err)
+/* details[list] gains {k1: v1, k2: v2, "line"} for the logical line being read. */
+static bool det_entry(rq *q, const char *list, const char *k1, const char *v1, const char *k2, const char *v2,
+                      prc_err *err)
 {
-        json_t *a = json_object_get(q->det, key);
-
-        if (a != NULL)
-                return a;
-        a = json_array();
-        if (a == NULL || json_object_set_new(q->det, key, a) != 0) {
-                py_oom(err);
-                return NULL;
-        }
-        return a;
-}
-
-static bool include(rq *q, const char *kind, const char *file, prc_err *err)
-{
-        json_t *a = det_list(q, "includes", err), *o;
+        json_t *a = py_det_array(q->md, list, err), *o;
 
         if (a == NULL)
                 return false;
         if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0)
                 return py_oom(err);
-        return prc_md_set_str(o, "kind", kind, err) && prc_md_set_str(o, "path", file, err) &&
-               json_object_set_new(o, "line", json_integer(q->line)) == 0;
-}
-
-static bool option_entry(rq *q, const char *opt, const char *val, prc_err *err)
-{
-        json_t *a = det_list(q, "options", err), *o;
-
-        if (a == NULL)
-                return false;
-        if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0)
-                return py_oom(err);
-        return prc_md_set_str(o, "option", opt, err) && prc_md_set_str(o, "value", val, err) &&
+        return prc_md_set_str(o, k1, v1, err) && prc_md_set_str(o, k2, v2, err) &&
                json_object_set_new(o, "line", json_integer(q->line)) == 0;
 }
 
@@ -420,7 +396,7 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                         d = NULL;
                 else if (json_array_size(hashes) > 1) {
                         /* every --hash pip would accept, when there are several */
-                        json_t *a = det_list(q, "hashes", err), *o = NULL;
+                        json_t *a = py_det_array(q->md, "hashes", err), *o = NULL;
                         size_t idx = json_array_size(json_object_get(q->md, "dependencies")) - 1;
 
                         if (a == NULL) {
@@ -463,7 +439,8 @@ static bool option_line(rq *q, const char *text, prc_err *err)
                 switch (o->what) {
                 case O_REQ:
                 case O_CON:
-                        ok = include(q, o->what == O_REQ ? "requirement" : "constraint", val, err);
+                        ok = det_entry(q, "includes", "kind", o->what == O_REQ ? "requirement" : "constraint",
+                                       "path", val, err);
                         q->good++;
                         break;
                 case O_EDIT:
@@ -479,7 +456,7 @@ static bool option_line(rq *q, const char *text, prc_err *err)
                 case O_TRUST:
                 case O_FLAGV:
                 case O_FLAG:
-                        ok = option_entry(q, name + 2, o->what == O_FLAG ? NULL : val, err);
+                        ok = det_entry(q, "options", "option", name + 2, "value", o->what == O_FLAG ? NULL : val, err);
                         q->good++;
                         break;
                 default:
