@@ -23,8 +23,6 @@ static bool set_purl(json_t *obj, const char *g, const char *a, const char *v, c
 {
         const char *q[5] = { NULL };
         size_t nq = 0;
-        char *p;
-        bool ok;
 
         if (cls != NULL && *cls != '\0') {
                 q[nq++] = "classifier";
@@ -36,12 +34,7 @@ static bool set_purl(json_t *obj, const char *g, const char *a, const char *v, c
         }
         if (g == NULL || *g == '\0' || a == NULL || *a == '\0')
                 return prc_md_set_str(obj, "purl", NULL, err);
-        p = prc_purl("maven", g, a, v, nq > 0 ? q : NULL, NULL);
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(obj, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(obj, prc_purl("maven", g, a, v, nq > 0 ? q : NULL, NULL), err);
 }
 
 /* ---- pom.xml ------------------------------------------------------------ */

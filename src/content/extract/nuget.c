@@ -65,14 +65,7 @@ static const char *exact_version(json_t *scratch, const char *v, prc_err *err)
 
 static bool set_purl(json_t *d, const char *name, const char *version, prc_err *err)
 {
-        char *p = prc_purl("nuget", NULL, name, version, NULL, NULL);
-        bool ok;
-
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(d, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(d, prc_purl("nuget", NULL, name, version, NULL, NULL), err);
 }
 
 /* ---- MSBuild project files ---------------------------------------------- */
