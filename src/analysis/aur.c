@@ -415,6 +415,47 @@ static json_t *source_suffixes(const json_t *doc)
         return list;
 }
 
+/* One static source array (nm is "source" + sfx) of a PKGBUILD, folded; line is its last assignment's. */
+typedef bool source_fn(prc_actx *cx, const prc_adoc *pb, const char *sfx, const char *nm, const json_t *src,
+                       uint32_t line, void *arg, prc_err *err);
+
+/*
+ * fn for each source array (source, source_ARCH) that folds to a static
+ * value; one that does not is unresolved: "NM is not static (WHY)" + tail,
+ * cut to cap bytes.  Stops at the first false.
+ */
+static bool each_source(prc_actx *cx, const prc_adoc *pb, const char *tail, size_t cap, source_fn *fn, void *arg,
+                        prc_err *err)
+{
+        json_t *sfx = source_suffixes(pb->doc), *s;
+        size_t si;
+        bool ok = true;
+
+        if (sfx == NULL)
+                return prc_err_oom(err, "source arrays");
+        json_array_foreach(sfx, si, s) {
+                char nm[160], msg[320];
+                json_t *src = NULL;
+                uint32_t line;
+                const char *why;
+                enum fold_r r;
+
+                snprintf(nm, sizeof(nm), "source%s", json_string_value(s));
+                r = fold(pb->doc, nm, &src, &line, &why);
+                if (r == F_DYNAMIC) {
+                        snprintf(msg, cap < sizeof(msg) ? cap : sizeof(msg), "%s is not static (%s)%s", nm, why, tail);
+                        ok = prc_act_unresolved(cx, pb->path, line, msg, err);
+                } else if (r == F_STATIC) {
+                        ok = fn(cx, pb, json_string_value(s), nm, src, line, arg, err);
+                }
+                json_decref(src);
+                if (!ok)
+                        break;
+        }
+        json_decref(sfx);
+        return ok;
+}
+
 static const struct algo {
         const char *name;
         size_t      hexlen;
@@ -444,100 +485,77 @@ static bool is_signature(const char *e)
                (n > 5 && strcmp(e + n - 5, ".sign") == 0);
 }
 
-static bool checksums_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
+static bool checksums_src(prc_actx *cx, const prc_adoc *pb, const char *sfx, const char *nm, const json_t *src,
+                          uint32_t sline, void *arg, prc_err *err)
 {
-        json_t *sfx = source_suffixes(pb->doc), *s;
-        size_t si;
-        bool ok = true;
+        char text[512], msg[256];
+        size_t nsrc = json_array_size(src), npresent = 0;
+        bool strong = false, ok = true;
 
-        if (sfx == NULL)
-                return prc_err_oom(err, "source arrays");
-        json_array_foreach(sfx, si, s) {
-                char nm[160], text[512], msg[256];
-                json_t *src = NULL;
-                uint32_t sline;
-                const char *why;
-                size_t nsrc, npresent = 0;
-                bool strong = false;
-                enum fold_r r;
+        (void)arg;
+        if (nsrc == 0)
+                return true;
+        for (size_t a = 0; ok && a < PRC_ARRAY_LEN(algos); a++) {
+                char an[160];
+                json_t *sums = NULL;
+                uint32_t aline;
+                const char *awhy;
+                enum fold_r ar;
 
-                snprintf(nm, sizeof(nm), "source%s", json_string_value(s));
-                r = fold(pb->doc, nm, &src, &sline, &why);
-                if (r == F_DYNAMIC) {
-                        snprintf(msg, sizeof(msg), "%s is not static (%s): its checksums cannot be matched", nm, why);
-                        ok = prc_act_unresolved(cx, pb->path, sline, msg, err);
-                        if (!ok)
-                                break;
+                snprintf(an, sizeof(an), "%s%s", algos[a].name, sfx);
+                ar = fold(pb->doc, an, &sums, &aline, &awhy);
+                if (ar == F_ABSENT)
+                        continue;
+                npresent++;
+                raw_text(pb->doc, an, text, sizeof(text));
+                if (ar == F_DYNAMIC) {
+                        snprintf(msg, sizeof(msg), "%s is not static (%s)", an, awhy);
+                        ok = prc_act_unresolved(cx, pb->path, aline, msg, err);
                         continue;
                 }
-                if (r == F_ABSENT)
-                        continue;
-                nsrc = json_array_size(src);
-                if (nsrc == 0) {
-                        json_decref(src);
-                        continue;
+                strong |= algos[a].strong;
+                if (json_array_size(sums) != nsrc) {
+                        snprintf(msg, sizeof(msg), "%zu %.60s for %zu %.60s entries", json_array_size(sums), an,
+                                 nsrc, nm);
+                        ok = prc_act_found(cx, pb->path, aline, text, msg, err);
                 }
-                for (size_t a = 0; ok && a < PRC_ARRAY_LEN(algos); a++) {
-                        char an[160];
-                        json_t *sums = NULL;
-                        uint32_t aline;
-                        const char *awhy;
-                        enum fold_r ar;
-
-                        snprintf(an, sizeof(an), "%s%s", algos[a].name, json_string_value(s));
-                        ar = fold(pb->doc, an, &sums, &aline, &awhy);
-                        if (ar == F_ABSENT)
-                                continue;
-                        npresent++;
-                        raw_text(pb->doc, an, text, sizeof(text));
-                        if (ar == F_DYNAMIC) {
-                                snprintf(msg, sizeof(msg), "%s is not static (%s)", an, awhy);
-                                ok = prc_act_unresolved(cx, pb->path, aline, msg, err);
-                                continue;
-                        }
-                        strong |= algos[a].strong;
-                        if (json_array_size(sums) != nsrc) {
-                                snprintf(msg, sizeof(msg), "%zu %.60s for %zu %.60s entries", json_array_size(sums), an,
-                                         nsrc, nm);
+                for (size_t k = 0; ok && k < json_array_size(sums) && k < nsrc; k++) {
+                        const char *v = json_string_value(json_array_get(sums, k));
+                        const char *e = json_string_value(json_array_get(src, k));
+                        if (strcmp(v, "SKIP") == 0) {
+                                if (prc_aur_source_is_vcs(e) || prc_aur_source_is_local(e) ||
+                                    is_signature(e))
+                                        continue;
+                                snprintf(msg, sizeof(msg), "SKIP for a source that is not VCS: %.160s", e);
+                                ok = prc_act_found(cx, pb->path, aline, text, msg, err);
+                        } else if (!hex_of_len(v, algos[a].hexlen)) {
+                                snprintf(msg, sizeof(msg), "malformed %s value '%.140s'", algos[a].name, v);
                                 ok = prc_act_found(cx, pb->path, aline, text, msg, err);
                         }
-                        for (size_t k = 0; ok && k < json_array_size(sums) && k < nsrc; k++) {
-                                const char *v = json_string_value(json_array_get(sums, k));
-                                const char *e = json_string_value(json_array_get(src, k));
-                                if (strcmp(v, "SKIP") == 0) {
-                                        if (prc_aur_source_is_vcs(e) || prc_aur_source_is_local(e) ||
-                                            is_signature(e))
-                                                continue;
-                                        snprintf(msg, sizeof(msg), "SKIP for a source that is not VCS: %.160s", e);
-                                        ok = prc_act_found(cx, pb->path, aline, text, msg, err);
-                                } else if (!hex_of_len(v, algos[a].hexlen)) {
-                                        snprintf(msg, sizeof(msg), "malformed %s value '%.140s'", algos[a].name, v);
-                                        ok = prc_act_found(cx, pb->path, aline, text, msg, err);
-                                }
-                        }
-                        json_decref(sums);
                 }
-                raw_text(pb->doc, nm, text, sizeof(text));
-                if (ok && npresent == 0) {
-                        /* Only VCS and local sources need no checksum array at all? makepkg still wants one. */
-                        snprintf(msg, sizeof(msg), "%zu %s entries and no checksum array", nsrc, nm);
-                        ok = prc_act_found(cx, pb->path, sline, text, msg, err);
-                } else if (ok && !strong) {
-                        bool all_vcs = true;
-                        for (size_t k = 0; k < nsrc; k++)
-                                all_vcs &= prc_aur_source_is_vcs(json_string_value(json_array_get(src, k))) ||
-                                           prc_aur_source_is_local(json_string_value(json_array_get(src, k)));
-                        if (!all_vcs) {
-                                snprintf(msg, sizeof(msg), "%s is covered only by weak checksums (md5, sha1)", nm);
-                                ok = prc_act_found(cx, pb->path, sline, text, msg, err);
-                        }
-                }
-                json_decref(src);
-                if (!ok)
-                        break;
+                json_decref(sums);
         }
-        json_decref(sfx);
+        raw_text(pb->doc, nm, text, sizeof(text));
+        if (ok && npresent == 0) {
+                /* Only VCS and local sources need no checksum array at all? makepkg still wants one. */
+                snprintf(msg, sizeof(msg), "%zu %s entries and no checksum array", nsrc, nm);
+                ok = prc_act_found(cx, pb->path, sline, text, msg, err);
+        } else if (ok && !strong) {
+                bool all_vcs = true;
+                for (size_t k = 0; k < nsrc; k++)
+                        all_vcs &= prc_aur_source_is_vcs(json_string_value(json_array_get(src, k))) ||
+                                   prc_aur_source_is_local(json_string_value(json_array_get(src, k)));
+                if (!all_vcs) {
+                        snprintf(msg, sizeof(msg), "%s is covered only by weak checksums (md5, sha1)", nm);
+                        ok = prc_act_found(cx, pb->path, sline, text, msg, err);
+                }
+        }
         return ok;
+}
+
+static bool checksums_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
+{
+        return each_source(cx, pb, ": its checksums cannot be matched", 256, checksums_src, NULL, err);
 }
 
 bool prc_aur_checksums(prc_actx *cx, prc_err *err)
@@ -545,64 +563,49 @@ bool prc_aur_checksums(prc_actx *cx, prc_err *err)
         return each_pkgbuild(cx, checksums_pkg, err);
 }
 
-static bool source_url_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
+static bool source_url_src(prc_actx *cx, const prc_adoc *pb, const char *sfx, const char *nm, const json_t *src,
+                           uint32_t line, void *arg, prc_err *err)
 {
-        json_t *sfx = source_suffixes(pb->doc), *s;
-        size_t si;
+        char msg[320], host[256];
+        json_t *e;
+        size_t k;
         bool ok = true;
 
-        if (sfx == NULL)
-                return prc_err_oom(err, "source arrays");
-        json_array_foreach(sfx, si, s) {
-                char nm[160], msg[320], host[256];
-                json_t *src = NULL, *e;
-                uint32_t line;
-                const char *why;
-                size_t k;
-                enum fold_r r;
-
-                snprintf(nm, sizeof(nm), "source%s", json_string_value(s));
-                r = fold(pb->doc, nm, &src, &line, &why);
-                if (r == F_DYNAMIC) {
-                        snprintf(msg, sizeof(msg), "%s is not static (%s)", nm, why);
-                        if (!(ok = prc_act_unresolved(cx, pb->path, line, msg, err)))
-                                break;
+        (void)sfx;
+        (void)nm;
+        (void)arg;
+        json_array_foreach(src, k, e) {
+                const char *ent = json_string_value(e), *u = prc_aur_source_url_of(ent), *risk;
+                const char *scheme = strstr(u, "://");
+                if (scheme == NULL)
                         continue;
-                }
-                if (r == F_ABSENT)
-                        continue;
-                json_array_foreach(src, k, e) {
-                        const char *ent = json_string_value(e), *u = prc_aur_source_url_of(ent), *risk;
-                        const char *scheme = strstr(u, "://");
-                        if (scheme == NULL)
-                                continue;
-                        /* git+http://, hg+ftp://: the transport is what follows the '+'. */
-                        {
-                                const char *plus = memchr(u, '+', (size_t)(scheme - u));
-                                const char *t = plus != NULL ? plus + 1 : u;
-                                size_t tl = (size_t)(scheme - t);
-                                if ((tl == 4 && strncasecmp(t, "http", 4) == 0) ||
-                                    (tl == 3 && strncasecmp(t, "ftp", 3) == 0)) {
-                                        snprintf(msg, sizeof(msg), "plain %.*s source (no TLS): %.200s", (int)tl, t, u);
-                                        if (!(ok = prc_act_found(cx, pb->path, line, ent, msg, err)))
-                                                break;
-                                }
-                        }
-                        if (!prc_aur_url_host(u, host, sizeof(host)))
-                                continue;
-                        risk = prc_aur_risky_host(host);
-                        if (risk != NULL) {
-                                snprintf(msg, sizeof(msg), "source on %s: %.200s", risk, host);
+                /* git+http://, hg+ftp://: the transport is what follows the '+'. */
+                {
+                        const char *plus = memchr(u, '+', (size_t)(scheme - u));
+                        const char *t = plus != NULL ? plus + 1 : u;
+                        size_t tl = (size_t)(scheme - t);
+                        if ((tl == 4 && strncasecmp(t, "http", 4) == 0) ||
+                            (tl == 3 && strncasecmp(t, "ftp", 3) == 0)) {
+                                snprintf(msg, sizeof(msg), "plain %.*s source (no TLS): %.200s", (int)tl, t, u);
                                 if (!(ok = prc_act_found(cx, pb->path, line, ent, msg, err)))
                                         break;
                         }
                 }
-                json_decref(src);
-                if (!ok)
-                        break;
+                if (!prc_aur_url_host(u, host, sizeof(host)))
+                        continue;
+                risk = prc_aur_risky_host(host);
+                if (risk != NULL) {
+                        snprintf(msg, sizeof(msg), "source on %s: %.200s", risk, host);
+                        if (!(ok = prc_act_found(cx, pb->path, line, ent, msg, err)))
+                                break;
+                }
         }
-        json_decref(sfx);
         return ok;
+}
+
+static bool source_url_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
+{
+        return each_source(cx, pb, "", 320, source_url_src, NULL, err);
 }
 
 bool prc_aur_source_url(prc_actx *cx, prc_err *err)
@@ -610,13 +613,55 @@ bool prc_aur_source_url(prc_actx *cx, prc_err *err)
         return each_pkgbuild(cx, source_url_pkg, err);
 }
 
+static bool bin_host_src(prc_actx *cx, const prc_adoc *pb, const char *sfx, const char *nm, const json_t *src,
+                         uint32_t line, void *arg, prc_err *err)
+{
+        const char *u = arg;
+        char msg[320];
+        json_t *e;
+        size_t k;
+        bool ok = true;
+
+        (void)sfx;
+        (void)nm;
+        json_array_foreach(src, k, e) {
+                const char *ent = json_string_value(e), *su = prc_aur_source_url_of(ent);
+                char sh[256], uh[256];
+                if (prc_aur_source_is_local(ent))
+                        continue;
+                /* "git+https://..." compares by its https URL. */
+                if (strstr(su, "+") != NULL && strstr(su, "+") < strstr(su, "://"))
+                        su = strstr(su, "+") + 1;
+                if (prc_aur_same_publisher(u, su))
+                        continue;
+                publisher(su, sh, sizeof(sh));
+                publisher(u, uh, sizeof(uh));
+                snprintf(msg, sizeof(msg), "binary from %.100s, but url= is %.100s", sh, uh);
+                if (!(ok = prc_act_found(cx, pb->path, line, ent, msg, err)))
+                        break;
+        }
+        return ok;
+}
+
+/* Does a folded name list (or NULL) hold a name ending in -bin? */
+static bool any_bin(const json_t *names)
+{
+        for (size_t i = 0; i < json_array_size(names); i++) {
+                const char *n = json_string_value(json_array_get(names, i));
+                size_t l = strlen(n);
+
+                if (l > 4 && strcmp(n + l - 4, "-bin") == 0)
+                        return true;
+        }
+        return false;
+}
+
 static bool bin_host_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
 {
-        json_t *names = NULL, *base = NULL, *url = NULL, *sfx, *s;
+        json_t *names = NULL, *base = NULL, *url = NULL;
         uint32_t line, uline;
         const char *why, *u;
-        bool bin = false, ok = true;
-        size_t i;
+        bool bin, ok;
         char msg[320];
 
         if (fold(pb->doc, "pkgname", &names, &line, &why) == F_DYNAMIC) {
@@ -629,16 +674,7 @@ static bool bin_host_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
                                           err);
         }
         (void)fold(pb->doc, "pkgbase", &base, &line, &why);
-        for (i = 0; names != NULL && i < json_array_size(names); i++) {
-                const char *n = json_string_value(json_array_get(names, i));
-                size_t l = strlen(n);
-                bin |= l > 4 && strcmp(n + l - 4, "-bin") == 0;
-        }
-        for (i = 0; base != NULL && i < json_array_size(base); i++) {
-                const char *n = json_string_value(json_array_get(base, i));
-                size_t l = strlen(n);
-                bin |= l > 4 && strcmp(n + l - 4, "-bin") == 0;
-        }
+        bin = any_bin(names) || any_bin(base);
         json_decref(names);
         json_decref(base);
         if (!bin)
@@ -658,48 +694,7 @@ static bool bin_host_pkg(prc_actx *cx, const prc_adoc *pb, prc_err *err)
                 json_decref(url);
                 return prc_act_unresolved(cx, pb->path, uline, "url= is not a URL", err);
         }
-        sfx = source_suffixes(pb->doc);
-        if (sfx == NULL) {
-                json_decref(url);
-                return prc_err_oom(err, "source arrays");
-        }
-        json_array_foreach(sfx, i, s) {
-                char nm[160];
-                json_t *src = NULL, *e;
-                size_t k;
-                enum fold_r r;
-
-                snprintf(nm, sizeof(nm), "source%s", json_string_value(s));
-                r = fold(pb->doc, nm, &src, &line, &why);
-                if (r == F_DYNAMIC) {
-                        snprintf(msg, sizeof(msg), "%s is not static (%s)", nm, why);
-                        if (!(ok = prc_act_unresolved(cx, pb->path, line, msg, err)))
-                                break;
-                        continue;
-                }
-                if (r == F_ABSENT)
-                        continue;
-                json_array_foreach(src, k, e) {
-                        const char *ent = json_string_value(e), *su = prc_aur_source_url_of(ent);
-                        char sh[256], uh[256];
-                        if (prc_aur_source_is_local(ent))
-                                continue;
-                        /* "git+https://..." compares by its https URL. */
-                        if (strstr(su, "+") != NULL && strstr(su, "+") < strstr(su, "://"))
-                                su = strstr(su, "+") + 1;
-                        if (prc_aur_same_publisher(u, su))
-                                continue;
-                        publisher(su, sh, sizeof(sh));
-                        publisher(u, uh, sizeof(uh));
-                        snprintf(msg, sizeof(msg), "binary from %.100s, but url= is %.100s", sh, uh);
-                        if (!(ok = prc_act_found(cx, pb->path, line, ent, msg, err)))
-                                break;
-                }
-                json_decref(src);
-                if (!ok)
-                        break;
-        }
-        json_decref(sfx);
+        ok = each_source(cx, pb, "", 320, bin_host_src, (void *)u, err);
         json_decref(url);
         return ok;
 }

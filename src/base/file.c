@@ -148,3 +148,31 @@ bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err)
         }
         return true;
 }
+
+bool prc_fd_replace_at(int dirfd, const char *tmp, const char *name, const void *p, size_t n, bool exact_0600,
+                       prc_err *err)
+{
+        int fd;
+        bool ok;
+
+        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot create '%s'", tmp);
+        ok = prc_fd_write_all(fd, p, n, err);
+        /* the umask can only take bits away from 0600; fchmod makes the mode exactly 0600 */
+        if (ok && exact_0600 && fchmod(fd, 0600) != 0)
+                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot chmod '%s'", tmp);
+        if (ok && fsync(fd) != 0)
+                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot fsync '%s'", tmp);
+        if (close(fd) != 0 && ok)
+                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot close '%s'", tmp);
+        if (ok && renameat(dirfd, tmp, dirfd, name) != 0)
+                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot rename '%s' to '%s'", tmp, name);
+        if (!ok) {
+                (void)unlinkat(dirfd, tmp, 0);  /* best effort: the failure is already recorded */
+                return false;
+        }
+        if (fsync(dirfd) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot fsync the directory of '%s'", name);
+        return true;
+}

@@ -34,5 +34,12 @@ bool prc_file_read_as(const char *path, const char *role, size_t max, unsigned f
 bool prc_fd_read_all(int fd, size_t max, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* Write all n bytes, looping on short writes and EINTR.  Errors: io-error. */
 bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err) PRC_MUST_CHECK;
+/*
+ * Write p[0..n) to dirfd/tmp (created exclusively, 0600; with exact_0600 the
+ * umask cannot narrow it), fsync it, rename it over dirfd/name, fsync the
+ * directory.  On failure tmp is removed.  Errors: io-error.
+ */
+bool prc_fd_replace_at(int dirfd, const char *tmp, const char *name, const void *p, size_t n, bool exact_0600,
+                       prc_err *err) PRC_MUST_CHECK;
 
 #endif

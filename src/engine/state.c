@@ -42,27 +42,9 @@ static int open_dir_at(int at, const char *name, prc_err *err)
 bool prc_atomic_write_at(int dirfd, const char *name, const void *p, size_t n, prc_err *err)
 {
         char tmp[512];
-        int fd;
-        bool ok;
 
         snprintf(tmp, sizeof(tmp), ".tmp.%ld.%s", (long)getpid(), name);
-        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot create '%s'", tmp);
-        ok = prc_fd_write_all(fd, p, n, err);
-        if (ok && fsync(fd) != 0)
-                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot fsync '%s'", tmp);
-        if (close(fd) != 0 && ok)
-                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot close '%s'", tmp);
-        if (ok && renameat(dirfd, tmp, dirfd, name) != 0)
-                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot rename '%s' to '%s'", tmp, name);
-        if (!ok) {
-                (void)unlinkat(dirfd, tmp, 0);  /* best effort: the failure is already recorded */
-                return false;
-        }
-        if (fsync(dirfd) != 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot fsync the directory of '%s'", name);
-        return true;
+        return prc_fd_replace_at(dirfd, tmp, name, p, n, false, err);
 }
 
 /* An artifact already stored must hold exactly the bytes its name promises. */

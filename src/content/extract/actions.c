@@ -490,6 +490,17 @@ static json_t *as_written(gx *g, const json_t *parent, uint32_t pid, const char 
         return json_pack("{s:O, s:o}", "value", v, "line", line ? json_integer(line) : json_null());
 }
 
+/* Append v to out as set_scalar renders it (through a scratch object: set_scalar writes members). */
+static bool append_scalar(gx *g, json_t *out, const json_t *v, uint32_t line, const char *what)
+{
+        json_t *one = json_object();
+        bool ok = one != NULL && set_scalar(g, one, "x", v, line, what) &&
+                  json_array_append(out, json_object_get(one, "x")) == 0;
+
+        json_decref(one);
+        return ok;
+}
+
 static json_t *str_list(gx *g, const json_t *v, uint32_t line, const char *what)
 {
         json_t *out;
@@ -502,14 +513,10 @@ static json_t *str_list(gx *g, const json_t *v, uint32_t line, const char *what)
         if (out == NULL)
                 return NULL;
         if (json_is_string(v) || json_is_integer(v) || json_is_boolean(v)) {
-                json_t *one = json_object();
-                if (one == NULL || !set_scalar(g, one, "x", v, line, what) ||
-                    json_array_append(out, json_object_get(one, "x")) != 0) {
-                        json_decref(one);
+                if (!append_scalar(g, out, v, line, what)) {
                         json_decref(out);
                         return NULL;
                 }
-                json_decref(one);
                 return out;
         }
         if (!json_is_array(v)) {
@@ -518,14 +525,10 @@ static json_t *str_list(gx *g, const json_t *v, uint32_t line, const char *what)
                 return NULL;
         }
         json_array_foreach(v, i, m) {
-                json_t *one = json_object();
-                if (one == NULL || !set_scalar(g, one, "x", m, line, what) ||
-                    json_array_append(out, json_object_get(one, "x")) != 0) {
-                        json_decref(one);
+                if (!append_scalar(g, out, m, line, what)) {
                         json_decref(out);
                         return NULL;
                 }
-                json_decref(one);
         }
         return out;
 }

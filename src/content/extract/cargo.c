@@ -216,14 +216,7 @@ static uint32_t lx_line(const lindex *x, const char *const *seg)
 static bool set_cargo_purl(json_t *obj, const char *name, const char *version, const char *const *qual,
                            prc_err *err)
 {
-        char *p = prc_purl("cargo", NULL, name, version, qual, NULL);
-        bool ok;
-
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(obj, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(obj, prc_purl("cargo", NULL, name, version, qual, NULL), err);
 }
 
 /* An optional string member: true with *out NULL when absent, extract-shape when not a string. */

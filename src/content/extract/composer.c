@@ -197,6 +197,29 @@ static bool repository(const prc_xin *in, json_t *md, const char *key, const jso
         return prc_md_add_registry(md, name, type, url, line, err);
 }
 
+/*
+ * Parse a composer file (numbers of any kind are kept) that must be a JSON
+ * object, and start its document: the root, with *md, or NULL with err.
+ */
+static json_t *open_doc(const prc_xin *in, const char *file, const char *fmt, const char *kind, json_t **md,
+                        prc_err *err)
+{
+        json_t *root = prc_json_parse(in->p, in->n, in->lim, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, err);
+
+        *md = NULL;
+        if (root == NULL) {
+                prc_cgc_locate(in, err);
+                return NULL;
+        }
+        if (!json_is_object(root)) {
+                prc_cgc_shape(err, 1, "%s is not an object", file);
+        } else if ((*md = prc_md_new(in, fmt, "composer", kind, err)) != NULL) {
+                return root;
+        }
+        json_decref(root);
+        return NULL;
+}
+
 json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
 {
         json_t *root, *md = NULL, *v;
@@ -206,18 +229,8 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
         uint32_t sl;
         bool ok;
 
-        root = prc_json_parse(in->p, in->n, in->lim, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, err);
-        if (root == NULL) {
-                prc_cgc_locate(in, err);
+        if ((root = open_doc(in, "composer.json", "composer-json", "manifest", &md, err)) == NULL)
                 return NULL;
-        }
-        if (!json_is_object(root)) {
-                prc_cgc_shape(err, 1, "composer.json is not an object");
-                goto fail;
-        }
-        md = prc_md_new(in, "composer-json", "composer", "manifest", err);
-        if (md == NULL)
-                goto fail;
         opt_type(root, "name", is_str, "a string", qline(in, "name", 1, true), err, &ok);
         if (ok)
                 opt_type(root, "version", is_str, "a string", qline(in, "version", 1, true), err, &ok);
@@ -436,18 +449,8 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
         json_t *root, *md = NULL, *v;
         bool ok;
 
-        root = prc_json_parse(in->p, in->n, in->lim, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, err);
-        if (root == NULL) {
-                prc_cgc_locate(in, err);
+        if ((root = open_doc(in, "composer.lock", "composer-lock", "lockfile", &md, err)) == NULL)
                 return NULL;
-        }
-        if (!json_is_object(root)) {
-                prc_cgc_shape(err, 1, "composer.lock is not an object");
-                goto fail;
-        }
-        md = prc_md_new(in, "composer-lock", "composer", "lockfile", err);
-        if (md == NULL)
-                goto fail;
         /* composer writes "packages" always: a lock without it is not one composer made */
         if (!json_is_array(json_object_get(root, "packages"))) {
                 prc_cgc_shape(err, qline(in, "packages", 1, true), "'packages' is missing or not a list");

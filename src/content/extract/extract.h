@@ -116,6 +116,8 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
                        prc_err *err);
 /* Set a short string member of any ManifestDoc object (requirement, resolved, purl, group, ...). */
 bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err) PRC_MUST_CHECK;
+/* Set obj.purl to purl (malloc'ed, freed here); NULL (prc_purl failed) is out of memory. */
+bool prc_md_take_purl(json_t *obj, char *purl, prc_err *err) PRC_MUST_CHECK;
 /*
  * Set a dependency's source; type is registry, git, url, path or workspace.
  * url loses any credential; the dependency cannot reach its document, so the

@@ -48,14 +48,8 @@ static bool url_cred(json_t *md, const char *url, uint32_t line, prc_err *err)
 static bool set_purl(json_t *d, const char *name, const char *version, const char *platform, prc_err *err)
 {
         const char *q[] = { "platform", platform, NULL };
-        char *p = prc_purl("gem", NULL, name, version, platform != NULL ? q : NULL, NULL);
-        bool ok;
 
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(d, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(d, prc_purl("gem", NULL, name, version, platform != NULL ? q : NULL, NULL), err);
 }
 
 /* ---- Gemfile.lock ------------------------------------------------------- */

@@ -227,14 +227,7 @@ char *prc_go_purl(const char *module, const char *version)
 
 static bool set_purl(json_t *obj, const char *module, const char *version, prc_err *err)
 {
-        char *p = prc_go_purl(module, version);
-        bool ok;
-
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(obj, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(obj, prc_go_purl(module, version), err);
 }
 
 static bool usage(const goline *l, prc_err *err, const char *u)

@@ -17,17 +17,12 @@
 
 #define FMT_POM     "maven-pom"
 
-/* ${a} -> ${b} -> ...: Maven itself stops cycles; past this depth a property counts as unresolved. */
-#define INTERP_DEPTH 16
-
 /* pkg:maven/group/artifact@version with classifier and a non-jar type as qualifiers. */
 static bool set_purl(json_t *obj, const char *g, const char *a, const char *v, const char *type, const char *cls,
                      prc_err *err)
 {
         const char *q[5] = { NULL };
         size_t nq = 0;
-        char *p;
-        bool ok;
 
         if (cls != NULL && *cls != '\0') {
                 q[nq++] = "classifier";
@@ -39,12 +34,7 @@ static bool set_purl(json_t *obj, const char *g, const char *a, const char *v, c
         }
         if (g == NULL || *g == '\0' || a == NULL || *a == '\0')
                 return prc_md_set_str(obj, "purl", NULL, err);
-        p = prc_purl("maven", g, a, v, nq > 0 ? q : NULL, NULL);
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(obj, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(obj, prc_purl("maven", g, a, v, nq > 0 ? q : NULL, NULL), err);
 }
 
 /* ---- pom.xml ------------------------------------------------------------ */
@@ -88,42 +78,12 @@ static const char *builtin(const pom *st, const char *name)
         return NULL;
 }
 
-typedef struct interp {
-        prc_buf     b;
-        prc_err     berr;       /* the buffer's own error: a cap hit means "too long", not a refusal */
-        const char *unres;      /* first property left unresolved (borrowed from the tree or scratch) */
-        bool        over;       /* expanded past PRC_MD_STR_MAX */
-} interp;
-
-static void expand(pom *st, interp *x, const char *s, unsigned depth)
+static const char *pom_prop(void *ctx, char *name)
 {
-        while (*s != '\0' && !x->over) {
-                const char *open = strstr(s, "${"), *close, *val = NULL;
-                char name[256];
-                size_t nn;
+        const pom *st = ctx;
+        const char *val = builtin(st, name);
 
-                if (open == NULL || (close = strchr(open + 2, '}')) == NULL) {
-                        x->over |= !prc_buf_puts(&x->b, s, &x->berr);
-                        return;
-                }
-                x->over |= !prc_buf_put(&x->b, s, (size_t)(open - s), &x->berr);
-                nn = (size_t)(close - open - 2);
-                if (nn < sizeof(name)) {
-                        memcpy(name, open + 2, nn);
-                        name[nn] = '\0';
-                        val = builtin(st, name);
-                        if (val == NULL)
-                                val = json_string_value(json_object_get(st->props, name));
-                }
-                if (val != NULL && depth < INTERP_DEPTH) {
-                        expand(st, x, val, depth + 1);
-                } else {
-                        if (x->unres == NULL)
-                                x->unres = prc_mx_keep(st->scratch, open + 2, nn, st->err);
-                        x->over |= !prc_buf_put(&x->b, open, (size_t)(close + 1 - open), &x->berr);
-                }
-                s = close + 1;
-        }
+        return val != NULL ? val : json_string_value(json_object_get(st->props, name));
 }
 
 /*
@@ -133,33 +93,7 @@ static void expand(pom *st, interp *x, const char *s, unsigned depth)
  */
 static bool interpolate(pom *st, const char *raw, const char **out, const char **unres)
 {
-        interp x = { .unres = NULL, .over = false };
-
-        *out = NULL;
-        *unres = NULL;
-        if (raw == NULL)
-                return true;
-        if (strstr(raw, "${") == NULL) {
-                *out = raw;
-                return true;
-        }
-        prc_err_init(&x.berr);
-        prc_buf_init(&x.b, PRC_MD_STR_MAX + 1);
-        expand(st, &x, raw, 0);
-        if (x.berr.cls == PRC_E_OUT_OF_MEMORY) {
-                prc_buf_clear(&x.b);
-                return prc_err_oom(st->err, "property interpolation");
-        }
-        if (x.over) {
-                /* Too long to be a version: left as written, and said so. */
-                *out = raw;
-                *unres = "(expansion longer than 4096 bytes)";
-        } else {
-                *out = prc_mx_keep(st->scratch, (const char *)x.b.data, x.b.len, st->err);
-                *unres = x.unres;
-        }
-        prc_buf_clear(&x.b);
-        return *out != NULL && !prc_err_is_set(st->err);
+        return prc_mx_interpolate(raw, "${", '}', pom_prop, st, st->scratch, out, unres, st->err);
 }
 
 static bool text(pom *st, const json_t *el, const char *local, const char **out)

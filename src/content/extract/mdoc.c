@@ -64,6 +64,17 @@ bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err)
         return v != NULL && put(obj, key, v, err);
 }
 
+bool prc_md_take_purl(json_t *obj, char *purl, prc_err *err)
+{
+        bool ok;
+
+        if (purl == NULL)
+                return prc_err_oom(err, "purl");
+        ok = prc_md_set_str(obj, "purl", purl, err);
+        free(purl);
+        return ok;
+}
+
 /* Append to md[list] unless it holds PRC_MD_LIST_MAX already. */
 static json_t *list_add(json_t *md, const char *list, prc_err *err)
 {

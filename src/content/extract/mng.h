@@ -99,6 +99,21 @@ bool prc_mx_list_str(json_t *list, const char *s, size_t n, prc_err *err) PRC_MU
  * with no property left in it.
  */
 bool prc_mx_maven_exact(const char *v);
+/*
+ * A property reference's value: name is NUL-terminated, shorter than 256
+ * bytes, and the lookup may rewrite it in place (MSBuild lower-cases it).
+ * NULL when the property is unknown.
+ */
+typedef const char *prc_mx_lookup_fn(void *ctx, char *name);
+/*
+ * Interpolate raw (may be NULL) by the two-byte opener ("${", "$(") and close
+ * byte, recursively to a fixed depth.  *out is the expansion (unknown
+ * properties left as written; raw itself when the expansion passes
+ * PRC_MD_STR_MAX); *unres names the first unknown property, or is NULL.
+ * False with err on out of memory.
+ */
+bool prc_mx_interpolate(const char *raw, const char *open, char close, prc_mx_lookup_fn *look, void *ctx,
+                        json_t *scratch, const char **out, const char **unres, prc_err *err) PRC_MUST_CHECK;
 /* Case-insensitive ASCII compare (file names, NuGet ids, MSBuild names). */
 bool prc_mx_ieq(const char *a, const char *b);
 

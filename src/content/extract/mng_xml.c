@@ -12,12 +12,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/buf.h"
 #include "base/utf8.h"
 #include "content/parsers/xml.h"
 
 /* Scanning more than this many times the input for lines is a hostile file: lines become unknown. */
 #define LOC_FACTOR 64u
 #define LOC_FLOOR  (1u << 20)
+/* ${a} -> ${b} -> ...: Maven and MSBuild stop cycles; past this depth a property counts as unresolved. */
+#define INTERP_DEPTH 16
 
 void prc_mx_loc_init(prc_mx_loc *l, const prc_xin *in, bool xml)
 {
@@ -322,4 +325,74 @@ bool prc_mx_only_text(const json_t *el)
                 if (!json_is_string(prc_mx_kid(el, i)))
                         return false;
         return true;
+}
+
+typedef struct interp {
+        const char       *open;
+        char              close;
+        prc_mx_lookup_fn *look;
+        void             *ctx;
+        json_t           *scratch;
+        prc_err          *err;
+        prc_buf           b;
+        prc_err           berr;         /* the buffer's own error: a cap hit means "too long", not a refusal */
+        const char       *unres;        /* first property left unresolved (borrowed from the tree or scratch) */
+        bool              over;         /* expanded past PRC_MD_STR_MAX */
+} interp;
+
+static void expand(interp *x, const char *s, unsigned depth)
+{
+        while (*s != '\0' && !x->over) {
+                const char *open = strstr(s, x->open), *close, *val = NULL;
+                char name[256];
+                size_t nn;
+
+                if (open == NULL || (close = strchr(open + 2, x->close)) == NULL) {
+                        x->over |= !prc_buf_puts(&x->b, s, &x->berr);
+                        return;
+                }
+                x->over |= !prc_buf_put(&x->b, s, (size_t)(open - s), &x->berr);
+                nn = (size_t)(close - open - 2);
+                if (nn < sizeof(name)) {
+                        memcpy(name, open + 2, nn);
+                        name[nn] = '\0';
+                        val = x->look(x->ctx, name);
+                }
+                if (val != NULL && depth < INTERP_DEPTH) {
+                        expand(x, val, depth + 1);
+                } else {
+                        if (x->unres == NULL)
+                                x->unres = prc_mx_keep(x->scratch, open + 2, nn, x->err);
+                        x->over |= !prc_buf_put(&x->b, open, (size_t)(close + 1 - open), &x->berr);
+                }
+                s = close + 1;
+        }
+}
+
+bool prc_mx_interpolate(const char *raw, const char *open, char close, prc_mx_lookup_fn *look, void *ctx,
+                        json_t *scratch, const char **out, const char **unres, prc_err *err)
+{
+        interp x = { .open = open, .close = close, .look = look, .ctx = ctx, .scratch = scratch, .err = err,
+                     .unres = NULL, .over = false };
+
+        *out = raw;
+        *unres = NULL;
+        if (raw == NULL || strstr(raw, open) == NULL)
+                return true;
+        prc_err_init(&x.berr);
+        prc_buf_init(&x.b, PRC_MD_STR_MAX + 1);
+        expand(&x, raw, 0);
+        if (x.berr.cls == PRC_E_OUT_OF_MEMORY) {
+                prc_buf_clear(&x.b);
+                return prc_err_oom(err, "property interpolation");
+        }
+        if (x.over) {
+                /* Too long to be a version: left as written, and said so. */
+                *unres = "(expansion longer than 4096 bytes)";
+        } else {
+                *out = prc_mx_keep(scratch, (const char *)x.b.data, x.b.len, err);
+                *unres = x.unres;
+        }
+        prc_buf_clear(&x.b);
+        return *out != NULL && !prc_err_is_set(err);
 }

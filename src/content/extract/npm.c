@@ -67,14 +67,7 @@ static bool starts(const char *s, const char *p)
 /* The dependency's purl: its name with the version it resolves to, if any; an alias names the real package. */
 static bool set_purl(json_t *dep, const char *name, const char *version, prc_err *err)
 {
-        char *purl = npm_purl(name, version);
-        bool ok;
-
-        if (purl == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(dep, "purl", purl, err);
-        free(purl);
-        return ok;
+        return prc_md_take_purl(dep, npm_purl(name, version), err);
 }
 
 /* "owner/repo" or "owner/repo#ref": npm's GitHub shorthand (not a scoped name, not a path). */

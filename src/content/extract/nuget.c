@@ -18,7 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/buf.h"
 #include "base/json_strict.h"
 
 #define FMT_PROJECT "nuget-msbuild-project"
@@ -26,8 +25,6 @@
 #define FMT_PKGCFG  "nuget-packages-config"
 #define FMT_LOCK    "nuget-packages-lock"
 #define FMT_CONFIG  "nuget-config"
-
-#define INTERP_DEPTH 16
 
 static bool ends_with_i(const char *s, const char *suffix)
 {
@@ -68,14 +65,7 @@ static const char *exact_version(json_t *scratch, const char *v, prc_err *err)
 
 static bool set_purl(json_t *d, const char *name, const char *version, prc_err *err)
 {
-        char *p = prc_purl("nuget", NULL, name, version, NULL, NULL);
-        bool ok;
-
-        if (p == NULL)
-                return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(d, "purl", p, err);
-        free(p);
-        return ok;
+        return prc_md_take_purl(d, prc_purl("nuget", NULL, name, version, NULL, NULL), err);
 }
 
 /* ---- MSBuild project files ---------------------------------------------- */
@@ -89,67 +79,21 @@ typedef struct proj {
         prc_mx_loc     loc;
 } proj;
 
-typedef struct interp {
-        prc_buf     b;
-        prc_err     berr;
-        const char *unres;
-        bool        over;
-} interp;
-
-static void expand(proj *st, interp *x, const char *s, unsigned depth)
+static const char *msbuild_prop(void *ctx, char *name)
 {
-        while (*s != '\0' && !x->over) {
-                const char *open = strstr(s, "$("), *close, *val = NULL;
-                char name[256];
-                size_t nn;
+        const proj *st = ctx;
 
-                if (open == NULL || (close = strchr(open + 2, ')')) == NULL) {
-                        x->over |= !prc_buf_puts(&x->b, s, &x->berr);
-                        return;
-                }
-                x->over |= !prc_buf_put(&x->b, s, (size_t)(open - s), &x->berr);
-                nn = (size_t)(close - open - 2);
-                /* $([System.IO.Path]::...) is a property function: never evaluated. */
-                if (nn < sizeof(name) && open[2] != '[') {
-                        for (size_t i = 0; i < nn; i++)
-                                name[i] = (char)tolower((unsigned char)open[2 + i]);
-                        name[nn] = '\0';
-                        val = json_string_value(json_object_get(st->props, name));
-                }
-                if (val != NULL && depth < INTERP_DEPTH) {
-                        expand(st, x, val, depth + 1);
-                } else {
-                        if (x->unres == NULL)
-                                x->unres = prc_mx_keep(st->scratch, open + 2, nn, st->err);
-                        x->over |= !prc_buf_put(&x->b, open, (size_t)(close + 1 - open), &x->berr);
-                }
-                s = close + 1;
-        }
+        /* $([System.IO.Path]::...) is a property function: never evaluated. */
+        if (name[0] == '[')
+                return NULL;
+        for (char *c = name; *c != '\0'; c++)
+                *c = (char)tolower((unsigned char)*c);
+        return json_string_value(json_object_get(st->props, name));
 }
 
 static bool interpolate(proj *st, const char *raw, const char **out, const char **unres)
 {
-        interp x = { .unres = NULL, .over = false };
-
-        *out = raw;
-        *unres = NULL;
-        if (raw == NULL || strstr(raw, "$(") == NULL)
-                return true;
-        prc_err_init(&x.berr);
-        prc_buf_init(&x.b, PRC_MD_STR_MAX + 1);
-        expand(st, &x, raw, 0);
-        if (x.berr.cls == PRC_E_OUT_OF_MEMORY) {
-                prc_buf_clear(&x.b);
-                return prc_err_oom(st->err, "property interpolation");
-        }
-        if (x.over) {
-                *unres = "(expansion longer than 4096 bytes)";
-        } else {
-                *out = prc_mx_keep(st->scratch, (const char *)x.b.data, x.b.len, st->err);
-                *unres = x.unres;
-        }
-        prc_buf_clear(&x.b);
-        return *out != NULL && !prc_err_is_set(st->err);
+        return prc_mx_interpolate(raw, "$(", ')', msbuild_prop, st, st->scratch, out, unres, st->err);
 }
 
 /* Unconditional <PropertyGroup> children, in file order (a later definition wins, as in MSBuild). */

@@ -37,6 +37,13 @@ bool py_marker_valid(const char *s, size_t n);
 /* Is s a PEP 508 name ([A-Za-z0-9] ([A-Za-z0-9._-]* [A-Za-z0-9])?)? */
 bool py_name_valid(const char *s, size_t n);
 
+/* s[0..n) as a NUL-terminated malloc'ed string, or NULL. */
+char *py_dupn(const char *s, size_t n);
+/* Out of memory in python extraction: sets err, returns false. */
+bool py_oom(prc_err *err);
+/* details[key] as an array, created empty when absent; NULL with err on OOM. */
+json_t *py_det_array(json_t *md, const char *key, prc_err *err);
+
 /* PEP 503 normal form (lower-case, runs of "-_." to "-"); malloc'ed or NULL. */
 char *py_norm(const char *name);
 /* pkg:pypi/NORMALISED@VERSION (version may be NULL); malloc'ed or NULL. */

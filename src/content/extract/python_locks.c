@@ -15,22 +15,6 @@
 #include "base/json_strict.h"
 #include "content/parsers/toml.h"
 
-static bool oom(prc_err *err)
-{
-        return prc_err_oom(err, "python extraction");
-}
-
-static char *dupn(const char *s, size_t n)
-{
-        char *o = prc_malloc(n + 1);
-
-        if (o != NULL) {
-                memcpy(o, s, n);
-                o[n] = '\0';
-        }
-        return o;
-}
-
 bool prc_x_py_match_pipfile_lock(const char *path, const char *base)
 {
         (void)path;
@@ -102,20 +86,6 @@ static const char *need_str(const json_t *o, const char *key, const char *what, 
         return s;
 }
 
-static json_t *det_array(json_t *md, const char *key, prc_err *err)
-{
-        json_t *det = prc_md_details(md), *a = json_object_get(det, key);
-
-        if (a != NULL)
-                return a;
-        a = json_array();
-        if (a == NULL || json_object_set_new(det, key, a) != 0) {
-                oom(err);
-                return NULL;
-        }
-        return a;
-}
-
 /* details.edges: {"from", "version", "to": [names]} for a locked package's dependency list. */
 static bool edge(json_t *md, const char *from, const char *version, json_t *to, prc_err *err)
 {
@@ -125,19 +95,19 @@ static bool edge(json_t *md, const char *from, const char *version, json_t *to, 
                 json_decref(to);
                 return true;
         }
-        if ((a = det_array(md, "edges", err)) == NULL) {
+        if ((a = py_det_array(md, "edges", err)) == NULL) {
                 json_decref(to);
                 return false;
         }
         if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0 ||
             json_object_set_new(o, "to", to) != 0)
-                return oom(err);
+                return py_oom(err);
         return prc_md_set_str(o, "from", from, err) && prc_md_set_str(o, "version", version, err);
 }
 
 static bool version_detail(json_t *md, const char *key, json_t *v, prc_err *err)
 {
-        return json_object_set(prc_md_details(md), key, v) == 0 || oom(err);
+        return json_object_set(prc_md_details(md), key, v) == 0 || py_oom(err);
 }
 
 /* ---------------------------------------------------------------- Pipfile.lock */
@@ -195,7 +165,7 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                         char *pin = NULL;
 
                         if ((needle = prc_malloc(nn)) == NULL) {
-                                oom(err);
+                                py_oom(err);
                                 goto fail;
                         }
                         snprintf(needle, nn, "\"%s\": {", name);
@@ -207,7 +177,7 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                         }
                         ver = py_str(e, "version");
                         if (ver != NULL && strncmp(ver, "==", 2) == 0)
-                                pin = dupn(ver + 2, strlen(ver + 2));
+                                pin = py_dupn(ver + 2, strlen(ver + 2));
                         d = py_dep(md, name, ver, pin, strcmp(ck, "develop") == 0 ? "dev" : "runtime", false,
                                    strcmp(ck, "default") == 0 || strcmp(ck, "develop") == 0 ? NULL : ck, l, err);
                         free(pin);
@@ -355,7 +325,7 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                                 scope = "dev";
                         if (!(main && json_array_size(groups) == 1)) {
                                 if ((gjoin = prc_malloc(len + 1)) == NULL) {
-                                        oom(err);
+                                        py_oom(err);
                                         goto fail;
                                 }
                                 gjoin[0] = '\0';
@@ -451,11 +421,11 @@ static bool uv_git(json_t *dep, const char *url, prc_err *err)
 {
         const char *q = strchr(url, '?'), *h = strchr(url, '#'), *ref = NULL;
         size_t bn = q != NULL ? (size_t)(q - url) : h != NULL ? (size_t)(h - url) : strlen(url);
-        char *base = dupn(url, bn), *refs = NULL;
+        char *base = py_dupn(url, bn), *refs = NULL;
         bool ok;
 
         if (base == NULL)
-                return oom(err);
+                return py_oom(err);
         if (q != NULL) {
                 const char *e = h != NULL ? h : q + strlen(q);
 
@@ -467,10 +437,10 @@ static bool uv_git(json_t *dep, const char *url, prc_err *err)
                         if (ref != NULL) {
                                 size_t rl = strcspn(ref, "&#");
 
-                                refs = dupn(ref, rl);
+                                refs = py_dupn(ref, rl);
                                 if (refs == NULL) {
                                         free(base);
-                                        return oom(err);
+                                        return py_oom(err);
                                 }
                                 break;
                         }
@@ -493,7 +463,7 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
 
         if (doc == NULL || run == NULL || dev == NULL) {
                 if (doc != NULL)
-                        oom(err);
+                        py_oom(err);
                 else
                         py_parse_failed(in, err);
                 goto fail;
@@ -541,7 +511,7 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                         bool ok = purl != NULL && prc_md_set_package(md, name, version, purl, l, err);
 
                         if (purl == NULL)
-                                oom(err);
+                                py_oom(err);
                         free(purl);
                         if (!ok)
                                 goto fail;

@@ -31,7 +31,7 @@ bool py_name_valid(const char *s, size_t n)
         return true;
 }
 
-static char *dupn(const char *s, size_t n)
+char *py_dupn(const char *s, size_t n)
 {
         char *o = prc_malloc(n + 1);
 
@@ -40,6 +40,11 @@ static char *dupn(const char *s, size_t n)
                 o[n] = '\0';
         }
         return o;
+}
+
+bool py_oom(prc_err *err)
+{
+        return prc_err_oom(err, "python extraction");
 }
 
 /* The reader's position over one requirement. */
@@ -285,7 +290,7 @@ int py_req_parse(const char *s, size_t n, py_req *req, const char **why)
         skip_wsp(&r);
         if (!ident(&r, &b, &e))
                 return bad(why, "no PEP 508 name at the start");
-        if ((req->name = dupn(s + b, e - b)) == NULL)
+        if ((req->name = py_dupn(s + b, e - b)) == NULL)
                 return PY_OOM;
         /* one scratch buffer as long as the input holds extras or a specifier without blanks */
         if ((buf = prc_malloc(n + 1)) == NULL)
@@ -309,7 +314,7 @@ int py_req_parse(const char *s, size_t n, py_req *req, const char **why)
                         skip_wsp(&r);
                 }
                 r.i++;
-                if ((req->extras = dupn(buf, on)) == NULL)
+                if ((req->extras = py_dupn(buf, on)) == NULL)
                         goto oom;
                 on = 0;
                 skip_wsp(&r);
@@ -324,7 +329,7 @@ int py_req_parse(const char *s, size_t n, py_req *req, const char **why)
                         free(buf);
                         return bad(why, "a URL requirement without a URL");
                 }
-                if ((req->url = dupn(s + b, r.i - b)) == NULL)
+                if ((req->url = py_dupn(s + b, r.i - b)) == NULL)
                         goto oom;
                 skip_wsp(&r);
                 if (r.i < n && s[r.i] == ';' && is_wsp(s[r.i - 1]) == false) {
@@ -344,7 +349,7 @@ int py_req_parse(const char *s, size_t n, py_req *req, const char **why)
                         return bad(why, "a version specifier that PEP 440 does not allow");
                 }
         }
-        if (on > 0 && (req->spec = dupn(buf, on)) == NULL)
+        if (on > 0 && (req->spec = py_dupn(buf, on)) == NULL)
                 goto oom;
         free(buf);
         skip_wsp(&r);
@@ -357,7 +362,7 @@ int py_req_parse(const char *s, size_t n, py_req *req, const char **why)
                         e--;
                 if (e == b || !py_marker_valid(s + b, e - b))
                         return bad(why, "an environment marker that PEP 508 does not allow");
-                if ((req->marker = dupn(s + b, e - b)) == NULL)
+                if ((req->marker = py_dupn(s + b, e - b)) == NULL)
                         return PY_OOM;
                 r.i = n;
         }
@@ -418,13 +423,9 @@ char *py_pinned(const char *spec)
                 return NULL;
         if (spec[skip] == '\0')
                 return NULL;
-        return dupn(spec + skip, strlen(spec + skip));
+        return py_dupn(spec + skip, strlen(spec + skip));
 }
 
-static bool oom(prc_err *err)
-{
-        return prc_err_oom(err, "python extraction");
-}
 
 json_t *py_dep(json_t *md, const char *name, const char *requirement, const char *resolved, const char *scope,
                bool direct, const char *group, uint32_t line, prc_err *err)
@@ -447,7 +448,7 @@ json_t *py_dep(json_t *md, const char *name, const char *requirement, const char
         purl = py_purl(name, resolved);
         if (purl == NULL) {
                 free(pin);
-                oom(err);
+                py_oom(err);
                 return NULL;
         }
         ok = prc_md_set_str(d, "requirement", requirement, err) && prc_md_set_str(d, "resolved", resolved, err) &&
@@ -469,7 +470,7 @@ static bool url_cred(json_t *md, const char *url, const char *key, uint32_t line
         char *clean = prc_md_url_strip(url, &cred);
 
         if (clean == NULL)
-                return oom(err);
+                return py_oom(err);
         free(clean);
         return !cred || prc_md_add_credential(md, key, line, err);
 }
@@ -510,14 +511,14 @@ bool py_set_url_source(json_t *md, json_t *dep, const char *url, uint32_t line, 
                                 break;
                         }
         if (ref != NULL) {
-                if ((refs = dupn(ref, (size_t)(url + bn - ref))) == NULL)
-                        return oom(err);
+                if ((refs = py_dupn(ref, (size_t)(url + bn - ref))) == NULL)
+                        return py_oom(err);
                 bn = (size_t)(ref - 1 - url);
                 hex = strlen(refs) == 40 && strspn(refs, "0123456789abcdef") == 40;
         }
-        if ((base = dupn(url, bn)) == NULL) {
+        if ((base = py_dupn(url, bn)) == NULL) {
                 free(refs);
-                return oom(err);
+                return py_oom(err);
         }
         ok = prc_md_set_source(dep, "git", base, refs, hex ? refs : NULL, err);
         free(base);
@@ -533,51 +534,62 @@ bool py_set_hash(json_t *dep, const char *text, prc_err *err)
 
         if (text[k] == '\0' || k == 0)
                 return prc_md_set_integrity(dep, NULL, text, err);
-        if ((alg = dupn(text, k)) == NULL)
-                return oom(err);
+        if ((alg = py_dupn(text, k)) == NULL)
+                return py_oom(err);
         ok = prc_md_set_integrity(dep, alg, text + k + 1, err);
         free(alg);
         return ok;
 }
 
+json_t *py_det_array(json_t *md, const char *key, prc_err *err)
+{
+        json_t *det = prc_md_details(md), *a = json_object_get(det, key);
+
+        if (a != NULL)
+                return a;
+        a = json_array();
+        if (a == NULL || json_object_set_new(det, key, a) != 0) {
+                py_oom(err);
+                return NULL;
+        }
+        return a;
+}
+
 /* details.requirements: extras, marker, editable of the last dependency, when it has any. */
 static bool req_details(json_t *md, const py_req *r, bool editable, prc_err *err)
 {
-        json_t *det = prc_md_details(md), *list = json_object_get(det, "requirements"), *o, *ex = json_null();
+        json_t *list, *o, *ex = json_null();
         size_t idx = json_array_size(json_object_get(md, "dependencies")) - 1;
 
         if (r->extras == NULL && r->marker == NULL && !editable)
                 return true;
-        if (list == NULL) {
-                list = json_array();
-                if (list == NULL || json_object_set_new(det, "requirements", list) != 0)
-                        return oom(err);
-        }
+        if ((list = py_det_array(md, "requirements", err)) == NULL)
+                return false;
         if ((o = json_object()) == NULL || json_array_append_new(list, o) != 0)
-                return oom(err);
+                return py_oom(err);
         if (json_object_set_new(o, "dependency", json_integer((json_int_t)idx)) != 0 ||
             json_object_set_new(o, "editable", json_boolean(editable)) != 0)
-                return oom(err);
+                return py_oom(err);
         if (r->extras != NULL) {
                 const char *p = r->extras;
 
                 if ((ex = json_array()) == NULL)
-                        return oom(err);
+                        return py_oom(err);
                 while (*p != '\0') {
                         size_t l = strcspn(p, ",");
-                        char *one = dupn(p, l);
+                        char *one = py_dupn(p, l);
 
                         if (one == NULL || json_array_append_new(ex, json_string(one)) != 0) {
                                 free(one);
                                 json_decref(ex);
-                                return oom(err);
+                                return py_oom(err);
                         }
                         free(one);
                         p += l + (p[l] == ',');
                 }
         }
         if (json_object_set_new(o, "extras", ex) != 0)
-                return oom(err);
+                return py_oom(err);
         return prc_md_set_str(o, "marker", r->marker, err);
 }
 
@@ -604,7 +616,7 @@ bool py_add_pep508(json_t *md, const char *text, const char *scope, const char *
 
         if (rc == PY_OOM) {
                 py_req_free(&r);
-                return oom(err);
+                return py_oom(err);
         }
         if (rc == PY_BAD) {
                 py_req_free(&r);

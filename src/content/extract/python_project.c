@@ -10,11 +10,6 @@
 #include "base/alloc.h"
 #include "content/parsers/toml.h"
 
-static bool oom(prc_err *err)
-{
-        return prc_err_oom(err, "python extraction");
-}
-
 bool prc_x_py_match_pyproject(const char *path, const char *base)
 {
         (void)path;
@@ -100,7 +95,7 @@ static const char *source_url(const json_t *sources, const char *name)
 /* extras and markers of a table dependency into details.requirements (shared with PEP 508 entries). */
 static bool table_details(json_t *md, const json_t *t, bool editable, prc_err *err)
 {
-        json_t *ex = json_object_get(t, "extras"), *det = prc_md_details(md), *list, *o;
+        json_t *ex = json_object_get(t, "extras"), *list, *o;
         const char *marker = py_str(t, "markers");
         size_t idx = json_array_size(json_object_get(md, "dependencies")) - 1;
 
@@ -108,17 +103,14 @@ static bool table_details(json_t *md, const json_t *t, bool editable, prc_err *e
                 ex = NULL;
         if (ex == NULL && marker == NULL && !editable)
                 return true;
-        if ((list = json_object_get(det, "requirements")) == NULL) {
-                list = json_array();
-                if (list == NULL || json_object_set_new(det, "requirements", list) != 0)
-                        return oom(err);
-        }
+        if ((list = py_det_array(md, "requirements", err)) == NULL)
+                return false;
         if ((o = json_object()) == NULL || json_array_append_new(list, o) != 0)
-                return oom(err);
+                return py_oom(err);
         if (json_object_set_new(o, "dependency", json_integer((json_int_t)idx)) != 0 ||
             json_object_set_new(o, "editable", json_boolean(editable)) != 0 ||
             json_object_set_new(o, "extras", ex != NULL ? json_deep_copy(ex) : json_null()) != 0)
-                return oom(err);
+                return py_oom(err);
         return prc_md_set_str(o, "marker", marker, err);
 }
 
@@ -316,7 +308,7 @@ static bool set_package(json_t *md, const prc_xin *in, const char *name, const j
         bool ok;
 
         if (purl == NULL)
-                return oom(err);
+                return py_oom(err);
         ok = prc_md_set_package(md, name, version, purl, line_of(in, "name", header_line(in, hdr, NULL)), err);
         free(purl);
         return ok;
@@ -364,7 +356,7 @@ static bool poetry(json_t *md, const prc_xin *in, const json_t *po, bool have_pk
         }
         if ((v = json_object_get(po, "extras")) != NULL &&
             json_object_set(prc_md_details(md), "poetry_extras", (json_t *)v) != 0)
-                return oom(err);
+                return py_oom(err);
         return true;
 }
 
@@ -499,12 +491,12 @@ json_t *prc_x_py_pipfile(const prc_xin *in, prc_err *err)
         }
         if ((v = json_object_get(doc, "requires")) != NULL &&
             json_object_set(prc_md_details(md), "requires", (json_t *)v) != 0) {
-                oom(err);
+                py_oom(err);
                 goto fail;
         }
         if ((v = json_object_get(doc, "scripts")) != NULL &&
             json_object_set(prc_md_details(md), "scripts", (json_t *)v) != 0) {
-                oom(err);
+                py_oom(err);
                 goto fail;
         }
         json_decref(doc);

@@ -21,22 +21,6 @@
 #include "base/utf8.h"
 #include "content/parsers/ini.h"
 
-static bool oom(prc_err *err)
-{
-        return prc_err_oom(err, "python extraction");
-}
-
-static char *dupn(const char *s, size_t n)
-{
-        char *o = prc_malloc(n + 1);
-
-        if (o != NULL) {
-                memcpy(o, s, n);
-                o[n] = '\0';
-        }
-        return o;
-}
-
 static bool has_prefix_ci(const char *s, const char *p)
 {
         return strncasecmp(s, p, strlen(p)) == 0;
@@ -110,41 +94,17 @@ static bool skip(rq *q, const char *what, const char *why, prc_err *err)
         return prc_md_not_extracted(q->md, what, why, q->line, err);
 }
 
-static json_t *det_list(rq *q, const char *key, prc_err *err)
+/* details[list] gains {k1: v1, k2: v2, "line"} for the logical line being read. */
+static bool det_entry(rq *q, const char *list, const char *k1, const char *v1, const char *k2, const char *v2,
+                      prc_err *err)
 {
-        json_t *a = json_object_get(q->det, key);
-
-        if (a != NULL)
-                return a;
-        a = json_array();
-        if (a == NULL || json_object_set_new(q->det, key, a) != 0) {
-                oom(err);
-                return NULL;
-        }
-        return a;
-}
-
-static bool include(rq *q, const char *kind, const char *file, prc_err *err)
-{
-        json_t *a = det_list(q, "includes", err), *o;
+        json_t *a = py_det_array(q->md, list, err), *o;
 
         if (a == NULL)
                 return false;
         if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0)
-                return oom(err);
-        return prc_md_set_str(o, "kind", kind, err) && prc_md_set_str(o, "path", file, err) &&
-               json_object_set_new(o, "line", json_integer(q->line)) == 0;
-}
-
-static bool option_entry(rq *q, const char *opt, const char *val, prc_err *err)
-{
-        json_t *a = det_list(q, "options", err), *o;
-
-        if (a == NULL)
-                return false;
-        if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0)
-                return oom(err);
-        return prc_md_set_str(o, "option", opt, err) && prc_md_set_str(o, "value", val, err) &&
+                return py_oom(err);
+        return prc_md_set_str(o, k1, v1, err) && prc_md_set_str(o, k2, v2, err) &&
                json_object_set_new(o, "line", json_integer(q->line)) == 0;
 }
 
@@ -184,7 +144,7 @@ static bool tokenize(const char *s, toks *t)
                                 return false;
                         t->v = nv;
                 }
-                if ((t->v[t->n] = dupn(s, l)) == NULL)
+                if ((t->v[t->n] = py_dupn(s, l)) == NULL)
                         return false;
                 t->n++;
                 s += l;
@@ -292,7 +252,7 @@ static char *name_of_location(const char *loc, bool *oomed)
         }
         if (!py_name_valid(b, (size_t)(e - b)))
                 return NULL;
-        char *o = dupn(b, (size_t)(e - b));
+        char *o = py_dupn(b, (size_t)(e - b));
 
         *oomed = o == NULL;
         return o;
@@ -321,10 +281,10 @@ static int location_req(const char *text, py_req *r, bool *is_path, const char *
                         *why = "an environment marker that PEP 508 does not allow";
                         return PY_BAD;
                 }
-                if ((r->marker = dupn(x, strlen(x))) == NULL)
+                if ((r->marker = py_dupn(x, strlen(x))) == NULL)
                         return PY_OOM;
         }
-        if ((r->url = dupn(text, n)) == NULL)
+        if ((r->url = py_dupn(text, n)) == NULL)
                 return PY_OOM;
         *is_path = !is_url(r->url) || strncmp(r->url, "file:", 5) == 0;
         r->name = name_of_location(r->url, &o);
@@ -339,7 +299,7 @@ static int location_req(const char *text, py_req *r, bool *is_path, const char *
                         *frag = '\0';
                 l = strlen(r->url);
                 if (l > 0 && r->url[l - 1] == ']' && (x = strrchr(r->url, '[')) != NULL) {
-                        if ((r->extras = dupn(x + 1, strlen(x + 1) - 1)) == NULL)
+                        if ((r->extras = py_dupn(x + 1, strlen(x + 1) - 1)) == NULL)
                                 return PY_OOM;
                         r->url[x - r->url] = '\0';
                 }
@@ -367,7 +327,7 @@ static bool looks_like_location(const char *s)
                 return true;
         if (strncmp(s, "file:", 5) == 0 || s[0] == '.' || s[0] == '/' || s[0] == '~')
                 return true;
-        tok = dupn(s, (size_t)(sp - s));
+        tok = py_dupn(s, (size_t)(sp - s));
         arch = tok != NULL && is_archive(tok) && strchr(tok, '@') == NULL;
         free(tok);
         return arch;
@@ -400,7 +360,7 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
         }
         if (rc == PY_OOM) {
                 py_req_free(&r);
-                return oom(err);
+                return py_oom(err);
         }
         if (rc == PY_BAD) {
                 py_req_free(&r);
@@ -417,12 +377,12 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                 if (o->what == O_HASH) {
                         if (hashes == NULL && (hashes = json_array()) == NULL) {
                                 py_req_free(&r);
-                                return oom(err);
+                                return py_oom(err);
                         }
                         if (json_array_append_new(hashes, json_string(val)) != 0) {
                                 py_req_free(&r);
                                 json_decref(hashes);
-                                return oom(err);
+                                return py_oom(err);
                         }
                 }
         }
@@ -436,7 +396,7 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                         d = NULL;
                 else if (json_array_size(hashes) > 1) {
                         /* every --hash pip would accept, when there are several */
-                        json_t *a = det_list(q, "hashes", err), *o = NULL;
+                        json_t *a = py_det_array(q->md, "hashes", err), *o = NULL;
                         size_t idx = json_array_size(json_object_get(q->md, "dependencies")) - 1;
 
                         if (a == NULL) {
@@ -444,7 +404,7 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                         } else if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0 ||
                                    json_object_set_new(o, "dependency", json_integer((json_int_t)idx)) != 0 ||
                                    json_object_set(o, "values", hashes) != 0) {
-                                oom(err);
+                                py_oom(err);
                                 d = NULL;
                         }
                 }
@@ -464,7 +424,7 @@ static bool option_line(rq *q, const char *text, prc_err *err)
 
         if (!tokenize(text, &t)) {
                 toks_free(&t);
-                return oom(err);
+                return py_oom(err);
         }
         for (size_t i = 0; ok && i < t.n; i++) {
                 const char *val = NULL, *name;
@@ -479,7 +439,8 @@ static bool option_line(rq *q, const char *text, prc_err *err)
                 switch (o->what) {
                 case O_REQ:
                 case O_CON:
-                        ok = include(q, o->what == O_REQ ? "requirement" : "constraint", val, err);
+                        ok = det_entry(q, "includes", "kind", o->what == O_REQ ? "requirement" : "constraint",
+                                       "path", val, err);
                         q->good++;
                         break;
                 case O_EDIT:
@@ -495,7 +456,7 @@ static bool option_line(rq *q, const char *text, prc_err *err)
                 case O_TRUST:
                 case O_FLAGV:
                 case O_FLAG:
-                        ok = option_entry(q, name + 2, o->what == O_FLAG ? NULL : val, err);
+                        ok = det_entry(q, "options", "option", name + 2, "value", o->what == O_FLAG ? NULL : val, err);
                         q->good++;
                         break;
                 default:
@@ -523,7 +484,7 @@ static bool req_line(rq *q, char *text, prc_err *err)
         if (cut != NULL) {
                 if (!tokenize(cut, &t)) {
                         toks_free(&t);
-                        return oom(err);
+                        return py_oom(err);
                 }
                 *cut = '\0';
                 for (char *e = cut; e > text && (e[-1] == ' ' || e[-1] == '\t'); e--)
@@ -699,8 +660,8 @@ json_t *prc_x_py_pip_conf(const prc_xin *in, prc_err *err)
                                         l = strcspn(s, " \t\r\n");
                                         if (l == 0)
                                                 break;
-                                        if ((u = dupn(s, l)) == NULL) {
-                                                oom(err);
+                                        if ((u = py_dupn(s, l)) == NULL) {
+                                                py_oom(err);
                                                 goto fail;
                                         }
                                         ok = py_registry(md, key, sname, u, kl, err);
@@ -711,23 +672,21 @@ json_t *prc_x_py_pip_conf(const prc_xin *in, prc_err *err)
                                 }
                         } else if (strcmp(key, "trusted-host") == 0 || strcmp(key, "cert") == 0 ||
                                    strcmp(key, "client-cert") == 0 || strcmp(key, "proxy") == 0) {
-                                json_t *det = prc_md_details(md), *a = json_object_get(det, "settings"), *o;
+                                json_t *a, *o;
                                 bool cred;
                                 char *clean = prc_md_url_strip(s, &cred);
 
                                 if (clean == NULL) {
-                                        oom(err);
+                                        py_oom(err);
                                         goto fail;
                                 }
-                                if (a == NULL && (json_object_set_new(det, "settings", a = json_array()) != 0 ||
-                                                  a == NULL)) {
+                                if ((a = py_det_array(md, "settings", err)) == NULL) {
                                         free(clean);
-                                        oom(err);
                                         goto fail;
                                 }
                                 if ((o = json_object()) == NULL || json_array_append_new(a, o) != 0) {
                                         free(clean);
-                                        oom(err);
+                                        py_oom(err);
                                         goto fail;
                                 }
                                 bool ok = prc_md_set_str(o, "section", sname, err) &&
@@ -770,8 +729,8 @@ static bool cfg_list(json_t *md, const prc_xin *in, const char *val, const char 
                         e--;
                 if (b == e || *b == '#')
                         continue;
-                if ((one = dupn(b, (size_t)(e - b))) == NULL)
-                        return oom(err);
+                if ((one = py_dupn(b, (size_t)(e - b))) == NULL)
+                        return py_oom(err);
                 ok = py_add_pep508(md, one, scope, group, prc_x_find_line(in, one, from), err);
                 free(one);
                 if (!ok)
@@ -803,7 +762,7 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
                 bool ok;
 
                 if (purl == NULL) {
-                        oom(err);
+                        py_oom(err);
                         goto fail;
                 }
                 ok = prc_md_set_package(md, py_str(meta, "name"), py_str(meta, "version"), purl,
