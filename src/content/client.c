@@ -541,8 +541,15 @@ static bool cache_key(const prc_req *r, uint8_t key[PRC_SHA256_LEN], prc_err *er
                 return false;
         head.input = NULL;
         head.input_len = 0;
-        head.path = NULL;       /* the path only labels a request: same bytes, same document */
-        head.path_len = 0;
+        /*
+         * The path only labels a parse: same bytes, same document.  An
+         * extraction's path picks the extractor and is written into the
+         * ManifestDoc, so it stays in the key there.
+         */
+        if (r->op != PRC_OP_EXTRACT) {
+                head.path = NULL;
+                head.path_len = 0;
+        }
         prc_buf_init(&b, (size_t)PRC_FRAME_ARGS_MAX + 256);
         ok = prc_buf_put(&b, &r->op, sizeof(r->op), err) && prc_req_encode(&head, &b, err) &&
              prc_sha256_update(h, b.data, b.len, err) && prc_sha256_update(h, r->input, r->input_len, err) &&

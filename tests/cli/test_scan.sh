@@ -439,3 +439,18 @@ m = [a for a in r["assertions"] if a["evidence"] and a["evidence"][0]["source"].
 assert m and m[0]["state"] != "Pass", m
 assert "content_floor" in m[0]["evidence"][0]["source"], m[0]["evidence"][0]["source"]' <<<"$OUT"
 }
+
+# Found on the real corpus: the client's reply cache keyed extractions by bytes only, so the second of two
+# identical manifests got the first one's ManifestDoc (its path) and was refused as manifest-doc-invalid.
+t_scan_identical_manifests_at_two_paths_are_each_extracted() {
+        mk_good "$TMP/t"
+        mkdir -p "$TMP/t/a" "$TMP/t/b"
+        cp "$PRC_ROOT/tests/fixtures/extract/npm/yarn-classic/yarn.lock" "$TMP/t/a/yarn.lock"
+        cp "$PRC_ROOT/tests/fixtures/extract/npm/yarn-classic/yarn.lock" "$TMP/t/b/yarn.lock"
+        run "$PRC" scan --target "$TMP/t" --format json
+        /usr/bin/python3 -c 'import json,sys; r=json.loads(sys.stdin.read())
+assert r["coverage_gaps"] == [], r["coverage_gaps"]
+rows = {x["path"]: x for x in r["extractions"]}
+assert "a/yarn.lock" in rows and "b/yarn.lock" in rows, rows
+assert rows["a/yarn.lock"]["sha256"] != rows["b/yarn.lock"]["sha256"], rows' <<<"$OUT"
+}
