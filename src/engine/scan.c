@@ -396,11 +396,13 @@ static bool follow_includes(struct scan *s, prc_buf *b, prc_err *err)
                         const char *rel = json_string_value(json_object_get(inc, "path"));
                         char path[PRC_PATH_MAX + 1], why[512];
                         long idx;
+                        bool inside;
                         prc_err pe;
 
                         if (rel == NULL)
                                 continue;
-                        idx = include_path(from, rel, path, sizeof(path)) ? prc_inventory_find(s->inv, path) : -1;
+                        inside = include_path(from, rel, path, sizeof(path));
+                        idx = inside ? prc_inventory_find(s->inv, path) : -1;
                         if (idx < 0 || s->files[idx].symlink || s->files[idx].oversized) {
                                 snprintf(why, sizeof(why), "included by %s (%s): %s", from,
                                          json_is_string(json_object_get(inc, "kind"))
@@ -408,7 +410,8 @@ static bool follow_includes(struct scan *s, prc_buf *b, prc_err *err)
                                                  : "include",
                                          idx < 0 ? "not a file of the inventory, so not followed"
                                                  : "a symlink or above the analysis ceiling, so not followed");
-                                ok = add_gap(s, idx < 0 ? rel : path, prc_err_name(PRC_E_MANIFEST_INCLUDE_OUTSIDE), why,
+                                /* The gap names the file the include resolves to, or as written when it leaves the root. */
+                                ok = add_gap(s, inside ? path : rel, prc_err_name(PRC_E_MANIFEST_INCLUDE_OUTSIDE), why,
                                              err);
                                 continue;
                         }

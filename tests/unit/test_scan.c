@@ -716,6 +716,10 @@ static bool includes_extract(void *ctx, const char *format, const char *path, co
                                               "path", "./sub/../sub/base.txt", "kind", "constraint", "path",
                                               "../outside.txt", "kind", "requirement", "path", "missing.txt", "kind",
                                               "requirement", "path", "https://example.invalid/r.txt"));
+        /* a missing include of a file in a directory is named where it resolves, not as written */
+        if (strcmp(path, "sub/base.txt") == 0)
+                json_object_set_new(json_object_get(*out, "details"), "includes",
+                                    json_pack("[{s:s,s:s}]", "kind", "requirement", "path", "gone.txt"));
         return true;
 }
 
@@ -751,7 +755,8 @@ static void test_scan__includes_are_followed_only_inside_the_inventory(void)
         T_ASSERT(has_gap(r, "../outside.txt", "manifest-include-outside"));
         T_ASSERT(has_gap(r, "missing.txt", "manifest-include-outside"));
         T_ASSERT(has_gap(r, "https://example.invalid/r.txt", "manifest-include-outside"));
-        T_EQ_INT(json_array_size(json_object_get(r, "coverage_gaps")), 3);
+        T_ASSERT(has_gap(r, "sub/gone.txt", "manifest-include-outside"));
+        T_EQ_INT(json_array_size(json_object_get(r, "coverage_gaps")), 4);
         T_ASSERT(strcmp(state_by_id(r, "M"), "Pass") != 0);
         json_decref(r);
 }
