@@ -531,14 +531,21 @@ static bool change(json_t *list, const char *kind, bool risky, const char *path,
         return json_array_append_new(list, c) == 0;
 }
 
-static const json_t *old_source_at(const json_t *old, const char *arch, json_int_t index)
+/*
+ * The old source at the same place: same file (the PKGBUILD and the
+ * .SRCINFO each list the sources, so an index alone names two), same
+ * architecture suffix, same index.
+ */
+static const json_t *old_source_at(const json_t *old, const char *path, const char *arch, json_int_t index)
 {
         const json_t *s;
         size_t i;
 
         json_array_foreach(json_object_get(old, "sources"), i, s)
                 if (strcmp(json_string_value(json_object_get(s, "arch")), arch) == 0 &&
-                    json_integer_value(json_object_get(s, "index")) == index)
+                    json_integer_value(json_object_get(s, "index")) == index &&
+                    path != NULL && json_is_string(json_object_get(s, "path")) &&
+                    strcmp(json_string_value(json_object_get(s, "path")), path) == 0)
                         return s;
         return NULL;
 }
@@ -587,7 +594,7 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 const char *arch = json_string_value(json_object_get(v, "arch"));
                 if (!ok || json_is_true(json_object_get(v, "checked")) || json_is_true(json_object_get(v, "vcs")))
                         continue;
-                o = old_source_at(old, arch, json_integer_value(json_object_get(v, "index")));
+                o = old_source_at(old, PATH(v), arch, json_integer_value(json_object_get(v, "index")));
                 /* Unverified before at the same place: not new.  Checked before, or new: a reviewer must see it. */
                 if (o != NULL && !json_is_true(json_object_get(o, "checked")) &&
                     !json_is_true(json_object_get(o, "vcs")))
