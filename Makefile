@@ -51,7 +51,7 @@ VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recov
           -DPRC_TESTING=1 -DPRC_FUZZING=1
 endif
 
-CFLAGS_ALL := $(BASE_CFLAGS) $(VFLAGS) $(CFLAGS)
+CFLAGS_ALL := $(BASE_CFLAGS) $(VFLAGS) $(CFLAGS) -I$(B)/gen
 
 # Quiet by default ("CC file"); `make V=1` prints whole command lines.
 ifeq ($(V),1)
@@ -117,6 +117,31 @@ $(B)/obj/%.o: %.c
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+# Installation (issue 24; docs/install.md).  DATADIR is compiled into prc: an installed
+# prc reads its catalog, adapter manifests and schemas there, never from the current
+# directory (src/cli/paths.c).  PRC_COMMIT is the commit built from ("unknown" without git).
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share/prc
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+APPARMORDIR ?= /etc/apparmor.d
+PRC_COMMIT ?= $(or $(shell [ -e .git ] && git rev-parse --verify -q HEAD 2>/dev/null | \
+        sed "s/$$/$$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -modified)/"),unknown)
+ifneq ($(filter-out /%,$(DATADIR)),)
+$(error DATADIR must be an absolute path, not '$(DATADIR)')
+endif
+
+# Rewritten only when a value changes, so a rebuild recompiles just its users.
+$(B)/gen/buildconf.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define PRC_DATADIR "%s"\n#define PRC_COMMIT "%s"\n' '$(DATADIR)' '$(PRC_COMMIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+$(B)/obj/src/cli/paths.o $(B)/obj/src/cli/version.o: $(B)/gen/buildconf.h
+.PHONY: FORCE
+FORCE:
 
 # The two README commands.
 # Exit 1 means "judged": PRC-A-CORE-013 stays Blocked in inspect mode (no containers).

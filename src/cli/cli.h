@@ -56,6 +56,17 @@ void cli_client_opts(prc_client_opts *o);
         "landlock takes any Landlock ABI; seccomp runs without Landlock.  The floor applied\n" \
         "is recorded; docs/sandbox.md says what each level gives up.\n"
 
+/*
+ * prc's own data (paths.c): catalog/, adapters/, schemas/ under one root,
+ * the source tree when this binary is its build/prc (or build/VARIANT/prc),
+ * else the data directory set at build time (Makefile DATADIR).  Never the
+ * current directory or the environment.  cli_data_path writes ROOT/rel into
+ * buf and returns buf (truncated past cap, which then cannot be opened).
+ */
+const char *cli_data_root(char *buf, size_t cap);
+const char *cli_data_path(const char *rel, char *buf, size_t cap);
+bool cli_data_root_is_source(void);
+
 /* Print "prc WHAT: reason" and a pointer to --help; returns PRC_EXIT_USAGE. */
 int cli_usage(const char *what, const char *fmt, ...) PRC_PRINTF(2, 3);
 /* Print an error record to stderr as "prc: class: location: message". */

@@ -327,38 +327,12 @@ static void print_text(const json_t *r)
         printf("result %s\n", json_string_value(json_object_get(r, "id")));
 }
 
-/* The bundled catalog/ beside the binary's build dir (whatever the environment says). */
-static const char *bundled_catalog(char *buf, size_t cap)
-{
-        char exe[4096];
-        ssize_t n;
-
-        n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        if (n > 0) {
-                char *slash;
-                exe[n] = '\0';
-                /* build/prc or build/<variant>/prc -> repository root */
-                for (int up = 0; up < 3; up++) {
-                        slash = strrchr(exe, '/');
-                        if (slash == NULL)
-                                break;
-                        *slash = '\0';
-                        snprintf(buf, cap, "%s/catalog/catalog.yaml", exe);
-                        if (access(buf, R_OK) == 0) {
-                                snprintf(buf, cap, "%s/catalog", exe);
-                                return buf;
-                        }
-                }
-        }
-        return "catalog";
-}
-
 /* Default catalog: PRC_CATALOG_ROOT, else the bundled one. */
 static const char *default_catalog(char *buf, size_t cap)
 {
         const char *env = getenv("PRC_CATALOG_ROOT");
 
-        return env != NULL ? env : bundled_catalog(buf, cap);
+        return env != NULL ? env : cli_data_path("catalog", buf, cap);
 }
 
 static bool rfc3339_ok(const char *s)
@@ -694,8 +668,8 @@ int cmd_verify(int argc, char **argv)
         if (getenv("PRC_CATALOG_ROOT") != NULL)
                 return cli_usage("verify", "PRC_CATALOG_ROOT cannot override the bundled catalog here; unset it, or "
                                  "use prc scan --catalog-root");
-        root = (char *)bundled_catalog(catbuf, sizeof(catbuf));
-        snprintf(manifest, sizeof(manifest), "%s/../%s", root, GITLEAKS_MANIFEST);
+        root = (char *)cli_data_path("catalog", catbuf, sizeof(catbuf));
+        cli_data_path(GITLEAKS_MANIFEST, manifest, sizeof(manifest));
         {
                 char *args[32];
                 int n = 0;
