@@ -16,6 +16,7 @@
 
 #define PRC_VERSION "0.1.0"
 #define PRC_ENGINE_API 1
+#define PRC_TAGLINE "production-readiness and supply-chain review of a source tree"
 
 /* Exit statuses (DESIGN.md, "Command line"). */
 enum {
@@ -66,6 +67,12 @@ void cli_client_opts(prc_client_opts *o);
 const char *cli_data_root(char *buf, size_t cap);
 const char *cli_data_path(const char *rel, char *buf, size_t cap);
 bool cli_data_root_is_source(void);
+
+/*
+ * prc help --list | --man [CMD [SUB]] | --completion bash|zsh (helpgen.c):
+ * man pages and completions from prc_cmds[]; argv[0] is the --word.
+ */
+int cli_help_gen(int argc, char **argv);
 
 /* Print "prc WHAT: reason" and a pointer to --help; returns PRC_EXIT_USAGE. */
 int cli_usage(const char *what, const char *fmt, ...) PRC_PRINTF(2, 3);

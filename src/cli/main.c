@@ -338,7 +338,7 @@ const size_t prc_ncmds = PRC_ARRAY_LEN(prc_cmds);
 
 static void help(FILE *f)
 {
-        fprintf(f, "prc %s - production-readiness and supply-chain review of a source tree\n\n"
+        fprintf(f, "prc %s - " PRC_TAGLINE "\n\n"
                    "usage: prc COMMAND [ARGS]\n\ncommands:\n", PRC_VERSION);
         for (size_t i = 0; i < prc_ncmds; i++) {
                 char word[64];
@@ -397,6 +397,8 @@ int main(int argc, char **argv)
                 return PRC_EXIT_OK;
         }
         if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+                if (argc >= 3 && strncmp(argv[2], "--", 2) == 0)
+                        return cli_help_gen(argc - 2, argv + 2);        /* man pages, completions */
                 if (argc >= 3) {
                         for (size_t i = 0; i < prc_ncmds; i++) {
                                 const prc_cmd *c = &prc_cmds[i];
