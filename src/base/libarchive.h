@@ -27,7 +27,8 @@
         X(read_support_format_tar) X(read_open_memory) X(read_next_header) X(read_data) X(error_string) \
         X(filter_bytes) X(filter_code) X(filter_count) X(format) X(entry_filetype) X(entry_hardlink)    \
         X(entry_mode) X(entry_pathname) X(entry_perm) X(entry_size) X(entry_size_is_set)               \
-        X(entry_symlink) X(entry_pathname_utf8) X(entry_symlink_utf8) X(entry_hardlink_utf8)
+        X(entry_symlink) X(entry_pathname_utf8) X(entry_symlink_utf8) X(entry_hardlink_utf8)         \
+        X(version_string)
 
 /* Each slot has the type of <archive.h>'s own declaration. */
 #define PRC_LA_SLOT(name) __typeof__(&archive_##name) name;

@@ -73,6 +73,8 @@ bool cli_data_root_is_source(void);
  * man pages and completions from prc_cmds[]; argv[0] is the --word.
  */
 int cli_help_gen(int argc, char **argv);
+/* prc --version (version.c): version, commit, data root, loaded libraries, content floor. */
+int cli_version(void);
 
 /* Print "prc WHAT: reason" and a pointer to --help; returns PRC_EXIT_USAGE. */
 int cli_usage(const char *what, const char *fmt, ...) PRC_PRINTF(2, 3);

@@ -33,7 +33,9 @@ const prc_cmd prc_cmds[] = {
           "directory is the package root, rejected members are named and make whole-tree\n"
           "assertions Unknown; the archive's SHA-256 is recorded.  --aur NAME fetches NAME's\n"
           "AUR snapshot over HTTPS first (as prc aur fetch) and records the package and URL.\n"
-          "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
+          "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog: the one\n"
+          "installed with prc (prc --version names its data directory), or the source tree's\n"
+          "catalog/ for a prc run from its build directory; never the current directory.\n"
           "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
           "--format sarif prints a SARIF 2.1.0 view (one result per assertion not passing).\n"
@@ -393,8 +395,7 @@ int main(int argc, char **argv)
                 return PRC_EXIT_USAGE;
         }
         if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-                printf("prc %s (engine API %d)\n", PRC_VERSION, PRC_ENGINE_API);
-                return PRC_EXIT_OK;
+                return cli_version();
         }
         if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
                 if (argc >= 3 && strncmp(argv[2], "--", 2) == 0)

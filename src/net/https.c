@@ -72,6 +72,18 @@ static void cu_load(void)
         atomic_store(&cu_ok, true);
 }
 
+const char *prc_https_library_version(prc_err *err)
+{
+        const curl_version_info_data *v;
+
+        if (pthread_once(&cu_once, cu_load) != 0 || !atomic_load(&cu_ok)) {
+                prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "%s", cu_why[0] ? cu_why : "libcurl could not be loaded");
+                return NULL;
+        }
+        v = cu.version_info(CURLVERSION_NOW);
+        return v != NULL && v->version != NULL ? v->version : "unknown";
+}
+
 typedef struct sink {
         prc_buf    *out;
         size_t      start, max;

@@ -63,4 +63,11 @@ typedef struct prc_https_result {
 bool prc_https_get(const char *url, const prc_https_opts *o, prc_buf *out, prc_https_result *res,
                    prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * The version of the libcurl prc_https_get would use ("8.14.1"), loading it
+ * as a fetch does; NULL with library-unavailable (the reason) when it
+ * cannot be loaded or is not usable (prc --version reports it).
+ */
+const char *prc_https_library_version(prc_err *err);
+
 #endif
