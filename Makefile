@@ -51,7 +51,7 @@ VFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recov
           -DPRC_TESTING=1 -DPRC_FUZZING=1
 endif
 
-CFLAGS_ALL := $(BASE_CFLAGS) $(VFLAGS) $(CFLAGS) -I$(B)/gen
+CFLAGS_ALL := $(BASE_CFLAGS) $(VFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(B)/gen
 
 # Quiet by default ("CC file"); `make V=1` prints whole command lines.
 ifeq ($(V),1)
@@ -91,7 +91,7 @@ $(B)/libprc.a: $(LIB_OBJ)
 
 $(B)/prc: $(CLI_OBJ) $(B)/libprc.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(B)/libprc.a $(LIBS) $(LDV)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libprc.a $(LIBS) $(LDV)
 
 # The test binary links the CLI objects too (minus main) so command code is testable.
 $(B)/prc-tests: $(TEST_OBJ) $(filter-out %/main.o,$(CLI_OBJ)) $(B)/libprc.a
