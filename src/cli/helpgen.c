@@ -431,16 +431,14 @@ static void zsh_completion(FILE *f)
                 size_t n = parse_opts(prc_cmds[i].usage, o, OPT_MAX);
                 fprintf(f, "\t'%s%s%s') _arguments -S", prc_cmds[i].name, prc_cmds[i].sub ? " " : "",
                         prc_cmds[i].sub ? prc_cmds[i].sub : "");
+                /* Option names and choices are [a-z0-9_-] words (parse_opts): no quoting needed. */
                 for (size_t k = 0; k < n; k++) {
-                        char spec[256];
+                        fprintf(f, " \\\n\t\t'*%s", o[k].name);
                         if (o[k].choices[0] != '\0')
-                                snprintf(spec, sizeof(spec), "*%s:%s:(%s)", o[k].name, o[k].name + 2, o[k].choices);
+                                fprintf(f, ":%s:(%s)", o[k].name + 2, o[k].choices);
                         else if (o[k].arg)
-                                snprintf(spec, sizeof(spec), "*%s:%s:_files", o[k].name, o[k].name + 2);
-                        else
-                                snprintf(spec, sizeof(spec), "*%s", o[k].name);
-                        fputs(" \\\n\t\t", f);
-                        squote(f, spec);
+                                fprintf(f, ":%s:_files", o[k].name + 2);
+                        fputc('\'', f);
                 }
                 fputs(" \\\n\t\t'--help' '*:file:_files' ;;\n", f);
         }
