@@ -70,9 +70,9 @@ bool cli_data_root_is_source(void);
 
 /*
  * prc help --list | --man [CMD [SUB]] | --completion bash|zsh (helpgen.c):
- * man pages and completions from prc_cmds[]; argv[0] is the --word.
+ * man pages and completions from a command table (prc_cmds[]); argv[0] is the --word.
  */
-int cli_help_gen(int argc, char **argv);
+int cli_help_gen(const prc_cmd *cmds, size_t ncmds, int argc, char **argv);
 /* prc --version (version.c): version, commit, data root, loaded libraries, content floor. */
 int cli_version(void);
 

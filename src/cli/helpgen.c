@@ -9,6 +9,7 @@
  *   prc help --completion bash|zsh  the completion script
  *
  * The build runs these (Makefile: man, completions); they are not listed.
+ * The table comes in as an argument so the unit tests can render their own.
  */
 #include "cli/cli.h"
 
@@ -19,6 +20,10 @@
 #include "buildconf.h"
 
 enum { OPT_MAX = 48, OPT_NAME = 40, OPT_CHOICES = 120 };
+
+/* The table being rendered (cli_help_gen's arguments: main.c passes prc_cmds, tests their own). */
+static const prc_cmd *tab;
+static size_t ntab;
 
 typedef struct gen_opt {
         char name[OPT_NAME];            /* "--target" */
@@ -267,11 +272,11 @@ static void man_prc(FILE *f)
                     "that is content-addressed and reproducible byte for byte.  Every parser of target bytes runs "
                     "in a sandboxed content worker.");
         fputs(".SH COMMANDS\n", f);
-        for (size_t i = 0; i < prc_ncmds; i++) {
-                page_name(&prc_cmds[i], name, sizeof(name));
+        for (size_t i = 0; i < ntab; i++) {
+                page_name(&tab[i], name, sizeof(name));
                 fputs(".TP\n", f);
                 roff_ref(f, name, "");
-                roff_str(f, prc_cmds[i].summary);
+                roff_str(f, tab[i].summary);
         }
         fputs(".SH EXIT STATUS\n.TP\n0\nsuccess; for a scan, every assertion passed\n.TP\n1\n"
               "the input was judged and found wanting\n.TP\n2\nusage error\n.TP\n3\nexecution error\n"
@@ -297,9 +302,9 @@ static void man_prc(FILE *f)
         roff_str(f, "A prc run from its source tree's build directory reads that tree's catalog/, adapters/ and "
                     "schemas/ instead; never the current directory.");
         fputs(".SH SEE ALSO\n", f);
-        for (size_t i = 0; i < prc_ncmds; i++) {
-                page_name(&prc_cmds[i], name, sizeof(name));
-                roff_ref(f, name, i + 1 < prc_ncmds ? " ," : "");
+        for (size_t i = 0; i < ntab; i++) {
+                page_name(&tab[i], name, sizeof(name));
+                roff_ref(f, name, i + 1 < ntab ? " ," : "");
         }
 }
 
@@ -322,24 +327,24 @@ static void squote(FILE *f, const char *s)
 static bool first_of_word(size_t i)
 {
         for (size_t k = 0; k < i; k++)
-                if (strcmp(prc_cmds[k].name, prc_cmds[i].name) == 0)
+                if (strcmp(tab[k].name, tab[i].name) == 0)
                         return false;
         return true;
 }
 
 static bool has_subs(const char *name)
 {
-        for (size_t i = 0; i < prc_ncmds; i++)
-                if (strcmp(prc_cmds[i].name, name) == 0 && prc_cmds[i].sub != NULL)
+        for (size_t i = 0; i < ntab; i++)
+                if (strcmp(tab[i].name, name) == 0 && tab[i].sub != NULL)
                         return true;
         return false;
 }
 
 static void bash_words(FILE *f)
 {
-        for (size_t i = 0; i < prc_ncmds; i++)
+        for (size_t i = 0; i < ntab; i++)
                 if (first_of_word(i))
-                        fprintf(f, "%s ", prc_cmds[i].name);
+                        fprintf(f, "%s ", tab[i].name);
 }
 
 static void bash_completion(FILE *f)
@@ -356,21 +361,21 @@ static void bash_completion(FILE *f)
         fputs("\thelp)\n\t\t[ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W '", f);
         bash_words(f);
         fputs("' -- \"$cur\"))\n\t\treturn ;;\n", f);
-        for (size_t i = 0; i < prc_ncmds; i++) {
-                const char *w = prc_cmds[i].name;
+        for (size_t i = 0; i < ntab; i++) {
+                const char *w = tab[i].name;
                 if (!first_of_word(i) || !has_subs(w))
                         continue;
                 fprintf(f, "\t%s)\n\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n\t\t\tCOMPREPLY=($(compgen -W '", w);
-                for (size_t k = i; k < prc_ncmds; k++)
-                        if (strcmp(prc_cmds[k].name, w) == 0 && prc_cmds[k].sub != NULL)
-                                fprintf(f, "%s ", prc_cmds[k].sub);
+                for (size_t k = i; k < ntab; k++)
+                        if (strcmp(tab[k].name, w) == 0 && tab[k].sub != NULL)
+                                fprintf(f, "%s ", tab[k].sub);
                 fputs("' -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n\t\tkey=\"$cmd ${COMP_WORDS[2]}\" ;;\n", f);
         }
         fputs("\t*) key=$cmd ;;\n\tesac\n\tcase $key in\n", f);
-        for (size_t i = 0; i < prc_ncmds; i++) {
-                size_t n = parse_opts(prc_cmds[i].usage, o, OPT_MAX);
-                fprintf(f, "\t'%s%s%s') opts='", prc_cmds[i].name, prc_cmds[i].sub ? " " : "",
-                        prc_cmds[i].sub ? prc_cmds[i].sub : "");
+        for (size_t i = 0; i < ntab; i++) {
+                size_t n = parse_opts(tab[i].usage, o, OPT_MAX);
+                fprintf(f, "\t'%s%s%s') opts='", tab[i].name, tab[i].sub ? " " : "",
+                        tab[i].sub ? tab[i].sub : "");
                 for (size_t k = 0; k < n; k++)
                         fprintf(f, "%s ", o[k].name);
                 fputs("--help'\n", f);
@@ -392,9 +397,9 @@ static void zsh_describe(FILE *f, const char *var, const char *word)
         const char *ind = word == NULL ? "\t" : "\t\t";
 
         fprintf(f, "%s%s=(\n", ind, var);
-        for (size_t i = 0; i < prc_ncmds; i++) {
+        for (size_t i = 0; i < ntab; i++) {
                 char item[256];
-                const prc_cmd *c = &prc_cmds[i];
+                const prc_cmd *c = &tab[i];
                 if (word == NULL ? !first_of_word(i) : (strcmp(c->name, word) != 0 || c->sub == NULL))
                         continue;
                 snprintf(item, sizeof(item), "%s:%s", word == NULL ? c->name : c->sub,
@@ -417,20 +422,20 @@ static void zsh_completion(FILE *f)
               "\t\tcompadd -- help --help --version\n\t\treturn\n\tfi\n\tkey=$words[2]\n"
               "\tcase $words[2] in\n\thelp) (( CURRENT == 3 )) && _describe -t commands 'prc command' cmds; "
               "return ;;\n", f);
-        for (size_t i = 0; i < prc_ncmds; i++) {
-                if (!first_of_word(i) || !has_subs(prc_cmds[i].name))
+        for (size_t i = 0; i < ntab; i++) {
+                if (!first_of_word(i) || !has_subs(tab[i].name))
                         continue;
-                fprintf(f, "\t%s)\n", prc_cmds[i].name);
-                zsh_describe(f, "subs", prc_cmds[i].name);
+                fprintf(f, "\t%s)\n", tab[i].name);
+                zsh_describe(f, "subs", tab[i].name);
                 fputs("\t\tif (( CURRENT == 3 )); then\n\t\t\t_describe -t subcommands 'subcommand' subs\n"
                       "\t\t\treturn\n\t\tfi\n\t\tkey=\"$words[2] $words[3]\"\n"
                       "\t\tshift words; (( CURRENT-- )) ;;\n", f);
         }
         fputs("\tesac\n\tshift words; (( CURRENT-- ))\n\tcase $key in\n", f);
-        for (size_t i = 0; i < prc_ncmds; i++) {
-                size_t n = parse_opts(prc_cmds[i].usage, o, OPT_MAX);
-                fprintf(f, "\t'%s%s%s') _arguments -S", prc_cmds[i].name, prc_cmds[i].sub ? " " : "",
-                        prc_cmds[i].sub ? prc_cmds[i].sub : "");
+        for (size_t i = 0; i < ntab; i++) {
+                size_t n = parse_opts(tab[i].usage, o, OPT_MAX);
+                fprintf(f, "\t'%s%s%s') _arguments -S", tab[i].name, tab[i].sub ? " " : "",
+                        tab[i].sub ? tab[i].sub : "");
                 /* Option names and choices are [a-z0-9_-] words (parse_opts): no quoting needed. */
                 for (size_t k = 0; k < n; k++) {
                         fprintf(f, " \\\n\t\t'*%s", o[k].name);
@@ -447,8 +452,8 @@ static void zsh_completion(FILE *f)
 
 static const prc_cmd *lookup(int argc, char **argv)
 {
-        for (size_t i = 0; argc >= 1 && i < prc_ncmds; i++) {
-                const prc_cmd *c = &prc_cmds[i];
+        for (size_t i = 0; argc >= 1 && i < ntab; i++) {
+                const prc_cmd *c = &tab[i];
                 if (strcmp(c->name, argv[0]) == 0 &&
                     (c->sub == NULL ? argc == 1 : argc == 2 && strcmp(c->sub, argv[1]) == 0))
                         return c;
@@ -456,14 +461,16 @@ static const prc_cmd *lookup(int argc, char **argv)
         return NULL;
 }
 
-int cli_help_gen(int argc, char **argv)
+int cli_help_gen(const prc_cmd *cmds, size_t ncmds, int argc, char **argv)
 {
         char name[96];
 
+        tab = cmds;
+        ntab = ncmds;
         if (strcmp(argv[0], "--list") == 0 && argc == 1) {
                 puts("prc");
-                for (size_t i = 0; i < prc_ncmds; i++) {
-                        page_name(&prc_cmds[i], name, sizeof(name));
+                for (size_t i = 0; i < ntab; i++) {
+                        page_name(&tab[i], name, sizeof(name));
                         puts(name);
                 }
                 return PRC_EXIT_OK;
@@ -480,10 +487,10 @@ int cli_help_gen(int argc, char **argv)
                         return PRC_EXIT_OK;
                 }
                 if (argc == 2 && strncmp(argv[1], "prc-", 4) == 0) {
-                        for (size_t i = 0; i < prc_ncmds; i++) {
-                                page_name(&prc_cmds[i], name, sizeof(name));
+                        for (size_t i = 0; i < ntab; i++) {
+                                page_name(&tab[i], name, sizeof(name));
                                 if (strcmp(name, argv[1]) == 0) {
-                                        man_command(stdout, &prc_cmds[i]);
+                                        man_command(stdout, &tab[i]);
                                         return PRC_EXIT_OK;
                                 }
                         }

@@ -399,7 +399,7 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
                 if (argc >= 3 && strncmp(argv[2], "--", 2) == 0)
-                        return cli_help_gen(argc - 2, argv + 2);        /* man pages, completions */
+                        return cli_help_gen(prc_cmds, prc_ncmds, argc - 2, argv + 2);        /* man pages, completions */
                 if (argc >= 3) {
                         for (size_t i = 0; i < prc_ncmds; i++) {
                                 const prc_cmd *c = &prc_cmds[i];

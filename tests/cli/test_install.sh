@@ -195,8 +195,8 @@ t_make_install_destdir_then_run_from_its_place_and_uninstall() {
         expect_out "commit unknown"
         # PRC_CATALOG_ROOT and --catalog-root still choose another catalog for prc scan.
         run env -C "$cwd" PRC_CATALOG_ROOT="$cwd/catalog" "$pfx/bin/prc" scan --target "$PRC_ROOT/examples/basic"
-        expect_rc 1
-        [ "$RC" -ne 0 ] && grep -qF "$cwd/catalog" <<<"$ERR" || fail "PRC_CATALOG_ROOT was not read: $ERR"
+        expect_rc 3
+        expect_err "$cwd/catalog/catalog.yaml: /not: unknown field"
         # Without its data directory an installed prc says where it looked, never the cwd.
         mv "$pfx/share/prc" "$pfx/share/prc.away"
         run env -C "$cwd" "$pfx/bin/prc" scan --target "$PRC_ROOT/examples/basic"
