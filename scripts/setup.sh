@@ -4,12 +4,13 @@
 # libcurl4-openssl-dev gives the headers of src/net/https.c; libcurl4 is the library it loads
 # with dlopen when `prc setup native` fetches (prc itself does not link it).
 # dpkg-dev, debhelper and lintian build and check the Debian package, man-db checks the man
-# pages and zsh loads the zsh completion (tests/cli/test_install.sh; docs/install.md).
+# pages, zsh loads the zsh completion and pre-commit runs .pre-commit-hooks.yaml
+# (tests/cli/test_install.sh; docs/install.md).
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
 libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-packaging python3-yaml openssl
 zlib1g-dev xxhash libcurl4-openssl-dev libcurl4
-dpkg-dev debhelper lintian man-db zsh"
+dpkg-dev debhelper lintian man-db zsh pre-commit"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
 --cyclonedx) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm

@@ -158,6 +158,39 @@ t_version_reports_the_strongest_floor_the_host_gives() {
         expect_out "  userns: "
 }
 
+# ---- pre-commit ----
+
+# precommit_run HOOK ARGS-YAML: pre-commit try-repo of this tree's .pre-commit-hooks.yaml on a
+# project (a git repository holding an AUR package), with $PRC as the installed prc.
+precommit_run() {
+        local hooks=$TMP/hooks proj=$TMP/proj
+        if [ ! -d "$hooks/.git" ]; then
+                mkdir -p "$hooks" "$proj" "$TMP/bin"
+                cp "$PRC_ROOT/.pre-commit-hooks.yaml" "$hooks/"
+                git -C "$hooks" init -q && git -C "$hooks" add . &&
+                        git -C "$hooks" -c user.name=t -c user.email=t@t commit -qm hooks
+                cp -r "$PRC_ROOT/tests/fixtures/aur/srcinfo-drift/clean-agrees/." "$proj/"
+                git -C "$proj" init -q && git -C "$proj" add .
+                ln -s "$PRC" "$TMP/bin/prc"
+        fi
+        printf 'repos:\n  - repo: %s\n    rev: HEAD\n    hooks:\n      - id: %s\n        args: %s\n' \
+                "$hooks" "$1" "$2" >"$proj/.pre-commit-config.yaml"
+        run env -C "$proj" PATH="$TMP/bin:$PATH" PRE_COMMIT_HOME="$TMP/pch" pre-commit run --all-files "$1"
+}
+
+t_precommit_hook_runs_prc_scan_with_the_profile_of_its_args() {
+        # prc/aur on an AUR package that passes; the same tree under prc/core fails (CORE-013 is
+        # Blocked in inspect mode, and the package has no README or licence): the commit stops.
+        precommit_run prc-scan '[--profile, prc/aur]'
+        expect_rc 0
+        expect_out "prc scan"
+        expect_out "Passed"
+        precommit_run prc-scan '[--profile, prc/core]'
+        expect_rc 1
+        expect_out "Failed"
+        expect_out "PRC-A-CORE-013   Blocked"
+}
+
 # ---- make install / uninstall ----
 
 t_make_install_destdir_then_run_from_its_place_and_uninstall() {
