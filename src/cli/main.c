@@ -67,8 +67,9 @@ const prc_cmd prc_cmds[] = {
           "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
           "Adapter, profile, mode and catalog overrides are refused, $PRC_CATALOG_ROOT included:\n"
-          "the catalog is the one bundled beside the binary.  The pinned image must\n"
-          "already be present (prc never pulls; 'prc setup native' pulls it once): when it\n"
+          "the catalog and manifest are the ones bundled with prc (prc --version names their\n"
+          "data directory).  The pinned image must already be present (prc never pulls;\n"
+          "'prc setup native' pulls it once): when it\n"
           "is absent, prc says so and which 'docker pull' fetches exactly the reviewed\n"
           "digest.  Never runs as root.  The Gitleaks ruleset comes from --gitleaks-ruleset,\n"
           "else $PRC_GITLEAKS_RULESET, else the copy 'prc setup native' stored in\n"
@@ -349,7 +350,7 @@ static void help(FILE *f)
                 fprintf(f, "  %-28s %s\n", word, prc_cmds[i].summary);
         }
         fprintf(f, "\n  prc COMMAND --help       details of one command\n"
-                   "  prc --version            print the version\n"
+                   "  prc --version            version, commit, libraries and the host's content floor\n"
                    "\nexit status: 0 ok, 1 judged and found wanting, 2 usage, 3 execution error,\n"
                    "4 refused by policy\n");
 }
