@@ -109,7 +109,19 @@ t_zsh_completion_loads() {
                 _ "$TMP/zf" "$TMP/zcompdump"
         expect_rc 0
         expect_eq "$OUT" "_prc"
-        grep -qF "'*--format:format:(text json sarif)'" "$TMP/zf/_prc" || fail "zsh: scan --format has no values"
+        # The function itself, with the completion system's entry points replaced by printers:
+        # what it hands _describe and _arguments for a command line.
+        zcomp() {
+                zsh -fc 'sed "\$d" "$1" >"$1.fn"; source "$1.fn"
+                        _describe() { print -l -- "${(@P)${@[-1]}}"; }
+                        compadd() { print -l -- "${@[2,-1]}"; }
+                        _arguments() { print -l -- "$@"; }
+                        shift; words=("$@"); CURRENT=$#; _prc' _ "$TMP/zf/_prc" "$@"
+        }
+        zcomp prc sc | grep -qx "scan:review a source tree against the catalog" || fail "zsh: no scan command"
+        zcomp prc content '' | grep -q "^extract:" || fail "zsh: no content extract"
+        zcomp prc scan --fo | grep -qxF '*--format:format:(text json sarif)' || fail "zsh: scan --format has no values"
+        zcomp prc setup native --on | grep -qxF '*--only:only:(images ruleset)' || fail "zsh: setup native --only"
 }
 
 # ---- prc --version ----
