@@ -127,8 +127,10 @@ DATADIR    ?= $(PREFIX)/share/prc
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
-PRC_COMMIT ?= $(or $(shell [ -e .git ] && git rev-parse --verify -q HEAD 2>/dev/null | \
-        sed "s/$$/$$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -modified)/"),unknown)
+# safe.directory: `sudo make install` in a clone the user owns must still read its commit.
+GIT_HERE    = git -c safe.directory='$(CURDIR)'
+PRC_COMMIT ?= $(or $(shell [ -e .git ] && $(GIT_HERE) rev-parse --verify -q HEAD 2>/dev/null | \
+        sed "s/$$/$$($(GIT_HERE) status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -modified)/"),unknown)
 ifneq ($(filter-out /%,$(DATADIR)),)
 $(error DATADIR must be an absolute path, not '$(DATADIR)')
 endif
