@@ -220,7 +220,8 @@ t_make_install_destdir_then_run_from_its_place_and_uninstall() {
         done
         [ -x "$stage$pfx/bin/prc" ] || fail "prc is not executable"
         # One page per command of the table, as the built prc lists them.
-        expect_eq "$(ls "$stage$pfx/share/man/man1" | sed 's/\.1$//' | sort)" "$("$src/build/prc" help --list | sort)"
+        expect_eq "$(find "$stage$pfx/share/man/man1" -name '*.1' -printf '%f\n' | sed 's/\.1$//' | sort)" \
+                  "$("$src/build/prc" help --list | sort)"
         # The AppArmor profile attaches to the installed binary.
         grep -qF "profile prc $pfx/bin/prc " "$stage$pfx/share/prc/apparmor/prc" || fail "profile attachment"
         # The manifest lists exactly the files that are there.
@@ -305,6 +306,6 @@ t_debian_package_builds_lints_installs_runs_and_purges() {
         run env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq -o DPkg::Lock::Timeout=300 prc
         expect_rc 0
         ! dpkg-query -W -f='${Status}' prc 2>/dev/null | grep -q 'installed' || fail "prc is still installed"
-        [ ! -e /usr/bin/prc ] && [ ! -e /usr/share/prc ] || fail "purge left /usr/bin/prc or /usr/share/prc"
+        if [ -e /usr/bin/prc ] || [ -e /usr/share/prc ]; then fail "purge left /usr/bin/prc or /usr/share/prc"; fi
         trap - EXIT
 }
