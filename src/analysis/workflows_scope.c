@@ -421,7 +421,8 @@ const char *prc_gha_cache_restore(const json_t *step, bool *dynamic)
                 s = json_string_value(v);
                 if (s != NULL && strstr(s, "type=gha") != NULL)
                         return "builds with cache-from: type=gha (layers from the Actions cache)";
-                if (s != NULL && strstr(s, "${{") != NULL)
+                /* Only when the cache type itself is not written down is the answer unknown. */
+                if (s != NULL && strstr(s, "${{") != NULL && strstr(s, "type=") == NULL)
                         *dynamic = true;
                 return NULL;
         }
@@ -523,6 +524,20 @@ bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint3
         return true;
 }
 
+/* Does a filter list hold a pattern that is not a negation?  tags: ['!**'] matches no tag. */
+static bool some_positive(const json_t *patterns)
+{
+        const json_t *p;
+        size_t i;
+
+        json_array_foreach(patterns, i, p) {
+                const char *s = json_string_value(p);
+                if (s != NULL && s[0] != '!')
+                        return true;
+        }
+        return false;
+}
+
 /* Why this workflow is a release workflow by its triggers ("on: release"), or NULL; *line the trigger's line. */
 static const char *release_trigger(const json_t *md, uint32_t *line)
 {
@@ -538,12 +553,12 @@ static const char *release_trigger(const json_t *md, uint32_t *line)
                         return "on: release";
                 if (strcmp(e, "push") != 0)
                         continue;
-                if (json_array_size(json_object_get(t, "tags")) > 0 ||
+                if (some_positive(json_object_get(t, "tags")) ||
                     json_array_size(json_object_get(t, "tags_ignore")) > 0)
                         return "on: push of tags";
                 json_array_foreach(json_object_get(t, "branches"), k, b) {
                         const char *s = json_string_value(b);
-                        if (s != NULL && strcasestr(s, "release") != NULL)
+                        if (s != NULL && s[0] != '!' && strcasestr(s, "release") != NULL)
                                 return "on: push to release branches";
                 }
         }
@@ -703,7 +718,102 @@ bool prc_gha_secrets_exposure(prc_actx *cx, prc_err *err)
 
 /* --- gha-insecure-commands --- */
 
-static bool ic_env(prc_actx *cx, const char *path, const json_t *env, const char *where, prc_err *err)
+static const char unsecure[] = "ACTIONS_ALLOW_UNSECURE_COMMANDS";
+
+/* Does a value as written hold an expression anywhere? */
+static bool has_expr(const json_t *v)
+{
+        const char *k;
+        const json_t *x;
+        size_t i;
+
+        if (json_is_string(v))
+                return strstr(json_string_value(v), "${{") != NULL;
+        if (json_is_array(v)) {
+                json_array_foreach(v, i, x)
+                        if (has_expr(x))
+                                return true;
+        }
+        if (json_is_object(v)) {
+                json_object_foreach((json_t *)v, k, x)
+                        if (has_expr(x))
+                                return true;
+        }
+        return false;
+}
+
+/* A value the switch takes somewhere in a static matrix (turned on), or NULL. */
+static const json_t *matrix_turns_on(const json_t *v)
+{
+        const char *k;
+        const json_t *x, *r;
+        size_t i;
+
+        if (json_is_array(v)) {
+                json_array_foreach(v, i, x)
+                        if ((r = matrix_turns_on(x)) != NULL)
+                                return r;
+        }
+        if (json_is_object(v)) {
+                json_object_foreach((json_t *)v, k, x) {
+                        if (strcasecmp(k, unsecure) == 0 && prc_gha_bool_of(x) == PRC_GHA_TRUE)
+                                return x;
+                        if ((r = matrix_turns_on(x)) != NULL)
+                                return r;
+                }
+        }
+        return NULL;
+}
+
+/* Does the expression of field read only matrix values? */
+static bool reads_only_matrix(const json_t *exprs, const char *field)
+{
+        const json_t *e, *c;
+        size_t i, k;
+        bool any = false;
+
+        json_array_foreach(exprs, i, e) {
+                const char *f = json_string_value(json_object_get(e, "field"));
+                if (f == NULL || strcmp(f, field) != 0)
+                        continue;
+                if (json_object_get(e, "contexts") == NULL || json_is_null(json_object_get(e, "contexts")))
+                        return false;
+                json_array_foreach(json_object_get(e, "contexts"), k, c) {
+                        const char *p = json_string_value(json_object_get(c, "path"));
+                        if (p == NULL || strncmp(p, "matrix.", 7) != 0)
+                                return false;
+                        any = true;
+                }
+        }
+        return any;
+}
+
+struct ic_owner {
+        const json_t *exprs;    /* the owner's expressions (env: ${{ }} is field "env") */
+        const json_t *strategy; /* the job's strategy as written, or NULL */
+        const char   *where;
+};
+
+/* env: ${{ matrix.x }} over a matrix written in the file is judged through the matrix; anything else is unknown. */
+static bool ic_whole_env(prc_actx *cx, const char *path, const json_t *e, const struct ic_owner *o, prc_err *err)
+{
+        const json_t *on;
+        char text[300], msg[300], val[200];
+
+        if (o->strategy == NULL || has_expr(o->strategy) || !reads_only_matrix(o->exprs, "env")) {
+                snprintf(msg, sizeof(msg), "the env of %s is an expression", o->where);
+                return prc_act_unresolved(cx, path, prc_gha_line(e), msg, err);
+        }
+        on = matrix_turns_on(o->strategy);
+        if (on == NULL)
+                return true;
+        value_text(on, val, sizeof(val));
+        snprintf(text, sizeof(text), "%s: %s (from the matrix)", unsecure, val);
+        snprintf(msg, sizeof(msg), "%s re-enables the set-env and add-path workflow commands", o->where);
+        return prc_act_found(cx, path, prc_gha_line(e), text, msg, err);
+}
+
+static bool ic_env(prc_actx *cx, const char *path, const json_t *env, const struct ic_owner *o, prc_err *err)
 {
         const json_t *e;
         size_t i;
@@ -713,24 +823,23 @@ static bool ic_env(prc_actx *cx, const char *path, const json_t *env, const char
                 const json_t *v = json_object_get(e, "value");
                 char val[200], text[300], msg[300];
                 if (n == NULL) {
-                        /* env: ${{ ... }} may set anything, this switch included. */
-                        snprintf(msg, sizeof(msg), "the env of %s is an expression", where);
-                        if (!prc_act_unresolved(cx, path, prc_gha_line(e), msg, err))
+                        if (!ic_whole_env(cx, path, e, o, err))
                                 return false;
                         continue;
                 }
-                if (strcasecmp(n, "ACTIONS_ALLOW_UNSECURE_COMMANDS") != 0)
+                if (strcasecmp(n, unsecure) != 0)
                         continue;
                 switch (prc_gha_bool_of(v)) {
                 case PRC_GHA_TRUE:
                         value_text(v, val, sizeof(val));
                         snprintf(text, sizeof(text), "%s: %s", n, val);
-                        snprintf(msg, sizeof(msg), "%s re-enables the set-env and add-path workflow commands", where);
+                        snprintf(msg, sizeof(msg), "%s re-enables the set-env and add-path workflow commands",
+                                 o->where);
                         if (!prc_act_found(cx, path, prc_gha_line(e), text, msg, err))
                                 return false;
                         break;
                 case PRC_GHA_EXPR:
-                        snprintf(msg, sizeof(msg), "ACTIONS_ALLOW_UNSECURE_COMMANDS of %s is an expression", where);
+                        snprintf(msg, sizeof(msg), "%s of %s is an expression", unsecure, o->where);
                         if (!prc_act_unresolved(cx, path, prc_gha_line(e), msg, err))
                                 return false;
                         break;
@@ -741,15 +850,16 @@ static bool ic_env(prc_actx *cx, const char *path, const json_t *env, const char
         return true;
 }
 
-static bool ic_steps(prc_actx *cx, const char *path, const json_t *steps, prc_err *err)
+static bool ic_steps(prc_actx *cx, const char *path, const json_t *steps, const json_t *strategy, prc_err *err)
 {
         const json_t *step;
         char where[200];
         size_t i;
 
         json_array_foreach(steps, i, step) {
+                struct ic_owner o = { json_object_get(step, "expressions"), strategy, where };
                 snprintf(where, sizeof(where), "the step at line %u", prc_gha_line(step));
-                if (!ic_env(cx, path, json_object_get(step, "env"), where, err))
+                if (!ic_env(cx, path, json_object_get(step, "env"), &o, err))
                         return false;
         }
         return true;
@@ -763,16 +873,21 @@ static bool ic_doc(prc_actx *cx, const json_t *md, prc_err *err)
         size_t j;
 
         if (!prc_gha_is_workflow(md)) {
-                const json_t *runs = json_object_get(d, "runs");
-                return ic_env(cx, path, json_object_get(runs, "env"), "the action", err) &&
-                       ic_steps(cx, path, action_steps(md), err);
+                struct ic_owner o = { json_object_get(d, "expressions"), NULL, "the action" };
+                return ic_env(cx, path, json_object_get(json_object_get(d, "runs"), "env"), &o, err) &&
+                       ic_steps(cx, path, action_steps(md), NULL, err);
         }
-        if (!ic_env(cx, path, json_object_get(d, "env"), "the workflow", err))
-                return false;
+        {
+                struct ic_owner o = { json_object_get(d, "expressions"), NULL, "the workflow" };
+                if (!ic_env(cx, path, json_object_get(d, "env"), &o, err))
+                        return false;
+        }
         json_array_foreach(prc_gha_jobs(md), j, job) {
+                const json_t *st = json_object_get(json_object_get(job, "strategy"), "value");
+                struct ic_owner o = { json_object_get(job, "expressions"), st, where };
                 snprintf(where, sizeof(where), "job %s", job_id(job));
-                if (!ic_env(cx, path, json_object_get(job, "env"), where, err) ||
-                    !ic_steps(cx, path, prc_gha_steps(md, job), err))
+                if (!ic_env(cx, path, json_object_get(job, "env"), &o, err) ||
+                    !ic_steps(cx, path, prc_gha_steps(md, job), st, err))
                         return false;
         }
         return true;
