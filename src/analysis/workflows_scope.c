@@ -391,12 +391,12 @@ const char *prc_gha_cache_restore(const json_t *step, bool *dynamic)
         if (prc_gha_step_uses(step, "actions/setup-dotnet"))
                 return opt_in(step, "cache", false, dynamic) ? "caches NuGet packages (cache: true)" : NULL;
         if (prc_gha_step_uses(step, "astral-sh/setup-uv")) {
-                /* enable-cache defaulted to "auto" (on, on GitHub's runners) from v6 until v10. */
+                /* enable-cache defaults to "auto" (on, on GitHub's runners) from v5; v10 is read as off. */
                 const json_t *v = with_value(step, "enable-cache", NULL);
                 s = json_string_value(v);
                 if (s != NULL && strcasecmp(s, "auto") == 0)
                         return "enable-cache: auto caches on GitHub-hosted runners";
-                return opt_in(step, "enable-cache", major >= 6 && major < 10, dynamic) ?
+                return opt_in(step, "enable-cache", major >= 5 && major < 10, dynamic) ?
                                "caches uv's store (enable-cache)" : NULL;
         }
         if (prc_gha_step_uses(step, "Swatinem/rust-cache"))
