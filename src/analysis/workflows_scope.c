@@ -437,20 +437,38 @@ static const char *const publisher_actions[] = {
         "actions/create-release", "actions/upload-release-asset", "cargo-bins/release-pr", NULL,
 };
 
+/* How a command's argument is matched. */
+enum { M_EXACT, M_PREFIX, M_SUBSTR };
+
 /* Commands that publish: program, and the word among its arguments that makes it publish (NULL: always). */
-static const struct { const char *prog, *word; bool prefix; } publisher_cmds[] = {
-        { "npm", "publish", false },    { "pnpm", "publish", false },   { "yarn", "publish", false },
-        { "bun", "publish", false },    { "lerna", "publish", false },  { "changeset", "publish", false },
-        { "vsce", "publish", false },   { "ovsx", "publish", false },   { "twine", "upload", false },
-        { "poetry", "publish", false }, { "uv", "publish", false },     { "flit", "publish", false },
-        { "hatch", "publish", false },  { "pdm", "publish", false },    { "cargo", "publish", false },
-        { "gem", "push", false },       { "goreleaser", NULL, false },  { "docker", "push", false },
-        { "docker", "--push", false },  { "podman", "push", false },    { "buildah", "push", false },
-        { "skopeo", "copy", false },    { "gh", "release", false },     { "dotnet", "push", false },
-        { "nuget", "push", false },     { "mvn", "deploy", true },      { "mvnw", "deploy", true },
-        { "gradle", "publish", true },  { "gradlew", "publish", true }, { "semantic-release", NULL, false },
-        { "npx", "semantic-release", false },
+static const struct { const char *prog, *word; int how; } publisher_cmds[] = {
+        /* npm-family scripts are named freely: cipublish, publish:ci, release */
+        { "npm", "publish", M_SUBSTR },   { "pnpm", "publish", M_SUBSTR },  { "yarn", "publish", M_SUBSTR },
+        { "bun", "publish", M_SUBSTR },   { "npx", "publish", M_SUBSTR },   { "npm", "release", M_EXACT },
+        { "pnpm", "release", M_EXACT },   { "yarn", "release", M_EXACT },   { "bun", "release", M_EXACT },
+        { "lerna", "publish", M_EXACT },  { "changeset", "publish", M_EXACT }, { "nx", "publish", M_EXACT },
+        { "vsce", "publish", M_EXACT },   { "ovsx", "publish", M_EXACT },   { "twine", "upload", M_EXACT },
+        { "poetry", "publish", M_EXACT }, { "uv", "publish", M_EXACT },     { "flit", "publish", M_EXACT },
+        { "hatch", "publish", M_EXACT },  { "pdm", "publish", M_EXACT },    { "cargo", "publish", M_EXACT },
+        { "gem", "push", M_EXACT },       { "goreleaser", NULL, M_EXACT },  { "docker", "push", M_EXACT },
+        { "docker", "--push", M_EXACT },  { "podman", "push", M_EXACT },    { "buildah", "push", M_EXACT },
+        { "skopeo", "copy", M_EXACT },    { "gh", "release", M_EXACT },     { "dotnet", "push", M_EXACT },
+        { "nuget", "push", M_EXACT },     { "mvn", "deploy", M_PREFIX },    { "mvnw", "deploy", M_PREFIX },
+        { "gradle", "publish", M_PREFIX }, { "gradlew", "publish", M_PREFIX },
+        { "semantic-release", NULL, M_EXACT }, { "npx", "semantic-release", M_EXACT },
 };
+
+static bool arg_matches(const char *arg, const char *word, int how)
+{
+        switch (how) {
+        case M_PREFIX:
+                return strncmp(arg, word, strlen(word)) == 0;
+        case M_SUBSTR:
+                return strstr(arg, word) != NULL;
+        default:
+                return strcmp(arg, word) == 0;
+        }
+}
 
 struct pub {
         char     *what;
@@ -473,8 +491,8 @@ static bool pub_cb(void *ctx, const prc_shp *p, prc_err *err)
                         if (c->n == 0 || strcmp(c->name, publisher_cmds[k].prog) != 0)
                                 continue;
                         for (size_t a = 1; w != NULL && a < c->n && !hit; a++)
-                                hit = publisher_cmds[k].prefix ? strncmp(c->w[a].val, w, strlen(w)) == 0 :
-                                                                 strcmp(c->w[a].val, w) == 0;
+                                hit = c->w[a].val[0] != '-' || w[0] == '-' ?
+                                              arg_matches(c->w[a].val, w, publisher_cmds[k].how) : false;
                         if (w == NULL || hit) {
                                 snprintf(pb->what, pb->whatsz, "%s%s%s", c->name, w ? " " : "", w ? w : "");
                                 pb->line = p->line;
@@ -498,6 +516,14 @@ bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint3
                         *line = uses_line(step);
                         return true;
                 }
+        }
+        /* changesets/action publishes only when given a publish command. */
+        if (prc_gha_step_uses(step, "changesets/action")) {
+                if (with_value(step, "publish", NULL) != NULL) {
+                        snprintf(what, whatsz, "changesets/action with publish:");
+                        *line = uses_line(step);
+                }
+                return true;
         }
         /* build-push-action publishes only with push: true. */
         if (prc_gha_step_uses(step, "docker/build-push-action")) {

@@ -153,6 +153,12 @@ static void test_analyses_gha_b__which_steps_publish(void)
         T_ASSERT(publishes("[\"./gradlew\",\"publishToMavenCentral\"]", w, sizeof(w)));
         T_ASSERT(publishes("[\"docker\",\"buildx\",\"build\",\"--push\",\".\"]", w, sizeof(w)));
         T_ASSERT(publishes("[\"goreleaser\"]", w, sizeof(w)));
+        /* npm-family scripts are named freely. */
+        T_ASSERT(publishes("[\"pnpm\",\"run\",\"cipublish\"]", w, sizeof(w)));
+        T_ASSERT(publishes("[\"npx\",\"changeset\",\"publish\"]", w, sizeof(w)));
+        T_ASSERT(publishes("[\"yarn\",\"release\"]", w, sizeof(w)));
+        T_ASSERT(!publishes("[\"npm\",\"run\",\"release-notes\"]", w, sizeof(w)));
+        T_ASSERT(!publishes("[\"npm\",\"install\",\"--no-publish-x\"]", w, sizeof(w)));
         /* Words of another command, and commands that only read, are no publishing. */
         T_ASSERT(!publishes("[\"echo\",\"npm\",\"publish\"]", w, sizeof(w)));
         T_ASSERT(!publishes("[\"npm\",\"ci\"]", w, sizeof(w)));
@@ -163,6 +169,14 @@ static void test_analyses_gha_b__which_steps_publish(void)
         T_ASSERT(prc_gha_step_publishes(st, w, sizeof(w), &line, &err));
         T_EQ_STR(w, "pypa/gh-action-pypi-publish");
         T_EQ_INT(line, 3);
+        json_decref(st);
+        st = step("changesets", "action", NULL, "v1", "[{\"name\":\"publish\",\"value\":\"pnpm release\"}]");
+        T_ASSERT(prc_gha_step_publishes(st, w, sizeof(w), &line, &err));
+        T_EQ_STR(w, "changesets/action with publish:");
+        json_decref(st);
+        st = step("changesets", "action", NULL, "v1", "[{\"name\":\"version\",\"value\":\"pnpm version\"}]");
+        T_ASSERT(prc_gha_step_publishes(st, w, sizeof(w), &line, &err));
+        T_EQ_STR(w, "");
         json_decref(st);
         st = step("docker", "build-push-action", NULL, "v6", "[{\"name\":\"push\",\"value\":false}]");
         T_ASSERT(prc_gha_step_publishes(st, w, sizeof(w), &line, &err));
