@@ -503,6 +503,25 @@ static bool pub_cb(void *ctx, const prc_shp *p, prc_err *err)
         return true;
 }
 
+/*
+ * The run script's tokens come from the worker and the ManifestDoc check
+ * does not look inside details: check them as the shell tokens they are
+ * before walking them (the same check as a PKGBUILD's, which names a format).
+ */
+static bool tokens_ok(const json_t *tokens, prc_err *err)
+{
+        json_t *c = json_copy((json_t *)tokens);        /* shallow: the members are shared */
+        bool ok;
+
+        if (c == NULL || json_object_set_new(c, "format", json_string("pkgbuild")) != 0) {
+                json_decref(c);
+                return prc_err_oom(err, "a run script's tokens");
+        }
+        ok = prc_sh_check(c, false, err);
+        json_decref(c);
+        return ok;
+}
+
 bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint32_t *line, prc_err *err)
 {
         const json_t *tokens = json_object_get(json_object_get(step, "run"), "tokens"), *x;
@@ -533,6 +552,10 @@ bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint3
                 }
                 return true;
         }
+        if (!json_is_object(tokens))
+                return true;
+        if (!tokens_ok(tokens, err))
+                return false;
         json_array_foreach(json_object_get(tokens, "commands"), i, x) {
                 if (!prc_sh_walk(json_object_get(x, "body"), NULL, pub_cb, &pb, err))
                         return false;

@@ -184,7 +184,24 @@ static void test_analyses_gha_b__which_steps_publish(void)
         json_decref(st);
 }
 
+/* Run tokens the worker got wrong are refused, never walked. */
+static void test_analyses_gha_b__malformed_run_tokens_are_refused(void)
+{
+        json_t *st = J("{\"line\":5,\"uses\":null,\"with\":[],\"run\":{\"line\":6,\"shell\":null,"
+                       "\"tokens\":{\"assignments\":[],\"functions\":[],\"commands\":[{\"line\":6,\"body\":"
+                       "[{\"line\":6,\"tokens\":[\"npm\",7]}]}]}}}");
+        char w[64];
+        uint32_t line = 0;
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(!prc_gha_step_publishes(st, w, sizeof(w), &line, &err));
+        T_EQ_STR(prc_err_name(err.cls), "tokens-invalid");
+        json_decref(st);
+}
+
 static const prc_test tests[] = {
+        T(test_analyses_gha_b__malformed_run_tokens_are_refused),
         T(test_analyses_gha_b__boolean_inputs_as_actions_core_reads_them),
         T(test_analyses_gha_b__ref_majors),
         T(test_analyses_gha_b__which_steps_restore_a_cache),
