@@ -639,9 +639,52 @@ static bool cp_job(prc_actx *cx, const char *path, const json_t *steps, const ch
         return true;
 }
 
+/* The cache-mode in effect for a job (its own, else the workflow's) as written, or NULL (GitHub's default). */
+static const json_t *cache_mode(const json_t *md, const json_t *job)
+{
+        const json_t *w = json_object_get(job, "cache_mode");
+
+        if (!json_is_object(w))
+                w = json_object_get(prc_gha_details(md), "cache_mode");
+        return json_is_object(w) ? w : NULL;
+}
+
+static bool mode_is(const json_t *w, const char *mode)
+{
+        const char *s = json_string_value(json_object_get(w, "value"));
+
+        return s != NULL && strcmp(s, mode) == 0;
+}
+
+/* Triggers whose runs take outside input with the base repository's rights, where GitHub defaults caches to read. */
+static const char *low_trust_trigger(const json_t *md)
+{
+        static const char *const ev[] = { "pull_request_target", "workflow_run", "issue_comment", NULL };
+
+        for (size_t i = 0; ev[i] != NULL; i++)
+                if (prc_gha_trigger(md, ev[i]) != NULL)
+                        return ev[i];
+        return NULL;
+}
+
+/* The other side of the attack: a low-trust run given write access to the caches release jobs restore. */
+static bool cp_write_side(prc_actx *cx, const json_t *md, const json_t *job, prc_err *err)
+{
+        const json_t *w = cache_mode(md, job);
+        const char *ev = low_trust_trigger(md);
+        char text[120], msg[300];
+
+        if (ev == NULL || w == NULL || !(mode_is(w, "write") || mode_is(w, "write-only")))
+                return true;
+        snprintf(text, sizeof(text), "cache-mode: %s", json_string_value(json_object_get(w, "value")));
+        snprintf(msg, sizeof(msg), "job %s runs on %s and may save caches that other workflows, releases "
+                 "included, restore", job_id(job), ev);
+        return prc_act_found(cx, md_path(md), prc_gha_line(w), text, msg, err);
+}
+
 static bool cp_workflow(prc_actx *cx, const json_t *md, prc_err *err)
 {
-        const json_t *job, *step;
+        const json_t *job, *step, *mode;
         uint32_t tline = 0, pline = 0;
         const char *trig = release_trigger(md, &tline);
         char why[300], what[160];
@@ -649,6 +692,12 @@ static bool cp_workflow(prc_actx *cx, const json_t *md, prc_err *err)
 
         json_array_foreach(prc_gha_jobs(md), j, job) {
                 const json_t *steps = prc_gha_steps(md, job);
+                if (!cp_write_side(cx, md, job, err))
+                        return false;
+                /* cache-mode none or write-only: the cache service refuses every restore of this job. */
+                mode = cache_mode(md, job);
+                if (mode != NULL && (mode_is(mode, "none") || mode_is(mode, "write-only")))
+                        continue;
                 if (trig != NULL) {
                         snprintf(why, sizeof(why), "runs for a release (%s, line %u)", trig, tline);
                 } else {
