@@ -104,6 +104,14 @@ static void test_analyses_gha_b__which_steps_restore_a_cache(void)
                    &dyn) == NULL && dyn);
         T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v6", NULL), &dyn) != NULL);
         T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v4", NULL), &dyn) == NULL);
+        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v10.0.0", NULL), &dyn) == NULL);
+        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v10", "[{\"name\":\"enable-cache\",\"value\":\"auto\"}]"),
+                   &dyn) == NULL);
+        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v9", "[{\"name\":\"enable-cache\",\"value\":\"auto\"}]"),
+                   &dyn) != NULL);
+        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v10", "[{\"name\":\"enable-cache\",\"value\":true}]"),
+                   &dyn) != NULL);
+        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "ae62891fec2bb8e7d6c99fc78c9fec3a63790f8d", NULL), &dyn) != NULL);
         T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v6", "[{\"name\":\"enable-cache\",\"value\":false}]"), &dyn) ==
                  NULL);
         T_ASSERT(R(step("gradle", "actions", "setup-gradle", "v4", NULL), &dyn) != NULL);
