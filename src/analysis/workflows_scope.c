@@ -206,8 +206,12 @@ static bool ep_workflow(prc_actx *cx, const json_t *md, prc_err *err)
                         if (o < sizeof(inherit))
                                 o += (size_t)snprintf(inherit + o, sizeof(inherit) - o, "%s%s", o ? ", " : "",
                                                       job_id(job));
-                        /* Nothing at either level: the repository's default token, read-write on older repos. */
-                        if (top == NULL && !reusable) {
+                        /*
+                         * Nothing at either level: the repository's default token, read-write on older
+                         * repositories.  In a reusable workflow the caller's grant caps a job, but a call
+                         * to another reusable workflow hands that whole grant on.
+                         */
+                        if (top == NULL && (!reusable || json_is_object(json_object_get(job, "uses")))) {
                                 snprintf(text, sizeof(text), "%s: no permissions", job_id(job));
                                 if (!prc_act_found(cx, path, prc_gha_line(job), text,
                                                    "no permissions: in the job nor at the workflow level: the "
