@@ -34,21 +34,31 @@ static const json_t *action_steps(const json_t *md)
         return json_object_get(json_object_get(prc_gha_details(md), "runs"), "steps");
 }
 
-/* The value of with.<name> as written (any JSON type), or NULL; *line its line. */
+/*
+ * The value of with.<name> as written (any JSON type), or NULL; *line its
+ * line.  When with: is itself an expression (one entry named null), that
+ * expression is the answer: it may set any input.
+ */
 static const json_t *with_value(const json_t *step, const char *name, uint32_t *line)
 {
-        const json_t *w;
+        const json_t *w, *whole = NULL;
         size_t i;
 
         json_array_foreach(json_object_get(step, "with"), i, w) {
                 const char *n = json_string_value(json_object_get(w, "name"));
+                if (n == NULL && whole == NULL)
+                        whole = w;
                 if (n != NULL && strcmp(n, name) == 0) {
                         if (line != NULL)
                                 *line = prc_gha_line(w);
                         return json_object_get(w, "value");
                 }
         }
-        return NULL;
+        if (whole == NULL)
+                return NULL;
+        if (line != NULL)
+                *line = prc_gha_line(whole);
+        return json_object_get(whole, "value");
 }
 
 static const char *uses_raw(const json_t *step)
@@ -283,7 +293,7 @@ static bool pc_steps(prc_actx *cx, const char *path, const json_t *steps, prc_er
                 case PRC_GHA_FALSE:
                         break;
                 case PRC_GHA_EXPR:
-                        if (!prc_act_unresolved(cx, path, line, "persist-credentials is an expression", err))
+                        if (!prc_act_unresolved(cx, path, line, "persist-credentials (or the whole with:) is an expression", err))
                                 return false;
                         break;
                 case PRC_GHA_ABSENT:
