@@ -293,7 +293,8 @@ static bool pc_steps(prc_actx *cx, const char *path, const json_t *steps, prc_er
                 case PRC_GHA_FALSE:
                         break;
                 case PRC_GHA_EXPR:
-                        if (!prc_act_unresolved(cx, path, line, "persist-credentials (or the whole with:) is an expression", err))
+                        if (!prc_act_unresolved(cx, path, line,
+                                                "persist-credentials (or the whole with:) is an expression", err))
                                 return false;
                         break;
                 case PRC_GHA_ABSENT:

@@ -92,10 +92,12 @@ static void test_analyses_gha_b__which_steps_restore_a_cache(void)
         T_ASSERT(R(step("actions", "setup-go", NULL, "0aaccfd150d50ccaeb58ebd88d36e91967a5f35b", NULL), &dyn) != NULL);
         T_ASSERT(R(step("actions", "setup-go", NULL, "v3", NULL), &dyn) == NULL);
         T_ASSERT(R(step("actions", "setup-go", NULL, "v3", "[{\"name\":\"cache\",\"value\":true}]"), &dyn) != NULL);
-        T_ASSERT(R(step("actions", "setup-go", NULL, "v5", "[{\"name\":\"cache\",\"value\":\"false\"}]"), &dyn) == NULL);
+        T_ASSERT(R(step("actions", "setup-go", NULL, "v5", "[{\"name\":\"cache\",\"value\":\"false\"}]"), &dyn) ==
+                 NULL);
         /* setup-node: cache: names a manager; v5 caches npm by itself. */
         T_ASSERT(R(step("actions", "setup-node", NULL, "v4", NULL), &dyn) == NULL);
-        T_ASSERT(R(step("actions", "setup-node", NULL, "v4", "[{\"name\":\"cache\",\"value\":\"npm\"}]"), &dyn) != NULL);
+        T_ASSERT(R(step("actions", "setup-node", NULL, "v4", "[{\"name\":\"cache\",\"value\":\"npm\"}]"), &dyn) !=
+                 NULL);
         T_ASSERT(R(step("actions", "setup-node", NULL, "v4", "[{\"name\":\"cache\",\"value\":\"\"}]"), &dyn) == NULL);
         T_ASSERT(R(step("actions", "setup-node", NULL, "v5", NULL), &dyn) != NULL);
         T_ASSERT(R(step("actions", "setup-node", NULL, "v5", "[{\"name\":\"package-manager-cache\",\"value\":false}]"),
@@ -111,7 +113,8 @@ static void test_analyses_gha_b__which_steps_restore_a_cache(void)
                    &dyn) != NULL);
         T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v10", "[{\"name\":\"enable-cache\",\"value\":true}]"),
                    &dyn) != NULL);
-        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "ae62891fec2bb8e7d6c99fc78c9fec3a63790f8d", NULL), &dyn) != NULL);
+        T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "ae62891fec2bb8e7d6c99fc78c9fec3a63790f8d", NULL), &dyn) !=
+                 NULL);
         T_ASSERT(R(step("astral-sh", "setup-uv", NULL, "v6", "[{\"name\":\"enable-cache\",\"value\":false}]"), &dyn) ==
                  NULL);
         T_ASSERT(R(step("gradle", "actions", "setup-gradle", "v4", NULL), &dyn) != NULL);
@@ -119,7 +122,8 @@ static void test_analyses_gha_b__which_steps_restore_a_cache(void)
         T_ASSERT(R(step("docker", "build-push-action", NULL, "v6",
                         "[{\"name\":\"cache-from\",\"value\":\"type=gha\"}]"), &dyn) != NULL);
         T_ASSERT(R(step("docker", "build-push-action", NULL, "v6",
-                        "[{\"name\":\"cache-from\",\"value\":\"type=registry,ref=x:${{ matrix.v }}\"}]"), &dyn) == NULL &&
+                        "[{\"name\":\"cache-from\",\"value\":\"type=registry,ref=x:${{ matrix.v }}\"}]"),
+                   &dyn) == NULL &&
                  !dyn);
         T_ASSERT(R(step("docker", "build-push-action", NULL, "v6",
                         "[{\"name\":\"cache-from\",\"value\":\"${{ inputs.cache }}\"}]"), &dyn) == NULL && dyn);
