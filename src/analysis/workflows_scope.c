@@ -5,9 +5,11 @@
  * (docs/analyses.md, "GitHub Actions: scope", gives each decision rule).
  *
  * Trust: engine-side.  Reads ManifestDocs the client checked (mdoc_check.c)
- * and still treats a missing member as absent.  A setting that is an
- * expression (known only at run time) is reported as unresolved, never
- * guessed, unless it is the literal ${{ true }} or ${{ false }}.
+ * and still treats a missing member as absent; run-script tokens are
+ * checked here before they are walked.  A setting that is an expression
+ * (known only at run time) is never guessed: it is reported as unresolved,
+ * or, for a cache switch in a release job, as a cache that may be restored;
+ * the literals ${{ true }} and ${{ false }} are read as the booleans.
  */
 #include "analysis/workflows_scope.h"
 
