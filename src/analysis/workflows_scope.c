@@ -457,23 +457,44 @@ static const char *const publisher_actions[] = {
 /* How a command's argument is matched. */
 enum { M_EXACT, M_PREFIX, M_SUBSTR };
 
-/* Commands that publish: program, and the word among its arguments that makes it publish (NULL: always). */
-static const struct { const char *prog, *word; int how; } publisher_cmds[] = {
+/*
+ * Commands that publish: program, the word among its arguments that makes it
+ * publish (NULL: always), and, when set, the words one of which must follow
+ * it ("gh release download" reads; "gh release upload" publishes).
+ */
+static const struct { const char *prog, *word; int how; const char *then; } publisher_cmds[] = {
         /* npm-family scripts are named freely: cipublish, publish:ci, release */
-        { "npm", "publish", M_SUBSTR },   { "pnpm", "publish", M_SUBSTR },  { "yarn", "publish", M_SUBSTR },
-        { "bun", "publish", M_SUBSTR },   { "npx", "publish", M_SUBSTR },   { "npm", "release", M_EXACT },
-        { "pnpm", "release", M_EXACT },   { "yarn", "release", M_EXACT },   { "bun", "release", M_EXACT },
-        { "lerna", "publish", M_EXACT },  { "changeset", "publish", M_EXACT }, { "nx", "publish", M_EXACT },
-        { "vsce", "publish", M_EXACT },   { "ovsx", "publish", M_EXACT },   { "twine", "upload", M_EXACT },
-        { "poetry", "publish", M_EXACT }, { "uv", "publish", M_EXACT },     { "flit", "publish", M_EXACT },
-        { "hatch", "publish", M_EXACT },  { "pdm", "publish", M_EXACT },    { "cargo", "publish", M_EXACT },
-        { "gem", "push", M_EXACT },       { "goreleaser", NULL, M_EXACT },  { "docker", "push", M_EXACT },
-        { "docker", "--push", M_EXACT },  { "podman", "push", M_EXACT },    { "buildah", "push", M_EXACT },
-        { "skopeo", "copy", M_EXACT },    { "gh", "release", M_EXACT },     { "dotnet", "push", M_EXACT },
-        { "nuget", "push", M_EXACT },     { "mvn", "deploy", M_PREFIX },    { "mvnw", "deploy", M_PREFIX },
-        { "gradle", "publish", M_PREFIX }, { "gradlew", "publish", M_PREFIX },
-        { "semantic-release", NULL, M_EXACT }, { "npx", "semantic-release", M_EXACT },
+        { "npm", "publish", M_SUBSTR, NULL }, { "pnpm", "publish", M_SUBSTR, NULL },
+        { "yarn", "publish", M_SUBSTR, NULL }, { "bun", "publish", M_SUBSTR, NULL },
+        { "npx", "publish", M_SUBSTR, NULL }, { "npm", "release", M_EXACT, NULL },
+        { "pnpm", "release", M_EXACT, NULL }, { "yarn", "release", M_EXACT, NULL },
+        { "bun", "release", M_EXACT, NULL }, { "lerna", "publish", M_EXACT, NULL },
+        { "changeset", "publish", M_EXACT, NULL }, { "nx", "publish", M_EXACT, NULL },
+        { "vsce", "publish", M_EXACT, NULL }, { "ovsx", "publish", M_EXACT, NULL },
+        { "twine", "upload", M_EXACT, NULL }, { "poetry", "publish", M_EXACT, NULL },
+        { "uv", "publish", M_EXACT, NULL }, { "flit", "publish", M_EXACT, NULL },
+        { "hatch", "publish", M_EXACT, NULL }, { "pdm", "publish", M_EXACT, NULL },
+        { "cargo", "publish", M_EXACT, NULL }, { "gem", "push", M_EXACT, NULL },
+        { "goreleaser", NULL, M_EXACT, NULL }, { "docker", "push", M_EXACT, NULL },
+        { "docker", "--push", M_EXACT, NULL }, { "podman", "push", M_EXACT, NULL },
+        { "buildah", "push", M_EXACT, NULL }, { "skopeo", "copy", M_EXACT, NULL },
+        { "gh", "release", M_EXACT, "create|upload|edit" }, { "dotnet", "push", M_EXACT, NULL },
+        { "nuget", "push", M_EXACT, NULL }, { "mvn", "deploy", M_PREFIX, NULL }, { "mvnw", "deploy", M_PREFIX, NULL },
+        { "gradle", "publish", M_PREFIX, NULL }, { "gradlew", "publish", M_PREFIX, NULL },
+        { "semantic-release", NULL, M_EXACT, NULL }, { "npx", "semantic-release", M_EXACT, NULL },
 };
+
+/* Is w one of the '|'-separated words of alts? */
+static bool one_of(const char *w, const char *alts)
+{
+        size_t n = strlen(w);
+
+        for (const char *p = alts; *p != 0; p += strcspn(p, "|"), p += *p == '|') {
+                if (strncmp(p, w, n) == 0 && (p[n] == '|' || p[n] == 0))
+                        return true;
+        }
+        return false;
+}
 
 static bool arg_matches(const char *arg, const char *word, int how)
 {
@@ -503,13 +524,20 @@ static bool pub_cb(void *ctx, const prc_shp *p, prc_err *err)
         for (size_t i = 0; i < p->n; i++) {
                 const prc_shc *c = &p->c[i];
                 for (size_t k = 0; k < PRC_ARRAY_LEN(publisher_cmds); k++) {
-                        const char *w = publisher_cmds[k].word;
+                        const char *w = publisher_cmds[k].word, *then = publisher_cmds[k].then;
+                        size_t a = 1;
                         bool hit = false;
                         if (c->n == 0 || strcmp(c->name, publisher_cmds[k].prog) != 0)
                                 continue;
-                        for (size_t a = 1; w != NULL && a < c->n && !hit; a++)
+                        for (; w != NULL && a < c->n && !hit; a++)
                                 hit = c->w[a].val[0] != '-' || w[0] == '-' ?
                                               arg_matches(c->w[a].val, w, publisher_cmds[k].how) : false;
+                        if (hit && then != NULL) {
+                                bool next = false;
+                                for (; a < c->n && !next; a++)
+                                        next = one_of(c->w[a].val, then);
+                                hit = next;
+                        }
                         if (w == NULL || hit) {
                                 snprintf(pb->what, pb->whatsz, "%s%s%s", c->name, w ? " " : "", w ? w : "");
                                 pb->line = p->line;

@@ -175,6 +175,9 @@ static void test_analyses_gha_b__which_steps_publish(void)
         T_ASSERT(!publishes("[\"echo\",\"npm\",\"publish\"]", w, sizeof(w)));
         T_ASSERT(!publishes("[\"npm\",\"ci\"]", w, sizeof(w)));
         T_ASSERT(!publishes("[\"docker\",\"build\",\".\"]", w, sizeof(w)));
+        T_ASSERT(publishes("[\"gh\",\"release\",\"upload\",\"v1\",\"dist/x\"]", w, sizeof(w)));
+        T_ASSERT(!publishes("[\"gh\",\"release\",\"download\",\"v1\"]", w, sizeof(w)));
+        T_ASSERT(!publishes("[\"gh\",\"release\",\"view\"]", w, sizeof(w)));
 
         st = step("pypa", "gh-action-pypi-publish", NULL, "release/v1", NULL);
         prc_err_init(&err);
