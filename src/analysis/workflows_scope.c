@@ -30,12 +30,6 @@ static const char *md_path(const json_t *md)
         return json_string_value(json_object_get(md, "path"));
 }
 
-/* The steps of a composite action (details.runs.steps). */
-static const json_t *action_steps(const json_t *md)
-{
-        return json_object_get(json_object_get(prc_gha_details(md), "runs"), "steps");
-}
-
 /*
  * The value of with.<name> as written (any JSON type), or NULL; *line its
  * line.  When with: is itself an expression (one entry named null), that
@@ -326,7 +320,7 @@ bool prc_gha_persisted_credentials(prc_actx *cx, prc_err *err)
 
         for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
                 if (!prc_gha_is_workflow(md)) {
-                        if (!pc_steps(cx, md_path(md), action_steps(md), err))
+                        if (!pc_steps(cx, md_path(md), prc_gha_steps(md, NULL), err))
                                 return false;
                         continue;
                 }
@@ -827,7 +821,7 @@ static bool se_doc(prc_actx *cx, const json_t *md, prc_err *err)
         if (!se_exprs(cx, path, json_object_get(prc_gha_details(md), "expressions"), err))
                 return false;
         if (!prc_gha_is_workflow(md))
-                return se_steps(cx, path, action_steps(md), err);
+                return se_steps(cx, path, prc_gha_steps(md, NULL), err);
         json_array_foreach(prc_gha_jobs(md), j, job) {
                 const char *s = json_string_value(json_object_get(job, "secrets"));
                 if (s != NULL && strcmp(s, "inherit") == 0) {
@@ -1015,7 +1009,7 @@ static bool ic_doc(prc_actx *cx, const json_t *md, prc_err *err)
         if (!prc_gha_is_workflow(md)) {
                 struct ic_owner o = { json_object_get(d, "expressions"), NULL, "the action" };
                 return ic_env(cx, path, json_object_get(json_object_get(d, "runs"), "env"), &o, err) &&
-                       ic_steps(cx, path, action_steps(md), NULL, err);
+                       ic_steps(cx, path, prc_gha_steps(md, NULL), NULL, err);
         }
         {
                 struct ic_owner o = { json_object_get(d, "expressions"), NULL, "the workflow" };
