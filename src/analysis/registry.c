@@ -7,11 +7,13 @@
 #include "analysis/analysis.h"
 
 #include "analysis/aur.h"
+#include "analysis/workflows_scope.h"
 #include "base/compiler.h"
 
 #define PB PRC_AK_PKGBUILD
 #define SI PRC_AK_SRCINFO
 #define IN PRC_AK_INSTALL
+#define WF PRC_AK_WORKFLOW
 
 const prc_analysis prc_analysis_table[] = {
         /* id, family, doc, needs, requires, run */
@@ -31,5 +33,15 @@ const prc_analysis prc_analysis_table[] = {
           "variables, ANSI-C quoting, base64 -d | sh, eval)", PB | IN, PB, prc_aur_obfuscation },
         { "aur-install-hooks", "aur", "the install script the package ships and its hooks, for the reviewer",
           PB | IN, PB, prc_aur_install_hooks },
+        { "gha-excessive-permissions", "workflows_scope", "no workflow without permissions, no write-all, no write "
+          "scopes at the workflow level that several jobs inherit", WF, WF, prc_gha_excessive_permissions },
+        { "gha-persisted-credentials", "workflows_scope", "actions/checkout sets persist-credentials: false", WF, WF,
+          prc_gha_persisted_credentials },
+        { "gha-cache-poisoning", "workflows_scope", "no release or publishing job restores a cache", WF, WF,
+          prc_gha_cache_poisoning },
+        { "gha-secrets-exposure", "workflows_scope", "no secrets: inherit, toJSON(secrets) or secrets[computed]", WF,
+          WF, prc_gha_secrets_exposure },
+        { "gha-insecure-commands", "workflows_scope", "ACTIONS_ALLOW_UNSECURE_COMMANDS is never turned on", WF, WF,
+          prc_gha_insecure_commands },
 };
 const size_t prc_analysis_count = PRC_ARRAY_LEN(prc_analysis_table);
