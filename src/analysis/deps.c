@@ -778,8 +778,9 @@ static bool nrs_dep(prc_actx *cx, const json_t *md, const json_t *d, prc_err *er
         bool lock = is(S(md, "kind"), "lockfile");
         char text[TEXT_MAX], host[256], detail[TEXT_MAX];
 
+        /* A manifest's text is the specifier as written; a lockfile's the location it resolved. */
         snprintf(text, sizeof(text), "%s %s", S(d, "name"),
-                 url != NULL ? url : S(d, "requirement") != NULL ? S(d, "requirement") : "");
+                 !lock && S(d, "requirement") != NULL ? S(d, "requirement") : url != NULL ? url : "");
         if (is(st, "git")) {
                 if (hex40(S(src, "commit")) || hex40(S(src, "ref")) || (!lock && pinned_by_lock(cx, md, d)))
                         return true;
@@ -956,8 +957,11 @@ static bool nuget_confusion(prc_actx *cx, const json_t *md, prc_err *err)
         if (json_array_size(json_object_get(det(md), "package_source_mapping")) > 0)
                 return true;
         json_array_foreach(json_object_get(md, "registries"), k, r) {
+                const char *u = S(r, "url");
                 if (in_list(json_object_get(det(md), "disabled_sources"), S(r, "name")))
                         continue;
+                if (u == NULL || (strncasecmp(u, "https://", 8) != 0 && strncasecmp(u, "http://", 7) != 0))
+                        continue;       /* a local folder feed serves only what was put there (NU1507 counts HTTP) */
                 url_host(S(r, "url"), host, sizeof(host));
                 if (strcmp(host, "api.nuget.org") == 0)
                         nugetorg = true;
@@ -1047,6 +1051,8 @@ static bool confusion_one(prc_actx *cx, const json_t *md, prc_err *err)
                 return npm_mixed_hosts(cx, md, err);
         if (is(f, "gem-gemfile")) {
                 json_array_foreach(json_object_get(md, "registries"), k, r) {
+                        if (S(r, "scope") != NULL)
+                                continue;       /* a source block: only its own gems come from it */
                         if (first == NULL) {
                                 first = r;
                                 continue;
