@@ -593,16 +593,36 @@ static bool integrity_applies(const json_t *lock, const json_t *d)
         return true;
 }
 
+/* A bitmap of the dependencies a details list names by index (npm "in_bundle"); NULL: out of memory. */
+static bool *listed(const json_t *md, const char *key)
+{
+        size_t n = json_array_size(json_object_get(md, "dependencies")), k;
+        bool *b = calloc(n + 1, sizeof(*b));
+        const json_t *e;
+
+        if (b == NULL)
+                return NULL;
+        json_array_foreach(json_object_get(det(md), key), k, e) {
+                json_int_t x = json_integer_value(json_object_get(e, "dependency"));
+                if (x >= 0 && (size_t)x < n)
+                        b[x] = true;
+        }
+        return b;
+}
+
 static bool integrity_one(prc_actx *cx, const json_t *lock, prc_err *err)
 {
         const json_t *d;
         size_t i, total = 0, bad = 0;
         uint32_t first = 0;
         char text[TEXT_MAX];
+        bool *bundled = listed(lock, "in_bundle"), ok = true;
 
+        if (bundled == NULL)
+                return prc_err_oom(err, "a lockfile index");
         json_array_foreach(json_object_get(lock, "dependencies"), i, d) {
                 const json_t *ig = json_object_get(d, "integrity");
-                if (!integrity_applies(lock, d))
+                if (bundled[i] || !integrity_applies(lock, d))
                         continue;
                 total++;
                 if (json_is_object(ig) && !weak_alg(S(ig, "algorithm")))
@@ -611,31 +631,37 @@ static bool integrity_one(prc_actx *cx, const json_t *lock, prc_err *err)
                         first = L(d);
         }
         if (bad == 0)
-                return true;
+                goto out;
         if (is(fmt(lock), "gradle-lockfile")) {
                 static const char *const vm[] = { "gradle/verification-metadata.xml", NULL };
                 size_t dl = dir_len(S(lock, "path"));
-                if (dir_holds(cx, S(lock, "path"), dl, vm, NULL))
-                        return prc_act_unresolved(cx, S(lock, "path"), 0,
-                                                  "gradle/verification-metadata.xml holds the hashes and is not "
-                                                  "extracted",
-                                                  err);
+                if (dir_holds(cx, S(lock, "path"), dl, vm, NULL)) {
+                        ok = prc_act_unresolved(cx, S(lock, "path"), 0,
+                                                "gradle/verification-metadata.xml holds the hashes and is not "
+                                                "extracted",
+                                                err);
+                        goto out;
+                }
         }
         if (bad == total && total > 3) {
                 /* The format (or this file) keeps no strong hash at all: one location, not one per entry. */
                 snprintf(text, sizeof(text), "%zu of %zu registry entries", bad, total);
-                return found(cx, lock, first, text, "no entry of this lockfile carries a strong integrity hash", err);
+                ok = found(cx, lock, first, text, "no entry of this lockfile carries a strong integrity hash", err);
+                goto out;
         }
         json_array_foreach(json_object_get(lock, "dependencies"), i, d) {
                 const json_t *ig = json_object_get(d, "integrity");
-                if (!integrity_applies(lock, d) || (json_is_object(ig) && !weak_alg(S(ig, "algorithm"))))
+                if (bundled[i] || !integrity_applies(lock, d) || (json_is_object(ig) && !weak_alg(S(ig, "algorithm"))))
                         continue;
                 snprintf(text, sizeof(text), "%s %s", S(d, "name"), S(d, "resolved") != NULL ? S(d, "resolved") : "");
-                if (!found(cx, lock, L(d), text,
-                           json_is_object(ig) ? "only a weak hash (sha1 or md5)" : "no integrity hash", err))
-                        return false;
+                ok = found(cx, lock, L(d), text,
+                           json_is_object(ig) ? "only a weak hash (sha1 or md5)" : "no integrity hash", err);
+                if (!ok)
+                        break;
         }
-        return true;
+out:
+        free(bundled);
+        return ok;
 }
 
 bool prc_deps_integrity_missing(prc_actx *cx, prc_err *err)
@@ -658,6 +684,26 @@ static bool hex40(const char *s)
                 if (!isxdigit((unsigned char)s[i]))
                         return false;
         return true;
+}
+
+/* Does a URL name a commit (a path segment, query value or fragment of 40 hex: codeload tarballs)? */
+static bool url_names_commit(const char *url)
+{
+        size_t n;
+
+        if (url == NULL)
+                return false;
+        for (const char *s = url; *s != 0; s += n + (s[n] != 0)) {
+                n = strcspn(s, "/#?=&");
+                if (n == 40) {
+                        char seg[41];
+                        memcpy(seg, s, 40);
+                        seg[40] = 0;
+                        if (hex40(seg))
+                                return true;
+                }
+        }
+        return false;
 }
 
 /* The host of a URL (lower case, no port), "" when it has none. */
@@ -764,7 +810,8 @@ static bool pinned_by_lock(prc_actx *cx, const json_t *md, const json_t *dep)
                                 continue;
                         if (is(src_type(d), "git") && hex40(S(json_object_get(d, "source"), "commit")))
                                 return true;
-                        if (is(src_type(d), "url") && json_is_object(json_object_get(d, "integrity")))
+                        if (is(src_type(d), "url") && (json_is_object(json_object_get(d, "integrity")) ||
+                                                       url_names_commit(S(json_object_get(d, "source"), "url"))))
                                 return true;
                 }
         }
@@ -788,9 +835,10 @@ static bool nrs_dep(prc_actx *cx, const json_t *md, const json_t *d, prc_err *er
                              lock ? "a git source without a locked commit" : "a git dependency on a moving ref", err);
         }
         if (is(st, "url")) {
-                if (json_is_object(json_object_get(d, "integrity")) || (!lock && pinned_by_lock(cx, md, d)))
+                if (json_is_object(json_object_get(d, "integrity")) || url_names_commit(url) ||
+                    (!lock && pinned_by_lock(cx, md, d)))
                         return true;
-                return found(cx, md, L(d), text, "a URL source without a hash", err);
+                return found(cx, md, L(d), text, "a URL source without a hash or a commit", err);
         }
         if (is(st, "path")) {
                 if (path_inside(S(md, "path"), url))

@@ -209,6 +209,11 @@ static void test_extract_npm__package_lock_v3_alias_link_workspace(void)
         T_EQ_INT(json_array_size(install_scripts(md)), 1);
         T_EQ_INT(json_integer_value(json_object_get(json_array_get(install_scripts(md), 0), "dependency")), 0);
         T_EQ_INT(json_integer_value(json_object_get(json_array_get(install_scripts(md), 0), "line")), 17);
+        /* inBundle: shipped inside its parent's tarball */
+        T_EQ_INT(json_array_size(json_object_get(json_object_get(md, "details"), "in_bundle")), 1);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(md, "dependencies"),
+                (size_t)json_integer_value(json_object_get(json_array_get(json_object_get(json_object_get(md,
+                "details"), "in_bundle"), 0), "dependency"))), "name")), "ms");
         json_decref(md);
         md = xf("npm-package-lock", "lock-v2/package-lock.json");
         T_ASSERT(json_object_get(json_object_get(md, "details"), "install_scripts") == NULL);

@@ -499,25 +499,24 @@ struct lock {
 };
 
 /*
- * The dependency just added declares install scripts (package-lock
- * hasInstallScript, pnpm requiresBuild): details.install_scripts gets
- * {"dependency": its index, "line"}.
+ * Note the dependency just added in the details list key ("install_scripts":
+ * package-lock hasInstallScript, pnpm requiresBuild; "in_bundle": inBundle,
+ * shipped inside its parent's tarball): {"dependency": its index, "line"}.
  */
-bool npm_note_install_script(json_t *md, uint32_t line, prc_err *err)
+bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err)
 {
-        json_t *det = prc_md_details(md), *a = json_object_get(det, "install_scripts");
+        json_t *det = prc_md_details(md), *a = json_object_get(det, key);
         size_t idx = json_array_size(json_object_get(md, "dependencies"));
 
         if (idx == 0)
                 return true;
         if (a == NULL) {
                 a = json_array();
-                if (a == NULL || json_object_set_new(det, "install_scripts", a) != 0)
+                if (a == NULL || json_object_set_new(det, key, a) != 0)
                         return prc_err_oom(err, "details");
         }
         if (json_array_size(a) >= PRC_MD_LIST_MAX)
-                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u entries with install scripts",
-                                   PRC_MD_LIST_MAX);
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u '%s' entries", PRC_MD_LIST_MAX, key);
         if (json_array_append_new(a, json_pack("{s:I,s:o}", "dependency", (json_int_t)(idx - 1), "line",
                                                line > 0 ? json_integer(line) : json_null())) != 0)
                 return prc_err_oom(err, "details");
@@ -563,7 +562,9 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
                 return false;
         if (version != NULL && !set_purl(d, real != NULL ? real : name, version, err))
                 return false;
-        if (json_is_true(json_object_get(e, "hasInstallScript")) && !npm_note_install_script(l->md, line, err))
+        if (json_is_true(json_object_get(e, "hasInstallScript")) && !npm_note_dep(l->md, "install_scripts", line, err))
+                return false;
+        if (json_is_true(json_object_get(e, "inBundle")) && !npm_note_dep(l->md, "in_bundle", line, err))
                 return false;
         return true;
 }
