@@ -757,38 +757,55 @@ static bool path_inside(const char *base_path, const char *p)
         return true;
 }
 
-/* Hosts the tree declares for an ecosystem: its manifests' and registry configs' registries, and defaults. */
-static bool host_declared(const prc_actx *cx, const char *eco, const char *host)
+/* Hosts the tree declares: its manifests' and registry configs' registries and registry sources ("eco host"). */
+static json_t *declared_hosts(const prc_actx *cx)
+{
+        json_t *set = json_object();
+        const json_t *md, *r;
+        char h[256], key[320];
+        size_t k;
+
+        if (set == NULL)
+                return NULL;
+        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++) {
+                if (is(S(md, "kind"), "lockfile"))
+                        continue;       /* a lockfile's own sources are what is being judged */
+                json_array_foreach(json_object_get(md, "registries"), k, r) {
+                        url_host(S(r, "url"), h, sizeof(h));
+                        snprintf(key, sizeof(key), "%s %s", S(md, "ecosystem"), h);
+                        if (h[0] != 0 && json_object_set_new(set, key, json_true()) != 0)
+                                goto oom;
+                }
+                json_array_foreach(json_object_get(md, "dependencies"), k, r) {
+                        if (!is(src_type(r), "registry"))
+                                continue;
+                        url_host(S(json_object_get(r, "source"), "url"), h, sizeof(h));
+                        snprintf(key, sizeof(key), "%s %s", S(md, "ecosystem"), h);
+                        if (h[0] != 0 && json_object_set_new(set, key, json_true()) != 0)
+                                goto oom;
+                }
+        }
+        return set;
+oom:
+        json_decref(set);
+        return NULL;
+}
+
+/* Is host the ecosystem's public registry or one the tree declares? */
+static bool host_declared(const json_t *declared, const char *eco, const char *host)
 {
         static const char *const defaults[] = { "registry.npmjs.org", "registry.yarnpkg.com", "registry.npmjs.com",
                                                 "pypi.org", "files.pythonhosted.org", "pypi.python.org",
                                                 "index.crates.io", "static.crates.io", "rubygems.org",
                                                 "api.nuget.org", "repo.packagist.org", "repo.maven.apache.org",
                                                 "repo1.maven.org", NULL };
-        const json_t *md, *r;
-        char h[256];
-        size_t k;
+        char key[320];
 
         for (const char *const *d = defaults; *d != NULL; d++)
                 if (strcmp(*d, host) == 0)
                         return true;
-        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++) {
-                if (!is(S(md, "ecosystem"), eco) || is(S(md, "kind"), "lockfile"))
-                        continue;
-                json_array_foreach(json_object_get(md, "registries"), k, r) {
-                        url_host(S(r, "url"), h, sizeof(h));
-                        if (strcmp(h, host) == 0)
-                                return true;
-                }
-                json_array_foreach(json_object_get(md, "dependencies"), k, r) {
-                        if (!is(src_type(r), "registry"))
-                                continue;
-                        url_host(S(json_object_get(r, "source"), "url"), h, sizeof(h));
-                        if (strcmp(h, host) == 0)
-                                return true;
-                }
-        }
-        return false;
+        snprintf(key, sizeof(key), "%s %s", eco, host);
+        return json_object_get(declared, key) != NULL;
 }
 
 /* A lockfile beside md (same ecosystem) pins name to a commit (git) or a hash (url)? */
@@ -818,7 +835,7 @@ static bool pinned_by_lock(prc_actx *cx, const json_t *md, const json_t *dep)
         return false;
 }
 
-static bool nrs_dep(prc_actx *cx, const json_t *md, const json_t *d, prc_err *err)
+static bool nrs_dep(prc_actx *cx, const json_t *declared, const json_t *md, const json_t *d, prc_err *err)
 {
         const json_t *src = json_object_get(d, "source");
         const char *st = S(src, "type"), *url = S(src, "url");
@@ -847,7 +864,7 @@ static bool nrs_dep(prc_actx *cx, const json_t *md, const json_t *d, prc_err *er
         }
         if (is(st, "registry") && lock && url != NULL) {
                 url_host(url, host, sizeof(host));
-                if (host[0] == 0 || host_declared(cx, S(md, "ecosystem"), host))
+                if (host[0] == 0 || host_declared(declared, S(md, "ecosystem"), host))
                         return true;
                 snprintf(detail, sizeof(detail), "resolved from %s, a host no manifest or registry config declares",
                          host);
@@ -859,13 +876,21 @@ static bool nrs_dep(prc_actx *cx, const json_t *md, const json_t *d, prc_err *er
 bool prc_deps_non_registry_source(prc_actx *cx, prc_err *err)
 {
         const json_t *md, *d;
+        json_t *declared = declared_hosts(cx);
         size_t k;
+        bool ok = true;
 
-        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++)
-                json_array_foreach(json_object_get(md, "dependencies"), k, d)
-                        if (!nrs_dep(cx, md, d, err))
-                                return false;
-        return true;
+        if (declared == NULL)
+                return prc_err_oom(err, "the declared registry hosts");
+        for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++) {
+                json_array_foreach(json_object_get(md, "dependencies"), k, d) {
+                        ok = nrs_dep(cx, declared, md, d, err);
+                        if (!ok)
+                                break;
+                }
+        }
+        json_decref(declared);
+        return ok;
 }
 
 /* ================================================================ deps-install-scripts */
