@@ -576,6 +576,37 @@ bool prc_deps_lockfile_drift(prc_actx *cx, prc_err *err)
 
 /* ================================================================ deps-integrity-missing */
 
+static bool hex40(const char *s)
+{
+        if (s == NULL || strlen(s) != 40)
+                return false;
+        for (int i = 0; i < 40; i++)
+                if (!isxdigit((unsigned char)s[i]))
+                        return false;
+        return true;
+}
+
+/* Does a URL name a commit (a path segment, query value or fragment of 40 hex: codeload tarballs)? */
+static bool url_names_commit(const char *url)
+{
+        size_t n;
+
+        if (url == NULL)
+                return false;
+        for (const char *s = url; *s != 0; s += n + (s[n] != 0)) {
+                n = strcspn(s, "/#?=&");
+                if (n == 40) {
+                        char seg[41];
+                        memcpy(seg, s, 40);
+                        seg[40] = 0;
+                        if (hex40(seg))
+                                return true;
+                }
+        }
+        return false;
+}
+
+
 static bool weak_alg(const char *alg)
 {
         return alg != NULL && (strcasecmp(alg, "sha1") == 0 || strcasecmp(alg, "md5") == 0);
@@ -588,6 +619,8 @@ static bool integrity_applies(const json_t *lock, const json_t *d)
 
         if (!is(st, "registry") && !is(st, "url"))
                 return false;
+        if (is(st, "url") && url_names_commit(S(json_object_get(d, "source"), "url")))
+                return false;   /* a commit's tarball: pinned like a git source */
         if (is(S(lock, "ecosystem"), "composer") && S(json_object_get(d, "source"), "commit") != NULL)
                 return false;
         return true;
@@ -675,36 +708,6 @@ bool prc_deps_integrity_missing(prc_actx *cx, prc_err *err)
 }
 
 /* ================================================================ deps-non-registry-source */
-
-static bool hex40(const char *s)
-{
-        if (s == NULL || strlen(s) != 40)
-                return false;
-        for (int i = 0; i < 40; i++)
-                if (!isxdigit((unsigned char)s[i]))
-                        return false;
-        return true;
-}
-
-/* Does a URL name a commit (a path segment, query value or fragment of 40 hex: codeload tarballs)? */
-static bool url_names_commit(const char *url)
-{
-        size_t n;
-
-        if (url == NULL)
-                return false;
-        for (const char *s = url; *s != 0; s += n + (s[n] != 0)) {
-                n = strcspn(s, "/#?=&");
-                if (n == 40) {
-                        char seg[41];
-                        memcpy(seg, s, 40);
-                        seg[40] = 0;
-                        if (hex40(seg))
-                                return true;
-                }
-        }
-        return false;
-}
 
 /* The host of a URL (lower case, no port), "" when it has none. */
 static void url_host(const char *url, char *out, size_t outsz)
