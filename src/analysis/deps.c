@@ -1107,6 +1107,22 @@ static bool confusion_one(prc_actx *cx, const json_t *md, prc_err *err)
                 }
                 return true;
         }
+        if (is(f, "pypi-pyproject")) {
+                /* Poetry searches a supplemental (or 1.x secondary) source for whatever the primary lacks. */
+                json_array_foreach(json_object_get(det(md), "poetry_sources"), k, r) {
+                        const char *p = S(r, "priority");
+                        if (!is(p, "supplemental") && !is(p, "secondary"))
+                                continue;
+                        snprintf(text, sizeof(text), "[[tool.poetry.source]] %s, priority %s",
+                                 S(r, "name") != NULL ? S(r, "name") : "", p);
+                        if (!found(cx, md, L(r), text,
+                                   "Poetry looks a name up here only when the primary index lacks it: the same name "
+                                   "published there wins (use priority = \"explicit\" and source = on each package)",
+                                   err))
+                                return false;
+                }
+                return true;
+        }
         if (is(f, "nuget-config"))
                 return nuget_confusion(cx, md, err);
         if (is(f, "npmrc")) {
