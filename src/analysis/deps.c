@@ -199,6 +199,24 @@ static bool cargo_is_bin(const prc_actx *cx, const json_t *md)
         return false;
 }
 
+/* A requirements file beside path whose every requirement carries a --hash: pip's own lockfile. */
+static bool hashed_requirements_beside(const prc_actx *cx, const char *path)
+{
+        const json_t *md, *d;
+        size_t k;
+
+        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++) {
+                bool all = json_array_size(json_object_get(md, "dependencies")) > 0;
+                if (!is(fmt(md), "pypi-requirements") || !same_dir(S(md, "path"), path))
+                        continue;
+                json_array_foreach(json_object_get(md, "dependencies"), k, d)
+                        all = all && json_is_object(json_object_get(d, "integrity"));
+                if (all)
+                        return true;
+        }
+        return false;
+}
+
 static bool gem_uses_gemspec(const json_t *md)
 {
         const json_t *n;
@@ -236,10 +254,13 @@ static bool lockfile_missing_one(prc_actx *cx, const json_t *md, prc_err *err)
                 return found(cx, md, head_line(md), text, "a Pipfile without Pipfile.lock beside it", err);
         }
         if (is(f, "pypi-pyproject")) {
-                if (!py_is_poetry(md) || count_deps(md, not_peer_or_platform) == 0 || dir_holds(cx, p, dl, PY_LOCKS, NULL))
+                if (!py_is_poetry(md) || count_deps(md, not_peer_or_platform) == 0 ||
+                    dir_holds(cx, p, dl, PY_LOCKS, NULL) || hashed_requirements_beside(cx, p))
                         return true;
                 return found(cx, md, head_line(md), text,
-                             "a Poetry project without poetry.lock (or uv.lock, pdm.lock, pylock.toml) beside it", err);
+                             "a Poetry project without poetry.lock (or uv.lock, pdm.lock, pylock.toml, a fully hashed "
+                             "requirements file) beside it",
+                             err);
         }
         if (is(f, "cargo-toml")) {
                 static const char *const cl[] = { "Cargo.lock", NULL };
