@@ -342,6 +342,8 @@ static bool locks(const char *manifest_fmt, const char *lock_fmt)
                 return is(lock_fmt, "composer-lock");
         if (is(manifest_fmt, "gem-gemfile"))
                 return is(lock_fmt, "gem-gemfile-lock");
+        if (is(manifest_fmt, "nuget-msbuild-project"))
+                return is(lock_fmt, "nuget-packages-lock");
         return false;
 }
 
@@ -355,6 +357,8 @@ static enum prc_dv_dialect dialect_of(const char *eco)
                 return PRC_DV_COMPOSER;
         if (is(eco, "gem"))
                 return PRC_DV_GEM;
+        if (is(eco, "nuget"))
+                return PRC_DV_NUGET;
         return PRC_DV_NPM;
 }
 
@@ -403,7 +407,7 @@ static bool drift_applies(const json_t *md, const json_t *dep)
         if (!json_is_true(json_object_get(dep, "direct")) || is(S(dep, "scope"), "peer"))
                 return false;           /* peers are the consumer's to install */
         if (is(S(dep, "scope"), "build") && !is(eco, "cargo"))
-                return false;           /* build-system requires are not locked (pyproject) */
+                return false;           /* build-system requires and PackageDownload are not locked */
         if (is(S(dep, "group"), "platform") || (is(eco, "cargo") && is(S(dep, "group"), "workspace")))
                 return false;           /* PHP itself; a workspace's shared table is not a use */
         if (is(eco, "golang"))

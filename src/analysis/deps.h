@@ -28,6 +28,7 @@ enum prc_dv_dialect {
         PRC_DV_PYPI,            /* PEP 440 (== != ~= < <= > >= ===, .* prefixes) and Poetry's ^ ~ * || */
         PRC_DV_COMPOSER,        /* composer: ^ ~ (composer's), wildcards, hyphen, || |, and by space or comma */
         PRC_DV_GEM,             /* rubygems: = != < <= > >= ~>, comma-separated */
+        PRC_DV_NUGET,           /* NuGet: a bare version is a minimum, [a,b) intervals, floating 1.* */
 };
 
 enum prc_dv_match {

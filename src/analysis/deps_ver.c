@@ -39,9 +39,10 @@ struct cset {
         unsigned   n;
 };
 
+/* Dialects whose pre-releases compare by semver identifiers ("-beta.2"), not PEP 440 / rubygems phases. */
 static bool semver_like(enum prc_dv_dialect d)
 {
-        return d == PRC_DV_NPM || d == PRC_DV_CARGO;
+        return d == PRC_DV_NPM || d == PRC_DV_CARGO || d == PRC_DV_NUGET;
 }
 
 /* PEP 440, rubygems and composer suffixes: the first word and its number. */
@@ -129,7 +130,7 @@ static bool parse_ver(enum prc_dv_dialect d, const char *s, size_t n, bool parti
         }
         if (v->nrel == 0 && !v->wild)
                 return false;
-        if (!partial && semver_like(d) && v->nrel != 3)
+        if (!partial && (d == PRC_DV_NPM || d == PRC_DV_CARGO) && v->nrel != 3)
                 return false;   /* a locked npm or cargo version is whole */
         if (d == PRC_DV_PYPI && i < n && s[i] == '!')
                 return false;   /* an epoch: not read */
@@ -146,7 +147,7 @@ static bool parse_ver(enum prc_dv_dialect d, const char *s, size_t n, bool parti
                 }
                 if (pn == 0 || pn >= PRE_MAX || !pre_chars_ok(p, pn))
                         return false;
-                if (d == PRC_DV_NPM && s[i] != '-')
+                if ((d == PRC_DV_NPM || d == PRC_DV_NUGET) && s[i] != '-')
                         return false;
                 memcpy(v->pre, p, pn);
                 v->pre[pn] = 0;
@@ -440,7 +441,7 @@ static bool set_matches(enum prc_dv_dialect d, const struct cset *s, const struc
         for (unsigned i = 0; i < s->n; i++)
                 if (!test_cmp(d, &s->c[i], v, raw))
                         return false;
-        if (semver_like(d) && v->pre[0] != 0)
+        if ((d == PRC_DV_NPM || d == PRC_DV_CARGO) && v->pre[0] != 0)
                 return prerelease_allowed(s, v);
         return true;
 }
@@ -520,6 +521,69 @@ static bool alternative(enum prc_dv_dialect d, const char *a, size_t n, struct c
         return true;
 }
 
+/*
+ * NuGet: "[1.0,2.0)" intervals (either bound may be empty), "[1.0]" exact,
+ * a bare "1.0" a minimum, "1.*" floating.  Floating pre-releases ("1.0-*")
+ * are not read.  false: not read.
+ */
+static bool nuget_range(const char *r, struct cset *s)
+{
+        size_t n = strlen(r), comma;
+        struct dver lo, hi;
+        const char *in;
+        size_t inl;
+
+        while (n > 0 && isspace((unsigned char)r[n - 1]))
+                n--;
+        while (n > 0 && isspace((unsigned char)*r)) {
+                r++;
+                n--;
+        }
+        if (n == 0)
+                return false;
+        if (r[0] != '[' && r[0] != '(') {
+                if (memchr(r, '-', n) != NULL && memchr(r, '*', n) != NULL)
+                        return false;   /* a floating pre-release */
+                if (!parse_ver(PRC_DV_NUGET, r, n, true, &lo))
+                        return false;
+                if (lo.wild)
+                        return xrange(PRC_DV_NUGET, s, &lo);
+                return add(s, C_GE, &lo);
+        }
+        if (n < 3 || (r[n - 1] != ']' && r[n - 1] != ')'))
+                return false;
+        in = r + 1;
+        inl = n - 2;
+        comma = strcspn(in, ",");
+        if (comma >= inl) {
+                /* "[1.0]": exactly that version */
+                if (r[0] != '[' || r[n - 1] != ']' || !parse_ver(PRC_DV_NUGET, in, inl, false, &lo))
+                        return false;
+                return add(s, C_EQ, &lo);
+        }
+        for (size_t a = 0, b = comma; a < b; a++)
+                if (!isspace((unsigned char)in[a])) {
+                        size_t k = a, e = b;
+                        while (e > k && isspace((unsigned char)in[e - 1]))
+                                e--;
+                        if (!parse_ver(PRC_DV_NUGET, in + k, e - k, false, &lo) ||
+                            !add(s, r[0] == '[' ? C_GE : C_GT, &lo))
+                                return false;
+                        break;
+                }
+        for (size_t a = comma + 1; a < inl; a++)
+                if (!isspace((unsigned char)in[a])) {
+                        size_t e = inl;
+                        while (e > a && isspace((unsigned char)in[e - 1]))
+                                e--;
+                        if (!parse_ver(PRC_DV_NUGET, in + a, e - a, false, &hi) ||
+                            !add(s, r[n - 1] == ']' ? C_LE : C_LT, &hi))
+                                return false;
+                        break;
+                }
+        return true;
+}
+
 enum prc_dv_match prc_dv_satisfies(enum prc_dv_dialect d, const char *requirement, const char *version)
 {
         char req[REQ_MAX];
@@ -539,6 +603,12 @@ enum prc_dv_match prc_dv_satisfies(enum prc_dv_dialect d, const char *requiremen
                 return PRC_DV_UNKNOWN;  /* branch aliases and dev branches: composer's own resolution */
         if (!parse_ver(d, version, strlen(version), false, &v))
                 return PRC_DV_UNKNOWN;
+        if (d == PRC_DV_NUGET) {
+                struct cset s = { .n = 0 };
+                if (!nuget_range(req, &s))
+                        return PRC_DV_UNKNOWN;
+                return set_matches(d, &s, &v, version) ? PRC_DV_YES : PRC_DV_NO;
+        }
         while (i <= rl) {
                 size_t j = i, sl;
                 struct cset s = { .n = 0 };

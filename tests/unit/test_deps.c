@@ -212,6 +212,31 @@ static void test_deps__gem_requirements(void)
         UNK(g, "~> 1 || 2", "1.0");
 }
 
+static void test_deps__nuget_ranges(void)
+{
+        const enum prc_dv_dialect u = PRC_DV_NUGET;
+
+        YES(u, "3.1.1", "3.1.1");
+        YES(u, "3.1.1", "4.0.0");       /* a bare version is a minimum */
+        NO(u, "3.1.1", "3.1.0");
+        YES(u, "[3.1.1, )", "3.1.1");
+        YES(u, "[1.0,2.0)", "1.9.9");
+        NO(u, "[1.0,2.0)", "2.0.0");
+        YES(u, "(1.0,2.0]", "2.0");
+        NO(u, "(1.0,2.0]", "1.0");
+        YES(u, "(,1.0]", "0.5");
+        NO(u, "(,1.0]", "1.0.1");
+        YES(u, "[1.2.3]", "1.2.3");
+        NO(u, "[1.2.3]", "1.2.4");
+        YES(u, "1.*", "1.9.0");
+        NO(u, "1.*", "2.0.0");
+        YES(u, "8.0.0", "8.0.0.1");     /* four-part versions */
+        YES(u, "[1.0.0-beta, )", "1.0.0-rc.1");
+        UNK(u, "1.0.0-*", "1.0.0-beta");
+        UNK(u, "$(SerilogVersion)", "3.1.1");
+        UNK(u, "[1.0", "1.0");
+}
+
 static const prc_test tests[] = {
         T(test_deps__npm_caret_tilde_and_x_ranges),
         T(test_deps__npm_comparators_hyphens_and_alternatives),
@@ -221,5 +246,6 @@ static const prc_test tests[] = {
         T(test_deps__pypi_pep440_and_poetry),
         T(test_deps__composer_constraints),
         T(test_deps__gem_requirements),
+        T(test_deps__nuget_ranges),
 };
 PRC_SUITE(deps, tests)
