@@ -328,10 +328,11 @@ static void norm_name(const char *eco, const char *name, char *out, size_t outsz
 static bool locks(const char *manifest_fmt, const char *lock_fmt)
 {
         if (is(manifest_fmt, "npm-package-json"))
-                return is(lock_fmt, "npm-package-lock") || is(lock_fmt, "npm-shrinkwrap") || is(lock_fmt, "yarn-lock") ||
-                       is(lock_fmt, "pnpm-lock");
+                return is(lock_fmt, "npm-package-lock") || is(lock_fmt, "npm-shrinkwrap") ||
+                       is(lock_fmt, "yarn-lock") || is(lock_fmt, "pnpm-lock");
         if (is(manifest_fmt, "pypi-pyproject"))
-                return is(lock_fmt, "pypi-poetry-lock") || is(lock_fmt, "pypi-uv-lock") || is(lock_fmt, "pypi-pdm-lock");
+                return is(lock_fmt, "pypi-poetry-lock") || is(lock_fmt, "pypi-uv-lock") ||
+                       is(lock_fmt, "pypi-pdm-lock");
         if (is(manifest_fmt, "pypi-pipfile"))
                 return is(lock_fmt, "pypi-pipfile-lock");
         if (is(manifest_fmt, "cargo-toml"))
@@ -846,8 +847,9 @@ static bool pinned_by_lock(prc_actx *cx, const json_t *md, const json_t *dep)
 
         norm_name(eco, S(dep, "name"), a, sizeof(a));
         for (size_t i = 0; (lk = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++) {
-                if (!is(S(lk, "kind"), "lockfile") || !is(S(lk, "ecosystem"), eco) ||
-                    !(same_dir(S(lk, "path"), S(md, "path")) || (is(eco, "cargo") && dir_above(S(lk, "path"), S(md, "path")))))
+                bool here = same_dir(S(lk, "path"), S(md, "path")) ||
+                            (is(eco, "cargo") && dir_above(S(lk, "path"), S(md, "path")));
+                if (!is(S(lk, "kind"), "lockfile") || !is(S(lk, "ecosystem"), eco) || !here)
                         continue;
                 json_array_foreach(json_object_get(lk, "dependencies"), k, d) {
                         norm_name(eco, S(d, "name"), b, sizeof(b));
@@ -963,7 +965,8 @@ static bool own_hooks(prc_actx *cx, const json_t *md, prc_err *err)
                 static const char *const br[] = { "build.rs", NULL };
                 if (dir_holds(cx, S(md, "path"), dir_len(S(md, "path")), br, NULL))
                         return found(cx, md, head_line(md), "build.rs",
-                                     "cargo compiles and runs build.rs beside Cargo.toml on the builder's machine", err);
+                                     "cargo compiles and runs build.rs beside Cargo.toml on the builder's machine",
+                                     err);
         }
         return true;
 }
@@ -1159,8 +1162,8 @@ static bool confusion_one(prc_actx *cx, const json_t *md, prc_err *err)
                                 continue;
                         }
                         snprintf(text, sizeof(text), "registry=%s", S(r, "url") != NULL ? S(r, "url") : "");
-                        return found(cx, md, L(r), text, "a second unscoped registry: which one npm uses depends on order",
-                                     err);
+                        return found(cx, md, L(r), text,
+                                     "a second unscoped registry: which one npm uses depends on order", err);
                 }
                 return true;
         }

@@ -328,8 +328,8 @@ static bool poetry_sources(json_t *md, const prc_xin *in, const json_t *a, prc_e
                         return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u [[tool.poetry.source]] entries",
                                            PRC_MD_LIST_MAX);
                 if ((name != NULL && strlen(name) > PRC_MD_STR_MAX) || (pri != NULL && strlen(pri) > PRC_MD_STR_MAX))
-                        return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a [[tool.poetry.source]] name or priority over %u "
-                                           "bytes", PRC_MD_STR_MAX);
+                        return prc_err_set(err, PRC_E_EXTRACT_LIMIT,
+                                           "a [[tool.poetry.source]] name or priority over %u bytes", PRC_MD_STR_MAX);
                 if (pri == NULL && json_is_true(json_object_get(s, "default")))
                         pri = "default";
                 if (pri == NULL && json_is_true(json_object_get(s, "secondary")))
