@@ -489,6 +489,26 @@ static bool go_replaced(const json_t *md, const char *name)
         return false;
 }
 
+/* package.json overrides name itself (npm overrides, yarn resolutions, pnpm.overrides): the lock may differ. */
+static bool npm_overridden(const json_t *md, const char *name)
+{
+        const json_t *o;
+        size_t i;
+
+        json_array_foreach(json_object_get(det(md), "overrides"), i, o) {
+                const char *sel = S(o, "selector");
+                size_t n = strlen(name);
+                /* "foo", "foo@^1" (pnpm), "**\/foo" (yarn) */
+                if (sel == NULL)
+                        continue;
+                if (strncmp(sel, "**/", 3) == 0)
+                        sel += 3;
+                if (strncmp(sel, name, n) == 0 && (sel[n] == 0 || sel[n] == '@'))
+                        return true;
+        }
+        return false;
+}
+
 static bool drift_dep(prc_actx *cx, const json_t *md, const json_t *lock, const json_t *ix, const json_t *dep,
                       prc_err *err)
 {
@@ -523,6 +543,8 @@ static bool drift_dep(prc_actx *cx, const json_t *md, const json_t *lock, const 
                 snprintf(detail, sizeof(detail), "%s has no entry for %s@%s", S(lock, "path"), name, req);
                 return found(cx, md, L(dep), text, detail, err);
         }
+        if (is(eco, "npm") && npm_overridden(md, name))
+                return true;            /* present; its version is the override's */
         if (is(eco, "npm"))
                 req = npm_range(req);
         if (req == NULL || *req == 0)
