@@ -998,7 +998,12 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 goto out;
         }
         progress(&s, "loading the catalog");
-        s.cat = o->extraction_out != NULL ? NULL : prc_catalog_load(o->catalog_root, err);
+        if (o->extraction_out != NULL)
+                s.cat = NULL;
+        else if (o->catalog != NULL)
+                s.cat = (prc_catalog *)o->catalog;      /* borrowed: not freed below */
+        else
+                s.cat = prc_catalog_load(o->catalog_root, err);
         if (o->extraction_out == NULL && s.cat == NULL)
                 goto out;
         if (o->extraction_out == NULL &&
@@ -1110,6 +1115,7 @@ out:
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);
-        prc_catalog_free(s.cat);
+        if (s.cat != o->catalog)
+                prc_catalog_free(s.cat);
         return ok;
 }

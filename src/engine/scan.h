@@ -63,6 +63,11 @@ typedef bool (*prc_adapter_run_fn)(void *ctx, const prc_scan_adapter *a, const p
 typedef struct prc_scan_opts {
         const char          *target;          /* borrowed: directory to review */
         const char          *catalog_root;    /* borrowed: directory holding catalog.yaml */
+        /*
+         * Borrowed, may be NULL: a catalog already loaded (prc batch loads it
+         * once for every target); catalog_root is then not read.
+         */
+        const struct prc_catalog *catalog;
         const char          *profile;         /* borrowed: profile id (default prc/core) */
         prc_scan_mode        mode;
         const char          *now;             /* borrowed: RFC 3339 clock input, or NULL */
