@@ -256,7 +256,7 @@ static json_t *run_target(const struct batch *b, struct job_ctx *jc, const prc_b
                 /* A scan a signal may have disturbed (its worker killed) is not a result: write nothing. */
                 if (cli_interrupted)
                         goto out;
-                if (!prc_batch_store(b->root, key, inputs, res, &found, &err))
+                if (!prc_batch_store(b->root, key, res, &found, &err))
                         goto fail;
                 *flags |= FLAG_SCANNED | (repair ? FLAG_REPAIRED : 0);
         }

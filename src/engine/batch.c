@@ -23,8 +23,7 @@
 #include "net/aur.h"
 
 #define TMP_PREFIX ".batch-tmp."
-/* A key record is a few hundred bytes; a run result of the largest target some MiB. */
-#define KEY_RECORD_MAX ((size_t)1 << 20)
+/* A run result of the largest target is some MiB. */
 #define RUN_MAX ((size_t)256 << 20)
 #define INDEX_MAX ((size_t)2 << 30)
 
@@ -190,27 +189,42 @@ json_t *prc_batch_inputs(const char *catalog_sha256, const char *profile, const 
                          target);
 }
 
-/* Write dirfd/name by rename of a complete temporary; fsync'ed only with durable (batch.h). */
-static bool publish_at(int dirfd, const char *name, const void *p, size_t n, bool durable, prc_err *err)
+/* Write p[0..n) to fd and, with durable, fsync it. */
+static bool fill(int fd, const char *name, const void *p, size_t n, bool durable, prc_err *err)
+{
+        if (!prc_fd_write_all(fd, p, n, err))
+                return false;
+        if (durable && fsync(fd) != 0)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot fsync '%s'", name);
+        return true;
+}
+
+/*
+ * Replace dirfd/name by rename of a complete temporary (TMP_PREFIX: swept
+ * by the next batch if a kill leaves one); fsync'ed only with durable.
+ * With from_dir/from_name, the temporary is a hard link to that file
+ * instead of new bytes.
+ */
+static bool replace_at(int dirfd, const char *name, const void *p, size_t n, int from_dir, const char *from_name,
+                       bool durable, prc_err *err)
 {
         char tmp[256];
-        int fd;
+        int fd = -1;
         bool ok;
 
         snprintf(tmp, sizeof(tmp), TMP_PREFIX "%ld.%s", (long)getpid(), name);
-        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0 && errno == EEXIST) {
-                /* our pid's leftover from an earlier life of this pid number */
-                (void)unlinkat(dirfd, tmp, 0);
+        (void)unlinkat(dirfd, tmp, 0);  /* our pid's leftover from an earlier life of this pid number */
+        if (from_name != NULL) {
+                ok = linkat(from_dir, from_name, dirfd, tmp, 0) == 0 ||
+                     prc_err_sys(err, PRC_E_IO, errno, "cannot link '%s'", tmp);
+        } else {
                 fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0)
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot create '%s'", tmp);
+                ok = fill(fd, tmp, p, n, durable, err);
+                if (close(fd) != 0 && ok)
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot close '%s'", tmp);
         }
-        if (fd < 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot create '%s'", tmp);
-        ok = prc_fd_write_all(fd, p, n, err);
-        if (ok && durable && fsync(fd) != 0)
-                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot fsync '%s'", tmp);
-        if (close(fd) != 0 && ok)
-                ok = prc_err_sys(err, PRC_E_IO, errno, "cannot close '%s'", tmp);
         if (ok && renameat(dirfd, tmp, dirfd, name) != 0)
                 ok = prc_err_sys(err, PRC_E_IO, errno, "cannot rename '%s' to '%s'", tmp, name);
         if (!ok)
@@ -218,6 +232,106 @@ static bool publish_at(int dirfd, const char *name, const void *p, size_t n, boo
         if (ok && durable && fsync(dirfd) != 0)
                 ok = prc_err_sys(err, PRC_E_IO, errno, "cannot fsync the directory of '%s'", name);
         return ok;
+}
+
+/* Does dirfd/name hold exactly p[0..n)? */
+static bool holds(int dirfd, const char *name, const void *p, size_t n)
+{
+        int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        prc_buf b;
+        bool same;
+        prc_err e;
+
+        if (fd < 0)
+                return false;
+        prc_err_init(&e);
+        prc_buf_init(&b, n + 1);
+        same = prc_fd_read_all(fd, n + 1, &b, &e) && b.len == n && (n == 0 || memcmp(b.data, p, n) == 0);
+        close(fd);
+        prc_buf_clear(&b);
+        return same;
+}
+
+/*
+ * Create the content-addressed file dirfd/name with p[0..n): an unnamed
+ * O_TMPFILE inode linked in once complete, so no name ever shows a partial
+ * file and nothing is left behind by a kill (temporary and rename where
+ * the filesystem has no O_TMPFILE).  A file already there with the same
+ * bytes is kept; one with other bytes (torn by a power cut before the
+ * batch's sync) is replaced.
+ */
+static bool create_at(int dirfd, const char *name, const void *p, size_t n, prc_err *err)
+{
+        char proc[64];
+        int fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        bool ok;
+
+        if (fd < 0)
+                return holds(dirfd, name, p, n) || replace_at(dirfd, name, p, n, -1, NULL, false, err);
+        ok = fill(fd, name, p, n, false, err);
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        if (ok && linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) != 0) {
+                if (errno == EEXIST)
+                        ok = holds(dirfd, name, p, n) || replace_at(dirfd, name, p, n, -1, NULL, false, err);
+                else
+                        ok = prc_err_sys(err, PRC_E_IO, errno, "cannot link '%s'", name);
+        }
+        close(fd);
+        return ok;
+}
+
+static json_t *states_of(const json_t *run)
+{
+        const json_t *sum = json_object_get(run, "summary");
+        json_t *s = json_object();
+
+        for (int i = 0; s != NULL && i < NSTATES; i++)
+                if (json_object_set_new(s, state_names[i],
+                                        json_integer(json_integer_value(json_object_get(sum, state_names[i])))) != 0) {
+                        json_decref(s);
+                        s = NULL;
+                }
+        return s;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+        return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The ids of the run's assertions in state Fail, sorted. */
+static json_t *failing_of(const json_t *run)
+{
+        const json_t *rows = json_object_get(run, "assertions"), *row;
+        size_t i, n = 0, cap = json_array_size(rows);
+        const char **v = malloc((cap ? cap : 1) * sizeof(*v));
+        json_t *ids = json_array();
+
+        if (v == NULL || ids == NULL)
+                goto fail;
+        json_array_foreach(rows, i, row) {
+                const char *st = json_string_value(json_object_get(row, "state"));
+                const char *id = json_string_value(json_object_get(row, "id"));
+                if (st != NULL && id != NULL && strcmp(st, "Fail") == 0)
+                        v[n++] = id;
+        }
+        qsort(v, n, sizeof(*v), str_cmp);
+        for (i = 0; i < n; i++)
+                if (json_array_append_new(ids, json_string(v[i])) != 0)
+                        goto fail;
+        free(v);
+        return ids;
+fail:
+        free(v);
+        json_decref(ids);
+        return NULL;
+}
+
+/* The result part of an index entry, from the run itself. */
+static json_t *entry_of_run(const char *key, const json_t *run)
+{
+        return json_pack("{s:o,s:s,s:O,s:o}", "failing", failing_of(run), "key", key, "result",
+                         json_object_get(run, "id"), "states", states_of(run));
 }
 
 /* Read root/sub/name whole (at most max), or *out_missing when it is not there. */
@@ -243,146 +357,74 @@ static bool read_at(int root, const char *sub, const char *name, size_t max, prc
         return ok;
 }
 
-static json_t *states_of(const json_t *run)
+/* A run read back: one canonical JSON document whose id is its content's digest. */
+static json_t *run_verified(const prc_buf *b)
 {
-        const json_t *sum = json_object_get(run, "summary");
-        json_t *s = json_object();
-
-        for (int i = 0; s != NULL && i < NSTATES; i++)
-                if (json_object_set_new(s, state_names[i],
-                                        json_integer(json_integer_value(json_object_get(sum, state_names[i])))) != 0) {
-                        json_decref(s);
-                        s = NULL;
-                }
-        return s;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-        return strcmp(json_string_value(*(json_t *const *)a), json_string_value(*(json_t *const *)b));
-}
-
-/* The ids of the run's assertions in state Fail, sorted. */
-static json_t *failing_of(const json_t *run)
-{
-        const json_t *row;
-        json_t *ids = json_array(), **v;
-        size_t i, n;
-
-        json_array_foreach(json_object_get(run, "assertions"), i, row) {
-                const char *st = json_string_value(json_object_get(row, "state"));
-                const json_t *id = json_object_get(row, "id");
-                if (st != NULL && strcmp(st, "Fail") == 0 && json_is_string(id) &&
-                    json_array_append_new(ids, json_string(json_string_value(id))) != 0) {
-                        json_decref(ids);
-                        return NULL;
-                }
-        }
-        n = json_array_size(ids);
-        v = malloc((n ? n : 1) * sizeof(*v));
-        if (ids == NULL || v == NULL) {
-                free(v);
-                json_decref(ids);
-                return NULL;
-        }
-        for (i = 0; i < n; i++)
-                v[i] = json_incref(json_array_get(ids, i));
-        qsort(v, n, sizeof(*v), str_cmp);
-        json_array_clear(ids);
-        for (i = 0; i < n; i++)
-                json_array_append_new(ids, v[i]);
-        free(v);
-        return ids;
-}
-
-static json_t *entry_of_record(const json_t *rec)
-{
-        return json_pack("{s:O,s:O,s:O,s:O}", "failing", json_object_get(rec, "failing"), "key",
-                         json_object_get(rec, "key"), "result", json_object_get(rec, "result"), "states",
-                         json_object_get(rec, "states"));
-}
-
-/* A record read back: its own key, the digest of its inputs, and a run file of the recorded bytes. */
-static bool record_ok(int root, const char *key, const json_t *rec, prc_err *err)
-{
-        const char *k = json_string_value(json_object_get(rec, "key"));
-        const char *id = json_string_value(json_object_get(rec, "result"));
-        const char *rsha = json_string_value(json_object_get(rec, "result_sha256"));
-        const char *schema = json_string_value(json_object_get(rec, "schema"));
-        char dig[PRC_SHA256_HEX + 1], name[PRC_SHA256_HEX + 8];
-        prc_buf b;
-        bool missing = false, ok = false;
+        json_t *run = json_loadb((const char *)b->data, b->len, JSON_REJECT_DUPLICATES, NULL);
+        const char *id = json_string_value(json_object_get(run, "id"));
+        char dig[PRC_SHA256_HEX + 1];
         prc_err e;
 
-        if (schema == NULL || strcmp(schema, PRC_BATCH_KEY_SCHEMA) != 0 || k == NULL || strcmp(k, key) != 0 ||
-            id == NULL || !prc_digest_valid(id) || rsha == NULL || !prc_digest_valid(rsha) ||
-            !json_is_object(json_object_get(rec, "states")) || !json_is_array(json_object_get(rec, "failing")))
-                return false;
         prc_err_init(&e);
-        if (!prc_jcs_digest(json_object_get(rec, "inputs"), dig, &e) || strcmp(dig, key) != 0)
-                return false;
-        snprintf(name, sizeof(name), "%s.json", id);
-        prc_buf_init(&b, RUN_MAX);
-        if (!read_at(root, "runs", name, RUN_MAX, &b, &missing, err))
-                goto out;
-        ok = !missing && prc_sha256_hex_once(b.data != NULL ? b.data : (const uint8_t *)"", b.len, dig, err) &&
-             strcmp(dig, rsha) == 0;
-out:
-        prc_buf_clear(&b);
-        return ok;
+        if (run == NULL || id == NULL || !prc_digest_valid(id) || !prc_jcs_id(run, "id", dig, &e) ||
+            strcmp(dig, id) != 0) {
+                json_decref(run);
+                return NULL;
+        }
+        return run;
 }
 
 bool prc_batch_lookup(int root, const char *key, json_t **out_entry, bool *out_repair, prc_err *err)
 {
         char name[PRC_SHA256_HEX + 8];
         prc_buf b;
-        json_t *rec = NULL;
-        bool missing = false, ok = false;
+        json_t *run = NULL;
+        bool missing = false, ok = true;
 
         *out_entry = NULL;
         *out_repair = false;
         snprintf(name, sizeof(name), "%s.json", key);
-        prc_buf_init(&b, KEY_RECORD_MAX);
-        if (!read_at(root, "keys", name, KEY_RECORD_MAX, &b, &missing, err)) {
-                /* a record too large to be ours is a bad record, not a failed batch */
-                if (err->cls != PRC_E_INPUT_TOO_LARGE && err->cls != PRC_E_BUFFER_LIMIT)
+        prc_buf_init(&b, RUN_MAX);
+        if (!read_at(root, "keys", name, RUN_MAX, &b, &missing, err)) {
+                /* a file too large to be ours is a bad record, not a failed batch */
+                if (err->cls != PRC_E_INPUT_TOO_LARGE && err->cls != PRC_E_BUFFER_LIMIT) {
+                        ok = false;
                         goto out;
+                }
                 prc_err_init(err);
-                *out_repair = true;
-                ok = true;
-                goto out;
+                missing = false;
         }
-        ok = true;
         if (missing)
                 goto out;
-        rec = json_loadb((const char *)b.data, b.len, JSON_REJECT_DUPLICATES, NULL);
-        if (rec == NULL || !record_ok(root, key, rec, err)) {
-                ok = !prc_err_is_set(err);
-                *out_repair = true;
+        run = run_verified(&b);
+        if (run == NULL) {
+                *out_repair = true;     /* torn or altered: scanned again and replaced */
                 goto out;
         }
-        *out_entry = entry_of_record(rec);
+        *out_entry = entry_of_run(key, run);
         if (*out_entry == NULL)
                 ok = prc_err_oom(err, "a batch index entry");
 out:
-        json_decref(rec);
+        json_decref(run);
         prc_buf_clear(&b);
         return ok;
 }
 
-static bool write_json_at(int dirfd, const char *name, const json_t *v, prc_buf *b, prc_err *err)
+/* keys/<key>.json: a second name of runs/<id>.json, replacing an old one (a repaired key). */
+static bool link_key(int rdir, const char *rname, int kdir, const char *kname, prc_err *err)
 {
-        prc_buf_reset(b);
-        return prc_jcs_write(v, b, err) && prc_buf_putc(b, '\n', err) && publish_at(dirfd, name, b->data, b->len, false, err);
+        if (linkat(rdir, rname, kdir, kname, 0) == 0)
+                return true;
+        if (errno != EEXIST)
+                return prc_err_sys(err, PRC_E_IO, errno, "cannot link keys/%s", kname);
+        return replace_at(kdir, kname, NULL, 0, rdir, rname, false, err);
 }
 
-bool prc_batch_store(int root, const char *key, const json_t *inputs, const json_t *run, json_t **out_entry,
-                     prc_err *err)
+bool prc_batch_store(int root, const char *key, const json_t *run, json_t **out_entry, prc_err *err)
 {
         const char *id = json_string_value(json_object_get(run, "id"));
-        char name[PRC_SHA256_HEX + 8], rsha[PRC_SHA256_HEX + 1];
+        char rname[PRC_SHA256_HEX + 8], kname[PRC_SHA256_HEX + 8];
         int rdir = -1, kdir = -1;
-        json_t *rec = NULL;
         prc_buf b;
         bool ok = false;
 
@@ -397,24 +439,17 @@ bool prc_batch_store(int root, const char *key, const json_t *inputs, const json
                 prc_err_sys(err, PRC_E_IO, errno, "cannot open the state dir's runs/ or keys/");
                 goto out;
         }
-        /* The run first: a key record never names a run that is not there (batch.h). */
-        snprintf(name, sizeof(name), "%s.json", id);
+        /* The run first, then the key as a second name of the same file (no second copy, no new inode). */
+        snprintf(rname, sizeof(rname), "%s.json", id);
+        snprintf(kname, sizeof(kname), "%s.json", key);
         if (!prc_jcs_write(run, &b, err) || !prc_buf_putc(&b, '\n', err) ||
-            !prc_sha256_hex_once(b.data, b.len, rsha, err) || !publish_at(rdir, name, b.data, b.len, false, err))
+            !create_at(rdir, rname, b.data, b.len, err))
                 goto out;
-        rec = json_pack("{s:o,s:s,s:O,s:s,s:s,s:s,s:o}", "failing", failing_of(run), "key", key, "inputs", inputs,
-                        "result", id, "result_sha256", rsha, "schema", PRC_BATCH_KEY_SCHEMA, "states", states_of(run));
-        if (rec == NULL) {
-                prc_err_oom(err, "a batch key record");
+        if (!link_key(rdir, rname, kdir, kname, err))
                 goto out;
-        }
-        snprintf(name, sizeof(name), "%s.json", key);
-        if (!write_json_at(kdir, name, rec, &b, err))
-                goto out;
-        *out_entry = entry_of_record(rec);
+        *out_entry = entry_of_run(key, run);
         ok = *out_entry != NULL || prc_err_oom(err, "a batch index entry");
 out:
-        json_decref(rec);
         prc_buf_clear(&b);
         if (rdir >= 0)
                 close(rdir);
@@ -701,7 +736,7 @@ static bool copy_one(int from, int to, const char *sub, const char *name, prc_er
                 prc_err_sys(err, PRC_E_IO, errno, "cannot open state directory '%s'", sub);
                 goto out;
         }
-        ok = publish_at(dfd, name, a.data != NULL ? a.data : (const uint8_t *)"", a.len, false, err);
+        ok = create_at(dfd, name, a.data != NULL ? a.data : (const uint8_t *)"", a.len, err);
 out:
         if (dfd >= 0)
                 close(dfd);
@@ -713,36 +748,53 @@ out:
 bool prc_batch_copy(int from, int to, const json_t *index, prc_err *err)
 {
         const json_t *e;
+        int rdir = -1, kdir = -1;
+        bool ok = false;
         size_t i;
 
+        rdir = openat(to, "runs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        kdir = openat(to, "keys", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (rdir < 0 || kdir < 0) {
+                prc_err_sys(err, PRC_E_IO, errno, "cannot open the merged state dir's runs/ or keys/");
+                goto out;
+        }
         json_array_foreach(json_object_get(index, "targets"), i, e) {
                 const char *key = json_string_value(json_object_get(e, "key"));
                 const char *id = json_string_value(json_object_get(e, "result"));
-                char name[PRC_SHA256_HEX + 8];
+                char rname[PRC_SHA256_HEX + 8], kname[PRC_SHA256_HEX + 8];
                 json_t *found = NULL;
-                bool repair = false;
+                bool repair = false, same;
 
                 if (json_object_get(e, "error") != NULL)
                         continue;
-                if (key == NULL || id == NULL || !prc_digest_valid(key) || !prc_digest_valid(id))
-                        return prc_err_set(err, PRC_E_BATCH_INDEX_INVALID, "entry %zu of the index has no valid key "
-                                           "and result", i);
-                if (!prc_batch_lookup(from, key, &found, &repair, err))
-                        return false;
-                if (found == NULL || !json_equal(json_object_get(found, "result"), json_object_get(e, "result"))) {
-                        json_decref(found);
-                        return prc_err_set(err, PRC_E_BATCH_INDEX_INVALID, "the record of key %s does not verify "
-                                           "or names another result", key);
+                if (key == NULL || id == NULL || !prc_digest_valid(key) || !prc_digest_valid(id)) {
+                        prc_err_set(err, PRC_E_BATCH_INDEX_INVALID, "entry %zu of the index has no valid key and "
+                                    "result", i);
+                        goto out;
                 }
+                /* Verified where it is, so a merge never spreads a torn or altered result. */
+                if (!prc_batch_lookup(from, key, &found, &repair, err))
+                        goto out;
+                same = found != NULL && json_equal(json_object_get(found, "result"), json_object_get(e, "result")) &&
+                       json_equal(json_object_get(found, "states"), json_object_get(e, "states"));
                 json_decref(found);
-                snprintf(name, sizeof(name), "%s.json", id);
-                if (!copy_one(from, to, "runs", name, err))
-                        return false;
-                snprintf(name, sizeof(name), "%s.json", key);
-                if (!copy_one(from, to, "keys", name, err))
-                        return false;
+                if (!same) {
+                        prc_err_set(err, PRC_E_BATCH_INDEX_INVALID, "the result of key %s is missing, does not "
+                                    "verify or is not the one the index names", key);
+                        goto out;
+                }
+                snprintf(rname, sizeof(rname), "%s.json", id);
+                snprintf(kname, sizeof(kname), "%s.json", key);
+                if (!copy_one(from, to, "runs", rname, err) || !link_key(rdir, rname, kdir, kname, err))
+                        goto out;
         }
-        return true;
+        ok = true;
+out:
+        if (rdir >= 0)
+                close(rdir);
+        if (kdir >= 0)
+                close(kdir);
+        return ok;
 }
 
 json_t *prc_batch_index_read(int root, prc_err *err)
@@ -785,7 +837,7 @@ bool prc_batch_index_write(int root, const json_t *index, prc_err *err)
 
         prc_buf_init(&b, INDEX_MAX);
         ok = prc_jcs_write(index, &b, err) && prc_buf_putc(&b, '\n', err) &&
-             publish_at(root, "index.json", b.data, b.len, true, err);
+             replace_at(root, "index.json", b.data, b.len, -1, NULL, true, err);
         prc_buf_clear(&b);
         return ok;
 }

@@ -6,19 +6,23 @@
  * command's (cli/cmd_batch.c).
  *
  * Layout added to a state dir (engine/state.h has runs/ and artifacts/):
- *   DIR/keys/<key>.json   one record per scanned target: the inputs whose
- *                         digest is <key>, the result id, the SHA-256 of the
- *                         run file and the state counts (prc.batch-key/v1)
+ *   DIR/keys/<key>.json   a hard link to runs/<id>.json: the result of the
+ *                         target whose inputs (prc_batch_inputs) digest to
+ *                         <key>; a second name costs no copy and no inode
  *   DIR/index.json        every target line of the last complete batch, sorted
  *   DIR/.batch.lock       flock'ed for the whole batch or merge
- * Every file appears by rename of a complete temporary (.batch-tmp.*), so
- * no reader ever sees a partial one; temporaries a killed batch left behind
- * are removed by the next batch on that dir, under the lock.
+ * Every name appears only on a complete file (an O_TMPFILE inode linked in,
+ * or a rename of a complete .batch-tmp.* temporary), so no reader ever sees
+ * a partial one; temporaries a killed batch left behind are removed by the
+ * next batch on that dir, under the lock.  Files are not fsync'ed one by
+ * one: one syncfs before index.json is written makes the batch durable,
+ * and a file torn by a power cut before then fails verification and is
+ * scanned again.
  *
  * Trust: the target list and the state dir are the operator's.  A record
- * read back is still checked (its key is the digest of its inputs, its run
- * file has the recorded SHA-256) before a result is reused: a corrupt or
- * torn file means "scan again", never a result taken on trust.
+ * read back is still checked (one canonical document whose id is the
+ * digest of its content) before a result is reused: a corrupt or torn file
+ * means "scan again", never a result taken on trust.
  */
 #ifndef PRC_ENGINE_BATCH_H
 #define PRC_ENGINE_BATCH_H
@@ -85,22 +89,21 @@ json_t *prc_batch_inputs(const char *catalog_sha256, const char *profile, const 
 /*
  * Look key up in the state dir (root: an open descriptor of DIR).  Returns
  * true with *out_entry (transfers) the result part of an index entry
- * ({"key", "result", "states", "failing"}) when a valid record and its run
- * file are there; true with *out_entry NULL when there is none or it does
- * not verify (*out_repair then says a record was there but was rejected).
+ * ({"key", "result", "states", "failing"}) when keys/<key>.json is there
+ * and verifies; true with *out_entry NULL when there is none or it does not
+ * verify (*out_repair then says one was there but was rejected).
  * Errors: io-error other than a missing file, out-of-memory.
  */
 bool prc_batch_lookup(int root, const char *key, json_t **out_entry, bool *out_repair, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Store a scan's result: runs/<id>.json (canonical JSON + LF), then
- * keys/<key>.json naming it, each by rename of a complete temporary; no
- * fsync per file (prc_batch_sync makes the batch durable once, at the end).
- * On success *out_entry (transfers) is as prc_batch_lookup's.  Errors:
+ * keys/<key>.json as a second name of it (replacing an old one).  No fsync
+ * per file (prc_batch_sync makes the batch durable once, at the end).  On
+ * success *out_entry (transfers) is as prc_batch_lookup's.  Errors:
  * io-error, not-canonical, out-of-memory.
  */
-bool prc_batch_store(int root, const char *key, const json_t *inputs, const json_t *run, json_t **out_entry,
-                     prc_err *err) PRC_MUST_CHECK;
+bool prc_batch_store(int root, const char *key, const json_t *run, json_t **out_entry, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Open (creating) DIR, runs/ and keys/, take the batch lock (exclusive, not
@@ -141,9 +144,9 @@ bool prc_batch_merge(json_t *const *indexes, size_t n, json_t **out, prc_err *er
 
 /*
  * Copy what index (of the batch at from, an open descriptor) references
- * into the state dir at to: each result's keys/<key>.json and
- * runs/<id>.json, verified first (the record as prc_batch_lookup checks
- * it).  A name already in `to` must hold the same bytes.  Errors:
+ * into the state dir at to: each result's runs/<id>.json, verified first
+ * (as prc_batch_lookup checks it), and its keys/<key>.json link.  A run
+ * already in `to` must hold the same bytes.  Errors:
  * batch-index-invalid (a referenced file is missing or does not verify),
  * state-conflict, io-error, out-of-memory.
  */
