@@ -936,12 +936,17 @@ int cmd_batch_merge(int argc, char **argv)
                         "%s/index.json\n", n, (long long)json_integer_value(json_object_get(sum, "targets")),
                         (long long)json_integer_value(json_object_get(sum, "results")),
                         (long long)json_integer_value(json_object_get(sum, "errors")), out_dir);
-                rc = (int)json_integer_value(json_object_get(sum, "exit"));
+                fprintf(stderr, "prc batch merge: worst outcome of the merged batch: exit %lld\n",
+                        (long long)json_integer_value(json_object_get(sum, "exit")));
+                rc = PRC_EXIT_OK;
         }
 out:
         if (prc_err_is_set(&err)) {
                 cli_print_err(&err);
-                rc = PRC_EXIT_EXEC;     /* nothing was merged: never mistaken for a merged index's status */
+                /* dirs that are not one whole batch are judged and refused (1); I/O and locks are 3 */
+                rc = err.cls == PRC_E_BATCH_MERGE_MISMATCH || err.cls == PRC_E_BATCH_MERGE_INCOMPLETE ||
+                     err.cls == PRC_E_BATCH_INDEX_INVALID || err.cls == PRC_E_STATE_CONFLICT ? PRC_EXIT_FAIL
+                                                                                            : PRC_EXIT_EXEC;
         }
         for (size_t i = 0; idx != NULL && i < n; i++) {
                 json_decref(idx[i]);

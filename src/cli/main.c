@@ -68,7 +68,9 @@ const prc_cmd prc_cmds[] = {
           "hold the same bytes), then OUT/index.json is written, byte-identical to the index of\n"
           "the same batch run unsharded.  A missing or repeated shard, or shards of different\n"
           "batches, are refused and nothing is merged.  docs/batch.md.\n"
-          "Exit: the merged index's status (as prc batch); 3 when nothing could be merged.\n" },
+          "The merged batch's worst outcome is in OUT/index.json (summary.exit) and on stderr.\n"
+          "Exit: 0 merged; 1 refused (not one whole batch, or a result that does not verify);\n"
+          "3 execution error (I/O, a state dir in use).\n" },
         { "batch", NULL, cmd_batch, "scan many targets, resumably, in parallel and in shards",
           "usage: prc batch --targets FILE --state-dir DIR [--profile ID] [--catalog-root DIR]\n"
           "                 [--jobs N] [--shard I/N] [--aur-url BASE] [--cacert FILE]\n"

@@ -480,10 +480,32 @@ static bool sweep_temps(int root, const char *sub, prc_err *err)
         return true;
 }
 
+/* mkdir -p: shards' dirs sit under one not yet made (/data/shards/I on a fresh volume). */
+static bool make_dirs(const char *dir, prc_err *err)
+{
+        char p[4096];
+        size_t n = strlen(dir);
+
+        if (n == 0 || n >= sizeof(p))
+                return prc_err_set(err, PRC_E_IO, "state directory name is empty or too long");
+        memcpy(p, dir, n + 1);
+        for (size_t i = 1; i <= n; i++) {
+                if (p[i] != '/' && p[i] != '\0')
+                        continue;
+                p[i] = '\0';
+                if (mkdir(p, 0700) != 0 && errno != EEXIST)
+                        return prc_err_sys(err, PRC_E_IO, errno, "cannot create state directory '%s'", p);
+                p[i] = i < n ? '/' : '\0';
+        }
+        return true;
+}
+
 int prc_batch_state_open(const char *dir, prc_err *err)
 {
         int root;
 
+        if (!make_dirs(dir, err))
+                return -1;
         if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
                 prc_err_sys(err, PRC_E_IO, errno, "cannot create state directory '%s'", dir);
                 return -1;

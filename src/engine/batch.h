@@ -106,7 +106,7 @@ bool prc_batch_lookup(int root, const char *key, json_t **out_entry, bool *out_r
 bool prc_batch_store(int root, const char *key, const json_t *run, json_t **out_entry, prc_err *err) PRC_MUST_CHECK;
 
 /*
- * Open (creating) DIR, runs/ and keys/, take the batch lock (exclusive, not
+ * Open (creating) DIR and its missing parents, runs/ and keys/, take the batch lock (exclusive, not
  * waiting) and remove temporaries a killed batch left.  Returns the root
  * descriptor (the lock lives as long as it is open), or -1 with err set:
  * io-error, batch-state-busy (another batch or merge holds it).
