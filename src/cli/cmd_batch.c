@@ -194,7 +194,7 @@ out:
 
 /* The scan itself, as prc scan --target would make it, with the batch's catalog and the job's client. */
 static bool scan_target(const struct batch *b, struct job_ctx *jc, const prc_buf *bytes, prc_inventory **inv,
-                        const json_t *aur, json_t **out_res, prc_err *err)
+                        const json_t *aur, json_t **out_res, prc_buf *canonical, prc_err *err)
 {
         struct open_ctx oc = { 0 };
         prc_scan_opts so = { 0 };
@@ -221,6 +221,7 @@ static bool scan_target(const struct batch *b, struct job_ctx *jc, const prc_buf
         so.open_target = open_prepared;
         so.target_ctx = &oc;
         so.aur = aur;
+        so.canonical_out = canonical;
         ok = prc_scan_run(&so, out_res, &rc, err);
         prc_inventory_free(oc.inv);
         prc_archive_target_free(oc.t);
@@ -230,7 +231,7 @@ static bool scan_target(const struct batch *b, struct job_ctx *jc, const prc_buf
 /* One target: its index entry (new reference), or NULL when a signal cut it short (nothing written). */
 static json_t *run_target(const struct batch *b, struct job_ctx *jc, const prc_batch_line *ln, uint8_t *flags)
 {
-        prc_buf bytes;
+        prc_buf bytes, canonical;
         prc_inventory *inv = NULL;
         json_t *target = NULL, *aur = NULL, *inputs = NULL, *found = NULL, *res = NULL, *entry = NULL;
         char key[PRC_SHA256_HEX + 1];
@@ -240,6 +241,7 @@ static json_t *run_target(const struct batch *b, struct job_ctx *jc, const prc_b
         *flags = 0;
         prc_err_init(&err);
         prc_buf_init(&bytes, ln->aur ? PRC_AUR_SNAPSHOT_MAX : PRC_ARCHIVE_TARGET_MAX);
+        prc_buf_init(&canonical, (size_t)256 << 20);
         if (!prepare(b, ln, &bytes, &inv, &target, &aur, &err))
                 goto fail;
         inputs = prc_batch_inputs(prc_catalog_sha256(b->cat), b->profile, PRC_VERSION, b->options, target);
@@ -251,12 +253,12 @@ static json_t *run_target(const struct batch *b, struct job_ctx *jc, const prc_b
         if (!prc_jcs_digest(inputs, key, &err) || !prc_batch_lookup(b->root, key, &found, &repair, &err))
                 goto fail;
         if (found == NULL) {
-                if (!scan_target(b, jc, &bytes, &inv, aur, &res, &err))
+                if (!scan_target(b, jc, &bytes, &inv, aur, &res, &canonical, &err))
                         goto fail;
                 /* A scan a signal may have disturbed (its worker killed) is not a result: write nothing. */
                 if (cli_interrupted)
                         goto out;
-                if (!prc_batch_store(b->root, key, res, &found, &err))
+                if (!prc_batch_store(b->root, key, res, &canonical, &found, &err))
                         goto fail;
                 *flags |= FLAG_SCANNED | (repair ? FLAG_REPAIRED : 0);
         }
@@ -278,6 +280,7 @@ out:
         json_decref(aur);
         prc_inventory_free(inv);
         prc_buf_clear(&bytes);
+        prc_buf_clear(&canonical);
         return entry;
 }
 

@@ -420,7 +420,8 @@ static bool link_key(int rdir, const char *rname, int kdir, const char *kname, p
         return replace_at(kdir, kname, NULL, 0, rdir, rname, false, err);
 }
 
-bool prc_batch_store(int root, const char *key, const json_t *run, json_t **out_entry, prc_err *err)
+bool prc_batch_store(int root, const char *key, const json_t *run, const prc_buf *canonical, json_t **out_entry,
+                     prc_err *err)
 {
         const char *id = json_string_value(json_object_get(run, "id"));
         char rname[PRC_SHA256_HEX + 8], kname[PRC_SHA256_HEX + 8];
@@ -442,8 +443,9 @@ bool prc_batch_store(int root, const char *key, const json_t *run, json_t **out_
         /* The run first, then the key as a second name of the same file (no second copy, no new inode). */
         snprintf(rname, sizeof(rname), "%s.json", id);
         snprintf(kname, sizeof(kname), "%s.json", key);
-        if (!prc_jcs_write(run, &b, err) || !prc_buf_putc(&b, '\n', err) ||
-            !create_at(rdir, rname, b.data, b.len, err))
+        if (canonical != NULL ? !prc_buf_put(&b, canonical->data, canonical->len, err) : !prc_jcs_write(run, &b, err))
+                goto out;
+        if (!prc_buf_putc(&b, '\n', err) || !create_at(rdir, rname, b.data, b.len, err))
                 goto out;
         if (!link_key(rdir, rname, kdir, kname, err))
                 goto out;

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/digest.h"
 #include "base/err.h"
 
@@ -97,13 +98,15 @@ json_t *prc_batch_inputs(const char *catalog_sha256, const char *profile, const 
 bool prc_batch_lookup(int root, const char *key, json_t **out_entry, bool *out_repair, prc_err *err) PRC_MUST_CHECK;
 
 /*
- * Store a scan's result: runs/<id>.json (canonical JSON + LF), then
+ * Store a scan's result: runs/<id>.json (canonical JSON + LF: canonical,
+ * when not NULL, holds run's canonical bytes already), then
  * keys/<key>.json as a second name of it (replacing an old one).  No fsync
  * per file (prc_batch_sync makes the batch durable once, at the end).  On
  * success *out_entry (transfers) is as prc_batch_lookup's.  Errors:
  * io-error, not-canonical, out-of-memory.
  */
-bool prc_batch_store(int root, const char *key, const json_t *run, json_t **out_entry, prc_err *err) PRC_MUST_CHECK;
+bool prc_batch_store(int root, const char *key, const json_t *run, const prc_buf *canonical, json_t **out_entry,
+                     prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Open (creating) DIR and its missing parents, runs/ and keys/, take the batch lock (exclusive, not

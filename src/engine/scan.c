@@ -1090,7 +1090,8 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 prc_err_oom(err, "the run result");
                 goto out;
         }
-        if (!prc_jcs_id(res, "id", id, err))
+        if (o->canonical_out != NULL ? !prc_jcs_id_write(res, "id", o->canonical_out, id, err)
+                                     : !prc_jcs_id(res, "id", id, err))
                 goto out;
         json_object_set_new(res, "id", json_string(id));
         *out_result = res;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "engine/adapters.h"
 #include "inventory/inventory.h"
@@ -107,6 +108,12 @@ typedef struct prc_scan_opts {
          * "coverage_gaps": every gap so far, as the run result lists them}.
          */
         json_t             **extraction_out;
+        /*
+         * Borrowed, may be NULL: the result's canonical bytes (with its id,
+         * as prc_jcs_write spells it) are appended here, made in the same
+         * pass as the id (prc jcs_id_write): prc batch stores them as they are.
+         */
+        prc_buf             *canonical_out;
 } prc_scan_opts;
 
 /*

@@ -303,7 +303,7 @@ static void test_batch__stored_results_are_found_and_verified(void)
         T_ASSERT(root >= 0);
         T_ASSERT(prc_batch_lookup(root, K1, &got, &repair, &e));
         T_ASSERT(got == NULL && !repair);                        /* nothing yet */
-        T_ASSERT(prc_batch_store(root, K1, run, &stored, &e));
+        T_ASSERT(prc_batch_store(root, K1, run, NULL, &stored, &e));
         T_NOERR(e);
         T_ASSERT(prc_batch_lookup(root, K1, &got, &repair, &e));
         T_ASSERT(got != NULL && !repair);
@@ -323,7 +323,7 @@ static void test_batch__stored_results_are_found_and_verified(void)
         T_ASSERT(prc_batch_lookup(root, K1, &got, &repair, &e));
         T_ASSERT(got == NULL && repair);
         /* Storing again replaces it. */
-        T_ASSERT(prc_batch_store(root, K1, run, &stored, &e));
+        T_ASSERT(prc_batch_store(root, K1, run, NULL, &stored, &e));
         json_decref(stored);
         T_ASSERT(prc_batch_lookup(root, K1, &got, &repair, &e));
         T_ASSERT(got != NULL && !repair);
