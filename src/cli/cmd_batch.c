@@ -42,6 +42,7 @@
 #define ENTRY_MAX ((uint32_t)1 << 20)
 #define PROGRESS_EVERY_S 5
 #define STOP_JOB UINT32_MAX
+#define BATCH_CACHE_MAX ((size_t)4 << 20)
 
 enum { FLAG_SCANNED = 1, FLAG_REPAIRED = 2 };
 
@@ -331,6 +332,8 @@ static PRC_NORETURN void job_main(const struct batch *b, int in, int out)
         prc_err err;
 
         cli_client_opts(&jc.copts);
+        /* Hits across targets are rare (every snapshot differs): a small cache keeps a long batch's memory flat. */
+        jc.copts.cache_max = BATCH_CACHE_MAX;
         prc_buf_init(&buf, ENTRY_MAX);
         while (!cli_interrupted && read_full(in, &idx, sizeof(idx)) && idx != STOP_JOB && idx < b->list.n) {
                 uint8_t flags = 0;
