@@ -257,3 +257,55 @@ PY
         batch --targets "$TMP/lists/l" --state-dir "$TMP/st" --jobs 1
         expect_err "2 targets: 2 results (1 scanned, 1 reused)"
 }
+
+# aur_serve: a loopback HTTPS stand-in for the AUR (tests/cli/aur_server.py) serving $TMP/srv; sets
+# AUR_URL, AUR_CA and AUR_LOG.  Nothing but 127.0.0.1 is reached.
+aur_serve() {
+        # shellcheck disable=SC1091
+        source "$PRC_ROOT/tests/cli/https_lib.sh"
+        local d=$TMP/tls i
+        mkdir -p "$d" "$TMP/srv"
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$d/ca.key" \
+                -out "$d/ca.pem" -days 2 -subj "/CN=prc batch test CA" \
+                -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+                2>/dev/null || fail "openssl cannot make the test CA"
+        https_cert "$d" good "IP:127.0.0.1" || fail "openssl cannot make the server certificate"
+        AUR_LOG=$TMP/requests.log
+        : >"$AUR_LOG"
+        /usr/bin/python3 "$PRC_ROOT/tests/cli/aur_server.py" "$d/good.pem" "$d/good.key" "$TMP/srv" "$AUR_LOG" \
+                "$d/good.port" </dev/null >"$d/good.log" 2>&1 &
+        AUR_PID=$!
+        trap 'kill $AUR_PID 2>/dev/null' EXIT
+        for i in $(seq 100); do [ -s "$d/good.port" ] && break; sleep 0.1; done
+        [ -s "$d/good.port" ] || fail "the loopback HTTPS server did not start"
+        AUR_CA=$d/ca.pem
+        AUR_URL=https://127.0.0.1:$(cat "$d/good.port")
+}
+
+t_aur_lines_are_fetched_and_resumed_by_snapshot_digest() {
+        mkpkgs 2
+        aur_serve
+        cp "$TMP/pk/000-demo.tar.gz" "$TMP/srv/demo.tar.gz"
+        cp "$TMP/pk/001-demo.tar.gz" "$TMP/srv/other.tar.gz"
+        printf 'aur:demo\naur:other\naur:missing\n' >"$TMP/alist"
+        batch --targets "$TMP/alist" --state-dir "$TMP/st" --aur-url "$AUR_URL" --cacert "$AUR_CA" --jobs 2
+        expect_rc 3     # aur:missing could not be fetched
+        expect_err "3 targets: 2 results (2 scanned, 0 reused), 1 errors"
+        expect_err "alist:3: https-"
+        grep -q "/cgit/aur.git/snapshot/demo.tar.gz" "$AUR_LOG" || fail "no request for demo"
+        # the same snapshots again: fetched (a package may have changed), not scanned
+        batch --targets "$TMP/alist" --state-dir "$TMP/st" --aur-url "$AUR_URL" --cacert "$AUR_CA" --jobs 2
+        expect_err "3 targets: 2 results (0 scanned, 2 reused), 1 errors"
+        [ "$(grep -c "snapshot/demo.tar.gz" "$AUR_LOG")" -eq 2 ] || fail "demo was not fetched again"
+        # a new snapshot of demo is a new key
+        cp "$TMP/pk/001-demo.tar.gz" "$TMP/srv/demo.tar.gz"
+        batch --targets "$TMP/alist" --state-dir "$TMP/st" --aur-url "$AUR_URL" --cacert "$AUR_CA" --jobs 2
+        expect_err "3 targets: 2 results (1 scanned, 1 reused), 1 errors"
+        /usr/bin/python3 - "$TMP/st" <<'PY' || fail "the aur result does not record the package and URL"
+import json, sys
+d = sys.argv[1]
+e = [x for x in json.load(open(f"{d}/index.json"))["targets"] if x["target"] == "aur:demo"][0]
+run = json.load(open(f"{d}/runs/{e['result']}.json"))
+assert run["target"]["aur"]["package"] == "demo" and run["target"]["aur"]["url"].endswith("/demo.tar.gz")
+PY
+}
