@@ -309,3 +309,26 @@ run = json.load(open(f"{d}/runs/{e['result']}.json"))
 assert run["target"]["aur"]["package"] == "demo" and run["target"]["aur"]["url"].endswith("/demo.tar.gz")
 PY
 }
+
+t_a_scanning_process_that_dies_loses_only_its_target() {
+        mkpkgs 3
+        aur_serve
+        # first, so the process that replaces the dead one scans the rest
+        { printf 'aur:stall\n'; cat "$TMP/pk/../list"; } >"$TMP/list2" && mv "$TMP/list2" "$TMP/list"
+        "$PRC" batch --profile prc/aur --targets "$TMP/list" --state-dir "$TMP/st" --aur-url "$AUR_URL" \
+                --cacert "$AUR_CA" --jobs 1 2>"$TMP/err" &
+        local pid=$! i=0 job rc
+        # the one scanning process is inside the request for aur:stall, which the server holds
+        while ! grep -q "snapshot/stall.tar.gz" "$AUR_LOG" && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+        job=$(pgrep -P $pid | head -1)
+        [ -n "$job" ] || fail "no scanning process"
+        kill -KILL "$job"
+        wait $pid && rc=0 || rc=$?
+        [ "$rc" -eq 3 ] || fail "exit $rc, want 3: $(cat "$TMP/err")"
+        grep -q "batch-job-died: aur:stall: the scanning process was killed by signal 9" "$TMP/err" ||
+                fail "$(cat "$TMP/err")"
+        grep -q "4 targets: 3 results" "$TMP/err" || fail "$(cat "$TMP/err")"
+        no_partial "$TMP/st"
+        /usr/bin/python3 -c 'import json,sys; e=[x for x in json.load(open(sys.argv[1]))["targets"] if "error" in x]; assert [x["error"]["class"] for x in e] == ["batch-job-died"], e' \
+                "$TMP/st/index.json" || fail "index"
+}
