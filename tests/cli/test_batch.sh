@@ -27,6 +27,14 @@ PY
 
 batch() { run "$PRC" batch --profile prc/aur "$@"; }
 
+# valid_index FILE: FILE validates against schemas/batch-index.schema.json.
+valid_index() {
+        /usr/bin/python3 - "$PRC_ROOT/schemas/batch-index.schema.json" "$1" <<'PY' || fail "schema: $1"
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+PY
+}
+
 # no_partial DIR: every file under runs/ and keys/ is a whole canonical run result; no temporary.
 no_partial() {
         /usr/bin/python3 - "$1" <<'PY' || fail "a partial or stray file in $1"
@@ -57,6 +65,7 @@ t_resumed_batch_scans_nothing_and_writes_the_same_index() {
         [ "$(ls "$TMP/st/runs" | wc -l)" -eq 12 ] || fail "want 12 runs"
         [ "$(ls "$TMP/st/keys" | wc -l)" -eq 12 ] || fail "want 12 keys"
         no_partial "$TMP/st"
+        valid_index "$TMP/st/index.json"
         cp "$TMP/st/index.json" "$TMP/first.json"
         stat -c '%i %Y' "$TMP"/st/runs/* >"$TMP/stat1"
         sleep 1
@@ -100,6 +109,7 @@ t_malformed_lines_are_reported_and_the_batch_goes_on() {
         expect_err "list:7: aur-name-invalid: aur:Not Valid"
         expect_err "list:8: batch-line-invalid"
         expect_err "6 targets: 3 results (3 scanned, 0 reused), 3 errors (3 malformed lines)"
+        valid_index "$TMP/st/index.json"
         /usr/bin/python3 - "$TMP/st/index.json" <<'PY' || fail "index"
 import json, sys
 idx = json.load(open(sys.argv[1]))
@@ -208,6 +218,8 @@ t_shards_as_separate_processes_merge_to_the_unsharded_index() {
         expect_rc 0
         expect_err "worst outcome of the merged batch: exit 3"      # the missing archive
         cmp "$TMP/whole/index.json" "$TMP/merged/index.json" || fail "merged index differs from the unsharded one"
+        valid_index "$TMP/s0/index.json"
+        valid_index "$TMP/merged/index.json"
         no_partial "$TMP/merged"
         [ "$(ls "$TMP/merged/runs" | wc -l)" -eq 40 ] || fail "merged runs"
         # a merge with a shard missing is refused and writes no index
