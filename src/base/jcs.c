@@ -254,8 +254,9 @@ bool prc_jcs_id_write(const json_t *v, const char *id_field, prc_buf *out, char 
         for (size_t i = 0; ok && i < k; i++) {
                 if (at == 0 && prc_jcs_keycmp(kvs[i].key, kvs[i].len, id_field, idlen) > 0)
                         at = out->len;
-                ok = (i == 0 || prc_buf_putc(out, ',', err)) && prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) &&
-                     prc_buf_putc(out, ':', err) && write_value(kvs[i].val, out, 1, NULL, err);
+                ok = (i == 0 || prc_buf_putc(out, ',', err)) &&
+                     prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) && prc_buf_putc(out, ':', err) &&
+                     write_value(kvs[i].val, out, 1, NULL, err);
         }
         if (ok && at == 0)
                 at = out->len;

@@ -457,7 +457,8 @@ static void report_error(const struct run *r, const char *list, const json_t *e)
         const json_t *er = json_object_get(e, "error");
 
         (void)r;
-        fprintf(stderr, "prc batch: %s:%lld: %s: %s: %s\n", list, (long long)json_integer_value(json_object_get(e, "line")),
+        fprintf(stderr, "prc batch: %s:%lld: %s: %s: %s\n", list,
+                (long long)json_integer_value(json_object_get(e, "line")),
                 json_string_value(json_object_get(er, "class")), json_string_value(json_object_get(e, "target")),
                 json_string_value(json_object_get(er, "message")));
 }
@@ -814,9 +815,12 @@ int cmd_batch(int argc, char **argv)
         prc_buf_clear(&lb);
         {
                 const char *slash = strrchr(list_path, '/');
-                b.list_dir = slash == NULL ? strdup(".") : strndup(list_path, slash == list_path ? 1 : (size_t)(slash - list_path));
+                b.list_dir = slash == NULL ? strdup(".")
+                                           : strndup(list_path, slash == list_path ? 1 : (size_t)(slash - list_path));
         }
-        b.cat = prc_catalog_load(catalog_root != NULL ? catalog_root : cli_default_catalog(catbuf, sizeof(catbuf)), &err);
+        if (catalog_root == NULL)
+                catalog_root = cli_default_catalog(catbuf, sizeof(catbuf));
+        b.cat = prc_catalog_load(catalog_root, &err);
         if (b.list_dir == NULL || b.cat == NULL) {
                 if (b.list_dir == NULL)
                         prc_err_oom(&err, "the list's directory");

@@ -551,8 +551,10 @@ bool prc_batch_sync(int root, prc_err *err)
 static int entry_cmp(const void *a, const void *b)
 {
         const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-        int c = strcmp(json_string_value(json_object_get(x, "target")), json_string_value(json_object_get(y, "target")));
-        json_int_t lx = json_integer_value(json_object_get(x, "line")), ly = json_integer_value(json_object_get(y, "line"));
+        int c = strcmp(json_string_value(json_object_get(x, "target")),
+                       json_string_value(json_object_get(y, "target")));
+        json_int_t lx = json_integer_value(json_object_get(x, "line"));
+        json_int_t ly = json_integer_value(json_object_get(y, "line"));
 
         if (c != 0)
                 return c;
@@ -695,7 +697,8 @@ bool prc_batch_merge(json_t *const *indexes, size_t n, json_t **out, prc_err *er
                         json_int_t si = json_integer_value(json_object_get(sh, "index"));
                         if (json_integer_value(json_object_get(sh, "count")) != (json_int_t)count) {
                                 prc_err_set(err, PRC_E_BATCH_MERGE_MISMATCH, "shards of %u and of %lld cannot be "
-                                            "merged", count, (long long)json_integer_value(json_object_get(sh, "count")));
+                                            "merged", count,
+                                            (long long)json_integer_value(json_object_get(sh, "count")));
                                 goto out;
                         }
                         if (si < 0 || si >= (json_int_t)count || seen[si]) {

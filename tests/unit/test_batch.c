@@ -133,7 +133,8 @@ static json_t *error_entry(int line, const char *target, const char *cls)
 
 static json_t *entries(void)
 {
-        return json_pack("[o,o,o,o,o]", result_entry(1, "b.tar.gz", K1, 3, 0), error_entry(2, " bad", "batch-line-invalid"),
+        return json_pack("[o,o,o,o,o]", result_entry(1, "b.tar.gz", K1, 3, 0),
+                         error_entry(2, " bad", "batch-line-invalid"),
                          result_entry(3, "a.tar.gz", K2, 2, 1), error_entry(4, "gone", "io-error"),
                          result_entry(5, "a.tar.gz", K3, 3, 0));
 }
