@@ -456,8 +456,8 @@ static void report_error(const struct run *r, const char *list, const json_t *e)
 {
         const json_t *er = json_object_get(e, "error");
 
-        (void)r;
-        fprintf(stderr, "prc batch: %s:%lld: %s: %s: %s\n", list,
+        /* on a terminal, over the live progress line, not after it */
+        fprintf(stderr, "%sprc batch: %s:%lld: %s: %s: %s\n", r->tty ? "\r\033[K" : "", list,
                 (long long)json_integer_value(json_object_get(e, "line")),
                 json_string_value(json_object_get(er, "class")), json_string_value(json_object_get(e, "target")),
                 json_string_value(json_object_get(er, "message")));

@@ -344,3 +344,19 @@ t_a_scanning_process_that_dies_loses_only_its_target() {
         /usr/bin/python3 -c 'import json,sys; e=[x for x in json.load(open(sys.argv[1]))["targets"] if "error" in x]; assert [x["error"]["class"] for x in e] == ["batch-job-died"], e' \
                 "$TMP/st/index.json" || fail "index"
 }
+
+t_progress_is_a_live_line_on_a_terminal_and_a_summary_at_the_end() {
+        command -v script >/dev/null || { fail "script(1) (util-linux) is needed to give prc a terminal"; return 1; }
+        mkpkgs 400
+        printf 'bad line \n' >>"$TMP/list"
+        # a pseudo-terminal for stderr (script(1)): the live line is redrawn in place
+        script -qec "'$PRC' batch --profile prc/aur --targets '$TMP/list' --state-dir '$TMP/st' --jobs 1" /dev/null \
+                >"$TMP/tty" 2>&1 || true
+        grep -qaP '\r\033\[Kprc batch: [0-9]+/401 done, [0-9]+/s, [0-9]+ s left' "$TMP/tty" ||
+                fail "no live line: $(cat -v "$TMP/tty" | head -c 600)"
+        grep -qa "prc batch: 401 targets: 400 results (400 scanned, 0 reused), 1 errors" "$TMP/tty" || fail "no summary"
+        # without a terminal: no control sequences, only lines
+        batch --targets "$TMP/list" --state-dir "$TMP/st2" --jobs 1
+        ! grep -q $'\033' <<<"$ERR" || fail "control sequences on a pipe"
+        expect_err "401 targets: 400 results (400 scanned, 0 reused), 1 errors (1 malformed lines)"
+}
