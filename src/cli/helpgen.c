@@ -340,6 +340,23 @@ static bool has_subs(const char *name)
         return false;
 }
 
+/* The subcommands of word, joined by sep (a trailing one for " "). */
+static void subs_list(FILE *f, const char *word, const char *sep)
+{
+        bool first = true;
+
+        for (size_t k = 0; k < ntab; k++) {
+                if (strcmp(tab[k].name, word) != 0 || tab[k].sub == NULL)
+                        continue;
+                if (!first && strcmp(sep, "|") == 0)
+                        fputs(sep, f);
+                fputs(tab[k].sub, f);
+                if (strcmp(sep, " ") == 0)
+                        fputs(sep, f);
+                first = false;
+        }
+}
+
 static void bash_words(FILE *f)
 {
         for (size_t i = 0; i < ntab; i++)
@@ -365,11 +382,13 @@ static void bash_completion(FILE *f)
                 const char *w = tab[i].name;
                 if (!first_of_word(i) || !has_subs(w))
                         continue;
-                fprintf(f, "\t%s)\n\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n\t\t\tCOMPREPLY=($(compgen -W '", w);
-                for (size_t k = i; k < ntab; k++)
-                        if (strcmp(tab[k].name, w) == 0 && tab[k].sub != NULL)
-                                fprintf(f, "%s ", tab[k].sub);
-                fputs("' -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n\t\tkey=\"$cmd ${COMP_WORDS[2]}\" ;;\n", f);
+                /* A word that is a command itself as well ("batch" beside "batch merge"): options go to it. */
+                fprintf(f, "\t%s)\n\t\tif [ \"$COMP_CWORD\" -eq 2 ] && [[ $cur != -* ]]; then\n"
+                           "\t\t\tCOMPREPLY=($(compgen -W '", w);
+                subs_list(f, w, " ");
+                fputs("' -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n\t\tcase ${COMP_WORDS[2]} in\n\t\t", f);
+                subs_list(f, w, "|");
+                fputs(") key=\"$cmd ${COMP_WORDS[2]}\" ;;\n\t\t*) key=$cmd ;;\n\t\tesac ;;\n", f);
         }
         fputs("\t*) key=$cmd ;;\n\tesac\n\tcase $key in\n", f);
         for (size_t i = 0; i < ntab; i++) {
@@ -392,6 +411,15 @@ static void bash_completion(FILE *f)
               "complete -o default -F _prc prc\n", f);
 }
 
+/* The summary of the command that is the word alone, else "(subcommands)". */
+static const char *word_summary(const char *word)
+{
+        for (size_t i = 0; i < ntab; i++)
+                if (strcmp(tab[i].name, word) == 0 && tab[i].sub == NULL)
+                        return tab[i].summary;
+        return "(subcommands)";
+}
+
 static void zsh_describe(FILE *f, const char *var, const char *word)
 {
         const char *ind = word == NULL ? "\t" : "\t\t";
@@ -403,7 +431,7 @@ static void zsh_describe(FILE *f, const char *var, const char *word)
                 if (word == NULL ? !first_of_word(i) : (strcmp(c->name, word) != 0 || c->sub == NULL))
                         continue;
                 snprintf(item, sizeof(item), "%s:%s", word == NULL ? c->name : c->sub,
-                         word == NULL && has_subs(c->name) ? "(subcommands)" : c->summary);
+                         word == NULL ? word_summary(c->name) : c->summary);
                 fprintf(f, "%s\t", ind);
                 squote(f, item);
                 fputc('\n', f);
@@ -427,9 +455,11 @@ static void zsh_completion(FILE *f)
                         continue;
                 fprintf(f, "\t%s)\n", tab[i].name);
                 zsh_describe(f, "subs", tab[i].name);
-                fputs("\t\tif (( CURRENT == 3 )); then\n\t\t\t_describe -t subcommands 'subcommand' subs\n"
-                      "\t\t\treturn\n\t\tfi\n\t\tkey=\"$words[2] $words[3]\"\n"
-                      "\t\tshift words; (( CURRENT-- )) ;;\n", f);
+                fputs("\t\tif (( CURRENT == 3 )) && [[ $words[3] != -* ]]; then\n"
+                      "\t\t\t_describe -t subcommands 'subcommand' subs\n\t\t\treturn\n\t\tfi\n"
+                      "\t\tcase $words[3] in\n\t\t(", f);
+                subs_list(f, tab[i].name, "|");
+                fputs(") key=\"$words[2] $words[3]\"; shift words; (( CURRENT-- )) ;;\n\t\tesac ;;\n", f);
         }
         fputs("\tesac\n\tshift words; (( CURRENT-- ))\n\tcase $key in\n", f);
         for (size_t i = 0; i < ntab; i++) {

@@ -28,6 +28,7 @@ static const prc_cmd table[] = {
         { "report", "show", never, "show a stored report",
           "usage: prc report show ID [--state-dir DIR]\n\nPrints it.\n" },
         { "report", "list", never, "list stored reports", "usage: prc report list\n\nLists them.\n" },
+        { "batch", "merge", never, "merge batch results", "usage: prc batch merge DIR [--out FILE]\n\nMerges.\n" },
 };
 
 /* Run cli_help_gen on the table with args, stdout into a file; returns what it printed. */
@@ -51,7 +52,7 @@ static void test_helpgen__list_names_one_page_per_entry(void)
 {
         char *out = gen(1, (const char *[]){ "--list" });
 
-        T_EQ_STR(out, "prc\nprc-batch\nprc-report-show\nprc-report-list\n");
+        T_EQ_STR(out, "prc\nprc-batch\nprc-report-show\nprc-report-list\nprc-batch-merge\n");
         free(out);
 }
 
@@ -85,6 +86,9 @@ static void test_helpgen__bash_completion_from_the_table(void)
         T_ASSERT(strstr(out, "'batch') opts='--list --jobs --format --dry-run --help'") != NULL);
         T_ASSERT(strstr(out, "[ \"$prev\" = --format ] && COMPREPLY=($(compgen -W 'text json'") != NULL);
         T_ASSERT(strstr(out, "'report show') opts='--state-dir --help'") != NULL);
+        /* "batch" is a command and has a subcommand: its options stay reachable */
+        T_ASSERT(strstr(out, "\t\tmerge) key=\"$cmd ${COMP_WORDS[2]}\" ;;\n\t\t*) key=$cmd ;;") != NULL);
+        T_ASSERT(strstr(out, "'batch merge') opts='--out --help'") != NULL);
         free(out);
 }
 
@@ -98,6 +102,9 @@ static void test_helpgen__zsh_completion_from_the_table(void)
         T_ASSERT(strstr(out, "'*--list:list:_files'") != NULL);
         T_ASSERT(strstr(out, "'*--format:format:(text json)'") != NULL);
         T_ASSERT(strstr(out, "'*--dry-run'") != NULL);
+        T_ASSERT(strstr(out, "'report:(subcommands)'") != NULL);
+        T_ASSERT(strstr(out, "(show|list|merge)") == NULL);
+        T_ASSERT(strstr(out, "\t\t(merge) key=\"$words[2] $words[3]\"") != NULL);
         free(out);
 }
 
