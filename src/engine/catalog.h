@@ -53,6 +53,13 @@ bool prc_catalog_profile(const prc_catalog *c, const char *profile, const prc_as
 /* Default profile id. */
 #define PRC_PROFILE_DEFAULT "prc/core"
 
+/*
+ * An assertion's decision rule in words (issue 22): which analysis or
+ * adapter observations it reads and the outcome policy applied to them.
+ * Always NUL-terminated; truncated to cap.
+ */
+void prc_assertion_rule(const prc_assertion *a, char *out, size_t cap);
+
 /* Is id a built-in analysis this engine implements? (builtin.c) */
 bool prc_builtin_known(const char *id);
 
