@@ -378,6 +378,16 @@ bool prc_catalog_profile(const prc_catalog *c, const char *profile, const prc_as
                            prc_catalog_id(c));
 }
 
+size_t prc_catalog_count(const prc_catalog *c)
+{
+        return c->nassertions;
+}
+
+const prc_assertion *prc_catalog_at(const prc_catalog *c, size_t i)
+{
+        return i < c->nassertions ? &c->assertions[i] : NULL;
+}
+
 void prc_assertion_rule(const prc_assertion *a, char *out, size_t cap)
 {
         char pol[512];
