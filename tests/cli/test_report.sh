@@ -259,3 +259,93 @@ for a in d["assertions"]:
 assert "<img" not in dom and "<script>alert" not in dom
 '
 }
+
+t_terminal_lists_locations_groups_gaps_and_ends_with_a_next_step() {
+        mk_failing "$TMP/t"
+        mkdir -p "$TMP/t/a" "$TMP/t/b"
+        printf '{"name": \n' >"$TMP/t/a/package.json"
+        printf 'name: [\n' >"$TMP/t/b/pnpm-lock.yaml"
+        run "$PRC" scan --target "$TMP/t"
+        expect_rc 1
+        ! grep -q $'\033' <<<"$OUT" || fail "escape codes on a pipe"
+        ! grep -q $'\033' <<<"$ERR" || fail "a progress line on a pipe"
+        [ -z "$ERR" ] || fail "stderr on a pipe: $ERR"
+        # Evidence locations under the failing assertion, indented, file first.
+        grep -A1 '^PRC-A-CORE-005 *Fail' <<<"$OUT" | grep -q '^    tool: ' || fail "no location under CORE-005: $OUT"
+        # Gaps grouped by class: one heading per class with its count, the paths under it.
+        expect_out "coverage gaps (3): what prc could not analyze, by class"
+        [ "$(grep -c '^  [a-z-]* ([0-9]*)$' <<<"$OUT")" -ge 1 ] || fail "no class headings: $OUT"
+        grep -A3 "^  $(json_class_of package.json) (" <<<"$OUT" | grep -q '^    a/package.json: ' ||
+                fail "a/package.json not under its class"
+        [ "$(tail -n1 <<<"$OUT" | cut -c1-5)" = "next:" ] || fail "last line: $(tail -n1 <<<"$OUT")"
+        expect_out "prc explain PRC-A-CORE-00"
+}
+
+# json_class_of PATH: the gap class prc gives PATH in $TMP/t (from the JSON result).
+json_class_of() {
+        "$PRC" scan --target "$TMP/t" --format json | /usr/bin/python3 -c 'import json,sys
+print([g["class"] for g in json.load(sys.stdin)["coverage_gaps"] if g["path"] == sys.argv[1]][0])' "$1"
+}
+
+t_terminal_colours_and_legend_only_on_a_tty_and_never_with_no_color() {
+        mk_failing "$TMP/t"
+        script -qec "'$PRC' scan --target '$TMP/t'" /dev/null >"$TMP/tty.out" </dev/null || true
+        grep -q $'\033\\[1;31mFail' "$TMP/tty.out" || fail "no red Fail on a tty: $(head -c 600 "$TMP/tty.out")"
+        grep -q 'evidence incomplete' "$TMP/tty.out" || fail "no legend on a tty"
+        # The progress line (stderr, a tty here) names the stages, then is erased.
+        grep -q 'inventorying the target\.\.\.' "$TMP/tty.out" || fail "no progress line on a tty"
+        NO_COLOR=1 script -qec "'$PRC' scan --target '$TMP/t' 2>/dev/null" /dev/null >"$TMP/nc.out" </dev/null || true
+        ! grep -q $'\033\\[' "$TMP/nc.out" || fail "colour despite NO_COLOR"
+        grep -q '^PRC-A-CORE-005 *Fail' <(tr -d '\r' <"$TMP/nc.out") || fail "no table under NO_COLOR"
+}
+
+t_next_step_follows_the_worst_state() {
+        mkdir -p "$TMP/good"
+        printf '# p\n' >"$TMP/good/README.md"
+        printf 'SPDX-License-Identifier: MIT\n' >"$TMP/good/LICENSE"
+        printf 'mail\n' >"$TMP/good/SECURITY.md"
+        run "$PRC" scan --target "$TMP/good"
+        expect_rc 1   # PRC-A-CORE-013 is Blocked in inspect mode
+        [[ "$(tail -n1 <<<"$OUT")" == "next: the Blocked assertions need their adapters"* ]] || fail "$(tail -n1 <<<"$OUT")"
+        run "$PRC" scan --target "$TMP/good" --profile prc/aur
+        [[ "$(tail -n1 <<<"$OUT")" == next:* ]] || fail "$(tail -n1 <<<"$OUT")"
+}
+
+t_explain_gives_rationale_remediation_and_decision_rule() {
+        run "$PRC" explain PRC-A-CORE-005
+        expect_rc 0
+        expect_out "PRC-A-CORE-005: No executable binaries in the tree"
+        expect_out "rationale:"
+        expect_out "remediation:"
+        expect_out "decision rule:"
+        expect_out "built-in analysis binaries: Fail when any observation is found"
+        # An analysis: its one-line doc (src/analysis/registry.c) and the assertions that read it.
+        run "$PRC" explain aur-remote-exec
+        expect_rc 0
+        expect_out "analysis aur-remote-exec (family aur)"
+        expect_out "no download-and-execute"
+        expect_out "assertion PRC-A-AUR-004"
+        run "$PRC" explain readme
+        expect_rc 0
+        expect_out "assertion PRC-A-CORE-001"
+        # The rule in the result is the one explain prints.
+        "$PRC" scan --target examples/basic --format json >"$TMP/r.json" || true
+        rule=$(/usr/bin/python3 -c 'import json,sys; print([a["decision_rule"] for a in json.load(open(sys.argv[1]))["assertions"] if a["id"] == "PRC-A-CORE-001"][0])' "$TMP/r.json")
+        run "$PRC" explain PRC-A-CORE-001
+        expect_out "$rule"
+        run "$PRC" explain PRC-A-NOPE-999
+        expect_rc 2
+        expect_err "neither an assertion"
+}
+
+t_explain_covers_every_assertion_and_analysis() {
+        /usr/bin/python3 -c 'import yaml,sys
+c = yaml.safe_load(open("catalog/catalog.yaml"))
+for a in c["assertions"]:
+    print(a["id"])
+    if "analysis" in a: print(a["analysis"]["id"])' | sort -u >"$TMP/ids"
+        while read -r id; do
+                "$PRC" explain "$id" >"$TMP/x" || fail "prc explain $id exited $?"
+                grep -q 'decision rule:' "$TMP/x" || fail "no decision rule for $id"
+        done <"$TMP/ids"
+}
