@@ -55,7 +55,8 @@ int cmd_report(int argc, char **argv)
         run = prc_runfile_load(argv[optind], "the run result", &err);
         if (run == NULL) {
                 cli_print_err(&err);
-                return err.cls == PRC_E_RUN_RESULT_INVALID ? PRC_EXIT_USAGE : cli_exit_for(&err);
+                /* A file that is not a run result is a usage error, one that cannot be read an execution error. */
+                return cli_exit_for(&err) == PRC_EXIT_EXEC ? PRC_EXIT_EXEC : PRC_EXIT_USAGE;
         }
         if (json_object_get(run, "triage") != NULL && (to.baseline != NULL || to.suppressions != NULL)) {
                 json_decref(run);

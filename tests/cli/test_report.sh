@@ -349,3 +349,176 @@ for a in c["assertions"]:
                 grep -q 'decision rule:' "$TMP/x" || fail "no decision rule for $id"
         done <"$TMP/ids"
 }
+
+# digest_of FILE ASSERTION [N]: the digest of that assertion's Nth finding in result FILE.
+digest_of() {
+        /usr/bin/python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+print([a for a in r["assertions"] if a["id"] == sys.argv[2]][0]["findings"][int(sys.argv[3])]["digest"])' \
+                "$1" "$2" "${3:-0}"
+}
+
+t_baseline_reports_only_new_or_worse_and_the_exit_follows() {
+        mk_failing "$TMP/t"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/base.json" && fail "exit 0 on a failing tree"
+        # The same tree against itself: nothing new, exit 0, the baseline named.
+        run "$PRC" scan --target "$TMP/t" --format json --baseline "$TMP/base.json"
+        expect_rc 0
+        printf '%s' "$OUT" >"$TMP/same.json"
+        py "$TMP/same.json" '
+b = json.load(open(sys.argv[1].replace("same.json", "base.json")))
+t = d["triage"]
+assert t["baseline"]["id"] == b["id"] and t["reported"] == 0, t
+for a in d["assertions"]:
+    if a["state"] != "Pass":
+        assert a["reported"] is False and {f["status"] for f in a["findings"]} == {"baseline"}, a["id"]
+    assert [x for x in b["assertions"] if x["id"] == a["id"]][0]["state"] == a["state"]   # states never change
+assert d["id"] != b["id"]
+'
+        run "$PRC" scan --target "$TMP/t" --baseline "$TMP/base.json"
+        expect_rc 0
+        [[ "$(tail -n1 <<<"$OUT")" == "next: nothing new or worse than the baseline"* ]] || fail "$(tail -n1 <<<"$OUT")"
+        # A second binary: only it is new; the exit status follows it.
+        cp /bin/true "$TMP/t/src/tool2"
+        run "$PRC" scan --target "$TMP/t" --format json --baseline "$TMP/base.json"
+        expect_rc 1
+        printf '%s' "$OUT" >"$TMP/new.json"
+        py "$TMP/new.json" '
+a = [x for x in d["assertions"] if x["id"] == "PRC-A-CORE-005"][0]
+st = {f["path"]: f["status"] for f in a["findings"]}
+assert st == {"tool": "baseline", "src/tool2": "new"}, st
+assert a["reported"] is True and d["triage"]["reported"] == 1
+assert all(x["reported"] is False for x in d["assertions"] if x["state"] != "Pass" and x["id"] != "PRC-A-CORE-005")
+'
+        run "$PRC" scan --target "$TMP/t" --baseline "$TMP/base.json"
+        expect_out "(in the baseline or suppressed)"
+        # SARIF says which results are new.
+        run "$PRC" scan --target "$TMP/t" --format sarif --baseline "$TMP/base.json"
+        printf '%s' "$OUT" >"$TMP/new.sarif"
+        py "$TMP/new.sarif" '
+bs = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["baselineState"]
+      for r in d["runs"][0]["results"] if r["ruleId"] == "PRC-A-CORE-005"}
+assert bs == {"tool": "unchanged", "src/tool2": "new"}, bs
+'
+}
+
+t_baseline_is_keyed_by_content_not_lines_and_sees_worse_states() {
+        cp -r "$AUR_FX" "$TMP/a"
+        "$PRC" scan --target "$TMP/a" --profile prc/aur --format json >"$TMP/base.json" || true
+        { printf '# moved\n\n'; cat "$AUR_FX/PKGBUILD"; } >"$TMP/a/PKGBUILD"
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --baseline "$TMP/base.json"
+        expect_rc 0
+        # Worse: a passing assertion of the baseline now fails (a plain-http source).
+        sed -i 's|^source=()|source=("http://example.org/a.tar.gz")|' "$TMP/a/PKGBUILD"
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --format json --baseline "$TMP/base.json"
+        expect_rc 1
+        printf '%s' "$OUT" >"$TMP/w.json"
+        py "$TMP/w.json" '
+rep = sorted(a["id"] for a in d["assertions"] if a.get("reported"))
+assert "PRC-A-AUR-002" in rep and "PRC-A-AUR-004" not in rep, rep
+'
+        # prc report triages a stored result the same way.
+        "$PRC" scan --target "$TMP/a" --profile prc/aur --format json >"$TMP/plain.json" || true
+        run "$PRC" report --format json --baseline "$TMP/base.json" "$TMP/plain.json"
+        expect_rc 1
+        [ "$OUT" = "$(cat "$TMP/w.json")" ] || fail "prc report --baseline differs from prc scan --baseline"
+}
+
+# suppress FILE ASSERTION DIGEST EXPIRES...: write a suppressions file with one entry per triple.
+suppress() {
+        local f=$1
+        shift
+        /usr/bin/python3 -c 'import json,sys
+a = sys.argv[2:]
+json.dump({"schema": "prc.suppressions/v1", "suppressions": [
+    {"assertion": a[i], "digest": a[i + 1], "reason": "accepted: reviewed by the operator", "expires": a[i + 2]}
+    for i in range(0, len(a), 3)]}, open(sys.argv[1], "w"))' "$f" "$@"
+}
+
+t_suppressions_accept_findings_until_they_expire() {
+        cp -r "$AUR_FX" "$TMP/a"
+        "$PRC" scan --target "$TMP/a" --profile prc/aur --format json >"$TMP/r.json" || true
+        d4=$(digest_of "$TMP/r.json" PRC-A-AUR-004)
+        d6=$(digest_of "$TMP/r.json" PRC-A-AUR-006)
+        suppress "$TMP/s1.json" PRC-A-AUR-004 "$d4" 2026-06-01
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --format json --suppressions "$TMP/s1.json" \
+                --now 2026-05-31T23:59:59Z
+        expect_rc 1     # PRC-A-AUR-006 is still Unknown and not suppressed
+        printf '%s' "$OUT" >"$TMP/x.json"
+        py "$TMP/x.json" '
+a4 = [a for a in d["assertions"] if a["id"] == "PRC-A-AUR-004"][0]
+assert a4["state"] == "Fail" and a4["reported"] is False and a4["findings"][0]["status"] == "suppressed"
+s = d["triage"]["suppressions"]
+assert len(s["sha256"]) == 64 and s["entries"][0]["status"] == "applied"
+assert [a for a in d["assertions"] if a["id"] == "PRC-A-AUR-006"][0]["reported"] is True
+'
+        suppress "$TMP/s2.json" PRC-A-AUR-004 "$d4" 2026-06-01 PRC-A-AUR-006 "$d6" 2027-01-01
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --suppressions "$TMP/s2.json" --now 2026-05-31T00:00:00Z
+        expect_rc 0
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --format sarif --suppressions "$TMP/s2.json" \
+                --now 2026-05-31T00:00:00Z
+        printf '%s' "$OUT" >"$TMP/x.sarif"
+        py "$TMP/x.sarif" '
+for r in d["runs"][0]["results"]:
+    assert r["suppressions"][0]["status"] == "accepted" and r["suppressions"][0]["justification"], r
+'
+        # On its expiry date the entry no longer applies: named on stderr, and the finding counts again.
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --format json --suppressions "$TMP/s2.json" \
+                --now 2026-06-01T00:00:00Z
+        expect_rc 1
+        expect_err "suppression 0 (PRC-A-AUR-004, finding $d4) expired on 2026-06-01"
+        [ "$(/usr/bin/python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["triage"]["suppressions"]["entries"][0]["status"])' <<<"$OUT")" = expired ]
+        # An entry that matches nothing is named too.
+        suppress "$TMP/s3.json" PRC-A-AUR-004 "$d6" 2030-01-01
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --suppressions "$TMP/s3.json" --now 2026-01-01T00:00:00Z
+        expect_rc 1
+        expect_err "suppression 0 (PRC-A-AUR-004, finding $d6) matched no finding of this run"
+        expect_out "suppression $d6 of PRC-A-AUR-004: unmatched"
+}
+
+# Only the operator's file suppresses: a suppressions file inside the target changes nothing.
+t_nothing_in_the_target_suppresses() {
+        cp -r "$AUR_FX" "$TMP/a"
+        "$PRC" scan --target "$TMP/a" --profile prc/aur --format json >"$TMP/r.json" || true
+        d4=$(digest_of "$TMP/r.json" PRC-A-AUR-004)
+        for name in prc-suppressions.json .prc-suppressions.json suppressions.json .prcignore; do
+                suppress "$TMP/a/$name" PRC-A-AUR-004 "$d4" 2099-01-01
+        done
+        run "$PRC" scan --target "$TMP/a" --profile prc/aur --format json
+        expect_rc 1
+        [ "$(/usr/bin/python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); print([a["state"] for a in r["assertions"] if a["id"]=="PRC-A-AUR-004"][0], "triage" in r)' <<<"$OUT")" = "Fail False" ]
+}
+
+t_malformed_baselines_and_suppressions_are_named_refusals() {
+        mk_failing "$TMP/t"
+        "$PRC" scan --target "$TMP/t" --format json >"$TMP/r.json" || true
+        run "$PRC" scan --target "$TMP/t" --suppressions "$TMP/r.json"
+        expect_rc 2
+        expect_err "--suppressions needs --now"
+        printf '{"schema":"prc.suppressions/v1","suppressions":[{"assertion":"A","digest":"xyz","reason":"r","expires":"2027-01-01"}]}' >"$TMP/s.json"
+        run "$PRC" scan --target "$TMP/t" --suppressions "$TMP/s.json" --now 2026-01-01T00:00:00Z
+        expect_rc 2
+        expect_err "suppressions-invalid"
+        expect_err "/suppressions/0"
+        printf '{"schema":"prc.suppressions/v1","suppressions":[{"assertion":"A","digest":"%064d","reason":"r","expires":"2027-13-01"}]}' 0 >"$TMP/s.json"
+        run "$PRC" scan --target "$TMP/t" --suppressions "$TMP/s.json" --now 2026-01-01T00:00:00Z
+        expect_rc 2
+        expect_err "expires is not a date"
+        printf '{"schema":"prc.suppressions/v1","suppressions":[],"extra":1}' >"$TMP/s.json"
+        run "$PRC" scan --target "$TMP/t" --suppressions "$TMP/s.json" --now 2026-01-01T00:00:00Z
+        expect_rc 2
+        expect_err "suppressions-invalid"
+        # A baseline whose content was edited no longer matches its id.
+        sed 's/"Fail"/"Pass"/' "$TMP/r.json" >"$TMP/edited.json"
+        run "$PRC" scan --target "$TMP/t" --baseline "$TMP/edited.json"
+        expect_rc 2
+        expect_err "run-result-invalid"
+        expect_err "the baseline is not a prc run result"
+        printf 'not json' >"$TMP/bad.json"
+        run "$PRC" report "$TMP/bad.json"
+        expect_rc 2
+        expect_err "invalid-json"
+        run "$PRC" report "$TMP/missing.json"
+        expect_rc 3
+        expect_err "io-error"
+}
