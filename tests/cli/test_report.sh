@@ -522,3 +522,19 @@ t_malformed_baselines_and_suppressions_are_named_refusals() {
         expect_rc 3
         expect_err "io-error"
 }
+
+# The harness validates every run result a CLI test makes (lib.sh): one that does not match the schema
+# fails the test that made it, even when the test itself checks nothing.
+t_the_harness_validates_every_run_result_against_the_schema() {
+        "$PRC_BIN" scan --target examples/basic --format json >"$TMP/good.json" || true
+        sed 's/"mode":"inspect"/"mode":"sideways"/' "$TMP/good.json" >"$TMP/bad.json"
+        printf '#!/bin/sh\ncat "%s"\n' "$TMP/good.json" >"$TMP/good-prc"
+        printf '#!/bin/sh\ncat "%s"\n' "$TMP/bad.json" >"$TMP/bad-prc"
+        chmod +x "$TMP/good-prc" "$TMP/bad-prc"
+        printf 't_makes_a_result() { "$PRC" scan --target x --format json >/dev/null; }\n' >"$TMP/inner.sh"
+        PRC=$TMP/good-prc bash tests/cli/lib.sh "$TMP/inner.sh" >"$TMP/good.out" 2>&1 || fail "$(cat "$TMP/good.out")"
+        grep -q "run results validated against the schema: 1" "$TMP/good.out" || fail "$(cat "$TMP/good.out")"
+        ! PRC=$TMP/bad-prc bash tests/cli/lib.sh "$TMP/inner.sh" >"$TMP/bad.out" 2>&1 || fail "an invalid result passed"
+        grep -q "FAIL inner.t_makes_a_result" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
+        grep -q "/mode: 'sideways' is not one of" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
+}
