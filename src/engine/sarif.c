@@ -9,6 +9,13 @@
 
 #include "base/buf.h"
 
+/* A string member, "" when absent: the views read checked results, and never crash on others (fuzz_report). */
+static const char *sget(const json_t *o, const char *k)
+{
+        const char *s = json_string_value(json_object_get(o, k));
+        return s != NULL ? s : "";
+}
+
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define FINGERPRINT_KEY "prcFindingDigest/v1"
 
@@ -62,11 +69,11 @@ static json_t *uri_of(const char *path)
 
 static json_t *rule_of(const json_t *row)
 {
-        const char *title = json_string_value(json_object_get(row, "title"));
-        const char *rat = json_string_value(json_object_get(row, "rationale"));
-        const char *rem = json_string_value(json_object_get(row, "remediation"));
-        const char *dec = json_string_value(json_object_get(row, "decision_rule"));
-        const char *sev = json_string_value(json_object_get(row, "severity"));
+        const char *title = sget(row, "title");
+        const char *rat = sget(row, "rationale");
+        const char *rem = sget(row, "remediation");
+        const char *dec = sget(row, "decision_rule");
+        const char *sev = sget(row, "severity");
         char text[8192], md[8192];
 
         snprintf(text, sizeof(text), "%s\n\nRationale: %s\n\nRemediation: %s\n\nDecision rule: %s", title, rat, rem,
@@ -74,24 +81,24 @@ static json_t *rule_of(const json_t *row)
         snprintf(md, sizeof(md), "**%s**\n\n**Rationale.** %s\n\n**Remediation.** %s\n\n**Decision rule.** %s",
                  title, rat, rem, dec);
         return json_pack("{s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:{s:s},s:{s:s,s:s,s:s,s:[s,s]}}", "id",
-                         json_string_value(json_object_get(row, "id")), "shortDescription", "text", title,
+                         sget(row, "id"), "shortDescription", "text", title,
                          "fullDescription", "text", rat, "help", "text", text, "markdown", md,
                          "defaultConfiguration", "level", level_for("Fail", sev), "properties", "severity", sev,
-                         "control", json_string_value(json_object_get(row, "control")), "security-severity",
+                         "control", sget(row, "control"), "security-severity",
                          score_for(sev), "tags", "security", "supply-chain");
 }
 
 /* The evidence location a finding names (its envelope, then the first location with the same path and line). */
 static const json_t *location_of(const json_t *row, const json_t *f)
 {
-        const char *ev = json_string_value(json_object_get(f, "evidence"));
+        const char *ev = sget(f, "evidence");
         const json_t *env, *l;
         size_t i, j;
 
-        if (ev == NULL)
+        if (*ev == '\0')
                 return NULL;
         json_array_foreach(json_object_get(row, "evidence"), i, env) {
-                if (strcmp(json_string_value(json_object_get(env, "id")), ev) != 0)
+                if (strcmp(sget(env, "id"), ev) != 0)
                         continue;
                 json_array_foreach(json_object_get(json_object_get(env, "observation"), "locations"), j, l)
                         if (json_equal(json_object_get(l, "path"), json_object_get(f, "path")) &&
@@ -104,34 +111,47 @@ static const json_t *location_of(const json_t *row, const json_t *f)
 
 static const json_t *observation_of(const json_t *row, const json_t *f)
 {
-        const char *ev = json_string_value(json_object_get(f, "evidence"));
+        const char *ev = sget(f, "evidence");
         const json_t *env;
         size_t i;
 
         json_array_foreach(json_object_get(row, "evidence"), i, env)
-                if (ev != NULL && strcmp(json_string_value(json_object_get(env, "id")), ev) == 0)
+                if (*ev != '\0' && strcmp(sget(env, "id"), ev) == 0)
                         return json_object_get(env, "observation");
         return NULL;
 }
 
-static json_t *result_of(const json_t *row, size_t rule_index, const json_t *f)
+/* The reason of the applied suppression of finding f of assertion id, or NULL. */
+static const char *suppression_of(const json_t *run, const char *id, const json_t *f)
 {
-        const char *state = json_string_value(json_object_get(row, "state"));
-        const char *sev = json_string_value(json_object_get(row, "severity"));
-        const char *reason = json_string_value(json_object_get(row, "reason"));
+        const json_t *e;
+        size_t i;
+
+        json_array_foreach(json_object_get(json_object_get(json_object_get(run, "triage"), "suppressions"), "entries"),
+                           i, e)
+                if (strcmp(sget(e, "assertion"), id) == 0 && strcmp(sget(e, "digest"), sget(f, "digest")) == 0 &&
+                    strcmp(sget(e, "status"), "applied") == 0)
+                        return sget(e, "reason");
+        return NULL;
+}
+
+static json_t *result_of(const json_t *run, const json_t *row, size_t rule_index, const json_t *f)
+{
+        const char *state = sget(row, "state");
+        const char *sev = sget(row, "severity");
+        const char *reason = sget(row, "reason");
         const json_t *loc = location_of(row, f), *obs = observation_of(row, f);
-        const char *detail = json_string_value(json_object_get(loc, "detail"));
-        const char *status = json_string_value(json_object_get(f, "status"));
+        const char *detail = sget(loc, "detail");
+        const char *status = sget(f, "status");
         char text[2048];
         json_t *r, *locs;
 
-        if (detail == NULL && loc == NULL)
-                detail = json_string_value(json_object_get(obs, "message"));
-        snprintf(text, sizeof(text), "%s: %s%s%s", state, reason, detail != NULL ? ". " : "",
-                 detail != NULL ? detail : "");
-        r = json_pack("{s:s,s:I,s:s,s:{s:s},s:{s:s},s:{s:s}}", "ruleId", json_string_value(json_object_get(row, "id")),
+        if (*detail == '\0' && loc == NULL)
+                detail = sget(obs, "message");
+        snprintf(text, sizeof(text), "%s: %s%s%s", state, reason, *detail != '\0' ? ". " : "", detail);
+        r = json_pack("{s:s,s:I,s:s,s:{s:s},s:{s:s},s:{s:s}}", "ruleId", sget(row, "id"),
                       "ruleIndex", (json_int_t)rule_index, "level", level_for(state, sev), "message", "text", text,
-                      "partialFingerprints", FINGERPRINT_KEY, json_string_value(json_object_get(f, "digest")),
+                      "partialFingerprints", FINGERPRINT_KEY, sget(f, "digest"),
                       "properties", "state", state);
         locs = json_array();
         if (r == NULL || locs == NULL) {
@@ -139,30 +159,32 @@ static json_t *result_of(const json_t *row, size_t rule_index, const json_t *f)
                 json_decref(locs);
                 return NULL;
         }
-        if (json_object_get(f, "path") != NULL) {
-                json_t *pl = json_pack("{s:{s:o,s:s}}", "artifactLocation", "uri",
-                                       uri_of(json_string_value(json_object_get(f, "path"))), "uriBaseId",
-                                       "%SRCROOT%");
-                if (pl != NULL && json_object_get(f, "line") != NULL) {
+        if (json_is_string(json_object_get(f, "path"))) {
+                json_t *pl = json_pack("{s:{s:o,s:s}}", "artifactLocation", "uri", uri_of(sget(f, "path")),
+                                       "uriBaseId", "%SRCROOT%");
+                if (pl != NULL && json_integer_value(json_object_get(f, "line")) > 0) {
                         json_t *region = json_pack("{s:O}", "startLine", json_object_get(f, "line"));
-                        const char *snip = json_string_value(json_object_get(loc, "text"));
-                        if (region != NULL && snip != NULL)
-                                json_object_set_new(region, "snippet", json_pack("{s:s}", "text", snip));
+                        if (region != NULL && json_is_string(json_object_get(loc, "text")))
+                                json_object_set_new(region, "snippet", json_pack("{s:s}", "text", sget(loc, "text")));
                         json_object_set_new(pl, "region", region);
                 }
                 json_array_append_new(locs, json_pack("{s:o}", "physicalLocation", pl));
         }
         json_object_set_new(r, "locations", locs);
-        if (json_object_get(f, "evidence") != NULL)
+        if (json_is_string(json_object_get(f, "evidence")))
                 json_object_set(json_object_get(r, "properties"), "evidence", json_object_get(f, "evidence"));
-        /* With a baseline: what is new (docs/reports.md); suppressed findings say by whom and why. */
-        if (status != NULL && strcmp(status, "suppressed") != 0)
-                json_object_set_new(r, "baselineState", json_string(strcmp(status, "new") == 0 ? "new" : "unchanged"));
-        if (status != NULL && strcmp(status, "suppressed") == 0)
-                json_object_set_new(r, "suppressions",
-                                    json_pack("[{s:s,s:s,s:s}]", "kind", "external", "status", "accepted",
-                                              "justification", json_string_value(json_object_get(f, "reason")) ?
-                                              json_string_value(json_object_get(f, "reason")) : "suppressed"));
+        /* Against a baseline: what is new (docs/reports.md). */
+        if (json_object_get(json_object_get(run, "triage"), "baseline") != NULL &&
+            (strcmp(status, "new") == 0 || strcmp(status, "baseline") == 0))
+                json_object_set_new(r, "baselineState", json_string(strcmp(status, "new") == 0 ? "new" :
+                                                                    "unchanged"));
+        /* A suppressed finding stays a result, saying who accepted it and why. */
+        if (strcmp(status, "suppressed") == 0) {
+                const char *why = suppression_of(run, sget(row, "id"), f);
+                json_object_set_new(r, "suppressions", json_pack("[{s:s,s:s,s:s}]", "kind", "external", "status",
+                                                                 "accepted", "justification",
+                                                                 why != NULL ? why : "suppressed"));
+        }
         return r;
 }
 
@@ -194,14 +216,14 @@ json_t *prc_sarif_from_run(const json_t *run, prc_err *err)
         char category[512];
 
         /* GitHub reads "CATEGORY/": one category per profile, so profiles do not replace each other's alerts. */
-        snprintf(category, sizeof(category), "%s/", json_string_value(json_object_get(run, "profile")));
+        snprintf(category, sizeof(category), "%s/", sget(run, "profile"));
 
         json_array_foreach(json_object_get(run, "assertions"), i, row) {
                 ok = ok && json_array_append_new(rules, rule_of(row)) == 0;
-                if (strcmp(json_string_value(json_object_get(row, "state")), "Pass") == 0)
+                if (strcmp(sget(row, "state"), "Pass") == 0)
                         continue;
                 json_array_foreach(json_object_get(row, "findings"), j, f)
-                        ok = ok && json_array_append_new(results, result_of(row, i, f)) == 0;
+                        ok = ok && json_array_append_new(results, result_of(run, row, i, f)) == 0;
         }
         if (ok)
                 doc = json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:O,s:s,s:s,s:o}},s:{s:{s:{s:s}}},s:{s:s},s:s,s:o,s:o}]}",

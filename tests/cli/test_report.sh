@@ -460,7 +460,9 @@ assert [a for a in d["assertions"] if a["id"] == "PRC-A-AUR-006"][0]["reported"]
         printf '%s' "$OUT" >"$TMP/x.sarif"
         py "$TMP/x.sarif" '
 for r in d["runs"][0]["results"]:
-    assert r["suppressions"][0]["status"] == "accepted" and r["suppressions"][0]["justification"], r
+    assert r["suppressions"][0]["status"] == "accepted", r
+    assert r["suppressions"][0]["justification"] == "accepted: reviewed by the operator", r
+    assert "baselineState" not in r, r      # no baseline was given
 '
         # On its expiry date the entry no longer applies: named on stderr, and the finding counts again.
         run "$PRC" scan --target "$TMP/a" --profile prc/aur --format json --suppressions "$TMP/s2.json" \
