@@ -112,6 +112,8 @@ PRC_FUZZ_TARGET(report)
         bool ok = prc_runfile_check(v, "the input", &err);
         if (ok != (err.cls == PRC_E_OK))
                 __builtin_trap();
+        if (ok)
+                findings_again(v);
         if (ok && ids_distinct(v)) {
                 json_t *copy = json_deep_copy(v);
                 if (copy != NULL && prc_triage_apply(copy, v, NULL, NULL, NULL, &rc, &err) && rc != 0)

@@ -19,9 +19,6 @@
 
 #include "base/err.h"
 
-/* Most findings one assertion lists (the evidence is bounded well below). */
-#define PRC_FINDINGS_MAX 4096
-
 /*
  * Set row's "findings" from its "id", "state" and "evidence" (a row of the
  * run result): an array of {"digest", "evidence" (the envelope id, absent

@@ -540,3 +540,28 @@ t_the_harness_validates_every_run_result_against_the_schema() {
         grep -q "FAIL inner.t_makes_a_result" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
         grep -q "/mode: 'sideways' is not one of" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
 }
+
+# schemas/suppressions.schema.json says what prc accepts: the files the tests above write validate, and
+# each malformed one prc refuses is refused by the schema too.
+t_suppressions_schema_agrees_with_prc() {
+        suppress "$TMP/ok.json" PRC-A-AUR-004 "$(printf '%064d' 7)" 2026-06-01
+        printf '{"schema":"prc.suppressions/v1","suppressions":[{"assertion":"A","digest":"xyz","reason":"r","expires":"2027-01-01"}]}' >"$TMP/b1.json"
+        printf '{"schema":"prc.suppressions/v1","suppressions":[{"assertion":"A","digest":"%064d","reason":"r","expires":"2027-13-01"}]}' 0 >"$TMP/b2.json"
+        printf '{"schema":"prc.suppressions/v1","suppressions":[],"extra":1}' >"$TMP/b3.json"
+        printf '{"schema":"prc.suppressions/v1","suppressions":[{"assertion":"A","digest":"%064d","reason":"","expires":"2027-01-01"}]}' 0 >"$TMP/b4.json"
+        /usr/bin/python3 - "$PRC_ROOT/schemas/suppressions.schema.json" "$TMP" <<'PY' || fail "schema"
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+v.validate(json.load(open(sys.argv[2] + "/ok.json")))
+for b in ("b1", "b2", "b3", "b4"):
+    assert not v.is_valid(json.load(open(f"{sys.argv[2]}/{b}.json"))), b
+PY
+        mk_failing "$TMP/t"
+        run "$PRC" scan --target "$TMP/t" --suppressions "$TMP/ok.json" --now 2026-01-01T00:00:00Z
+        expect_rc 1
+        for b in b1 b2 b3 b4; do
+                run "$PRC" scan --target "$TMP/t" --suppressions "$TMP/$b.json" --now 2026-01-01T00:00:00Z
+                expect_rc 2
+                expect_err "suppressions-invalid"
+        done
+}
