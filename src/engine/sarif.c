@@ -169,6 +169,12 @@ static json_t *result_of(const json_t *run, const json_t *row, size_t rule_index
                         json_object_set_new(pl, "region", region);
                 }
                 json_array_append_new(locs, json_pack("{s:o}", "physicalLocation", pl));
+        } else {
+                /* No file (an absent README, a Blocked assertion): the target's root, since GitHub refuses a
+                 * whole upload when one result has no location. */
+                json_array_append_new(locs, json_pack("{s:{s:{s:s,s:s}},s:{s:s}}", "physicalLocation",
+                                                      "artifactLocation", "uri", ".", "uriBaseId", "%SRCROOT%",
+                                                      "message", "text", "the target as a whole"));
         }
         json_object_set_new(r, "locations", locs);
         if (json_is_string(json_object_get(f, "evidence")))

@@ -67,6 +67,7 @@ ids = [x["id"] for x in run["tool"]["driver"]["rules"]]
 assert "PRC-A-AUR-001" in ids and "PRC-A-AUR-001" not in rs
 for x in run["results"]:
     assert run["tool"]["driver"]["rules"][x["ruleIndex"]]["id"] == x["ruleId"]
+    assert x["locations"] and x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], x  # GitHub needs one
 '
 }
 
@@ -135,6 +136,11 @@ rs = [r for r in d["runs"][0]["results"] if r["ruleId"] == "PRC-A-CORE-005"]
 uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in rs)
 assert uris == ["sub%20dir/a%20b%23c", "tool"], uris
 assert len({r["partialFingerprints"]["prcFindingDigest/v1"] for r in rs}) == 2
+# Findings without a file (no README; CORE-013 Blocked) are at the target root: every result has a location.
+for r in d["runs"][0]["results"]:
+    if r["ruleId"] in ("PRC-A-CORE-001", "PRC-A-CORE-013"):
+        assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == ".", r
+        assert "region" not in r["locations"][0]["physicalLocation"]
 '
 }
 
