@@ -7,11 +7,15 @@
 #include "analysis/analysis.h"
 
 #include "analysis/aur.h"
+#include "analysis/containers.h"
+#include "analysis/shell.h"
 #include "base/compiler.h"
 
 #define PB PRC_AK_PKGBUILD
 #define SI PRC_AK_SRCINFO
 #define IN PRC_AK_INSTALL
+#define WF PRC_AK_WORKFLOW
+#define DF PRC_AK_DOCKERFILE
 
 const prc_analysis prc_analysis_table[] = {
         /* id, family, doc, needs, requires, run */
@@ -31,5 +35,18 @@ const prc_analysis prc_analysis_table[] = {
           "variables, ANSI-C quoting, base64 -d | sh, eval)", PB | IN, PB, prc_aur_obfuscation },
         { "aur-install-hooks", "aur", "the install script the package ships and its hooks, for the reviewer",
           PB | IN, PB, prc_aur_install_hooks },
+        /* containers (issue 19) */
+        { "docker-unpinned-base", "containers", "every FROM and COPY --from image is pinned by @sha256 digest "
+          "(scratch and earlier stages exempt)", DF, DF, prc_docker_unpinned_base },
+        { "docker-root-user", "containers", "the final stage runs as a user other than root", DF, DF,
+          prc_docker_root_user },
+        { "docker-remote-add", "containers", "no ADD of an http(s) URL without --checksum, nor of a git URL at a "
+          "moving ref", DF, DF, prc_docker_remote_add },
+        /* shell, wherever prc tokenizes it (issue 19, issue 20) */
+        { "shell-download-exec", "shell", "no fetched content piped into a shell or interpreter, or saved and run, "
+          "without a digest check", WF | DF | PB | IN, WF | DF | PB, prc_shell_download_exec },
+        { "shell-unpinned-install", "shell", "no pip, npm, yarn, pnpm, bun, go, gem or cargo install that is not "
+          "pinned to exact versions and hashes or a lockfile", WF | DF | PB | IN, WF | DF | PB,
+          prc_shell_unpinned_install },
 };
 const size_t prc_analysis_count = PRC_ARRAY_LEN(prc_analysis_table);

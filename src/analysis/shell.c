@@ -703,7 +703,10 @@ static bool workflow_streams(prc_actx *cx, const json_t *md, prc_shell_stream_fn
         return true;
 }
 
-/* An exec-form RUN's words as one line of single-quoted tokens (new reference), so the walk reads them verbatim. */
+/*
+ * An exec-form RUN's words as one line of tokens (new reference): plain words as they are, others
+ * single-quoted, so the walk reads every word verbatim.
+ */
 static json_t *exec_lines(const json_t *exec, uint32_t line)
 {
         json_t *toks = json_array(), *l;
@@ -718,6 +721,12 @@ static json_t *exec_lines(const json_t *exec, uint32_t line)
                 char *q = malloc(4 * n + 3);
                 if (q == NULL)
                         goto oom;
+                if (n > 0 && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == n) {
+                        free(q);
+                        if (json_array_append_new(toks, json_string(v)) != 0)
+                                goto oom;
+                        continue;
+                }
                 q[o++] = '\'';
                 for (size_t k = 0; k < n; k++) {
                         if (v[k] == '\'') {
