@@ -98,9 +98,10 @@ bool prc_docker_unpinned_base(prc_actx *cx, prc_err *err)
 
 bool prc_docker_user_is_root(const char *user)
 {
-        size_t n = strcspn(user, ":");
+        size_t n = strcspn(user, ":"), zeros = strspn(user, "0");
 
-        return (n == 4 && strncmp(user, "root", 4) == 0) || (n == 1 && user[0] == '0');
+        /* Docker reads a numeric user as a UID: 0, 00, ... are all root. */
+        return (n == 4 && strncmp(user, "root", 4) == 0) || (n > 0 && zeros >= n);
 }
 
 static bool name_char(char c)
