@@ -278,7 +278,7 @@ static bool pip_opt_takes_value(const char *v)
                                             "--find-links", "--trusted-host", "--python-version", "--platform",
                                             "--upgrade-strategy", "--cache-dir", "--log", "--src", "--implementation",
                                             "--abi", "--python", "-p", "--progress-bar", "--only-binary",
-                                            "--no-binary", "--config-settings", "-C", "--global-option", NULL };
+                                            "--no-binary", "--config-settings", "-C", "--global-option", "--group", NULL };
         return prc_shell_in(v, opts);
 }
 

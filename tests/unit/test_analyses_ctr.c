@@ -48,7 +48,7 @@ static void test_analyses_ctr__unpinned_installs_are_found(void)
 {
         static const char *const found[] = {
                 "pip install requests", "pip3 install requests==2.31.0", "python3 -m pip install -U pip",
-                "pip install -r requirements.txt", "pip install -rrequirements.txt",
+                "pip install -r requirements.txt", "pip install -rrequirements.txt", "pip install --group tests x",
                 "pip install -e git+https://github.com/o/r.git#egg=r", "uv pip install httpx",
                 "pipx install poetry", "uv tool install ruff", "npm install", "npm i left-pad",
                 "npm install -g typescript@5.4.5", "npm update", "yarn", "yarn install", "yarn add lodash",
@@ -70,7 +70,7 @@ static void test_analyses_ctr__pinned_and_local_installs_are_not(void)
 {
         static const char *const clean[] = {
                 "pip install --require-hashes -r requirements.txt", "pip install -e .", "pip install .",
-                "pip install .[test]", "pip install ./dist/x-1.0-py3-none-any.whl", "python -m pip install -e .",
+                "pip install .[test]", "pip install --group tests -e .[all]", "pip install ./dist/x-1.0-py3-none-any.whl", "python -m pip install -e .",
                 "pip install", "pipx install poetry==1.8.3", "npm ci", "npm run build", "npm test",
                 "yarn install --frozen-lockfile", "yarn --immutable", "yarn build", "bun install --frozen-lockfile",
                 "pnpm install --frozen-lockfile", "go install ./cmd/...", "go build ./...", "go get",
