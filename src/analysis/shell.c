@@ -278,7 +278,8 @@ static bool pip_opt_takes_value(const char *v)
                                             "--find-links", "--trusted-host", "--python-version", "--platform",
                                             "--upgrade-strategy", "--cache-dir", "--log", "--src", "--implementation",
                                             "--abi", "--python", "-p", "--progress-bar", "--only-binary",
-                                            "--no-binary", "--config-settings", "-C", "--global-option", "--group", NULL };
+                                            "--no-binary", "--config-settings", "-C", "--global-option", "--group",
+                                            NULL };
         return prc_shell_in(v, opts);
 }
 
@@ -709,6 +710,7 @@ static bool workflow_streams(prc_actx *cx, const json_t *md, prc_shell_stream_fn
  */
 static json_t *exec_lines(const json_t *exec, uint32_t line)
 {
+        static const char PLAIN[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
         json_t *toks = json_array(), *l;
         const json_t *w;
         size_t i;
@@ -721,7 +723,7 @@ static json_t *exec_lines(const json_t *exec, uint32_t line)
                 char *q = malloc(4 * n + 3);
                 if (q == NULL)
                         goto oom;
-                if (n > 0 && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == n) {
+                if (n > 0 && strspn(v, PLAIN) == n) {
                         free(q);
                         if (json_array_append_new(toks, json_string(v)) != 0)
                                 goto oom;

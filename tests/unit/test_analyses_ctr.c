@@ -6,10 +6,15 @@
  */
 #include "t.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/containers.h"
 #include "analysis/shell.h"
+#include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "engine/policy.h"
 
 enum { WORDS = 32 };
 
@@ -70,7 +75,8 @@ static void test_analyses_ctr__pinned_and_local_installs_are_not(void)
 {
         static const char *const clean[] = {
                 "pip install --require-hashes -r requirements.txt", "pip install -e .", "pip install .",
-                "pip install .[test]", "pip install --group tests -e .[all]", "pip install ./dist/x-1.0-py3-none-any.whl", "python -m pip install -e .",
+                "pip install .[test]", "pip install --group tests -e .[all]",
+                "pip install ./dist/x-1.0-py3-none-any.whl", "python -m pip install -e .",
                 "pip install", "pipx install poetry==1.8.3", "npm ci", "npm run build", "npm test",
                 "yarn install --frozen-lockfile", "yarn --immutable", "yarn build", "bun install --frozen-lockfile",
                 "pnpm install --frozen-lockfile", "go install ./cmd/...", "go build ./...", "go get",
@@ -114,10 +120,106 @@ static void test_analyses_ctr__root_users(void)
         T_ASSERT(!prc_docker_user_is_root("10001"));
 }
 
+/* Every workflow and Dockerfile under dir (rel: its path below the corpus), extracted in process into mds. */
+static void collect(const char *dir, const char *rel, json_t *mds, unsigned depth)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+
+        if (d == NULL || depth > 12) {
+                if (d != NULL)
+                        closedir(d);
+                return;
+        }
+        while ((e = readdir(d)) != NULL) {
+                char path[4096], r[4096];
+                const prc_extractor *x;
+                if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0)))
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+                snprintf(r, sizeof(r), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+                if (e->d_type == DT_DIR) {
+                        collect(path, r, mds, depth + 1);
+                        continue;
+                }
+                x = prc_extractor_for_path(r);
+                if (e->d_type == DT_REG && x != NULL &&
+                    (strcmp(x->ecosystem, "github-actions") == 0 || strcmp(x->ecosystem, "docker") == 0)) {
+                        size_t n;
+                        char *bytes = t_read(path, &n);
+                        prc_xin in = { r, (const uint8_t *)bytes, n, &prc_limits_default };
+                        prc_err err;
+                        json_t *md;
+                        prc_err_init(&err);
+                        md = x->fn(&in, &err);
+                        if (md != NULL && prc_mdoc_check(md, r, x->format, &err))
+                                json_array_append(mds, md);
+                        json_decref(md);
+                        free(bytes);
+                }
+        }
+        closedir(d);
+}
+
+static int by_path(const void *a, const void *b)
+{
+        return strcmp(json_string_value(json_object_get(*(json_t *const *)a, "path")),
+                      json_string_value(json_object_get(*(json_t *const *)b, "path")));
+}
+
+/*
+ * The real workflows and Dockerfiles of the corpus, extracted in this
+ * (sanitized) process and judged by the five analyses: no sanitizer report,
+ * and the risks the corpus is known to hold are found.
+ */
+static void test_analyses_ctr__corpus_runs_clean_under_sanitizers(void)
+{
+        static const char *const ids[] = { "docker-unpinned-base", "docker-root-user", "docker-remote-add",
+                                           "shell-download-exec", "shell-unpinned-install" };
+        const char *c = t_corpora();
+        char dir[4096];
+        json_t *mds = json_array(), *sorted = json_array();
+        json_t **v;
+        size_t n;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
+        snprintf(dir, sizeof(dir), "%s/manifests", c);
+        collect(dir, "", mds, 0);
+        n = json_array_size(mds);
+        T_ASSERT(n >= 200);
+        v = calloc(n, sizeof(*v));
+        T_ASSERT(v != NULL);
+        for (size_t i = 0; i < n; i++)
+                v[i] = json_array_get(mds, i);
+        qsort(v, n, sizeof(*v), by_path);
+        for (size_t i = 0; i < n; i++)
+                json_array_append(sorted, v[i]);
+        free(v);
+        for (size_t k = 0; k < PRC_ARRAY_LEN(ids); k++) {
+                prc_ainput in = { .mdocs = sorted };
+                prc_obs_list l = { 0 };
+                prc_err err;
+                bool gap = true, found = false;
+                prc_err_init(&err);
+                T_ASSERT(prc_analysis_run(prc_analysis_find(ids[k]), &in, &l, &gap, &err));
+                T_ASSERT(!gap);
+                for (size_t i = 0; i < l.n; i++)
+                        found |= l.items[i].outcome == PRC_OUT_FOUND;
+                /* The corpus holds each risk but remote ADD (its 12 Dockerfiles have none). */
+                if (strcmp(ids[k], "docker-remote-add") != 0 && !found)
+                        t_fail(__FILE__, __LINE__, "%s found nothing in the corpus", ids[k]);
+                prc_obs_list_clear(&l);
+        }
+        json_decref(mds);
+        json_decref(sorted);
+}
+
 static const prc_test tests[] = {
         T(test_analyses_ctr__unpinned_installs_are_found),
         T(test_analyses_ctr__pinned_and_local_installs_are_not),
         T(test_analyses_ctr__digest_checks),
         T(test_analyses_ctr__root_users),
+        T(test_analyses_ctr__corpus_runs_clean_under_sanitizers),
 };
 PRC_SUITE(analyses_ctr, tests)
