@@ -18,7 +18,8 @@
 # per repository and profile, release build, --format json to /dev/null); rounds interleave
 # off and on for each repository so machine load hits both alike.  Reported: the median over
 # rounds of the summed wall time of all repositories, per profile, and their ratio (aim <= 1.10),
-# and the median of the per-repository on/off ratios.
+# the median of the per-repository on/off ratios, and the CPU time of prc and its worker summed
+# over all scans (less sensitive to load from other processes than wall time).
 # Part 2: a repository of 200 workflows made from the corpus's workflow files (the first 200 in
 # path order, renamed w000.yml ...), scanned with the "on" profile: median wall time (aim < 1 s),
 # and the same tree with "off" beside it.
@@ -55,18 +56,23 @@ while IFS= read -r f; do
 done < <(find "$CORPORA/manifests" -path '*/.github/workflows/*' \( -name '*.yml' -o -name '*.yaml' \) | sort)
 echo "workflow repository: $n workflows ($(cat "$W"/wf200/.github/workflows/* | wc -c) bytes); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 - "$PRC" "$W" "$ROUNDS" "$CORPORA/manifests" <<'PY'
-import os, statistics, subprocess, sys, time
+import os, resource, statistics, subprocess, sys, time
 prc, w, rounds, man = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 repos = sorted(os.path.join(man, e, r) for e in os.listdir(man) if os.path.isdir(os.path.join(man, e))
                for r in os.listdir(os.path.join(man, e)))
 prof = {"off": "prc/core", "on": "bench/analyses"}
+cpu = {"off": [], "on": []}
 def scan(target, p):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run([prc, "scan", "--target", target, "--catalog-root", w + "/catalog", "--profile", prof[p],
                         "--format", "json"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if r.returncode > 1:
         sys.exit(f"bench/scan.sh: prc scan {target} --profile {prof[p]} exited {r.returncode}")
-    return time.perf_counter() - t0
+    t = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu[p].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return t
 tot = {"off": [], "on": []}
 per = {r: {"off": [], "on": []} for r in repos}
 for k in range(rounds):
@@ -84,6 +90,8 @@ print(f"corpus: {len(repos)} repositories x {rounds} rounds")
 print(f"  all repositories, median of round totals: off {m['off']:.3f} s  on {m['on']:.3f} s  "
       f"ratio {m['on'] / m['off']:.3f} (aim <= 1.10)")
 print(f"  per repository on/off: median {statistics.median(ratios):.3f}  max {max(ratios):.3f}")
+print(f"  CPU (prc and its worker) summed over all scans: off {sum(cpu['off']):.2f} s  on {sum(cpu['on']):.2f} s  "
+      f"ratio {sum(cpu['on']) / sum(cpu['off']):.3f}")
 wf = {"off": [], "on": []}
 for k in range(max(rounds, 7)):
     for p in (("off", "on") if k % 2 == 0 else ("on", "off")):
