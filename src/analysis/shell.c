@@ -826,6 +826,35 @@ bool prc_shell_each_stream(prc_actx *cx, unsigned kinds, prc_shell_stream_fn fn,
 
 enum { ALL_SHELL = PRC_AK_WORKFLOW | PRC_AK_DOCKERFILE | PRC_AK_PKGBUILD | PRC_AK_INSTALL };
 
+/*
+ * A script the walk cannot read: a here-document or here-string fed to a
+ * shell (bash <<EOF), or a Dockerfile RUN that is only a here-document
+ * (BuildKit runs its body as the script).  The worker keeps such bodies as
+ * text, untokenized, so what they run is unknown: report it, never pass it.
+ */
+static bool untokenized_script(prc_actx *cx, const prc_shell_stream *s, const prc_shp *p, prc_err *err)
+{
+        static const char *const shells[] = { "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "source",
+                                              ".", "eval", NULL };
+        char why[200];
+
+        for (size_t i = 0; i < p->n; i++) {
+                const prc_shc *c = &p->c[i];
+                if (!c->heredoc)
+                        continue;
+                if (c->n == 0 && s->kind == PRC_AK_DOCKERFILE)
+                        snprintf(why, sizeof(why), "a RUN here-document script is not tokenized %s", s->where);
+                else if (c->n > 0 && prc_shell_in(c->name, shells))
+                        snprintf(why, sizeof(why), "a here-document run by %.40s is not tokenized %s", c->name,
+                                 s->where);
+                else
+                        continue;
+                if (!prc_act_unresolved(cx, s->path, p->line, why, err))
+                        return false;
+        }
+        return true;
+}
+
 struct dx {
         prc_actx               *cx;
         const prc_shell_stream *s;
@@ -848,7 +877,7 @@ static bool dx_cb(void *ctx, const prc_shp *p, prc_err *err)
         for (size_t i = 0; i < p->n; i++)
                 if (!prc_shell_fetch_run(&d->dl, p, i, dx_hit, d, err))
                         return false;
-        return true;
+        return untokenized_script(d->cx, d->s, p, err);
 }
 
 static bool dx_stream(void *ctx, const prc_shell_stream *s, prc_err *err)
@@ -892,7 +921,7 @@ static bool ux_cb(void *ctx, const prc_shp *p, prc_err *err)
                 if (!prc_act_found(u->cx, u->s->path, p->line, p->text, msg, err))
                         return false;
         }
-        return true;
+        return untokenized_script(u->cx, u->s, p, err);
 }
 
 static bool ux_stream(void *ctx, const prc_shell_stream *s, prc_err *err)
