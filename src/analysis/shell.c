@@ -590,6 +590,13 @@ bool prc_shell_fetch_run(prc_shell_dl *dl, const prc_shp *p, size_t i, prc_shell
 
 /* --- streams --- */
 
+/* A name for a place in a message ("?" when the document has none). */
+static const char *name_of(const json_t *o, const char *key)
+{
+        const char *v = json_string_value(json_object_get(o, key));
+        return v != NULL ? v : "?";
+}
+
 /* The streams of one token document; s->new_scope is cleared once a stream was handed to fn. */
 static bool tokens_streams(const json_t *tokens, prc_shell_stream *s, prc_shell_stream_fn fn, void *ctx,
                            prc_err *err)
@@ -628,7 +635,7 @@ static bool pkgbuild_streams(prc_actx *cx, const prc_adoc *doc, prc_shell_stream
         s.where = where;
         json_array_foreach(json_object_get(doc->doc, "functions"), i, x) {
                 snprintf(where, sizeof(where), "%s %.100s()", install ? "in install hook" : "in",
-                         json_string_value(json_object_get(x, "name")));
+                         name_of(x, "name"));
                 s.lines = json_object_get(x, "body");
                 if (!(ok = fn(ctx, &s, err)))
                         goto out;
@@ -646,7 +653,7 @@ static bool pkgbuild_streams(prc_actx *cx, const prc_adoc *doc, prc_shell_stream
                 s.lines = json_object_get(x, "subst");
                 if (s.lines == NULL)
                         continue;
-                snprintf(where, sizeof(where), "in the value of %.100s", json_string_value(json_object_get(x, "name")));
+                snprintf(where, sizeof(where), "in the value of %.100s", name_of(x, "name"));
                 if (!(ok = fn(ctx, &s, err)))
                         goto out;
         }
@@ -697,7 +704,7 @@ static bool workflow_streams(prc_actx *cx, const json_t *md, prc_shell_stream_fn
                 return steps_streams(cx, md, json_object_get(json_object_get(prc_gha_details(md), "runs"), "steps"),
                                      NULL, fn, ctx, err);
         json_array_foreach(prc_gha_jobs(md), i, job) {
-                if (!steps_streams(cx, md, prc_gha_steps(md, job), json_string_value(json_object_get(job, "id")), fn,
+                if (!steps_streams(cx, md, prc_gha_steps(md, job), name_of(job, "id"), fn,
                                    ctx, err))
                         return false;
         }
