@@ -534,17 +534,22 @@ static void note_download(prc_shell_dl *dl, const prc_shc *c)
                 pend(dl, c->out_file);
 }
 
-/* Does c run a file of the pending list? */
+/*
+ * Does c run a file of the pending list: as the command, or as the script an
+ * interpreter is given (its first operand: `node build.js data.json` runs
+ * build.js, not the data)?
+ */
 static const char *runs_pending(const prc_shell_dl *dl, const prc_shc *c)
 {
+        const char *script = NULL;
+
+        if (prc_shell_is_interp(c->name))
+                script = operand(c, 1, NULL);
         for (size_t p = 0; p < dl->npend; p++) {
                 if (strcmp(c->name, dl->pending[p]) == 0)
                         return dl->pending[p];
-                if (!prc_shell_is_interp(c->name))
-                        continue;
-                for (size_t k = 1; k < c->n; k++)
-                        if (c->w[k].val[0] != '-' && strcmp(base_name(c->w[k].val), dl->pending[p]) == 0)
-                                return dl->pending[p];
+                if (script != NULL && strcmp(base_name(script), dl->pending[p]) == 0)
+                        return dl->pending[p];
         }
         return NULL;
 }
