@@ -341,17 +341,21 @@ static const char *pip_unpinned(const prc_shc *c, size_t from, bool hashless_too
         return NULL;
 }
 
-static const char *node_unpinned(const prc_shc *c, bool ci)
+static const char *node_unpinned(const prc_shc *c, unsigned env)
 {
         const char *n = c->name, *sub;
         size_t at = 0;
         bool frozen = prc_shell_has_arg(c, "--frozen-lockfile") || prc_shell_has_arg(c, "--immutable");
+        /* Yarn 2+ and pnpm turn immutable installs on by themselves when CI is set, as GitHub's runners set it. */
+        bool ci_frozen = (env & PRC_SHELL_CI) &&
+                         (strcmp(n, "pnpm") == 0 || (strcmp(n, "yarn") == 0 && (env & PRC_SHELL_YARN_BERRY)));
 
         sub = operand(c, 1, &at);
         if (sub != NULL && strcmp(sub, "global") == 0)
                 sub = operand(c, at + 1, &at);
         if (sub == NULL)
-                return strcmp(n, "yarn") == 0 && !frozen ? "yarn without --frozen-lockfile or --immutable" : NULL;
+                return strcmp(n, "yarn") == 0 && !frozen && !ci_frozen ? "yarn without --frozen-lockfile or --immutable"
+                                                                       : NULL;
         if (strcmp(sub, "add") == 0 || strcmp(sub, "update") == 0 || strcmp(sub, "up") == 0 ||
             strcmp(sub, "upgrade") == 0)
                 return "a package added or updated at build time (not from the lockfile)";
@@ -360,10 +364,7 @@ static const char *node_unpinned(const prc_shc *c, bool ci)
                 return NULL;
         if (strcmp(n, "npm") == 0)
                 return "npm install resolves afresh (npm ci installs the lockfile)";
-        if (frozen)
-                return NULL;
-        /* pnpm turns --frozen-lockfile on by itself when CI is set, as GitHub's runners set it. */
-        if (strcmp(n, "pnpm") == 0 && ci && operand(c, at + 1, NULL) == NULL)
+        if (frozen || (ci_frozen && operand(c, at + 1, NULL) == NULL))
                 return NULL;
         return strcmp(n, "yarn") == 0 ? "yarn install without --frozen-lockfile or --immutable"
                                       : "an install without --frozen-lockfile";
@@ -450,7 +451,7 @@ static const char *cargo_unpinned(const prc_shc *c)
         return NULL;
 }
 
-const char *prc_shell_unpinned(const prc_shc *c, bool ci)
+const char *prc_shell_unpinned(const prc_shc *c, unsigned env)
 {
         const char *n = c->name;
         size_t from;
@@ -458,7 +459,7 @@ const char *prc_shell_unpinned(const prc_shc *c, bool ci)
         if (c->n == 0)
                 return NULL;
         if (strcmp(n, "npm") == 0 || strcmp(n, "pnpm") == 0 || strcmp(n, "yarn") == 0 || strcmp(n, "bun") == 0)
-                return node_unpinned(c, ci);
+                return node_unpinned(c, env);
         if (strncmp(n, "pip", 3) == 0 || strcmp(n, "uv") == 0 || strncmp(n, "python", 6) == 0) {
                 from = pip_from(c);
                 if (from == 0)
@@ -917,7 +918,29 @@ bool prc_shell_download_exec(prc_actx *cx, prc_err *err)
 struct ux {
         prc_actx               *cx;
         const prc_shell_stream *s;
+        unsigned                berry;  /* PRC_SHELL_YARN_BERRY or 0 */
 };
+
+/* Does the tree use Yarn 2+: a .yarnrc.yml anywhere, or a package.json whose packageManager is yarn@2 or later? */
+static bool yarn_berry(const prc_actx *cx)
+{
+        const prc_ainput *in = prc_act_input(cx);
+        const json_t *md;
+
+        for (size_t i = 0; i < in->nfiles; i++) {
+                const char *b = strrchr(in->files[i].path, '/');
+                if (strcmp(b != NULL ? b + 1 : in->files[i].path, ".yarnrc.yml") == 0)
+                        return true;
+        }
+        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_DEPS, &i)) != NULL; i++) {
+                const char *pm = json_string_value(json_object_get(json_object_get(md, "details"), "package_manager"));
+                if (pm != NULL && strncmp(pm, "yarn@", 5) == 0 && pm[5] >= '2' && pm[5] <= '9')
+                        return true;
+                if (pm != NULL && strncmp(pm, "yarn@", 5) == 0 && pm[5] == '1' && pm[6] >= '0' && pm[6] <= '9')
+                        return true;    /* yarn@10 and later */
+        }
+        return false;
+}
 
 static bool ux_cb(void *ctx, const prc_shp *p, prc_err *err)
 {
@@ -925,7 +948,8 @@ static bool ux_cb(void *ctx, const prc_shp *p, prc_err *err)
         char msg[400];
 
         for (size_t i = 0; i < p->n; i++) {
-                const char *why = prc_shell_unpinned(&p->c[i], u->s->kind == PRC_AK_WORKFLOW);
+                const char *why = prc_shell_unpinned(&p->c[i], (u->s->kind == PRC_AK_WORKFLOW ? PRC_SHELL_CI : 0) |
+                                                                       u->berry);
                 if (why == NULL)
                         continue;
                 snprintf(msg, sizeof(msg), "%s: %s %s", p->c[i].name, why, u->s->where);
@@ -945,7 +969,7 @@ static bool ux_stream(void *ctx, const prc_shell_stream *s, prc_err *err)
 
 bool prc_shell_unpinned_install(prc_actx *cx, prc_err *err)
 {
-        struct ux u = { cx, NULL };
+        struct ux u = { cx, NULL, yarn_berry(cx) ? PRC_SHELL_YARN_BERRY : 0 };
 
         return prc_shell_each_stream(cx, ALL_SHELL, ux_stream, &u, err);
 }

@@ -50,13 +50,18 @@ bool prc_shell_is_check(const prc_shc *c);
  */
 const char *prc_shell_pm_install(const prc_shc *c);
 
+/* What prc_shell_unpinned knows about where the command runs (bits). */
+enum {
+        PRC_SHELL_CI         = 1u << 0,   /* a CI job (GitHub Actions sets CI=true) */
+        PRC_SHELL_YARN_BERRY = 1u << 1,   /* the tree uses Yarn 2+ (.yarnrc.yml, packageManager yarn@2+) */
+};
+
 /*
  * An install that is not pinned (shell-unpinned-install's rule,
- * docs/analyses.md): why it is not, in a few words, or NULL.  ci: the
- * command runs in a CI job (GitHub Actions), where pnpm freezes its lockfile
- * by default.
+ * docs/analyses.md): why it is not, in a few words, or NULL.  env: PRC_SHELL_*
+ * bits; in CI, pnpm and Yarn 2+ freeze their lockfile by themselves.
  */
-const char *prc_shell_unpinned(const prc_shc *c, bool ci);
+const char *prc_shell_unpinned(const prc_shc *c, unsigned env);
 
 /* --- download-then-run tracking --- */
 

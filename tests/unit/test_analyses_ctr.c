@@ -43,10 +43,10 @@ static const prc_shc *cmd(struct cmd *k, const char *line)
         return &k->c;
 }
 
-static const char *unpinned(const char *line, bool ci)
+static const char *unpinned(const char *line, unsigned env)
 {
         static struct cmd k;
-        return prc_shell_unpinned(cmd(&k, line), ci);
+        return prc_shell_unpinned(cmd(&k, line), env);
 }
 
 static void test_analyses_ctr__unpinned_installs_are_found(void)
@@ -64,11 +64,17 @@ static void test_analyses_ctr__unpinned_installs_are_found(void)
                 "cargo install --locked --git https://github.com/o/r", NULL
         };
         for (size_t i = 0; found[i] != NULL; i++)
-                if (unpinned(found[i], false) == NULL)
+                if (unpinned(found[i], 0) == NULL)
                         t_fail(__FILE__, __LINE__, "'%s' was not found unpinned", found[i]);
-        /* pnpm freezes its lockfile in CI only */
-        T_ASSERT(unpinned("pnpm install", false) != NULL);
-        T_ASSERT(unpinned("pnpm install", true) == NULL);
+        /* pnpm and Yarn 2+ freeze their lockfile in CI only; Yarn 1 never does */
+        T_ASSERT(unpinned("pnpm install", 0) != NULL);
+        T_ASSERT(unpinned("pnpm install", PRC_SHELL_CI) == NULL);
+        T_ASSERT(unpinned("pnpm add zod", PRC_SHELL_CI) != NULL);
+        T_ASSERT(unpinned("yarn", PRC_SHELL_CI) != NULL);
+        T_ASSERT(unpinned("yarn install", PRC_SHELL_YARN_BERRY) != NULL);
+        T_ASSERT(unpinned("yarn", PRC_SHELL_CI | PRC_SHELL_YARN_BERRY) == NULL);
+        T_ASSERT(unpinned("yarn install", PRC_SHELL_CI | PRC_SHELL_YARN_BERRY) == NULL);
+        T_ASSERT(unpinned("yarn add lodash", PRC_SHELL_CI | PRC_SHELL_YARN_BERRY) != NULL);
 }
 
 static void test_analyses_ctr__pinned_and_local_installs_are_not(void)
@@ -89,7 +95,7 @@ static void test_analyses_ctr__pinned_and_local_installs_are_not(void)
                 "apk add --no-cache curl", NULL
         };
         for (size_t i = 0; clean[i] != NULL; i++) {
-                const char *why = unpinned(clean[i], false);
+                const char *why = unpinned(clean[i], 0);
                 if (why != NULL)
                         t_fail(__FILE__, __LINE__, "'%s' was found: %s", clean[i], why);
         }
