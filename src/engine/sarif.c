@@ -12,6 +12,26 @@ static const char *level_for(const char *state, const char *severity)
         return strcmp(severity, "high") == 0 || strcmp(severity, "critical") == 0 ? "error" : "warning";
 }
 
+/* One SARIF location: the file, and when the evidence says them, the line, the offending text and what it is. */
+static json_t *location_of(const json_t *l)
+{
+        const char *p = json_string_value(json_object_get(l, "path"));
+        const char *text = json_string_value(json_object_get(l, "text"));
+        const char *detail = json_string_value(json_object_get(l, "detail"));
+        json_int_t line = json_integer_value(json_object_get(l, "line"));
+        json_t *loc = json_pack("{s:{s:{s:s}}}", "physicalLocation", "artifactLocation", "uri", p), *region;
+
+        if (loc == NULL || line < 1)
+                return loc;
+        region = json_pack("{s:I}", "startLine", line);
+        if (region != NULL && text != NULL)
+                json_object_set_new(region, "snippet", json_pack("{s:s}", "text", text));
+        json_object_set_new(json_object_get(loc, "physicalLocation"), "region", region);
+        if (detail != NULL)
+                json_object_set_new(loc, "message", json_pack("{s:s}", "text", detail));
+        return loc;
+}
+
 static json_t *locations_of(const json_t *row)
 {
         json_t *locs = json_array(), *env, *l;
@@ -19,10 +39,8 @@ static json_t *locations_of(const json_t *row)
 
         json_array_foreach(json_object_get(row, "evidence"), i, env) {
                 json_array_foreach(json_object_get(json_object_get(env, "observation"), "locations"), j, l) {
-                        const char *p = json_string_value(json_object_get(l, "path"));
-                        if (p != NULL && json_array_size(locs) < 100)
-                                json_array_append_new(locs, json_pack("{s:{s:{s:s}}}", "physicalLocation",
-                                                                      "artifactLocation", "uri", p));
+                        if (json_string_value(json_object_get(l, "path")) != NULL && json_array_size(locs) < 100)
+                                json_array_append_new(locs, location_of(l));
                 }
         }
         return locs;

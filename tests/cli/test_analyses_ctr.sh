@@ -161,3 +161,19 @@ l = a["evidence"][0]["observation"]["locations"][0]
 assert a["state"] == "Fail" and l["path"] == "demo.install" and l["line"] == 3, l
 ' || fail "install hook npm install not found"
 }
+
+t_sarif_locations_carry_line_snippet_and_detail() {
+        run "$PRC" scan --target "$FIX/shell-download-exec/vuln-workflow-curl-pipe-bash" --profile prc/supply-chain \
+                --format sarif
+        expect_rc 1
+        /usr/bin/python3 - "$OUT" <<'PY' || fail "the SARIF result does not say where"
+import json, sys
+d = json.loads(sys.argv[1])
+r = [r for r in d["runs"][0]["results"] if r["ruleId"] == "PRC-A-SC-016"][0]
+l = r["locations"][0]
+assert l["physicalLocation"]["artifactLocation"]["uri"] == ".github/workflows/ci.yml", l
+assert l["physicalLocation"]["region"]["startLine"] == 8, l
+assert "curl -fsSL https://get.example.org/install.sh | bash" in l["physicalLocation"]["region"]["snippet"]["text"], l
+assert l["message"]["text"] == "curl piped into bash in job build, step 2", l
+PY
+}
