@@ -565,14 +565,18 @@ bool prc_shell_fetch_run(prc_shell_dl *dl, const prc_shp *p, size_t i, prc_shell
                 return true;
         if (prc_shell_is_check(c))
                 dl->npend = 0;
-        /* fetch | interpreter */
+        /* fetch | interpreter; fetch | tee FILE saves it too */
         if (prc_shell_is_downloader(c->name)) {
                 for (size_t j = i + 1; j < p->n; j++) {
-                        if (p->c[j].n > 0 && prc_shell_is_interp(p->c[j].name)) {
-                                snprintf(msg, sizeof(msg), "%s piped into %s", c->name, p->c[j].name);
+                        const prc_shc *d = &p->c[j];
+                        if (d->n > 0 && prc_shell_is_interp(d->name)) {
+                                snprintf(msg, sizeof(msg), "%s piped into %s", c->name, d->name);
                                 if (!hit(ctx, p, msg, err))
                                         return false;
                         }
+                        for (size_t k = 1; strcmp(d->name, "tee") == 0 && k < d->n; k++)
+                                if (d->w[k].val[0] != '-')
+                                        pend(dl, d->w[k].val);
                 }
                 note_download(dl, c);
         }
