@@ -135,8 +135,8 @@ static bool subst(const char *v, const json_t *vars, char *out, size_t outsz)
                 while (name_char(*v) && n + 1 < sizeof(name))
                         name[n++] = *v++;
                 name[n] = 0;
-                if (n == 0)
-                        return false;
+                if (n == 0 || name_char(*v))
+                        return false;   /* no name, or one too long to be a real ARG */
                 if (braced) {
                         size_t d = 0;
                         if (v[0] == ':' && v[1] == '-')
