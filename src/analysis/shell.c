@@ -672,6 +672,33 @@ out:
         return ok;
 }
 
+/*
+ * The tokens of a run: step or a RUN come inside a ManifestDoc, whose check
+ * (mdoc_check.c) does not look into details: check them as sh.h checks a
+ * PKGBUILD's before the walk reads them (a malformed one is not read, and
+ * says so).  Returns false only on out-of-memory; *ok says whether to walk.
+ */
+static bool tokens_checked(prc_actx *cx, const json_t *tok, const char *path, uint32_t line, bool *ok, prc_err *err)
+{
+        json_t *doc = json_copy((json_t *)tok);
+        prc_err ce;
+
+        if (doc == NULL || json_object_set_new(doc, "format", json_string("pkgbuild")) != 0) {
+                json_decref(doc);
+                return prc_err_oom(err, "a token document");
+        }
+        prc_err_init(&ce);
+        *ok = prc_sh_check(doc, false, &ce);
+        json_decref(doc);
+        if (*ok)
+                return true;
+        if (ce.cls == PRC_E_OUT_OF_MEMORY) {
+                *err = ce;
+                return false;
+        }
+        return prc_act_unresolved(cx, path, line, ce.msg, err);
+}
+
 /* A job's (or a composite action's) steps: one scope, each run: script in turn. */
 static bool steps_streams(prc_actx *cx, const json_t *md, const json_t *steps, const char *job,
                           prc_shell_stream_fn fn, void *ctx, prc_err *err)
@@ -681,6 +708,7 @@ static bool steps_streams(prc_actx *cx, const json_t *md, const json_t *steps, c
         char where[200];
         const json_t *st;
         size_t i;
+        bool ok;
 
         s.where = where;
         json_array_foreach(steps, i, st) {
@@ -695,6 +723,10 @@ static bool steps_streams(prc_actx *cx, const json_t *md, const json_t *steps, c
                                 return false;
                         continue;
                 }
+                if (!tokens_checked(cx, tok, path, prc_gha_line(run), &ok, err))
+                        return false;
+                if (!ok)
+                        continue;
                 if (job != NULL)
                         snprintf(where, sizeof(where), "in job %.80s, step %zu", job, i + 1);
                 else
@@ -775,6 +807,7 @@ static bool dockerfile_streams(prc_actx *cx, const json_t *md, prc_shell_stream_
         const json_t *stage, *in;
         size_t i, k;
         char where[200];
+        bool ok;
 
         json_array_foreach(json_object_get(json_object_get(md, "details"), "stages"), i, stage) {
                 prc_shell_stream s = { .path = path, .where = where, .new_scope = true, .kind = PRC_AK_DOCKERFILE };
@@ -792,7 +825,6 @@ static bool dockerfile_streams(prc_actx *cx, const json_t *md, prc_shell_stream_
                                 continue;
                         if (form != NULL && strcmp(form, "exec") == 0) {
                                 json_t *l = exec_lines(json_object_get(in, "exec"), prc_gha_line(in));
-                                bool ok;
                                 if (l == NULL)
                                         return prc_err_oom(err, "an exec-form RUN");
                                 s.lines = l;
@@ -810,6 +842,10 @@ static bool dockerfile_streams(prc_actx *cx, const json_t *md, prc_shell_stream_
                                         return false;
                                 continue;
                         }
+                        if (!tokens_checked(cx, tok, path, prc_gha_line(in), &ok, err))
+                                return false;
+                        if (!ok)
+                                continue;
                         if (!tokens_streams(tok, &s, fn, ctx, err))
                                 return false;
                 }

@@ -221,11 +221,34 @@ static void test_analyses_ctr__corpus_runs_clean_under_sanitizers(void)
         json_decref(sorted);
 }
 
+/* A run: step whose tokens are malformed (a worker gone wrong) is not walked: unsupported, never not_found. */
+static void test_analyses_ctr__malformed_step_tokens_are_not_read(void)
+{
+        json_t *mds = json_pack("[{s:s,s:s,s:s,s:{s:[{s:s,s:[{s:{s:i,s:{s:[],s:[],s:[{s:i,s:[{s:s,s:[i]}]}]}}}]}]}}]",
+                                "path", ".github/workflows/x.yml", "format", "gha-workflow", "ecosystem",
+                                "github-actions", "details", "jobs", "id", "b", "steps", "run", "line", 3, "tokens",
+                                "assignments", "functions", "commands", "line", 3, "body", "line", "three", "tokens",
+                                7);
+        prc_ainput in = { .mdocs = mds };
+        prc_obs_list l = { 0 };
+        prc_err err;
+        bool gap = true;
+
+        T_ASSERT(mds != NULL);
+        prc_err_init(&err);
+        T_ASSERT(prc_analysis_run(prc_analysis_find("shell-download-exec"), &in, &l, &gap, &err));
+        T_EQ_INT(l.n, 1);
+        T_EQ_INT(l.items[0].outcome, PRC_OUT_UNSUPPORTED);
+        prc_obs_list_clear(&l);
+        json_decref(mds);
+}
+
 static const prc_test tests[] = {
         T(test_analyses_ctr__unpinned_installs_are_found),
         T(test_analyses_ctr__pinned_and_local_installs_are_not),
         T(test_analyses_ctr__digest_checks),
         T(test_analyses_ctr__root_users),
         T(test_analyses_ctr__corpus_runs_clean_under_sanitizers),
+        T(test_analyses_ctr__malformed_step_tokens_are_not_read),
 };
 PRC_SUITE(analyses_ctr, tests)
