@@ -291,6 +291,20 @@ static bool local_path(const char *v)
                ((ends_with(v, ".whl") || ends_with(v, ".tar.gz") || ends_with(v, ".zip")) && strstr(v, "://") == NULL);
 }
 
+/* A VCS requirement pinned to a full commit: git+https://host/o/r.git@<40 hex>[#egg=...]. */
+static bool vcs_commit(const char *v)
+{
+        const char *scheme = strstr(v, "://"), *at = strrchr(v, '@');
+        size_t n = 0;
+
+        if (scheme == NULL || at == NULL || at < scheme)
+                return false;
+        for (at++; (at[n] >= '0' && at[n] <= '9') || (at[n] >= 'a' && at[n] <= 'f') || (at[n] >= 'A' && at[n] <= 'F');
+             n++)
+                ;
+        return n == 40 && (at[n] == 0 || at[n] == '#');
+}
+
 static const char *pip_unpinned(const prc_shc *c, size_t from, bool hashless_tool)
 {
         size_t at = 0;
@@ -303,8 +317,12 @@ static const char *pip_unpinned(const prc_shc *c, size_t from, bool hashless_too
         for (size_t k = at + 1; k < c->n; k++) {
                 const char *v = c->w[k].val;
                 if (strcmp(v, "-e") == 0 || strcmp(v, "--editable") == 0) {
-                        /* The project itself (-e .): what it depends on is the project's own declaration. */
-                        if (k + 1 < c->n && !local_path(c->w[k + 1].val))
+                        /*
+                         * The project itself (-e .): what it depends on is the project's own declaration.  A
+                         * remote source is pinned only at a full commit and without its dependencies.
+                         */
+                        if (k + 1 < c->n && !local_path(c->w[k + 1].val) &&
+                            !(vcs_commit(c->w[k + 1].val) && prc_shell_has_arg(c, "--no-deps")))
                                 return "an editable install from a remote source without --require-hashes";
                         k++;
                         continue;
@@ -801,6 +819,90 @@ oom:
         return NULL;
 }
 
+/* Does a pipeline run a here-document as a script (a bare here-document, or one fed to a shell)? */
+static bool is_shell_name(const char *n)
+{
+        static const char *const shells[] = { "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "source",
+                                              ".", "eval", NULL };
+        return prc_shell_in(n, shells);
+}
+
+static bool heredoc_script_cb(void *ctx, const prc_shp *p, prc_err *err)
+{
+        bool *script = ctx;
+
+        (void)err;
+        for (size_t i = 0; i < p->n; i++)
+                if (p->c[i].heredoc && (p->c[i].n == 0 || is_shell_name(p->c[i].name)))
+                        *script = true;
+        return true;
+}
+
+/* Is a here-document's shebang ("#!/bin/bash -e", "#!/usr/bin/env -S sh") a POSIX shell? */
+static bool shebang_is_shell(const char *sb)
+{
+        const char *p = sb + 2;
+        char w[128];
+
+        for (;;) {
+                const char *b;
+                size_t n = 0;
+                while (*p == ' ' || *p == '\t')
+                        p++;
+                while (*p && *p != ' ' && *p != '\t' && n + 1 < sizeof(w))
+                        w[n++] = *p++;
+                w[n] = 0;
+                if (n == 0)
+                        return false;
+                b = strrchr(w, '/');
+                b = b != NULL ? b + 1 : w;
+                if (strcmp(b, "env") == 0 || w[0] == '-')
+                        continue;       /* env [-S] NAME: the interpreter is the next word */
+                return is_shell_name(b) && strcmp(b, "source") != 0 && strcmp(b, ".") != 0 && strcmp(b, "eval") != 0;
+        }
+}
+
+/*
+ * The here-documents a RUN runs as its script: each body with tokens is a
+ * stream of the stage's scope; a body that does not tokenize is not read
+ * (unsupported); one whose shebang names another interpreter is not shell.
+ */
+static bool heredoc_streams(prc_actx *cx, const json_t *in, prc_shell_stream *s, prc_shell_stream_fn fn, void *ctx,
+                            prc_err *err)
+{
+        const json_t *tok = json_object_get(in, "tokens"), *h;
+        bool script = false, ok;
+        size_t i;
+
+        for (size_t p = 0; p < 2; p++) {
+                const json_t *x;
+                size_t k;
+                json_array_foreach(json_object_get(tok, p == 0 ? "commands" : "functions"), k, x)
+                        if (!prc_sh_walk(json_object_get(x, "body"), NULL, heredoc_script_cb, &script, err))
+                                return false;
+        }
+        if (!script)
+                return true;
+        json_array_foreach(json_object_get(in, "heredocs"), i, h) {
+                const char *sb = json_string_value(json_object_get(h, "shebang"));
+                const json_t *ht = json_object_get(h, "tokens");
+                uint32_t line = prc_gha_line(h);
+                if (sb != NULL && !shebang_is_shell(sb))
+                        continue;
+                if (!json_is_object(ht)) {
+                        if (!prc_act_unresolved(cx, s->path, line, "a RUN here-document script does not tokenize as "
+                                                "shell", err))
+                                return false;
+                        continue;
+                }
+                if (!tokens_checked(cx, ht, s->path, line, &ok, err))
+                        return false;
+                if (ok && !tokens_streams(ht, s, fn, ctx, err))
+                        return false;
+        }
+        return true;
+}
+
 static bool dockerfile_streams(prc_actx *cx, const json_t *md, prc_shell_stream_fn fn, void *ctx, prc_err *err)
 {
         const char *path = json_string_value(json_object_get(md, "path"));
@@ -846,8 +948,10 @@ static bool dockerfile_streams(prc_actx *cx, const json_t *md, prc_shell_stream_
                                 return false;
                         if (!ok)
                                 continue;
-                        if (!tokens_streams(tok, &s, fn, ctx, err))
+                        s.heredocs_read = true;
+                        if (!tokens_streams(tok, &s, fn, ctx, err) || !heredoc_streams(cx, in, &s, fn, ctx, err))
                                 return false;
+                        s.heredocs_read = false;
                 }
         }
         return true;
@@ -880,27 +984,22 @@ enum { ALL_SHELL = PRC_AK_WORKFLOW | PRC_AK_DOCKERFILE | PRC_AK_PKGBUILD | PRC_A
 
 /*
  * A script the walk cannot read: a here-document or here-string fed to a
- * shell (bash <<EOF), or a Dockerfile RUN that is only a here-document
- * (BuildKit runs its body as the script).  The worker keeps such bodies as
- * text, untokenized, so what they run is unknown: report it, never pass it.
+ * shell (bash <<EOF) in a workflow, PKGBUILD or install script, whose
+ * tokenizer keeps such bodies as text, so what they run is unknown: report
+ * it, never pass it.  (A Dockerfile RUN's here-documents are tokenized by
+ * the extractor and read as streams: heredoc_streams.)
  */
 static bool untokenized_script(prc_actx *cx, const prc_shell_stream *s, const prc_shp *p, prc_err *err)
 {
-        static const char *const shells[] = { "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "source",
-                                              ".", "eval", NULL };
         char why[200];
 
+        if (s->heredocs_read)
+                return true;    /* the RUN's here-documents were read as streams of their own */
         for (size_t i = 0; i < p->n; i++) {
                 const prc_shc *c = &p->c[i];
-                if (!c->heredoc)
+                if (!c->heredoc || c->n == 0 || !is_shell_name(c->name))
                         continue;
-                if (c->n == 0 && s->kind == PRC_AK_DOCKERFILE)
-                        snprintf(why, sizeof(why), "a RUN here-document script is not tokenized %s", s->where);
-                else if (c->n > 0 && prc_shell_in(c->name, shells))
-                        snprintf(why, sizeof(why), "a here-document run by %.40s is not tokenized %s", c->name,
-                                 s->where);
-                else
-                        continue;
+                snprintf(why, sizeof(why), "a here-document run by %.40s is not tokenized %s", c->name, s->where);
                 if (!prc_act_unresolved(cx, s->path, p->line, why, err))
                         return false;
         }

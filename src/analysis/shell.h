@@ -100,6 +100,7 @@ typedef struct prc_shell_stream {
         const json_t *vars;
         bool          new_scope;
         unsigned      kind;
+        bool          heredocs_read;    /* a Dockerfile RUN whose script here-documents are streams of their own */
 } prc_shell_stream;
 
 typedef bool (*prc_shell_stream_fn)(void *ctx, const prc_shell_stream *s, prc_err *err);
@@ -109,7 +110,8 @@ typedef bool (*prc_shell_stream_fn)(void *ctx, const prc_shell_stream *s, prc_er
  * order: PKGBUILD and install-script functions (one scope each), top-level
  * commands and assignment substitutions; workflow and action steps (a job
  * is one scope: its steps share a runner); Dockerfile RUN (a stage is one
- * scope; exec-form RUN is read as its words).  A `run:` or RUN that was not
+ * scope; exec-form RUN is read as its words; a RUN's here-documents run as
+ * its script are streams of their own).  A `run:` or RUN that was not
  * tokenized (a non-POSIX shell) is reported through prc_act_unresolved.
  * Errors: out-of-memory, or fn's.
  */
