@@ -761,8 +761,7 @@ static bool workflow_streams(prc_actx *cx, const json_t *md, prc_shell_stream_fn
         size_t i;
 
         if (!prc_gha_is_workflow(md))
-                return steps_streams(cx, md, json_object_get(json_object_get(prc_gha_details(md), "runs"), "steps"),
-                                     NULL, fn, ctx, err);
+                return steps_streams(cx, md, prc_gha_steps(md, NULL), NULL, fn, ctx, err);
         json_array_foreach(prc_gha_jobs(md), i, job) {
                 if (!steps_streams(cx, md, prc_gha_steps(md, job), name_of(job, "id"), fn, ctx, err))
                         return false;
