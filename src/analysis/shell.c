@@ -625,26 +625,53 @@ static const char *name_of(const json_t *o, const char *key)
         return v != NULL ? v : "?";
 }
 
-/* The streams of one token document; s->new_scope is cleared once a stream was handed to fn. */
+/*
+ * The streams of one token document (a run: script, a RUN, a here-document
+ * body): its functions one by one, its top-level commands as one stream
+ * (one walk over the script, so an assignment reaches the lines after it),
+ * its assignment substitutions.  s->new_scope is cleared once a stream was
+ * handed to fn.
+ */
 static bool tokens_streams(const json_t *tokens, prc_shell_stream *s, prc_shell_stream_fn fn, void *ctx,
                            prc_err *err)
 {
-        static const char *const parts[][2] = { { "functions", "body" }, { "commands", "body" },
-                                                { "assignments", "subst" } };
-        const json_t *x;
+        json_t *all = json_array(), *x;
         size_t i;
+        bool ok = true;
 
-        for (size_t p = 0; p < PRC_ARRAY_LEN(parts); p++) {
-                json_array_foreach(json_object_get(tokens, parts[p][0]), i, x) {
-                        s->lines = json_object_get(x, parts[p][1]);
-                        if (s->lines == NULL)
-                                continue;
-                        if (!fn(ctx, s, err))
-                                return false;
-                        s->new_scope = false;
+        if (all == NULL)
+                return prc_err_oom(err, "a script's lines");
+        json_array_foreach(json_object_get(tokens, "commands"), i, x) {
+                const json_t *body = json_object_get(x, "body");
+                if (json_is_array(body) && json_array_extend(all, (json_t *)body) != 0) {
+                        json_decref(all);
+                        return prc_err_oom(err, "a script's lines");
                 }
         }
-        return true;
+        json_array_foreach(json_object_get(tokens, "functions"), i, x) {
+                s->lines = json_object_get(x, "body");
+                if (!(ok = fn(ctx, s, err)))
+                        goto out;
+                s->new_scope = false;
+        }
+        if (json_array_size(all) > 0) {
+                s->lines = all;
+                if (!(ok = fn(ctx, s, err)))
+                        goto out;
+                s->new_scope = false;
+        }
+        json_array_foreach(json_object_get(tokens, "assignments"), i, x) {
+                s->lines = json_object_get(x, "subst");
+                if (s->lines == NULL)
+                        continue;
+                if (!(ok = fn(ctx, s, err)))
+                        goto out;
+                s->new_scope = false;
+        }
+out:
+        s->lines = NULL;
+        json_decref(all);
+        return ok;
 }
 
 /* PKGBUILDs and install scripts: every function, top-level command and assignment substitution on its own. */
