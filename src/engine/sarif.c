@@ -168,7 +168,12 @@ static json_t *result_of(const json_t *run, const json_t *row, size_t rule_index
                                 json_object_set_new(region, "snippet", json_pack("{s:s}", "text", sget(loc, "text")));
                         json_object_set_new(pl, "region", region);
                 }
-                json_array_append_new(locs, json_pack("{s:o}", "physicalLocation", pl));
+                /* What is at that place, said where a code-scanning UI shows the location. */
+                if (*sget(loc, "detail") != '\0')
+                        json_array_append_new(locs, json_pack("{s:o,s:{s:s}}", "physicalLocation", pl, "message",
+                                                              "text", sget(loc, "detail")));
+                else
+                        json_array_append_new(locs, json_pack("{s:o}", "physicalLocation", pl));
         } else {
                 /* No file (an absent README, a Blocked assertion): the target's root, since GitHub refuses a
                  * whole upload when one result has no location. */

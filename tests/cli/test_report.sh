@@ -446,6 +446,7 @@ t_suppressions_accept_findings_until_they_expire() {
         "$PRC" scan --target "$TMP/a" --profile prc/aur --format json >"$TMP/r.json" || true
         d4=$(digest_of "$TMP/r.json" PRC-A-AUR-004)
         d6=$(digest_of "$TMP/r.json" PRC-A-AUR-006)
+        d16=$(digest_of "$TMP/r.json" PRC-A-SC-016)     # the same download-then-run, as shell-download-exec
         suppress "$TMP/s1.json" PRC-A-AUR-004 "$d4" 2026-06-01
         run "$PRC" scan --target "$TMP/a" --profile prc/aur --format json --suppressions "$TMP/s1.json" \
                 --now 2026-05-31T23:59:59Z
@@ -458,7 +459,8 @@ s = d["triage"]["suppressions"]
 assert len(s["sha256"]) == 64 and s["entries"][0]["status"] == "applied"
 assert [a for a in d["assertions"] if a["id"] == "PRC-A-AUR-006"][0]["reported"] is True
 '
-        suppress "$TMP/s2.json" PRC-A-AUR-004 "$d4" 2026-06-01 PRC-A-AUR-006 "$d6" 2027-01-01
+        suppress "$TMP/s2.json" PRC-A-AUR-004 "$d4" 2026-06-01 PRC-A-AUR-006 "$d6" 2027-01-01 \
+                PRC-A-SC-016 "$d16" 2027-01-01
         run "$PRC" scan --target "$TMP/a" --profile prc/aur --suppressions "$TMP/s2.json" --now 2026-05-31T00:00:00Z
         expect_rc 0
         run "$PRC" scan --target "$TMP/a" --profile prc/aur --format sarif --suppressions "$TMP/s2.json" \
