@@ -73,6 +73,11 @@ complete_words() {
                  printf "%s\n" "${COMPREPLY[@]}"' _ "$TMP/prc.bash" "$@"
 }
 
+# The values of scan's --format as its usage line spells them, space-separated.
+scan_formats() {
+        "$PRC" scan --help | grep -o -- '--format [a-z|]*' | head -n 1 | cut -d' ' -f2 | tr '|' ' '
+}
+
 t_bash_completion_loads_and_completes() {
         "$PRC" help --completion bash >"$TMP/prc.bash"
         run bash -c 'source "$1" && complete -p prc' _ "$TMP/prc.bash"
@@ -81,7 +86,8 @@ t_bash_completion_loads_and_completes() {
         expect_eq "$(complete_words prc sc)" "scan"
         expect_eq "$(complete_words prc content ex)" "extract"
         expect_eq "$(complete_words prc scan --form)" "--format"
-        expect_eq "$(complete_words prc scan --format '' | tr '\n' ' ')" "text json sarif "
+        # The values are the usage line's ("--format text|json|..."), whatever they are today.
+        expect_eq "$(complete_words prc scan --format '' | tr '\n' ' ')" "$(scan_formats) "
         # LEVEL in the usage line; the levels come from the --content-floor paragraph.
         expect_eq "$(complete_words prc verify --content-floor s | tr '\n' ' ')" "strict seccomp "
         expect_eq "$(complete_words prc setup native --only '' | tr '\n' ' ')" "images ruleset "
@@ -120,7 +126,7 @@ t_zsh_completion_loads() {
         }
         zcomp prc sc | grep -qx "scan:review a source tree against the catalog" || fail "zsh: no scan command"
         zcomp prc content '' | grep -q "^extract:" || fail "zsh: no content extract"
-        zcomp prc scan --fo | grep -qxF '*--format:format:(text json sarif)' || fail "zsh: scan --format has no values"
+        zcomp prc scan --fo | grep -qxF "*--format:format:($(scan_formats))" || fail "zsh: scan --format has no values"
         zcomp prc setup native --on | grep -qxF '*--only:only:(images ruleset)' || fail "zsh: setup native --only"
 }
 
