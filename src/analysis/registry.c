@@ -7,11 +7,13 @@
 #include "analysis/analysis.h"
 
 #include "analysis/aur.h"
+#include "analysis/workflows.h"
 #include "base/compiler.h"
 
 #define PB PRC_AK_PKGBUILD
 #define SI PRC_AK_SRCINFO
 #define IN PRC_AK_INSTALL
+#define WF PRC_AK_WORKFLOW
 
 const prc_analysis prc_analysis_table[] = {
         /* id, family, doc, needs, requires, run */
@@ -31,5 +33,16 @@ const prc_analysis prc_analysis_table[] = {
           "variables, ANSI-C quoting, base64 -d | sh, eval)", PB | IN, PB, prc_aur_obfuscation },
         { "aur-install-hooks", "aur", "the install script the package ships and its hooks, for the reviewer",
           PB | IN, PB, prc_aur_install_hooks },
+        { "gha-unpinned-uses", "workflows", "every remote uses: is pinned to a full commit, every docker:// image to "
+          "a digest", WF, WF, prc_gha_unpinned_uses },
+        { "gha-dangerous-trigger", "workflows", "no pull_request_target, workflow_run or issue_comment job checks out "
+          "the pull request's code and then runs it, or runs the triggering run's artifacts", WF, WF,
+          prc_gha_dangerous_trigger },
+        { "gha-template-injection", "workflows", "no attacker-written text (titles, bodies, branch names, commit "
+          "messages) expanded by ${{ }} into a run: script or a github-script", WF, WF, prc_gha_template_injection },
+        { "gha-env-injection", "workflows", "no attacker-written text appended to GITHUB_ENV or GITHUB_PATH in a "
+          "privileged trigger", WF, WF, prc_gha_env_injection },
+        { "gha-self-hosted-pr", "workflows", "no job reachable from pull requests runs on a self-hosted runner", WF,
+          WF, prc_gha_self_hosted_pr },
 };
 const size_t prc_analysis_count = PRC_ARRAY_LEN(prc_analysis_table);

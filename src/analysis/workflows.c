@@ -1,0 +1,1106 @@
+/*
+ * workflows.c - GitHub Actions analyses: gha-unpinned-uses,
+ * gha-dangerous-trigger, gha-template-injection, gha-env-injection and
+ * gha-self-hosted-pr (docs/analyses.md, "GitHub Actions workflows").
+ *
+ * Trust: engine-side.  Reads checked ManifestDocs only: USES objects, the
+ * per-place expression lists with their context paths and flows flags, and
+ * the run: scripts' shell tokens.  Every scan is linear in the document
+ * (a step looks its env names up in at most three env lists).
+ */
+#include "analysis/workflows.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis/gha.h"
+#include "analysis/sh.h"
+#include "base/compiler.h"
+
+/* --- context paths --- */
+
+/* path with every [index] written as .* ("commits[0].message" -> "commits.*.message"), cut to cap. */
+static void norm_path(const char *p, char *out, size_t cap)
+{
+        size_t o = 0;
+
+        for (size_t i = 0; p[i] != 0 && o + 3 < cap; i++) {
+                if (p[i] == '[') {
+                        while (p[i] != 0 && p[i] != ']')
+                                i++;
+                        out[o++] = '.';
+                        out[o++] = '*';
+                        if (p[i] == 0)
+                                break;
+                        continue;
+                }
+                out[o++] = p[i];
+        }
+        out[o] = 0;
+}
+
+/* 0: unrelated; 1: path is pat or lies below it; 2: path is an object above pat.  '*' matches any segment. */
+static int seg_match(const char *pat, const char *path)
+{
+        for (;;) {
+                const char *pe = strchrnul(pat, '.'), *qe = strchrnul(path, '.');
+                size_t pl = (size_t)(pe - pat), ql = (size_t)(qe - path);
+                bool eq = (pl == 1 && pat[0] == '*') || (ql == 1 && path[0] == '*') ||
+                          (pl == ql && memcmp(pat, path, pl) == 0);
+                if (!eq)
+                        return 0;
+                if (*qe == 0)
+                        return *pe == 0 ? 1 : 2;
+                if (*pe == 0)
+                        return 1;
+                pat = pe + 1;
+                path = qe + 1;
+        }
+}
+
+/*
+ * Free text of the events a stranger can raise (GitHub's webhook payloads):
+ * what a fork's author, an issue or comment writer, or a committer types.
+ * Numbers, SHAs, booleans, logins (alphanumerics and '-') and repository
+ * names are not here: they cannot carry shell syntax.
+ */
+static const char *const untrusted_ctx[] = {
+        "github.head_ref",
+        "github.event.issue.title", "github.event.issue.body",
+        "github.event.pull_request.title", "github.event.pull_request.body",
+        "github.event.pull_request.head.ref", "github.event.pull_request.head.label",
+        "github.event.pull_request.head.repo.default_branch", "github.event.pull_request.head.repo.description",
+        "github.event.pull_request.head.repo.homepage",
+        "github.event.comment.body", "github.event.review.body", "github.event.review_comment.body",
+        "github.event.discussion.title", "github.event.discussion.body",
+        "github.event.changes.title.from", "github.event.changes.body.from",
+        "github.event.pages.*.page_name",
+        "github.event.commits.*.message", "github.event.commits.*.author.email", "github.event.commits.*.author.name",
+        "github.event.commits.*.committer.email", "github.event.commits.*.committer.name",
+        "github.event.head_commit.message", "github.event.head_commit.author.email",
+        "github.event.head_commit.author.name", "github.event.head_commit.committer.email",
+        "github.event.head_commit.committer.name",
+        "github.event.workflow_run.head_branch", "github.event.workflow_run.display_title",
+        "github.event.workflow_run.head_commit.message", "github.event.workflow_run.head_commit.author.email",
+        "github.event.workflow_run.head_commit.author.name", "github.event.workflow_run.head_commit.committer.email",
+        "github.event.workflow_run.head_commit.committer.name", "github.event.workflow_run.pull_requests.*.head.ref",
+        "github.event.workflow_run.head_repository.description",
+        "github.event.check_suite.head_branch", "github.event.check_run.check_suite.head_branch",
+        NULL,
+};
+
+enum prc_gha_taint prc_gha_context_taint(const char *path)
+{
+        char n[512];
+        bool holds = false;
+
+        norm_path(path, n, sizeof(n));
+        for (size_t i = 0; untrusted_ctx[i] != NULL; i++) {
+                int m = seg_match(untrusted_ctx[i], n);
+                if (m == 1)
+                        return PRC_GHA_UNTRUSTED;
+                holds |= m == 2;
+        }
+        return holds ? PRC_GHA_HOLDS_UNTRUSTED : PRC_GHA_TRUSTED;
+}
+
+/* The pull request's own code: its head (SHA, branch, fork), its merge commit, the head of the triggering run. */
+static const char *const pr_code_ctx[] = {
+        "github.head_ref",
+        "github.event.pull_request.head",
+        "github.event.pull_request.merge_commit_sha",
+        "github.event.workflow_run.head_sha",
+        "github.event.workflow_run.head_branch",
+        "github.event.workflow_run.head_commit.id",
+        "github.event.workflow_run.head_repository",
+        "github.event.workflow_run.pull_requests.*.head",
+        NULL,
+};
+
+bool prc_gha_context_pr_code(const char *path)
+{
+        char n[512];
+
+        norm_path(path, n, sizeof(n));
+        for (size_t i = 0; pr_code_ctx[i] != NULL; i++)
+                if (seg_match(pr_code_ctx[i], n) == 1)
+                        return true;
+        return false;
+}
+
+/* --- runner labels --- */
+
+static int label_self_hosted(const json_t *v)
+{
+        const char *s = json_string_value(v);
+
+        if (s == NULL)
+                return -1;
+        if (strstr(s, "${{") != NULL) {
+                char low[256];
+                size_t k;
+                for (k = 0; s[k] != 0 && k + 1 < sizeof(low); k++)
+                        low[k] = (char)((s[k] >= 'A' && s[k] <= 'Z') ? s[k] + 32 : s[k]);
+                low[k] = 0;
+                /* A literal in the expression (cond && 'self-hosted' || 'ubuntu-latest') is one of the outcomes. */
+                return strstr(low, "'self-hosted'") != NULL ? 1 : -1;
+        }
+        return strcasecmp(s, "self-hosted") == 0 ? 1 : 0;
+}
+
+static int labels_self_hosted(const json_t *v)
+{
+        const json_t *e;
+        size_t i;
+        int r = 0;
+
+        if (!json_is_array(v))
+                return label_self_hosted(v);
+        json_array_foreach(v, i, e) {
+                int x = label_self_hosted(e);
+                if (x == 1)
+                        return 1;
+                if (x < 0)
+                        r = -1;
+        }
+        return r;
+}
+
+int prc_gha_self_hosted(const json_t *runs_on)
+{
+        if (json_is_object(runs_on)) {
+                const json_t *l = json_object_get(runs_on, "labels");
+                int r = l != NULL ? labels_self_hosted(l) : 0;
+                if (r == 1)
+                        return 1;
+                /* A runner group can hold self-hosted runners or GitHub's larger ones: not visible here. */
+                return json_object_get(runs_on, "group") != NULL ? -1 : r;
+        }
+        return labels_self_hosted(runs_on);
+}
+
+/* --- documents --- */
+
+static const char *md_path(const json_t *md)
+{
+        const char *p = json_string_value(json_object_get(md, "path"));
+        return p != NULL ? p : "";
+}
+
+static const char *str_of(const json_t *o, const char *k)
+{
+        return json_string_value(json_object_get(o, k));
+}
+
+/* The steps of a composite action (details.runs.steps). */
+static const json_t *action_steps(const json_t *md)
+{
+        return json_object_get(json_object_get(prc_gha_details(md), "runs"), "steps");
+}
+
+static bool expr_calls(const json_t *x, const char *fn)
+{
+        const json_t *f;
+        size_t i;
+
+        json_array_foreach(json_object_get(x, "functions"), i, f)
+                if (json_is_string(f) && strcmp(json_string_value(f), fn) == 0)
+                        return true;
+        return false;
+}
+
+/* --- what an expression carries, through env: --- */
+
+/* The places whose env a step's expressions see: the step, its job, the workflow (any may be NULL). */
+struct scope {
+        const json_t *lv[3];
+};
+
+enum want { W_UNTRUSTED, W_PR_CODE };
+
+static bool ctx_wanted(const char *path, const json_t *x, enum want w)
+{
+        enum prc_gha_taint t;
+
+        if (w == W_PR_CODE)
+                return prc_gha_context_pr_code(path);
+        t = prc_gha_context_taint(path);
+        return t == PRC_GHA_UNTRUSTED || (t == PRC_GHA_HOLDS_UNTRUSTED && expr_calls(x, "tojson"));
+}
+
+static bool env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
+                        unsigned depth);
+
+/* The first context whose value can become x's result and carries what w asks for (directly or through env.X). */
+static const char *expr_carries(const struct scope *sc, unsigned lv, const json_t *x, enum want w, unsigned depth)
+{
+        const json_t *c;
+        size_t i;
+
+        json_array_foreach(json_object_get(x, "contexts"), i, c) {
+                const char *p = str_of(c, "path");
+                if (p == NULL || !json_is_true(json_object_get(c, "flows")))
+                        continue;
+                if (ctx_wanted(p, x, w))
+                        return p;
+                if (strncmp(p, "env.", 4) == 0 && depth < 4 && env_carries(sc, lv, p + 4, true, w, depth + 1))
+                        return p;
+        }
+        return NULL;
+}
+
+/*
+ * Does the variable name, as the place at level lv and outward sees it,
+ * carry what w asks for?  The innermost place that defines it decides
+ * (a step's env shadows its job's).  ci: the env context, whose names
+ * GitHub matches without case; the shell's $NAME matches exactly.
+ */
+static bool env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
+                        unsigned depth)
+{
+        for (unsigned l = lv; l < PRC_ARRAY_LEN(sc->lv); l++) {
+                const json_t *nv, *x;
+                bool defined = false;
+                size_t i;
+
+                json_array_foreach(json_object_get(sc->lv[l], "env"), i, nv) {
+                        const char *n = str_of(nv, "name");
+                        if (n != NULL && (ci ? strcasecmp(n, name) : strcmp(n, name)) == 0)
+                                defined = true;
+                }
+                if (!defined)
+                        continue;
+                json_array_foreach(json_object_get(sc->lv[l], "expressions"), i, x) {
+                        const char *f = str_of(x, "field");
+                        if (f != NULL && strncmp(f, "env.", 4) == 0 &&
+                            (ci ? strcasecmp(f + 4, name) : strcmp(f + 4, name)) == 0 &&
+                            expr_carries(sc, l + 1, x, w, depth) != NULL)
+                                return true;
+                }
+                return false;
+        }
+        return false;
+}
+
+/* The step's run-field expression written exactly as text (between the braces, blanks trimmed), or NULL. */
+static const json_t *run_expr(const json_t *step, const char *text, size_t n)
+{
+        const json_t *x;
+        size_t i;
+
+        json_array_foreach(json_object_get(step, "expressions"), i, x) {
+                const char *f = str_of(x, "field"), *t = str_of(x, "text");
+                if (f != NULL && t != NULL && strcmp(f, "run") == 0 && strlen(t) == n && memcmp(t, text, n) == 0)
+                        return x;
+        }
+        return NULL;
+}
+
+/*
+ * Does the shell text s (a token as written, or a here-document body) of
+ * a run: script carry what w asks for: a ${{ }} expression that does (GitHub
+ * substitutes it as text, in any quoting), or a $NAME / ${NAME...} outside
+ * single quotes whose env: value does (vars false: a quoted here-document)?
+ * Returns what carries it (borrowed from the document, or name copied into
+ * buf), or NULL.
+ */
+static const char *text_carries(const struct scope *sc, const json_t *step, const char *s, bool vars, enum want w,
+                                char *buf, size_t bufsz)
+{
+        bool sq = false;
+
+        for (size_t k = 0; s[k] != 0; k++) {
+                if (s[k] == '$' && s[k + 1] == '{' && s[k + 2] == '{') {
+                        const char *b = s + k + 3, *e = strstr(b, "}}");
+                        const json_t *x;
+                        const char *p;
+                        if (e == NULL)
+                                break;
+                        k = (size_t)(e - s) + 1;
+                        while (*b == ' ' || *b == '\t' || *b == '\n')
+                                b++;
+                        while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+                                e--;
+                        x = run_expr(step, b, (size_t)(e - b));
+                        p = x != NULL ? expr_carries(sc, 0, x, w, 0) : NULL;
+                        if (p != NULL)
+                                return p;
+                        continue;
+                }
+                if (s[k] == '\'' && vars) {
+                        sq = !sq;
+                        continue;
+                }
+                if (s[k] == '\\' && s[k + 1] != 0) {
+                        k++;
+                        continue;
+                }
+                if (s[k] == '$' && !sq && vars) {
+                        size_t j = k + 1, n = 0;
+                        if (s[j] == '{')
+                                j++;
+                        if (!((s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= 'a' && s[j] <= 'z') || s[j] == '_'))
+                                continue;
+                        while (((s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= 'a' && s[j] <= 'z') || s[j] == '_' ||
+                                (s[j] >= '0' && s[j] <= '9')) && n + 1 < bufsz)
+                                buf[n++] = s[j++];
+                        buf[n] = 0;
+                        if (env_carries(sc, 0, buf, false, w, 0))
+                                return buf;
+                }
+        }
+        return NULL;
+}
+
+/* --- triggers --- */
+
+/*
+ * The events that reach each local reusable workflow from the workflows of
+ * the run that call it (one level): path -> [event names].  New reference.
+ */
+static json_t *caller_events(const prc_actx *cx)
+{
+        json_t *map = json_object();
+        const json_t *md;
+
+        if (map == NULL)
+                return NULL;
+        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const json_t *job, *t;
+                size_t j, k;
+                if (!prc_gha_is_workflow(md))
+                        continue;
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        const json_t *u = json_object_get(job, "uses");
+                        const char *p = str_of(u, "path");
+                        json_t *ev;
+                        if (p == NULL || strcmp(str_of(u, "kind") ? str_of(u, "kind") : "", "local") != 0)
+                                continue;
+                        if (strncmp(p, "./", 2) == 0)
+                                p += 2;
+                        ev = json_object_get(map, p);
+                        if (ev == NULL) {
+                                ev = json_array();
+                                if (ev == NULL || json_object_set_new(map, p, ev) != 0) {
+                                        json_decref(map);
+                                        return NULL;
+                                }
+                        }
+                        json_array_foreach(json_object_get(prc_gha_details(md), "triggers"), k, t)
+                                if (json_is_string(json_object_get(t, "event")))
+                                        json_array_append(ev, json_object_get(t, "event"));
+                }
+        }
+        return map;
+}
+
+/* The first of events (NULL-terminated) that triggers md, itself or through a local caller; NULL: none. */
+static const char *wf_event(const json_t *callers, const json_t *md, const char *const *events)
+{
+        const json_t *ev;
+        size_t i;
+
+        for (size_t e = 0; events[e] != NULL; e++)
+                if (prc_gha_trigger(md, events[e]) != NULL)
+                        return events[e];
+        if (prc_gha_trigger(md, "workflow_call") == NULL)
+                return NULL;
+        json_array_foreach(json_object_get(callers, md_path(md)), i, ev)
+                for (size_t e = 0; events[e] != NULL; e++)
+                        if (strcmp(json_string_value(ev), events[e]) == 0)
+                                return events[e];
+        return NULL;
+}
+
+/* --- gha-unpinned-uses --- */
+
+static bool is_hex(const char *s)
+{
+        if (*s == 0)
+                return false;
+        for (; *s != 0; s++)
+                if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F')))
+                        return false;
+        return true;
+}
+
+static bool judge_uses(prc_actx *cx, const char *path, const json_t *u, prc_err *err)
+{
+        const char *kind = str_of(u, "kind"), *raw = str_of(u, "raw"), *ref = str_of(u, "ref");
+        uint32_t line = prc_gha_line(u);
+        char detail[160];
+
+        if (u == NULL || kind == NULL || raw == NULL || strcmp(kind, "local") == 0)
+                return true;
+        if (str_of(u, "error") != NULL) {
+                snprintf(detail, sizeof(detail), "uses is not a reference GitHub accepts (%s)", str_of(u, "error"));
+                return prc_act_unresolved(cx, path, line, detail, err);
+        }
+        if (strcmp(kind, "docker") == 0) {
+                const json_t *img = json_object_get(u, "image");
+                if (!json_is_object(img))
+                        return prc_act_unresolved(cx, path, line, "docker image named by an expression", err);
+                if (str_of(img, "digest") != NULL)
+                        return true;
+                return prc_act_found(cx, path, line, raw, "docker image without an @sha256 digest", err);
+        }
+        if (json_is_true(json_object_get(u, "ref_is_sha")))
+                return true;
+        if (ref == NULL || strstr(ref, "${{") != NULL)
+                return prc_act_unresolved(cx, path, line, "uses ref is an expression", err);
+        if (is_hex(ref) && strlen(ref) >= 7)
+                snprintf(detail, sizeof(detail), "ref '%.64s' is a short commit, not a full 40-hex commit", ref);
+        else
+                snprintf(detail, sizeof(detail), "ref '%.64s' is a tag or branch, not a full 40-hex commit", ref);
+        return prc_act_found(cx, path, line, raw, detail, err);
+}
+
+bool prc_gha_unpinned_uses(prc_actx *cx, prc_err *err)
+{
+        const json_t *md;
+
+        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const char *path = md_path(md);
+                const json_t *job, *st;
+                size_t j, k;
+
+                if (!prc_gha_is_workflow(md)) {
+                        const json_t *runs = json_object_get(prc_gha_details(md), "runs");
+                        const char *img = str_of(runs, "image_raw");
+                        json_array_foreach(action_steps(md), k, st)
+                                if (!judge_uses(cx, path, json_object_get(st, "uses"), err))
+                                        return false;
+                        if (img != NULL && strncmp(img, "docker://", 9) == 0) {
+                                const json_t *im = json_object_get(runs, "image");
+                                if (!json_is_object(im)) {
+                                        if (!prc_act_unresolved(cx, path, prc_gha_line(runs),
+                                                                "docker image not a valid reference", err))
+                                                return false;
+                                } else if (str_of(im, "digest") == NULL &&
+                                           !prc_act_found(cx, path, prc_gha_line(runs), img,
+                                                          "docker image without an @sha256 digest", err)) {
+                                        return false;
+                                }
+                        }
+                        continue;
+                }
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        if (!judge_uses(cx, path, json_object_get(job, "uses"), err))
+                                return false;
+                        json_array_foreach(prc_gha_steps(md, job), k, st)
+                                if (!judge_uses(cx, path, json_object_get(st, "uses"), err))
+                                        return false;
+                }
+        }
+        return true;
+}
+
+/* --- gha-template-injection --- */
+
+static bool inject_step(prc_actx *cx, const char *path, const struct scope *sc, const json_t *step, prc_err *err)
+{
+        const json_t *x;
+        size_t i;
+        bool script = prc_gha_step_uses(step, "actions/github-script");
+
+        json_array_foreach(json_object_get(step, "expressions"), i, x) {
+                const char *f = str_of(x, "field"), *p;
+                char text[PRC_ACT_TEXT_MAX + 8], detail[640];
+                if (f == NULL || !(strcmp(f, "run") == 0 || (script && strcmp(f, "with.script") == 0)))
+                        continue;
+                p = expr_carries(sc, 0, x, W_UNTRUSTED, 0);
+                if (p == NULL)
+                        continue;
+                snprintf(text, sizeof(text), "${{ %.200s }}", str_of(x, "text") ? str_of(x, "text") : "");
+                snprintf(detail, sizeof(detail), "%.500s expanded into %s", p,
+                         strcmp(f, "run") == 0 ? "a run: script" : "an actions/github-script script");
+                if (!prc_act_found(cx, path, prc_gha_line(x), text, detail, err))
+                        return false;
+        }
+        return true;
+}
+
+bool prc_gha_template_injection(prc_actx *cx, prc_err *err)
+{
+        const json_t *md;
+
+        for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const json_t *job, *st;
+                size_t j, k;
+                struct scope sc = { { NULL, NULL, NULL } };
+
+                if (!prc_gha_is_workflow(md)) {
+                        json_array_foreach(action_steps(md), k, st) {
+                                sc.lv[0] = st;
+                                if (!inject_step(cx, md_path(md), &sc, st, err))
+                                        return false;
+                        }
+                        continue;
+                }
+                sc.lv[2] = prc_gha_details(md);
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        sc.lv[1] = job;
+                        json_array_foreach(prc_gha_steps(md, job), k, st) {
+                                sc.lv[0] = st;
+                                if (!inject_step(cx, md_path(md), &sc, st, err))
+                                        return false;
+                        }
+                }
+        }
+        return true;
+}
+
+/* --- gha-env-injection --- */
+
+/* Events whose runs hold secrets or a write token while a stranger wrote the event's text. */
+static const char *const privileged_events[] = {
+        "pull_request_target", "workflow_run", "issue_comment", "issues", "discussion", "discussion_comment",
+        "pull_request_review", "pull_request_review_comment", NULL,
+};
+
+/* Which file a logical line appends to: "GITHUB_ENV", "GITHUB_PATH" (a > or >> target, or a tee argument), or NULL. */
+static const char *line_writes_env(const json_t *line)
+{
+        const json_t *toks = json_object_get(line, "tokens");
+        bool tee = false;
+        size_t n = json_array_size(toks);
+
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(json_string_value(json_array_get(toks, i)), "tee") == 0)
+                        tee = true;
+        for (size_t i = 0; i < n; i++) {
+                const char *t = json_string_value(json_array_get(toks, i));
+                const char *prev = i > 0 ? json_string_value(json_array_get(toks, i - 1)) : "";
+                const char *f = strstr(t, "GITHUB_ENV") != NULL ? "GITHUB_ENV" :
+                                strstr(t, "GITHUB_PATH") != NULL ? "GITHUB_PATH" : NULL;
+                if (f != NULL && (tee || strcmp(prev, ">>") == 0 || strcmp(prev, ">") == 0 || strcmp(prev, ">|") == 0))
+                        return f;
+        }
+        return NULL;
+}
+
+/* What in the logical line (its tokens and here-documents) carries untrusted text, or NULL. */
+static const char *line_carries(const struct scope *sc, const json_t *step, const json_t *line, char *buf, size_t bsz)
+{
+        const json_t *toks = json_object_get(line, "tokens"), *t, *h;
+        bool quoted_doc = false;
+        const char *p;
+        size_t i;
+
+        json_array_foreach(toks, i, t) {
+                const char *s = json_string_value(t);
+                const char *prev = i > 0 ? json_string_value(json_array_get(toks, i - 1)) : "";
+                if ((strcmp(prev, "<<") == 0 || strcmp(prev, "<<-") == 0) && strpbrk(s, "'\"\\") != NULL)
+                        quoted_doc = true;
+                p = text_carries(sc, step, s, true, W_UNTRUSTED, buf, bsz);
+                if (p != NULL)
+                        return p;
+        }
+        json_array_foreach(json_object_get(line, "heredocs"), i, h) {
+                p = json_is_string(h) ? text_carries(sc, step, json_string_value(h), !quoted_doc, W_UNTRUSTED, buf,
+                                                     bsz) : NULL;
+                if (p != NULL)
+                        return p;
+        }
+        return NULL;
+}
+
+static void line_text(const json_t *line, char *out, size_t cap)
+{
+        const json_t *t;
+        size_t i, o = 0;
+
+        out[0] = 0;
+        json_array_foreach(json_object_get(line, "tokens"), i, t) {
+                int n = snprintf(out + o, cap - o, "%s%s", o > 0 ? " " : "", json_string_value(t));
+                if (n < 0 || (size_t)n >= cap - o)
+                        break;
+                o += (size_t)n;
+        }
+}
+
+static bool env_step(prc_actx *cx, const char *path, const char *event, const struct scope *sc, const json_t *step,
+                     prc_err *err)
+{
+        const json_t *cmd;
+        size_t i;
+
+        json_array_foreach(json_object_get(json_object_get(json_object_get(step, "run"), "tokens"), "commands"), i,
+                           cmd) {
+                const json_t *body = json_object_get(cmd, "body"), *line;
+                size_t j;
+                json_array_foreach(body, j, line) {
+                        const char *f = line_writes_env(line), *p = NULL, *first;
+                        char buf[128], text[PRC_ACT_TEXT_MAX + 1], detail[700];
+                        if (f == NULL)
+                                continue;
+                        first = json_string_value(json_array_get(json_object_get(line, "tokens"), 0));
+                        if (first != NULL && (strcmp(first, "}") == 0 || strcmp(first, "done") == 0 ||
+                                              strcmp(first, "fi") == 0 || strcmp(first, ")") == 0)) {
+                                /* A group or loop redirected as a whole: all of its lines write to the file. */
+                                const json_t *l2;
+                                size_t k;
+                                json_array_foreach(body, k, l2) {
+                                        if (k > j || p != NULL)
+                                                break;
+                                        p = line_carries(sc, step, l2, buf, sizeof(buf));
+                                }
+                        } else {
+                                p = line_carries(sc, step, line, buf, sizeof(buf));
+                        }
+                        if (p == NULL)
+                                continue;
+                        line_text(line, text, sizeof(text));
+                        snprintf(detail, sizeof(detail), "%.500s written to %s in a %s workflow", p, f, event);
+                        if (!prc_act_found(cx, path, prc_gha_line(line), text, detail, err))
+                                return false;
+                }
+        }
+        return true;
+}
+
+bool prc_gha_env_injection(prc_actx *cx, prc_err *err)
+{
+        const json_t *md;
+        json_t *callers = caller_events(cx);
+        bool ok = true;
+
+        if (callers == NULL)
+                return prc_err_oom(err, "gha-env-injection");
+        for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const json_t *job, *st;
+                size_t j, k;
+                struct scope sc = { { NULL, NULL, prc_gha_details(md) } };
+                const char *ev = prc_gha_is_workflow(md) ? wf_event(callers, md, privileged_events) : NULL;
+
+                if (ev == NULL)
+                        continue;
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        sc.lv[1] = job;
+                        json_array_foreach(prc_gha_steps(md, job), k, st) {
+                                sc.lv[0] = st;
+                                ok = ok && env_step(cx, md_path(md), ev, &sc, st, err);
+                        }
+                }
+        }
+        json_decref(callers);
+        return ok;
+}
+
+/* --- gha-self-hosted-pr --- */
+
+static const char *const pr_events[] = {
+        "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment", NULL,
+};
+
+/*
+ * A runs-on that is exactly ${{ matrix.NAME }}: every value NAME takes in the
+ * job's literal matrix (its rows and include entries).  1 / 0 / -1 as
+ * prc_gha_self_hosted; -1 too when the matrix is not literal.
+ */
+static int matrix_self_hosted(const json_t *job, const json_t *x)
+{
+        const json_t *c = json_array_get(json_object_get(x, "contexts"), 0), *m, *v, *inc;
+        const char *p = str_of(c, "path");
+        size_t i;
+        int r = 0;
+
+        if (p == NULL || json_array_size(json_object_get(x, "contexts")) != 1 || strncmp(p, "matrix.", 7) != 0 ||
+            strchr(p + 7, '.') != NULL || strchr(p + 7, '[') != NULL)
+                return -1;
+        m = json_object_get(json_object_get(json_object_get(job, "strategy"), "value"), "matrix");
+        if (!json_is_object(m))
+                return -1;
+        v = json_object_get(m, p + 7);
+        if (v != NULL) {
+                const json_t *e;
+                if (!json_is_array(v))
+                        return -1;
+                json_array_foreach(v, i, e) {
+                        int s = prc_gha_self_hosted(e);
+                        if (s == 1)
+                                return 1;
+                        if (s < 0)
+                                r = -1;
+                }
+        }
+        inc = json_object_get(m, "include");
+        if (inc != NULL && !json_is_array(inc))
+                return -1;
+        json_array_foreach(inc, i, c) {
+                const json_t *e = json_object_get(c, p + 7);
+                int s;
+                if (!json_is_object(c))
+                        return -1;
+                if (e == NULL)
+                        continue;
+                s = prc_gha_self_hosted(e);
+                if (s == 1)
+                        return 1;
+                if (s < 0)
+                        r = -1;
+        }
+        return v == NULL && inc == NULL ? -1 : r;
+}
+
+bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
+{
+        const json_t *md;
+        json_t *callers = caller_events(cx);
+        bool ok = true;
+
+        if (callers == NULL)
+                return prc_err_oom(err, "gha-self-hosted-pr");
+        for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const json_t *job;
+                size_t j;
+                const char *ev = prc_gha_is_workflow(md) ? wf_event(callers, md, pr_events) : NULL;
+
+                if (ev == NULL)
+                        continue;
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        const json_t *ro = json_object_get(job, "runs_on"), *v = json_object_get(ro, "value");
+                        char text[PRC_ACT_TEXT_MAX + 1], detail[160];
+                        int s;
+                        if (v == NULL)
+                                continue;       /* a reusable-workflow call: its jobs are judged in its file */
+                        s = prc_gha_self_hosted(v);
+                        if (s < 0 && json_is_string(v)) {
+                                const json_t *x;
+                                size_t k;
+                                json_array_foreach(json_object_get(job, "expressions"), k, x)
+                                        if (str_of(x, "field") != NULL && strcmp(str_of(x, "field"), "runs-on") == 0)
+                                                s = matrix_self_hosted(job, x);
+                        }
+                        if (s == 0)
+                                continue;
+                        if (json_is_string(v)) {
+                                snprintf(text, sizeof(text), "runs-on: %.190s", json_string_value(v));
+                        } else {
+                                char *d = json_dumps(v, JSON_COMPACT);
+                                snprintf(text, sizeof(text), "runs-on: %.190s", d != NULL ? d : "");
+                                free(d);
+                        }
+                        if (s < 0) {
+                                snprintf(detail, sizeof(detail), "runner of job '%.64s' (reachable from %s) is "
+                                         "not static or is a runner group", str_of(job, "id"), ev);
+                                ok = prc_act_unresolved(cx, md_path(md), prc_gha_line(ro), detail, err);
+                                if (!ok)
+                                        break;
+                                continue;
+                        }
+                        snprintf(detail, sizeof(detail), "self-hosted runner for job '%.64s', reachable from %s",
+                                 str_of(job, "id"), ev);
+                        ok = prc_act_found(cx, md_path(md), prc_gha_line(ro), text, detail, err);
+                        if (!ok)
+                                break;
+                }
+        }
+        json_decref(callers);
+        return ok;
+}
+
+/* --- gha-dangerous-trigger --- */
+
+static const char *const pwn_events[] = { "pull_request_target", "workflow_run", "issue_comment", NULL };
+
+/* Actions that run code of the checked-out tree (owner/repo, then the path under it or NULL for any). */
+static const char *const exec_actions[][2] = {
+        { "pre-commit/action", NULL }, { "oxsecurity/megalinter", NULL }, { "docker/build-push-action", NULL },
+        { "goreleaser/goreleaser-action", NULL }, { "cypress-io/github-action", NULL },
+        { "bahmutov/npm-install", NULL }, { "borales/actions-yarn", NULL }, { "gradle/gradle-build-action", NULL },
+        { "github/codeql-action", "autobuild" }, { "pnpm/action-setup", NULL },
+};
+
+static const char *const interpreters[] = {
+        "sh", "bash", "zsh", "dash", "source", ".", "python", "python3", "node", "perl", "ruby", "pwsh", "php",
+        "deno", "bun", NULL,
+};
+
+static const char *const builders[] = {
+        "npm", "npx", "yarn", "pnpm", "make", "cmake", "pip", "pip3", "cargo", "go", "mvn", "gradle", "bundle",
+        "rake", "tox", "nox", "poetry", "uv", "composer", "dotnet", NULL,
+};
+
+static bool in_list(const char *s, const char *const *l)
+{
+        for (size_t i = 0; l[i] != NULL; i++)
+                if (strcmp(s, l[i]) == 0)
+                        return true;
+        return false;
+}
+
+/* Is the step's with.<name> true (a YAML boolean or the string "true")? */
+static bool with_true(const json_t *step, const char *name)
+{
+        const json_t *x;
+        size_t i;
+
+        json_array_foreach(json_object_get(step, "with"), i, x) {
+                const char *n = str_of(x, "name"), *v = str_of(x, "value");
+                if (n != NULL && strcmp(n, name) == 0)
+                        return json_is_true(json_object_get(x, "value")) || (v != NULL && strcmp(v, "true") == 0);
+        }
+        return false;
+}
+
+/* Does this step run code from the tree (a run: script, a local action, a known builder, bundler-cache)? */
+static bool step_runs_tree(const json_t *step)
+{
+        const json_t *u = json_object_get(step, "uses");
+        const char *kind = str_of(u, "kind");
+
+        if (json_is_object(json_object_get(step, "run")))
+                return true;
+        if (kind == NULL)
+                return false;
+        if (strcmp(kind, "local") == 0)
+                return true;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(exec_actions); i++) {
+                const char *sub = str_of(u, "path");
+                if (prc_gha_step_uses(step, exec_actions[i][0]) &&
+                    (exec_actions[i][1] == NULL || (sub != NULL && strstr(sub, exec_actions[i][1]) != NULL)))
+                        return true;
+        }
+        /* bundle install evaluates the Gemfile, which is Ruby code. */
+        return prc_gha_step_uses(step, "ruby/setup-ruby") && with_true(step, "bundler-cache");
+}
+
+/* What a job has done so far, in step order. */
+struct pwn {
+        prc_actx     *cx;
+        const char   *path, *event;
+        const struct scope *sc;
+        const json_t *step;
+        uint32_t      co_line;          /* the pull request's code was checked out here (0: not yet) */
+        char          co_text[PRC_ACT_TEXT_MAX + 1];
+        uint32_t      unres_line;       /* a checkout of a ref computed at run time */
+        bool          checkout;         /* any checkout of the repository so far */
+        bool          art;              /* artifacts of the triggering run downloaded */
+        char          art_path[256];    /* where ("" the workspace) */
+        uint32_t      art_line;
+        bool          done;             /* reported for this job */
+};
+
+static bool pwn_report(struct pwn *w, uint32_t line, const char *what, prc_err *err)
+{
+        char detail[600];
+
+        w->done = true;
+        snprintf(detail, sizeof(detail), "pull request code checked out in a %s workflow, then run: %.400s (line %u)",
+                 w->event, what, (unsigned)line);
+        return prc_act_found(w->cx, w->path, w->co_line, w->co_text, detail, err);
+}
+
+/* Is word (normalized) a path inside dir ("" the workspace, where any relative path is)? */
+static bool under(const char *word, const char *dir)
+{
+        size_t n = strlen(dir);
+
+        if (strncmp(word, "./", 2) == 0)
+                word += 2;
+        if (*dir == 0)
+                return *word != 0 && *word != '/' && *word != '-' && *word != '$';
+        return strncmp(word, dir, n) == 0 && (word[n] == '/' || word[n] == 0);
+}
+
+/* Does a command of the run: script fetch the pull request's code (git with a PR ref, gh pr checkout)? */
+static bool cmd_checks_out(const struct pwn *w, const prc_shc *c)
+{
+        char buf[128];
+
+        if (c->n >= 3 && (strcmp(c->name, "gh") == 0 || strcmp(c->name, "hub") == 0) &&
+            strcmp(c->w[1].val, "pr") == 0 && strcmp(c->w[2].val, "checkout") == 0)
+                return true;
+        if (c->n < 2 || strcmp(c->name, "git") != 0 ||
+            !in_list(c->w[1].val, (const char *const[]){ "fetch", "checkout", "switch", "pull", "merge", "reset",
+                                                         "worktree", "clone", NULL }))
+                return false;
+        for (size_t i = 2; i < c->n; i++) {
+                const char *r = c->w[i].raw;
+                if (strstr(r, "refs/pull/") != NULL ||
+                    (strstr(r, "pull/") != NULL && (strstr(r, "/head") != NULL || strstr(r, "/merge") != NULL)))
+                        return true;
+                if (text_carries(w->sc, w->step, r, true, W_PR_CODE, buf, sizeof(buf)) != NULL)
+                        return true;
+        }
+        return false;
+}
+
+/* Does a command run what the artifact download brought? */
+static bool cmd_runs_artifact(const struct pwn *w, const prc_shc *c)
+{
+        const char *wd = str_of(w->step, "working_directory");
+
+        if (c->n == 0)
+                return false;
+        if (strchr(c->w[0].val, '/') != NULL && under(c->w[0].val, w->art_path) &&
+            (w->art_path[0] != 0 || !w->checkout))
+                return true;
+        if (in_list(c->name, interpreters)) {
+                for (size_t i = 1; i < c->n; i++) {
+                        if (c->w[i].val[0] == '-')
+                                continue;
+                        return under(c->w[i].val, w->art_path) && (w->art_path[0] != 0 || !w->checkout);
+                }
+                return false;
+        }
+        if (in_list(c->name, builders))
+                return w->art_path[0] == 0 ? !w->checkout : wd != NULL && under(wd, w->art_path);
+        return false;
+}
+
+static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
+{
+        struct pwn *w = ctx;
+
+        for (size_t i = 0; i < p->n && !w->done; i++) {
+                const prc_shc *c = &p->c[i];
+                if (c->n == 0)
+                        continue;
+                if (w->co_line != 0)
+                        return pwn_report(w, p->line, p->text, err);
+                if (cmd_checks_out(w, c)) {
+                        w->co_line = p->line;
+                        snprintf(w->co_text, sizeof(w->co_text), "%.200s", p->text);
+                        w->checkout = true;
+                        continue;
+                }
+                if (w->art && cmd_runs_artifact(w, c)) {
+                        char detail[600];
+                        w->done = true;
+                        snprintf(detail, sizeof(detail), "runs what the artifact downloaded at line %u from the "
+                                 "triggering run brought, in a %s workflow", (unsigned)w->art_line, w->event);
+                        return prc_act_found(w->cx, w->path, p->line, p->text, detail, err);
+                }
+        }
+        return true;
+}
+
+/* An actions/checkout of the pull request's code: the ref or repository reads its head, or names refs/pull/. */
+static void checkout_step(struct pwn *w, const json_t *step)
+{
+        const json_t *x;
+        size_t i;
+
+        w->checkout = true;
+        json_array_foreach(json_object_get(step, "with"), i, x) {
+                const char *n = str_of(x, "name"), *v = str_of(x, "value");
+                if (n == NULL || v == NULL || (strcmp(n, "ref") != 0 && strcmp(n, "repository") != 0))
+                        continue;
+                if (strstr(v, "refs/pull/") != NULL) {
+                        w->co_line = prc_gha_line(x);
+                        snprintf(w->co_text, sizeof(w->co_text), "%s: %s", n, v);
+                        return;
+                }
+        }
+        json_array_foreach(json_object_get(step, "expressions"), i, x) {
+                const char *f = str_of(x, "field");
+                const json_t *c;
+                size_t k;
+                if (f == NULL || (strcmp(f, "with.ref") != 0 && strcmp(f, "with.repository") != 0))
+                        continue;
+                if (expr_carries(w->sc, 0, x, W_PR_CODE, 0) != NULL) {
+                        w->co_line = prc_gha_line(x);
+                        snprintf(w->co_text, sizeof(w->co_text), "%s: ${{ %.180s }}", f + 5, str_of(x, "text"));
+                        return;
+                }
+                json_array_foreach(json_object_get(x, "contexts"), k, c) {
+                        const char *p = str_of(c, "path");
+                        if (p != NULL && json_is_true(json_object_get(c, "flows")) &&
+                            (strncmp(p, "steps.", 6) == 0 || strncmp(p, "needs.", 6) == 0))
+                                w->unres_line = prc_gha_line(x);
+                }
+        }
+}
+
+/* A download of the triggering run's artifacts (a run-id names another run; dawidd6's action always does). */
+static bool is_artifact_download(const json_t *step)
+{
+        if (prc_gha_step_uses(step, "actions/download-artifact"))
+                return prc_gha_with(step, "run-id", NULL) != NULL;
+        return prc_gha_step_uses(step, "dawidd6/action-download-artifact");
+}
+
+static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct scope *sc, const json_t *md,
+                    const json_t *job, prc_err *err)
+{
+        struct pwn w;
+        const json_t *st;
+        size_t k;
+
+        memset(&w, 0, sizeof(w));
+        w.cx = cx;
+        w.path = path;
+        w.event = event;
+        w.sc = sc;
+        json_array_foreach(prc_gha_steps(md, job), k, st) {
+                const json_t *run = json_object_get(st, "run"), *cmd;
+                size_t c;
+                sc->lv[0] = st;
+                w.step = st;
+                if (w.co_line != 0 && step_runs_tree(st)) {
+                        char what[PRC_ACT_TEXT_MAX + 1];
+                        const char *raw = str_of(json_object_get(st, "uses"), "raw");
+                        snprintf(what, sizeof(what), "%s", raw != NULL ? raw : "the run: script");
+                        return pwn_report(&w, prc_gha_line(st), what, err);
+                }
+                if (w.co_line == 0 && w.unres_line != 0 && step_runs_tree(st))
+                        return prc_act_unresolved(cx, path, w.unres_line, "checkout ref computed at run time "
+                                                  "(steps or needs outputs), then code is run", err);
+                if (prc_gha_step_uses(st, "actions/checkout")) {
+                        checkout_step(&w, st);
+                        continue;
+                }
+                if (strcmp(event, "workflow_run") == 0 && is_artifact_download(st)) {
+                        const char *p = prc_gha_with(st, "path", NULL);
+                        w.art = true;
+                        w.art_line = prc_gha_line(st);
+                        if (p == NULL || strcmp(p, ".") == 0 || strcmp(p, "./") == 0)
+                                p = "";
+                        if (strncmp(p, "./", 2) == 0)
+                                p += 2;
+                        snprintf(w.art_path, sizeof(w.art_path), "%s", p);
+                        if (w.art_path[0] != 0 && w.art_path[strlen(w.art_path) - 1] == '/')
+                                w.art_path[strlen(w.art_path) - 1] = 0;
+                        continue;
+                }
+                json_array_foreach(json_object_get(json_object_get(run, "tokens"), "commands"), c, cmd) {
+                        if (!prc_sh_walk(json_object_get(cmd, "body"), NULL, pwn_cb, &w, err))
+                                return false;
+                        if (w.done)
+                                return true;
+                }
+        }
+        return true;
+}
+
+bool prc_gha_dangerous_trigger(prc_actx *cx, prc_err *err)
+{
+        const json_t *md;
+        json_t *callers = caller_events(cx);
+        bool ok = true;
+
+        if (callers == NULL)
+                return prc_err_oom(err, "gha-dangerous-trigger");
+        for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const json_t *job;
+                size_t j;
+                struct scope sc = { { NULL, NULL, prc_gha_details(md) } };
+                const char *ev = prc_gha_is_workflow(md) ? wf_event(callers, md, pwn_events) : NULL;
+
+                if (ev == NULL)
+                        continue;
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        sc.lv[1] = job;
+                        if (!pwn_job(cx, md_path(md), ev, &sc, md, job, err)) {
+                                ok = false;
+                                break;
+                        }
+                }
+        }
+        json_decref(callers);
+        return ok;
+}
