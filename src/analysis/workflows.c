@@ -695,54 +695,85 @@ static const char *const pr_events[] = {
         "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment", NULL,
 };
 
+/* Follow rest ("os" or "a.b") through objects from v; NULL when a member is missing. */
+static const json_t *dig(const json_t *v, const char *rest)
+{
+        char k[128];
+
+        while (v != NULL && *rest != 0) {
+                const char *e = strchrnul(rest, '.');
+                size_t n = (size_t)(e - rest);
+                if (n >= sizeof(k) || !json_is_object(v))
+                        return NULL;
+                memcpy(k, rest, n);
+                k[n] = 0;
+                v = json_object_get(v, k);
+                rest = *e != 0 ? e + 1 : e;
+        }
+        return v;
+}
+
+/* Fold one matrix value into r (1 wins, then -1). */
+static int fold_sh(int r, const json_t *v)
+{
+        int s = v != NULL ? prc_gha_self_hosted(v) : 0;
+
+        return r == 1 || s == 1 ? 1 : (r < 0 || s < 0 ? -1 : 0);
+}
+
 /*
- * A runs-on that is exactly ${{ matrix.NAME }}: every value NAME takes in the
- * job's literal matrix (its rows and include entries).  1 / 0 / -1 as
- * prc_gha_self_hosted; -1 too when the matrix is not literal.
+ * A runs-on that is exactly ${{ matrix.NAME[.FIELD...] }}: every value it
+ * takes in the job's literal matrix (its rows and include entries).  1 / 0 /
+ * -1 as prc_gha_self_hosted; -1 too when the matrix is not literal.
  */
 static int matrix_self_hosted(const json_t *job, const json_t *x)
 {
-        const json_t *c = json_array_get(json_object_get(x, "contexts"), 0), *m, *v, *inc;
-        const char *p = str_of(c, "path");
-        size_t i;
+        const json_t *c = json_array_get(json_object_get(x, "contexts"), 0), *m, *v, *inc, *e;
+        const char *p = str_of(c, "path"), *dot;
+        char key[128];
+        size_t i, n;
         int r = 0;
 
         if (p == NULL || json_array_size(json_object_get(x, "contexts")) != 1 || strncmp(p, "matrix.", 7) != 0 ||
-            strchr(p + 7, '.') != NULL || strchr(p + 7, '[') != NULL)
+            strchr(p, '[') != NULL || !json_is_true(json_object_get(c, "flows")))
                 return -1;
+        p += 7;
+        dot = strchrnul(p, '.');
+        n = (size_t)(dot - p);
+        if (n == 0 || n >= sizeof(key))
+                return -1;
+        memcpy(key, p, n);
+        key[n] = 0;
+        p = *dot != 0 ? dot + 1 : dot;
         m = json_object_get(json_object_get(json_object_get(job, "strategy"), "value"), "matrix");
         if (!json_is_object(m))
                 return -1;
-        v = json_object_get(m, p + 7);
-        if (v != NULL) {
-                const json_t *e;
-                if (!json_is_array(v))
-                        return -1;
-                json_array_foreach(v, i, e) {
-                        int s = prc_gha_self_hosted(e);
-                        if (s == 1)
-                                return 1;
-                        if (s < 0)
-                                r = -1;
-                }
-        }
+        v = json_object_get(m, key);
         inc = json_object_get(m, "include");
-        if (inc != NULL && !json_is_array(inc))
+        if ((v != NULL && !json_is_array(v)) || (inc != NULL && !json_is_array(inc)) || (v == NULL && inc == NULL))
                 return -1;
-        json_array_foreach(inc, i, c) {
-                const json_t *e = json_object_get(c, p + 7);
-                int s;
-                if (!json_is_object(c))
+        json_array_foreach(v, i, e)
+                r = fold_sh(r, dig(e, p));
+        json_array_foreach(inc, i, e) {
+                if (!json_is_object(e))
                         return -1;
-                if (e == NULL)
-                        continue;
-                s = prc_gha_self_hosted(e);
-                if (s == 1)
-                        return 1;
-                if (s < 0)
-                        r = -1;
+                r = fold_sh(r, dig(json_object_get(e, key), p));
         }
-        return v == NULL && inc == NULL ? -1 : r;
+        return r;
+}
+
+/* Can only literals of x become its result (every context compared, negated or tested)? */
+static bool literal_result(const json_t *x)
+{
+        const json_t *c;
+        size_t i;
+
+        if (!json_is_array(json_object_get(x, "contexts")))
+                return false;
+        json_array_foreach(json_object_get(x, "contexts"), i, c)
+                if (json_is_true(json_object_get(c, "flows")))
+                        return false;
+        return true;
 }
 
 bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
@@ -772,7 +803,8 @@ bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
                                 size_t k;
                                 json_array_foreach(json_object_get(job, "expressions"), k, x)
                                         if (str_of(x, "field") != NULL && strcmp(str_of(x, "field"), "runs-on") == 0)
-                                                s = matrix_self_hosted(job, x);
+                                                s = literal_result(x) ? label_self_hosted(v) == 1 :
+                                                                        matrix_self_hosted(job, x);
                         }
                         if (s == 0)
                                 continue;
@@ -846,28 +878,6 @@ static bool with_true(const json_t *step, const char *name)
         return false;
 }
 
-/* Does this step run code from the tree (a run: script, a local action, a known builder, bundler-cache)? */
-static bool step_runs_tree(const json_t *step)
-{
-        const json_t *u = json_object_get(step, "uses");
-        const char *kind = str_of(u, "kind");
-
-        if (json_is_object(json_object_get(step, "run")))
-                return true;
-        if (kind == NULL)
-                return false;
-        if (strcmp(kind, "local") == 0)
-                return true;
-        for (size_t i = 0; i < PRC_ARRAY_LEN(exec_actions); i++) {
-                const char *sub = str_of(u, "path");
-                if (prc_gha_step_uses(step, exec_actions[i][0]) &&
-                    (exec_actions[i][1] == NULL || (sub != NULL && strstr(sub, exec_actions[i][1]) != NULL)))
-                        return true;
-        }
-        /* bundle install evaluates the Gemfile, which is Ruby code. */
-        return prc_gha_step_uses(step, "ruby/setup-ruby") && with_true(step, "bundler-cache");
-}
-
 /* What a job has done so far, in step order. */
 struct pwn {
         prc_actx     *cx;
@@ -875,6 +885,7 @@ struct pwn {
         const struct scope *sc;
         const json_t *step;
         uint32_t      co_line;          /* the pull request's code was checked out here (0: not yet) */
+        char          co_path[256];     /* into this directory ("" the workspace) */
         char          co_text[PRC_ACT_TEXT_MAX + 1];
         uint32_t      unres_line;       /* a checkout of a ref computed at run time */
         bool          checkout;         /* any checkout of the repository so far */
@@ -904,6 +915,103 @@ static bool under(const char *word, const char *dir)
         if (*dir == 0)
                 return *word != 0 && *word != '/' && *word != '-' && *word != '$';
         return strncmp(word, dir, n) == 0 && (word[n] == '/' || word[n] == 0);
+}
+
+/* Commands that read or move files but run nothing of the tree they are in. */
+static const char *const inert[] = {
+        "echo", "printf", "cat", "grep", "egrep", "fgrep", "rg", "git", "gh", "jq", "yq", "sed", "awk", "head",
+        "tail", "wc", "sort", "uniq", "cut", "tr", "test", "[", "true", "false", ":", "ls", "find", "diff", "cmp",
+        "mkdir", "rm", "cp", "mv", "touch", "tee", "set", "export", "unset", "exit", "return", "cd", "pushd", "popd",
+        "read", "sleep", "date", "basename", "dirname", "realpath", "readlink", "stat", "file", "du", "df",
+        "printenv", "which", "type", "shift", "local", "declare", "continue", "break", "curl", "wget", "zip",
+        "unzip", "tar", "gzip", "gunzip", "sha256sum", "sha1sum", "md5sum", "chmod", "ln", "column", "base64",
+        NULL,
+};
+
+struct runs {
+        const char *dir;        /* the checkout directory ("" the workspace) */
+        bool        mentions;   /* a word names dir */
+        bool        runs;       /* a command outside the inert list */
+        char        text[PRC_ACT_TEXT_MAX + 1]; /* the first such pipeline */
+        uint32_t    line;
+};
+
+static bool runs_cb(void *ctx, const prc_shp *p, prc_err *err)
+{
+        struct runs *r = ctx;
+
+        (void)err;
+        for (size_t i = 0; i < p->n; i++) {
+                const prc_shc *c = &p->c[i];
+                if (c->n > 0 && !in_list(c->name, inert) && !r->runs) {
+                        r->runs = true;
+                        r->line = p->line;
+                        snprintf(r->text, sizeof(r->text), "%.200s", p->text);
+                }
+                for (size_t j = 0; r->dir[0] != 0 && j < c->n; j++)
+                        if (strstr(c->w[j].val, r->dir) != NULL)
+                                r->mentions = true;
+        }
+        return true;
+}
+
+/*
+ * Does this step, after the pull request's code was checked out into dir,
+ * run it: a run: script with a command outside the inert list that works
+ * in dir (the workspace, a working-directory in dir, or a word naming dir);
+ * a local action under dir; a known builder action; ruby/setup-ruby with
+ * bundler-cache (bundle install evaluates the Gemfile).  A script that is
+ * not POSIX shell (tokens null) counts as running.
+ */
+static bool step_runs_tree(const struct pwn *w, const json_t *step, prc_err *err, bool *out, char *what,
+                           size_t wsz, uint32_t *wline)
+{
+        const json_t *u = json_object_get(step, "uses"), *run = json_object_get(step, "run"), *cmd;
+        const char *kind = str_of(u, "kind"), *dir = w->co_path, *wd = str_of(step, "working_directory");
+        struct runs r = { dir, false, false };
+        size_t i;
+
+        *out = false;
+        snprintf(what, wsz, "%s", str_of(u, "raw") != NULL ? str_of(u, "raw") : "a script that is not POSIX shell");
+        *wline = prc_gha_line(step);
+        if (json_is_object(run)) {
+                const json_t *cmds = json_object_get(json_object_get(run, "tokens"), "commands");
+                if (!json_is_array(cmds)) {
+                        *out = true;
+                        return true;
+                }
+                json_array_foreach(cmds, i, cmd)
+                        if (!prc_sh_walk(json_object_get(cmd, "body"), NULL, runs_cb, &r, err))
+                                return false;
+                *out = r.runs && (dir[0] == 0 || r.mentions || (wd != NULL && under(wd, dir)));
+                snprintf(what, wsz, "%s", r.text);
+                *wline = r.line;
+                return true;
+        }
+        if (kind == NULL)
+                return true;
+        if (strcmp(kind, "local") == 0) {
+                *out = under(str_of(u, "path") != NULL ? str_of(u, "path") : "", dir);
+                return true;
+        }
+        for (size_t k = 0; k < PRC_ARRAY_LEN(exec_actions); k++) {
+                const char *sub = str_of(u, "path");
+                if (prc_gha_step_uses(step, exec_actions[k][0]) &&
+                    (exec_actions[k][1] == NULL || (sub != NULL && strstr(sub, exec_actions[k][1]) != NULL)))
+                        *out = true;
+        }
+        /* bundle install evaluates the Gemfile, which is Ruby code. */
+        if (prc_gha_step_uses(step, "ruby/setup-ruby") && with_true(step, "bundler-cache"))
+                *out = true;
+        if (*out && dir[0] != 0) {
+                const json_t *x;
+                bool named = false;
+                json_array_foreach(json_object_get(step, "with"), i, x)
+                        if (str_of(x, "value") != NULL && strstr(str_of(x, "value"), dir) != NULL)
+                                named = true;
+                *out = named;
+        }
+        return true;
 }
 
 /* Does a command of the run: script fetch the pull request's code (git with a PR ref, gh pr checkout)? */
@@ -960,10 +1068,14 @@ static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
                 const prc_shc *c = &p->c[i];
                 if (c->n == 0)
                         continue;
-                if (w->co_line != 0)
+                if (w->co_line != 0) {
+                        if (in_list(c->name, inert))
+                                continue;
                         return pwn_report(w, p->line, p->text, err);
+                }
                 if (cmd_checks_out(w, c)) {
                         w->co_line = p->line;
+                        w->co_path[0] = 0;
                         snprintf(w->co_text, sizeof(w->co_text), "%.200s", p->text);
                         w->checkout = true;
                         continue;
@@ -979,11 +1091,28 @@ static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
         return true;
 }
 
+/* Where the pull request's code went: dir without "./" and a trailing '/' ("" the workspace). */
+static void set_dir(struct pwn *w, const char *dir)
+{
+        size_t n;
+
+        snprintf(w->co_path, sizeof(w->co_path), "%s", dir);
+        n = strlen(w->co_path);
+        if (n > 0 && w->co_path[n - 1] == '/')
+                w->co_path[n - 1] = 0;
+}
+
 /* An actions/checkout of the pull request's code: the ref or repository reads its head, or names refs/pull/. */
 static void checkout_step(struct pwn *w, const json_t *step)
 {
         const json_t *x;
         size_t i;
+        const char *dir = prc_gha_with(step, "path", NULL);
+
+        if (dir == NULL || strcmp(dir, ".") == 0)
+                dir = "";
+        if (strncmp(dir, "./", 2) == 0)
+                dir += 2;
 
         w->checkout = true;
         json_array_foreach(json_object_get(step, "with"), i, x) {
@@ -992,7 +1121,8 @@ static void checkout_step(struct pwn *w, const json_t *step)
                         continue;
                 if (strstr(v, "refs/pull/") != NULL) {
                         w->co_line = prc_gha_line(x);
-                        snprintf(w->co_text, sizeof(w->co_text), "%s: %s", n, v);
+                        snprintf(w->co_text, sizeof(w->co_text), "%s: %.180s", n, v);
+                        set_dir(w, dir);
                         return;
                 }
         }
@@ -1005,6 +1135,7 @@ static void checkout_step(struct pwn *w, const json_t *step)
                 if (expr_carries(w->sc, 0, x, W_PR_CODE, 0) != NULL) {
                         w->co_line = prc_gha_line(x);
                         snprintf(w->co_text, sizeof(w->co_text), "%s: ${{ %.180s }}", f + 5, str_of(x, "text"));
+                        set_dir(w, dir);
                         return;
                 }
                 json_array_foreach(json_object_get(x, "contexts"), k, c) {
@@ -1041,15 +1172,18 @@ static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct sc
                 size_t c;
                 sc->lv[0] = st;
                 w.step = st;
-                if (w.co_line != 0 && step_runs_tree(st)) {
+                if (w.co_line != 0 || w.unres_line != 0) {
+                        bool runs;
                         char what[PRC_ACT_TEXT_MAX + 1];
-                        const char *raw = str_of(json_object_get(st, "uses"), "raw");
-                        snprintf(what, sizeof(what), "%s", raw != NULL ? raw : "the run: script");
-                        return pwn_report(&w, prc_gha_line(st), what, err);
+                        uint32_t wl;
+                        if (!step_runs_tree(&w, st, err, &runs, what, sizeof(what), &wl))
+                                return false;
+                        if (runs && w.co_line != 0)
+                                return pwn_report(&w, wl, what, err);
+                        if (runs)
+                                return prc_act_unresolved(cx, path, w.unres_line, "checkout ref computed at run "
+                                                          "time (steps or needs outputs), then code is run", err);
                 }
-                if (w.co_line == 0 && w.unres_line != 0 && step_runs_tree(st))
-                        return prc_act_unresolved(cx, path, w.unres_line, "checkout ref computed at run time "
-                                                  "(steps or needs outputs), then code is run", err);
                 if (prc_gha_step_uses(st, "actions/checkout")) {
                         checkout_step(&w, st);
                         continue;
