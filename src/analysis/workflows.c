@@ -968,7 +968,7 @@ static bool step_runs_tree(const struct pwn *w, const json_t *step, prc_err *err
 {
         const json_t *u = json_object_get(step, "uses"), *run = json_object_get(step, "run"), *cmd;
         const char *kind = str_of(u, "kind"), *dir = w->co_path, *wd = str_of(step, "working_directory");
-        struct runs r = { dir, false, false };
+        struct runs r = { .dir = dir };
         size_t i;
 
         *out = false;
