@@ -653,7 +653,8 @@ static bool env_step(prc_actx *cx, const char *path, const char *event, const st
                         if (p == NULL)
                                 continue;
                         line_text(line, text, sizeof(text));
-                        snprintf(detail, sizeof(detail), "%.500s written to %s in a workflow triggered by %s", p, f, event);
+                        snprintf(detail, sizeof(detail), "%.500s written to %s in a workflow triggered by %s", p, f,
+                                 event);
                         if (!prc_act_found(cx, path, prc_gha_line(line), text, detail, err))
                                 return false;
                 }
@@ -900,8 +901,8 @@ static bool pwn_report(struct pwn *w, uint32_t line, const char *what, prc_err *
         char detail[600];
 
         w->done = true;
-        snprintf(detail, sizeof(detail), "pull request code checked out in a workflow triggered by %s, then run: %.400s (line %u)",
-                 w->event, what, (unsigned)line);
+        snprintf(detail, sizeof(detail), "pull request code checked out in a workflow triggered by %s, then run: "
+                 "%.400s (line %u)", w->event, what, (unsigned)line);
         return prc_act_found(w->cx, w->path, w->co_line, w->co_text, detail, err);
 }
 
@@ -1084,7 +1085,8 @@ static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
                         char detail[600];
                         w->done = true;
                         snprintf(detail, sizeof(detail), "runs what the artifact downloaded at line %u from the "
-                                 "triggering run brought, in a workflow triggered by %s", (unsigned)w->art_line, w->event);
+                                 "triggering run brought, in a workflow triggered by %s", (unsigned)w->art_line,
+                                 w->event);
                         return prc_act_found(w->cx, w->path, p->line, p->text, detail, err);
                 }
         }
