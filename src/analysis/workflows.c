@@ -1093,6 +1093,26 @@ static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
         return true;
 }
 
+/*
+ * Does this actions/checkout refuse a fork's head in pull_request_target and
+ * workflow_run runs?  It does from v7 (and in the v5 and v6 lines once the
+ * guard was backported, which their major tags follow) unless
+ * allow-unsafe-pr-checkout is true.  A commit pin or an older tag may predate
+ * the guard: not known, so not guarded.
+ */
+static bool checkout_guarded(const json_t *step)
+{
+        const char *ref = str_of(json_object_get(step, "uses"), "ref");
+        unsigned long major;
+        char *end;
+
+        if (with_true(step, "allow-unsafe-pr-checkout") || ref == NULL || ref[0] != 'v' || ref[1] < '0' ||
+            ref[1] > '9')
+                return false;
+        major = strtoul(ref + 1, &end, 10);
+        return (*end == 0 && major >= 5) || (*end == '.' && major >= 7);
+}
+
 /* Where the pull request's code went: dir without "./" and a trailing '/' ("" the workspace). */
 static void set_dir(struct pwn *w, const char *dir)
 {
@@ -1115,6 +1135,8 @@ static void checkout_step(struct pwn *w, const json_t *step)
                 dir = "";
         if (strncmp(dir, "./", 2) == 0)
                 dir += 2;
+        if (checkout_guarded(step))
+                return;
 
         w->checkout = true;
         json_array_foreach(json_object_get(step, "with"), i, x) {
