@@ -7,7 +7,16 @@
  */
 #include "t.h"
 
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analysis/workflows.h"
+#include "base/file.h"
+#include "base/limits.h"
+#include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "engine/policy.h"
 
 static void test_analyses_gha_a__free_text_contexts_are_untrusted(void)
 {
@@ -93,10 +102,126 @@ static void test_analyses_gha_a__self_hosted_runner_labels(void)
         T_EQ_INT(sh("[\"linux\", \"${{ matrix.arch }}\"]"), -1);
 }
 
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The checked ManifestDocs of dir's .github/workflows (paths relative to dir, sorted), appended to mdocs. */
+static size_t repo_workflows(const char *dir, json_t *mdocs)
+{
+        char wf[3200], *names[512];
+        size_t n = 0;
+        struct dirent *de;
+        DIR *dp;
+
+        snprintf(wf, sizeof(wf), "%s/.github/workflows", dir);
+        dp = opendir(wf);
+        if (dp == NULL)
+                return 0;
+        while ((de = readdir(dp)) != NULL && n < PRC_ARRAY_LEN(names))
+                if (de->d_name[0] != '.' || strlen(de->d_name) > 5)
+                        names[n++] = strdup(de->d_name);
+        closedir(dp);
+        qsort(names, n, sizeof(names[0]), cmp_str);
+        for (size_t i = 0; i < n; i++) {
+                char rel[512], path[3800];
+                const prc_extractor *x;
+                prc_buf b;
+                prc_err e;
+                json_t *md;
+                snprintf(rel, sizeof(rel), ".github/workflows/%s", names[i]);
+                snprintf(path, sizeof(path), "%s/%s", dir, rel);
+                free(names[i]);
+                x = prc_extractor_for_path(rel);
+                if (x == NULL || strcmp(x->format, "gha-workflow") != 0)
+                        continue;
+                prc_err_init(&e);
+                prc_buf_init(&b, 8u << 20);
+                T_ASSERT(prc_file_read(path, 8u << 20, 0, &b, &e));
+                {
+                        prc_xin in = { rel, b.data, b.len, &prc_limits_default };
+                        md = x->fn(&in, &e);
+                }
+                prc_buf_clear(&b);
+                T_NOERR(e);
+                T_ASSERT(prc_mdoc_check(md, rel, x->format, &e));
+                T_ASSERT(json_array_append_new(mdocs, md) == 0);
+        }
+        return json_array_size(mdocs);
+}
+
+/*
+ * Every workflow of ../shared/corpora/manifests, extracted in this process
+ * and judged by the five analyses, repository by repository: under ASan,
+ * with the same ManifestDocs a scan gives them.  The unpinned uses are the
+ * 314 a plain grep of the corpus finds (docs/analyses.md).
+ */
+static void test_analyses_gha_a__corpus_workflows_are_judged(void)
+{
+        static const char *const ids[] = {
+                "gha-unpinned-uses", "gha-dangerous-trigger", "gha-template-injection", "gha-env-injection",
+                "gha-self-hosted-pr",
+        };
+        const char *c = t_corpora();
+        char top[1024];
+        size_t files = 0, found[PRC_ARRAY_LEN(ids)] = { 0 };
+        struct dirent *eco;
+        DIR *de;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "corpora absent: this test needs ../shared/corpora/manifests");
+        snprintf(top, sizeof(top), "%s/manifests", c);
+        de = opendir(top);
+        T_ASSERT(de != NULL);
+        while ((eco = readdir(de)) != NULL) {
+                char ed[1400];
+                struct dirent *rp;
+                DIR *dr;
+                if (eco->d_name[0] == '.')
+                        continue;
+                snprintf(ed, sizeof(ed), "%s/%s", top, eco->d_name);
+                dr = opendir(ed);
+                if (dr == NULL)
+                        continue;
+                while ((rp = readdir(dr)) != NULL) {
+                        char rd[3000];
+                        json_t *mdocs;
+                        if (rp->d_name[0] == '.')
+                                continue;
+                        mdocs = json_array();
+                        T_ASSERT(mdocs != NULL);
+                        snprintf(rd, sizeof(rd), "%s/%s", ed, rp->d_name);
+                        files += repo_workflows(rd, mdocs);
+                        for (size_t k = 0; json_array_size(mdocs) > 0 && k < PRC_ARRAY_LEN(ids); k++) {
+                                prc_ainput in = { NULL, 0, NULL, 0, NULL, 0, mdocs };
+                                prc_obs_list l;
+                                bool gap = false;
+                                prc_err e;
+                                memset(&l, 0, sizeof(l));
+                                prc_err_init(&e);
+                                T_ASSERT(prc_analysis_run(prc_analysis_find(ids[k]), &in, &l, &gap, &e));
+                                T_ASSERT(!gap);
+                                for (size_t o = 0; o < l.n; o++)
+                                        if (l.items[o].outcome == PRC_OUT_FOUND)
+                                                found[k] += json_array_size(l.items[o].locations);
+                                prc_obs_list_clear(&l);
+                        }
+                        json_decref(mdocs);
+                }
+                closedir(dr);
+        }
+        closedir(de);
+        T_EQ_INT(files, 252);
+        T_EQ_INT(found[0], 314);
+}
+
 static const prc_test tests[] = {
         T(test_analyses_gha_a__free_text_contexts_are_untrusted),
         T(test_analyses_gha_a__numbers_shas_booleans_and_logins_are_not),
         T(test_analyses_gha_a__pull_request_code_contexts),
         T(test_analyses_gha_a__self_hosted_runner_labels),
+        T(test_analyses_gha_a__corpus_workflows_are_judged),
 };
 PRC_SUITE(analyses_gha_a, tests)
