@@ -884,7 +884,7 @@ struct pwn {
         prc_actx     *cx;
         const char   *path, *event;
         const struct scope *sc;
-        const json_t *step;
+        const json_t *step, *job;
         uint32_t      co_line;          /* the pull request's code was checked out here (0: not yet) */
         char          co_path[256];     /* into this directory ("" the workspace) */
         char          co_text[PRC_ACT_TEXT_MAX + 1];
@@ -1124,6 +1124,66 @@ static void set_dir(struct pwn *w, const char *dir)
                 w->co_path[n - 1] = 0;
 }
 
+/* What a step that looks a pull request's head up writes: the CLI's, the REST API's and the payload's names. */
+static const char *const head_lookup[] = {
+        "headRefOid", "headRefName", "head.sha", "head.ref", "head_sha", "head_ref", "/pulls/", "pulls.get",
+        "pr view", "refs/pull/", NULL,
+};
+
+static bool mentions_head(const char *s)
+{
+        for (size_t i = 0; s != NULL && head_lookup[i] != NULL; i++)
+                if (strstr(s, head_lookup[i]) != NULL)
+                        return true;
+        return false;
+}
+
+/*
+ * Does "ID.outputs.NAME" come from a step of the job that looks the pull
+ * request's head up (gh pr view --json headRefOid, the pulls REST API, the
+ * payload's head SHA)?  The step's script and its github-script code are
+ * searched for those names; a step that does not is left to the caller
+ * (unresolved).
+ */
+static bool output_names_pr_head(const json_t *job, const char *ref)
+{
+        const char *dot = strchr(ref, '.');
+        const json_t *st;
+        size_t i;
+
+        if (dot == NULL)
+                return false;
+        json_array_foreach(json_object_get(job, "steps"), i, st) {
+                const char *id = str_of(st, "id");
+                const json_t *cmd, *x;
+                size_t c;
+                if (id == NULL || strlen(id) != (size_t)(dot - ref) || strncmp(id, ref, (size_t)(dot - ref)) != 0)
+                        continue;
+                if (mentions_head(prc_gha_with(st, "script", NULL)))
+                        return true;
+                json_array_foreach(json_object_get(st, "expressions"), c, x) {
+                        const json_t *ctx;
+                        size_t k;
+                        json_array_foreach(json_object_get(x, "contexts"), k, ctx)
+                                if (str_of(ctx, "path") != NULL && prc_gha_context_pr_code(str_of(ctx, "path")))
+                                        return true;
+                }
+                json_array_foreach(json_object_get(json_object_get(json_object_get(st, "run"), "tokens"),
+                                                   "commands"), c, cmd) {
+                        const json_t *l;
+                        size_t j;
+                        json_array_foreach(json_object_get(cmd, "body"), j, l) {
+                                char text[1024];
+                                line_text(l, text, sizeof(text));
+                                if (mentions_head(text))
+                                        return true;
+                        }
+                }
+                return false;
+        }
+        return false;
+}
+
 /* An actions/checkout of the pull request's code: the ref or repository reads its head, or names refs/pull/. */
 static void checkout_step(struct pwn *w, const json_t *step)
 {
@@ -1164,8 +1224,16 @@ static void checkout_step(struct pwn *w, const json_t *step)
                 }
                 json_array_foreach(json_object_get(x, "contexts"), k, c) {
                         const char *p = str_of(c, "path");
-                        if (p != NULL && json_is_true(json_object_get(c, "flows")) &&
-                            (strncmp(p, "steps.", 6) == 0 || strncmp(p, "needs.", 6) == 0))
+                        if (p == NULL || !json_is_true(json_object_get(c, "flows")))
+                                continue;
+                        if (strncmp(p, "steps.", 6) == 0 && output_names_pr_head(w->job, p + 6)) {
+                                w->co_line = prc_gha_line(x);
+                                snprintf(w->co_text, sizeof(w->co_text), "%s: ${{ %.180s }}", f + 5,
+                                         str_of(x, "text"));
+                                set_dir(w, dir);
+                                return;
+                        }
+                        if (strncmp(p, "steps.", 6) == 0 || strncmp(p, "needs.", 6) == 0)
                                 w->unres_line = prc_gha_line(x);
                 }
         }
@@ -1191,6 +1259,7 @@ static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct sc
         w.path = path;
         w.event = event;
         w.sc = sc;
+        w.job = job;
         json_array_foreach(prc_gha_steps(md, job), k, st) {
                 const json_t *run = json_object_get(st, "run"), *cmd;
                 size_t c;
