@@ -777,14 +777,106 @@ static bool literal_result(const json_t *x)
         return true;
 }
 
+/* A runs-on expression x of job: 1 / 0 / -1 (literal outcomes, then the job's literal matrix). */
+static int expr_self_hosted(const json_t *job, const json_t *x, const json_t *v)
+{
+        if (literal_result(x))
+                return label_self_hosted(v) == 1;
+        return matrix_self_hosted(job, x);
+}
+
+/*
+ * The local reusable workflows called from pull-request workflows of the run:
+ * path -> [the calling jobs].  New reference.
+ */
+static json_t *caller_jobs(const prc_actx *cx)
+{
+        json_t *map = json_object();
+        const json_t *md;
+
+        for (size_t i = 0; map != NULL && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const json_t *job;
+                size_t j;
+                bool pr = false;
+                for (size_t e = 0; pr_events[e] != NULL; e++)
+                        pr = pr || prc_gha_trigger(md, pr_events[e]) != NULL;
+                if (!pr || !prc_gha_is_workflow(md))
+                        continue;
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        const json_t *u = json_object_get(job, "uses");
+                        const char *p = str_of(u, "path"), *k = str_of(u, "kind");
+                        json_t *a;
+                        if (p == NULL || k == NULL || strcmp(k, "local") != 0)
+                                continue;
+                        if (strncmp(p, "./", 2) == 0)
+                                p += 2;
+                        a = json_object_get(map, p);
+                        if (a == NULL) {
+                                a = json_array();
+                                if (a == NULL || json_object_set_new(map, p, a) != 0) {
+                                        json_decref(map);
+                                        return NULL;
+                                }
+                        }
+                        if (json_array_append(a, (json_t *)job) != 0) {
+                                json_decref(map);
+                                return NULL;
+                        }
+                }
+        }
+        return map;
+}
+
+/*
+ * A reusable workflow's runs-on that is ${{ inputs.NAME }}: what every
+ * calling job passes as with.NAME (a literal, or an expression judged in
+ * the caller's matrix).  A caller that passes nothing leaves the input's
+ * default, which the extractor does not give: -1.
+ */
+static int input_self_hosted(const json_t *calling, const json_t *x)
+{
+        const json_t *c = json_array_get(json_object_get(x, "contexts"), 0), *cj;
+        const char *p = str_of(c, "path");
+        size_t i;
+        int r = 0;
+
+        if (p == NULL || json_array_size(json_object_get(x, "contexts")) != 1 || strncmp(p, "inputs.", 7) != 0 ||
+            json_array_size(calling) == 0)
+                return -1;
+        p += 7;
+        json_array_foreach(calling, i, cj) {
+                const json_t *w, *e;
+                size_t k;
+                int s = -1;
+                json_array_foreach(json_object_get(cj, "with"), k, w) {
+                        const char *n = str_of(w, "name"), *v = str_of(w, "value");
+                        if (n == NULL || strcasecmp(n, p) != 0)
+                                continue;
+                        s = v != NULL && strstr(v, "${{") == NULL ? prc_gha_self_hosted(json_object_get(w, "value"))
+                                                                  : -1;
+                        json_array_foreach(json_object_get(cj, "expressions"), k, e) {
+                                const char *f = str_of(e, "field");
+                                if (v != NULL && f != NULL && strncmp(f, "with.", 5) == 0 && strcasecmp(f + 5, p) == 0)
+                                        s = expr_self_hosted(cj, e, json_object_get(w, "value"));
+                        }
+                        break;
+                }
+                r = s == 1 || r == 1 ? 1 : (s < 0 || r < 0 ? -1 : 0);
+        }
+        return r;
+}
+
 bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
 {
         const json_t *md;
-        json_t *callers = caller_events(cx);
+        json_t *callers = caller_events(cx), *calls = caller_jobs(cx);
         bool ok = true;
 
-        if (callers == NULL)
+        if (callers == NULL || calls == NULL) {
+                json_decref(callers);
+                json_decref(calls);
                 return prc_err_oom(err, "gha-self-hosted-pr");
+        }
         for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
                 const json_t *job;
                 size_t j;
@@ -802,10 +894,13 @@ bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
                         if (s < 0 && json_is_string(v)) {
                                 const json_t *x;
                                 size_t k;
-                                json_array_foreach(json_object_get(job, "expressions"), k, x)
-                                        if (str_of(x, "field") != NULL && strcmp(str_of(x, "field"), "runs-on") == 0)
-                                                s = literal_result(x) ? label_self_hosted(v) == 1 :
-                                                                        matrix_self_hosted(job, x);
+                                json_array_foreach(json_object_get(job, "expressions"), k, x) {
+                                        if (str_of(x, "field") == NULL || strcmp(str_of(x, "field"), "runs-on") != 0)
+                                                continue;
+                                        s = expr_self_hosted(job, x, v);
+                                        if (s < 0)
+                                                s = input_self_hosted(json_object_get(calls, md_path(md)), x);
+                                }
                         }
                         if (s == 0)
                                 continue;
@@ -832,6 +927,7 @@ bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
                 }
         }
         json_decref(callers);
+        json_decref(calls);
         return ok;
 }
 
