@@ -230,8 +230,8 @@ static bool ctx_wanted(const char *path, const json_t *x, enum want w)
         return t == PRC_GHA_UNTRUSTED || (t == PRC_GHA_HOLDS_UNTRUSTED && expr_calls(x, "tojson"));
 }
 
-static bool env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
-                        unsigned depth);
+static const char *env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
+                               unsigned depth);
 
 /* The first context whose value can become x's result and carries what w asks for (directly or through env.X). */
 static const char *expr_carries(const struct scope *sc, unsigned lv, const json_t *x, enum want w, unsigned depth)
@@ -245,20 +245,23 @@ static const char *expr_carries(const struct scope *sc, unsigned lv, const json_
                         continue;
                 if (ctx_wanted(p, x, w))
                         return p;
-                if (strncmp(p, "env.", 4) == 0 && depth < 4 && env_carries(sc, lv, p + 4, true, w, depth + 1))
-                        return p;
+                if (strncmp(p, "env.", 4) == 0 && depth < 4) {
+                        const char *q = env_carries(sc, lv, p + 4, true, w, depth + 1);
+                        if (q != NULL)
+                                return q;
+                }
         }
         return NULL;
 }
 
 /*
  * Does the variable name, as the place at level lv and outward sees it,
- * carry what w asks for?  The innermost place that defines it decides
+ * carry what w asks for (the context it carries, or NULL)?  The innermost place that defines it decides
  * (a step's env shadows its job's).  ci: the env context, whose names
  * GitHub matches without case; the shell's $NAME matches exactly.
  */
-static bool env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
-                        unsigned depth)
+static const char *env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
+                               unsigned depth)
 {
         for (unsigned l = lv; l < PRC_ARRAY_LEN(sc->lv); l++) {
                 const json_t *nv, *x;
@@ -273,15 +276,17 @@ static bool env_carries(const struct scope *sc, unsigned lv, const char *name, b
                 if (!defined)
                         continue;
                 json_array_foreach(json_object_get(sc->lv[l], "expressions"), i, x) {
-                        const char *f = str_of(x, "field");
-                        if (f != NULL && strncmp(f, "env.", 4) == 0 &&
-                            (ci ? strcasecmp(f + 4, name) : strcmp(f + 4, name)) == 0 &&
-                            expr_carries(sc, l + 1, x, w, depth) != NULL)
-                                return true;
+                        const char *f = str_of(x, "field"), *p;
+                        if (f == NULL || strncmp(f, "env.", 4) != 0 ||
+                            (ci ? strcasecmp(f + 4, name) : strcmp(f + 4, name)) != 0)
+                                continue;
+                        p = expr_carries(sc, l + 1, x, w, depth);
+                        if (p != NULL)
+                                return p;
                 }
-                return false;
+                return NULL;
         }
-        return false;
+        return NULL;
 }
 
 /* The step's run-field expression written exactly as text (between the braces, blanks trimmed), or NULL. */
@@ -343,12 +348,17 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
                                 j++;
                         if (!((s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= 'a' && s[j] <= 'z') || s[j] == '_'))
                                 continue;
+                        char name[128];
+                        const char *p;
                         while (((s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= 'a' && s[j] <= 'z') || s[j] == '_' ||
-                                (s[j] >= '0' && s[j] <= '9')) && n + 1 < bufsz)
-                                buf[n++] = s[j++];
-                        buf[n] = 0;
-                        if (env_carries(sc, 0, buf, false, w, 0))
+                                (s[j] >= '0' && s[j] <= '9')) && n + 1 < sizeof(name))
+                                name[n++] = s[j++];
+                        name[n] = 0;
+                        p = env_carries(sc, 0, name, false, w, 0);
+                        if (p != NULL) {
+                                snprintf(buf, bufsz, "$%s (from %s)", name, p);
                                 return buf;
+                        }
                 }
         }
         return NULL;
@@ -633,7 +643,7 @@ static bool env_step(prc_actx *cx, const char *path, const char *event, const st
                 size_t j;
                 json_array_foreach(body, j, line) {
                         const char *f = line_writes_env(line), *p = NULL, *first;
-                        char buf[128], text[PRC_ACT_TEXT_MAX + 1], detail[700];
+                        char buf[700], text[PRC_ACT_TEXT_MAX + 1], detail[700];
                         if (f == NULL)
                                 continue;
                         first = json_string_value(json_array_get(json_object_get(line, "tokens"), 0));
@@ -1114,7 +1124,7 @@ static bool step_runs_tree(const struct pwn *w, const json_t *step, prc_err *err
 /* Does a command of the run: script fetch the pull request's code (git with a PR ref, gh pr checkout)? */
 static bool cmd_checks_out(const struct pwn *w, const prc_shc *c)
 {
-        char buf[128];
+        char buf[700];
 
         if (c->n >= 3 && (strcmp(c->name, "gh") == 0 || strcmp(c->name, "hub") == 0) &&
             strcmp(c->w[1].val, "pr") == 0 && strcmp(c->w[2].val, "checkout") == 0)

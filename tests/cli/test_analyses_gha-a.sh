@@ -84,7 +84,7 @@ t_env_injection_names_the_writing_line() {
         scan "$FIX/gha-env-injection/vuln-env-var-to-github-env"
         expect_rc 1
         located PRC-A-SC-006 gha-env-injection .github/workflows/pr.yml 8 \
-                'echo "BRANCH=$BRANCH" >> "$GITHUB_ENV"' 'BRANCH written to GITHUB_ENV'
+                'echo "BRANCH=$BRANCH" >> "$GITHUB_ENV"' '$BRANCH (from github.head_ref) written to GITHUB_ENV'
 }
 
 t_unpinned_uses_and_self_hosted_name_the_line() {
