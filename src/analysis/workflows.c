@@ -194,6 +194,20 @@ static const char *str_of(const json_t *o, const char *k)
         return json_string_value(json_object_get(o, k));
 }
 
+/* The string at o[k], or "" (details are not shape-checked by the client: absent and mistyped read as empty). */
+static const char *str_or(const json_t *o, const char *k)
+{
+        const char *v = str_of(o, k);
+        return v != NULL ? v : "";
+}
+
+/* Token i of a tokens array, or "". */
+static const char *tok(const json_t *toks, size_t i)
+{
+        const char *v = json_string_value(json_array_get(toks, i));
+        return v != NULL ? v : "";
+}
+
 /* The steps of a composite action (details.runs.steps). */
 static const json_t *action_steps(const json_t *md)
 {
@@ -209,6 +223,37 @@ static bool expr_calls(const json_t *x, const char *fn)
                 if (json_is_string(f) && strcmp(json_string_value(f), fn) == 0)
                         return true;
         return false;
+}
+
+/*
+ * Are the run: script's tokens of step, if any, in the tokenizer's shape?
+ * The shell walk trusts that shape and the client does not check inside
+ * details, so each is checked here (prc_sh_check, tokens-invalid) before
+ * anything reads it; one that fails leaves the verdict Unknown.
+ */
+static bool run_tokens_ok(prc_actx *cx, const char *path, const json_t *step, bool *out_ok, prc_err *err)
+{
+        const json_t *t = json_object_get(json_object_get(step, "run"), "tokens");
+        json_t *c;
+        prc_err e;
+        char why[400];
+
+        *out_ok = true;
+        if (t == NULL || json_is_null(t))
+                return true;
+        c = json_is_object(t) ? json_copy((json_t *)t) : json_object();
+        if (c == NULL || json_object_set_new(c, "format", json_string("pkgbuild")) != 0) {
+                json_decref(c);
+                return prc_err_oom(err, "a run: script's tokens");
+        }
+        prc_err_init(&e);
+        *out_ok = prc_sh_check(c, false, &e);
+        json_decref(c);
+        if (*out_ok)
+                return true;
+        snprintf(why, sizeof(why), "run: tokens have the wrong shape (%s: %.200s at %.100s)", prc_err_name(e.cls),
+                 e.msg, e.ptr);
+        return prc_act_unresolved(cx, path, prc_gha_line(step), why, err);
 }
 
 /* --- what an expression carries, through env: --- */
@@ -316,6 +361,8 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
 {
         bool sq = false;
 
+        if (s == NULL)
+                return NULL;
         for (size_t k = 0; s[k] != 0; k++) {
                 if (s[k] == '$' && s[k + 1] == '{' && s[k + 2] == '{') {
                         const char *b = s + k + 3, *e = strstr(b, "}}");
@@ -523,7 +570,7 @@ static bool inject_step(prc_actx *cx, const char *path, const struct scope *sc, 
                 p = expr_carries(sc, 0, x, W_UNTRUSTED, 0);
                 if (p == NULL)
                         continue;
-                snprintf(text, sizeof(text), "${{ %.200s }}", str_of(x, "text") ? str_of(x, "text") : "");
+                snprintf(text, sizeof(text), "${{ %.200s }}", str_or(x, "text"));
                 snprintf(detail, sizeof(detail), "%.500s expanded into %s", p,
                          strcmp(f, "run") == 0 ? "a run: script" : "an actions/github-script script");
                 if (!prc_act_found(cx, path, prc_gha_line(x), text, detail, err))
@@ -578,11 +625,11 @@ static const char *line_writes_env(const json_t *line)
         size_t n = json_array_size(toks);
 
         for (size_t i = 0; i < n; i++)
-                if (strcmp(json_string_value(json_array_get(toks, i)), "tee") == 0)
+                if (strcmp(tok(toks, i), "tee") == 0)
                         tee = true;
         for (size_t i = 0; i < n; i++) {
-                const char *t = json_string_value(json_array_get(toks, i));
-                const char *prev = i > 0 ? json_string_value(json_array_get(toks, i - 1)) : "";
+                const char *t = tok(toks, i);
+                const char *prev = i > 0 ? tok(toks, i - 1) : "";
                 const char *f = strstr(t, "GITHUB_ENV") != NULL ? "GITHUB_ENV" :
                                 strstr(t, "GITHUB_PATH") != NULL ? "GITHUB_PATH" : NULL;
                 if (f != NULL && (tee || strcmp(prev, ">>") == 0 || strcmp(prev, ">") == 0 || strcmp(prev, ">|") == 0))
@@ -600,8 +647,8 @@ static const char *line_carries(const struct scope *sc, const json_t *step, cons
         size_t i;
 
         json_array_foreach(toks, i, t) {
-                const char *s = json_string_value(t);
-                const char *prev = i > 0 ? json_string_value(json_array_get(toks, i - 1)) : "";
+                const char *s = tok(toks, i);
+                const char *prev = i > 0 ? tok(toks, i - 1) : "";
                 if ((strcmp(prev, "<<") == 0 || strcmp(prev, "<<-") == 0) && strpbrk(s, "'\"\\") != NULL)
                         quoted_doc = true;
                 p = text_carries(sc, step, s, true, W_UNTRUSTED, buf, bsz);
@@ -624,7 +671,7 @@ static void line_text(const json_t *line, char *out, size_t cap)
 
         out[0] = 0;
         json_array_foreach(json_object_get(line, "tokens"), i, t) {
-                int n = snprintf(out + o, cap - o, "%s%s", o > 0 ? " " : "", json_string_value(t));
+                int n = snprintf(out + o, cap - o, "%s%s", o > 0 ? " " : "", tok(json_object_get(line, "tokens"), i));
                 if (n < 0 || (size_t)n >= cap - o)
                         break;
                 o += (size_t)n;
@@ -636,6 +683,12 @@ static bool env_step(prc_actx *cx, const char *path, const char *event, const st
 {
         const json_t *cmd;
         size_t i;
+        bool shaped;
+
+        if (!run_tokens_ok(cx, path, step, &shaped, err))
+                return false;
+        if (!shaped)
+                return true;
 
         json_array_foreach(json_object_get(json_object_get(json_object_get(step, "run"), "tokens"), "commands"), i,
                            cmd) {
@@ -923,14 +976,14 @@ bool prc_gha_self_hosted_pr(prc_actx *cx, prc_err *err)
                         }
                         if (s < 0) {
                                 snprintf(detail, sizeof(detail), "runner of job '%.64s' (reachable from %s) is "
-                                         "not static or is a runner group", str_of(job, "id"), ev);
+                                         "not static or is a runner group", str_or(job, "id"), ev);
                                 ok = prc_act_unresolved(cx, md_path(md), prc_gha_line(ro), detail, err);
                                 if (!ok)
                                         break;
                                 continue;
                         }
                         snprintf(detail, sizeof(detail), "self-hosted runner for job '%.64s', reachable from %s",
-                                 str_of(job, "id"), ev);
+                                 str_or(job, "id"), ev);
                         ok = prc_act_found(cx, md_path(md), prc_gha_line(ro), text, detail, err);
                         if (!ok)
                                 break;
@@ -1324,7 +1377,7 @@ static void checkout_step(struct pwn *w, const json_t *step)
                         continue;
                 if (expr_carries(w->sc, 0, x, W_PR_CODE, 0) != NULL) {
                         w->co_line = prc_gha_line(x);
-                        snprintf(w->co_text, sizeof(w->co_text), "%s: ${{ %.180s }}", f + 5, str_of(x, "text"));
+                        snprintf(w->co_text, sizeof(w->co_text), "%s: ${{ %.180s }}", f + 5, str_or(x, "text"));
                         set_dir(w, dir);
                         return;
                 }
@@ -1335,7 +1388,7 @@ static void checkout_step(struct pwn *w, const json_t *step)
                         if (strncmp(p, "steps.", 6) == 0 && output_names_pr_head(w->job, p + 6)) {
                                 w->co_line = prc_gha_line(x);
                                 snprintf(w->co_text, sizeof(w->co_text), "%s: ${{ %.180s }}", f + 5,
-                                         str_of(x, "text"));
+                                         str_or(x, "text"));
                                 set_dir(w, dir);
                                 return;
                         }
@@ -1369,8 +1422,13 @@ static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct sc
         json_array_foreach(prc_gha_steps(md, job), k, st) {
                 const json_t *run = json_object_get(st, "run"), *cmd;
                 size_t c;
+                bool shaped;
                 sc->lv[0] = st;
                 w.step = st;
+                if (!run_tokens_ok(cx, path, st, &shaped, err))
+                        return false;
+                if (!shaped)
+                        continue;
                 if (w.co_line != 0 || w.unres_line != 0) {
                         bool runs;
                         char what[PRC_ACT_TEXT_MAX + 1];

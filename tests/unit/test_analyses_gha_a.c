@@ -217,11 +217,53 @@ static void test_analyses_gha_a__corpus_workflows_are_judged(void)
         T_EQ_INT(found[0], 314);
 }
 
+/* Details are not shape-checked by the client: mistyped members read as absent, and bad run: tokens as Unknown. */
+static void test_analyses_gha_a__mistyped_details_never_crash(void)
+{
+        static const char *const ids[] = {
+                "gha-unpinned-uses", "gha-dangerous-trigger", "gha-template-injection", "gha-env-injection",
+                "gha-self-hosted-pr",
+        };
+        json_error_t je;
+        json_t *mdocs = json_loads(
+                "[{\"path\": \".github/workflows/x.yml\", \"ecosystem\": \"github-actions\", "
+                "\"format\": \"gha-workflow\", \"details\": {\"triggers\": [{\"event\": \"pull_request_target\"}, 7], "
+                "\"env\": 3, \"expressions\": {}, \"jobs\": [7, {\"id\": 5, \"runs_on\": {\"value\": [1, null]}, "
+                "\"env\": [{\"name\": 1}], \"strategy\": {\"value\": {\"matrix\": 4}}, \"uses\": {\"kind\": 1}, "
+                "\"steps\": [3, {\"uses\": {\"kind\": \"action\", \"raw\": 3, \"ref\": null}, "
+                "\"with\": [{\"name\": \"ref\", \"value\": 5}], "
+                "\"run\": {\"tokens\": {\"commands\": [{\"body\": [{\"line\": 1, \"tokens\": [1, null]}]}]}}, "
+                "\"expressions\": [{\"field\": \"run\", \"text\": 4, \"contexts\": [{\"path\": 5, \"flows\": true}]}]}]}]}}]",
+                0, &je);
+        size_t unsupported = 0;
+
+        T_ASSERT(mdocs != NULL);
+        for (size_t k = 0; k < PRC_ARRAY_LEN(ids); k++) {
+                prc_ainput in = { NULL, 0, NULL, 0, NULL, 0, mdocs };
+                prc_obs_list l;
+                bool gap = false;
+                prc_err e;
+                memset(&l, 0, sizeof(l));
+                prc_err_init(&e);
+                T_ASSERT(prc_analysis_run(prc_analysis_find(ids[k]), &in, &l, &gap, &e));
+                for (size_t o = 0; o < l.n; o++)
+                        if (l.items[o].outcome == PRC_OUT_UNSUPPORTED)
+                                unsupported++;
+                        else
+                                T_EQ_INT(l.items[o].outcome, PRC_OUT_NOT_FOUND);
+                prc_obs_list_clear(&l);
+        }
+        /* dangerous-trigger and env-injection read the tokens; self-hosted-pr cannot read runs-on [1, null]. */
+        T_EQ_INT(unsupported, 3);
+        json_decref(mdocs);
+}
+
 static const prc_test tests[] = {
         T(test_analyses_gha_a__free_text_contexts_are_untrusted),
         T(test_analyses_gha_a__numbers_shas_booleans_and_logins_are_not),
         T(test_analyses_gha_a__pull_request_code_contexts),
         T(test_analyses_gha_a__self_hosted_runner_labels),
         T(test_analyses_gha_a__corpus_workflows_are_judged),
+        T(test_analyses_gha_a__mistyped_details_never_crash),
 };
 PRC_SUITE(analyses_gha_a, tests)
