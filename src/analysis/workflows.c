@@ -261,6 +261,7 @@ static bool run_tokens_ok(prc_actx *cx, const char *path, const json_t *step, bo
 /* The places whose env a step's expressions see: the step, its job, the workflow (any may be NULL). */
 struct scope {
         const json_t *lv[3];
+        json_t       *sh;       /* shell variables of the script so far that carry attacker text: name -> context */
 };
 
 enum want { W_UNTRUSTED, W_PR_CODE };
@@ -359,7 +360,7 @@ static const json_t *run_expr(const json_t *step, const char *text, size_t n)
 static const char *text_carries(const struct scope *sc, const json_t *step, const char *s, bool vars, enum want w,
                                 char *buf, size_t bufsz)
 {
-        bool sq = false;
+        bool sq = false, dq = false;
 
         if (s == NULL)
                 return NULL;
@@ -381,7 +382,11 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
                                 return p;
                         continue;
                 }
-                if (s[k] == '\'' && vars) {
+                if (s[k] == '"' && !sq) {
+                        dq = !dq;
+                        continue;
+                }
+                if (s[k] == '\'' && vars && !dq) {
                         sq = !sq;
                         continue;
                 }
@@ -401,7 +406,9 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
                                 (s[j] >= '0' && s[j] <= '9')) && n + 1 < sizeof(name))
                                 name[n++] = s[j++];
                         name[n] = 0;
-                        p = env_carries(sc, 0, name, false, w, 0);
+                        p = w == W_UNTRUSTED ? json_string_value(json_object_get(sc->sh, name)) : NULL;
+                        if (p == NULL)
+                                p = env_carries(sc, 0, name, false, w, 0);
                         if (p != NULL) {
                                 snprintf(buf, bufsz, "$%s (from %s)", name, p);
                                 return buf;
@@ -586,7 +593,7 @@ bool prc_gha_template_injection(prc_actx *cx, prc_err *err)
         for (size_t i = 0; (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
                 const json_t *job, *st;
                 size_t j, k;
-                struct scope sc = { { NULL, NULL, NULL } };
+                struct scope sc = { .lv = { NULL, NULL, NULL } };
 
                 if (!prc_gha_is_workflow(md)) {
                         json_array_foreach(action_steps(md), k, st) {
@@ -678,25 +685,134 @@ static void line_text(const json_t *line, char *out, size_t cap)
         }
 }
 
-static bool env_step(prc_actx *cx, const char *path, const char *event, const struct scope *sc, const json_t *step,
-                     prc_err *err)
+/* The context behind what text_carries returned ("$X (from github.head_ref)" -> "github.head_ref"). */
+static void origin_of(const char *p, char *out, size_t cap)
 {
-        const json_t *cmd;
-        size_t i;
-        bool shaped;
+        const char *f = strstr(p, "(from ");
+        size_t n;
+
+        while (f != NULL && strstr(f + 6, "(from ") != NULL)
+                f = strstr(f + 6, "(from ");
+        if (f == NULL) {
+                snprintf(out, cap, "%s", p);
+                return;
+        }
+        f += 6;
+        n = strcspn(f, ")");
+        snprintf(out, cap, "%.*s", (int)n, f);
+}
+
+/*
+ * Shell assignments at the start of each command of the line (NAME=VALUE,
+ * also after export, local, declare, readonly): a value that carries
+ * attacker text makes NAME carry it for the rest of the script
+ * (message=$(echo "$TITLE" | sed ...)); any other value clears it.
+ */
+static bool note_assignments(struct scope *sc, const json_t *step, const json_t *line, prc_err *err)
+{
+        const json_t *toks = json_object_get(line, "tokens");
+        bool start = true;
+
+        for (size_t i = 0; i < json_array_size(toks); i++) {
+                const char *t = tok(toks, i), *eq = strchr(t, '=');
+                char name[128], buf[700], org[512];
+                size_t n = eq != NULL ? (size_t)(eq - t) : 0;
+                const char *p;
+                bool ident = n > 0 && n < sizeof(name) && (eq[-1] != '+' || n > 1);
+                for (size_t k = 0; ident && k < n - (eq[-1] == '+'); k++)
+                        ident = t[k] == '_' || (t[k] >= 'A' && t[k] <= 'Z') || (t[k] >= 'a' && t[k] <= 'z') ||
+                                (k > 0 && t[k] >= '0' && t[k] <= '9');
+                if (strcmp(t, ";") == 0 || strcmp(t, "&&") == 0 || strcmp(t, "||") == 0 || strcmp(t, "|") == 0 ||
+                    strcmp(t, "{") == 0 || strcmp(t, "(") == 0 || strcmp(t, "then") == 0 || strcmp(t, "do") == 0 ||
+                    strcmp(t, "else") == 0) {
+                        start = true;
+                        continue;
+                }
+                if (start && (strcmp(t, "export") == 0 || strcmp(t, "local") == 0 || strcmp(t, "declare") == 0 ||
+                              strcmp(t, "readonly") == 0 || strcmp(t, "typeset") == 0 || t[0] == '-'))
+                        continue;
+                if (!start || !ident) {
+                        start = false;
+                        continue;
+                }
+                n -= eq[-1] == '+';
+                memcpy(name, t, n);
+                name[n] = 0;
+                p = text_carries(sc, step, eq + 1, true, W_UNTRUSTED, buf, sizeof(buf));
+                if (p == NULL) {
+                        if (eq[-1] != '+')
+                                json_object_del(sc->sh, name);
+                        continue;
+                }
+                origin_of(p, org, sizeof(org));
+                if (json_object_set_new(sc->sh, name, json_string(org)) != 0)
+                        return prc_err_oom(err, "a shell variable");
+        }
+        return true;
+}
+
+/*
+ * The script's top-level assignments (the tokenizer keeps them apart from
+ * commands) up to line, from *pos on, in order: as note_assignments.  A
+ * conditional one only adds (it may not run).
+ */
+static bool top_assignments(struct scope *sc, const json_t *step, const json_t *as, size_t *pos, uint32_t line,
+                            prc_err *err)
+{
+        for (; *pos < json_array_size(as); (*pos)++) {
+                const json_t *x = json_array_get(as, *pos), *r;
+                const char *name = str_of(x, "name"), *p = NULL;
+                char buf[700], org[512];
+                size_t k;
+                if (prc_gha_line(x) > line)
+                        break;
+                if (name == NULL)
+                        continue;
+                json_array_foreach(json_object_get(x, "raw"), k, r)
+                        if (p == NULL)
+                                p = text_carries(sc, step, json_string_value(r), true, W_UNTRUSTED, buf, sizeof(buf));
+                if (p == NULL) {
+                        if (!json_is_true(json_object_get(x, "conditional")) &&
+                            !json_is_true(json_object_get(x, "append")))
+                                json_object_del(sc->sh, name);
+                        continue;
+                }
+                origin_of(p, org, sizeof(org));
+                if (json_object_set_new(sc->sh, name, json_string(org)) != 0)
+                        return prc_err_oom(err, "a shell variable");
+        }
+        return true;
+}
+
+static bool env_step(prc_actx *cx, const char *path, const char *event, const struct scope *outer,
+                     const json_t *step, prc_err *err)
+{
+        const json_t *cmd, *as;
+        size_t i, apos = 0;
+        bool shaped, ok = true;
+        struct scope scv = *outer, *sc = &scv;
 
         if (!run_tokens_ok(cx, path, step, &shaped, err))
                 return false;
         if (!shaped)
                 return true;
-
+        scv.sh = json_object();
+        if (scv.sh == NULL)
+                return prc_err_oom(err, "gha-env-injection");
+        as = json_object_get(json_object_get(json_object_get(step, "run"), "tokens"), "assignments");
         json_array_foreach(json_object_get(json_object_get(json_object_get(step, "run"), "tokens"), "commands"), i,
                            cmd) {
                 const json_t *body = json_object_get(cmd, "body"), *line;
                 size_t j;
                 json_array_foreach(body, j, line) {
-                        const char *f = line_writes_env(line), *p = NULL, *first;
+                        const char *f, *p = NULL, *first;
                         char buf[700], text[PRC_ACT_TEXT_MAX + 1], detail[700];
+                        if (!top_assignments(sc, step, as, &apos, prc_gha_line(line), err) ||
+                            !note_assignments(sc, step, line, err)) {
+                                ok = false;
+                                goto out;
+                        }
+                        f = line_writes_env(line);
                         if (f == NULL)
                                 continue;
                         first = json_string_value(json_array_get(json_object_get(line, "tokens"), 0));
@@ -718,27 +834,94 @@ static bool env_step(prc_actx *cx, const char *path, const char *event, const st
                         line_text(line, text, sizeof(text));
                         snprintf(detail, sizeof(detail), "%.500s written to %s in a workflow triggered by %s", p, f,
                                  event);
-                        if (!prc_act_found(cx, path, prc_gha_line(line), text, detail, err))
-                                return false;
+                        if (!prc_act_found(cx, path, prc_gha_line(line), text, detail, err)) {
+                                ok = false;
+                                goto out;
+                        }
                 }
         }
-        return true;
+out:
+        json_decref(scv.sh);
+        return ok;
+}
+
+/*
+ * The local composite actions (by directory) that steps of privileged
+ * workflows of the run use: dir -> the first privileged event.  New
+ * reference.
+ */
+static json_t *privileged_actions(const prc_actx *cx, const json_t *callers)
+{
+        json_t *map = json_object();
+        const json_t *md;
+
+        for (size_t i = 0; map != NULL && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
+                const char *ev = prc_gha_is_workflow(md) ? wf_event(callers, md, privileged_events) : NULL;
+                const json_t *job, *st;
+                size_t j, k;
+                if (ev == NULL)
+                        continue;
+                json_array_foreach(prc_gha_jobs(md), j, job) {
+                        json_array_foreach(prc_gha_steps(md, job), k, st) {
+                                const json_t *u = json_object_get(st, "uses");
+                                char dir[512];
+                                size_t n;
+                                if (strcmp(str_or(u, "kind"), "local") != 0)
+                                        continue;
+                                snprintf(dir, sizeof(dir), "%s", str_or(u, "path"));
+                                n = strlen(dir);
+                                while (n > 0 && dir[n - 1] == '/')
+                                        dir[--n] = 0;
+                                if (json_object_get(map, dir + (strncmp(dir, "./", 2) == 0 ? 2 : 0)) == NULL &&
+                                    json_object_set_new(map, dir + (strncmp(dir, "./", 2) == 0 ? 2 : 0),
+                                                        json_string(ev)) != 0) {
+                                        json_decref(map);
+                                        return NULL;
+                                }
+                        }
+                }
+        }
+        return map;
+}
+
+/* The event under which a composite action of the tree runs privileged (NULL: none seen). */
+static const char *action_event(const json_t *actions, const json_t *md)
+{
+        const char *p = md_path(md), *slash = strrchr(p, '/');
+        char dir[512];
+
+        snprintf(dir, sizeof(dir), "%.*s", slash != NULL ? (int)(slash - p) : 0, p);
+        return json_string_value(json_object_get(actions, dir));
 }
 
 bool prc_gha_env_injection(prc_actx *cx, prc_err *err)
 {
         const json_t *md;
-        json_t *callers = caller_events(cx);
+        json_t *callers = caller_events(cx), *actions = callers != NULL ? privileged_actions(cx, callers) : NULL;
         bool ok = true;
 
-        if (callers == NULL)
+        if (callers == NULL || actions == NULL) {
+                json_decref(callers);
                 return prc_err_oom(err, "gha-env-injection");
+        }
         for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
                 const json_t *job, *st;
                 size_t j, k;
-                struct scope sc = { { NULL, NULL, prc_gha_details(md) } };
-                const char *ev = prc_gha_is_workflow(md) ? wf_event(callers, md, privileged_events) : NULL;
+                struct scope sc = { .lv = { NULL, NULL, prc_gha_details(md) } };
+                const char *ev;
 
+                if (!prc_gha_is_workflow(md)) {
+                        ev = action_event(actions, md);
+                        if (ev == NULL)
+                                continue;
+                        sc.lv[2] = NULL;
+                        json_array_foreach(action_steps(md), k, st) {
+                                sc.lv[0] = st;
+                                ok = ok && env_step(cx, md_path(md), ev, &sc, st, err);
+                        }
+                        continue;
+                }
+                ev = wf_event(callers, md, privileged_events);
                 if (ev == NULL)
                         continue;
                 json_array_foreach(prc_gha_jobs(md), j, job) {
@@ -750,6 +933,7 @@ bool prc_gha_env_injection(prc_actx *cx, prc_err *err)
                 }
         }
         json_decref(callers);
+        json_decref(actions);
         return ok;
 }
 
@@ -1479,7 +1663,7 @@ bool prc_gha_dangerous_trigger(prc_actx *cx, prc_err *err)
         for (size_t i = 0; ok && (md = prc_act_mdoc(cx, PRC_AK_WORKFLOW, &i)) != NULL; i++) {
                 const json_t *job;
                 size_t j;
-                struct scope sc = { { NULL, NULL, prc_gha_details(md) } };
+                struct scope sc = { .lv = { NULL, NULL, prc_gha_details(md) } };
                 const char *ev = prc_gha_is_workflow(md) ? wf_event(callers, md, pwn_events) : NULL;
 
                 if (ev == NULL)
