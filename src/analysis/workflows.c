@@ -574,6 +574,14 @@ static bool inject_step(prc_actx *cx, const char *path, const struct scope *sc, 
                 char text[PRC_ACT_TEXT_MAX + 8], detail[640];
                 if (f == NULL || !(strcmp(f, "run") == 0 || (script && strcmp(f, "with.script") == 0)))
                         continue;
+                if (!json_is_array(json_object_get(x, "contexts"))) {
+                        /* The extractor could not parse it (its error is in not_extracted): what it reads is unknown. */
+                        snprintf(detail, sizeof(detail), "expression in %s does not parse (%.200s)", f,
+                                 str_or(x, "error"));
+                        if (!prc_act_unresolved(cx, path, prc_gha_line(x), detail, err))
+                                return false;
+                        continue;
+                }
                 p = expr_carries(sc, 0, x, W_UNTRUSTED, 0);
                 if (p == NULL)
                         continue;
