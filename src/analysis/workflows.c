@@ -350,6 +350,36 @@ static const json_t *run_expr(const json_t *step, const char *text, size_t n)
 }
 
 /*
+ * A script that reads the event payload itself (jq FILTER "$GITHUB_EVENT_PATH"):
+ * the first filter of s (.pull_request.title, '.comment.body') that names
+ * attacker-written text, as a github.event path written into buf; NULL when
+ * s does not name the payload file or no filter does.
+ */
+static const char *payload_carries(const char *s, char *buf, size_t bufsz)
+{
+        if (strstr(s, "GITHUB_EVENT_PATH") == NULL)
+                return NULL;
+        for (size_t k = 0; s[k] != 0; k++) {
+                size_t n = 0;
+                char path[400];
+                if (s[k] != '.' || (k > 0 && s[k - 1] != ' ' && s[k - 1] != '\'' && s[k - 1] != '"' &&
+                                    s[k - 1] != '('))
+                        continue;
+                n = strspn(s + k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]*");
+                if (n < 2 || n >= sizeof(path) - 16)
+                        continue;
+                snprintf(path, sizeof(path), "github.event%.*s", (int)n, s + k);
+                /* jq's .a[] and .a[0] read like the expression's .a[*] and .a[0] (norm_path makes both .*). */
+                if (prc_gha_context_taint(path) == PRC_GHA_UNTRUSTED) {
+                        snprintf(buf, bufsz, "%s via GITHUB_EVENT_PATH", path);
+                        return buf;
+                }
+                k += n - 1;
+        }
+        return NULL;
+}
+
+/*
  * Does the shell text s (a token as written, or a here-document body) of
  * a run: script carry what w asks for: a ${{ }} expression that does (GitHub
  * substitutes it as text, in any quoting), or a $NAME / ${NAME...} outside
@@ -364,6 +394,8 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
 
         if (s == NULL)
                 return NULL;
+        if (w == W_UNTRUSTED && payload_carries(s, buf, bufsz) != NULL)
+                return buf;
         for (size_t k = 0; s[k] != 0; k++) {
                 if (s[k] == '$' && s[k + 1] == '{' && s[k + 2] == '{') {
                         const char *b = s + k + 3, *e = strstr(b, "}}");
@@ -653,6 +685,21 @@ static const char *line_writes_env(const json_t *line)
         return NULL;
 }
 
+/* The line's tokens joined by blanks, cut to cap. */
+static void line_text(const json_t *line, char *out, size_t cap)
+{
+        const json_t *t;
+        size_t i, o = 0;
+
+        out[0] = 0;
+        json_array_foreach(json_object_get(line, "tokens"), i, t) {
+                int n = snprintf(out + o, cap - o, "%s%s", o > 0 ? " " : "", tok(json_object_get(line, "tokens"), i));
+                if (n < 0 || (size_t)n >= cap - o)
+                        break;
+                o += (size_t)n;
+        }
+}
+
 /* What in the logical line (its tokens and here-documents) carries untrusted text, or NULL. */
 static const char *line_carries(const struct scope *sc, const json_t *step, const json_t *line, char *buf, size_t bsz)
 {
@@ -670,6 +717,12 @@ static const char *line_carries(const struct scope *sc, const json_t *step, cons
                 if (p != NULL)
                         return p;
         }
+        {
+                char text[1024];
+                line_text(line, text, sizeof(text));
+                if (payload_carries(text, buf, bsz) != NULL)
+                        return buf;
+        }
         json_array_foreach(json_object_get(line, "heredocs"), i, h) {
                 p = json_is_string(h) ? text_carries(sc, step, json_string_value(h), !quoted_doc, W_UNTRUSTED, buf,
                                                      bsz) : NULL;
@@ -677,20 +730,6 @@ static const char *line_carries(const struct scope *sc, const json_t *step, cons
                         return p;
         }
         return NULL;
-}
-
-static void line_text(const json_t *line, char *out, size_t cap)
-{
-        const json_t *t;
-        size_t i, o = 0;
-
-        out[0] = 0;
-        json_array_foreach(json_object_get(line, "tokens"), i, t) {
-                int n = snprintf(out + o, cap - o, "%s%s", o > 0 ? " " : "", tok(json_object_get(line, "tokens"), i));
-                if (n < 0 || (size_t)n >= cap - o)
-                        break;
-                o += (size_t)n;
-        }
 }
 
 /* The context behind what text_carries returned ("$X (from github.head_ref)" -> "github.head_ref"). */
