@@ -1308,6 +1308,20 @@ static bool under(const char *word, const char *dir)
         return strncmp(word, dir, n) == 0 && (word[n] == '/' || word[n] == 0);
 }
 
+/* Does text name the directory dir as a path component ("pr", "./pr/x", "--cwd=pr"; not "prod")? */
+static bool names_dir(const char *text, const char *dir)
+{
+        size_t n = strlen(dir);
+
+        for (const char *q = strstr(text, dir); n > 0 && q != NULL; q = strstr(q + 1, dir)) {
+                char before = q > text ? q[-1] : 0, after = q[n];
+                if ((before == 0 || strchr("/=\"' :", before) != NULL) && (after == 0 || after == '/' || after == '"' ||
+                                                                            after == '\'' || after == ' '))
+                        return true;
+        }
+        return false;
+}
+
 /* Commands that read or move files but run nothing of the tree they are in. */
 static const char *const inert[] = {
         "echo", "printf", "cat", "grep", "egrep", "fgrep", "rg", "git", "gh", "jq", "yq", "sed", "awk", "head",
@@ -1340,7 +1354,7 @@ static bool runs_cb(void *ctx, const prc_shp *p, prc_err *err)
                         snprintf(r->text, sizeof(r->text), "%.200s", p->text);
                 }
                 for (size_t j = 0; r->dir[0] != 0 && j < c->n; j++)
-                        if (strstr(c->w[j].val, r->dir) != NULL)
+                        if (names_dir(c->w[j].val, r->dir))
                                 r->mentions = true;
         }
         return true;
@@ -1398,7 +1412,7 @@ static bool step_runs_tree(const struct pwn *w, const json_t *step, prc_err *err
                 const json_t *x;
                 bool named = false;
                 json_array_foreach(json_object_get(step, "with"), i, x)
-                        if (str_of(x, "value") != NULL && strstr(str_of(x, "value"), dir) != NULL)
+                        if (names_dir(str_or(x, "value"), dir))
                                 named = true;
                 *out = named;
         }
