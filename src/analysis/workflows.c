@@ -1278,6 +1278,7 @@ struct pwn {
         uint32_t      co_line;          /* the pull request's code was checked out here (0: not yet) */
         char          co_path[256];     /* into this directory ("" the workspace) */
         char          co_text[PRC_ACT_TEXT_MAX + 1];
+        bool          co_here;          /* ... by a command of the step being walked */
         uint32_t      unres_line;       /* a checkout of a ref computed at run time */
         bool          checkout;         /* any checkout of the repository so far */
         bool          art;              /* artifacts of the triggering run downloaded */
@@ -1473,13 +1474,14 @@ static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
                 const prc_shc *c = &p->c[i];
                 if (c->n == 0)
                         continue;
-                if (w->co_line != 0) {
+                if (w->co_here) {
                         if (in_list(c->name, inert))
                                 continue;
                         return pwn_report(w, p->line, p->text, err);
                 }
-                if (cmd_checks_out(w, c)) {
+                if (w->co_line == 0 && cmd_checks_out(w, c)) {
                         w->co_line = p->line;
+                        w->co_here = true;
                         w->co_path[0] = 0;
                         snprintf(w->co_text, sizeof(w->co_text), "%.200s", p->text);
                         w->checkout = true;
@@ -1670,6 +1672,7 @@ static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct sc
                 bool shaped;
                 sc->lv[0] = st;
                 w.step = st;
+                w.co_here = false;
                 if (!run_tokens_ok(cx, path, st, &shaped, err))
                         return false;
                 if (!shaped)
