@@ -3,10 +3,14 @@
  * gha-dangerous-trigger, gha-template-injection, gha-env-injection and
  * gha-self-hosted-pr (docs/analyses.md, "GitHub Actions workflows").
  *
- * Trust: engine-side.  Reads checked ManifestDocs only: USES objects, the
+ * Trust: engine-side.  Reads ManifestDocs only: USES objects, the
  * per-place expression lists with their context paths and flows flags, and
- * the run: scripts' shell tokens.  Every scan is linear in the document
- * (a step looks its env names up in at most three env lists).
+ * the run: scripts' shell tokens.  The client checks a ManifestDoc's
+ * envelope, not inside details, so every member is read as possibly absent
+ * or mistyped, and run: tokens pass prc_sh_check before the shell walk
+ * reads them.  Every scan is linear in the documents (a variable is looked
+ * up in at most three env lists; callers of reusable workflows and local
+ * actions are indexed once per run).
  */
 #include "analysis/workflows.h"
 
