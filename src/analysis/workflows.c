@@ -260,6 +260,36 @@ static bool run_tokens_ok(prc_actx *cx, const char *path, const json_t *step, bo
         return prc_act_unresolved(cx, path, prc_gha_line(step), why, err);
 }
 
+/*
+ * Walk a step's run: script (every top-level command's lines, in order) in
+ * one shell walk: the walk's state is large, so one per script, not one per
+ * command.  A step without tokens calls nothing.
+ */
+static bool walk_script(const json_t *step, prc_sh_fn fn, void *ctx, prc_err *err)
+{
+        const json_t *cmd;
+        json_t *lines;
+        size_t i;
+        bool ok;
+
+        if (!json_is_array(json_object_get(json_object_get(json_object_get(step, "run"), "tokens"), "commands")))
+                return true;
+        lines = json_array();
+        if (lines == NULL)
+                return prc_err_oom(err, "a run: script");
+        json_array_foreach(json_object_get(json_object_get(json_object_get(step, "run"), "tokens"), "commands"), i,
+                           cmd) {
+                if (json_is_array(json_object_get(cmd, "body")) &&
+                    json_array_extend(lines, json_object_get(cmd, "body")) != 0) {
+                        json_decref(lines);
+                        return prc_err_oom(err, "a run: script");
+                }
+        }
+        ok = prc_sh_walk(lines, NULL, fn, ctx, err);
+        json_decref(lines);
+        return ok;
+}
+
 /* --- what an expression carries, through env: --- */
 
 /* The places whose env a step's expressions see: the step, its job, the workflow (any may be NULL). */
@@ -1376,7 +1406,7 @@ static bool runs_cb(void *ctx, const prc_shp *p, prc_err *err)
 static bool step_runs_tree(const struct pwn *w, const json_t *step, prc_err *err, bool *out, char *what,
                            size_t wsz, uint32_t *wline)
 {
-        const json_t *u = json_object_get(step, "uses"), *run = json_object_get(step, "run"), *cmd;
+        const json_t *u = json_object_get(step, "uses"), *run = json_object_get(step, "run");
         const char *kind = str_of(u, "kind"), *dir = w->co_path, *wd = str_of(step, "working_directory");
         struct runs r = { .dir = dir };
         size_t i;
@@ -1390,9 +1420,8 @@ static bool step_runs_tree(const struct pwn *w, const json_t *step, prc_err *err
                         *out = true;
                         return true;
                 }
-                json_array_foreach(cmds, i, cmd)
-                        if (!prc_sh_walk(json_object_get(cmd, "body"), NULL, runs_cb, &r, err))
-                                return false;
+                if (!walk_script(step, runs_cb, &r, err))
+                        return false;
                 *out = r.runs && (dir[0] == 0 || r.mentions || (wd != NULL && under(wd, dir)));
                 snprintf(what, wsz, "%s", r.text);
                 *wline = r.line;
@@ -1671,8 +1700,7 @@ static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct sc
         w.sc = sc;
         w.job = job;
         json_array_foreach(prc_gha_steps(md, job), k, st) {
-                const json_t *run = json_object_get(st, "run"), *cmd;
-                size_t c;
+                const json_t *run = json_object_get(st, "run");
                 bool shaped;
                 sc->lv[0] = st;
                 w.step = st;
@@ -1710,12 +1738,10 @@ static bool pwn_job(prc_actx *cx, const char *path, const char *event, struct sc
                                 w.art_path[strlen(w.art_path) - 1] = 0;
                         continue;
                 }
-                json_array_foreach(json_object_get(json_object_get(run, "tokens"), "commands"), c, cmd) {
-                        if (!prc_sh_walk(json_object_get(cmd, "body"), NULL, pwn_cb, &w, err))
-                                return false;
-                        if (w.done)
-                                return true;
-                }
+                if (json_is_object(run) && !walk_script(st, pwn_cb, &w, err))
+                        return false;
+                if (w.done)
+                        return true;
         }
         return true;
 }
