@@ -38,7 +38,8 @@ const json_t *prc_gha_jobs(const json_t *md)
 
 const json_t *prc_gha_steps(const json_t *md, const json_t *job)
 {
-        return json_object_get(job != NULL ? job : prc_gha_details(md), "steps");
+        /* A composite action keeps its steps under runs: (action.yml's own layout). */
+        return json_object_get(job != NULL ? job : json_object_get(prc_gha_details(md), "runs"), "steps");
 }
 
 bool prc_gha_step_uses(const json_t *step, const char *owner_repo)

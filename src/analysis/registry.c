@@ -8,6 +8,7 @@
 
 #include "analysis/aur.h"
 #include "analysis/workflows.h"
+#include "analysis/workflows_scope.h"
 #include "base/compiler.h"
 
 #define PB PRC_AK_PKGBUILD
@@ -44,5 +45,15 @@ const prc_analysis prc_analysis_table[] = {
           "privileged trigger", WF, WF, prc_gha_env_injection },
         { "gha-self-hosted-pr", "workflows", "no job reachable from pull requests runs on a self-hosted runner", WF,
           WF, prc_gha_self_hosted_pr },
+        { "gha-excessive-permissions", "workflows_scope", "no workflow without permissions, no write-all, no write "
+          "scopes at the workflow level that several jobs inherit", WF, WF, prc_gha_excessive_permissions },
+        { "gha-persisted-credentials", "workflows_scope", "actions/checkout sets persist-credentials: false", WF, WF,
+          prc_gha_persisted_credentials },
+        { "gha-cache-poisoning", "workflows_scope", "no release or publishing job restores a cache", WF, WF,
+          prc_gha_cache_poisoning },
+        { "gha-secrets-exposure", "workflows_scope", "no secrets: inherit, toJSON(secrets) or secrets[computed]", WF,
+          WF, prc_gha_secrets_exposure },
+        { "gha-insecure-commands", "workflows_scope", "ACTIONS_ALLOW_UNSECURE_COMMANDS is never turned on", WF, WF,
+          prc_gha_insecure_commands },
 };
 const size_t prc_analysis_count = PRC_ARRAY_LEN(prc_analysis_table);

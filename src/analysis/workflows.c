@@ -212,12 +212,6 @@ static const char *tok(const json_t *toks, size_t i)
         return v != NULL ? v : "";
 }
 
-/* The steps of a composite action (details.runs.steps). */
-static const json_t *action_steps(const json_t *md)
-{
-        return json_object_get(json_object_get(prc_gha_details(md), "runs"), "steps");
-}
-
 static bool expr_calls(const json_t *x, const char *fn)
 {
         const json_t *f;
@@ -599,7 +593,7 @@ bool prc_gha_unpinned_uses(prc_actx *cx, prc_err *err)
                 if (!prc_gha_is_workflow(md)) {
                         const json_t *runs = json_object_get(prc_gha_details(md), "runs");
                         const char *img = str_of(runs, "image_raw");
-                        json_array_foreach(action_steps(md), k, st)
+                        json_array_foreach(prc_gha_steps(md, NULL), k, st)
                                 if (!judge_uses(cx, path, json_object_get(st, "uses"), err))
                                         return false;
                         if (img != NULL && strncmp(img, "docker://", 9) == 0) {
@@ -670,7 +664,7 @@ bool prc_gha_template_injection(prc_actx *cx, prc_err *err)
                 struct scope sc = { .lv = { NULL, NULL, NULL } };
 
                 if (!prc_gha_is_workflow(md)) {
-                        json_array_foreach(action_steps(md), k, st) {
+                        json_array_foreach(prc_gha_steps(md, NULL), k, st) {
                                 sc.lv[0] = st;
                                 if (!inject_step(cx, md_path(md), &sc, st, err))
                                         return false;
@@ -996,7 +990,7 @@ bool prc_gha_env_injection(prc_actx *cx, prc_err *err)
                         if (ev == NULL)
                                 continue;
                         sc.lv[2] = NULL;
-                        json_array_foreach(action_steps(md), k, st) {
+                        json_array_foreach(prc_gha_steps(md, NULL), k, st) {
                                 sc.lv[0] = st;
                                 ok = ok && env_step(cx, md_path(md), ev, &sc, st, err);
                         }
