@@ -330,9 +330,10 @@ static const char *expr_carries(const struct scope *sc, unsigned lv, const json_
 
 /*
  * Does the variable name, as the place at level lv and outward sees it,
- * carry what w asks for (the context it carries, or NULL)?  The innermost place that defines it decides
- * (a step's env shadows its job's).  ci: the env context, whose names
- * GitHub matches without case; the shell's $NAME matches exactly.
+ * carry what w asks for?  Returns the context it carries, or NULL.  The
+ * innermost place that defines it decides (a step's env shadows its
+ * job's).  ci: the env context, whose names GitHub matches without case;
+ * the shell's $NAME matches exactly.
  */
 static const char *env_carries(const struct scope *sc, unsigned lv, const char *name, bool ci, enum want w,
                                unsigned depth)
@@ -635,7 +636,7 @@ static bool inject_step(prc_actx *cx, const char *path, const struct scope *sc, 
                 if (f == NULL || !(strcmp(f, "run") == 0 || (script && strcmp(f, "with.script") == 0)))
                         continue;
                 if (!json_is_array(json_object_get(x, "contexts"))) {
-                        /* The extractor could not parse it (its error is in not_extracted): what it reads is unknown. */
+                        /* The extractor could not parse it (not_extracted says why): what it reads is unknown. */
                         snprintf(detail, sizeof(detail), "expression in %s does not parse (%.200s)", f,
                                  str_or(x, "error"));
                         if (!prc_act_unresolved(cx, path, prc_gha_line(x), detail, err))

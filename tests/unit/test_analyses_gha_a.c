@@ -233,7 +233,8 @@ static void test_analyses_gha_a__mistyped_details_never_crash(void)
                 "\"steps\": [3, {\"uses\": {\"kind\": \"action\", \"raw\": 3, \"ref\": null}, "
                 "\"with\": [{\"name\": \"ref\", \"value\": 5}], "
                 "\"run\": {\"tokens\": {\"commands\": [{\"body\": [{\"line\": 1, \"tokens\": [1, null]}]}]}}, "
-                "\"expressions\": [{\"field\": \"run\", \"text\": 4, \"contexts\": [{\"path\": 5, \"flows\": true}]}]}]}]}}]",
+                "\"expressions\": [{\"field\": \"run\", \"text\": 4, "
+                "\"contexts\": [{\"path\": 5, \"flows\": true}]}]}]}]}}]",
                 0, &je);
         size_t unsupported = 0;
 
