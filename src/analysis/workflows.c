@@ -470,6 +470,9 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
                         p = w == W_UNTRUSTED ? json_string_value(json_object_get(sc->sh, name)) : NULL;
                         if (p == NULL)
                                 p = env_carries(sc, 0, name, false, w, 0);
+                        /* The runner sets GITHUB_HEAD_REF to github.head_ref in every step. */
+                        if (p == NULL && strcmp(name, "GITHUB_HEAD_REF") == 0 && ctx_wanted("github.head_ref", NULL, w))
+                                p = "github.head_ref";
                         if (p != NULL) {
                                 snprintf(buf, bufsz, "$%s (from %s)", name, p);
                                 return buf;
