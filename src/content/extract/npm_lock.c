@@ -602,6 +602,9 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 d = npm_add_dep(p->md, name, scope, json_object_get(p->direct, id) != NULL, line, NULL, version, err);
                 if (d == NULL)
                         return NULL;
+                if (json_is_true(json_object_get(e, "requiresBuild")) &&
+                    !npm_note_dep(p->md, "install_scripts", line, err))
+                        return NULL;
                 integ = json_string_value(json_object_get(res, "integrity"));
                 if (integ != NULL && !npm_set_integrity(d, integ, NULL, err))
                         return NULL;
