@@ -10,6 +10,7 @@
 #include "analysis/containers.h"
 #include "analysis/deps.h"
 #include "analysis/shell.h"
+#include "analysis/workflows.h"
 #include "analysis/workflows_scope.h"
 #include "base/compiler.h"
 
@@ -38,6 +39,17 @@ const prc_analysis prc_analysis_table[] = {
           "variables, ANSI-C quoting, base64 -d | sh, eval)", PB | IN, PB, prc_aur_obfuscation },
         { "aur-install-hooks", "aur", "the install script the package ships and its hooks, for the reviewer",
           PB | IN, PB, prc_aur_install_hooks },
+        { "gha-unpinned-uses", "workflows", "every remote uses: is pinned to a full commit, every docker:// image to "
+          "a digest", WF, WF, prc_gha_unpinned_uses },
+        { "gha-dangerous-trigger", "workflows", "no pull_request_target, workflow_run or issue_comment job checks out "
+          "the pull request's code and then runs it, or runs the triggering run's artifacts", WF, WF,
+          prc_gha_dangerous_trigger },
+        { "gha-template-injection", "workflows", "no attacker-written text (titles, bodies, branch names, commit "
+          "messages) expanded by ${{ }} into a run: script or a github-script", WF, WF, prc_gha_template_injection },
+        { "gha-env-injection", "workflows", "no attacker-written text appended to GITHUB_ENV or GITHUB_PATH in a "
+          "privileged trigger", WF, WF, prc_gha_env_injection },
+        { "gha-self-hosted-pr", "workflows", "no job reachable from pull requests runs on a self-hosted runner", WF,
+          WF, prc_gha_self_hosted_pr },
         { "gha-excessive-permissions", "workflows_scope", "no workflow without permissions, no write-all, no write "
           "scopes at the workflow level that several jobs inherit", WF, WF, prc_gha_excessive_permissions },
         { "gha-persisted-credentials", "workflows_scope", "actions/checkout sets persist-credentials: false", WF, WF,
