@@ -202,19 +202,20 @@ static bool add_edge(json_t *edges, const char *from, const char *to, prc_err *e
         return strcmp(from, to) == 0 || set_add(edges, to, from, err);
 }
 
-/* Cargo.lock details.graph: per dependency, the indexes it depends on. */
-static bool cargo_edges(json_t *edges, const json_t *md, const json_t *deps, const char *eco, prc_err *err)
+/* The edges a lockfile states: each dependency's depends_on, indexes into the same document's dependencies. */
+static bool doc_edges(json_t *edges, const json_t *deps, const char *eco, prc_err *err)
 {
-        const json_t *g = json_object_get(json_object_get(md, "details"), "graph"), *row, *ix;
+        const json_t *d, *ix;
         char from[REF_MAX], to[REF_MAX];
         size_t i, k;
 
-        json_array_foreach(g, i, row) {
-                if (!dep_ref(json_array_get(deps, i), eco, from, sizeof(from)))
+        json_array_foreach(deps, i, d) {
+                const json_t *row = json_object_get(d, "depends_on");
+                if (json_array_size(row) == 0 || !dep_ref(d, eco, from, sizeof(from)))
                         continue;
                 json_array_foreach(row, k, ix) {
-                        const json_t *d = json_array_get(deps, (size_t)json_integer_value(ix));
-                        if (d != NULL && dep_ref(d, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
+                        const json_t *t = json_array_get(deps, (size_t)json_integer_value(ix));
+                        if (t != NULL && dep_ref(t, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
                                 return false;
                 }
         }
@@ -357,14 +358,12 @@ static json_t *sbom_json(const json_t *mdocs, prc_err *err)
         json_array_foreach(mdocs, i, md) {
                 const char *path = json_string_value(json_object_get(md, "path"));
                 const char *eco = json_string_value(json_object_get(md, "ecosystem"));
-                const char *fmt = json_string_value(json_object_get(md, "format"));
                 const json_t *deps = json_object_get(md, "dependencies");
 
                 json_array_foreach(deps, j, dep)
                         if (!add_dep(comps, dep, path, eco, err))
                                 goto out;
-                if (strcmp(fmt, "cargo-lock") == 0 ? !cargo_edges(edges, md, deps, eco, err)
-                                                   : !py_edges(edges, md, deps, eco, err))
+                if (!doc_edges(edges, deps, eco, err) || !py_edges(edges, md, deps, eco, err))
                         goto out;
         }
         if ((v = sorted_keys(comps, &n)) == NULL)

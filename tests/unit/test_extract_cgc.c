@@ -311,9 +311,9 @@ static void test_extract_cgc__cargo_lock_v1_metadata_checksums(void)
                                 "0123456789abcdef0123456789abcdef01234567");
         T_EQ_INT(ji(d, "line"), 9);
         /* the graph: demo -> mygit, serde; serde -> serde_derive */
-        T_EQ_INT(ji(md, "details.graph.0.0"), 1);
-        T_EQ_INT(ji(md, "details.graph.0.1"), 2);
-        T_EQ_INT(ji(md, "details.graph.2.0"), 3);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.0"), 1);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.1"), 2);
+        T_EQ_INT(ji(md, "dependencies.2.depends_on.0"), 3);
         json_decref(md);
 }
 
@@ -341,9 +341,9 @@ static void test_extract_cgc__cargo_lock_v2_short_dependency_entries(void)
         T_EQ_INT(ji(md, "details.lockfile_version"), 2);
         T_EQ_INT(ndeps(md), 4);
         /* "rand 0.7.3" and "rand 0.8.5" each pick their package */
-        T_EQ_INT(ji(md, "details.graph.0.0"), 1);
-        T_EQ_INT(ji(md, "details.graph.0.1"), 2);
-        T_EQ_INT(ji(md, "details.graph.0.2"), 3);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.0"), 1);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.1"), 2);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.2"), 3);
         d = dep(md, "rand", 1);
         T_EQ_STR(js(d, "resolved"), "0.8.5");
         T_EQ_STR(js(d, "integrity.value"), "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
