@@ -175,28 +175,6 @@ static bool add_dep(json_t *comps, const json_t *dep, const char *path, const ch
         return true;
 }
 
-/* PEP 503 normalized name of a details.edges target (a name or a PEP 508 string: its name part). */
-static void py_norm(const char *s, char *out, size_t cap)
-{
-        size_t k = 0;
-        bool sep = false;
-
-        for (; *s != '\0' && k + 1 < cap; s++) {
-                if (isalnum((unsigned char)*s)) {
-                        if (sep && k > 0)
-                                out[k++] = '-';
-                        sep = false;
-                        if (k + 1 < cap)
-                                out[k++] = (char)tolower((unsigned char)*s);
-                } else if (*s == '-' || *s == '_' || *s == '.') {
-                        sep = true;
-                } else {
-                        break;
-                }
-        }
-        out[k] = 0;
-}
-
 static bool add_edge(json_t *edges, const char *from, const char *to, prc_err *err)
 {
         return strcmp(from, to) == 0 || set_add(edges, to, from, err);
@@ -216,53 +194,6 @@ static bool doc_edges(json_t *edges, const json_t *deps, const char *eco, prc_er
                 json_array_foreach(row, k, ix) {
                         const json_t *t = json_array_get(deps, (size_t)json_integer_value(ix));
                         if (t != NULL && dep_ref(t, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
-                                return false;
-                }
-        }
-        return true;
-}
-
-/*
- * poetry.lock, uv.lock, pdm.lock details.edges [{"from", "version", "to": [names]}]: from is the dependency of that
- * name and version; a target is the one dependency of the file with that normalized name (none, or several
- * versions of it: not graphed).  Edges from the project itself (not a dependency) are not graphed.
- */
-static bool py_edges(json_t *edges, const json_t *md, const json_t *deps, const char *eco, prc_err *err)
-{
-        const json_t *e, *t, *d;
-        size_t i, k, j;
-
-        json_array_foreach(json_object_get(json_object_get(md, "details"), "edges"), i, e) {
-                const char *fn = json_string_value(json_object_get(e, "from"));
-                const char *fv = json_string_value(json_object_get(e, "version"));
-                char from[REF_MAX], to[REF_MAX], want[512], have[512];
-                bool found = false;
-
-                if (fn == NULL)
-                        continue;
-                py_norm(fn, want, sizeof(want));
-                json_array_foreach(deps, j, d) {
-                        const char *v = json_string_value(json_object_get(d, "resolved"));
-                        py_norm(json_string_value(json_object_get(d, "name")), have, sizeof(have));
-                        if (strcmp(want, have) == 0 && (fv == NULL || (v != NULL && strcmp(v, fv) == 0)))
-                                found = dep_ref(d, eco, from, sizeof(from));
-                }
-                if (!found)
-                        continue;
-                json_array_foreach(json_object_get(e, "to"), k, t) {
-                        const json_t *hit = NULL;
-                        size_t nhit = 0;
-                        if (!json_is_string(t))
-                                continue;
-                        py_norm(json_string_value(t), want, sizeof(want));
-                        json_array_foreach(deps, j, d) {
-                                py_norm(json_string_value(json_object_get(d, "name")), have, sizeof(have));
-                                if (strcmp(want, have) == 0) {
-                                        hit = d;
-                                        nhit++;
-                                }
-                        }
-                        if (nhit == 1 && dep_ref(hit, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
                                 return false;
                 }
         }
@@ -363,7 +294,7 @@ static json_t *sbom_json(const json_t *mdocs, prc_err *err)
                 json_array_foreach(deps, j, dep)
                         if (!add_dep(comps, dep, path, eco, err))
                                 goto out;
-                if (!doc_edges(edges, deps, eco, err) || !py_edges(edges, md, deps, eco, err))
+                if (!doc_edges(edges, deps, eco, err))
                         goto out;
         }
         if ((v = sorted_keys(comps, &n)) == NULL)
