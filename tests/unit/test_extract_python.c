@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "mdoc_t.h"
 #include "content/extract/python.h"
 
 /* Run the extractor that owns path over the fixture file; NULL with e set on refusal. */
@@ -499,6 +501,8 @@ static void check_poetry_1x(const char *fixture, const char *version)
         T_ASSERT(json_is_null(json_object_get(named(md, "pytest"), "integrity")));
         T_EQ_STR(s(named(md, "certifi"), "scope"), "optional");
         T_EQ_STR(s(json_array_get(json_object_get(prc_md_details(md), "edges"), 0), "from"), "requests");
+        T_EQ_STR(t_md_edges(md, named(md, "requests")), "certifi@2024.2.2");   /* details.edges resolved */
+        T_EQ_STR(t_md_edges(md, named(md, "pytest")), "");
         json_decref(md);
 }
 
@@ -589,6 +593,18 @@ static void test_extract_python__uv_lock(void)
                       "version = \"3.6\"\r\nsource = { registry = \"https://pypi.org/simple\" }\r\n", &e);
         T_NOERR(e);
         T_EQ_INT(line(named(md, "idna")), 9);
+        T_EQ_STR(t_md_edges(md, named(md, "a")), "idna@3.6");
+        json_decref(md);
+        /* a name the lock holds in two versions (a fork by marker) or not at all is not graphed */
+        md = run_text("uv.lock", "version = 1\n[[package]]\nname = \"A.B\"\nversion = \"1\"\n"
+                      "source = { registry = \"https://pypi.org/simple\" }\n"
+                      "dependencies = [{ name = \"a-b\" }, { name = \"c\" }, { name = \"d_e\" }, { name = \"x\" }]\n\n"
+                      "[[package]]\nname = \"c\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n"
+                      "[[package]]\nname = \"c\"\nversion = \"2\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n"
+                      "[[package]]\nname = \"D.e\"\nversion = \"3\"\nsource = { registry = \"https://pypi.org/simple\" }\n",
+                      &e);
+        T_NOERR(e);
+        T_EQ_STR(t_md_edges(md, named(md, "A.B")), "D.e@3");
         json_decref(md);
         md = run_fixture("uv-v2.lock", "uv.lock", &e);
         T_ASSERT(md == NULL);
