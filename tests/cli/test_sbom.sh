@@ -76,10 +76,13 @@ toml = c["pkg:golang/github.com/burntsushi/toml@v1.3.2"]
 paths = [p["value"] for p in toml["properties"] if p["name"] == "prc:path"]
 assert paths == ["go/go.mod", "go/go.sum"], paths
 assert {"name": "prc:ecosystem", "value": "golang"} in toml["properties"]
-# lockfile edges: Cargo.lock graph and poetry.lock edges
+# lockfile edges (depends_on): Cargo.lock, poetry.lock, package-lock.json
 deps = {x["ref"]: x["dependsOn"] for x in d["dependencies"]}
 assert deps["pkg:cargo/demo@0.1.0"] == sorted(["pkg:cargo/helper@0.1.0", "pkg:cargo/corp-lib@2.0.0?repository_url=https%3A%2F%2Fregistry.corp.example%2Fgit%2Findex"]), deps
 assert deps["pkg:pypi/black@24.3.0"] == ["pkg:pypi/click@8.1.7"]
+# package-lock: the nearest node_modules (@scope/x/node_modules/ms); the workspace link to its folder
+assert deps["pkg:npm/%40scope/x@1.0.1"] == ["pkg:npm/ms@2.1.2"], deps
+assert deps["prc:npm/a"] == ["prc:npm/a@0.1.0"], deps
 for r, ts in deps.items():
     assert r in c and all(t in c for t in ts), "an edge to no component"'
 }
