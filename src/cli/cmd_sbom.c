@@ -274,43 +274,64 @@ oom:
         return NULL;
 }
 
-/* The BOM from the scan's ManifestDocs. */
-static json_t *sbom_json(const json_t *mdocs, prc_err *err)
+/* The BOM being gathered: one ManifestDoc at a time, as the scan extracts them (none is kept). */
+struct sbom {
+        json_t *comps;          /* bom-ref -> component being gathered */
+        json_t *edges;          /* from bom-ref -> {to bom-ref: true} */
+};
+
+static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
 {
-        json_t *comps = json_object(), *edges = json_object(), *bom = NULL, *ca = json_array(), *da = json_array();
-        const json_t *md, *dep;
+        struct sbom *sb = ctx;
+        const char *path = json_string_value(json_object_get(md, "path"));
+        const char *eco = json_string_value(json_object_get(md, "ecosystem"));
+        const json_t *deps = json_object_get(md, "dependencies"), *dep;
+        size_t j;
+
+        json_array_foreach(deps, j, dep)
+                if (!add_dep(sb->comps, dep, path, eco, err))
+                        return false;
+        return doc_edges(sb->edges, deps, eco, err);
+}
+
+/* ",": between array members. */
+static bool sep(prc_buf *b, size_t i, prc_err *err)
+{
+        return i == 0 || prc_buf_putc(b, ',', err);
+}
+
+/*
+ * The BOM as canonical JSON, written a component at a time (the whole BOM
+ * is never one tree): the members in RFC 8785 order (bomFormat, components,
+ * dependencies, metadata, specVersion, version), each component and edge
+ * list canonical on its own, so the bytes are those of the whole tree.
+ */
+static bool sbom_write(const struct sbom *sb, prc_buf *b, prc_err *err)
+{
         const char **v = NULL;
-        size_t i, j, n;
+        json_t *meta = NULL;
+        size_t i, n;
+        bool ok = false;
 
-        if (comps == NULL || edges == NULL || ca == NULL || da == NULL) {
-                prc_err_oom(err, "the SBOM");
-                goto out;
-        }
-        json_array_foreach(mdocs, i, md) {
-                const char *path = json_string_value(json_object_get(md, "path"));
-                const char *eco = json_string_value(json_object_get(md, "ecosystem"));
-                const json_t *deps = json_object_get(md, "dependencies");
-
-                json_array_foreach(deps, j, dep)
-                        if (!add_dep(comps, dep, path, eco, err))
-                                goto out;
-                if (!doc_edges(edges, deps, eco, err))
-                        goto out;
-        }
-        if ((v = sorted_keys(comps, &n)) == NULL)
+        if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
+                return false;
+        if ((v = sorted_keys(sb->comps, &n)) == NULL)
                 goto oom;
         for (i = 0; i < n; i++) {
-                json_t *c = component_json(json_object_get(comps, v[i]), err);
-                if (c == NULL || json_array_append_new(ca, c) != 0)
+                json_t *c = component_json(json_object_get(sb->comps, v[i]), err);
+                bool w = c != NULL && sep(b, i, err) && prc_jcs_write(c, b, err);
+                json_decref(c);
+                if (!w)
                         goto out;
         }
         free(v);
-        if ((v = sorted_keys(edges, &n)) == NULL)
+        if (!prc_buf_puts(b, "],\"dependencies\":[", err) || (v = sorted_keys(sb->edges, &n)) == NULL)
                 goto oom;
         for (i = 0; i < n; i++) {
                 size_t m;
-                const char **t = sorted_keys(json_object_get(edges, v[i]), &m);
-                json_t *to = json_array();
+                const char **t = sorted_keys(json_object_get(sb->edges, v[i]), &m);
+                json_t *to = json_array(), *row;
+                bool w;
                 if (t == NULL || to == NULL) {
                         free(t);
                         json_decref(to);
@@ -319,24 +340,26 @@ static json_t *sbom_json(const json_t *mdocs, prc_err *err)
                 for (size_t k = 0; k < m; k++)
                         json_array_append_new(to, json_string(t[k]));
                 free(t);
-                if (json_array_append_new(da, json_pack("{s:s,s:o}", "ref", v[i], "dependsOn", to)) != 0)
+                row = json_pack("{s:o,s:s}", "dependsOn", to, "ref", v[i]);
+                w = row != NULL && json_array_size(to) == m && sep(b, i, err) && prc_jcs_write(row, b, err);
+                json_decref(row);
+                if (!w)
                         goto oom;
         }
-        bom = json_pack("{s:s,s:s,s:i,s:{s:{s:[{s:s,s:s,s:s}]}},s:O,s:O}", "bomFormat", "CycloneDX", "specVersion",
-                        "1.6", "version", 1, "metadata", "tools", "components", "type", "application", "name", "prc",
-                        "version", PRC_VERSION, "components", ca, "dependencies", da);
-        if (bom == NULL)
+        meta = json_pack("{s:{s:[{s:s,s:s,s:s}]}}", "tools", "components", "type", "application", "name", "prc",
+                         "version", PRC_VERSION);
+        ok = meta != NULL && prc_buf_puts(b, "],\"metadata\":", err) && prc_jcs_write(meta, b, err) &&
+             prc_buf_puts(b, ",\"specVersion\":\"1.6\",\"version\":1}\n", err);
+        if (meta == NULL)
                 goto oom;
         goto out;
 oom:
-        prc_err_oom(err, "the SBOM");
+        if (!prc_err_is_set(err))
+                prc_err_oom(err, "the SBOM");
 out:
         free(v);
-        json_decref(comps);
-        json_decref(edges);
-        json_decref(ca);
-        json_decref(da);
-        return bom;
+        json_decref(meta);
+        return ok;
 }
 
 /* FILE written atomically (a temporary in its directory, then a rename): readers see the old file or the new. */
@@ -372,7 +395,8 @@ int cmd_sbom(int argc, char **argv)
         prc_scan_opts so = { .mode = PRC_MODE_INSPECT };
         struct cli_parse_ctx pc = { 0 };
         prc_client_opts copts;
-        json_t *ex = NULL, *res = NULL, *bom = NULL, *g;
+        json_t *ex = NULL, *res = NULL, *g;
+        struct sbom sb = { json_object(), json_object() };
         prc_buf b;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
@@ -395,9 +419,19 @@ int cmd_sbom(int argc, char **argv)
                 return cli_usage(what, "--target DIR is required");
         if (output != NULL && (output[0] == '\0' || output[strlen(output) - 1] == '/'))
                 return cli_usage(what, "--output takes a file name");
+        if (sb.comps == NULL || sb.edges == NULL) {
+                json_decref(sb.comps);
+                json_decref(sb.edges);
+                prc_err_oom(&err, "the SBOM");
+                cli_print_err(&err);
+                return PRC_EXIT_EXEC;
+        }
         cli_client_opts(&copts);
+        copts.cache_max = 0;    /* every file is extracted once: a reply cache would only hold memory */
         pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
+                json_decref(sb.comps);
+                json_decref(sb.edges);
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
@@ -406,8 +440,9 @@ int cmd_sbom(int argc, char **argv)
         so.content_floor = cli_scan_floor;
         so.parse_ctx = &pc;
         so.extraction_out = &ex;
-        if (!prc_scan_run(&so, &res, &scan_rc, &err) ||
-            (bom = sbom_json(json_object_get(ex, "manifests"), &err)) == NULL || !prc_jcs_write(bom, &b, &err) || !prc_buf_putc(&b, '\n', &err)) {
+        so.extraction_each = sbom_fold;
+        so.extraction_ctx = &sb;
+        if (!prc_scan_run(&so, &res, &scan_rc, &err) || !sbom_write(&sb, &b, &err)) {
                 cli_print_err(&err);
                 rc = cli_exit_for(&err) == PRC_EXIT_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
                 goto out;
@@ -431,7 +466,8 @@ int cmd_sbom(int argc, char **argv)
                 fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
-        json_decref(bom);
+        json_decref(sb.comps);
+        json_decref(sb.edges);
         json_decref(res);
         json_decref(ex);
         prc_buf_clear(&b);

@@ -102,6 +102,16 @@ typedef struct prc_scan_opts {
          * "coverage_gaps": every gap so far, as the run result lists them}.
          */
         json_t             **extraction_out;
+        /*
+         * With extraction_out: when set, each ManifestDoc is handed here
+         * (borrowed) as the worker returns it, in no particular order, and
+         * the scan keeps of it only what following its includes needs
+         * (path, format, details.includes): "manifests" then holds those
+         * stubs.  prc sbom folds each document into its BOM this way instead
+         * of holding every document at once.  false (err set) ends the scan.
+         */
+        bool               (*extraction_each)(void *ctx, const json_t *md, prc_err *err);
+        void                *extraction_ctx;
 } prc_scan_opts;
 
 /*
