@@ -24,11 +24,6 @@
 #include "base/jcs.h"
 #include "engine/scan.h"
 
-/* A component being gathered: the output fields, plus sets (objects used as sorted sets). */
-struct comp {
-        json_t *o;              /* {"purl", "name", "version", "ecosystem", "rank", "hashes":{}, "paths":{}, ...} */
-};
-
 /* Scope strength: a component required by any manifest is required. */
 static int scope_rank(const char *scope)
 {
@@ -101,18 +96,6 @@ static bool digest_hex(const char *value, size_t want, char *out, size_t cap)
         return nb == want;
 }
 
-static bool set_add(json_t *o, const char *key, const char *set, prc_err *err)
-{
-        json_t *s = json_object_get(o, set);
-
-        if (s == NULL) {
-                s = json_object();
-                if (s == NULL || json_object_set_new(o, set, s) != 0)
-                        return prc_err_oom(err, "the SBOM");
-        }
-        return json_object_set_new(s, key, json_true()) == 0 || prc_err_oom(err, "the SBOM");
-}
-
 /* The component key (and bom-ref): the purl, else prc:ECOSYSTEM/NAME[@VERSION] (no registry purl exists). */
 static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
 {
@@ -130,7 +113,47 @@ static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
 
 enum { REF_MAX = 3 * 4096 + 64 };
 
-static bool add_dep(json_t *comps, const json_t *dep, const char *path, const char *eco, prc_err *err)
+/* An edge between two components, by their keys in the comps object (stable for its life). */
+struct edge {
+        const char *from, *to;
+};
+
+/*
+ * The BOM being gathered, one ManifestDoc at a time as the scan extracts
+ * them (none is kept).  A component is kept small (a tree of 12,000 is
+ * gathered whole before any is written): its bom-ref (and purl, when it is
+ * one) is its key in comps; {"n": name, "v": version, "e": ecosystem, "r":
+ * scope rank, "p": [paths], "h": ["ALG hex"], "u": ["alg-value" not
+ * mapped]}, the lists deduplicated when written.
+ */
+struct sbom {
+        json_t      *comps;
+        struct edge *edges;
+        size_t       nedges, capedges;
+};
+
+/* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
+static bool list_add(json_t *c, const char *list, json_t *s, prc_err *err)
+{
+        json_t *a = json_object_get(c, list);
+
+        if (a == NULL && (json_object_set_new(c, list, a = json_array()) != 0 || a == NULL))
+                return prc_err_oom(err, "the SBOM");
+        if (json_array_size(a) > 0 && json_array_get(a, json_array_size(a) - 1) == s)
+                return true;
+        return json_array_append(a, s) == 0 || prc_err_oom(err, "the SBOM");
+}
+
+static bool list_add_new(json_t *c, const char *list, const char *text, prc_err *err)
+{
+        json_t *s = json_string(text);
+        bool ok = s != NULL ? list_add(c, list, s, err) : prc_err_oom(err, "the SBOM");
+
+        json_decref(s);
+        return ok;
+}
+
+static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, prc_err *err)
 {
         char ref[REF_MAX];
         const char *name = json_string_value(json_object_get(dep, "name"));
@@ -139,22 +162,19 @@ static bool add_dep(json_t *comps, const json_t *dep, const char *path, const ch
         json_t *c;
         int rank = scope_rank(json_string_value(json_object_get(dep, "scope")));
 
-        if (!dep_ref(dep, eco, ref, sizeof(ref)))
-                return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes", path, REF_MAX);
+        if (!dep_ref(dep, json_string_value(eco), ref, sizeof(ref)))
+                return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes",
+                                   json_string_value(path), REF_MAX);
         c = json_object_get(comps, ref);
         if (c == NULL) {
-                c = json_pack("{s:s,s:s,s:s,s:i}", "bom-ref", ref, "name", name ? name : "", "ecosystem", eco, "rank",
-                              rank);
-                if (c == NULL || json_object_set_new(comps, ref, c) != 0)
+                c = json_pack("{s:s,s:O,s:i}", "n", name ? name : "", "e", eco, "r", rank);
+                if (c == NULL || json_object_set_new(comps, ref, c) != 0 ||
+                    (ver != NULL && json_object_set_new(c, "v", json_string(ver)) != 0))
                         return prc_err_oom(err, "the SBOM");
-                if (json_is_string(json_object_get(dep, "purl")))
-                        json_object_set(c, "purl", json_object_get(dep, "purl"));
-                if (ver != NULL)
-                        json_object_set_new(c, "version", json_string(ver));
-        } else if (rank > json_integer_value(json_object_get(c, "rank"))) {
-                json_object_set_new(c, "rank", json_integer(rank));
+        } else if (rank > json_integer_value(json_object_get(c, "r"))) {
+                json_object_set_new(c, "r", json_integer(rank));
         }
-        if (!set_add(c, path, "paths", err))
+        if (!list_add(c, "p", path, err))
                 return false;
         if (json_is_object(integ)) {
                 const char *alg = json_string_value(json_object_get(integ, "algorithm"));
@@ -166,38 +186,69 @@ static bool add_dep(json_t *comps, const json_t *dep, const char *path, const ch
                             !digest_hex(val, hash_algs[i].bytes, hex, sizeof(hex)))
                                 continue;
                         snprintf(key, sizeof(key), "%s %s", hash_algs[i].cdx, hex);
-                        return set_add(c, key, "hashes", err);
+                        return list_add_new(c, "h", key, err);
                 }
                 /* Not a CycloneDX algorithm, or a value of the wrong length: kept as written, never dropped. */
                 snprintf(key, sizeof(key), "%s-%s", alg ? alg : "", val ? val : "");
-                return set_add(c, key, "unmapped", err);
+                return list_add_new(c, "u", key, err);
         }
         return true;
 }
 
-static bool add_edge(json_t *edges, const char *from, const char *to, prc_err *err)
+/* The key of comps equal to ref (its storage lives as long as the entry). */
+static const char *comp_key(const json_t *comps, const char *ref)
 {
-        return strcmp(from, to) == 0 || set_add(edges, to, from, err);
+        void *it = json_object_iter_at((json_t *)comps, ref);
+
+        return it != NULL ? json_object_iter_key(it) : NULL;
 }
 
 /* The edges a lockfile states: each dependency's depends_on, indexes into the same document's dependencies. */
-static bool doc_edges(json_t *edges, const json_t *deps, const char *eco, prc_err *err)
+static bool doc_edges(struct sbom *sb, const json_t *deps, const char *eco, prc_err *err)
 {
         const json_t *d, *ix;
-        char from[REF_MAX], to[REF_MAX];
+        char ref[REF_MAX];
         size_t i, k;
 
         json_array_foreach(deps, i, d) {
                 const json_t *row = json_object_get(d, "depends_on");
-                if (json_array_size(row) == 0 || !dep_ref(d, eco, from, sizeof(from)))
+                const char *from;
+
+                if (json_array_size(row) == 0 || !dep_ref(d, eco, ref, sizeof(ref)) ||
+                    (from = comp_key(sb->comps, ref)) == NULL)
                         continue;
                 json_array_foreach(row, k, ix) {
                         const json_t *t = json_array_get(deps, (size_t)json_integer_value(ix));
-                        if (t != NULL && dep_ref(t, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
-                                return false;
+                        const char *to;
+                        if (t == NULL || !dep_ref(t, eco, ref, sizeof(ref)) ||
+                            (to = comp_key(sb->comps, ref)) == NULL || to == from)
+                                continue;
+                        if (sb->nedges == sb->capedges) {
+                                size_t cap = sb->capedges ? 2 * sb->capedges : 4096;
+                                struct edge *e = realloc(sb->edges, cap * sizeof(*e));
+                                if (e == NULL)
+                                        return prc_err_oom(err, "the SBOM's edges");
+                                sb->edges = e;
+                                sb->capedges = cap;
+                        }
+                        sb->edges[sb->nedges++] = (struct edge){ from, to };
                 }
         }
         return true;
+}
+
+static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
+{
+        struct sbom *sb = ctx;
+        json_t *path = json_object_get(md, "path"), *eco = json_object_get(md, "ecosystem");
+        const json_t *deps = json_object_get(md, "dependencies"), *dep;
+        size_t j;
+
+        /* path and ecosystem are shared by every component of this document, not copied (they outlive md). */
+        json_array_foreach(deps, j, dep)
+                if (!add_dep(sb->comps, dep, path, eco, err))
+                        return false;
+        return doc_edges(sb, deps, json_string_value(eco), err);
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -205,7 +256,7 @@ static int str_cmp(const void *a, const void *b)
         return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The keys of a set object, sorted (jansson keeps insertion order). */
+/* The keys of an object, sorted (jansson keeps insertion order). */
 static const char **sorted_keys(const json_t *o, size_t *n)
 {
         const char **v = calloc(json_object_size(o) + 1, sizeof(*v));
@@ -222,24 +273,51 @@ static const char **sorted_keys(const json_t *o, size_t *n)
         return v;
 }
 
-static json_t *component_json(const json_t *c, prc_err *err)
+/* The strings of a list, sorted, each once (NULL list: none). */
+static const char **sorted_unique(const json_t *a, size_t *n)
 {
-        const char *eco = json_string_value(json_object_get(c, "ecosystem"));
+        const char **v = calloc(json_array_size(a) + 1, sizeof(*v));
+        const json_t *s;
+        size_t i, m = 0;
+
+        if (v == NULL)
+                return NULL;
+        json_array_foreach(a, i, s)
+                v[i] = json_string_value(s);
+        qsort(v, json_array_size(a), sizeof(*v), str_cmp);
+        for (i = 0; i < json_array_size(a); i++)
+                if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
+                        v[m++] = v[i];
+        *n = m;
+        return v;
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+        const struct edge *x = a, *y = b;
+        int c = strcmp(x->from, y->from);
+
+        return c != 0 ? c : strcmp(x->to, y->to);
+}
+
+static json_t *component_json(const char *ref, const json_t *c, prc_err *err)
+{
+        const char *eco = json_string_value(json_object_get(c, "e"));
         json_t *o, *props, *hashes = json_array();
         const char **v;
         size_t n = 0;
 
-        o = json_pack("{s:s,s:O,s:O,s:s}", "type", strcmp(eco, "docker") == 0 ? "container" : "library", "bom-ref",
-                      json_object_get(c, "bom-ref"), "name", json_object_get(c, "name"), "scope",
-                      rank_name[json_integer_value(json_object_get(c, "rank"))]);
+        o = json_pack("{s:s,s:s,s:O,s:s}", "type", strcmp(eco, "docker") == 0 ? "container" : "library", "bom-ref",
+                      ref, "name", json_object_get(c, "n"), "scope",
+                      rank_name[json_integer_value(json_object_get(c, "r"))]);
         props = json_array();
         if (o == NULL || props == NULL || hashes == NULL)
                 goto oom;
-        if (json_object_get(c, "purl") != NULL)
-                json_object_set(o, "purl", json_object_get(c, "purl"));
-        if (json_object_get(c, "version") != NULL)
-                json_object_set(o, "version", json_object_get(c, "version"));
-        if ((v = sorted_keys(json_object_get(c, "hashes"), &n)) == NULL)
+        if (strncmp(ref, "pkg:", 4) == 0)
+                json_object_set_new(o, "purl", json_string(ref));
+        if (json_object_get(c, "v") != NULL)
+                json_object_set(o, "version", json_object_get(c, "v"));
+        if ((v = sorted_unique(json_object_get(c, "h"), &n)) == NULL)
                 goto oom;
         for (size_t i = 0; i < n; i++) {
                 const char *sp = strchr(v[i], ' ');
@@ -252,12 +330,12 @@ static json_t *component_json(const json_t *c, prc_err *err)
         if (n > 0)
                 json_object_set(o, "hashes", hashes);
         json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:ecosystem", "value", eco));
-        if ((v = sorted_keys(json_object_get(c, "unmapped"), &n)) == NULL)
+        if ((v = sorted_unique(json_object_get(c, "u"), &n)) == NULL)
                 goto oom;
         for (size_t i = 0; i < n; i++)
                 json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:integrity", "value", v[i]));
         free(v);
-        if ((v = sorted_keys(json_object_get(c, "paths"), &n)) == NULL)
+        if ((v = sorted_unique(json_object_get(c, "p"), &n)) == NULL)
                 goto oom;
         for (size_t i = 0; i < n; i++)
                 json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:path", "value", v[i]));
@@ -274,30 +352,26 @@ oom:
         return NULL;
 }
 
-/* The BOM being gathered: one ManifestDoc at a time, as the scan extracts them (none is kept). */
-struct sbom {
-        json_t *comps;          /* bom-ref -> component being gathered */
-        json_t *edges;          /* from bom-ref -> {to bom-ref: true} */
-};
-
-static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
-{
-        struct sbom *sb = ctx;
-        const char *path = json_string_value(json_object_get(md, "path"));
-        const char *eco = json_string_value(json_object_get(md, "ecosystem"));
-        const json_t *deps = json_object_get(md, "dependencies"), *dep;
-        size_t j;
-
-        json_array_foreach(deps, j, dep)
-                if (!add_dep(sb->comps, dep, path, eco, err))
-                        return false;
-        return doc_edges(sb->edges, deps, eco, err);
-}
-
 /* ",": between array members. */
 static bool sep(prc_buf *b, size_t i, prc_err *err)
 {
         return i == 0 || prc_buf_putc(b, ',', err);
+}
+
+/* One "dependencies" entry: from and the targets e[0..n) (sorted, unique). */
+static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err)
+{
+        json_t *to = json_array(), *row;
+        bool ok;
+
+        for (size_t k = 0; to != NULL && k < n; k++)
+                json_array_append_new(to, json_string(e[k].to));
+        row = to != NULL && json_array_size(to) == n ? json_pack("{s:O,s:s}", "dependsOn", to, "ref", e[0].from)
+                                                     : NULL;
+        ok = row != NULL ? prc_jcs_write(row, b, err) : prc_err_oom(err, "the SBOM");
+        json_decref(row);
+        json_decref(to);
+        return ok;
 }
 
 /*
@@ -306,11 +380,11 @@ static bool sep(prc_buf *b, size_t i, prc_err *err)
  * dependencies, metadata, specVersion, version), each component and edge
  * list canonical on its own, so the bytes are those of the whole tree.
  */
-static bool sbom_write(const struct sbom *sb, prc_buf *b, prc_err *err)
+static bool sbom_write(struct sbom *sb, prc_buf *b, prc_err *err)
 {
         const char **v = NULL;
         json_t *meta = NULL;
-        size_t i, n;
+        size_t i, n, m, rows = 0;
         bool ok = false;
 
         if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
@@ -318,33 +392,25 @@ static bool sbom_write(const struct sbom *sb, prc_buf *b, prc_err *err)
         if ((v = sorted_keys(sb->comps, &n)) == NULL)
                 goto oom;
         for (i = 0; i < n; i++) {
-                json_t *c = component_json(json_object_get(sb->comps, v[i]), err);
+                json_t *c = component_json(v[i], json_object_get(sb->comps, v[i]), err);
                 bool w = c != NULL && sep(b, i, err) && prc_jcs_write(c, b, err);
                 json_decref(c);
                 if (!w)
                         goto out;
         }
-        free(v);
-        if (!prc_buf_puts(b, "],\"dependencies\":[", err) || (v = sorted_keys(sb->edges, &n)) == NULL)
-                goto oom;
-        for (i = 0; i < n; i++) {
-                size_t m;
-                const char **t = sorted_keys(json_object_get(sb->edges, v[i]), &m);
-                json_t *to = json_array(), *row;
-                bool w;
-                if (t == NULL || to == NULL) {
-                        free(t);
-                        json_decref(to);
-                        goto oom;
-                }
-                for (size_t k = 0; k < m; k++)
-                        json_array_append_new(to, json_string(t[k]));
-                free(t);
-                row = json_pack("{s:o,s:s}", "dependsOn", to, "ref", v[i]);
-                w = row != NULL && json_array_size(to) == m && sep(b, i, err) && prc_jcs_write(row, b, err);
-                json_decref(row);
-                if (!w)
-                        goto oom;
+        if (!prc_buf_puts(b, "],\"dependencies\":[", err))
+                goto out;
+        /* Edges sorted by (from, to), duplicates (several lockfiles stating one edge) folded. */
+        if (sb->nedges > 0)
+                qsort(sb->edges, sb->nedges, sizeof(*sb->edges), edge_cmp);
+        for (i = 0, m = 0; i < sb->nedges; i++)
+                if (m == 0 || edge_cmp(&sb->edges[m - 1], &sb->edges[i]) != 0)
+                        sb->edges[m++] = sb->edges[i];
+        for (i = 0; i < m; i = n) {
+                for (n = i + 1; n < m && strcmp(sb->edges[n].from, sb->edges[i].from) == 0; n++)
+                        ;
+                if (!sep(b, rows++, err) || !write_edges(sb->edges + i, n - i, b, err))
+                        goto out;
         }
         meta = json_pack("{s:{s:[{s:s,s:s,s:s}]}}", "tools", "components", "type", "application", "name", "prc",
                          "version", PRC_VERSION);
@@ -396,7 +462,7 @@ int cmd_sbom(int argc, char **argv)
         struct cli_parse_ctx pc = { 0 };
         prc_client_opts copts;
         json_t *ex = NULL, *res = NULL, *g;
-        struct sbom sb = { json_object(), json_object() };
+        struct sbom sb = { .comps = json_object() };
         prc_buf b;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
@@ -419,9 +485,7 @@ int cmd_sbom(int argc, char **argv)
                 return cli_usage(what, "--target DIR is required");
         if (output != NULL && (output[0] == '\0' || output[strlen(output) - 1] == '/'))
                 return cli_usage(what, "--output takes a file name");
-        if (sb.comps == NULL || sb.edges == NULL) {
-                json_decref(sb.comps);
-                json_decref(sb.edges);
+        if (sb.comps == NULL) {
                 prc_err_oom(&err, "the SBOM");
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
@@ -431,7 +495,6 @@ int cmd_sbom(int argc, char **argv)
         pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
                 json_decref(sb.comps);
-                json_decref(sb.edges);
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
@@ -467,7 +530,7 @@ int cmd_sbom(int argc, char **argv)
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
         json_decref(sb.comps);
-        json_decref(sb.edges);
+        free(sb.edges);
         json_decref(res);
         json_decref(ex);
         prc_buf_clear(&b);
