@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "base/datadir.h"
+#include "base/file.h"
 #include "base/jcs.h"
 #include "engine/scan.h"
 
@@ -352,6 +352,11 @@ oom:
         return NULL;
 }
 
+enum { SINK_CHUNK = 1 << 20 };
+
+struct sink;
+static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
+
 /* ",": between array members. */
 static bool sep(prc_buf *b, size_t i, prc_err *err)
 {
@@ -380,7 +385,7 @@ static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err
  * dependencies, metadata, specVersion, version), each component and edge
  * list canonical on its own, so the bytes are those of the whole tree.
  */
-static bool sbom_write(struct sbom *sb, prc_buf *b, prc_err *err)
+static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {
         const char **v = NULL;
         json_t *meta = NULL;
@@ -393,7 +398,8 @@ static bool sbom_write(struct sbom *sb, prc_buf *b, prc_err *err)
                 goto oom;
         for (i = 0; i < n; i++) {
                 json_t *c = component_json(v[i], json_object_get(sb->comps, v[i]), err);
-                bool w = c != NULL && sep(b, i, err) && prc_jcs_write(c, b, err);
+                bool w = c != NULL && sep(b, i, err) && prc_jcs_write(c, b, err) &&
+                         sink_flush(o, b, SINK_CHUNK, err);
                 json_decref(c);
                 if (!w)
                         goto out;
@@ -409,7 +415,8 @@ static bool sbom_write(struct sbom *sb, prc_buf *b, prc_err *err)
         for (i = 0; i < m; i = n) {
                 for (n = i + 1; n < m && strcmp(sb->edges[n].from, sb->edges[i].from) == 0; n++)
                         ;
-                if (!sep(b, rows++, err) || !write_edges(sb->edges + i, n - i, b, err))
+                if (!sep(b, rows++, err) || !write_edges(sb->edges + i, n - i, b, err) ||
+                    !sink_flush(o, b, SINK_CHUNK, err))
                         goto out;
         }
         meta = json_pack("{s:{s:[{s:s,s:s,s:s}]}}", "tools", "components", "type", "application", "name", "prc",
@@ -428,26 +435,78 @@ out:
         return ok;
 }
 
-/* FILE written atomically (a temporary in its directory, then a rename): readers see the old file or the new. */
-static bool write_output(const char *file, const prc_buf *b, prc_err *err)
+/*
+ * Where the BOM goes.  --output FILE: a temporary in FILE's directory,
+ * written in pieces as the BOM is made (so the BOM is never whole in
+ * memory), then fsync and a rename over FILE: readers see the old file or
+ * the new, and a failure leaves no partial file.  Standard output: the BOM
+ * is written only once it is whole.
+ */
+struct sink {
+        int  dirfd, fd;
+        char tmp[512];
+        const char *name;
+};
+
+static bool sink_open(struct sink *o, const char *file, prc_err *err)
 {
         const char *slash = strrchr(file, '/');
         char dir[4097];
-        int fd;
-        bool ok;
 
         if (slash != NULL && (size_t)(slash - file) + 1 > sizeof(dir))
                 return prc_err_set(err, PRC_E_PATH_TOO_LONG, "%s: path too long", file);
         snprintf(dir, sizeof(dir), "%.*s", slash == NULL ? 1 : slash == file ? 1 : (int)(slash - file),
                  slash == NULL ? "." : file);
-        if (slash != NULL && slash[1] == '\0')
-                return prc_err_set(err, PRC_E_USAGE, "--output %s names a directory", file);
-        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
+        o->name = slash ? slash + 1 : file;
+        if (snprintf(o->tmp, sizeof(o->tmp), ".%s.tmp.%ld", o->name, (long)getpid()) >= (int)sizeof(o->tmp))
+                return prc_err_set(err, PRC_E_PATH_TOO_LONG, "%s: file name too long", file);
+        o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (o->dirfd < 0)
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot open the directory of '%s'", file);
-        ok = prc_datadir_store(fd, slash ? slash + 1 : file, b->data, b->len, err);
-        close(fd);
+        (void)unlinkat(o->dirfd, o->tmp, 0);    /* a temporary a killed run of the same pid left */
+        o->fd = prc_fd_replace_begin(o->dirfd, o->tmp, err);
+        if (o->fd < 0) {
+                close(o->dirfd);
+                o->dirfd = -1;
+                return false;
+        }
+        return true;
+}
+
+/* Write out what b holds once it passes chunk (0: all of it) and empty b; nothing without a file. */
+static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err)
+{
+        if (o == NULL || o->fd < 0 || b->len < chunk || b->len == 0)
+                return true;
+        if (!prc_fd_write_all(o->fd, b->data, b->len, err))
+                return false;
+        prc_buf_reset(b);
+        return true;
+}
+
+static bool sink_commit(struct sink *o, prc_buf *b, prc_err *err)
+{
+        bool ok;
+
+        if (!sink_flush(o, b, 0, err)) {
+                prc_fd_replace_abort(o->dirfd, o->fd, o->tmp);
+                ok = false;
+        } else {
+                ok = prc_fd_replace_commit(o->dirfd, o->fd, o->tmp, o->name, true, err);
+        }
+        o->fd = -1;
+        close(o->dirfd);
+        o->dirfd = -1;
         return ok;
+}
+
+static void sink_abort(struct sink *o)
+{
+        if (o->fd >= 0)
+                prc_fd_replace_abort(o->dirfd, o->fd, o->tmp);
+        if (o->dirfd >= 0)
+                close(o->dirfd);
+        o->fd = o->dirfd = -1;
 }
 
 int cmd_sbom(int argc, char **argv)
@@ -463,6 +522,7 @@ int cmd_sbom(int argc, char **argv)
         prc_client_opts copts;
         json_t *ex = NULL, *res = NULL, *g;
         struct sbom sb = { .comps = json_object() };
+        struct sink sink = { .dirfd = -1, .fd = -1 };
         prc_buf b;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
@@ -505,12 +565,14 @@ int cmd_sbom(int argc, char **argv)
         so.extraction_out = &ex;
         so.extraction_each = sbom_fold;
         so.extraction_ctx = &sb;
-        if (!prc_scan_run(&so, &res, &scan_rc, &err) || !sbom_write(&sb, &b, &err)) {
+        if (!prc_scan_run(&so, &res, &scan_rc, &err) || (output != NULL && !sink_open(&sink, output, &err)) ||
+            !sbom_write(&sb, &b, output != NULL ? &sink : NULL, &err)) {
+                sink_abort(&sink);
                 cli_print_err(&err);
                 rc = cli_exit_for(&err) == PRC_EXIT_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
                 goto out;
         }
-        if (output != NULL ? !write_output(output, &b, &err)
+        if (output != NULL ? !sink_commit(&sink, &b, &err)
                            : fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
                 if (!prc_err_is_set(&err))
                         prc_err_set(&err, PRC_E_IO, "cannot write to standard output");
