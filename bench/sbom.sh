@@ -42,13 +42,15 @@ unshare -rn true 2>/dev/null || { echo "sbom: cannot make a network namespace (u
 make -s all
 OUT=$(pwd)/build/bench/sbom
 mkdir -p "$OUT"
+# The binary this run measures (a rebuild during the run does not change it; the worker is this file too).
+cp build/prc "$OUT/prc-under-test"
 
 # run TOOL ROUND: one run; appends "TOOL WALL_S PEAK_KIB EXIT" to $OUT/samples.
 run() {
         local tool=$1 out=$OUT/$1.json rc=0
         rm -rf "$out" "$OUT/trivy-cache"
         case $tool in
-        prc) unshare -rn /usr/bin/time -f "%e %M" -o "$OUT/time" build/prc sbom --target "$TREE" --output "$out" \
+        prc) unshare -rn /usr/bin/time -f "%e %M" -o "$OUT/time" "$OUT/prc-under-test" sbom --target "$TREE" --output "$out" \
                         >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;
         trivy) unshare -rn /usr/bin/time -f "%e %M" -o "$OUT/time" "$TRIVY" fs --offline-scan --skip-db-update \
                         --cache-dir "$OUT/trivy-cache" --format cyclonedx --output "$out" "$TREE" \
