@@ -7,7 +7,9 @@ A component is (purl type, name, version) from its purl: percent-decoding
 undone, namespace and name joined by "/" and lower-cased (tools disagree on
 case: prc lower-cases Go module paths and composer names as purl-spec says,
 Trivy keeps them), PyPI names in PEP 503 form, a leading "v" of a Go version
-dropped (Trivy writes 1.2.3 where the purl spec and prc write v1.2.3);
+dropped (Trivy writes 1.2.3 where the purl spec and prc write v1.2.3), an
+action's type "github" (cdxgen) read as "githubactions" (prc, as GitHub's
+own SBOM export spells it);
 qualifiers and subpath are ignored.  Components without a version (prc lists
 a manifest's ranges, which are not versions, without one) and without a purl
 (prc names a workspace member or a git, path or URL source "prc:...") are
@@ -36,6 +38,8 @@ def key_of(purl):
         rest, ver = rest[:at], urllib.parse.unquote(rest[at + 1:])
     name = "/".join(urllib.parse.unquote(s) for s in rest.split("/")).lower()
     typ = typ.lower()
+    if typ == "github":
+        typ = "githubactions"   # cdxgen spells a workflow's action pkg:github/, prc (as GitHub's own SBOMs) githubactions
     if typ == "pypi":
         name = re.sub(r"[-_.]+", "-", name)
     if typ == "golang" and ver and ver.startswith("v"):
