@@ -242,12 +242,18 @@ static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
         struct sbom *sb = ctx;
         json_t *path = json_object_get(md, "path"), *eco = json_object_get(md, "ecosystem");
         const json_t *deps = json_object_get(md, "dependencies"), *dep;
+        bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
         size_t j;
 
         /* path and ecosystem are shared by every component of this document, not copied (they outlive md). */
-        json_array_foreach(deps, j, dep)
+        json_array_foreach(deps, j, dep) {
+                /* go.sum hashes only the go.mod of a module version read for version selection: not built. */
+                if (go_sum && json_is_string(json_object_get(dep, "group")) &&
+                    strcmp(json_string_value(json_object_get(dep, "group")), "go.mod") == 0)
+                        continue;
                 if (!add_dep(sb->comps, dep, path, eco, err))
                         return false;
+        }
         return doc_edges(sb, deps, json_string_value(eco), err);
 }
 
