@@ -130,6 +130,9 @@ struct sbom {
         json_t      *comps;
         struct edge *edges;
         size_t       nedges, capedges;
+        json_t      *gomods;    /* directory -> {purl: true} of a go.mod of go 1.17 or later */
+        json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
+        json_t      *gosums;    /* the go.sum documents, folded once every go.mod is known */
 };
 
 /* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
@@ -237,24 +240,108 @@ static bool doc_edges(struct sbom *sb, const json_t *deps, const char *eco, prc_
         return true;
 }
 
-static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
+/* The directory part of path ("" at the root), as an object key. */
+static void dir_of(const char *path, char *out, size_t cap)
 {
-        struct sbom *sb = ctx;
+        const char *slash = strrchr(path, '/');
+
+        snprintf(out, cap, "%.*s", slash != NULL ? (int)(slash - path) : 0, path);
+}
+
+/*
+ * A go.mod whose go directive is 1.17 or later lists every module the
+ * build needs (module graph pruning): remember what it requires, by
+ * directory, for the go.sum beside it.
+ */
+static bool note_gomod(struct sbom *sb, const json_t *md, prc_err *err)
+{
+        const char *go = json_string_value(json_object_get(json_object_get(md, "details"), "go"));
+        char dir[4097];
+        json_t *set, *dep;
+        size_t i;
+        long major, minor = 0;
+        char *end;
+
+        dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
+        if (json_object_set_new(sb->gomods_seen, dir, json_true()) != 0)
+                return prc_err_oom(err, "the SBOM");
+        if (go == NULL)
+                return true;
+        major = strtol(go, &end, 10);
+        if (*end == '.')
+                minor = strtol(end + 1, NULL, 10);
+        if (major < 1 || (major == 1 && minor < 17))
+                return true;
+        set = json_object();
+        if (set == NULL || json_object_set_new(sb->gomods, dir, set) != 0)
+                return prc_err_oom(err, "the SBOM");
+        json_array_foreach(json_object_get(md, "dependencies"), i, dep)
+                if (json_is_string(json_object_get(dep, "purl")) &&
+                    json_object_set_new(set, json_string_value(json_object_get(dep, "purl")), json_true()) != 0)
+                        return prc_err_oom(err, "the SBOM");
+        return true;
+}
+
+static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
+{
         json_t *path = json_object_get(md, "path"), *eco = json_object_get(md, "ecosystem");
-        const json_t *deps = json_object_get(md, "dependencies"), *dep;
+        const json_t *deps = json_object_get(md, "dependencies"), *dep, *only = NULL;
         bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
+        char dir[4097];
         size_t j;
 
+        if (go_sum) {
+                dir_of(json_string_value(path), dir, sizeof(dir));
+                only = json_object_get(sb->gomods, dir);
+        }
         /* path and ecosystem are shared by every component of this document, not copied (they outlive md). */
         json_array_foreach(deps, j, dep) {
                 /* go.sum hashes only the go.mod of a module version read for version selection: not built. */
                 if (go_sum && json_is_string(json_object_get(dep, "group")) &&
                     strcmp(json_string_value(json_object_get(dep, "group")), "go.mod") == 0)
                         continue;
+                /* beside a pruned go.mod, a module it does not require is not in the build */
+                if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
+                                     json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
+                        continue;
                 if (!add_dep(sb->comps, dep, path, eco, err))
                         return false;
         }
         return doc_edges(sb, deps, json_string_value(eco), err);
+}
+
+static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
+{
+        struct sbom *sb = ctx;
+        const char *fmt = json_string_value(json_object_get(md, "format"));
+
+        /*
+         * A go.sum whose directory's go.mod has not come yet waits for the end (the scan goes in path order,
+         * so go.mod comes first and only a go.sum without one waits).
+         */
+        if (strcmp(fmt, "go-sum") == 0) {
+                char dir[4097];
+
+                dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
+                if (json_object_get(sb->gomods_seen, dir) == NULL)
+                        return json_array_append(sb->gosums, (json_t *)md) == 0 || prc_err_oom(err, "the SBOM");
+        }
+        if (strcmp(fmt, "go-mod") == 0 && !note_gomod(sb, md, err))
+                return false;
+        return fold_doc(sb, md, err);
+}
+
+/* The go.sum documents held back by sbom_fold. */
+static bool sbom_fold_gosums(struct sbom *sb, prc_err *err)
+{
+        const json_t *md;
+        size_t i;
+
+        json_array_foreach(sb->gosums, i, md)
+                if (!fold_doc(sb, md, err))
+                        return false;
+        json_array_clear(sb->gosums);
+        return true;
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -527,7 +614,8 @@ int cmd_sbom(int argc, char **argv)
         struct cli_parse_ctx pc = { 0 };
         prc_client_opts copts;
         json_t *ex = NULL, *res = NULL, *g;
-        struct sbom sb = { .comps = json_object() };
+        struct sbom sb = { .comps = json_object(), .gomods = json_object(), .gosums = json_array(),
+                           .gomods_seen = json_object() };
         struct sink sink = { .dirfd = -1, .fd = -1 };
         prc_buf b;
         prc_err err;
@@ -551,7 +639,11 @@ int cmd_sbom(int argc, char **argv)
                 return cli_usage(what, "--target DIR is required");
         if (output != NULL && (output[0] == '\0' || output[strlen(output) - 1] == '/'))
                 return cli_usage(what, "--output takes a file name");
-        if (sb.comps == NULL) {
+        if (sb.comps == NULL || sb.gomods == NULL || sb.gosums == NULL || sb.gomods_seen == NULL) {
+                json_decref(sb.gomods_seen);
+                json_decref(sb.comps);
+                json_decref(sb.gomods);
+                json_decref(sb.gosums);
                 prc_err_oom(&err, "the SBOM");
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
@@ -560,7 +652,10 @@ int cmd_sbom(int argc, char **argv)
         copts.cache_max = 0;    /* every file is extracted once: a reply cache would only hold memory */
         pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
+                json_decref(sb.gomods_seen);
                 json_decref(sb.comps);
+                json_decref(sb.gomods);
+                json_decref(sb.gosums);
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
@@ -571,7 +666,8 @@ int cmd_sbom(int argc, char **argv)
         so.extraction_out = &ex;
         so.extraction_each = sbom_fold;
         so.extraction_ctx = &sb;
-        if (!prc_scan_run(&so, &res, &scan_rc, &err) || (output != NULL && !sink_open(&sink, output, &err)) ||
+        if (!prc_scan_run(&so, &res, &scan_rc, &err) || !sbom_fold_gosums(&sb, &err) ||
+            (output != NULL && !sink_open(&sink, output, &err)) ||
             !sbom_write(&sb, &b, output != NULL ? &sink : NULL, &err)) {
                 sink_abort(&sink);
                 cli_print_err(&err);
@@ -597,7 +693,10 @@ int cmd_sbom(int argc, char **argv)
                 fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
+        json_decref(sb.gomods_seen);
         json_decref(sb.comps);
+        json_decref(sb.gomods);
+        json_decref(sb.gosums);
         free(sb.edges);
         json_decref(res);
         json_decref(ex);

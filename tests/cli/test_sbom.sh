@@ -79,6 +79,11 @@ assert {"name": "prc:ecosystem", "value": "golang"} in toml["properties"]
 # a go.sum line that hashes only a go.mod (the module was read for version selection, its code is not
 # built) is no component (bench/sbom_compare.sh: prc listed 146 of them for caddy, Trivy and cdxgen none)
 assert not any("github.com/only/gomod" in r for r in c), [r for r in c if "only/gomod" in r]
+# beside a go.mod of go 1.17 or later (which lists every module the build needs), go.sum adds only what
+# go.mod requires; its other code hashes (modules downloaded for the tests of dependencies) are no components
+# there, but a go.sum without such a go.mod keeps them (go/legacy/go.sum)
+extra = c["pkg:golang/github.com/extra/testonly@v0.3.0"]
+assert [p["value"] for p in extra["properties"] if p["name"] == "prc:path"] == ["go/legacy/go.sum"], extra
 # lockfile edges (depends_on): Cargo.lock, poetry.lock, package-lock.json
 deps = {x["ref"]: x["dependsOn"] for x in d["dependencies"]}
 assert deps["pkg:cargo/demo@0.1.0"] == sorted(["pkg:cargo/helper@0.1.0", "pkg:cargo/corp-lib@2.0.0?repository_url=https%3A%2F%2Fregistry.corp.example%2Fgit%2Findex"]), deps
