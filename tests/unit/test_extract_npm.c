@@ -442,6 +442,33 @@ static void test_extract_npm__yarn_edges_classic_and_berry(void)
         json_decref(md);
 }
 
+/* A classic alias entry ("alias@npm:real@range") installs the real package: the purl names it (sbom_compare). */
+static void test_extract_npm__yarn_classic_alias_purl_names_the_real_package(void)
+{
+        static const char classic[] =
+                "# yarn lockfile v1\n\n"
+                "\"string-width-cjs@npm:string-width@^4.2.0\":\n  version \"4.2.3\"\n"
+                "  resolved \"https://registry.yarnpkg.com/string-width/-/string-width-4.2.3.tgz#aa\"\n\n"
+                "\"react-loadable@npm:@docusaurus/react-loadable@5.5.2\":\n  version \"5.5.2\"\n\n"
+                "plain@^1:\n  version \"1.0.0\"\n";
+        prc_err e;
+        json_t *md = xs("yarn-lock", "yarn.lock", classic, &e);
+
+        T_ASSERT(md != NULL);
+        T_EQ_STR(sget(dep(md, "string-width-cjs", 0), "purl"), "pkg:npm/string-width@4.2.3");
+        T_EQ_STR(sget(dep(md, "react-loadable", 0), "purl"), "pkg:npm/%40docusaurus/react-loadable@5.5.2");
+        T_EQ_STR(sget(dep(md, "plain", 0), "purl"), "pkg:npm/plain@1.0.0");
+        json_decref(md);
+        /* package-lock v1 writes an alias's version as "npm:real@version" */
+        md = xs("npm-package-lock", "package-lock.json",
+                "{\"lockfileVersion\": 1, \"dependencies\": {\"alias\": {\"version\": \"npm:@s/real@3.1.0\"}}}\n",
+                &e);
+        T_ASSERT(md != NULL);
+        T_EQ_STR(sget(dep(md, "alias", 0), "resolved"), "3.1.0");
+        T_EQ_STR(sget(dep(md, "alias", 0), "purl"), "pkg:npm/%40s/real@3.1.0");
+        json_decref(md);
+}
+
 static void test_extract_npm__pnpm_edges_v5_v6_v9(void)
 {
         static const char v5[] =
@@ -564,6 +591,7 @@ static const prc_test tests[] = {
         T(test_extract_npm__package_lock_v3_edges_nearest_folder),
         T(test_extract_npm__package_lock_v1_edges_from_requires),
         T(test_extract_npm__yarn_edges_classic_and_berry),
+        T(test_extract_npm__yarn_classic_alias_purl_names_the_real_package),
         T(test_extract_npm__pnpm_edges_v5_v6_v9),
         T(test_extract_npm__npmrc_credentials_by_key_only),
         T(test_extract_npm__mdoc_check_refuses_every_bent_shape),

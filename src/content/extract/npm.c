@@ -593,6 +593,7 @@ static const char *entry_scope(const json_t *e)
 static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool direct, uint32_t line, prc_err *err)
 {
         const char *version, *resolved, *integrity, *real;
+        char alias_real[PRC_MD_STR_MAX + 1];
         json_t *d;
 
         if (!json_is_object(e))
@@ -604,6 +605,16 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
                 /* A workspace member linked into node_modules: resolved is its folder. */
                 d = npm_add_dep(l->md, name, entry_scope(e), direct, line, NULL, NULL, err);
                 return d != NULL && prc_md_set_source(d, "workspace", resolved, NULL, NULL, err);
+        }
+        /* v1 writes an alias's version as "npm:real@1.0.0": the real package and its version. */
+        if (version != NULL && starts(version, "npm:")) {
+                const char *r = version + 4, *at = r[0] != '\0' ? strchr(r + 1, '@') : NULL;
+                if (at != NULL && (size_t)(at - r) < sizeof(alias_real)) {
+                        memcpy(alias_real, r, (size_t)(at - r));
+                        alias_real[at - r] = 0;
+                        real = alias_real;
+                        version = at + 1;
+                }
         }
         /* v1 "version" of a non-registry entry is its location ("git+https://...#commit", "file:..."). */
         if (version != NULL && (starts(version, "git") || starts(version, "file:") || starts(version, "http"))) {

@@ -144,6 +144,30 @@ static bool yspecs(const char *s, size_t n, char *out, size_t cap)
         return true;
 }
 
+/*
+ * The package an entry installs: an alias ("alias@npm:real@^1", the first
+ * descriptor) installs real, whose name the purl must carry; else name.
+ * Returns a pointer into a static buffer or name.
+ */
+static const char *yreal(const char *specs, const char *name)
+{
+        static _Thread_local char real[PRC_MD_STR_MAX + 1];
+        size_t nl = strlen(name), n = strcspn(specs, ",");
+        const char *r, *at;
+
+        if (n <= nl + 5 || strncmp(specs, name, nl) != 0 || strncmp(specs + nl, "@npm:", 5) != 0)
+                return name;
+        r = specs + nl + 5;
+        n -= nl + 5;
+        at = n > 1 ? memchr(r + 1, '@', n - 1) : NULL;     /* the version's '@', never a scope's */
+        n = at != NULL ? (size_t)(at - r) : n;
+        if (n == 0 || n >= sizeof(real))
+                return name;
+        memcpy(real, r, n);
+        real[n] = 0;
+        return real;
+}
+
 static bool yflush(json_t *md, struct yentry *e, prc_err *err)
 {
         json_t *d;
@@ -178,7 +202,7 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
                 bool ok;
                 if (strcmp(t, "registry") != 0)
                         return true;
-                purl = npm_purl(e->name, e->version);
+                purl = npm_purl(yreal(e->specs, e->name), e->version);
                 if (purl == NULL)
                         return prc_err_oom(err, "purl");
                 ok = prc_md_set_str(d, "purl", purl, err);
