@@ -215,11 +215,11 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
 static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_t ln, prc_err *err)
 {
         char name[PRC_MD_STR_MAX + 1], range[PRC_MD_STR_MAX + 1];
-        size_t k = s[0] == '"' ? 1 + strcspn(s + 1, "\"") + 1 : strcspn(s, " ");
+        /* The line is not NUL-terminated: every search stays inside its n bytes. */
+        const char *q = s[0] == '"' ? (n > 1 ? memchr(s + 1, '"', n - 1) : NULL) : memchr(s, ' ', n);
+        size_t k = q == NULL ? n : s[0] == '"' ? (size_t)(q - s) + 1 : (size_t)(q - s);
         size_t v = k;
 
-        if (k > n)
-                k = n;
         while (v < n && s[v] == ' ')
                 v++;
         if (v == n || k == v)
