@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "adapter/trust.h"
+#include "base/b64.h"
 #include "base/doc.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
@@ -50,63 +51,6 @@ bool prc_sig_message(prc_sig_scope scope, const char *digest_hex, prc_buf *out, 
         return prc_buf_put(out, PRC_SIG_PREFIX, sizeof(PRC_SIG_PREFIX), err) &&
                prc_buf_put(out, name, strlen(name) + 1, err) &&
                prc_buf_put(out, digest_hex, PRC_SHA256_HEX, err);
-}
-
-static int b64val(unsigned char c)
-{
-        if (c >= 'A' && c <= 'Z')
-                return c - 'A';
-        if (c >= 'a' && c <= 'z')
-                return c - 'a' + 26;
-        if (c >= '0' && c <= '9')
-                return c - '0' + 52;
-        if (c == '+')
-                return 62;
-        if (c == '/')
-                return 63;
-        return -1;
-}
-
-long prc_b64_decode(const char *s, size_t n, uint8_t *out, size_t cap, bool *out_partial)
-{
-        size_t o = 0, i = 0;
-
-        *out_partial = false;
-        while (i < n) {
-                int v[4];
-                size_t have = n - i < 4 ? n - i : 4, pad = 0, bytes;
-                uint32_t w;
-
-                for (size_t k = 0; k < have; k++) {
-                        unsigned char c = (unsigned char)s[i + k];
-                        if (c == '=' && i + 4 >= n && k >= 2) {
-                                v[k] = 0;
-                                pad++;
-                                continue;
-                        }
-                        if (pad > 0)
-                                return -1;      /* data after '=' */
-                        v[k] = b64val(c);
-                        if (v[k] < 0)
-                                return -1;
-                }
-                if (have < 4) {
-                        /* Alphabet-only text ending mid-group was cut short; with '=' it is just wrong. */
-                        if (pad == 0 && have >= 2)
-                                *out_partial = true;
-                        return -1;
-                }
-                w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-                if ((pad == 1 && (w & 0xff) != 0) || (pad == 2 && (w & 0xffff) != 0))
-                        return -1;      /* non-zero unused bits: not canonical */
-                bytes = 3 - pad;
-                if (o + bytes > cap)
-                        return -1;
-                for (size_t k = 0; k < bytes; k++)
-                        out[o++] = (uint8_t)(w >> (16 - 8 * k));
-                i += 4;
-        }
-        return (long)o;
 }
 
 bool prc_sig_verify_raw(const uint8_t pub[PRC_ED25519_PUB_LEN], prc_sig_scope scope, const char *digest_hex,
@@ -198,7 +142,7 @@ bool prc_sig_verify_doc(const json_t *doc, const prc_trust_store *ts, prc_sig_sc
                 return malformed(err, "/signed_sha256", "signed_sha256 is not 64 lowercase hex");
         if (!prc_digest_valid(key_hex))
                 return malformed(err, "/key_sha256", "key_sha256 is not 64 lowercase hex");
-        len = prc_b64_decode(sigtext, json_string_length(json_object_get(doc, "signature")), sig, sizeof(sig),
+        len = prc_b64_decode(sigtext, json_string_length(json_object_get(doc, "signature")), sig, sizeof(sig), 0,
                              &partial);
         if (len < 0 && partial) {
                 prc_err_set(err, PRC_E_SIG_TRUNCATED, "signature text ends in the middle of a base64 group");

@@ -63,14 +63,6 @@ bool prc_sig_scope_parse(const char *name, prc_sig_scope *out);
  */
 bool prc_sig_message(prc_sig_scope scope, const char *digest_hex, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 
-/*
- * Strict standard base64 (RFC 4648 section 4, padding required, unused
- * bits zero, no whitespace).  Decodes s[0..n) into out (at most cap bytes).
- * Returns the decoded length, or -1 when s is not canonical base64 or would
- * decode to more than cap bytes.  *out_partial is set when s is valid base64
- * text cut short (a final group of 2 or 3 characters without padding).
- */
-long prc_b64_decode(const char *s, size_t n, uint8_t *out, size_t cap, bool *out_partial);
 
 /*
  * Verify a raw 64-byte signature by the raw 32-byte public key pub over

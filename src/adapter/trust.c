@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/b64.h"
 #include "base/doc.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
@@ -78,7 +79,7 @@ static bool load_key(prc_trust_store *ts, const char *pubid, const json_t *kobj,
         scopes = json_object_get(kobj, "scopes");
         jp(fp, ptr, "public_key");
         memset(k, 0, sizeof(*k));
-        len = prc_b64_decode(json_string_value(pk), json_string_length(pk), k->pub, sizeof(k->pub), &partial);
+        len = prc_b64_decode(json_string_value(pk), json_string_length(pk), k->pub, sizeof(k->pub), 0, &partial);
         if (len != PRC_ED25519_PUB_LEN)
                 return at(err, PRC_E_TRUST_BAD_KEY, fp, "public_key is not canonical base64 of a raw 32-byte Ed25519 key");
         /* OpenSSL checks only the length here; the point itself is checked when a signature is verified. */

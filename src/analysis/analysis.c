@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content/extract/extract.h"
 #include "engine/policy.h"
 
 struct prc_actx {
@@ -45,6 +46,7 @@ unsigned prc_analysis_gap_kind(const prc_gap *g)
 {
         const char *b = base_of(g->path);
         size_t n = strlen(b);
+        const prc_extractor *x;
 
         if (g->kind != 0)
                 return g->kind;         /* the scan knew what it read the file as */
@@ -57,7 +59,37 @@ unsigned prc_analysis_gap_kind(const prc_gap *g)
                 return PRC_AK_SRCINFO;
         if (n > 8 && strcmp(b + n - 8, ".install") == 0)
                 return PRC_AK_INSTALL;
-        return 0;
+        /* A manifest an extractor owns: its refusal is a gap of that kind of ManifestDoc. */
+        x = prc_extractor_for_path(g->path);
+        return x != NULL ? prc_analysis_mdoc_kind(x->ecosystem) : 0;
+}
+
+unsigned prc_analysis_mdoc_kind(const char *ecosystem)
+{
+        if (ecosystem == NULL)
+                return 0;
+        if (strcmp(ecosystem, "github-actions") == 0)
+                return PRC_AK_WORKFLOW;
+        if (strcmp(ecosystem, "docker") == 0)
+                return PRC_AK_DOCKERFILE;
+        return PRC_AK_DEPS;
+}
+
+static unsigned mdoc_kind(const json_t *md)
+{
+        return prc_analysis_mdoc_kind(json_string_value(json_object_get(md, "ecosystem")));
+}
+
+const json_t *prc_act_mdoc(const prc_actx *cx, unsigned kinds, size_t *pos)
+{
+        const json_t *a = cx->in->mdocs;
+
+        for (; *pos < json_array_size(a); (*pos)++) {
+                const json_t *md = json_array_get(a, *pos);
+                if (mdoc_kind(md) & kinds)
+                        return md;
+        }
+        return NULL;
 }
 
 bool prc_act_path_gap(const prc_actx *cx, const char *path)
@@ -198,6 +230,9 @@ static bool kind_present(const prc_ainput *in, unsigned kinds)
         for (size_t i = 0; i < in->ngaps; i++)
                 if (prc_analysis_gap_kind(&in->gaps[i]) & kinds)
                         return true;
+        for (size_t i = 0; i < json_array_size(in->mdocs); i++)
+                if (mdoc_kind(json_array_get(in->mdocs, i)) & kinds)
+                        return true;
         return false;
 }
 
@@ -221,7 +256,11 @@ bool prc_analysis_run(const prc_analysis *a, const prc_ainput *in, prc_obs_list 
         }
         if (!kind_present(in, a->requires)) {
                 snprintf(msg, sizeof(msg), "nothing for %s to read in the tree (%s)", a->id,
-                         a->requires & PRC_AK_PKGBUILD ? "no PKGBUILD" : "no input of its kind");
+                         a->requires & PRC_AK_PKGBUILD     ? "no PKGBUILD"
+                         : a->requires & PRC_AK_WORKFLOW   ? "no GitHub Actions workflow"
+                         : a->requires & PRC_AK_DOCKERFILE ? "no Dockerfile"
+                         : a->requires & PRC_AK_DEPS       ? "no dependency manifest"
+                                                           : "no input of its kind");
                 ok = emit(&cx, out, PRC_OUT_UNSUPPORTED, NULL, NULL, msg, err);
                 goto out;
         }

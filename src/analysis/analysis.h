@@ -41,7 +41,14 @@ enum prc_adoc_kind {
         PRC_AK_PKGBUILD = 1u << 0,      /* a PKGBUILD's tokens (tokenize-pkgbuild) */
         PRC_AK_SRCINFO  = 1u << 1,      /* a .SRCINFO (tokenize-srcinfo) */
         PRC_AK_INSTALL  = 1u << 2,      /* an install script named by a PKGBUILD's install= (tokenize-pkgbuild) */
+        /* ManifestDocs (issue 18), by the extractor's ecosystem: */
+        PRC_AK_WORKFLOW = 1u << 3,      /* GitHub Actions workflows and composite actions (ecosystem github-actions) */
+        PRC_AK_DOCKERFILE = 1u << 4,    /* Dockerfiles and Containerfiles (ecosystem docker) */
+        PRC_AK_DEPS     = 1u << 5,      /* every other ManifestDoc: dependency manifests, lockfiles, registry configs */
 };
+
+/* The PRC_AK_* kind of a ManifestDoc of this ecosystem (NULL: 0). */
+unsigned prc_analysis_mdoc_kind(const char *ecosystem);
 
 /* One worker document with its place in the tree. */
 typedef struct prc_adoc {
@@ -58,6 +65,7 @@ typedef struct prc_ainput {
         size_t           ndocs;
         const prc_gap   *gaps;          /* content coverage gaps: refusals, recovered parses, unresolved inputs */
         size_t           ngaps;
+        const json_t    *mdocs;         /* ManifestDocs checked by prc_mdoc_check, sorted by "path"; may be NULL */
 } prc_ainput;
 
 typedef struct prc_actx prc_actx;       /* opaque: one analysis run */
@@ -113,6 +121,13 @@ bool prc_act_unresolved(prc_actx *cx, const char *path, uint32_t line, const cha
                         prc_err *err) PRC_MUST_CHECK;
 /* A value for the reviewer (taken over, transfers, even on failure), at path. */
 bool prc_act_value(prc_actx *cx, const char *path, json_t *value, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * The ManifestDocs of the run whose kind is in kinds, in path order:
+ * for (size_t i = 0; (md = prc_act_mdoc(cx, kinds, &i)) != NULL; i++).
+ * *pos is the index to start from; it is left at the document returned.
+ */
+const json_t *prc_act_mdoc(const prc_actx *cx, unsigned kinds, size_t *pos);
 
 /* Is there a coverage gap on path (a refusal, a recovered parse)? */
 bool prc_act_path_gap(const prc_actx *cx, const char *path);

@@ -7,11 +7,15 @@
 #include "analysis/analysis.h"
 
 #include "analysis/aur.h"
+#include "analysis/deps.h"
+#include "analysis/workflows_scope.h"
 #include "base/compiler.h"
 
 #define PB PRC_AK_PKGBUILD
 #define SI PRC_AK_SRCINFO
 #define IN PRC_AK_INSTALL
+#define WF PRC_AK_WORKFLOW
+#define DP PRC_AK_DEPS
 
 const prc_analysis prc_analysis_table[] = {
         /* id, family, doc, needs, requires, run */
@@ -31,5 +35,28 @@ const prc_analysis prc_analysis_table[] = {
           "variables, ANSI-C quoting, base64 -d | sh, eval)", PB | IN, PB, prc_aur_obfuscation },
         { "aur-install-hooks", "aur", "the install script the package ships and its hooks, for the reviewer",
           PB | IN, PB, prc_aur_install_hooks },
+        { "gha-excessive-permissions", "workflows_scope", "no workflow without permissions, no write-all, no write "
+          "scopes at the workflow level that several jobs inherit", WF, WF, prc_gha_excessive_permissions },
+        { "gha-persisted-credentials", "workflows_scope", "actions/checkout sets persist-credentials: false", WF, WF,
+          prc_gha_persisted_credentials },
+        { "gha-cache-poisoning", "workflows_scope", "no release or publishing job restores a cache", WF, WF,
+          prc_gha_cache_poisoning },
+        { "gha-secrets-exposure", "workflows_scope", "no secrets: inherit, toJSON(secrets) or secrets[computed]", WF,
+          WF, prc_gha_secrets_exposure },
+        { "gha-insecure-commands", "workflows_scope", "ACTIONS_ALLOW_UNSECURE_COMMANDS is never turned on", WF, WF,
+          prc_gha_insecure_commands },
+        { "deps-lockfile-missing", "deps", "an application manifest has its ecosystem's lockfile", DP, DP,
+          prc_deps_lockfile_missing },
+        { "deps-lockfile-drift", "deps", "every direct dependency is in the lockfile, at a version inside its range",
+          DP, DP, prc_deps_lockfile_drift },
+        { "deps-integrity-missing", "deps", "every registry entry of a lockfile carries a strong integrity hash", DP,
+          DP, prc_deps_integrity_missing },
+        { "deps-non-registry-source", "deps", "git, URL and path sources are pinned to a commit or hash and stay in "
+          "the tree; lock entries come from declared registries", DP, DP, prc_deps_non_registry_source },
+        { "deps-install-scripts", "deps", "no install-time scripts of the package or of its locked dependencies", DP,
+          DP, prc_deps_install_scripts },
+        { "deps-registry-confusion", "deps", "no extra index mixed with the main one (pip --extra-index-url, "
+          "unscoped extra npm registries, NuGet sources without packageSourceMapping)", DP, DP,
+          prc_deps_registry_confusion },
 };
 const size_t prc_analysis_count = PRC_ARRAY_LEN(prc_analysis_table);

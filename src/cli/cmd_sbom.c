@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/b64.h"
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
@@ -48,52 +49,26 @@ static const struct {
         { "sha3-384", "SHA3-384", 48 }, { "sha3-512", "SHA3-512", 64 },
 };
 
-static int b64_val(int c)
-{
-        if (c >= 'A' && c <= 'Z')
-                return c - 'A';
-        if (c >= 'a' && c <= 'z')
-                return c - 'a' + 26;
-        if (c >= '0' && c <= '9')
-                return c - '0' + 52;
-        if (c == '+' || c == '-')
-                return 62;
-        if (c == '/' || c == '_')
-                return 63;
-        return -1;
-}
-
 /* value as lowercase hex of exactly want bytes: already hex, or base64 (npm's SRI); false if neither. */
 static bool digest_hex(const char *value, size_t want, char *out, size_t cap)
 {
-        size_t n = strlen(value), k = 0, nb = 0;
-        unsigned acc = 0;
-        int bits = 0;
+        size_t n = strlen(value);
+        uint8_t raw[64];
+        long got;
 
-        if (2 * want + 1 > cap)
+        if (2 * want + 1 > cap || want > sizeof(raw))
                 return false;
         if (n == 2 * want && strspn(value, "0123456789abcdefABCDEF") == n) {
                 for (size_t i = 0; i <= n; i++)
                         out[i] = (char)tolower((unsigned char)value[i]);
                 return true;
         }
-        while (n > 0 && value[n - 1] == '=')
-                n--;
-        for (size_t i = 0; i < n; i++) {
-                int v = b64_val((unsigned char)value[i]);
-                if (v < 0)
-                        return false;
-                acc = (acc << 6) | (unsigned)v;
-                bits += 6;
-                if (bits >= 8) {
-                        bits -= 8;
-                        if (nb == want)
-                                return false;
-                        k += (size_t)snprintf(out + k, cap - k, "%02x", (acc >> bits) & 0xffu);
-                        nb++;
-                }
-        }
-        return nb == want;
+        got = prc_b64_decode(value, n, raw, want, PRC_B64_URLSAFE | PRC_B64_NOPAD, NULL);
+        if (got != (long)want)
+                return false;
+        for (size_t i = 0; i < want; i++)
+                snprintf(out + 2 * i, cap - 2 * i, "%02x", raw[i]);
+        return true;
 }
 
 /* The component key (and bom-ref): the purl, else prc:ECOSYSTEM/NAME[@VERSION] (no registry purl exists). */

@@ -425,8 +425,8 @@ static bool follow_includes(struct scan *s, prc_buf *b, prc_err *err)
                                          idx < 0 ? "not a file of the inventory, so not followed"
                                                  : "a symlink or above the analysis ceiling, so not followed");
                                 /* The gap names the file the include resolves to, or as written when it leaves the root. */
-                                ok = add_gap(s, inside ? path : rel, prc_err_name(PRC_E_MANIFEST_INCLUDE_OUTSIDE), why,
-                                             err);
+                                ok = add_kind_gap(s, inside ? path : rel, PRC_AK_DEPS,
+                                                  prc_err_name(PRC_E_MANIFEST_INCLUDE_OUTSIDE), why, err);
                                 continue;
                         }
                         if (s->extracted[idx])
@@ -784,7 +784,7 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                                        s->mdocs, &s->mdocs_read };
 
                 const prc_analysis *an = prc_analysis_find(a->analysis);
-                prc_ainput ain = { s->files, s->nfiles, s->docs, s->ndocs, tv.gaps, tv.ngaps };
+                prc_ainput ain = { s->files, s->nfiles, s->docs, s->ndocs, tv.gaps, tv.ngaps, s->mdocs };
                 bool gap = false;
 
                 prc_err_init(&ae);
@@ -794,7 +794,8 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                         json_array_append_new(s->errors, json_pack("{s:s,s:s,s:s}", "assertion", a->id, "class",
                                                                    prc_err_name(ae.cls), "message", ae.msg));
                 }
-                if (scans_whole_tree(a->analysis) && !tree_complete(s))
+                /* An analysis of the tree's files cannot clear a tree some paths of which it never saw. */
+                if ((scans_whole_tree(a->analysis) || an != NULL) && !tree_complete(s))
                         nonevidence = true;
                 if (gap)
                         nonevidence = true;

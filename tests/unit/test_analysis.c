@@ -190,7 +190,7 @@ struct run {
 static void run_one(const char *id, const prc_adoc *docs, size_t ndocs, const prc_gap *gaps, size_t ngaps,
                     struct run *r)
 {
-        prc_ainput in = { NULL, 0, docs, ndocs, gaps, ngaps };
+        prc_ainput in = { NULL, 0, docs, ndocs, gaps, ngaps, NULL };
 
         memset(r, 0, sizeof(*r));
         prc_err_init(&r->e);
@@ -249,6 +249,29 @@ static void test_analysis__outcomes_found_not_found_unsupported_and_gaps(void)
         json_decref(good);
 }
 
+/* ManifestDocs reach analyses by kind; a refused manifest is a gap of its extractor's kind. */
+static void test_analysis__manifest_docs_by_kind_and_their_gaps(void)
+{
+        prc_gap g;
+
+        T_EQ_INT(prc_analysis_mdoc_kind("github-actions"), PRC_AK_WORKFLOW);
+        T_EQ_INT(prc_analysis_mdoc_kind("docker"), PRC_AK_DOCKERFILE);
+        T_EQ_INT(prc_analysis_mdoc_kind("cargo"), PRC_AK_DEPS);
+        T_EQ_INT(prc_analysis_mdoc_kind(NULL), 0);
+
+        memset(&g, 0, sizeof(g));
+        snprintf(g.path, sizeof(g.path), ".github/workflows/broken.yml");
+        T_EQ_INT(prc_analysis_gap_kind(&g), PRC_AK_WORKFLOW);
+        snprintf(g.path, sizeof(g.path), "svc/Containerfile");
+        T_EQ_INT(prc_analysis_gap_kind(&g), PRC_AK_DOCKERFILE);
+        snprintf(g.path, sizeof(g.path), "web/package-lock.json");
+        T_EQ_INT(prc_analysis_gap_kind(&g), PRC_AK_DEPS);
+        snprintf(g.path, sizeof(g.path), "README.md");
+        T_EQ_INT(prc_analysis_gap_kind(&g), 0);
+        g.kind = PRC_AK_DEPS;   /* set by the scan (an include it could not follow) wins over the name */
+        T_EQ_INT(prc_analysis_gap_kind(&g), PRC_AK_DEPS);
+}
+
 static void test_analysis__excerpt_is_bounded_and_clean(void)
 {
         char out[16];
@@ -288,6 +311,7 @@ static const prc_test tests[] = {
         T(test_analysis__check_refuses_what_the_worker_never_sends),
         T(test_analysis__every_fixture_document_passes_the_check),
         T(test_analysis__outcomes_found_not_found_unsupported_and_gaps),
+        T(test_analysis__manifest_docs_by_kind_and_their_gaps),
         T(test_analysis__excerpt_is_bounded_and_clean),
         T(test_analysis__registry_ids_are_unique_and_documented),
 };

@@ -323,6 +323,24 @@ static void test_extract_gha__workflow(void)
         json_decref(md);
 }
 
+/* cache-mode (GitHub's least-privilege cache access) is kept as written, at the workflow and in each job. */
+static void test_extract_gha__cache_mode(void)
+{
+        prc_err e;
+        json_t *md = run(".github/workflows/r.yml", "on: release\ncache-mode: none\njobs:\n  a:\n    runs-on: x\n"
+                         "    cache-mode: write-only\n    steps:\n      - run: make\n  b:\n    runs-on: x\n"
+                         "    steps:\n      - run: make\n", &e);
+
+        T_NOERR(e);
+        T_ASSERT(md != NULL);
+        T_EQ_STR(s_at(md, "details/cache_mode/value"), "none");
+        T_EQ_INT(i_at(md, "details/cache_mode/line"), 2);
+        T_EQ_STR(s_at(md, "details/jobs/0/cache_mode/value"), "write-only");
+        T_EQ_INT(i_at(md, "details/jobs/0/cache_mode/line"), 6);
+        T_ASSERT(json_is_null(at(md, "details/jobs/1/cache_mode")));
+        json_decref(md);
+}
+
 static void test_extract_gha__action_and_refusals(void)
 {
         static const char action[] =
@@ -524,6 +542,7 @@ static const prc_test tests[] = {
         T(test_extract_gha__yaml_positions),
         T(test_extract_gha__expressions),
         T(test_extract_gha__workflow),
+        T(test_extract_gha__cache_mode),
         T(test_extract_gha__action_and_refusals),
         T(test_extract_gha__token_budget_per_file),
         T(test_extract_gha__matching),

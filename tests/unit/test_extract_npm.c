@@ -82,6 +82,11 @@ static long line_of(const json_t *d)
         return (long)json_integer_value(json_object_get(d, "line"));
 }
 
+static const json_t *install_scripts(const json_t *md)
+{
+        return json_object_get(json_object_get(md, "details"), "install_scripts");
+}
+
 static size_t ndeps(const json_t *md)
 {
         return json_array_size(json_object_get(md, "dependencies"));
@@ -212,6 +217,18 @@ static void test_extract_npm__package_lock_v3_alias_link_workspace(void)
         T_EQ_STR(sget(dep(md, "a", 1), "resolved"), "0.1.0");
         T_EQ_STR(sget(dep(md, "fsevents", 0), "scope"), "optional");
         T_EQ_STR(sget(md, "package.name"), "mono");
+        /* hasInstallScript: the entry's index and line in details.install_scripts */
+        T_EQ_INT(json_array_size(install_scripts(md)), 1);
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(install_scripts(md), 0), "dependency")), 0);
+        T_EQ_INT(json_integer_value(json_object_get(json_array_get(install_scripts(md), 0), "line")), 17);
+        /* inBundle: shipped inside its parent's tarball */
+        T_EQ_INT(json_array_size(json_object_get(json_object_get(md, "details"), "in_bundle")), 1);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(md, "dependencies"),
+                (size_t)json_integer_value(json_object_get(json_array_get(json_object_get(json_object_get(md,
+                "details"), "in_bundle"), 0), "dependency"))), "name")), "ms");
+        json_decref(md);
+        md = xf("npm-package-lock", "lock-v2/package-lock.json");
+        T_ASSERT(json_object_get(json_object_get(md, "details"), "install_scripts") == NULL);
         json_decref(md);
         md = xf("npm-shrinkwrap", "shrinkwrap/npm-shrinkwrap.json");
         T_EQ_STR(sget(md, "format"), "npm-shrinkwrap");
@@ -304,6 +321,11 @@ static void test_extract_npm__pnpm_v5_v6_v9(void)
 
         md = xf("pnpm-lock", "pnpm-v6/pnpm-lock.yaml");
         T_EQ_INT(ndeps(md), 3);
+        /* requiresBuild: true */
+        T_EQ_INT(json_array_size(install_scripts(md)), 1);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(md, "dependencies"),
+                (size_t)json_integer_value(json_object_get(json_array_get(install_scripts(md), 0), "dependency"))),
+                "name")), "@scope/x");
         T_EQ_STR(sget(dep(md, "@scope/x", 0), "scope"), "dev");
         T_EQ_STR(sget(dep(md, "@scope/x", 0), "direct"), "true");
         T_EQ_STR(sget(dep(md, "gitdep", 0), "resolved"), "1.0.0");

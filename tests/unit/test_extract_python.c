@@ -395,6 +395,26 @@ static void test_extract_python__pyproject_poetry(void)
         T_EQ_INT(ndeps(md), 13);
         T_EQ_INT(json_array_size(json_object_get(md, "credentials")), 1);
         no_secret(md, "hunter2");
+        /* sources with their priority (no URL: the registry of the same name has it, without credentials) */
+        d = json_array_get(json_object_get(prc_md_details(md), "poetry_sources"), 0);
+        T_EQ_STR(s(d, "name"), "corp");
+        T_EQ_STR(s(d, "priority"), "supplemental");
+        T_EQ_INT(line(d), 5);
+        T_ASSERT(json_object_get(d, "url") == NULL);
+        json_decref(md);
+        /* the flags Poetry 1.5 deprecated, and no priority at all (primary) */
+        md = run_text("pyproject.toml",
+                      "[[tool.poetry.source]]\nname = \"a\"\nurl = \"https://a.example/simple\"\nsecondary = true\n\n"
+                      "[[tool.poetry.source]]\nname = \"b\"\nurl = \"https://b.example/simple\"\ndefault = true\n\n"
+                      "[[tool.poetry.source]]\nname = \"c\"\nurl = \"https://c.example/simple\"\n",
+                      &e);
+        T_NOERR(e);
+        d = json_object_get(prc_md_details(md), "poetry_sources");
+        T_EQ_INT(json_array_size(d), 3);
+        T_EQ_STR(s(json_array_get(d, 0), "priority"), "secondary");
+        T_EQ_STR(s(json_array_get(d, 1), "priority"), "default");
+        T_ASSERT(json_is_null(json_object_get(json_array_get(d, 2), "priority")));
+        T_EQ_INT(line(json_array_get(d, 2)), 11);
         json_decref(md);
         /* Poetry's group "main" is the runtime dependencies, not a dev group */
         md = run_text("pyproject.toml", "[tool.poetry.group.main.dependencies]\nidna = \"^3\"\n", &e);

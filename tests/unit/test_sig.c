@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "adapter/sig.h"
+#include "base/b64.h"
 #include "adapter/trust.h"
 #include "sigtest.h"
 
@@ -72,23 +73,34 @@ static void test_sig__base64_is_strict(void)
         uint8_t out[8];
         bool partial;
 
-        T_EQ_INT(prc_b64_decode("TWFu", 4, out, sizeof(out), &partial), 3);
+        T_EQ_INT(prc_b64_decode("TWFu", 4, out, sizeof(out), 0, &partial), 3);
         T_EQ_MEM(out, 3, "Man", 3);
-        T_EQ_INT(prc_b64_decode("TWE=", 4, out, sizeof(out), &partial), 2);
-        T_EQ_INT(prc_b64_decode("TQ==", 4, out, sizeof(out), &partial), 1);
-        T_EQ_INT(prc_b64_decode("", 0, out, sizeof(out), &partial), 0);
-        T_EQ_INT(prc_b64_decode("TWF=", 4, out, sizeof(out), &partial), -1);   /* non-zero unused bits */
-        T_EQ_INT(prc_b64_decode("TR==", 4, out, sizeof(out), &partial), -1);
-        T_EQ_INT(prc_b64_decode("T===", 4, out, sizeof(out), &partial), -1);
-        T_EQ_INT(prc_b64_decode("TQ=A", 4, out, sizeof(out), &partial), -1);
-        T_EQ_INT(prc_b64_decode("TQ==TWFu", 8, out, sizeof(out), &partial), -1);
-        T_EQ_INT(prc_b64_decode("TW u", 4, out, sizeof(out), &partial), -1);
-        T_EQ_INT(prc_b64_decode("TWFu\n", 5, out, sizeof(out), &partial), -1);
+        T_EQ_INT(prc_b64_decode("TWE=", 4, out, sizeof(out), 0, &partial), 2);
+        T_EQ_INT(prc_b64_decode("TQ==", 4, out, sizeof(out), 0, &partial), 1);
+        T_EQ_INT(prc_b64_decode("", 0, out, sizeof(out), 0, &partial), 0);
+        T_EQ_INT(prc_b64_decode("TWF=", 4, out, sizeof(out), 0, &partial), -1);   /* non-zero unused bits */
+        T_EQ_INT(prc_b64_decode("TR==", 4, out, sizeof(out), 0, &partial), -1);
+        T_EQ_INT(prc_b64_decode("T===", 4, out, sizeof(out), 0, &partial), -1);
+        T_EQ_INT(prc_b64_decode("TQ=A", 4, out, sizeof(out), 0, &partial), -1);
+        T_EQ_INT(prc_b64_decode("TQ==TWFu", 8, out, sizeof(out), 0, &partial), -1);
+        T_EQ_INT(prc_b64_decode("TW u", 4, out, sizeof(out), 0, &partial), -1);
+        T_EQ_INT(prc_b64_decode("TWFu\n", 5, out, sizeof(out), 0, &partial), -1);
         T_ASSERT(!partial);
-        T_EQ_INT(prc_b64_decode("TWFuTW", 6, out, sizeof(out), &partial), -1);
+        T_EQ_INT(prc_b64_decode("TWFuTW", 6, out, sizeof(out), 0, &partial), -1);
         T_ASSERT(partial);
-        T_EQ_INT(prc_b64_decode("TWFuTWFuTWFu", 12, out, sizeof(out), &partial), -1);   /* over cap */
+        T_EQ_INT(prc_b64_decode("TWFuTWFuTWFu", 12, out, sizeof(out), 0, &partial), -1);   /* over cap */
         T_ASSERT(!partial);
+        /* The standard alphabet only, unless url-safe is asked for (SRI values in lockfiles). */
+        T_EQ_INT(prc_b64_decode("-_8=", 4, out, sizeof(out), 0, &partial), -1);
+        T_EQ_INT(prc_b64_decode("-_8=", 4, out, sizeof(out), PRC_B64_URLSAFE, NULL), 2);
+        T_EQ_MEM(out, 2, "\xfb\xff", 2);
+        /* Missing padding is complete only when asked; a lone character or '=' in a short group never is. */
+        T_EQ_INT(prc_b64_decode("TWFuTQ", 6, out, sizeof(out), PRC_B64_NOPAD, NULL), 4);
+        T_EQ_INT(prc_b64_decode("TQ", 2, out, sizeof(out), PRC_B64_NOPAD, NULL), 1);
+        T_EQ_INT(prc_b64_decode("TR", 2, out, sizeof(out), PRC_B64_NOPAD, NULL), -1);     /* unused bits */
+        T_EQ_INT(prc_b64_decode("TWFuT", 5, out, sizeof(out), PRC_B64_NOPAD, NULL), -1);
+        T_EQ_INT(prc_b64_decode("TQ=", 3, out, sizeof(out), PRC_B64_NOPAD, NULL), -1);
+        T_EQ_INT(prc_b64_max_decoded(6), 6);
 }
 
 static void test_sig__valid_signature_verifies_and_names_the_store_publisher(void)

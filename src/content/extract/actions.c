@@ -859,6 +859,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
             !setn(g, o, "if", as_written(g, j, id, "if")) ||
             !setn(g, o, "environment", as_written(g, j, id, "environment")) || !add_perm(g, o, j, id) ||
             !setn(g, o, "concurrency", as_written(g, j, id, "concurrency")) ||
+            !setn(g, o, "cache_mode", as_written(g, j, id, "cache-mode")) ||
             !setn(g, o, "strategy", as_written(g, j, id, "strategy")) ||
             !setn(g, o, "defaults", as_written(g, j, id, "defaults")) ||
             !setn(g, o, "timeout_minutes", as_written(g, j, id, "timeout-minutes")) ||
@@ -1121,6 +1122,7 @@ static json_t *extract_workflow(const prc_xin *in, prc_err *err)
             !setn(&g, det, "run_name", as_written(&g, root, rid, "run-name")) ||
             !setn(&g, det, "triggers", triggers(&g, on, prc_yaml_pos_key(pos, rid, "on"))) ||
             !add_perm(&g, det, root, rid) || !setn(&g, det, "concurrency", as_written(&g, root, rid, "concurrency")) ||
+            !setn(&g, det, "cache_mode", as_written(&g, root, rid, "cache-mode")) ||
             !setn(&g, det, "defaults", as_written(&g, root, rid, "defaults")) ||
             !setn(&g, det, "env", name_values(&g, json_object_get(root, "env"), prc_yaml_pos_key(pos, rid, "env"), "env")))
                 goto fail;

@@ -557,7 +557,9 @@ static bool lock_edges(struct lock *l, int lv, prc_err *err)
                 bool ws = strstr(folder, "node_modules/") == NULL;
 
                 if (json_is_true(json_object_get(e, "link"))) {
-                        ix = json_object_get(l->at, json_is_string(json_object_get(e, "resolved")) ? json_string_value(json_object_get(e, "resolved")) : "");
+                        const json_t *res = json_object_get(e, "resolved");
+
+                        ix = json_object_get(l->at, json_is_string(res) ? json_string_value(res) : "");
                         if (ix != NULL && !prc_md_edge(l->md, i, (size_t)json_integer_value(ix), err))
                                 return false;
                         continue;
@@ -576,6 +578,31 @@ static bool lock_edges(struct lock *l, int lv, prc_err *err)
                 }
         }
         return prc_md_edges_finish(l->md, err);
+}
+
+/*
+ * Note the dependency just added in the details list key ("install_scripts":
+ * package-lock hasInstallScript, pnpm requiresBuild; "in_bundle": inBundle,
+ * shipped inside its parent's tarball): {"dependency": its index, "line"}.
+ */
+bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err)
+{
+        json_t *det = prc_md_details(md), *a = json_object_get(det, key);
+        size_t idx = json_array_size(json_object_get(md, "dependencies"));
+
+        if (idx == 0)
+                return true;
+        if (a == NULL) {
+                a = json_array();
+                if (a == NULL || json_object_set_new(det, key, a) != 0)
+                        return prc_err_oom(err, "details");
+        }
+        if (json_array_size(a) >= PRC_MD_LIST_MAX)
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u '%s' entries", PRC_MD_LIST_MAX, key);
+        if (json_array_append_new(a, json_pack("{s:I,s:o}", "dependency", (json_int_t)(idx - 1), "line",
+                                               line > 0 ? json_integer(line) : json_null())) != 0)
+                return prc_err_oom(err, "details");
+        return true;
 }
 
 /* The scope a lockfile entry carries: dev, optional, devOptional (dev), peer; runtime otherwise. */
@@ -627,6 +654,10 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
             (integrity != NULL && !npm_set_integrity(d, integrity, NULL, err)))
                 return false;
         if (version != NULL && !set_purl(d, real != NULL ? real : name, version, err))
+                return false;
+        if (json_is_true(json_object_get(e, "hasInstallScript")) && !npm_note_dep(l->md, "install_scripts", line, err))
+                return false;
+        if (json_is_true(json_object_get(e, "inBundle")) && !npm_note_dep(l->md, "in_bundle", line, err))
                 return false;
         return true;
 }

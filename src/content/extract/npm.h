@@ -36,6 +36,8 @@ char *npm_purl(const char *name, const char *version);
  */
 json_t *npm_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                     const char *requirement, const char *resolved, prc_err *err);
+/* The dependency just added goes in the details list key ("install_scripts", "in_bundle"). */
+bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err);
 
 /*
  * The source a package.json specifier names (npm-package-arg's rules):

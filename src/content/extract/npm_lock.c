@@ -833,6 +833,9 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                                                                                                  "dependencies")) -
                                                      1)) != 0)
                         return prc_err_oom(err, "pnpm edges"), NULL;
+                if (json_is_true(json_object_get(e, "requiresBuild")) &&
+                    !npm_note_dep(p->md, "install_scripts", line, err))
+                        return NULL;
                 integ = json_string_value(json_object_get(res, "integrity"));
                 if (integ != NULL && !npm_set_integrity(d, integ, NULL, err))
                         return NULL;

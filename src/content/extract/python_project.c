@@ -300,6 +300,48 @@ static bool registries(json_t *md, const prc_xin *in, const json_t *a, const cha
         return true;
 }
 
+/*
+ * [[tool.poetry.source]] with its priority, which decides whether Poetry also
+ * searches it for packages that do not name it: details.poetry_sources
+ * [{"name", "priority", "line"}] (line: its header's; the URL, without its credentials, is the
+ * registry of the same name).  priority is the key as written,
+ * else "default" / "secondary" for the flags Poetry 1.5 deprecated, else null
+ * (Poetry's default: primary).
+ */
+static bool poetry_sources(json_t *md, const prc_xin *in, const json_t *a, prc_err *err)
+{
+        json_t *out, *s;
+        size_t i;
+        uint32_t next = 1;
+
+        if (a == NULL)
+                return true;
+        out = json_array();
+        if (out == NULL || json_object_set_new(prc_md_details(md), "poetry_sources", out) != 0)
+                return py_oom(err);
+        json_array_foreach(a, i, s) {
+                const char *name = py_str(s, "name"), *pri = py_str(s, "priority");
+                /* the line of its own [[tool.poetry.source]] header (null for an inline array) */
+                uint32_t l = prc_x_find_line(in, "[[tool.poetry.source]]", next);
+
+                if (i >= PRC_MD_LIST_MAX)
+                        return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u [[tool.poetry.source]] entries",
+                                           PRC_MD_LIST_MAX);
+                if ((name != NULL && strlen(name) > PRC_MD_STR_MAX) || (pri != NULL && strlen(pri) > PRC_MD_STR_MAX))
+                        return prc_err_set(err, PRC_E_EXTRACT_LIMIT,
+                                           "a [[tool.poetry.source]] name or priority over %u bytes", PRC_MD_STR_MAX);
+                if (pri == NULL && json_is_true(json_object_get(s, "default")))
+                        pri = "default";
+                if (pri == NULL && json_is_true(json_object_get(s, "secondary")))
+                        pri = "secondary";
+                if (json_array_append_new(out, json_pack("{s:s?,s:s?,s:o}", "name", name, "priority", pri,
+                                                         "line", l > 0 ? json_integer(l) : json_null())) != 0)
+                        return py_oom(err);
+                next = l > 0 ? l + 1 : next;
+        }
+        return true;
+}
+
 static bool set_package(json_t *md, const prc_xin *in, const char *name, const json_t *ver, const char *hdr,
                         prc_err *err)
 {
@@ -322,7 +364,7 @@ static bool poetry(json_t *md, const prc_xin *in, const json_t *po, bool have_pk
         if (!have_pkg && py_str(po, "name") != NULL &&
             !set_package(md, in, py_str(po, "name"), json_object_get(po, "version"), "[tool.poetry]", err))
                 return false;
-        if (!registries(md, in, sources, "[[tool.poetry.source]]", err))
+        if (!registries(md, in, sources, "[[tool.poetry.source]]", err) || !poetry_sources(md, in, sources, err))
                 return false;
         if ((v = json_object_get(po, "dependencies")) != NULL) {
                 const char *py = py_str(v, "python");
