@@ -107,7 +107,8 @@ struct sbom {
         size_t       nedges, capedges;
         json_t      *gomods;    /* directory -> {purl: true} of a go.mod of go 1.17 or later */
         json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
-        json_t      *gosums;    /* the go.sum documents, folded once every go.mod is known */
+        json_t      *gosums;    /* documents folded at the end: a go.sum before its go.mod, Directory.Packages.props */
+        json_t      *nuget_refs;        /* lower-cased package ids the tree's MSBuild projects reference */
 };
 
 /* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
@@ -257,6 +258,15 @@ static bool note_gomod(struct sbom *sb, const json_t *md, prc_err *err)
         return true;
 }
 
+static void lower_id(const char *s, char *out, size_t cap)
+{
+        size_t i = 0;
+
+        for (; s != NULL && s[i] != '\0' && i + 1 < cap; i++)
+                out[i] = (char)tolower((unsigned char)s[i]);
+        out[i] = 0;
+}
+
 static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
 {
         json_t *path = json_object_get(md, "path"), *eco = json_object_get(md, "ecosystem");
@@ -264,6 +274,8 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
         bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
         char dir[4097];
         size_t j;
+
+        bool central = strcmp(json_string_value(json_object_get(md, "format")), "nuget-central-packages") == 0;
 
         if (go_sum) {
                 dir_of(json_string_value(path), dir, sizeof(dir));
@@ -275,6 +287,14 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
                 if (go_sum && json_is_string(json_object_get(dep, "group")) &&
                     strcmp(json_string_value(json_object_get(dep, "group")), "go.mod") == 0)
                         continue;
+                /* a central pin (PackageVersion) is a dependency only where a project references the package */
+                if (central && json_is_string(json_object_get(dep, "group")) &&
+                    strcmp(json_string_value(json_object_get(dep, "group")), "central") == 0) {
+                        char id[4097];
+                        lower_id(json_string_value(json_object_get(dep, "name")), id, sizeof(id));
+                        if (json_object_get(sb->nuget_refs, id) == NULL)
+                                continue;
+                }
                 /* beside a pruned go.mod, a module it does not require is not in the build */
                 if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
                                      json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
@@ -303,10 +323,23 @@ static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
         }
         if (strcmp(fmt, "go-mod") == 0 && !note_gomod(sb, md, err))
                 return false;
+        /* Directory.Packages.props waits for every project: which of its pins are referenced is known only then. */
+        if (strcmp(fmt, "nuget-central-packages") == 0)
+                return json_array_append(sb->gosums, (json_t *)md) == 0 || prc_err_oom(err, "the SBOM");
+        if (strcmp(fmt, "nuget-msbuild-project") == 0) {
+                const json_t *dep;
+                size_t i;
+                json_array_foreach(json_object_get(md, "dependencies"), i, dep) {
+                        char id[4097];
+                        lower_id(json_string_value(json_object_get(dep, "name")), id, sizeof(id));
+                        if (json_object_set_new(sb->nuget_refs, id, json_true()) != 0)
+                                return prc_err_oom(err, "the SBOM");
+                }
+        }
         return fold_doc(sb, md, err);
 }
 
-/* The go.sum documents held back by sbom_fold. */
+/* The documents held back by sbom_fold (a go.sum before its go.mod, Directory.Packages.props). */
 static bool sbom_fold_gosums(struct sbom *sb, prc_err *err)
 {
         const json_t *md;
@@ -590,7 +623,7 @@ int cmd_sbom(int argc, char **argv)
         prc_client_opts copts;
         json_t *ex = NULL, *res = NULL, *g;
         struct sbom sb = { .comps = json_object(), .gomods = json_object(), .gosums = json_array(),
-                           .gomods_seen = json_object() };
+                           .gomods_seen = json_object(), .nuget_refs = json_object() };
         struct sink sink = { .dirfd = -1, .fd = -1 };
         prc_buf b;
         prc_err err;
@@ -614,7 +647,9 @@ int cmd_sbom(int argc, char **argv)
                 return cli_usage(what, "--target DIR is required");
         if (output != NULL && (output[0] == '\0' || output[strlen(output) - 1] == '/'))
                 return cli_usage(what, "--output takes a file name");
-        if (sb.comps == NULL || sb.gomods == NULL || sb.gosums == NULL || sb.gomods_seen == NULL) {
+        if (sb.comps == NULL || sb.gomods == NULL || sb.gosums == NULL || sb.gomods_seen == NULL ||
+            sb.nuget_refs == NULL) {
+                json_decref(sb.nuget_refs);
                 json_decref(sb.gomods_seen);
                 json_decref(sb.comps);
                 json_decref(sb.gomods);
@@ -627,6 +662,7 @@ int cmd_sbom(int argc, char **argv)
         copts.cache_max = 0;    /* every file is extracted once: a reply cache would only hold memory */
         pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
+                json_decref(sb.nuget_refs);
                 json_decref(sb.gomods_seen);
                 json_decref(sb.comps);
                 json_decref(sb.gomods);
@@ -668,6 +704,7 @@ int cmd_sbom(int argc, char **argv)
                 fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
+        json_decref(sb.nuget_refs);
         json_decref(sb.gomods_seen);
         json_decref(sb.comps);
         json_decref(sb.gomods);

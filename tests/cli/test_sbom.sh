@@ -82,6 +82,10 @@ assert not any("github.com/only/gomod" in r for r in c), [r for r in c if "only/
 # beside a go.mod of go 1.17 or later (which lists every module the build needs), go.sum adds only what
 # go.mod requires; its other code hashes (modules downloaded for the tests of dependencies) are no components
 # there, but a go.sum without such a go.mod keeps them (go/legacy/go.sum)
+# Directory.Packages.props: a central pin (PackageVersion) is a component only when a project of the tree
+# references that package; a GlobalPackageReference always is
+assert "pkg:nuget/Used.Pkg@1.2.0" in c and "pkg:nuget/Global.Tool@3.0.0" in c, sorted(r for r in c if "nuget" in r)
+assert not any("Unused.Pkg" in r for r in c), sorted(r for r in c if "nuget" in r)
 extra = c["pkg:golang/github.com/extra/testonly@v0.3.0"]
 assert [p["value"] for p in extra["properties"] if p["name"] == "prc:path"] == ["go/legacy/go.sum"], extra
 # lockfile edges (depends_on): Cargo.lock, poetry.lock, package-lock.json
