@@ -6,10 +6,10 @@
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
 libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-packaging python3-yaml openssl
-zlib1g-dev xxhash libcurl4-openssl-dev libcurl4"
+zlib1g-dev xxhash libcurl4-openssl-dev libcurl4 parallel"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
---cyclonedx|--peers) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
+--cyclonedx|--k8s|--peers) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
 esac
 # --cyclonedx: the official CycloneDX JSON schemas tests/cli/test_sbom.sh validates prc sbom against,
 # from the npm package that ships them (res/schema/), pinned, into a cache outside the repository.
@@ -42,6 +42,21 @@ peers_install() {
         npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts \
                 "@cyclonedx/cdxgen@$CDXGEN_VERSION" "@cyclonedx/cdxgen-plugins-bin-linux-amd64@$CDXGEN_PLUGINS_VERSION" >&2
 }
+# --k8s: the Kubernetes API's JSON schemas, compiled to validators, that tests/cli/test_deploy.sh checks
+# deploy/kubernetes/*.yaml against (npm kubernetes-models, generated from the Kubernetes 1.27 OpenAPI
+# document), pinned, into a cache outside the repository.
+K8S_VERSION=5.1.0
+k8s_install() {
+        [ "${1:-}" = "--k8s" ] || return 0
+        dir=${PRC_K8S_SCHEMA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-test/k8s}
+        [ -f "$dir/node_modules/kubernetes-models/batch/v1/Job.js" ] &&
+                grep -q "\"version\": \"$K8S_VERSION\"" "$dir/node_modules/kubernetes-models/package.json" &&
+                return 0
+        mkdir -p "$dir"
+        echo "prc setup: npm install kubernetes-models@$K8S_VERSION into $dir" >&2
+        npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --omit=optional \
+                "kubernetes-models@$K8S_VERSION" >&2
+}
 missing=""
 for p in $PKGS; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -51,6 +66,7 @@ done
 if [ -z "$missing" ]; then
         cdx_install "${1:-}"
         peers_install "${1:-}"
+        k8s_install "${1:-}"
         exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -65,3 +81,4 @@ apt-get update -qq >&2
 apt-get install -y -qq --no-install-recommends $missing >&2
 cdx_install "${1:-}"
 peers_install "${1:-}"
+k8s_install "${1:-}"

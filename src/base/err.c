@@ -36,6 +36,7 @@ static const struct errinfo table[PRC_E__COUNT] = {
 #include "adapter/errors_oci.def"
 #include "adapter/native/errors.def"
 #include "engine/errors.def"
+#include "engine/errors_batch.def"
 #include "net/errors.def"
 #include "net/errors_aur.def"
 #include "analysis/errors.def"

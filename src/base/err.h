@@ -33,6 +33,7 @@ typedef enum prc_errclass {
 #include "adapter/errors_oci.def"
 #include "adapter/native/errors.def"
 #include "engine/errors.def"
+#include "engine/errors_batch.def"
 #include "net/errors.def"
 #include "net/errors_aur.def"
 #include "analysis/errors.def"

@@ -228,6 +228,67 @@ static bool digest_skip(const json_t *v, const char *skip, char out[PRC_SHA256_H
         return ok;
 }
 
+bool prc_jcs_id_write(const json_t *v, const char *id_field, prc_buf *out, char id[PRC_SHA256_HEX + 1],
+                      prc_err *err)
+{
+        size_t mark = out->len, n = json_object_size(v), k = 0, at = 0, klen, idlen;
+        struct kv *kvs;
+        const char *key;
+        json_t *e;
+        bool ok;
+
+        if (id_field == NULL || !json_is_object(v))
+                return prc_err_set(err, PRC_E_INTERNAL, "content ID needs an object and an ID field name");
+        idlen = strlen(id_field);
+        kvs = prc_calloc(n ? n : 1, sizeof(*kvs));
+        if (kvs == NULL)
+                return prc_err_oom(err, "canonical JSON keys");
+        json_object_keylen_foreach((json_t *)v, key, klen, e) {
+                if (klen == idlen && memcmp(id_field, key, klen) == 0)
+                        continue;
+                kvs[k++] = (struct kv){ key, klen, e };
+        }
+        qsort(kvs, k, sizeof(*kvs), kvcmp);
+        /* The object without its ID, as write_value spells it, noting where the ID member goes. */
+        ok = prc_buf_putc(out, '{', err);
+        for (size_t i = 0; ok && i < k; i++) {
+                if (at == 0 && prc_jcs_keycmp(kvs[i].key, kvs[i].len, id_field, idlen) > 0)
+                        at = out->len;
+                ok = (i == 0 || prc_buf_putc(out, ',', err)) &&
+                     prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) && prc_buf_putc(out, ':', err) &&
+                     write_value(kvs[i].val, out, 1, NULL, err);
+        }
+        if (ok && at == 0)
+                at = out->len;
+        ok = ok && prc_buf_putc(out, '}', err) && prc_sha256_hex_once(out->data + mark, out->len - mark, id, err);
+        free(kvs);
+        if (ok) {
+                /* Then the ID member in its place: the bytes prc_jcs_write gives once the ID is set. */
+                char mem[PRC_SHA256_HEX + 512];
+                bool lead = out->data[at - 1] != '{', trail = !lead && out->data[at] != '}';
+                int ml = snprintf(mem, sizeof(mem), "%s", lead ? "," : "");
+                size_t tail = out->len - at;
+                prc_buf kb;
+                prc_buf_init(&kb, sizeof(mem));
+                ok = prc_jcs_write_string(id_field, idlen, &kb, err) && kb.len + PRC_SHA256_HEX + 8 < sizeof(mem);
+                if (ok) {
+                        memcpy(mem + ml, kb.data, kb.len);
+                        ml += (int)kb.len;
+                        ml += snprintf(mem + ml, sizeof(mem) - (size_t)ml, ":\"%s\"%s", id, trail ? "," : "");
+                        ok = prc_buf_reserve(out, (size_t)ml, err);
+                }
+                prc_buf_clear(&kb);
+                if (ok) {
+                        memmove(out->data + at + ml, out->data + at, tail);
+                        memcpy(out->data + at, mem, (size_t)ml);
+                        out->len += (size_t)ml;
+                }
+        }
+        if (!ok)
+                prc_buf_truncate(out, mark);    /* never leave a partial record behind */
+        return ok;
+}
+
 bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err)
 {
         return digest_skip(v, NULL, out, err);

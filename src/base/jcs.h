@@ -28,6 +28,15 @@ bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err)
  */
 bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;
 /*
+ * Both at once (issue 21: a batch writes every result it identifies): the
+ * content ID of v without id_field into id, and to out the canonical form
+ * of v with id_field set to that ID, exactly what prc_jcs_write would
+ * write after setting it, in one serialization.  v must be an object; it
+ * is not changed.  Errors as prc_jcs_write; on failure out is unchanged.
+ */
+bool prc_jcs_id_write(const json_t *v, const char *id_field, prc_buf *out, char id[PRC_SHA256_HEX + 1],
+                      prc_err *err) PRC_MUST_CHECK;
+/*
  * The pieces, for writers that spell a fixed-shape document directly
  * (inventory and snapshot listings): a string of n bytes in JCS escaping
  * (not-canonical unless valid UTF-8), and an unsigned integer in the safe

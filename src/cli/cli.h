@@ -99,6 +99,11 @@ bool cli_scan_extract(void *ctx, const char *format, const char *path, const uin
                       prc_err *err);
 json_t *cli_scan_floor(void *ctx);
 int cmd_verify(int argc, char **argv);
+/* The catalog root a scan uses by default: $PRC_CATALOG_ROOT, else the one bundled beside the binary (in buf). */
+const char *cli_default_catalog(char *buf, size_t cap);
+/* -- batch review at scale (issue 21) -- */
+int cmd_batch(int argc, char **argv);
+int cmd_batch_merge(int argc, char **argv);
 
 /* -- inventory and snapshot -- */
 int cmd_inventory(int argc, char **argv);

@@ -361,6 +361,11 @@ static const char *default_catalog(char *buf, size_t cap)
         return env != NULL ? env : bundled_catalog(buf, cap);
 }
 
+const char *cli_default_catalog(char *buf, size_t cap)
+{
+        return default_catalog(buf, cap);
+}
+
 static bool rfc3339_ok(const char *s)
 {
         /* YYYY-MM-DDTHH:MM:SSZ exactly: the clock is an input, so it has one spelling. */

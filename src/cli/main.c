@@ -58,6 +58,43 @@ const prc_cmd prc_cmds[] = {
           "lockfile, root user or group).\n"
           CLI_FLOOR_HELP },
 
+        /* -- batch review at scale (issue 21); "batch merge" before "batch" so its word is matched -- */
+        { "batch", "merge", cmd_batch_merge, "merge the state dirs of a sharded batch",
+          "usage: prc batch merge --state-dir OUT DIR...\n"
+          "\n"
+          "Merges the state dirs of the shards of one batch (prc batch --shard I/N, every I of\n"
+          "0..N-1 exactly once, the same list, catalog, profile, version and options) into OUT:\n"
+          "each result's run and key record is verified and copied (a name already in OUT must\n"
+          "hold the same bytes), then OUT/index.json is written, byte-identical to the index of\n"
+          "the same batch run unsharded.  A missing or repeated shard, or shards of different\n"
+          "batches, are refused and nothing is merged.  docs/batch.md.\n"
+          "The merged batch's worst outcome is in OUT/index.json (summary.exit) and on stderr.\n"
+          "Exit: 0 merged; 1 refused (not one whole batch, or a result that does not verify);\n"
+          "3 execution error (I/O, a state dir in use).\n" },
+        { "batch", NULL, cmd_batch, "scan many targets, resumably, in parallel and in shards",
+          "usage: prc batch --targets FILE --state-dir DIR [--profile ID] [--catalog-root DIR]\n"
+          "                 [--jobs N] [--shard I/N] [--aur-url BASE] [--cacert FILE]\n"
+          "                 [--content-floor strict|landlock|seccomp]\n"
+          "\n"
+          "FILE lists one target a line: a directory, a snapshot archive (.tar, .tar.gz/.tgz,\n"
+          ".tar.zst) or aur:NAME (fetched as prc aur fetch does).  Relative paths are relative\n"
+          "to FILE's directory.  Blank lines and lines starting with # are ignored; a malformed\n"
+          "line is reported as an error of that line and the batch goes on.\n"
+          "Each target is scanned as prc scan --mode inspect would, and its result is stored in\n"
+          "DIR as DIR/runs/<id>.json with DIR/keys/<key>.json, where <key> is the digest of the\n"
+          "target's digest, the catalog, the profile, the prc version and the options: a target\n"
+          "whose key already has a verified result is not scanned again, so an interrupted batch\n"
+          "resumes where it stopped.  Every file appears by rename of a complete temporary.\n"
+          "--jobs N (default: online CPUs) scans N targets at once in N processes, each keeping\n"
+          "its sandboxed content worker from target to target.\n"
+          "--shard I/N takes only the lines whose SHA-256 (first 8 bytes, big-endian) mod N is I;\n"
+          "merge the shards' dirs with prc batch merge.\n"
+          "At the end DIR/index.json (canonical JSON) lists every target line, sorted, with its\n"
+          "result id and state counts or its error, and a summary goes to stderr.\n"
+          "Exit: the worst outcome: 0 every assertion of every target passed; 1 some did not;\n"
+          "2 a malformed line (or usage); 3 a target could not be scanned.  docs/batch.md.\n"
+          CLI_FLOOR_HELP },
+
         { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
           "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
           "                  [--gitleaks-ruleset FILE] [--content-floor LEVEL]\n"
@@ -360,7 +397,7 @@ static void help(FILE *f)
 static bool starts_worker(const prc_cmd *c)
 {
         static int (*const worker_cmds[])(int, char **) = {
-                cmd_scan, cmd_sbom, cmd_verify,
+                cmd_scan, cmd_sbom, cmd_verify, cmd_batch,
                 cmd_content_parse, cmd_content_tokenize, cmd_content_archive, cmd_sandbox_probe,
                 cmd_diff,
         };

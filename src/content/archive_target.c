@@ -28,6 +28,12 @@
  * a package of tens of files costs one or two extra walks, not one per file.
  */
 enum { WANT_BATCH = 64, WANT_BYTES = 8u << 20 };
+/*
+ * Issue 21: the listing walk also brings back every file's contents up to
+ * this total, so a snapshot of small files (an AUR package) is walked
+ * once; what does not fit is read in batches as above.
+ */
+enum { WANT_FIRST = 1u << 20 };
 
 struct member {
         char    *path;          /* owned: inventory path (the package root stripped) */
@@ -255,10 +261,13 @@ static bool take_listing(prc_archive_target *t, json_t *doc, prc_err *err)
         return true;
 }
 
+static bool take_contents(prc_archive_target *t, const json_t *doc, prc_err *err);
+
 bool prc_archive_target_open(prc_client *c, const uint8_t *bytes, size_t n, prc_archive_target **out, prc_err *err)
 {
         prc_archive_target *t;
         json_t *doc = NULL;
+        char args[64];
         bool ok = false;
 
         if (n > PRC_ARCHIVE_TARGET_MAX)
@@ -280,10 +289,11 @@ bool prc_archive_target_open(prc_client *c, const uint8_t *bytes, size_t n, prc_
         t->n = n;
         if (!prc_sha256_hex_once(t->bytes, n, t->sha256, err))
                 goto out;
-        /* The listing only: no member contents travel until an analysis reads one. */
-        if (!prc_client_call(c, PRC_OP_WALK, 0, 0, "archive", NULL, 0, t->bytes, n, false, &doc, err))
+        /* The listing, with the contents of the first WANT_FIRST bytes of files (read through the cache). */
+        snprintf(args, sizeof(args), "{\"every\":%u}", (unsigned)WANT_FIRST);
+        if (!prc_client_call(c, PRC_OP_WALK, 0, 0, "archive", args, strlen(args), t->bytes, n, false, &doc, err))
                 goto out;
-        if (!take_listing(t, doc, err))
+        if (!take_listing(t, doc, err) || !take_contents(t, doc, err))
                 goto out;
         ok = true;
 out:
@@ -378,6 +388,41 @@ static bool b64_decode(const char *s, size_t n, prc_buf *out, prc_err *err)
         return true;
 }
 
+/* The member contents a walk returned, into the cache (by inventory path); each is checked on read. */
+static bool take_contents(prc_archive_target *t, const json_t *doc, prc_err *err)
+{
+        for (size_t k = 0; k < t->nm; k++) {
+                const struct member *m = &t->m[k];
+                json_t *c = json_object_get(json_object_get(doc, "contents"), m->wire);
+                const char *enc = json_string_value(json_object_get(c, "encoding"));
+                json_t *data = json_object_get(c, "data");
+                prc_buf raw;
+                bool got;
+                if (m->type != PRC_INV_FILE || c == NULL || json_object_get(t->cache, m->path) != NULL)
+                        continue;
+                if (enc == NULL || !json_is_string(data)) {
+                        prc_err_set(err, PRC_E_INV_LISTING, "member contents of '%.200s' are malformed", m->path);
+                        return false;
+                }
+                prc_buf_init(&raw, m->size + 1);
+                if (strcmp(enc, "utf8") == 0)
+                        got = prc_buf_put(&raw, json_string_value(data), json_string_length(data), err);
+                else if (strcmp(enc, "base64") == 0)
+                        got = b64_decode(json_string_value(data), json_string_length(data), &raw, err);
+                else
+                        got = prc_err_set(err, PRC_E_INV_LISTING, "member contents of '%.200s' have an unknown "
+                                          "encoding", m->path);
+                if (got && json_object_set_new(t->cache, m->path,
+                                               json_stringn_nocheck(raw.data ? (const char *)raw.data : "",
+                                                                    raw.len)) != 0)
+                        got = prc_err_oom(err, "member contents");
+                prc_buf_clear(&raw);
+                if (!got)
+                        return false;
+        }
+        return true;
+}
+
 /* One walk for path and the next members not read yet; their contents go to the cache. */
 static bool fetch_batch(prc_archive_target *t, const struct member *want, prc_err *err)
 {
@@ -410,35 +455,8 @@ static bool fetch_batch(prc_archive_target *t, const struct member *want, prc_er
         if (!prc_jcs_write(args, &a, err) ||
             !prc_client_call(t->client, PRC_OP_WALK, 0, 0, "archive", a.data, a.len, t->bytes, t->n, false, &doc, err))
                 goto out;
-        for (size_t k = 0; k < t->nm; k++) {
-                const struct member *m = &t->m[k];
-                json_t *c = json_object_get(json_object_get(doc, "contents"), m->wire);
-                const char *enc = json_string_value(json_object_get(c, "encoding"));
-                json_t *data = json_object_get(c, "data");
-                prc_buf raw;
-                bool got;
-                if (m->type != PRC_INV_FILE || c == NULL || json_object_get(t->cache, m->path) != NULL)
-                        continue;
-                if (enc == NULL || !json_is_string(data)) {
-                        prc_err_set(err, PRC_E_INV_LISTING, "member contents of '%.200s' are malformed", m->path);
-                        goto out;
-                }
-                prc_buf_init(&raw, m->size + 1);
-                if (strcmp(enc, "utf8") == 0)
-                        got = prc_buf_put(&raw, json_string_value(data), json_string_length(data), err);
-                else if (strcmp(enc, "base64") == 0)
-                        got = b64_decode(json_string_value(data), json_string_length(data), &raw, err);
-                else
-                        got = prc_err_set(err, PRC_E_INV_LISTING, "member contents of '%.200s' have an unknown "
-                                          "encoding", m->path);
-                if (got && json_object_set_new(t->cache, m->path,
-                                               json_stringn_nocheck(raw.data ? (const char *)raw.data : "",
-                                                                    raw.len)) != 0)
-                        got = prc_err_oom(err, "member contents");
-                prc_buf_clear(&raw);
-                if (!got)
-                        goto out;
-        }
+        if (!take_contents(t, doc, err))
+                goto out;
         ok = true;
 out:
         prc_buf_clear(&a);

@@ -317,13 +317,16 @@ static json_t *op_test(const prc_req *req, prc_err *err)
  */
 /*
  * Archive walk.  args (JSON, may be empty): {"wanted": ["member/path", ...]}
- * names the members whose contents the caller wants back.
+ * names the members whose contents the caller wants back; {"every": N}
+ * asks for every file's contents as well, up to N bytes in all (issue 21:
+ * the listing and the reads of a small snapshot in one walk).
  */
 enum { WALK_WANTED_MAX = 64 };
 
 static json_t *op_walk(const prc_req *req, prc_err *err)
 {
-        static const prc_field fields[] = { { "wanted", PRC_JT_ARRAY, false } };
+        static const prc_field fields[] = { { "every", PRC_JT_INT, false }, { "wanted", PRC_JT_ARRAY, false } };
+        json_int_t every = 0;
         const char *wanted[WALK_WANTED_MAX] = { NULL };
         size_t nwanted = 0, i;
         json_t *args = NULL, *list, *v, *doc;
@@ -344,8 +347,15 @@ static json_t *op_walk(const prc_req *req, prc_err *err)
                         }
                         wanted[nwanted++] = json_string_value(v);
                 }
+                every = json_integer_value(json_object_get(args, "every"));
+                if (every < 0) {
+                        json_decref(args);
+                        prc_err_set(err, PRC_E_INVALID_VALUE, "'every' takes a byte count");
+                        return NULL;
+                }
         }
-        doc = prc_archive_walk(req->input, req->input_len, &prc_archive_opts_default, wanted, nwanted, err);
+        doc = prc_archive_walk_every(req->input, req->input_len, &prc_archive_opts_default, wanted, nwanted,
+                                     (uint64_t)every, err);
         json_decref(args);
         return doc;
 }

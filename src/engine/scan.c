@@ -1013,7 +1013,12 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 goto out;
         }
         progress(&s, "loading the catalog");
-        s.cat = o->extraction_out != NULL ? NULL : prc_catalog_load(o->catalog_root, err);
+        if (o->extraction_out != NULL)
+                s.cat = NULL;
+        else if (o->catalog != NULL)
+                s.cat = (prc_catalog *)o->catalog;      /* borrowed: not freed below */
+        else
+                s.cat = prc_catalog_load(o->catalog_root, err);
         if (o->extraction_out == NULL && s.cat == NULL)
                 goto out;
         if (o->extraction_out == NULL &&
@@ -1100,7 +1105,8 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 prc_err_oom(err, "the run result");
                 goto out;
         }
-        if (!prc_jcs_id(res, "id", id, err))
+        if (o->canonical_out != NULL ? !prc_jcs_id_write(res, "id", o->canonical_out, id, err)
+                                     : !prc_jcs_id(res, "id", id, err))
                 goto out;
         json_object_set_new(res, "id", json_string(id));
         *out_result = res;
@@ -1125,6 +1131,7 @@ out:
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);
-        prc_catalog_free(s.cat);
+        if (s.cat != o->catalog)
+                prc_catalog_free(s.cat);
         return ok;
 }

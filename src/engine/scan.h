@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "engine/adapters.h"
 #include "inventory/inventory.h"
@@ -63,6 +64,11 @@ typedef bool (*prc_adapter_run_fn)(void *ctx, const prc_scan_adapter *a, const p
 typedef struct prc_scan_opts {
         const char          *target;          /* borrowed: directory to review */
         const char          *catalog_root;    /* borrowed: directory holding catalog.yaml */
+        /*
+         * Borrowed, may be NULL: a catalog already loaded (prc batch loads it
+         * once for every target); catalog_root is then not read.
+         */
+        const struct prc_catalog *catalog;
         const char          *profile;         /* borrowed: profile id (default prc/core) */
         prc_scan_mode        mode;
         const char          *now;             /* borrowed: RFC 3339 clock input, or NULL */
@@ -112,6 +118,12 @@ typedef struct prc_scan_opts {
          */
         bool               (*extraction_each)(void *ctx, const json_t *md, prc_err *err);
         void                *extraction_ctx;
+        /*
+         * Borrowed, may be NULL: the result's canonical bytes (with its id,
+         * as prc_jcs_write spells it) are appended here, made in the same
+         * pass as the id (prc jcs_id_write): prc batch stores them as they are.
+         */
+        prc_buf             *canonical_out;
 } prc_scan_opts;
 
 /*

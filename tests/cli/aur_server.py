@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # aur_server.py - a loopback HTTPS stand-in for the AUR's cgit snapshots (tests/cli/test_aur.sh).
 # Serves DIR/NAME.tar.gz at /cgit/aur.git/snapshot/NAME.tar.gz, an 11 MiB body at .../huge.tar.gz,
-# 404 for anything else, and appends every request path to LOG (so a test can show that a refused
+# nothing for 30 s and then a 404 at .../stall.tar.gz (a client caught mid-request), 404 for anything else, and appends every request path to LOG (so a test can show that a refused
 # name never became a request).  Binds 127.0.0.1 only, on a free port it writes to PORT_FILE.
 #
 #   aur_server.py CERT KEY DIR LOG PORT_FILE
@@ -10,6 +10,7 @@ import os
 import socketserver
 import ssl
 import sys
+import time
 
 CERT, KEY, DIR, LOG, PORT_FILE = sys.argv[1:6]
 PREFIX = "/cgit/aur.git/snapshot/"
@@ -34,6 +35,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if name == "huge.tar.gz":
             self.send(b"\0" * (11 << 20))
             return
+        if name == "stall.tar.gz":
+            time.sleep(30)
         p = os.path.join(DIR, name)
         if name and "/" not in name and os.path.isfile(p):
             self.send(open(p, "rb").read())

@@ -454,7 +454,41 @@ static void test_jcs__string_and_uint_pieces_match_the_document_writer(void)
         prc_buf_clear(&b);
 }
 
+/* Issue 21: one serialization gives the ID and the bytes of the document with it. */
+static void test_jcs__id_write_equals_id_then_write(void)
+{
+        static const char *const docs[] = {
+                "{}", "{\"a\":1}", "{\"z\":1}", "{\"id\":\"stale\"}", "{\"a\":1,\"id\":\"old\",\"z\":[1,{\"b\":2}]}",
+                "{\"i\":1,\"ida\":2,\"\u00e9\":3,\"I\":4}", "{\"x\":{\"id\":\"inner ids stay\"}}",
+        };
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                json_t *v = json_loads(docs[i], 0, NULL), *w;
+                char id1[PRC_SHA256_HEX + 1], id2[PRC_SHA256_HEX + 1];
+                prc_buf a, b;
+                prc_err e;
+
+                T_ASSERT(v != NULL);
+                prc_err_init(&e);
+                prc_buf_init(&a, 1 << 16);
+                prc_buf_init(&b, 1 << 16);
+                T_ASSERT(prc_buf_puts(&a, "prefix", &e));
+                T_ASSERT(prc_jcs_id_write(v, "id", &a, id1, &e));
+                T_ASSERT(prc_jcs_id(v, "id", id2, &e));
+                T_EQ_STR(id1, id2);
+                w = json_deep_copy(v);
+                json_object_set_new(w, "id", json_string(id2));
+                T_ASSERT(prc_buf_puts(&b, "prefix", &e));
+                T_ASSERT(prc_jcs_write(w, &b, &e));
+                T_EQ_MEM(a.data, a.len, b.data, b.len);
+                prc_buf_clear(&a);
+                prc_buf_clear(&b);
+                json_decref(w);
+                json_decref(v);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_jcs__id_write_equals_id_then_write),
         T(test_jcs__string_and_uint_pieces_match_the_document_writer),
         T(test_jcs__rfc8785_string_escaping_example),
         T(test_jcs__rfc8785_sorting_example),

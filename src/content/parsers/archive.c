@@ -189,6 +189,7 @@ struct walk {
         json_t                 *contents;       /* object */
         json_t                 *want;           /* wanted path -> true */
         uint64_t                want_bytes;
+        uint64_t                every_max;      /* contents of every file up to this total (0: none) */
         json_t                 *too_large;      /* wanted paths refused for size */
         uint32_t                rejected;
 };
@@ -451,7 +452,8 @@ static bool member(struct walk *w, struct archive *a, struct archive_entry *e, u
                     json_object_set_new(w->seen, pbuf, json_string(type)) != 0 ||
                     json_object_set_new(w->first, pbuf, json_integer(idx)) != 0)
                         return prc_err_oom(w->err, "the member list");
-                wanted = is_file && json_object_get(w->want, pbuf) != NULL;
+                wanted = is_file && (json_object_get(w->want, pbuf) != NULL ||
+                                     (size >= 0 && w->want_bytes + (uint64_t)size <= w->every_max));
         } else {
                 prc_err pe;
                 prc_err_init(&pe);
@@ -628,6 +630,12 @@ out:
 json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, const char *const *wanted,
                          size_t nwanted, prc_err *err)
 {
+        return prc_archive_walk_every(p, n, o, wanted, nwanted, 0, err);
+}
+
+json_t *prc_archive_walk_every(const uint8_t *p, size_t n, const prc_archive_opts *o, const char *const *wanted,
+                               size_t nwanted, uint64_t every_max, prc_err *err)
+{
         struct walk w;
         enum layer l = layer_of(p, n);
         json_t *res = NULL, *unavail = NULL;
@@ -642,6 +650,7 @@ json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *o, 
         }
         w.o = o;
         w.err = err;
+        w.every_max = every_max < o->want_bytes_max ? every_max : o->want_bytes_max;
         w.members = json_array();
         w.seen = json_object();
         w.shape = json_object();

@@ -70,6 +70,16 @@ extern const prc_archive_opts prc_archive_opts_fuzz;
  */
 json_t *prc_archive_walk(const uint8_t *p, size_t n, const prc_archive_opts *opts, const char *const *wanted,
                          size_t nwanted, prc_err *err) PRC_MUST_CHECK;
+/*
+ * The same, and besides the wanted members the contents of every accepted
+ * regular file, in archive order, while their total stays within
+ * every_max (and the options' want_bytes_max; 0: none): a scan of a small
+ * snapshot gets its listing and the members it will read in one walk
+ * (issue 21).  A file past the budget is simply not in "contents".
+ */
+json_t *prc_archive_walk_every(const uint8_t *p, size_t n, const prc_archive_opts *opts,
+                               const char *const *wanted, size_t nwanted, uint64_t every_max,
+                               prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Call once in the worker before the sandbox floor goes on: runs one walk of
