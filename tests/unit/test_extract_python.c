@@ -737,7 +737,23 @@ static void test_extract_python__pip_conf(void)
         T_EQ_INT(e.line, 1);
 }
 
+/* A --hash without NAME: or with no value is refused (pip refuses it too), never a document the client rejects. */
+static void test_extract_python__requirements_hash_without_a_name_is_refused(void)
+{
+        static const char *const bad[] = { "a==1 --hash=aaaaaaaa\n", "a==1 --hash=sha256:\n" };
+        prc_err e;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                json_t *md = run_text("requirements.txt", bad[i], &e);
+                if (md != NULL)
+                        t_fail(__FILE__, __LINE__, "%s: extracted", bad[i]);
+                T_ERR(e, PRC_E_EXTRACT_SHAPE);
+                T_EQ_INT(e.line, 1);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_extract_python__requirements_hash_without_a_name_is_refused),
         T(test_extract_python__pep508_reader),
         T(test_extract_python__names_and_purls),
         T(test_extract_python__matching_names),
