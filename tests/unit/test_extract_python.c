@@ -752,7 +752,21 @@ static void test_extract_python__requirements_hash_without_a_name_is_refused(voi
         }
 }
 
+/* An option with an empty value is skipped with a note that names something (the client refuses an empty what). */
+static void test_extract_python__requirements_empty_option_value_is_noted(void)
+{
+        prc_err e, ce;
+        json_t *md = run_text("requirements.txt", "-e= \"linux\"\nrequests==2.31.0\n", &e);
+
+        T_NOERR(e);
+        prc_err_init(&ce);
+        if (!prc_mdoc_check(md, "requirements.txt", NULL, &ce))
+                t_fail(__FILE__, __LINE__, "shape check: %s at %s", ce.msg, ce.ptr);
+        json_decref(md);
+}
+
 static const prc_test tests[] = {
+        T(test_extract_python__requirements_empty_option_value_is_noted),
         T(test_extract_python__requirements_hash_without_a_name_is_refused),
         T(test_extract_python__pep508_reader),
         T(test_extract_python__names_and_purls),
