@@ -752,7 +752,7 @@ static void test_extract_python__requirements_hash_without_a_name_is_refused(voi
         }
 }
 
-/* An option with an empty value is skipped with a note that names something (the client refuses an empty what). */
+/* An empty requirement is skipped with a note that names something (the client refuses an empty what). */
 static void test_extract_python__requirements_empty_option_value_is_noted(void)
 {
         prc_err e, ce;
@@ -761,6 +761,13 @@ static void test_extract_python__requirements_empty_option_value_is_noted(void)
         T_NOERR(e);
         prc_err_init(&ce);
         if (!prc_mdoc_check(md, "requirements.txt", NULL, &ce))
+                t_fail(__FILE__, __LINE__, "shape check: %s at %s", ce.msg, ce.ptr);
+        json_decref(md);
+        /* the fuzzer's third find: the same in pyproject.toml (the fix is in prc_md_not_extracted) */
+        md = run_text("pyproject.toml", "[build-system]\nrequires = [\"\"]\n", &e);
+        T_NOERR(e);
+        prc_err_init(&ce);
+        if (!prc_mdoc_check(md, "pyproject.toml", NULL, &ce))
                 t_fail(__FILE__, __LINE__, "shape check: %s at %s", ce.msg, ce.ptr);
         json_decref(md);
 }

@@ -329,6 +329,9 @@ bool prc_md_not_extracted(json_t *md, const char *what, const char *reason, uint
 {
         json_t *x = list_add(md, "not_extracted", err);
 
+        /* what names the part of the file ("-e=", an empty key): an empty one still says something was skipped */
+        if (what == NULL || what[0] == '\0')
+                what = "(an empty value)";
         return x != NULL && prc_md_set_str(x, "what", what, err) && prc_md_set_str(x, "reason", reason, err) &&
                put(x, "line", line_v(line), err);
 }

@@ -91,8 +91,7 @@ static bool skip(rq *q, const char *what, const char *why, prc_err *err)
                 q->first_bad = q->line;
                 q->first_why = why;
         }
-        /* "-e=" names nothing: the entry still says what was skipped */
-        return prc_md_not_extracted(q->md, what[0] != '\0' ? what : "(an empty value)", why, q->line, err);
+        return prc_md_not_extracted(q->md, what, why, q->line, err);
 }
 
 /* details[list] gains {k1: v1, k2: v2, "line"} for the logical line being read. */
