@@ -6,7 +6,7 @@
 set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
 libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-packaging python3-yaml openssl
-zlib1g-dev xxhash libcurl4-openssl-dev libcurl4 parallel"
+zlib1g-dev xxhash libcurl4-openssl-dev libcurl4 parallel chromium"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
 --cyclonedx|--k8s|--peers) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
@@ -57,6 +57,25 @@ k8s_install() {
         npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --omit=optional \
                 "kubernetes-models@$K8S_VERSION" >&2
 }
+# The official SARIF 2.1.0 JSON schema (the final rtm.5) tests/cli/test_report.sh validates prc's SARIF
+# against, from the npm package that ships it, pinned by version and by the schema's SHA-256, into a
+# cache outside the repository.  Only the tarball is fetched (npm pack): nothing is installed or run.
+SARIF_PKG=@microsoft/jest-sarif@1.0.0-beta.0
+SARIF_SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8
+sarif_install() {
+        dir=${PRC_SARIF_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-test/sarif}
+        f=$dir/package/lib/schemas/sarif-2.1.0-rtm.5.json
+        [ -f "$f" ] && echo "$SARIF_SHA256  $f" | sha256sum -c --status && return 0
+        if ! command -v npm >/dev/null 2>&1; then
+                echo "prc setup: npm is absent, so the SARIF schema is not fetched (scripts/setup.sh --cyclonedx installs npm)" >&2
+                return 0
+        fi
+        mkdir -p "$dir"
+        echo "prc setup: npm pack $SARIF_PKG into $dir (the SARIF 2.1.0 schema)" >&2
+        (cd "$dir" && npm pack --silent "$SARIF_PKG" >/dev/null &&
+                tar xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json) >&2
+        echo "$SARIF_SHA256  $f" | sha256sum -c --status || { echo "prc setup: $f is not the pinned schema" >&2; exit 1; }
+}
 missing=""
 for p in $PKGS; do
         if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -67,6 +86,7 @@ if [ -z "$missing" ]; then
         cdx_install "${1:-}"
         peers_install "${1:-}"
         k8s_install "${1:-}"
+        sarif_install
         exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -82,3 +102,4 @@ apt-get install -y -qq --no-install-recommends $missing >&2
 cdx_install "${1:-}"
 peers_install "${1:-}"
 k8s_install "${1:-}"
+sarif_install

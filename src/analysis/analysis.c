@@ -256,7 +256,9 @@ bool prc_analysis_run(const prc_analysis *a, const prc_ainput *in, prc_obs_list 
         }
         if (!kind_present(in, a->requires)) {
                 snprintf(msg, sizeof(msg), "nothing for %s to read in the tree (%s)", a->id,
-                         a->requires & PRC_AK_PKGBUILD     ? "no PKGBUILD"
+                         a->requires == (PRC_AK_WORKFLOW | PRC_AK_DOCKERFILE | PRC_AK_PKGBUILD)
+                                 ? "no workflow, Dockerfile or PKGBUILD"
+                         : a->requires & PRC_AK_PKGBUILD     ? "no PKGBUILD"
                          : a->requires & PRC_AK_WORKFLOW   ? "no GitHub Actions workflow"
                          : a->requires & PRC_AK_DOCKERFILE ? "no Dockerfile"
                          : a->requires & PRC_AK_DEPS       ? "no dependency manifest"

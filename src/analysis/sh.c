@@ -805,7 +805,7 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                         /* Substitutions of dropped redirection targets stay reachable through the line. */
                         nw = first + k2;
                         cw = &wk->w[cstart];
-                        if (nc < PRC_SHP_CMDS_MAX && (nw > cstart || out_file != NULL)) {
+                        if (nc < PRC_SHP_CMDS_MAX && (nw > cstart || out_file != NULL || heredoc)) {
                                 size_t s = skip_wrappers(cw, nw - cstart, 0);
                                 cmds[nc].w = cw + s;
                                 cmds[nc].n = nw - cstart - s;

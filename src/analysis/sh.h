@@ -56,7 +56,10 @@ typedef struct prc_shw {
         size_t        s0, s1;   /* this word's substitutions: subst[s0..s1) (s0 == s1: none) */
 } prc_shw;
 
-/* A simple command: its words after leading assignments and wrappers (sudo, env, command, exec, ...). */
+/*
+ * A simple command: its words after leading assignments and wrappers (sudo, env, command, exec, ...).
+ * A command of redirections only is kept when it writes a file or reads a here-document (n == 0).
+ */
 typedef struct prc_shc {
         prc_shw    *w;          /* borrowed from the walk */
         size_t      n;

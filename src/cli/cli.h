@@ -104,6 +104,30 @@ const char *cli_default_catalog(char *buf, size_t cap);
 /* -- batch review at scale (issue 21) -- */
 int cmd_batch(int argc, char **argv);
 int cmd_batch_merge(int argc, char **argv);
+/* -- reports of a run result (issue 22) -- */
+int cmd_report(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+/*
+ * Print run result r in format (text, json, sarif or html) to stdout; what
+ * names the command in the text view's first line.  false with err set
+ * when it could not be written.
+ */
+bool cli_result_out(const json_t *r, const char *format, const char *what, prc_err *err) PRC_MUST_CHECK;
+/* --baseline FILE, --suppressions FILE and the --now they are judged at (triage_opt.c, engine/triage.h). */
+typedef struct cli_triage_opts {
+        const char *baseline, *suppressions, *now;      /* borrowed from argv; each may be NULL */
+} cli_triage_opts;
+/* Usage checks (printed): PRC_EXIT_OK or PRC_EXIT_USAGE. */
+int cli_triage_check(const char *what, const cli_triage_opts *to);
+/*
+ * Triage run in place when a baseline or suppressions are given; returns
+ * the exit status the (triaged) result gives: 0 or 1, else 2 (a malformed
+ * file) or 3 with err set.  Expired and unmatched suppressions are named
+ * on stderr.
+ */
+int cli_triage_apply(const cli_triage_opts *to, json_t *run, prc_err *err);
+/* YYYY-MM-DDTHH:MM:SSZ exactly. */
+bool cli_rfc3339_ok(const char *s);
 
 /* -- inventory and snapshot -- */
 int cmd_inventory(int argc, char **argv);

@@ -21,7 +21,6 @@
 #include "content/client.h"
 #include "content/parsers/shell.h"
 #include "engine/catalog.h"
-#include "engine/sarif.h"
 #include "engine/scan.h"
 #include "engine/state.h"
 
@@ -222,8 +221,6 @@ static void pull_hints(const json_t *res, const prc_adapter_set *set, const char
         }
 }
 
-static bool tty_colors;
-
 static void on_progress(const char *stage)
 {
         if (isatty(STDERR_FILENO))
@@ -234,97 +231,6 @@ static void progress_done(void)
 {
         if (isatty(STDERR_FILENO))
                 fprintf(stderr, "\r\033[K");
-}
-
-static const char *color(const char *state)
-{
-        if (!tty_colors)
-                return "";
-        if (strcmp(state, "Pass") == 0)
-                return "\033[32m";
-        if (strcmp(state, "Fail") == 0)
-                return "\033[31m";
-        if (strcmp(state, "Blocked") == 0)
-                return "\033[35m";
-        return "\033[33m";
-}
-
-/* Issue 23: the summary always says which floor the content worker ran under, and what a lower one gave up. */
-static void print_floor(const json_t *f)
-{
-        const char *level = json_string_value(json_object_get(f, "level"));
-        const char *worker = json_string_value(json_object_get(f, "worker"));
-
-        if (level == NULL || worker == NULL)
-                return;
-        if (strcmp(worker, "served") != 0)
-                printf("content floor %s: %s\n", level, strcmp(worker, "refused") == 0 ?
-                       "refused on this host, so every manifest is a coverage gap; the gaps name the layer and the "
-                       "--content-floor level that would serve (docs/sandbox.md)" :
-                       "no worker was needed");
-        else if (strcmp(level, "strict") == 0)
-                printf("content floor strict (Landlock ABI %lld with scopes, seccomp, namespaces, rlimits)\n",
-                       (long long)json_integer_value(json_object_get(f, "landlock_abi")));
-        else if (strcmp(level, "landlock") == 0)
-                printf("content floor landlock (chosen): Landlock ABI %lld%s, seccomp, namespaces, rlimits\n",
-                       (long long)json_integer_value(json_object_get(f, "landlock_abi")),
-                       json_integer_value(json_object_get(f, "landlock_abi")) < PRC_LANDLOCK_ABI_MIN ?
-                       " without the signal and abstract-socket scopes" : "");
-        else
-                printf("content floor seccomp (chosen): no Landlock; seccomp, namespaces and rlimits only\n");
-}
-
-static void print_text(const json_t *r)
-{
-        const json_t *rows = json_object_get(r, "assertions"), *row, *sum = json_object_get(r, "summary");
-        const json_t *gaps = json_object_get(r, "coverage_gaps"), *g;
-        size_t i;
-
-        tty_colors = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
-        printf("prc scan: profile %s, mode %s, catalog %s r%lld\n",
-               json_string_value(json_object_get(r, "profile")), json_string_value(json_object_get(r, "mode")),
-               json_string_value(json_object_get(json_object_get(r, "catalog"), "id")),
-               (long long)json_integer_value(json_object_get(json_object_get(r, "catalog"), "revision")));
-        printf("target inventory %s (%lld files)\n",
-               json_string_value(json_object_get(json_object_get(r, "target"), "inventory_digest")),
-               (long long)json_integer_value(json_object_get(json_object_get(r, "target"), "files")));
-        {
-                const json_t *ar = json_object_get(json_object_get(r, "target"), "archive");
-                const json_t *aur = json_object_get(json_object_get(r, "target"), "aur");
-                if (aur != NULL)
-                        printf("AUR package %s from %s\n", json_string_value(json_object_get(aur, "package")),
-                               json_string_value(json_object_get(aur, "url")));
-                const char *root = json_string_value(json_object_get(ar, "root"));
-                if (ar != NULL)
-                        printf("archive %s sha256 %s, %lld members%s%s, %zu rejected\n",
-                               json_string_value(json_object_get(ar, "format")),
-                               json_string_value(json_object_get(ar, "sha256")),
-                               (long long)json_integer_value(json_object_get(ar, "members")),
-                               root != NULL ? ", package root " : "", root != NULL ? root : "",
-                               json_array_size(json_object_get(ar, "rejected")));
-        }
-        print_floor(json_object_get(r, "content_floor"));
-        printf("\n%-16s %-12s %s\n", "ASSERTION", "STATE", "REASON");
-        json_array_foreach(rows, i, row) {
-                const char *st = json_string_value(json_object_get(row, "state"));
-                printf("%-16s %s%-12s%s %s\n", json_string_value(json_object_get(row, "id")), color(st), st,
-                       tty_colors ? "\033[0m" : "", json_string_value(json_object_get(row, "reason")));
-        }
-        if (json_array_size(gaps) > 0) {
-                printf("\ncoverage gaps:\n");
-                json_array_foreach(gaps, i, g)
-                        printf("  %s: %s (%s)\n", json_string_value(json_object_get(g, "path")),
-                               json_string_value(json_object_get(g, "class")),
-                               json_string_value(json_object_get(g, "reason")));
-        }
-        printf("\n%lld assertions: %lld pass, %lld fail, %lld unknown, %lld conflicting, %lld blocked\n",
-               (long long)json_integer_value(json_object_get(sum, "total")),
-               (long long)json_integer_value(json_object_get(sum, "pass")),
-               (long long)json_integer_value(json_object_get(sum, "fail")),
-               (long long)json_integer_value(json_object_get(sum, "unknown")),
-               (long long)json_integer_value(json_object_get(sum, "conflicting")),
-               (long long)json_integer_value(json_object_get(sum, "blocked")));
-        printf("result %s\n", json_string_value(json_object_get(r, "id")));
 }
 
 /* The bundled catalog/ beside the binary's build dir (whatever the environment says). */
@@ -366,7 +272,7 @@ const char *cli_default_catalog(char *buf, size_t cap)
         return default_catalog(buf, cap);
 }
 
-static bool rfc3339_ok(const char *s)
+bool cli_rfc3339_ok(const char *s)
 {
         /* YYYY-MM-DDTHH:MM:SSZ exactly: the clock is an input, so it has one spelling. */
         static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
@@ -401,10 +307,13 @@ static int run_scan(int argc, char **argv, const char *what)
                 { "aur", required_argument, NULL, 'A' },
                 { "aur-url", required_argument, NULL, 'u' },
                 { "cacert", required_argument, NULL, 'C' },
+                { "baseline", required_argument, NULL, 'B' },
+                { "suppressions", required_argument, NULL, 'U' },
                 { NULL, 0, NULL, 0 },
         };
-        static const char *const formats[] = { "text", "json", "sarif", NULL };
+        static const char *const formats[] = { "text", "json", "sarif", "html", NULL };
         const char *state_dir = NULL, *registry = NULL;
+        cli_triage_opts to = { 0 };
         prc_registry_sig_opts sig = { 0 };
         const char *ids[PRC_SCAN_ADAPTERS_MAX + 1];
         size_t nids = 0;
@@ -446,6 +355,8 @@ static int run_scan(int argc, char **argv, const char *what)
                 case 'g': sig.signature = optarg; break;
                 case 'Q': sig.require = true; break;
                 case 'A': aur_name = optarg; break;
+                case 'B': to.baseline = optarg; break;
+                case 'U': to.suppressions = optarg; break;
                 case 'u':
                 case 'C': {
                         int urc = cli_aur_option(what, c, optarg, &aur_opts);
@@ -486,7 +397,7 @@ static int run_scan(int argc, char **argv, const char *what)
                         break;
                 }
                 case 'n':
-                        if (!rfc3339_ok(optarg))
+                        if (!cli_rfc3339_ok(optarg))
                                 return cli_usage(what, "--now takes YYYY-MM-DDTHH:MM:SSZ");
                         so.now = optarg;
                         if (!prc_native_time(optarg, &oc.now))
@@ -520,6 +431,9 @@ static int run_scan(int argc, char **argv, const char *what)
         if (so.target == NULL)
                 return cli_usage(what, "--target DIR is required (or --aur NAME)");
         if (!cli_format_ok(what, format, formats))
+                return PRC_EXIT_USAGE;
+        to.now = so.now;
+        if (cli_triage_check(what, &to) != PRC_EXIT_OK)
                 return PRC_EXIT_USAGE;
         if (oc.nmanifests > 0 && (registry != NULL || nids > 0))
                 return cli_usage(what, "--adapter-manifest and --adapter-registry are mutually exclusive");
@@ -617,6 +531,14 @@ static int run_scan(int argc, char **argv, const char *what)
                 goto out;
         }
         pull_hints(res, &set, what);
+        /* Issue 22: the stored and printed result records the comparison; the exit status follows it. */
+        if (to.baseline != NULL || to.suppressions != NULL) {
+                rc = cli_triage_apply(&to, res, &err);
+                if (rc > PRC_EXIT_FAIL) {
+                        cli_print_err(&err);
+                        goto out;
+                }
+        }
         /* Artifacts (native adapters' normalized reports) are written before the record that names them. */
         prc_artifact_bytes ab[PRC_SCAN_ADAPTERS_MAX];
         for (size_t i = 0; i < oc.narts; i++)
@@ -626,20 +548,9 @@ static int run_scan(int argc, char **argv, const char *what)
                 rc = PRC_EXIT_EXEC;
                 goto out;
         }
-        if (strcmp(format, "sarif") == 0) {
-                json_t *sarif = prc_sarif_from_run(res, &err);
-                if (sarif == NULL || !cli_json_out(sarif, &err)) {
-                        cli_print_err(&err);
-                        rc = PRC_EXIT_EXEC;
-                }
-                json_decref(sarif);
-        } else if (strcmp(format, "json") == 0) {
-                if (!cli_json_out(res, &err)) {
-                        cli_print_err(&err);
-                        rc = PRC_EXIT_EXEC;
-                }
-        } else {
-                print_text(res);
+        if (!cli_result_out(res, format, what, &err)) {
+                cli_print_err(&err);
+                rc = PRC_EXIT_EXEC;
         }
 out:
         for (size_t i = 0; i < oc.narts; i++)
@@ -671,7 +582,7 @@ int cmd_scan(int argc, char **argv)
 int cmd_verify(int argc, char **argv)
 {
         static const char *const allowed[] = { "--format", "--state-dir", "--now", "--max-duration",
-                                               "--gitleaks-ruleset", NULL };
+                                               "--gitleaks-ruleset", "--baseline", "--suppressions", NULL };
         char catbuf[4200], manifest[4300], *root;
         char *av[16];
         int ac = 0, rc;
@@ -689,7 +600,7 @@ int cmd_verify(int argc, char **argv)
                         ok |= strcmp(argv[i], allowed[k]) == 0;
                 if (!ok)
                         return cli_usage("verify", "'%s' cannot be overridden here; use prc scan", argv[i]);
-                if (i + 1 >= argc || ac + 2 > 10)
+                if (i + 1 >= argc || ac + 2 > 14)
                         return cli_usage("verify", "'%s' needs a value", argv[i]);
                 av[ac++] = argv[i];
                 av[ac++] = argv[++i];

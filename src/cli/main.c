@@ -18,7 +18,8 @@ const prc_cmd prc_cmds[] = {
         { "scan", NULL, cmd_scan, "review a source tree against the catalog",
           "usage: prc scan --target DIR|ARCHIVE | --aur NAME [--aur-url BASE] [--cacert FILE]\n"
           "                [--catalog-root DIR] [--profile ID] [--mode inspect|verify-local]\n"
-          "                [--format text|json|sarif] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
+          "                [--format text|json|sarif|html] [--now YYYY-MM-DDTHH:MM:SSZ] [--state-dir DIR]\n"
+          "                [--baseline RESULT.json] [--suppressions FILE]\n"
           "                [--adapter-manifest FILE]... | [--adapter-registry FILE --adapter-id ID...]\n"
           "                [--adapter-runtime docker|podman] [--adapter-data 'ADAPTER_ID/NAME=DIR']...\n"
           "                [--max-duration SECONDS] [--gitleaks-ruleset FILE]\n"
@@ -36,7 +37,13 @@ const prc_cmd prc_cmds[] = {
           "--catalog-root defaults to $PRC_CATALOG_ROOT, else the bundled catalog/.\n"
           "--format json prints the run result (schemas/run-result.schema.json): canonical\n"
           "JSON with a content ID; two scans of the same inputs are byte-identical.\n"
-          "--format sarif prints a SARIF 2.1.0 view (one result per assertion not passing).\n"
+          "--format sarif prints a SARIF 2.1.0 view (one result per finding of an assertion not\n"
+          "passing, fingerprinted by content); --format html one self-contained static page;\n"
+          "text colours and a legend on a terminal (NO_COLOR honoured).  docs/reports.md.\n"
+          "--baseline RESULT.json reports only assertions new or worse than that result's, by\n"
+          "finding digest (never by line); --suppressions FILE (prc.suppressions/v1, needs --now)\n"
+          "accepts findings by assertion and digest until their expiry date.  The exit status\n"
+          "then follows the reported assertions only; the result records both.\n"
           "--state-dir DIR stores DIR/artifacts/<sha256> and then DIR/runs/<id>.json, each\n"
           "written atomically, artifacts first (native adapters' normalized reports).\n"
           "--gitleaks-ruleset FILE: the pinned gzip Gitleaks ruleset a native Gitleaks adapter\n"
@@ -96,8 +103,9 @@ const prc_cmd prc_cmds[] = {
           CLI_FLOOR_HELP },
 
         { "verify", NULL, cmd_verify, "scan --mode verify-local with the bundled Gitleaks adapter",
-          "usage: prc verify DIR [--format text|json|sarif] [--state-dir DIR] [--now T] [--max-duration S]\n"
+          "usage: prc verify DIR [--format text|json|sarif|html] [--state-dir DIR] [--now T] [--max-duration S]\n"
           "                  [--gitleaks-ruleset FILE] [--content-floor LEVEL]\n"
+          "                  [--baseline RESULT.json] [--suppressions FILE]\n"
           "\n"
           "The same as: prc scan --target DIR --mode verify-local --profile prc/core\n"
           "                      --adapter-manifest adapters/gitleaks-v8.30.0.yaml\n"
@@ -109,6 +117,26 @@ const prc_cmd prc_cmds[] = {
           "else $PRC_GITLEAKS_RULESET, else the copy 'prc setup native' stored in\n"
           "$XDG_DATA_HOME/prc/ (or ~/.local/share/prc/).\n"
           CLI_FLOOR_HELP },
+
+        { "report", NULL, cmd_report, "a text, SARIF or HTML view of a stored run result",
+          "usage: prc report [--format text|json|sarif|html] [--baseline RESULT.json]\n"
+          "                  [--suppressions FILE --now YYYY-MM-DDTHH:MM:SSZ] RESULT.json\n"
+          "\n"
+          "Reads a run result (prc scan --format json, or --state-dir's runs/<id>.json),\n"
+          "checks its content ID, and prints the same views prc scan prints, made from it\n"
+          "alone: text, json, sarif (SARIF 2.1.0) or html (one self-contained static page).\n"
+          "--baseline and --suppressions triage it as prc scan does (docs/reports.md).\n"
+          "Exit: 0 every assertion passed (with triage: none reported); 1 otherwise; 2 usage\n"
+          "or a file that is not a run result (run-result-invalid, suppressions-invalid);\n"
+          "3 execution error.\n" },
+
+        { "explain", NULL, cmd_explain, "what an assertion or analysis checks, why, and how it is decided",
+          "usage: prc explain [--catalog-root DIR] ID\n"
+          "\n"
+          "ID is an assertion of the catalog (PRC-A-CORE-001) or an analysis (readme,\n"
+          "aur-checksums): prints its rationale, remediation and decision rule (for an\n"
+          "analysis, those of every assertion that reads it).  --catalog-root defaults to\n"
+          "$PRC_CATALOG_ROOT, else the bundled catalog/.  Exit: 0; 2 unknown ID or usage.\n" },
 
         { "sbom", NULL, cmd_sbom, "a CycloneDX 1.6 SBOM of what a tree's manifests declare",
           "usage: prc sbom --target DIR [--output FILE] [--content-floor LEVEL]\n"

@@ -23,6 +23,18 @@ static const char *const builtin_ids[] = {
         "readme", "license", "security-policy", "manifests", "binaries", "oversized",
 };
 
+/* One line each, in builtin_ids order: what `prc explain` says the analysis reads and reports. */
+static const char *const builtin_docs[] = {
+        "a non-empty README (README.md, .rst, .txt or bare) at the root: found, or not_found",
+        "a LICENSE or COPYING file at the root whose text or SPDX-License-Identifier line names a recognized "
+        "SPDX identifier: value {spdx, path}; unsupported when unrecognized; not_found when absent",
+        "a non-empty SECURITY.md at the root, in .github/ or in docs/: found, or not_found",
+        "every recognized manifest parsed and extracted in the sandboxed content worker: found lists each "
+        "coverage gap with its refusal class; not_found when there is none",
+        "executables by magic bytes (ELF, PE, Mach-O) anywhere in the tree: found lists each with its format",
+        "files above the analysis size limit (10 MiB), which no analysis reads: found lists each",
+};
+
 bool prc_builtin_known(const char *id)
 {
         if (prc_analysis_find(id) != NULL)
@@ -31,6 +43,18 @@ bool prc_builtin_known(const char *id)
                 if (strcmp(builtin_ids[i], id) == 0)
                         return true;
         return false;
+}
+
+const char *prc_builtin_doc(const char *id)
+{
+        const prc_analysis *a = prc_analysis_find(id);
+
+        if (a != NULL)
+                return a->doc;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(builtin_ids); i++)
+                if (strcmp(builtin_ids[i], id) == 0)
+                        return builtin_docs[i];
+        return NULL;
 }
 
 /* Case-insensitive: does name equal stem, or stem followed by '.' and an extension? */

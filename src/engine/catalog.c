@@ -377,3 +377,35 @@ bool prc_catalog_profile(const prc_catalog *c, const char *profile, const prc_as
         return prc_err_set(err, PRC_E_UNKNOWN_PROFILE, "profile '%s' is not in catalog '%s'", profile,
                            prc_catalog_id(c));
 }
+
+size_t prc_catalog_count(const prc_catalog *c)
+{
+        return c->nassertions;
+}
+
+const prc_assertion *prc_catalog_at(const prc_catalog *c, size_t i)
+{
+        return i < c->nassertions ? &c->assertions[i] : NULL;
+}
+
+void prc_assertion_rule(const prc_assertion *a, char *out, size_t cap)
+{
+        char pol[512];
+        size_t len;
+
+        if (a->analysis != NULL) {
+                prc_policy_describe(&a->analysis_policy, pol, sizeof(pol));
+                snprintf(out, cap, "built-in analysis %s: %s", a->analysis, pol);
+                return;
+        }
+        len = (size_t)snprintf(out, cap, "adapter-bound; only an accepted, completed execution is evidence, and "
+                               "an adapter not launched (inspect mode) makes it Blocked");
+        for (size_t i = 0; i < a->nbindings && len < cap; i++) {
+                prc_policy_describe(&a->bindings[i].policy, pol, sizeof(pol));
+                len += (size_t)snprintf(out + len, cap - len, ". Adapter %s (manifest sha256:%.12s...), "
+                                        "observations of kind %s: %s", a->bindings[i].adapter_id,
+                                        a->bindings[i].manifest_sha256, a->bindings[i].observation_kind, pol);
+        }
+        if (a->nbindings > 1 && len < cap)
+                snprintf(out + len, cap - len, ". Over several bindings the worst state wins");
+}

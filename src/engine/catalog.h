@@ -53,7 +53,20 @@ bool prc_catalog_profile(const prc_catalog *c, const char *profile, const prc_as
 /* Default profile id. */
 #define PRC_PROFILE_DEFAULT "prc/core"
 
+/* Every assertion of the catalog, in catalog order (prc explain); i < prc_catalog_count. */
+size_t prc_catalog_count(const prc_catalog *c);
+const prc_assertion *prc_catalog_at(const prc_catalog *c, size_t i);
+
+/*
+ * An assertion's decision rule in words (issue 22): which analysis or
+ * adapter observations it reads and the outcome policy applied to them.
+ * Always NUL-terminated; truncated to cap.
+ */
+void prc_assertion_rule(const prc_assertion *a, char *out, size_t cap);
+
 /* Is id a built-in analysis this engine implements? (builtin.c) */
 bool prc_builtin_known(const char *id);
+/* What analysis id reads and reports, in one line (prc explain); NULL when it is not one. */
+const char *prc_builtin_doc(const char *id);
 
 #endif

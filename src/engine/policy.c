@@ -3,6 +3,7 @@
  */
 #include "engine/policy.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const prc_outcome_policy prc_policy_default = {
@@ -133,4 +134,33 @@ prc_state prc_policy_decide(const prc_outcome_policy *p, unsigned observed, bool
         }
         *out_reason = "only unconfigured outcomes were observed";
         return PRC_STATE_UNKNOWN;
+}
+
+/* "found or value": the outcome names of mask, in vocabulary order. */
+static void outcome_list(unsigned mask, char *out, size_t cap)
+{
+        size_t len = 0, n = 0, total = 0;
+
+        out[0] = '\0';
+        for (size_t i = 0; i < PRC_ARRAY_LEN(outcomes); i++)
+                total += (mask & outcomes[i].bit) != 0;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(outcomes) && len < cap; i++) {
+                if (!(mask & outcomes[i].bit))
+                        continue;
+                n++;
+                len += (size_t)snprintf(out + len, cap - len, "%s%s", n == 1 ? "" : n == total ? " or " : ", ",
+                                        outcomes[i].name);
+        }
+}
+
+void prc_policy_describe(const prc_outcome_policy *p, char *out, size_t cap)
+{
+        char pass[64], fail[64];
+
+        outcome_list(p->pass, pass, sizeof(pass));
+        outcome_list(p->fail, fail, sizeof(fail));
+        snprintf(out, cap, "%s%s%sPass when every observation is %s; a coverage gap or an error can never pass "
+                 "(Unknown at best); no observation, or only other outcomes, is Unknown; %s mixed with another "
+                 "outcome is Conflicting", p->fail ? "Fail when any observation is " : "", p->fail ? fail : "",
+                 p->fail ? "; " : "", pass, pass);
 }

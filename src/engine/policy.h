@@ -67,6 +67,13 @@ bool prc_policy_from_json(const json_t *pass, const json_t *fail, const char *pt
  * refusal or coverage gap affected this assertion.  *out_reason gets a
  * static one-line reason.
  */
+/*
+ * The rule prc_policy_decide applies under p, in words, for readers of a
+ * report (issue 22: every rule carries its decision rule).  Always
+ * NUL-terminated; truncated to cap.
+ */
+void prc_policy_describe(const prc_outcome_policy *p, char *out, size_t cap);
+
 prc_state prc_policy_decide(const prc_outcome_policy *p, unsigned observed, bool nonevidence,
                             const char **out_reason);
 

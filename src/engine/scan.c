@@ -26,6 +26,7 @@
 #include "content/extract/extract.h"
 #include "engine/builtin.h"
 #include "engine/catalog.h"
+#include "engine/findings.h"
 #include "engine/manifests.h"
 #include "engine/observe.h"
 #include "engine/policy.h"
@@ -844,8 +845,18 @@ have_row:
         json_object_set_new(row, "severity", json_string(a->severity));
         json_object_set_new(row, "state", json_string(prc_state_name(st)));
         json_object_set_new(row, "evidence", evidence);
-        if (st != PRC_STATE_PASS)
-                json_object_set_new(row, "remediation", json_string(a->remediation));
+        /* Issue 22: every report is made from the result alone, so it carries the assertion's help. */
+        json_object_set_new(row, "remediation", json_string(a->remediation));
+        json_object_set_new(row, "rationale", json_string(a->rationale));
+        {
+                char rule[2048];
+                prc_assertion_rule(a, rule, sizeof(rule));
+                json_object_set_new(row, "decision_rule", json_string(rule));
+        }
+        if (!prc_findings_set(row, err)) {
+                json_decref(row);
+                return false;
+        }
         counts[st]++;
         return json_array_append_new(out_list, row) == 0 ? true : prc_err_oom(err, "assertion results");
 }

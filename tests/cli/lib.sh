@@ -10,7 +10,56 @@ set -u
 cd "$(dirname "$0")/../.."
 export PRC_ROOT=$(pwd)
 PRC=${PRC:-$PRC_ROOT/build/prc}
-export PRC
+# PRC_BIN is the binary itself, for the tests that inspect or copy it.
+PRC_BIN=$PRC
+export PRC PRC_BIN
+
+# Issue 22: every run result a CLI test makes is validated against schemas/run-result.schema.json by
+# python3-jsonschema, an implementation independent of prc.  $PRC becomes a generated wrapper that runs
+# the binary unchanged (exec) but for scan, verify and report with --format json or --state-dir, whose
+# results it also keeps in $RESULTS (world-writable: tests run prc as an unprivileged user with a cleared
+# environment, so the paths are written into the wrapper).  After each test the results it made are
+# validated; an invalid one fails that test.  PRC_VALIDATE_RESULTS=0 turns this off.
+RESULTS=
+if [ "${PRC_VALIDATE_RESULTS:-1}" != 0 ]; then
+        WRAPDIR=$(mktemp -d /tmp/prc-wrap-XXXXXX)
+        RESULTS=$WRAPDIR/results
+        mkdir -m 1777 "$RESULTS"
+        chmod 755 "$WRAPDIR"
+        cat >"$WRAPDIR/prc" <<WRAP
+#!/bin/bash
+real='$PRC_BIN'
+results='$RESULTS'
+WRAP
+        cat >>"$WRAPDIR/prc" <<'WRAP'
+keep=0 state=
+case "${1:-}" in scan|verify|report) keep=1 ;; esac
+json=0 prev=
+for a in "$@"; do
+        [ "$prev" = --format ] && [ "$a" = json ] && json=1
+        [ "$prev" = --state-dir ] && state=$a
+        [ "$a" = --format=json ] && json=1
+        case "$a" in --state-dir=*) state=${a#--state-dir=} ;; esac
+        prev=$a
+done
+[ "$keep" = 1 ] && { [ "$json" = 1 ] || [ -n "$state" ]; } || exec "$real" "$@"
+out=$(mktemp "$results/out.XXXXXX")
+if [ "$json" = 1 ]; then
+        "$real" "$@" >"$out"
+        rc=$?
+        cat "$out"
+else
+        "$real" "$@"
+        rc=$?
+fi
+if [ -n "$state" ] && [ -d "$state/runs" ]; then
+        for f in "$state"/runs/*.json; do [ -f "$f" ] && cp "$f" "$(mktemp "$results/state.XXXXXX")"; done
+fi
+exit $rc
+WRAP
+        chmod 755 "$WRAPDIR/prc"
+        PRC=$WRAPDIR/prc
+fi
 
 fail() { echo "    $*" >&2; return 1; }
 
@@ -33,12 +82,22 @@ print(json.dumps(d) if not isinstance(d, str) else d)' "$1" <<<"$OUT"; }
 
 # shellcheck disable=SC1090
 source "$1"
-pass=0; failed=0
+pass=0; failed=0; validated=0
 for fn in $(declare -F | awk '{print $3}' | grep '^t_' | sort); do
         TMP=$(mktemp -d /tmp/prc-cli-XXXXXX)
         # Not inside an 'if', so set -e applies: the first failed check ends the test.
         ( set -e; cd "$PRC_ROOT"; "$fn" )
         rc=$?
+        if [ -n "$RESULTS" ] && [ -n "$(ls -A "$RESULTS")" ]; then
+                if ! /usr/bin/python3 "$PRC_ROOT/tests/cli/result_validate.py" "$PRC_ROOT/schemas/run-result.schema.json" \
+                        "$RESULTS"/* >"$TMP/.validated" 2>&1; then
+                        echo "    a run result does not validate against schemas/run-result.schema.json:" >&2
+                        sed 's/^/      /' "$TMP/.validated" | head -n 20 >&2
+                        rc=1
+                fi
+                validated=$((validated + $(tail -n 1 "$TMP/.validated" | awk '{print $1}')))
+                rm -f "$RESULTS"/*
+        fi
         if [ "$rc" -eq 0 ]; then
                 pass=$((pass + 1))
         else
@@ -47,5 +106,7 @@ for fn in $(declare -F | awk '{print $3}' | grep '^t_' | sort); do
         fi
         chmod -R u+rwX "$TMP" 2>/dev/null; rm -rf "$TMP"
 done
+[ -n "$RESULTS" ] && echo "run results validated against the schema: $validated"
+[ -n "$RESULTS" ] && rm -rf "$WRAPDIR"
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -131,7 +131,7 @@ t_worker_word_is_hidden_and_needs_its_pipes() {
 
 t_release_binary_has_no_test_operations() {
         command -v nm >/dev/null || fail "nm is missing"
-        if nm "$PRC" | grep -q ' op_test$'; then fail "build/prc contains the test operations"; fi
+        if nm "$PRC_BIN" | grep -q ' op_test$'; then fail "build/prc contains the test operations"; fi
         nm "$PRC_ROOT/build/test/helpers/worker" | grep -q ' op_test$' || fail "the test worker lacks op_test (nm check is broken)"
 }
 

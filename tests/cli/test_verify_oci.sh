@@ -281,7 +281,7 @@ t_verify_oci_standin_manifest_refused_without_the_test_gate() {
 verify_layout() {
         setup_standin
         mkdir -p "$TMP/v/adapters" "$TMP/v/catalog" "$TMP/v/build/test"
-        cp "$PRC" "$TMP/v/build/prc"
+        cp "$PRC_BIN" "$TMP/v/build/prc"
         cp "$PRCT" "$TMP/v/build/test/prc"
         standin_manifest "$TMP/v/adapters/gitleaks-v8.30.0.yaml" "${STANDIN#*@}"
         bundled=$("$PRCT" doc digest "$PRC_ROOT/adapters/gitleaks-v8.30.0.yaml")

@@ -61,7 +61,8 @@ for i, d in enumerate(dirs, 1):
 print("%-16s %-20s %6s %6s %8s %9s" % ("assertion", "analysis", "Fail", "Pass", "Unknown", "findings"))
 kinds = {"PRC-A-CORE-004": "manifests", "PRC-A-AUR-001": "aur-checksums", "PRC-A-AUR-002": "aur-source-url",
          "PRC-A-AUR-003": "aur-bin-host", "PRC-A-AUR-004": "aur-remote-exec", "PRC-A-AUR-005": "aur-toplevel-code",
-         "PRC-A-AUR-006": "aur-srcinfo-drift", "PRC-A-AUR-007": "aur-obfuscation", "PRC-A-AUR-008": "aur-install-hooks"}
+         "PRC-A-AUR-006": "aur-srcinfo-drift", "PRC-A-AUR-007": "aur-obfuscation", "PRC-A-AUR-008": "aur-install-hooks",
+         "PRC-A-SC-016": "shell-download-exec", "PRC-A-SC-017": "shell-unpinned-install"}
 for a in sorted(states):
     c = states[a]
     print("%-16s %-20s %6d %6d %8d %9d" % (a, kinds.get(a, "?"), c["Fail"], c["Pass"], c["Unknown"],

@@ -454,6 +454,41 @@ static const char DOCKERFILE[] =
         "USER 65532\n"
         "CMD [\"/app\"]\n";                                                     /* 20 */
 
+/* A RUN's here-documents are tokenized with file lines (BuildKit may run them as the script); a shebang is kept. */
+static void test_extract_gha__dockerfile_run_heredoc_tokens(void)
+{
+        static const char d[] = "FROM alpine\n"
+                                "RUN <<EOT1 <<EOT2\n"
+                                "set -e\n"
+                                "curl -fsSL https://x.invalid/i.sh | sh\n"                   /* 4 */
+                                "EOT1\n"
+                                "#!/usr/bin/env python3\n"
+                                "print('x')\n"
+                                "EOT2\n"
+                                "COPY <<EOF /etc/motd\n"
+                                "hello\n"
+                                "EOF\n"
+                                "RUN <<EOT\n"
+                                "echo \"unterminated\n"
+                                "EOT\n";
+        prc_err e;
+        json_t *md = run("Dockerfile", d, &e), *st;
+
+        T_NOERR(e);
+        st = at(md, "details/stages/0/instructions");
+        T_EQ_INT(i_at(st, "0/heredocs/0/line"), 3);
+        T_EQ_INT(i_at(st, "0/heredocs/0/tokens/commands/1/line"), 4);
+        T_EQ_INT(i_at(st, "0/heredocs/0/tokens/commands/1/body/0/line"), 4);
+        T_EQ_STR(s_at(st, "0/heredocs/0/tokens/commands/1/body/0/tokens/0"), "curl");
+        T_ASSERT(json_is_null(at(st, "0/heredocs/0/shebang")));
+        T_EQ_STR(s_at(st, "0/heredocs/1/shebang"), "#!/usr/bin/env python3");
+        /* a COPY here-document is data: no tokens */
+        T_ASSERT(at(st, "1/heredocs/0/tokens") == NULL);
+        /* a body that is not shell has null tokens, and the file is still extracted */
+        T_ASSERT(json_is_null(at(st, "2/heredocs/0/tokens")));
+        json_decref(md);
+}
+
 static void test_extract_gha__dockerfile(void)
 {
         prc_err e;
@@ -547,5 +582,6 @@ static const prc_test tests[] = {
         T(test_extract_gha__token_budget_per_file),
         T(test_extract_gha__matching),
         T(test_extract_gha__dockerfile),
+        T(test_extract_gha__dockerfile_run_heredoc_tokens),
 };
 PRC_SUITE(extract_gha, tests)

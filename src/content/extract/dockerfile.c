@@ -746,6 +746,85 @@ static bool tokens(dx *x, json_t *obj, const instr *it, const char *kw)
         return json_object_set_new(obj, "tokens", doc) == 0 || prc_err_oom(x->err, "tokens");
 }
 
+/* Add off to every "line" of a token document (a here-document body's line 1 is the file's line 1 + off). */
+static void shift_lines(json_t *doc, json_int_t off)
+{
+        json_t *stack[64], *m;
+        size_t sp = 0, i;
+        const char *k;
+
+        stack[sp++] = doc;
+        while (sp > 0) {
+                json_t *v = stack[--sp];
+                if (json_is_object(v)) {
+                        json_object_foreach(v, k, m) {
+                                if (strcmp(k, "line") == 0 && json_is_integer(m))
+                                        json_integer_set(m, json_integer_value(m) + off);
+                                else if ((json_is_object(m) || json_is_array(m)) && sp < 64)
+                                        stack[sp++] = m;
+                        }
+                } else {
+                        json_array_foreach(v, i, m)
+                                if ((json_is_object(m) || json_is_array(m)) && sp < 64)
+                                        stack[sp++] = m;
+                }
+        }
+}
+
+/*
+ * A RUN's here-documents may be its script (RUN <<EOF, RUN bash <<EOF:
+ * BuildKit runs the body): each body is tokenized too, into the
+ * here-document's "tokens" with file lines, or null when it is not shell
+ * (a Python body, a syntax error: the body may be data, so no
+ * not_extracted entry; the analysis that needs it says it could not read
+ * it).  "shebang" keeps a first line "#!..." (BuildKit runs the body with
+ * that interpreter).
+ */
+static bool heredoc_tokens(dx *x, instr *it)
+{
+        json_t *h;
+        size_t i;
+
+        json_array_foreach(it->heredocs, i, h) {
+                const char *body = json_string_value(json_object_get(h, "body"));
+                json_int_t start = json_integer_value(json_object_get(h, "line"));
+                json_t *doc = NULL;
+                char *nl;
+                if (body == NULL)
+                        continue;
+                if (strncmp(body, "#!", 2) == 0) {
+                        nl = strchr(body, '\n');
+                        if (json_object_set_new(h, "shebang", json_stringn(body, nl != NULL ? (size_t)(nl - body)
+                                                                                          : strlen(body))) != 0)
+                                return prc_err_oom(x->err, "a here-document");
+                } else if (json_object_set_new(h, "shebang", json_null()) != 0) {
+                        return prc_err_oom(x->err, "a here-document");
+                }
+                if (x->posix) {
+                        prc_err te;
+                        prc_err_init(&te);
+                        doc = prc_shell_tokenize((const uint8_t *)body, strlen(body), x->in->lim, PRC_SHELL_PKGBUILD,
+                                                 &te);
+                        if (doc == NULL && te.cls == PRC_E_OUT_OF_MEMORY) {
+                                *x->err = te;
+                                return false;
+                        }
+                }
+                if (doc != NULL) {
+                        json_object_del(doc, "format");
+                        if (!prc_x_tokens_budget(&x->tok_used, doc, x->in->n, x->err)) {
+                                json_decref(doc);
+                                prc_err_set_line(x->err, it->line, 0);
+                                return false;
+                        }
+                        shift_lines(doc, start > 0 ? start - 1 : 0);
+                }
+                if (json_object_set_new(h, "tokens", doc != NULL ? doc : json_null()) != 0)
+                        return prc_err_oom(x->err, "a here-document");
+        }
+        return true;
+}
+
 static size_t skip_blank(const char *s, size_t i)
 {
         while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || (s[i] == '\\' && s[i + 1] == '\n'))
@@ -788,7 +867,7 @@ static bool command(dx *x, json_t *o, const char *args, instr *it, const char *k
             json_object_set_new(o, "exec", json_null()) != 0)
                 return prc_err_oom(x->err, "a command");
         script_strip_head(it, strcmp(kw, "HEALTHCHECK") == 0);
-        return tokens(x, o, it, kw);
+        return tokens(x, o, it, kw) && (strcmp(kw, "RUN") != 0 || heredoc_tokens(x, it));
 }
 
 static bool posix_exe(const json_t *shell)
