@@ -15,6 +15,7 @@
 #include "fuzz.h"
 #include "base/limits.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
 
 static const char *const formats[] = { "cargo-toml", "cargo-lock", "go-mod", "go-sum",
                                        "go-work",    "composer-json", "composer-lock" };
@@ -42,6 +43,14 @@ static void check_doc(json_t *md, const char *format, size_t lines)
                         __builtin_trap();
         if (strcmp(json_string_value(json_object_get(md, "format")), format) != 0)
                 __builtin_trap();
+        /* the client's strict check (edges included): no extractor output is ever manifest-doc-invalid */
+        {
+                prc_err ce;
+
+                prc_err_init(&ce);
+                if (!prc_mdoc_check(md, "fuzz", format, &ce))
+                        __builtin_trap();
+        }
         json_array_foreach(json_object_get(md, "dependencies"), i, d) {
                 json_t *line = json_object_get(d, "line");
 

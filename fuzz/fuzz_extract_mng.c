@@ -13,6 +13,7 @@
 #include "base/jcs.h"
 #include "base/limits.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
 #include "fuzz.h"
 
 static const char *const formats[] = {
@@ -59,6 +60,9 @@ PRC_FUZZ_TARGET(extract_mng)
                 prc_buf b;
 
                 if (strcmp(json_string_value(json_object_get(md, "format")), x->format) != 0)
+                        __builtin_trap();
+                prc_err_init(&e2);
+                if (!prc_mdoc_check(md, in.path, x->format, &e2))      /* the client's check, edges included */
                         __builtin_trap();
                 for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
                         check_lines(json_object_get(md, lists[i]), lines);

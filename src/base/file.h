@@ -41,5 +41,15 @@ bool prc_fd_write_all(int fd, const void *p, size_t n, prc_err *err) PRC_MUST_CH
  */
 bool prc_fd_replace_at(int dirfd, const char *tmp, const char *name, const void *p, size_t n, bool exact_0600,
                        prc_err *err) PRC_MUST_CHECK;
+/*
+ * The same in steps, for a file written in pieces: begin creates dirfd/tmp
+ * (exclusively, 0600) and returns its fd (-1 with err set); commit fsyncs,
+ * closes and renames it over name and fsyncs the directory (on failure tmp
+ * is removed); abort closes and removes it.
+ */
+int prc_fd_replace_begin(int dirfd, const char *tmp, prc_err *err);
+bool prc_fd_replace_commit(int dirfd, int fd, const char *tmp, const char *name, bool exact_0600,
+                           prc_err *err) PRC_MUST_CHECK;
+void prc_fd_replace_abort(int dirfd, int fd, const char *tmp);
 
 #endif

@@ -21,14 +21,9 @@
 
 #include "base/b64.h"
 #include "base/buf.h"
-#include "base/datadir.h"
+#include "base/file.h"
 #include "base/jcs.h"
 #include "engine/scan.h"
-
-/* A component being gathered: the output fields, plus sets (objects used as sorted sets). */
-struct comp {
-        json_t *o;              /* {"purl", "name", "version", "ecosystem", "rank", "hashes":{}, "paths":{}, ...} */
-};
 
 /* Scope strength: a component required by any manifest is required. */
 static int scope_rank(const char *scope)
@@ -76,18 +71,6 @@ static bool digest_hex(const char *value, size_t want, char *out, size_t cap)
         return true;
 }
 
-static bool set_add(json_t *o, const char *key, const char *set, prc_err *err)
-{
-        json_t *s = json_object_get(o, set);
-
-        if (s == NULL) {
-                s = json_object();
-                if (s == NULL || json_object_set_new(o, set, s) != 0)
-                        return prc_err_oom(err, "the SBOM");
-        }
-        return json_object_set_new(s, key, json_true()) == 0 || prc_err_oom(err, "the SBOM");
-}
-
 /* The component key (and bom-ref): the purl, else prc:ECOSYSTEM/NAME[@VERSION] (no registry purl exists). */
 static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
 {
@@ -105,7 +88,51 @@ static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
 
 enum { REF_MAX = 3 * 4096 + 64 };
 
-static bool add_dep(json_t *comps, const json_t *dep, const char *path, const char *eco, prc_err *err)
+/* An edge between two components, by their keys in the comps object (stable for its life). */
+struct edge {
+        const char *from, *to;
+};
+
+/*
+ * The BOM being gathered, one ManifestDoc at a time as the scan extracts
+ * them (none is kept).  A component is kept small (a tree of 12,000 is
+ * gathered whole before any is written): its bom-ref (and purl, when it is
+ * one) is its key in comps; {"n": name, "v": version, "e": ecosystem, "r":
+ * scope rank, "p": [paths], "h": ["ALG hex"], "u": ["alg-value" not
+ * mapped]}, the lists deduplicated when written.
+ */
+struct sbom {
+        json_t      *comps;
+        struct edge *edges;
+        size_t       nedges, capedges;
+        json_t      *gomods;    /* directory -> {purl: true} of a go.mod of go 1.17 or later */
+        json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
+        json_t      *gosums;    /* documents folded at the end: a go.sum before its go.mod, Directory.Packages.props */
+        json_t      *nuget_refs;        /* lower-cased package ids the tree's MSBuild projects reference */
+};
+
+/* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
+static bool list_add(json_t *c, const char *list, json_t *s, prc_err *err)
+{
+        json_t *a = json_object_get(c, list);
+
+        if (a == NULL && (json_object_set_new(c, list, a = json_array()) != 0 || a == NULL))
+                return prc_err_oom(err, "the SBOM");
+        if (json_array_size(a) > 0 && json_array_get(a, json_array_size(a) - 1) == s)
+                return true;
+        return json_array_append(a, s) == 0 || prc_err_oom(err, "the SBOM");
+}
+
+static bool list_add_new(json_t *c, const char *list, const char *text, prc_err *err)
+{
+        json_t *s = json_string(text);
+        bool ok = s != NULL ? list_add(c, list, s, err) : prc_err_oom(err, "the SBOM");
+
+        json_decref(s);
+        return ok;
+}
+
+static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, prc_err *err)
 {
         char ref[REF_MAX];
         const char *name = json_string_value(json_object_get(dep, "name"));
@@ -114,22 +141,19 @@ static bool add_dep(json_t *comps, const json_t *dep, const char *path, const ch
         json_t *c;
         int rank = scope_rank(json_string_value(json_object_get(dep, "scope")));
 
-        if (!dep_ref(dep, eco, ref, sizeof(ref)))
-                return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes", path, REF_MAX);
+        if (!dep_ref(dep, json_string_value(eco), ref, sizeof(ref)))
+                return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes",
+                                   json_string_value(path), REF_MAX);
         c = json_object_get(comps, ref);
         if (c == NULL) {
-                c = json_pack("{s:s,s:s,s:s,s:i}", "bom-ref", ref, "name", name ? name : "", "ecosystem", eco, "rank",
-                              rank);
-                if (c == NULL || json_object_set_new(comps, ref, c) != 0)
+                c = json_pack("{s:s,s:O,s:i}", "n", name ? name : "", "e", eco, "r", rank);
+                if (c == NULL || json_object_set_new(comps, ref, c) != 0 ||
+                    (ver != NULL && json_object_set_new(c, "v", json_string(ver)) != 0))
                         return prc_err_oom(err, "the SBOM");
-                if (json_is_string(json_object_get(dep, "purl")))
-                        json_object_set(c, "purl", json_object_get(dep, "purl"));
-                if (ver != NULL)
-                        json_object_set_new(c, "version", json_string(ver));
-        } else if (rank > json_integer_value(json_object_get(c, "rank"))) {
-                json_object_set_new(c, "rank", json_integer(rank));
+        } else if (rank > json_integer_value(json_object_get(c, "r"))) {
+                json_object_set_new(c, "r", json_integer(rank));
         }
-        if (!set_add(c, path, "paths", err))
+        if (!list_add(c, "p", path, err))
                 return false;
         if (json_is_object(integ)) {
                 const char *alg = json_string_value(json_object_get(integ, "algorithm"));
@@ -141,105 +165,190 @@ static bool add_dep(json_t *comps, const json_t *dep, const char *path, const ch
                             !digest_hex(val, hash_algs[i].bytes, hex, sizeof(hex)))
                                 continue;
                         snprintf(key, sizeof(key), "%s %s", hash_algs[i].cdx, hex);
-                        return set_add(c, key, "hashes", err);
+                        return list_add_new(c, "h", key, err);
                 }
                 /* Not a CycloneDX algorithm, or a value of the wrong length: kept as written, never dropped. */
                 snprintf(key, sizeof(key), "%s-%s", alg ? alg : "", val ? val : "");
-                return set_add(c, key, "unmapped", err);
+                return list_add_new(c, "u", key, err);
         }
         return true;
 }
 
-/* PEP 503 normalized name of a details.edges target (a name or a PEP 508 string: its name part). */
-static void py_norm(const char *s, char *out, size_t cap)
+/* The key of comps equal to ref (its storage lives as long as the entry). */
+static const char *comp_key(const json_t *comps, const char *ref)
 {
-        size_t k = 0;
-        bool sep = false;
+        void *it = json_object_iter_at((json_t *)comps, ref);
 
-        for (; *s != '\0' && k + 1 < cap; s++) {
-                if (isalnum((unsigned char)*s)) {
-                        if (sep && k > 0)
-                                out[k++] = '-';
-                        sep = false;
-                        if (k + 1 < cap)
-                                out[k++] = (char)tolower((unsigned char)*s);
-                } else if (*s == '-' || *s == '_' || *s == '.') {
-                        sep = true;
-                } else {
-                        break;
-                }
-        }
-        out[k] = 0;
+        return it != NULL ? json_object_iter_key(it) : NULL;
 }
 
-static bool add_edge(json_t *edges, const char *from, const char *to, prc_err *err)
+/* The edges a lockfile states: each dependency's depends_on, indexes into the same document's dependencies. */
+static bool doc_edges(struct sbom *sb, const json_t *deps, const char *eco, prc_err *err)
 {
-        return strcmp(from, to) == 0 || set_add(edges, to, from, err);
-}
-
-/* Cargo.lock details.graph: per dependency, the indexes it depends on. */
-static bool cargo_edges(json_t *edges, const json_t *md, const json_t *deps, const char *eco, prc_err *err)
-{
-        const json_t *g = json_object_get(json_object_get(md, "details"), "graph"), *row, *ix;
-        char from[REF_MAX], to[REF_MAX];
+        const json_t *d, *ix;
+        char ref[REF_MAX];
         size_t i, k;
 
-        json_array_foreach(g, i, row) {
-                if (!dep_ref(json_array_get(deps, i), eco, from, sizeof(from)))
+        json_array_foreach(deps, i, d) {
+                const json_t *row = json_object_get(d, "depends_on");
+                const char *from;
+
+                if (json_array_size(row) == 0 || !dep_ref(d, eco, ref, sizeof(ref)) ||
+                    (from = comp_key(sb->comps, ref)) == NULL)
                         continue;
                 json_array_foreach(row, k, ix) {
-                        const json_t *d = json_array_get(deps, (size_t)json_integer_value(ix));
-                        if (d != NULL && dep_ref(d, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
-                                return false;
+                        const json_t *t = json_array_get(deps, (size_t)json_integer_value(ix));
+                        const char *to;
+                        if (t == NULL || !dep_ref(t, eco, ref, sizeof(ref)) ||
+                            (to = comp_key(sb->comps, ref)) == NULL || to == from)
+                                continue;
+                        if (sb->nedges == sb->capedges) {
+                                size_t cap = sb->capedges ? 2 * sb->capedges : 4096;
+                                struct edge *e = realloc(sb->edges, cap * sizeof(*e));
+                                if (e == NULL)
+                                        return prc_err_oom(err, "the SBOM's edges");
+                                sb->edges = e;
+                                sb->capedges = cap;
+                        }
+                        sb->edges[sb->nedges++] = (struct edge){ from, to };
                 }
         }
         return true;
+}
+
+/* The directory part of path ("" at the root), as an object key. */
+static void dir_of(const char *path, char *out, size_t cap)
+{
+        const char *slash = strrchr(path, '/');
+
+        snprintf(out, cap, "%.*s", slash != NULL ? (int)(slash - path) : 0, path);
 }
 
 /*
- * poetry.lock, uv.lock, pdm.lock details.edges [{"from", "version", "to": [names]}]: from is the dependency of that
- * name and version; a target is the one dependency of the file with that normalized name (none, or several
- * versions of it: not graphed).  Edges from the project itself (not a dependency) are not graphed.
+ * A go.mod whose go directive is 1.17 or later lists every module the
+ * build needs (module graph pruning): remember what it requires, by
+ * directory, for the go.sum beside it.
  */
-static bool py_edges(json_t *edges, const json_t *md, const json_t *deps, const char *eco, prc_err *err)
+static bool note_gomod(struct sbom *sb, const json_t *md, prc_err *err)
 {
-        const json_t *e, *t, *d;
-        size_t i, k, j;
+        const char *go = json_string_value(json_object_get(json_object_get(md, "details"), "go"));
+        char dir[4097];
+        json_t *set, *dep;
+        size_t i;
+        long major, minor = 0;
+        char *end;
 
-        json_array_foreach(json_object_get(json_object_get(md, "details"), "edges"), i, e) {
-                const char *fn = json_string_value(json_object_get(e, "from"));
-                const char *fv = json_string_value(json_object_get(e, "version"));
-                char from[REF_MAX], to[REF_MAX], want[512], have[512];
-                bool found = false;
+        dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
+        if (json_object_set_new(sb->gomods_seen, dir, json_true()) != 0)
+                return prc_err_oom(err, "the SBOM");
+        if (go == NULL)
+                return true;
+        major = strtol(go, &end, 10);
+        if (*end == '.')
+                minor = strtol(end + 1, NULL, 10);
+        if (major < 1 || (major == 1 && minor < 17))
+                return true;
+        set = json_object();
+        if (set == NULL || json_object_set_new(sb->gomods, dir, set) != 0)
+                return prc_err_oom(err, "the SBOM");
+        json_array_foreach(json_object_get(md, "dependencies"), i, dep)
+                if (json_is_string(json_object_get(dep, "purl")) &&
+                    json_object_set_new(set, json_string_value(json_object_get(dep, "purl")), json_true()) != 0)
+                        return prc_err_oom(err, "the SBOM");
+        return true;
+}
 
-                if (fn == NULL)
+static void lower_id(const char *s, char *out, size_t cap)
+{
+        size_t i = 0;
+
+        for (; s != NULL && s[i] != '\0' && i + 1 < cap; i++)
+                out[i] = (char)tolower((unsigned char)s[i]);
+        out[i] = 0;
+}
+
+static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
+{
+        json_t *path = json_object_get(md, "path"), *eco = json_object_get(md, "ecosystem");
+        const json_t *deps = json_object_get(md, "dependencies"), *dep, *only = NULL;
+        bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
+        char dir[4097];
+        size_t j;
+
+        bool central = strcmp(json_string_value(json_object_get(md, "format")), "nuget-central-packages") == 0;
+
+        if (go_sum) {
+                dir_of(json_string_value(path), dir, sizeof(dir));
+                only = json_object_get(sb->gomods, dir);
+        }
+        /* path and ecosystem are shared by every component of this document, not copied (they outlive md). */
+        json_array_foreach(deps, j, dep) {
+                /* go.sum hashes only the go.mod of a module version read for version selection: not built. */
+                if (go_sum && json_is_string(json_object_get(dep, "group")) &&
+                    strcmp(json_string_value(json_object_get(dep, "group")), "go.mod") == 0)
                         continue;
-                py_norm(fn, want, sizeof(want));
-                json_array_foreach(deps, j, d) {
-                        const char *v = json_string_value(json_object_get(d, "resolved"));
-                        py_norm(json_string_value(json_object_get(d, "name")), have, sizeof(have));
-                        if (strcmp(want, have) == 0 && (fv == NULL || (v != NULL && strcmp(v, fv) == 0)))
-                                found = dep_ref(d, eco, from, sizeof(from));
-                }
-                if (!found)
-                        continue;
-                json_array_foreach(json_object_get(e, "to"), k, t) {
-                        const json_t *hit = NULL;
-                        size_t nhit = 0;
-                        if (!json_is_string(t))
+                /* a central pin (PackageVersion) is a dependency only where a project references the package */
+                if (central && json_is_string(json_object_get(dep, "group")) &&
+                    strcmp(json_string_value(json_object_get(dep, "group")), "central") == 0) {
+                        char id[4097];
+                        lower_id(json_string_value(json_object_get(dep, "name")), id, sizeof(id));
+                        if (json_object_get(sb->nuget_refs, id) == NULL)
                                 continue;
-                        py_norm(json_string_value(t), want, sizeof(want));
-                        json_array_foreach(deps, j, d) {
-                                py_norm(json_string_value(json_object_get(d, "name")), have, sizeof(have));
-                                if (strcmp(want, have) == 0) {
-                                        hit = d;
-                                        nhit++;
-                                }
-                        }
-                        if (nhit == 1 && dep_ref(hit, eco, to, sizeof(to)) && !add_edge(edges, from, to, err))
-                                return false;
+                }
+                /* beside a pruned go.mod, a module it does not require is not in the build */
+                if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
+                                     json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
+                        continue;
+                if (!add_dep(sb->comps, dep, path, eco, err))
+                        return false;
+        }
+        return doc_edges(sb, deps, json_string_value(eco), err);
+}
+
+static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
+{
+        struct sbom *sb = ctx;
+        const char *fmt = json_string_value(json_object_get(md, "format"));
+
+        /*
+         * A go.sum whose directory's go.mod has not come yet waits for the end (the scan goes in path order,
+         * so go.mod comes first and only a go.sum without one waits).
+         */
+        if (strcmp(fmt, "go-sum") == 0) {
+                char dir[4097];
+
+                dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
+                if (json_object_get(sb->gomods_seen, dir) == NULL)
+                        return json_array_append(sb->gosums, (json_t *)md) == 0 || prc_err_oom(err, "the SBOM");
+        }
+        if (strcmp(fmt, "go-mod") == 0 && !note_gomod(sb, md, err))
+                return false;
+        /* Directory.Packages.props waits for every project: which of its pins are referenced is known only then. */
+        if (strcmp(fmt, "nuget-central-packages") == 0)
+                return json_array_append(sb->gosums, (json_t *)md) == 0 || prc_err_oom(err, "the SBOM");
+        if (strcmp(fmt, "nuget-msbuild-project") == 0) {
+                const json_t *dep;
+                size_t i;
+                json_array_foreach(json_object_get(md, "dependencies"), i, dep) {
+                        char id[4097];
+                        lower_id(json_string_value(json_object_get(dep, "name")), id, sizeof(id));
+                        if (json_object_set_new(sb->nuget_refs, id, json_true()) != 0)
+                                return prc_err_oom(err, "the SBOM");
                 }
         }
+        return fold_doc(sb, md, err);
+}
+
+/* The documents held back by sbom_fold (a go.sum before its go.mod, Directory.Packages.props). */
+static bool sbom_fold_gosums(struct sbom *sb, prc_err *err)
+{
+        const json_t *md;
+        size_t i;
+
+        json_array_foreach(sb->gosums, i, md)
+                if (!fold_doc(sb, md, err))
+                        return false;
+        json_array_clear(sb->gosums);
         return true;
 }
 
@@ -248,7 +357,7 @@ static int str_cmp(const void *a, const void *b)
         return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The keys of a set object, sorted (jansson keeps insertion order). */
+/* The keys of an object, sorted (jansson keeps insertion order). */
 static const char **sorted_keys(const json_t *o, size_t *n)
 {
         const char **v = calloc(json_object_size(o) + 1, sizeof(*v));
@@ -265,24 +374,51 @@ static const char **sorted_keys(const json_t *o, size_t *n)
         return v;
 }
 
-static json_t *component_json(const json_t *c, prc_err *err)
+/* The strings of a list, sorted, each once (NULL list: none). */
+static const char **sorted_unique(const json_t *a, size_t *n)
 {
-        const char *eco = json_string_value(json_object_get(c, "ecosystem"));
+        const char **v = calloc(json_array_size(a) + 1, sizeof(*v));
+        const json_t *s;
+        size_t i, m = 0;
+
+        if (v == NULL)
+                return NULL;
+        json_array_foreach(a, i, s)
+                v[i] = json_string_value(s);
+        qsort(v, json_array_size(a), sizeof(*v), str_cmp);
+        for (i = 0; i < json_array_size(a); i++)
+                if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
+                        v[m++] = v[i];
+        *n = m;
+        return v;
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+        const struct edge *x = a, *y = b;
+        int c = strcmp(x->from, y->from);
+
+        return c != 0 ? c : strcmp(x->to, y->to);
+}
+
+static json_t *component_json(const char *ref, const json_t *c, prc_err *err)
+{
+        const char *eco = json_string_value(json_object_get(c, "e"));
         json_t *o, *props, *hashes = json_array();
         const char **v;
         size_t n = 0;
 
-        o = json_pack("{s:s,s:O,s:O,s:s}", "type", strcmp(eco, "docker") == 0 ? "container" : "library", "bom-ref",
-                      json_object_get(c, "bom-ref"), "name", json_object_get(c, "name"), "scope",
-                      rank_name[json_integer_value(json_object_get(c, "rank"))]);
+        o = json_pack("{s:s,s:s,s:O,s:s}", "type", strcmp(eco, "docker") == 0 ? "container" : "library", "bom-ref",
+                      ref, "name", json_object_get(c, "n"), "scope",
+                      rank_name[json_integer_value(json_object_get(c, "r"))]);
         props = json_array();
         if (o == NULL || props == NULL || hashes == NULL)
                 goto oom;
-        if (json_object_get(c, "purl") != NULL)
-                json_object_set(o, "purl", json_object_get(c, "purl"));
-        if (json_object_get(c, "version") != NULL)
-                json_object_set(o, "version", json_object_get(c, "version"));
-        if ((v = sorted_keys(json_object_get(c, "hashes"), &n)) == NULL)
+        if (strncmp(ref, "pkg:", 4) == 0)
+                json_object_set_new(o, "purl", json_string(ref));
+        if (json_object_get(c, "v") != NULL)
+                json_object_set(o, "version", json_object_get(c, "v"));
+        if ((v = sorted_unique(json_object_get(c, "h"), &n)) == NULL)
                 goto oom;
         for (size_t i = 0; i < n; i++) {
                 const char *sp = strchr(v[i], ' ');
@@ -295,12 +431,12 @@ static json_t *component_json(const json_t *c, prc_err *err)
         if (n > 0)
                 json_object_set(o, "hashes", hashes);
         json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:ecosystem", "value", eco));
-        if ((v = sorted_keys(json_object_get(c, "unmapped"), &n)) == NULL)
+        if ((v = sorted_unique(json_object_get(c, "u"), &n)) == NULL)
                 goto oom;
         for (size_t i = 0; i < n; i++)
                 json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:integrity", "value", v[i]));
         free(v);
-        if ((v = sorted_keys(json_object_get(c, "paths"), &n)) == NULL)
+        if ((v = sorted_unique(json_object_get(c, "p"), &n)) == NULL)
                 goto oom;
         for (size_t i = 0; i < n; i++)
                 json_array_append_new(props, json_pack("{s:s,s:s}", "name", "prc:path", "value", v[i]));
@@ -317,93 +453,161 @@ oom:
         return NULL;
 }
 
-/* The BOM from the scan's ManifestDocs. */
-static json_t *sbom_json(const json_t *mdocs, prc_err *err)
+enum { SINK_CHUNK = 1 << 20 };
+
+struct sink;
+static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
+
+/* ",": between array members. */
+static bool sep(prc_buf *b, size_t i, prc_err *err)
 {
-        json_t *comps = json_object(), *edges = json_object(), *bom = NULL, *ca = json_array(), *da = json_array();
-        const json_t *md, *dep;
+        return i == 0 || prc_buf_putc(b, ',', err);
+}
+
+/* One "dependencies" entry: from and the targets e[0..n) (sorted, unique). */
+static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err)
+{
+        json_t *to = json_array(), *row;
+        bool ok;
+
+        for (size_t k = 0; to != NULL && k < n; k++)
+                json_array_append_new(to, json_string(e[k].to));
+        row = to != NULL && json_array_size(to) == n ? json_pack("{s:O,s:s}", "dependsOn", to, "ref", e[0].from)
+                                                     : NULL;
+        ok = row != NULL ? prc_jcs_write(row, b, err) : prc_err_oom(err, "the SBOM");
+        json_decref(row);
+        json_decref(to);
+        return ok;
+}
+
+/*
+ * The BOM as canonical JSON, written a component at a time (the whole BOM
+ * is never one tree): the members in RFC 8785 order (bomFormat, components,
+ * dependencies, metadata, specVersion, version), each component and edge
+ * list canonical on its own, so the bytes are those of the whole tree.
+ */
+static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
+{
         const char **v = NULL;
-        size_t i, j, n;
+        json_t *meta = NULL;
+        size_t i, n, m, rows = 0;
+        bool ok = false;
 
-        if (comps == NULL || edges == NULL || ca == NULL || da == NULL) {
-                prc_err_oom(err, "the SBOM");
+        if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
+                return false;
+        if ((v = sorted_keys(sb->comps, &n)) == NULL)
+                goto oom;
+        for (i = 0; i < n; i++) {
+                json_t *c = component_json(v[i], json_object_get(sb->comps, v[i]), err);
+                bool w = c != NULL && sep(b, i, err) && prc_jcs_write(c, b, err) &&
+                         sink_flush(o, b, SINK_CHUNK, err);
+                json_decref(c);
+                if (!w)
+                        goto out;
+        }
+        if (!prc_buf_puts(b, "],\"dependencies\":[", err))
                 goto out;
-        }
-        json_array_foreach(mdocs, i, md) {
-                const char *path = json_string_value(json_object_get(md, "path"));
-                const char *eco = json_string_value(json_object_get(md, "ecosystem"));
-                const char *fmt = json_string_value(json_object_get(md, "format"));
-                const json_t *deps = json_object_get(md, "dependencies");
-
-                json_array_foreach(deps, j, dep)
-                        if (!add_dep(comps, dep, path, eco, err))
-                                goto out;
-                if (strcmp(fmt, "cargo-lock") == 0 ? !cargo_edges(edges, md, deps, eco, err)
-                                                   : !py_edges(edges, md, deps, eco, err))
+        /* Edges sorted by (from, to), duplicates (several lockfiles stating one edge) folded. */
+        if (sb->nedges > 0)
+                qsort(sb->edges, sb->nedges, sizeof(*sb->edges), edge_cmp);
+        for (i = 0, m = 0; i < sb->nedges; i++)
+                if (m == 0 || edge_cmp(&sb->edges[m - 1], &sb->edges[i]) != 0)
+                        sb->edges[m++] = sb->edges[i];
+        for (i = 0; i < m; i = n) {
+                for (n = i + 1; n < m && strcmp(sb->edges[n].from, sb->edges[i].from) == 0; n++)
+                        ;
+                if (!sep(b, rows++, err) || !write_edges(sb->edges + i, n - i, b, err) ||
+                    !sink_flush(o, b, SINK_CHUNK, err))
                         goto out;
         }
-        if ((v = sorted_keys(comps, &n)) == NULL)
-                goto oom;
-        for (i = 0; i < n; i++) {
-                json_t *c = component_json(json_object_get(comps, v[i]), err);
-                if (c == NULL || json_array_append_new(ca, c) != 0)
-                        goto out;
-        }
-        free(v);
-        if ((v = sorted_keys(edges, &n)) == NULL)
-                goto oom;
-        for (i = 0; i < n; i++) {
-                size_t m;
-                const char **t = sorted_keys(json_object_get(edges, v[i]), &m);
-                json_t *to = json_array();
-                if (t == NULL || to == NULL) {
-                        free(t);
-                        json_decref(to);
-                        goto oom;
-                }
-                for (size_t k = 0; k < m; k++)
-                        json_array_append_new(to, json_string(t[k]));
-                free(t);
-                if (json_array_append_new(da, json_pack("{s:s,s:o}", "ref", v[i], "dependsOn", to)) != 0)
-                        goto oom;
-        }
-        bom = json_pack("{s:s,s:s,s:i,s:{s:{s:[{s:s,s:s,s:s}]}},s:O,s:O}", "bomFormat", "CycloneDX", "specVersion",
-                        "1.6", "version", 1, "metadata", "tools", "components", "type", "application", "name", "prc",
-                        "version", PRC_VERSION, "components", ca, "dependencies", da);
-        if (bom == NULL)
+        meta = json_pack("{s:{s:[{s:s,s:s,s:s}]}}", "tools", "components", "type", "application", "name", "prc",
+                         "version", PRC_VERSION);
+        ok = meta != NULL && prc_buf_puts(b, "],\"metadata\":", err) && prc_jcs_write(meta, b, err) &&
+             prc_buf_puts(b, ",\"specVersion\":\"1.6\",\"version\":1}\n", err);
+        if (meta == NULL)
                 goto oom;
         goto out;
 oom:
-        prc_err_oom(err, "the SBOM");
+        if (!prc_err_is_set(err))
+                prc_err_oom(err, "the SBOM");
 out:
         free(v);
-        json_decref(comps);
-        json_decref(edges);
-        json_decref(ca);
-        json_decref(da);
-        return bom;
+        json_decref(meta);
+        return ok;
 }
 
-/* FILE written atomically (a temporary in its directory, then a rename): readers see the old file or the new. */
-static bool write_output(const char *file, const prc_buf *b, prc_err *err)
+/*
+ * Where the BOM goes.  --output FILE: a temporary in FILE's directory,
+ * written in pieces as the BOM is made (so the BOM is never whole in
+ * memory), then fsync and a rename over FILE: readers see the old file or
+ * the new, and a failure leaves no partial file.  Standard output: the BOM
+ * is written only once it is whole.
+ */
+struct sink {
+        int  dirfd, fd;
+        char tmp[512];
+        const char *name;
+};
+
+static bool sink_open(struct sink *o, const char *file, prc_err *err)
 {
         const char *slash = strrchr(file, '/');
         char dir[4097];
-        int fd;
-        bool ok;
 
         if (slash != NULL && (size_t)(slash - file) + 1 > sizeof(dir))
                 return prc_err_set(err, PRC_E_PATH_TOO_LONG, "%s: path too long", file);
         snprintf(dir, sizeof(dir), "%.*s", slash == NULL ? 1 : slash == file ? 1 : (int)(slash - file),
                  slash == NULL ? "." : file);
-        if (slash != NULL && slash[1] == '\0')
-                return prc_err_set(err, PRC_E_USAGE, "--output %s names a directory", file);
-        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
+        o->name = slash ? slash + 1 : file;
+        if (snprintf(o->tmp, sizeof(o->tmp), ".%s.tmp.%ld", o->name, (long)getpid()) >= (int)sizeof(o->tmp))
+                return prc_err_set(err, PRC_E_PATH_TOO_LONG, "%s: file name too long", file);
+        o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (o->dirfd < 0)
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot open the directory of '%s'", file);
-        ok = prc_datadir_store(fd, slash ? slash + 1 : file, b->data, b->len, err);
-        close(fd);
+        (void)unlinkat(o->dirfd, o->tmp, 0);    /* a temporary a killed run of the same pid left */
+        o->fd = prc_fd_replace_begin(o->dirfd, o->tmp, err);
+        if (o->fd < 0) {
+                close(o->dirfd);
+                o->dirfd = -1;
+                return false;
+        }
+        return true;
+}
+
+/* Write out what b holds once it passes chunk (0: all of it) and empty b; nothing without a file. */
+static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err)
+{
+        if (o == NULL || o->fd < 0 || b->len < chunk || b->len == 0)
+                return true;
+        if (!prc_fd_write_all(o->fd, b->data, b->len, err))
+                return false;
+        prc_buf_reset(b);
+        return true;
+}
+
+static bool sink_commit(struct sink *o, prc_buf *b, prc_err *err)
+{
+        bool ok;
+
+        if (!sink_flush(o, b, 0, err)) {
+                prc_fd_replace_abort(o->dirfd, o->fd, o->tmp);
+                ok = false;
+        } else {
+                ok = prc_fd_replace_commit(o->dirfd, o->fd, o->tmp, o->name, true, err);
+        }
+        o->fd = -1;
+        close(o->dirfd);
+        o->dirfd = -1;
         return ok;
+}
+
+static void sink_abort(struct sink *o)
+{
+        if (o->fd >= 0)
+                prc_fd_replace_abort(o->dirfd, o->fd, o->tmp);
+        if (o->dirfd >= 0)
+                close(o->dirfd);
+        o->fd = o->dirfd = -1;
 }
 
 int cmd_sbom(int argc, char **argv)
@@ -417,7 +621,10 @@ int cmd_sbom(int argc, char **argv)
         prc_scan_opts so = { .mode = PRC_MODE_INSPECT };
         struct cli_parse_ctx pc = { 0 };
         prc_client_opts copts;
-        json_t *ex = NULL, *res = NULL, *bom = NULL, *g;
+        json_t *ex = NULL, *res = NULL, *g;
+        struct sbom sb = { .comps = json_object(), .gomods = json_object(), .gosums = json_array(),
+                           .gomods_seen = json_object(), .nuget_refs = json_object() };
+        struct sink sink = { .dirfd = -1, .fd = -1 };
         prc_buf b;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
@@ -440,9 +647,26 @@ int cmd_sbom(int argc, char **argv)
                 return cli_usage(what, "--target DIR is required");
         if (output != NULL && (output[0] == '\0' || output[strlen(output) - 1] == '/'))
                 return cli_usage(what, "--output takes a file name");
+        if (sb.comps == NULL || sb.gomods == NULL || sb.gosums == NULL || sb.gomods_seen == NULL ||
+            sb.nuget_refs == NULL) {
+                json_decref(sb.nuget_refs);
+                json_decref(sb.gomods_seen);
+                json_decref(sb.comps);
+                json_decref(sb.gomods);
+                json_decref(sb.gosums);
+                prc_err_oom(&err, "the SBOM");
+                cli_print_err(&err);
+                return PRC_EXIT_EXEC;
+        }
         cli_client_opts(&copts);
+        copts.cache_max = 0;    /* every file is extracted once: a reply cache would only hold memory */
         pc.client = prc_client_new(&copts, &err);
         if (pc.client == NULL) {
+                json_decref(sb.nuget_refs);
+                json_decref(sb.gomods_seen);
+                json_decref(sb.comps);
+                json_decref(sb.gomods);
+                json_decref(sb.gosums);
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
@@ -451,13 +675,17 @@ int cmd_sbom(int argc, char **argv)
         so.content_floor = cli_scan_floor;
         so.parse_ctx = &pc;
         so.extraction_out = &ex;
-        if (!prc_scan_run(&so, &res, &scan_rc, &err) ||
-            (bom = sbom_json(json_object_get(ex, "manifests"), &err)) == NULL || !prc_jcs_write(bom, &b, &err) || !prc_buf_putc(&b, '\n', &err)) {
+        so.extraction_each = sbom_fold;
+        so.extraction_ctx = &sb;
+        if (!prc_scan_run(&so, &res, &scan_rc, &err) || !sbom_fold_gosums(&sb, &err) ||
+            (output != NULL && !sink_open(&sink, output, &err)) ||
+            !sbom_write(&sb, &b, output != NULL ? &sink : NULL, &err)) {
+                sink_abort(&sink);
                 cli_print_err(&err);
                 rc = cli_exit_for(&err) == PRC_EXIT_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
                 goto out;
         }
-        if (output != NULL ? !write_output(output, &b, &err)
+        if (output != NULL ? !sink_commit(&sink, &b, &err)
                            : fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
                 if (!prc_err_is_set(&err))
                         prc_err_set(&err, PRC_E_IO, "cannot write to standard output");
@@ -476,7 +704,12 @@ int cmd_sbom(int argc, char **argv)
                 fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
-        json_decref(bom);
+        json_decref(sb.nuget_refs);
+        json_decref(sb.gomods_seen);
+        json_decref(sb.comps);
+        json_decref(sb.gomods);
+        json_decref(sb.gosums);
+        free(sb.edges);
         json_decref(res);
         json_decref(ex);
         prc_buf_clear(&b);

@@ -336,7 +336,21 @@ static bool extract_one(struct scan *s, size_t i, const char *format, const prc_
         if (!s->o->extract(s->o->parse_ctx, format, f->path, b->data ? b->data : (const uint8_t *)"", b->len, &md,
                            &pe))
                 return add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
-        if (json_array_append_new(s->mdocs, md) != 0)
+        if (s->o->extraction_each != NULL) {
+                /* Handed over, then only what follow_includes reads is kept. */
+                json_t *stub;
+                bool ok = s->o->extraction_each(s->o->extraction_ctx, md, err);
+
+                stub = ok ? json_pack("{s:O,s:O,s:{s:O*}}", "path", json_object_get(md, "path"), "format",
+                                      json_object_get(md, "format"), "details", "includes",
+                                      json_object_get(json_object_get(md, "details"), "includes"))
+                          : NULL;
+                json_decref(md);
+                if (!ok)
+                        return false;
+                md = stub;
+        }
+        if (md == NULL || json_array_append_new(s->mdocs, md) != 0)
                 return prc_err_oom(err, "the manifest documents");
         return true;
 }

@@ -109,6 +109,16 @@ typedef struct prc_scan_opts {
          */
         json_t             **extraction_out;
         /*
+         * With extraction_out: when set, each ManifestDoc is handed here
+         * (borrowed) as the worker returns it, in no particular order, and
+         * the scan keeps of it only what following its includes needs
+         * (path, format, details.includes): "manifests" then holds those
+         * stubs.  prc sbom folds each document into its BOM this way instead
+         * of holding every document at once.  false (err set) ends the scan.
+         */
+        bool               (*extraction_each)(void *ctx, const json_t *md, prc_err *err);
+        void                *extraction_ctx;
+        /*
          * Borrowed, may be NULL: the result's canonical bytes (with its id,
          * as prc_jcs_write spells it) are appended here, made in the same
          * pass as the id (prc jcs_id_write): prc batch stores them as they are.

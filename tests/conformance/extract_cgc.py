@@ -12,7 +12,11 @@
 #   go.work        the used directories
 #   composer.json  (name, constraint, scope) of require and require-dev
 #   composer.lock  (name, version, scope) of packages and packages-dev
-# and every dependency's line must be a line of the file that names it.
+# and every dependency's line must be a line of the file that names it.  For
+# Cargo.lock and composer.lock the edges too: ("edge", from, to) per
+# (name, version) pair, Cargo's "name [version [(source)]]" strings and
+# composer's "require" (to the package of that name, else the one that
+# replaces or provides it; platform requirements are none).
 # EXCEPTIONS lists justified differences ("path suffix" -> reason); a listed
 # file that agrees is reported so the list stays honest.  Ends with
 # "N passed, N failed".
@@ -104,6 +108,39 @@ def go_sum(path):
     return collections.Counter({(m, v, (m, v) not in files): 1 for m, v in files | mods})
 
 
+def cargo_lock_edges(path):
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
+    pkgs = ([doc["root"]] if "root" in doc else []) + doc.get("package", [])
+    out = set()
+    for p in pkgs:
+        for dep in p.get("dependencies", []):
+            parts = dep.split(" ", 2)
+            hits = [q for q in pkgs if q["name"] == parts[0] and (len(parts) < 2 or q["version"] == parts[1])
+                    and (len(parts) < 3 or "(" + q.get("source", "") + ")" == parts[2])]
+            if len(hits) == 1:
+                out.add(("edge", (p["name"], p["version"]), (hits[0]["name"], hits[0]["version"])))
+    return collections.Counter({e: 1 for e in out if e[1] != e[2]})
+
+
+def composer_lock_edges(path):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    pkgs = [p for key in ("packages", "packages-dev") for p in doc.get(key) or []]
+    by = {p["name"].lower(): p for p in pkgs}
+    for kind in ("replace", "provide"):
+        for p in pkgs:
+            for n in p.get(kind) or {}:
+                by.setdefault(n.lower(), p)
+    out = set()
+    for p in pkgs:
+        for n in p.get("require") or {}:
+            t = by.get(n.lower())
+            if "/" in n and t is not None:
+                out.add(("edge", (p["name"], p["version"]), (t["name"], t["version"])))
+    return collections.Counter({e: 1 for e in out if e[1] != e[2]})
+
+
 def composer_json(path):
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
@@ -119,10 +156,17 @@ def composer_lock(path):
                                for p in doc.get(key) or [])
 
 
+def edges(md):
+    deps = md["dependencies"]
+    out = {("edge", (d["name"], d["resolved"]), (deps[i]["name"], deps[i]["resolved"]))
+           for d in deps for i in d["depends_on"] or []}
+    return collections.Counter({e: 1 for e in out if e[1] != e[2]})
+
+
 def mine(fmt, md):
     deps = md["dependencies"]
     if fmt == "cargo-lock":
-        return collections.Counter((d["name"], d["resolved"]) for d in deps)
+        return collections.Counter((d["name"], d["resolved"]) for d in deps) + edges(md)
     if fmt == "cargo-toml":
         return collections.Counter((d["name"], d["requirement"], d["scope"], d["group"]) for d in deps)
     if fmt == "go-mod":
@@ -133,11 +177,12 @@ def mine(fmt, md):
         return collections.Counter(u["path"] for u in md["details"].get("use", []))
     if fmt == "composer-json":
         return collections.Counter((d["name"], d["requirement"], d["scope"]) for d in deps)
-    return collections.Counter((d["name"], d["resolved"], d["scope"]) for d in deps)
+    return collections.Counter((d["name"], d["resolved"], d["scope"]) for d in deps) + edges(md)
 
 
-READERS = {"cargo-lock": cargo_lock, "cargo-toml": cargo_toml, "go-mod": go_mod, "go-sum": go_sum,
-           "go-work": go_work, "composer-json": composer_json, "composer-lock": composer_lock}
+READERS = {"cargo-lock": lambda p: cargo_lock(p) + cargo_lock_edges(p), "cargo-toml": cargo_toml, "go-mod": go_mod,
+           "go-sum": go_sum, "go-work": go_work, "composer-json": composer_json,
+           "composer-lock": lambda p: composer_lock(p) + composer_lock_edges(p)}
 NAMES = {"Cargo.lock": "cargo-lock", "Cargo.toml": "cargo-toml", "go.mod": "go-mod", "go.sum": "go-sum",
          "go.work.sum": "go-sum", "go.work": "go-work", "composer.json": "composer-json",
          "composer.lock": "composer-lock"}

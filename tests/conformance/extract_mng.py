@@ -10,7 +10,8 @@
 # For each file: prc must extract it (no refusal) with the format this
 # script expects from the file name, and the component set (name, version)
 # must equal the independent one (version: the exact version the file pins,
-# or None; a Gemfile's requirement as written; NuGet.config's sources).
+# or None; a Gemfile's requirement as written; NuGet.config's sources), and
+# for Gemfile.lock and packages.lock.json the edges, ("edge", from, to).
 # Deliberate differences are listed in EXCEPTIONS with their reason.
 # Ends with "N passed, N failed".
 import json
@@ -302,11 +303,20 @@ def read_packages_config(data):
 
 
 def read_packages_lock(data):
+    """The packages, and ("edge", from, to) by id (any case) in the same framework, else its base framework."""
     doc = json.loads(data)
     out = set()
+    by = {}
     for tfm, pkgs in doc['dependencies'].items():
         for name, e in pkgs.items():
             out.add((name, e.get('resolved')))
+            by[(tfm, name.lower())] = (name, e.get('resolved'))
+    for tfm, pkgs in doc['dependencies'].items():
+        for name, e in pkgs.items():
+            for d in e.get('dependencies') or {}:
+                t = by.get((tfm, d.lower())) or by.get((tfm.split('/')[0], d.lower()))
+                if t and t != (name, e.get('resolved')):
+                    out.add(('edge', (name, e.get('resolved')), t))
     return 'nuget-packages-lock', out
 
 
@@ -340,7 +350,9 @@ SPEC = re.compile(r'^(\S+?)(?: \(([^-)]*)(?:-([^)]*))?\))?(!)?$')
 
 
 def read_gemfile_lock(data):
+    """The specs, and ("edge", from, to) from each spec's nested lines to every spec of that name."""
     out = set()
+    nested = []
     section = None
     in_specs = False
     for line in data.decode().split('\n'):
@@ -356,7 +368,14 @@ def read_gemfile_lock(data):
                 in_specs = True
             elif in_specs and line.startswith('    ') and not line.startswith('     '):
                 m = SPEC.match(line[4:])
-                out.add((m.group(1), m.group(2)))
+                cur = (m.group(1), m.group(2))
+                out.add(cur)
+            elif in_specs and line.startswith('      ') and not line.startswith('       '):
+                nested.append((cur, SPEC.match(line[6:]).group(1)))
+    for frm, name in nested:
+        for to in [c for c in out if c[0] == name]:
+            if to != frm:
+                out.add(('edge', frm, to))
     return 'gem-gemfile-lock', out
 
 
@@ -440,7 +459,10 @@ def prc_set(md):
         return {(r['name'], r['url']) for r in md['registries']}
     if fmt == 'gem-gemfile':
         return {(d['name'], d['requirement']) for d in md['dependencies']}
-    return {(d['name'], d['resolved']) for d in md['dependencies']}
+    deps = md['dependencies']
+    edges = {('edge', (d['name'], d['resolved']), (deps[i]['name'], deps[i]['resolved']))
+             for d in deps for i in d['depends_on'] or []}
+    return {(d['name'], d['resolved']) for d in deps} | {e for e in edges if e[1] != e[2]}
 
 
 def main():

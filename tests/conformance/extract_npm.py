@@ -12,6 +12,12 @@ of the classic yarn.lock format written here, never with prc:
   package.json                             {(name, specifier, scope)} of the
                                            four dependency objects
 
+and, for every lockfile, the edge set {((name, version), (name, version))}
+read here the way each package manager resolves a dependency: Node's
+nearest node_modules folder (package-lock), the entry whose key holds the
+descriptor (yarn), the packages key named by the version (pnpm).  An
+optional or peer dependency the lockfile does not hold is no edge.
+
 Usage: extract_npm.py XDUMP EXPECT FILE...   Ends with "N passed, N failed".
 EXPECT lists "path-suffix<TAB>reason" lines: documented, justified
 exceptions (a file whose mismatch is expected).
@@ -112,6 +118,152 @@ def package_json(text):
     return out
 
 
+def lock_npm_edges(text):
+    doc = json.loads(text)
+    rows = {}  # folder -> (name, version, entry)
+    if doc.get("lockfileVersion", 0) >= 2:
+        for key, e in doc["packages"].items():
+            if key == "":
+                continue
+            if "node_modules/" not in key:
+                rows[key] = (e.get("name") or key, e.get("version"), e)
+            else:
+                rows[key] = (key.rsplit("node_modules/", 1)[1], None if e.get("link") else e.get("version"), e)
+    else:
+        def walk(deps, parent):
+            for name, e in deps.items():
+                v = e.get("version")
+                if v is not None and (v.startswith("git") or v.startswith("file:") or v.startswith("http")):
+                    v = None
+                folder = (parent + "/" if parent else "") + "node_modules/" + name
+                rows[folder] = (name, v, e)
+                walk(e.get("dependencies", {}), folder)
+        walk(doc.get("dependencies", {}), "")
+
+    def find(folder, name):
+        while True:
+            k = (folder + "/" if folder else "") + "node_modules/" + name
+            if k in rows:
+                return rows[k]
+            if not folder:
+                return None
+            i = folder.rfind("node_modules/")
+            folder = folder[:i - 1] if i > 0 else ""
+
+    out = set()
+    for folder, (n, v, e) in rows.items():
+        if e.get("link"):
+            t = rows.get(e.get("resolved"))
+            if t:
+                out.add(((n, v), (t[0], t[1])))
+            continue
+        if doc.get("lockfileVersion", 0) >= 2:
+            lists = ["dependencies", "optionalDependencies", "peerDependencies"]
+            if "node_modules/" not in folder:
+                lists.append("devDependencies")
+        else:
+            lists = ["requires"]
+        for l in lists:
+            for name in (e.get(l) or {}):
+                t = find(folder, name)
+                if t:
+                    out.add(((n, v), (t[0], t[1])))
+    return {x for x in out if x[0] != x[1]}
+
+
+def yarn_edges(text):
+    entries = []  # (descriptors, name, version, [(dep, range, optional)])
+    if "__metadata:" not in text:
+        cur, block = None, None
+        for line in text.splitlines():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if not line.startswith(" "):
+                descs = [d.strip().strip('"') for d in line.rstrip(":").split(",")]
+                cur = [descs, desc_name(descs[0]), None, []]
+                entries.append(cur)
+            elif not line.startswith("   "):
+                body = line.strip()
+                block = body[:-1] if body.endswith(":") else None
+                if body.startswith("version "):
+                    cur[2] = body.split(" ", 1)[1].strip('"')
+            elif block in ("dependencies", "optionalDependencies"):
+                body = line.strip()
+                if body.startswith('"'):
+                    dep, rng = body[1:].split('"', 1)
+                else:
+                    dep, rng = body.split(" ", 1)
+                cur[3].append((dep, rng.strip().strip('"'), block == "optionalDependencies"))
+    else:
+        doc = yaml.load(text, Loader=yaml.BaseLoader)
+        for k, e in doc.items():
+            if k == "__metadata":
+                continue
+            meta = e.get("dependenciesMeta") or {}
+            deps = [(d, r, (meta.get(d) or {}).get("optional") == "true") for d, r in (e.get("dependencies") or {}).items()]
+            entries.append([[d.strip() for d in k.split(",")], desc_name(e["resolution"]), e["version"], deps])
+    by_desc = {d: (x[1], x[2]) for x in entries for d in x[0]}
+    by_name = {}
+    for x in entries:
+        by_name.setdefault(x[1], []).append((x[1], x[2]))
+    out = set()
+    for _, n, v, deps in entries:
+        for d, r, _opt in deps:
+            t = by_desc.get(d + "@" + r) or by_desc.get(d + "@npm:" + r)
+            if t is None and len(by_name.get(d, [])) == 1:
+                t = by_name[d][0]  # a "resolutions" override rewrote the range
+            if t:
+                out.add(((n, v), t))
+    return {x for x in out if x[0] != x[1]}
+
+
+def pnpm_edges(text):
+    doc = yaml.load(text, Loader=yaml.BaseLoader)
+    major = int(str(doc["lockfileVersion"]).split(".")[0])
+    pk = {}
+    for key, e in (doc.get("packages") or {}).items():
+        name, version = pnpm_key(key, major)
+        pk[key] = (e.get("name", name), e.get("version", version))
+    out = set()
+    rows = doc.get("snapshots") if major == 9 else doc.get("packages")
+    for key, e in (rows or {}).items():
+        if major == 9:
+            src = pk.get("%s@%s" % pnpm_key(key, 9))
+        else:
+            src = pk.get(key)
+        if src is None:
+            continue
+        for l in ("dependencies", "optionalDependencies"):
+            for name, ver in ((e or {}).get(l) or {}).items():
+                if ver.startswith("link:"):
+                    continue
+                if major == 9:
+                    bare = ver.split("(")[0]
+                    t = pk.get(bare if "@" in bare[1:] else name + "@" + bare)
+                elif ver.startswith("/"):
+                    t = pk.get(ver)
+                else:
+                    t = pk.get("/" + name + ("/" if major == 5 else "@") + ver) or \
+                        pk.get(name + ("/" if major == 5 else "@") + ver)
+                if t:
+                    out.add((src, t))
+    return {x for x in out if x[0] != x[1]}
+
+
+EDGES = {"package-lock.json": lock_npm_edges, "npm-shrinkwrap.json": lock_npm_edges, "yarn.lock": yarn_edges,
+         "pnpm-lock.yaml": pnpm_edges}
+
+
+def prc_edges(md):
+    deps = md["dependencies"]
+    out = set()
+    for d in deps:
+        for i in d["depends_on"] or []:
+            t = deps[i]
+            out.add(((d["name"], d["resolved"]), (t["name"], t["resolved"])))
+    return {x for x in out if x[0] != x[1]}
+
+
 READERS = {"package-lock.json": lock_npm, "npm-shrinkwrap.json": lock_npm, "yarn.lock": yarn_lock,
            "pnpm-lock.yaml": pnpm_lock, "package.json": package_json}
 
@@ -148,6 +300,10 @@ def main():
             got = "refused: " + parts[2]
         else:
             got = prc_set(json.loads(parts[2]), base)
+            if base in EDGES and not isinstance(want, Exception):
+                # the edges too, as ("edge", from, to) members of both sets
+                got |= {("edge",) + e for e in prc_edges(json.loads(parts[2]))}
+                want = want | {("edge",) + e for e in EDGES[base](open(f, encoding="utf-8").read())}
         if isinstance(want, Exception) or not isinstance(got, set) or got != want:
             if exc is not None:
                 passed += 1

@@ -5,7 +5,8 @@
 #   /usr/bin/python3 extract_python.py XDUMP FILE...
 #
 # For every file the set of components (PEP 503 name, pinned version or
-# None) prc yields must equal the set read here, and prc must extract the
+# None) prc yields must equal the set read here (with poetry.lock, uv.lock and
+# pdm.lock's edges: each package's dependencies to the one package of that name), and prc must extract the
 # file (no refusal).  Requirement lines this reader cannot read must be the
 # lines prc lists in not_extracted.  Justified differences are listed in
 # EXCEPTIONS with their reason; an exception that no longer differs fails,
@@ -227,14 +228,29 @@ def pipfile_lock(text):
     return out, []
 
 
-def toml_packages(text, key="package", skip_root=False):
+def toml_packages(text, key="package", skip_root=False, edges=False):
     doc = tomllib.loads(text)
     out = set()
+    pkgs = []
     for p in doc.get(key, []):
         src = p.get("source", {})
         if skip_root and (src.get("editable") == "." or src.get("virtual") == "."):
             continue
         out.add((norm(p["name"]), p.get("version")))
+        pkgs.append(p)
+    if edges:
+        # each package's dependencies (a table, a list of {name}, or PEP 508 strings) to the one package of that name
+        for p in pkgs:
+            deps = p.get("dependencies", {})
+            names = list(deps) if isinstance(deps, dict) else \
+                [Requirement(d).name if isinstance(d, str) else d["name"] for d in deps]
+            for n in names:
+                hits = [q for q in pkgs if norm(q["name"]) == norm(n)]
+                frm, to = (norm(p["name"]), p.get("version")), None
+                if len(hits) == 1:
+                    to = (norm(hits[0]["name"]), hits[0].get("version"))
+                if to is not None and to != frm:
+                    out.add(("edge", frm, to))
     return out, []
 
 
@@ -243,9 +259,9 @@ READERS = [
     (lambda b: b == "setup.cfg", setup_cfg),
     (lambda b: b == "Pipfile", pipfile),
     (lambda b: b == "Pipfile.lock", pipfile_lock),
-    (lambda b: b == "poetry.lock", toml_packages),
-    (lambda b: b == "uv.lock", lambda t: toml_packages(t, skip_root=True)),
-    (lambda b: b == "pdm.lock", toml_packages),
+    (lambda b: b == "poetry.lock", lambda t: toml_packages(t, edges=True)),
+    (lambda b: b == "uv.lock", lambda t: toml_packages(t, skip_root=True, edges=True)),
+    (lambda b: b == "pdm.lock", lambda t: toml_packages(t, edges=True)),
     (lambda b: b.startswith("pylock.") and b.endswith(".toml"), lambda t: toml_packages(t, "packages")),
     (lambda b: b.endswith((".txt", ".in")), requirements),
 ]
@@ -279,7 +295,11 @@ def main():
                 problems.append("owned by " + md["format"])
             with open(f, encoding="utf-8") as fh:
                 want, bad = reader_for(f)(fh.read())
-            have = {(norm(d["name"]), d["resolved"]) for d in md["dependencies"]}
+            deps = md["dependencies"]
+            have = {(norm(d["name"]), d["resolved"]) for d in deps}
+            have |= {e for e in (("edge", (norm(d["name"]), d["resolved"]),
+                                  (norm(deps[i]["name"]), deps[i]["resolved"]))
+                                 for d in deps for i in d["depends_on"] or []) if e[1] != e[2]}
             if have != want:
                 problems.append("prc only: %s; reader only: %s" % (sorted(have - want, key=str),
                                                                   sorted(want - have, key=str)))

@@ -13,6 +13,8 @@
 
 #include "base/limits.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "mdoc_t.h"
 
 /* Run the extractor of format over src as inventory path; NULL with *e set on refusal. */
 static json_t *xrun(const char *format, const char *path, const char *src, size_t n, prc_err *e)
@@ -311,9 +313,10 @@ static void test_extract_cgc__cargo_lock_v1_metadata_checksums(void)
                                 "0123456789abcdef0123456789abcdef01234567");
         T_EQ_INT(ji(d, "line"), 9);
         /* the graph: demo -> mygit, serde; serde -> serde_derive */
-        T_EQ_INT(ji(md, "details.graph.0.0"), 1);
-        T_EQ_INT(ji(md, "details.graph.0.1"), 2);
-        T_EQ_INT(ji(md, "details.graph.2.0"), 3);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.0"), 1);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.1"), 2);
+        T_EQ_INT(ji(md, "dependencies.2.depends_on.0"), 3);
+        T_EQ_STR(t_md_edges(md, dep(md, "serde_derive", 0)), "");    /* a leaf: none, stated */
         json_decref(md);
 }
 
@@ -341,9 +344,9 @@ static void test_extract_cgc__cargo_lock_v2_short_dependency_entries(void)
         T_EQ_INT(ji(md, "details.lockfile_version"), 2);
         T_EQ_INT(ndeps(md), 4);
         /* "rand 0.7.3" and "rand 0.8.5" each pick their package */
-        T_EQ_INT(ji(md, "details.graph.0.0"), 1);
-        T_EQ_INT(ji(md, "details.graph.0.1"), 2);
-        T_EQ_INT(ji(md, "details.graph.0.2"), 3);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.0"), 1);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.1"), 2);
+        T_EQ_INT(ji(md, "dependencies.0.depends_on.2"), 3);
         d = dep(md, "rand", 1);
         T_EQ_STR(js(d, "resolved"), "0.8.5");
         T_EQ_STR(js(d, "integrity.value"), "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
@@ -437,6 +440,7 @@ static void test_extract_cgc__go_mod_every_directive(void)
         T_EQ_STR(js(md, "details.godebug.1.value"), "1");
         T_EQ_INT(ndeps(md), 5);
         d = dep(md, "github.com/BurntSushi/toml", 0);
+        T_EQ_STR(t_md_edges(md, d), "null");   /* go.mod states no module graph */
         T_EQ_STR(js(d, "requirement"), "v1.3.2");
         T_EQ_STR(js(d, "resolved"), "v1.3.2");
         T_ASSERT(json_is_true(jget(d, "direct")));
@@ -701,6 +705,32 @@ static void test_extract_cgc__composer_lock(void)
         json_decref(md);
 }
 
+/* Each package's "require" by name (any case), or to the package that provides or replaces it; php is none. */
+static void test_extract_cgc__composer_lock_edges(void)
+{
+        json_t *md = xstr("composer-lock", "composer.lock",
+                          "{\"packages\": [\n"
+                          "{\"name\": \"a/a\", \"version\": \"1.0.0\", \"require\": {\"php\": \">=8\", "
+                          "\"ext-json\": \"*\", \"B/B\": \"^2\", \"c/virt\": \"^1\", \"gone/x\": \"^3\"}},\n"
+                          "{\"name\": \"b/b\", \"version\": \"2.0.0\"},\n"
+                          "{\"name\": \"d/d\", \"version\": \"4.0.0\", \"provide\": {\"c/virt\": \"1.0\"}}],\n"
+                          "\"packages-dev\": [\n"
+                          "{\"name\": \"t/t\", \"version\": \"9.0.0\", \"require\": {\"a/a\": \"^1\"}, "
+                          "\"require-dev\": {\"nowhere/y\": \"1\"}}]}\n");
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(prc_mdoc_check(md, "composer.lock", "composer-lock", &e));
+        T_EQ_STR(t_md_edges(md, dep(md, "a/a", 0)), "b/b@2.0.0 d/d@4.0.0");
+        T_EQ_STR(t_md_edges(md, dep(md, "b/b", 0)), "");
+        T_EQ_STR(t_md_edges(md, dep(md, "t/t", 0)), "a/a@1.0.0");    /* require-dev is not installed */
+        T_EQ_STR(t_md_unresolved(md), "a/a@1.0.0 on gone/x ^3");
+        json_decref(md);
+        xbad("composer-lock", "composer.lock",
+             "{\"packages\": [\n{\"name\": \"a/a\", \"version\": \"1.0.0\", \"require\": [\"b/b\"]}]}\n",
+             PRC_E_EXTRACT_SHAPE, 2);
+}
+
 static void test_extract_cgc__composer_refusals(void)
 {
         xbad("composer-json", "composer.json", "[]", PRC_E_EXTRACT_SHAPE, 1);
@@ -743,6 +773,7 @@ static const prc_test tests[] = {
         T(test_extract_cgc__go_limits),
         T(test_extract_cgc__composer_json),
         T(test_extract_cgc__composer_lock),
+        T(test_extract_cgc__composer_lock_edges),
         T(test_extract_cgc__composer_refusals),
 };
 PRC_SUITE(extract_cgc, tests)

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "mdoc_t.h"
 #include "content/extract/mng.h"
 
 static json_t *run_mem(const char *format, const char *path, const char *src, size_t n, prc_err *e)
@@ -390,6 +392,31 @@ static void test_extract_mng__packages_lock_v2_and_unknown_versions(void)
         T_ERR(e, PRC_E_EXTRACT_SHAPE);
 }
 
+/* Dependencies by id (any case) within their target framework; a runtime section reaches its framework's. */
+static void test_extract_mng__packages_lock_edges(void)
+{
+        static const char lock[] =
+                "{\"version\": 1, \"dependencies\": {\n"
+                "\"net8.0\": {\"A\": {\"type\": \"Direct\", \"resolved\": \"1.0.0\", \"dependencies\": "
+                "{\"b\": \"2.0.0\", \"Gone\": \"1.0.0\"}},\n"
+                "  \"B\": {\"type\": \"Transitive\", \"resolved\": \"2.0.0\"},\n"
+                "  \"app.core\": {\"type\": \"Project\", \"dependencies\": {\"A\": \"[1.0.0, )\"}}},\n"
+                "\"net6.0\": {\"B\": {\"type\": \"Direct\", \"resolved\": \"1.5.0\"}},\n"
+                "\"net8.0/linux-x64\": {\"R\": {\"type\": \"Transitive\", \"resolved\": \"3.0.0\", "
+                "\"dependencies\": {\"B\": \"2.0.0\"}}}}}\n";
+        prc_err e;
+        json_t *md = run_mem("nuget-packages-lock", "packages.lock.json", lock, sizeof(lock) - 1, &e);
+
+        T_NOERR(e);
+        T_ASSERT(prc_mdoc_check(md, "packages.lock.json", "nuget-packages-lock", &e));
+        T_EQ_STR(t_md_edges(md, dep(md, "A", 0)), "B@2.0.0");             /* net8.0's B, not net6.0's */
+        T_EQ_STR(t_md_edges(md, dep(md, "app.core", 0)), "A@1.0.0");
+        T_EQ_STR(t_md_edges(md, dep(md, "R", 0)), "B@2.0.0");
+        T_EQ_STR(t_md_edges(md, dep(md, "B", 1)), "");
+        T_EQ_STR(t_md_unresolved(md), "A@1.0.0 on Gone 1.0.0");
+        json_decref(md);
+}
+
 static void test_extract_mng__nuget_config_credentials_by_key_only(void)
 {
         static const char *const secrets[] = { "hunter2", "feeduser", "TOPSECRET-cleartext-value", "build-bot",
@@ -456,6 +483,32 @@ static void test_extract_mng__gemfile_lock_sources_and_direct_markers(void)
         T_EQ_STR(s_(json_array_get(json_object_get(json_object_get(det, "requires"), "nokogiri (1.16.0-x86_64-linux)"),
                                    0), "requirement"), "~> 1.4");
         T_EQ_INT(json_array_size(json_object_get(md, "registries")), 2);
+        json_decref(md);
+}
+
+/* A spec's nested dependencies by name, to every platform's spec of it; bundler is never a spec. */
+static void test_extract_mng__gemfile_lock_edges(void)
+{
+        static const char lock[] = "GEM\n  remote: https://rubygems.org/\n  specs:\n"
+                                   "    a (1.0)\n      bundler (>= 2)\n      n (~> 1.16)\n      gone (>= 0)\n"
+                                   "    n (1.16.0-x86_64-linux)\n      r (~> 1.4)\n"
+                                   "    n (1.16.0-arm64-darwin)\n      r (~> 1.4)\n    r (1.7.3)\n\n"
+                                   "DEPENDENCIES\n  a\n";
+        prc_err e;
+        json_t *md = run("gem-gemfile-lock", "gem/Gemfile.lock", &e);
+
+        T_NOERR(e);
+        T_ASSERT(prc_mdoc_check(md, "gem/Gemfile.lock", "gem-gemfile-lock", &e));
+        /* the fixture: mygem (PATH) -> activesupport (GIT) -> concurrent-ruby (GEM) */
+        T_EQ_STR(t_md_edges(md, dep(md, "mygem", 0)), "activesupport@8.1.0.alpha");
+        T_EQ_STR(t_md_edges(md, dep(md, "activesupport", 0)), "concurrent-ruby@1.3.4");
+        T_EQ_STR(t_md_edges(md, dep(md, "rake", 0)), "");
+        json_decref(md);
+        md = run_mem("gem-gemfile-lock", "Gemfile.lock", lock, sizeof(lock) - 1, &e);
+        T_NOERR(e);
+        T_EQ_STR(t_md_edges(md, dep(md, "a", 0)), "n@1.16.0 n@1.16.0");
+        T_EQ_STR(t_md_edges(md, dep(md, "n", 1)), "r@1.7.3");
+        T_EQ_STR(t_md_unresolved(md), "a@1.0 on gone >= 0");
         json_decref(md);
 }
 
@@ -669,8 +722,10 @@ static const prc_test tests[] = {
         T(test_extract_mng__packages_config),
         T(test_extract_mng__packages_lock_v1),
         T(test_extract_mng__packages_lock_v2_and_unknown_versions),
+        T(test_extract_mng__packages_lock_edges),
         T(test_extract_mng__nuget_config_credentials_by_key_only),
         T(test_extract_mng__gemfile_lock_sources_and_direct_markers),
+        T(test_extract_mng__gemfile_lock_edges),
         T(test_extract_mng__gemfile_lock_checksums),
         T(test_extract_mng__gemfile_lock_refusals),
         T(test_extract_mng__gemfile_static_calls_only),

@@ -11,6 +11,7 @@
 
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_check.h"
+#include "mdoc_t.h"
 
 /* Extract text as format; the document also passes the client's shape check. */
 static json_t *xs(const char *format, const char *path, const char *text, prc_err *e)
@@ -90,6 +91,17 @@ static size_t ndeps(const json_t *md)
 {
         return json_array_size(json_object_get(md, "dependencies"));
 }
+
+/* The targets of the nth dependency named name (mdoc_t.h). */
+static const char *edges(const json_t *md, const char *name, int nth)
+{
+        const json_t *d = dep(md, name, nth);
+
+        T_ASSERT(d != NULL);
+        return t_md_edges(md, d);
+}
+
+#define unresolved t_md_unresolved
 
 static void test_extract_npm__package_json_every_kind_source_and_hook(void)
 {
@@ -362,6 +374,169 @@ static void test_extract_npm__npmrc_credentials_by_key_only(void)
         json_decref(md);
 }
 
+/* Edges resolve as Node resolves a require: the nearest node_modules up from the requiring folder. */
+static void test_extract_npm__package_lock_v3_edges_nearest_folder(void)
+{
+        static const char lock[] =
+                "{\"name\": \"app\", \"lockfileVersion\": 3, \"packages\": {\n"
+                "\"\": {\"name\": \"app\", \"dependencies\": {\"a\": \"^1\", \"c\": \"^1\"}},\n"
+                "\"node_modules/a\": {\"version\": \"1.0.0\", \"dependencies\": {\"b\": \"^2\"}},\n"
+                "\"node_modules/a/node_modules/b\": {\"version\": \"2.0.0\"},\n"
+                "\"node_modules/a/node_modules/d\": {\"version\": \"1.0.0\", \"dependencies\": {\"b\": \"^2\"},"
+                " \"peerDependencies\": {\"c\": \"*\", \"absent-peer\": \"*\"}},\n"
+                "\"node_modules/b\": {\"version\": \"1.0.0\"},\n"
+                "\"node_modules/c\": {\"version\": \"1.0.0\", \"dependencies\": {\"b\": \"^1\", \"gone\": \"^3\"},"
+                " \"optionalDependencies\": {\"fsevents\": \"^2\"}},\n"
+                "\"node_modules/w\": {\"resolved\": \"packages/w\", \"link\": true},\n"
+                "\"packages/w\": {\"name\": \"w\", \"version\": \"0.1.0\", \"dependencies\": {\"a\": \"^1\"},"
+                " \"devDependencies\": {\"c\": \"^1\"}}\n"
+                "}}\n";
+        prc_err e;
+        json_t *md = xs("npm-package-lock", "package-lock.json", lock, &e);
+
+        T_ASSERT(md != NULL);
+        T_EQ_STR(edges(md, "a", 0), "b@2.0.0");
+        T_EQ_STR(edges(md, "d", 0), "b@2.0.0 c@1.0.0");       /* a/node_modules/b, then the root's c */
+        T_EQ_STR(edges(md, "b", 0), "");                        /* the file states none */
+        T_EQ_STR(edges(md, "c", 0), "b@1.0.0");                 /* optional fsevents not installed: no edge */
+        T_EQ_STR(edges(md, "w", 0), "w@0.1.0");                 /* the link, to its folder */
+        T_EQ_STR(edges(md, "w", 1), "a@1.0.0 c@1.0.0");         /* a workspace's devDependencies are installed */
+        T_EQ_STR(unresolved(md), "c@1.0.0 on gone ^3");
+        json_decref(md);
+}
+
+static void test_extract_npm__package_lock_v1_edges_from_requires(void)
+{
+        static const char lock[] =
+                "{\"lockfileVersion\": 1, \"dependencies\": {\n"
+                "\"a\": {\"version\": \"1.0.0\", \"requires\": {\"b\": \"^2\"},\n"
+                "  \"dependencies\": {\"b\": {\"version\": \"2.0.0\", \"requires\": {\"c\": \"^1\"}}}},\n"
+                "\"b\": {\"version\": \"1.0.0\"},\n"
+                "\"c\": {\"version\": \"1.0.0\", \"requires\": {\"b\": \"^1\", \"nope\": \"1\"}}\n"
+                "}}\n";
+        prc_err e;
+        json_t *md = xs("npm-package-lock", "package-lock.json", lock, &e);
+
+        T_ASSERT(md != NULL);
+        T_EQ_STR(edges(md, "a", 0), "b@2.0.0");
+        T_EQ_STR(edges(md, "b", 0), "c@1.0.0");         /* a's own b requires the root's c */
+        T_EQ_STR(edges(md, "c", 0), "b@1.0.0");
+        T_EQ_STR(unresolved(md), "c@1.0.0 on nope 1");
+        json_decref(md);
+}
+
+static void test_extract_npm__yarn_edges_classic_and_berry(void)
+{
+        static const char classic[] =
+                "# yarn lockfile v1\n\n"
+                "\"@s/a@^1.0.0\", \"@s/a@^1.1.0\":\n  version \"1.1.0\"\n  dependencies:\n"
+                "    \"@s/b\" \"^2\"\n    c \"~1.0\"\n  optionalDependencies:\n    fsevents \"^2\"\n\n"
+                "\"@s/b@^2\":\n  version \"2.0.0\"\n  dependencies:\n    \"@s/a\" \"^1.0.0\"\n    lost \"^9\"\n\n"
+                "c@~1.0:\n  version \"1.0.3\"\n";
+        static const char berry[] =
+                "__metadata:\n  version: 8\n\n"
+                "\"app@workspace:.\":\n  version: 0.0.0-use.local\n  resolution: \"app@workspace:.\"\n"
+                "  dependencies:\n    a: \"npm:^1.0.0\"\n    t: \"npm:0.0.1\"\n"
+                "    opt: \"npm:^1\"\n  dependenciesMeta:\n    opt:\n      optional: true\n"
+                "  languageName: unknown\n  linkType: soft\n\n"
+                "\"a@npm:^1.0.0, a@npm:^1.1.0\":\n  version: 1.1.0\n  resolution: \"a@npm:1.1.0\"\n"
+                "  dependencies:\n    b: ^2.0.0\n  peerDependencies:\n    app: \"*\"\n"
+                "  languageName: node\n  linkType: hard\n\n"
+                "\"b@npm:^2.0.0\":\n  version: 2.0.0\n  resolution: \"b@npm:2.0.0\"\n"
+                "  languageName: node\n  linkType: hard\n\n"
+                "\"t@npm:1.0.1\":\n  version: 1.0.1\n  resolution: \"t@npm:1.0.1\"\n"
+                "  languageName: node\n  linkType: hard\n";
+        prc_err e;
+        json_t *md = xs("yarn-lock", "yarn.lock", classic, &e);
+
+        T_ASSERT(md != NULL);
+        T_EQ_STR(edges(md, "@s/a", 0), "@s/b@2.0.0 c@1.0.3");  /* optional fsevents not locked: no edge */
+        T_EQ_STR(edges(md, "@s/b", 0), "@s/a@1.1.0");          /* a cycle, by the second descriptor */
+        T_EQ_STR(edges(md, "c", 0), "");
+        T_EQ_STR(unresolved(md), "@s/b@2.0.0 on lost ^9");
+        json_decref(md);
+        md = xs("yarn-lock", "yarn.lock", berry, &e);
+        T_ASSERT(md != NULL);
+        /* "npm:" written or not; t's range rewritten by a resolutions override: its only entry */
+        T_EQ_STR(edges(md, "app", 0), "a@1.1.0 t@1.0.1");
+        T_EQ_STR(edges(md, "a", 0), "b@2.0.0");                /* a peer is its dependent's: no edge */
+        T_EQ_STR(unresolved(md), "");
+        json_decref(md);
+}
+
+/* A classic alias entry ("alias@npm:real@range") installs the real package: the purl names it (sbom_compare). */
+static void test_extract_npm__yarn_classic_alias_purl_names_the_real_package(void)
+{
+        static const char classic[] =
+                "# yarn lockfile v1\n\n"
+                "\"string-width-cjs@npm:string-width@^4.2.0\":\n  version \"4.2.3\"\n"
+                "  resolved \"https://registry.yarnpkg.com/string-width/-/string-width-4.2.3.tgz#aa\"\n\n"
+                "\"react-loadable@npm:@docusaurus/react-loadable@5.5.2\":\n  version \"5.5.2\"\n\n"
+                "plain@^1:\n  version \"1.0.0\"\n";
+        prc_err e;
+        json_t *md = xs("yarn-lock", "yarn.lock", classic, &e);
+
+        T_ASSERT(md != NULL);
+        T_EQ_STR(sget(dep(md, "string-width-cjs", 0), "purl"), "pkg:npm/string-width@4.2.3");
+        T_EQ_STR(sget(dep(md, "react-loadable", 0), "purl"), "pkg:npm/%40docusaurus/react-loadable@5.5.2");
+        T_EQ_STR(sget(dep(md, "plain", 0), "purl"), "pkg:npm/plain@1.0.0");
+        json_decref(md);
+        /* package-lock v1 writes an alias's version as "npm:real@version" */
+        md = xs("npm-package-lock", "package-lock.json",
+                "{\"lockfileVersion\": 1, \"dependencies\": {\"alias\": {\"version\": \"npm:@s/real@3.1.0\"}}}\n",
+                &e);
+        T_ASSERT(md != NULL);
+        T_EQ_STR(sget(dep(md, "alias", 0), "resolved"), "3.1.0");
+        T_EQ_STR(sget(dep(md, "alias", 0), "purl"), "pkg:npm/%40s/real@3.1.0");
+        json_decref(md);
+}
+
+static void test_extract_npm__pnpm_edges_v5_v6_v9(void)
+{
+        static const char v5[] =
+                "lockfileVersion: 5.4\nimporters:\n  .:\n    specifiers:\n      a: ^1\n    dependencies:\n"
+                "      a: 1.0.0_react@18.2.0\npackages:\n"
+                "  /a/1.0.0_react@18.2.0:\n    resolution: {integrity: sha512-AA==}\n    dependencies:\n"
+                "      react: 18.2.0\n      al: /b/2.0.0\n      w: link:../w\n    optionalDependencies:\n"
+                "      fsevents: 2.3.3\n"
+                "  /b/2.0.0:\n    resolution: {integrity: sha512-BB==}\n"
+                "  /react/18.2.0:\n    resolution: {integrity: sha512-CC==}\n    dependencies:\n      nope: 1.0.0\n";
+        static const char v6[] =
+                "lockfileVersion: '6.0'\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: ^1\n"
+                "        version: 1.0.0(react@18.2.0)\npackages:\n"
+                "  /a@1.0.0(react@18.2.0):\n    resolution: {integrity: sha512-AA==}\n    dependencies:\n"
+                "      react: 18.2.0\n      al: /b@2.0.0\n"
+                "  /b@2.0.0:\n    resolution: {integrity: sha512-BB==}\n"
+                "  /react@18.2.0:\n    resolution: {integrity: sha512-CC==}\n";
+        static const char v9[] =
+                "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: ^1\n"
+                "        version: 1.0.0(react@18.2.0)\npackages:\n"
+                "  a@1.0.0:\n    resolution: {integrity: sha512-AA==}\n"
+                "  b@2.0.0:\n    resolution: {integrity: sha512-BB==}\n"
+                "  react@18.2.0:\n    resolution: {integrity: sha512-CC==}\n"
+                "snapshots:\n  a@1.0.0(react@18.2.0):\n    dependencies:\n      react: 18.2.0\n"
+                "  a@1.0.0(react@17.0.0):\n    dependencies:\n      al: b@2.0.0\n"
+                "  b@2.0.0: {}\n  react@18.2.0: {}\n";
+        prc_err e;
+        json_t *md = xs("pnpm-lock", "pnpm-lock.yaml", v5, &e);
+
+        T_ASSERT(md != NULL);
+        /* an alias by its key; a workspace link and an uninstalled optional are no edges */
+        T_EQ_STR(edges(md, "a", 0), "b@2.0.0 react@18.2.0");
+        T_EQ_STR(unresolved(md), "react@18.2.0 on nope 1.0.0");
+        json_decref(md);
+        md = xs("pnpm-lock", "pnpm-lock.yaml", v6, &e);
+        T_ASSERT(md != NULL);
+        T_EQ_STR(edges(md, "a", 0), "b@2.0.0 react@18.2.0");
+        T_EQ_STR(edges(md, "react", 0), "");
+        json_decref(md);
+        md = xs("pnpm-lock", "pnpm-lock.yaml", v9, &e);
+        T_ASSERT(md != NULL);
+        T_EQ_STR(edges(md, "a", 0), "b@2.0.0 react@18.2.0");  /* every peer variant's snapshot */
+        T_EQ_STR(unresolved(md), "");
+        json_decref(md);
+}
+
 /* The client's check: a real extractor output passes; each way a worker could bend it is refused and located. */
 static void test_extract_npm__mdoc_check_refuses_every_bent_shape(void)
 {
@@ -385,6 +560,14 @@ static void test_extract_npm__mdoc_check_refuses_every_bent_shape(void)
                 { "dep:{\"source\": {\"type\": \"registry\", \"url\": null, \"ref\": null}}",
                   "/dependencies/0/source" },
                 { "dep:{\"integrity\": {\"algorithm\": \"sha1\"}}", "/dependencies/0/integrity" },
+                { "dep:{\"depends_on\": 1}", "/dependencies/0/depends_on" },
+                { "dep:{\"depends_on\": [0]}", "/dependencies/0/depends_on" },            /* itself */
+                { "dep:{\"depends_on\": [2, 1]}", "/dependencies/0/depends_on" },         /* not ascending */
+                { "dep:{\"depends_on\": [1, 1]}", "/dependencies/0/depends_on" },         /* twice */
+                { "dep:{\"depends_on\": [99999]}", "/dependencies/0/depends_on" },        /* no such dependency */
+                { "dep:{\"depends_on\": [-1]}", "/dependencies/0/depends_on" },
+                { "dep:{\"depends_on\": [\"1\"]}", "/dependencies/0/depends_on" },
+                { "dep:{\"depends_on\": null, \"deps\": []}", "/dependencies/0" },
         };
         json_t *md = xf("npm-package-json", "package.json"), *bent, *patch;
         prc_err e;
@@ -427,6 +610,11 @@ static const prc_test tests[] = {
         T(test_extract_npm__yarn_classic),
         T(test_extract_npm__yarn_berry),
         T(test_extract_npm__pnpm_v5_v6_v9),
+        T(test_extract_npm__package_lock_v3_edges_nearest_folder),
+        T(test_extract_npm__package_lock_v1_edges_from_requires),
+        T(test_extract_npm__yarn_edges_classic_and_berry),
+        T(test_extract_npm__yarn_classic_alias_purl_names_the_real_package),
+        T(test_extract_npm__pnpm_edges_v5_v6_v9),
         T(test_extract_npm__npmrc_credentials_by_key_only),
         T(test_extract_npm__mdoc_check_refuses_every_bent_shape),
 };

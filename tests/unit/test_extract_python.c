@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "mdoc_t.h"
 #include "content/extract/python.h"
 
 /* Run the extractor that owns path over the fixture file; NULL with e set on refusal. */
@@ -519,6 +521,8 @@ static void check_poetry_1x(const char *fixture, const char *version)
         T_ASSERT(json_is_null(json_object_get(named(md, "pytest"), "integrity")));
         T_EQ_STR(s(named(md, "certifi"), "scope"), "optional");
         T_EQ_STR(s(json_array_get(json_object_get(prc_md_details(md), "edges"), 0), "from"), "requests");
+        T_EQ_STR(t_md_edges(md, named(md, "requests")), "certifi@2024.2.2");   /* details.edges resolved */
+        T_EQ_STR(t_md_edges(md, named(md, "pytest")), "");
         json_decref(md);
 }
 
@@ -609,6 +613,18 @@ static void test_extract_python__uv_lock(void)
                       "version = \"3.6\"\r\nsource = { registry = \"https://pypi.org/simple\" }\r\n", &e);
         T_NOERR(e);
         T_EQ_INT(line(named(md, "idna")), 9);
+        T_EQ_STR(t_md_edges(md, named(md, "a")), "idna@3.6");
+        json_decref(md);
+        /* a name the lock holds in two versions (a fork by marker) or not at all is not graphed */
+        md = run_text("uv.lock", "version = 1\n[[package]]\nname = \"A.B\"\nversion = \"1\"\n"
+                      "source = { registry = \"https://pypi.org/simple\" }\n"
+                      "dependencies = [{ name = \"a-b\" }, { name = \"c\" }, { name = \"d_e\" }, { name = \"x\" }]\n\n"
+                      "[[package]]\nname = \"c\"\nversion = \"1\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n"
+                      "[[package]]\nname = \"c\"\nversion = \"2\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n"
+                      "[[package]]\nname = \"D.e\"\nversion = \"3\"\nsource = { registry = \"https://pypi.org/simple\" }\n",
+                      &e);
+        T_NOERR(e);
+        T_EQ_STR(t_md_edges(md, named(md, "A.B")), "D.e@3");
         json_decref(md);
         md = run_fixture("uv-v2.lock", "uv.lock", &e);
         T_ASSERT(md == NULL);
@@ -721,7 +737,44 @@ static void test_extract_python__pip_conf(void)
         T_EQ_INT(e.line, 1);
 }
 
+/* A --hash without NAME: or with no value is refused (pip refuses it too), never a document the client rejects. */
+static void test_extract_python__requirements_hash_without_a_name_is_refused(void)
+{
+        static const char *const bad[] = { "a==1 --hash=aaaaaaaa\n", "a==1 --hash=sha256:\n" };
+        prc_err e;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                json_t *md = run_text("requirements.txt", bad[i], &e);
+                if (md != NULL)
+                        t_fail(__FILE__, __LINE__, "%s: extracted", bad[i]);
+                T_ERR(e, PRC_E_EXTRACT_SHAPE);
+                T_EQ_INT(e.line, 1);
+        }
+}
+
+/* An empty requirement is skipped with a note that names something (the client refuses an empty what). */
+static void test_extract_python__requirements_empty_option_value_is_noted(void)
+{
+        prc_err e, ce;
+        json_t *md = run_text("requirements.txt", "-e= \"linux\"\nrequests==2.31.0\n", &e);
+
+        T_NOERR(e);
+        prc_err_init(&ce);
+        if (!prc_mdoc_check(md, "requirements.txt", NULL, &ce))
+                t_fail(__FILE__, __LINE__, "shape check: %s at %s", ce.msg, ce.ptr);
+        json_decref(md);
+        /* the fuzzer's third find: the same in pyproject.toml (the fix is in prc_md_not_extracted) */
+        md = run_text("pyproject.toml", "[build-system]\nrequires = [\"\"]\n", &e);
+        T_NOERR(e);
+        prc_err_init(&ce);
+        if (!prc_mdoc_check(md, "pyproject.toml", NULL, &ce))
+                t_fail(__FILE__, __LINE__, "shape check: %s at %s", ce.msg, ce.ptr);
+        json_decref(md);
+}
+
 static const prc_test tests[] = {
+        T(test_extract_python__requirements_empty_option_value_is_noted),
+        T(test_extract_python__requirements_hash_without_a_name_is_refused),
         T(test_extract_python__pep508_reader),
         T(test_extract_python__names_and_purls),
         T(test_extract_python__matching_names),

@@ -210,6 +210,45 @@ static void test_file__write_to_closed_pipe_is_io_error(void)
 }
 
 /* Each allocation of a growing read fails in turn: out-of-memory, the buffer as it was. */
+/* A file written in pieces replaces name only at commit; an abort leaves name as it was and no temporary. */
+static void test_file__replace_in_pieces_commit_and_abort(void)
+{
+        const char *dir = t_tmpdir();
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+        char path[4200];
+        prc_buf b;
+        prc_err e;
+        struct stat st;
+
+        T_ASSERT(dfd >= 0);
+        prc_err_init(&e);
+        prc_buf_init(&b, 100);
+        snprintf(path, sizeof(path), "%s", t_write(dir, "out", "old", 3));
+        fd = prc_fd_replace_begin(dfd, ".out.tmp", &e);
+        T_ASSERT(fd >= 0);
+        T_ASSERT(prc_fd_write_all(fd, "ne", 2, &e) && prc_fd_write_all(fd, "w", 1, &e));
+        T_ASSERT(prc_file_read(path, 100, 0, &b, &e));
+        T_EQ_MEM(b.data, b.len, "old", 3);                     /* not yet */
+        T_ASSERT(prc_fd_replace_begin(dfd, ".out.tmp", &e) < 0);  /* exclusive */
+        T_ERR(e, PRC_E_IO);
+        prc_err_init(&e);
+        T_ASSERT(prc_fd_replace_commit(dfd, fd, ".out.tmp", "out", true, &e));
+        prc_buf_reset(&b);
+        T_ASSERT(prc_file_read(path, 100, 0, &b, &e));
+        T_EQ_MEM(b.data, b.len, "new", 3);
+        T_ASSERT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+        T_ASSERT(fstatat(dfd, ".out.tmp", &st, 0) != 0 && errno == ENOENT);
+        fd = prc_fd_replace_begin(dfd, ".out.tmp", &e);
+        T_ASSERT(fd >= 0 && prc_fd_write_all(fd, "partial", 7, &e));
+        prc_fd_replace_abort(dfd, fd, ".out.tmp");
+        prc_buf_reset(&b);
+        T_ASSERT(prc_file_read(path, 100, 0, &b, &e));
+        T_EQ_MEM(b.data, b.len, "new", 3);
+        T_ASSERT(fstatat(dfd, ".out.tmp", &st, 0) != 0 && errno == ENOENT);
+        prc_buf_clear(&b);
+        close(dfd);
+}
+
 static void test_file__fault_sweep_over_read(void)
 {
         size_t n = 200000;
@@ -257,6 +296,7 @@ static const prc_test tests[] = {
         T(test_file__fd_read_cap_counts_bytes_read_not_buffer),
         T(test_file__large_file_in_many_reads),
         T(test_file__write_to_closed_pipe_is_io_error),
+        T(test_file__replace_in_pieces_commit_and_abort),
         T(test_file__fault_sweep_over_read),
 };
 PRC_SUITE(file, tests)

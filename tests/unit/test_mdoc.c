@@ -81,7 +81,7 @@ static void test_mdoc__dependency_defaults_and_limits(void)
         d = prc_md_add_dep(md, "left-pad", "dev", true, 0, &e);
         T_NOERR(e);
         dump = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
-        T_EQ_STR(dump, "{\"direct\":true,\"group\":null,\"integrity\":null,\"line\":null,\"name\":\"left-pad\","
+        T_EQ_STR(dump, "{\"depends_on\":null,\"direct\":true,\"group\":null,\"integrity\":null,\"line\":null,\"name\":\"left-pad\","
                        "\"purl\":null,\"requirement\":null,\"resolved\":null,\"scope\":\"dev\",\"source\":"
                        "{\"commit\":null,\"ref\":null,\"type\":\"registry\",\"url\":null}}");
         free(dump);
@@ -92,6 +92,52 @@ static void test_mdoc__dependency_defaults_and_limits(void)
         prc_err_init(&e);
         T_ASSERT(!prc_md_set_str(d, "requirement", "\xff", &e));
         T_ERR(e, PRC_E_NOT_CANONICAL);
+        json_decref(md);
+}
+
+/* Edges: ascending, once each, none to itself; a dependency without any gets []; the file's total is bounded. */
+static void test_mdoc__edges_sorted_deduped_and_limited(void)
+{
+        static const char src[] = "{}";
+        prc_xin in = { "Cargo.lock", (const uint8_t *)src, 2, &prc_limits_default };
+        prc_err e;
+        json_t *md;
+        char *dump;
+
+        prc_err_init(&e);
+        md = prc_md_new(&in, "cargo-lock", "cargo", "lockfile", &e);
+        T_ASSERT(prc_md_add_dep(md, "a", "runtime", true, 1, &e) != NULL);
+        T_ASSERT(prc_md_add_dep(md, "b", "runtime", false, 2, &e) != NULL);
+        T_ASSERT(prc_md_add_dep(md, "c", "runtime", false, 3, &e) != NULL);
+        T_ASSERT(prc_md_edge(md, 0, 2, &e) && prc_md_edge(md, 0, 1, &e) && prc_md_edge(md, 0, 2, &e));
+        T_ASSERT(prc_md_edge(md, 2, 2, &e));                   /* itself: no edge */
+        T_ASSERT(!prc_md_edge(md, 1, 3, &e));                  /* no dependency 3 */
+        T_ERR(e, PRC_E_INTERNAL);
+        prc_err_init(&e);
+        T_ASSERT(prc_md_edge_unresolved(md, 1, "gone", "^1", &e));
+        T_ASSERT(prc_md_edges_finish(md, &e));
+        T_NOERR(e);
+        dump = json_dumps(md, JSON_COMPACT | JSON_SORT_KEYS);
+        T_ASSERT(strstr(dump, "\"_edges\"") == NULL);
+        free(dump);
+        T_EQ_INT(json_integer_value(json_array_get(json_object_get(json_array_get(json_object_get(md,
+                "dependencies"), 0), "depends_on"), 0)), 1);
+        T_EQ_INT(json_integer_value(json_array_get(json_object_get(json_array_get(json_object_get(md,
+                "dependencies"), 0), "depends_on"), 1)), 2);
+        T_EQ_INT(json_array_size(json_object_get(json_array_get(json_object_get(md, "dependencies"), 0),
+                                                 "depends_on")), 2);
+        T_ASSERT(json_is_array(json_object_get(json_array_get(json_object_get(md, "dependencies"), 2),
+                                               "depends_on")));
+        T_EQ_INT(json_array_size(json_object_get(json_array_get(json_object_get(md, "dependencies"), 2),
+                                                 "depends_on")), 0);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(md, "not_extracted"), 0), "what")),
+                 "the dependency of b on gone ^1");
+        /* the limit counts every edge stated, before duplicates fold */
+        for (unsigned i = 0; i < PRC_MD_EDGES_MAX; i++)
+                if (!prc_md_edge(md, 1, 2, &e))
+                        t_fail(__FILE__, __LINE__, "edge %u refused: %s", i, e.msg);
+        T_ASSERT(!prc_md_edge(md, 1, 0, &e));
+        T_ERR(e, PRC_E_EXTRACT_LIMIT);
         json_decref(md);
 }
 
@@ -114,6 +160,7 @@ static const prc_test tests[] = {
         T(test_mdoc__url_credentials_are_stripped),
         T(test_mdoc__registry_userinfo_becomes_a_credential_by_key),
         T(test_mdoc__dependency_defaults_and_limits),
+        T(test_mdoc__edges_sorted_deduped_and_limited),
         T(test_mdoc__line_helpers),
 };
 PRC_SUITE(mdoc, tests)

@@ -866,11 +866,14 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
                                 goto fail;
                 }
         }
-        if (!prc_cgc_put(prc_md_details(md), "graph", graph, err)) {
-                graph = NULL;
-                goto fail;
+        for (i = 0; i < np; i++) {
+                json_t *e;
+                json_array_foreach(json_array_get(graph, i), j, e)
+                        if (!prc_md_edge(md, i, (size_t)json_integer_value(e), err))
+                                goto fail;
         }
-        graph = NULL;
+        if (!prc_md_edges_finish(md, err))
+                goto fail;
         {
                 json_t *patch = json_object_get(root, "patch"), *un;
 
@@ -888,6 +891,7 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         json_decref(root);
         json_decref(all);
         json_decref(byname);
+        json_decref(graph);
         free(pk);
         free(direct);
         lx_free(&x);

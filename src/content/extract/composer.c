@@ -443,14 +443,88 @@ static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char 
         return true;
 }
 
+static void lower(char *out, size_t cap, const char *s)
+{
+        size_t i = 0;
+
+        for (; s[i] != '\0' && i + 1 < cap; i++)
+                out[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i]);
+        out[i] = 0;
+}
+
+/*
+ * The edges: each package's "require" (its "require-dev" is not installed), by name (composer names are
+ * case-insensitive) to the package of that name, else to the package that "replace"s or "provide"s it.
+ * Platform requirements (php, ext-*, ...) are no packages.  pkgs holds every package in the order they
+ * became dependencies.
+ */
+static bool lock_edges(json_t *md, const json_t *pkgs, prc_err *err)
+{
+        static const char *const virt[] = { "replace", "provide" };
+        json_t *at = json_object();
+        const json_t *p, *ix, *v;
+        const char *name;
+        char key[PRC_MD_STR_MAX + 1];
+        size_t i;
+        bool ok = at != NULL || prc_err_oom(err, "composer.lock edges");
+
+        for (int pass = 0; ok && pass < 3; pass++)
+                json_array_foreach(pkgs, i, p) {
+                        if (pass == 0) {
+                                lower(key, sizeof(key), json_string_value(json_object_get(p, "name")));
+                                ok = json_object_set_new(at, key, json_integer((json_int_t)i)) == 0;
+                                continue;
+                        }
+                        json_object_foreach(json_object_get(p, virt[pass - 1]), name, v) {
+                                lower(key, sizeof(key), name);
+                                if (ok && json_object_get(at, key) == NULL)
+                                        ok = json_object_set_new(at, key, json_integer((json_int_t)i)) == 0;
+                        }
+                }
+        if (!ok) {
+                json_decref(at);
+                return prc_err_is_set(err) || prc_err_oom(err, "composer.lock edges");
+        }
+        json_array_foreach(pkgs, i, p) {
+                const json_t *req = json_object_get(p, "require");
+                if (req != NULL && !json_is_object(req)) {
+                        json_decref(at);
+                        return prc_cgc_shape(err, (uint32_t)json_integer_value(json_object_get(
+                                                          json_array_get(json_object_get(md, "dependencies"), i),
+                                                          "line")),
+                                             "'require' of %.200s is not an object",
+                                             json_string_value(json_object_get(p, "name")));
+                }
+                json_object_foreach((json_t *)req, name, v) {
+                        if (is_platform(name))
+                                continue;
+                        lower(key, sizeof(key), name);
+                        ix = json_object_get(at, key);
+                        if (ix != NULL ? !prc_md_edge(md, i, (size_t)json_integer_value(ix), err)
+                                       : !prc_md_edge_unresolved(md, i, name, json_string_value(v), err)) {
+                                json_decref(at);
+                                return false;
+                        }
+                }
+        }
+        json_decref(at);
+        return prc_md_edges_finish(md, err);
+}
+
 json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
 {
         static const char *const sect[][2] = { { "packages", "runtime" }, { "packages-dev", "dev" } };
-        json_t *root, *md = NULL, *v;
+        json_t *root, *md = NULL, *v, *all = json_array();
         bool ok;
 
-        if ((root = open_doc(in, "composer.lock", "composer-lock", "lockfile", &md, err)) == NULL)
+        if (all == NULL) {
+                prc_err_oom(err, "composer.lock");
                 return NULL;
+        }
+        if ((root = open_doc(in, "composer.lock", "composer-lock", "lockfile", &md, err)) == NULL) {
+                json_decref(all);
+                return NULL;
+        }
         /* composer writes "packages" always: a lock without it is not one composer made */
         if (!json_is_array(json_object_get(root, "packages"))) {
                 prc_cgc_shape(err, qline(in, "packages", 1, true), "'packages' is missing or not a list");
@@ -466,9 +540,11 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
                         goto fail;
                 }
                 json_array_foreach(a, i, v)
-                        if (!lock_pkg(in, md, v, sect[s][1], &from, err))
+                        if (!lock_pkg(in, md, v, sect[s][1], &from, err) || json_array_append(all, v) != 0)
                                 goto fail;
         }
+        if (!lock_edges(md, all, err))
+                goto fail;
         /* composer.lock does not say which packages composer.json required: every entry is direct: false. */
         if (!prc_cgc_put(prc_md_details(md), "direct_known", json_false(), err))
                 goto fail;
@@ -482,9 +558,13 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
             !str_map(root, "platform", md, qline(in, "platform", 1, true), err) ||
             !str_map(root, "platform-dev", md, qline(in, "platform-dev", 1, true), err))
                 goto fail;
+        json_decref(all);
         json_decref(root);
         return md;
 fail:
+        if (!prc_err_is_set(err))
+                prc_err_oom(err, "composer.lock");
+        json_decref(all);
         json_decref(root);
         json_decref(md);
         return NULL;

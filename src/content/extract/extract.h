@@ -40,7 +40,10 @@
  *          "integrity": {"algorithm": "sha512", "value": "..."} | null,
  *          "purl": "pkg:npm/lodash@4.17.21" | null,
  *          "group": "docs" | null,                   dependency group, extra, configuration
- *          "line": 12 | null}                        1-based line where the file states it
+ *          "line": 12 | null,                        1-based line where the file states it
+          "depends_on": [3, 7] | null}              the indexes (into "dependencies") of the packages
+                                                    this one depends on, ascending, as the lockfile
+                                                    states them; null where the file states no edges
  *
  * Limits are named (extract-limit): PRC_MD_DEPS_MAX dependencies per file,
  * PRC_MD_STR_MAX bytes for a name, version, requirement, URL or key; the
@@ -63,6 +66,8 @@
 #define PRC_MD_STR_MAX  4096u
 /* hooks, registries, credentials, not_extracted entries per file */
 #define PRC_MD_LIST_MAX 10000u
+/* dependency edges (every depends_on entry) per file */
+#define PRC_MD_EDGES_MAX 1000000u
 
 /* One extraction request, as the worker received it (all borrowed). */
 typedef struct prc_xin {
@@ -114,6 +119,19 @@ bool prc_md_set_package(json_t *md, const char *name, const char *version, const
  */
 json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                        prc_err *err);
+/*
+ * Dependency edges, for formats that state them.  prc_md_edge records that
+ * dependency from depends on dependency to (indexes into "dependencies";
+ * from == to is no edge); prc_md_edge_unresolved notes in not_extracted an
+ * edge whose target the file does not list; prc_md_edges_finish, once every
+ * edge is in, sorts and dedupes every depends_on and turns the others from
+ * null to [] (the file states edges: a package it gives none has none).
+ * More than PRC_MD_EDGES_MAX edges is extract-limit.
+ */
+bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err) PRC_MUST_CHECK;
+bool prc_md_edge_unresolved(json_t *md, size_t from, const char *name, const char *requirement,
+                            prc_err *err) PRC_MUST_CHECK;
+bool prc_md_edges_finish(json_t *md, prc_err *err) PRC_MUST_CHECK;
 /* Set a short string member of any ManifestDoc object (requirement, resolved, purl, group, ...). */
 bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err) PRC_MUST_CHECK;
 /* Set obj.purl to purl (malloc'ed, freed here); NULL (prc_purl failed) is out of memory. */

@@ -308,6 +308,49 @@ static bool body(lock *st, const char *s, size_t n, size_t ind, uint32_t line)
         }
 }
 
+/*
+ * The edges: each spec's nested dependencies (details.requires) by name to every spec of that name
+ * (one per platform when the lockfile holds several).  Bundler itself is required by some gems but
+ * never a spec: no edge, nothing to note.
+ */
+static bool lock_edges(lock *st)
+{
+        json_t *byname = json_object(), *deps = json_object_get(st->md, "dependencies"), *d, *l;
+        const json_t *reqs = json_object_get(prc_md_details(st->md), "requires"), *r, *t;
+        size_t i, k, j;
+
+        if (byname == NULL)
+                return prc_err_oom(st->err, "Gemfile.lock edges");
+        json_array_foreach(deps, i, d) {
+                const char *n = json_string_value(json_object_get(d, "name"));
+                l = json_object_get(byname, n);
+                if (l == NULL && (json_object_set_new(byname, n, l = json_array()) != 0 || l == NULL))
+                        goto oom;
+                if (json_array_append_new(l, json_integer((json_int_t)i)) != 0)
+                        goto oom;
+        }
+        json_array_foreach(deps, i, d) {
+                json_array_foreach(json_object_get(reqs, json_string_value(json_array_get(st->keys, i))), k, r) {
+                        const char *n = json_string_value(json_object_get(r, "name"));
+                        l = json_object_get(byname, n);
+                        if (l == NULL && strcmp(n, "bundler") != 0 &&
+                            !prc_md_edge_unresolved(st->md, i, n,
+                                                    json_string_value(json_object_get(r, "requirement")), st->err))
+                                goto fail;
+                        json_array_foreach(l, j, t)
+                                if (!prc_md_edge(st->md, i, (size_t)json_integer_value(t), st->err))
+                                        goto fail;
+                }
+        }
+        json_decref(byname);
+        return prc_md_edges_finish(st->md, st->err);
+oom:
+        prc_err_oom(st->err, "Gemfile.lock edges");
+fail:
+        json_decref(byname);
+        return false;
+}
+
 /* DEPENDENCIES marks the direct gems; CHECKSUMS gives integrity. */
 static bool finish(lock *st)
 {
@@ -357,7 +400,7 @@ static bool finish(lock *st)
                                 return false;
                 }
         }
-        return true;
+        return lock_edges(st);
 }
 
 bool prc_xg_lock_match(const char *path, const char *base)

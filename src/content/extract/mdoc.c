@@ -145,9 +145,90 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
             !put(d, "direct", json_boolean(direct), err) ||
             !prc_md_set_source(d, "registry", NULL, NULL, NULL, err) || !put(d, "integrity", json_null(), err) ||
             !put(d, "purl", json_null(), err) || !put(d, "group", json_null(), err) ||
-            !put(d, "line", line_v(line), err))
+            !put(d, "line", line_v(line), err) || !put(d, "depends_on", json_null(), err))
                 return NULL;
         return d;
+}
+
+bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
+{
+        json_t *deps = json_object_get(md, "dependencies"), *d = json_array_get(deps, from), *a;
+        json_t *count = json_object_get(md, "_edges");
+
+        if (d == NULL || to >= json_array_size(deps))
+                return prc_err_set(err, PRC_E_INTERNAL, "an edge between dependencies %zu and %zu of %zu", from, to,
+                                   json_array_size(deps));
+        if (from == to)
+                return true;    /* a package that names itself (a cycle of one) is no edge */
+        a = json_object_get(d, "depends_on");
+        if (!json_is_array(a) && !put(d, "depends_on", a = json_array(), err))
+                return false;
+        /* Counted in a hidden member until prc_md_edges_finish: the limit is on the file, not on one row. */
+        if (count == NULL && !put(md, "_edges", count = json_integer(0), err))
+                return false;
+        if (json_integer_value(count) >= PRC_MD_EDGES_MAX) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependency edges in one file", PRC_MD_EDGES_MAX);
+                return false;
+        }
+        json_integer_set(count, json_integer_value(count) + 1);
+        return json_array_append_new(a, json_integer((json_int_t)to)) == 0 || oom(err);
+}
+
+bool prc_md_edge_unresolved(json_t *md, size_t from, const char *name, const char *requirement, prc_err *err)
+{
+        const json_t *d = json_array_get(json_object_get(md, "dependencies"), from);
+        const char *fn = json_string_value(json_object_get(d, "name"));
+        const char *fv = json_string_value(json_object_get(d, "resolved"));
+        const json_t *line = json_object_get(d, "line");
+        char what[3 * 256 + 64];
+
+        snprintf(what, sizeof(what), "the dependency of %.256s%s%.256s on %.256s%s%.256s", fn ? fn : "",
+                 fv ? "@" : "", fv ? fv : "", name, requirement ? " " : "", requirement ? requirement : "");
+        return prc_md_not_extracted(md, what, "it names no package of this lockfile: not graphed",
+                                    json_is_integer(line) ? (uint32_t)json_integer_value(line) : 0, err);
+}
+
+static int idx_cmp(const void *a, const void *b)
+{
+        json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
+
+        return (x > y) - (x < y);
+}
+
+bool prc_md_edges_finish(json_t *md, prc_err *err)
+{
+        json_t *d, *a, *v;
+        size_t i, k, n, m;
+        json_int_t *ix;
+
+        json_object_del(md, "_edges");
+        json_array_foreach(json_object_get(md, "dependencies"), i, d) {
+                a = json_object_get(d, "depends_on");
+                if (!json_is_array(a)) {
+                        if (!put(d, "depends_on", json_array(), err))
+                                return false;
+                        continue;
+                }
+                n = json_array_size(a);
+                ix = calloc(n + 1, sizeof(*ix));
+                if (ix == NULL)
+                        return oom(err);
+                json_array_foreach(a, k, v)
+                        ix[k] = json_integer_value(v);
+                qsort(ix, n, sizeof(*ix), idx_cmp);
+                /* Ascending and unique: the client checks exactly that. */
+                for (k = 0, m = 0; k < n; k++)
+                        if (m == 0 || ix[m - 1] != ix[k])
+                                ix[m++] = ix[k];
+                json_array_clear(a);
+                for (k = 0; k < m; k++)
+                        if (json_array_append_new(a, json_integer(ix[k])) != 0) {
+                                free(ix);
+                                return oom(err);
+                        }
+                free(ix);
+        }
+        return true;
 }
 
 char *prc_md_url_strip(const char *url, bool *had_cred)
@@ -248,6 +329,9 @@ bool prc_md_not_extracted(json_t *md, const char *what, const char *reason, uint
 {
         json_t *x = list_add(md, "not_extracted", err);
 
+        /* what names the part of the file ("-e=", an empty key): an empty one still says something was skipped */
+        if (what == NULL || what[0] == '\0')
+                what = "(an empty value)";
         return x != NULL && prc_md_set_str(x, "what", what, err) && prc_md_set_str(x, "reason", reason, err) &&
                put(x, "line", line_v(line), err);
 }

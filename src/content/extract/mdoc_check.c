@@ -26,7 +26,7 @@ static const char *const top_keys[] = { "schema", "path", "format", "ecosystem",
                                         "hooks", "registries", "credentials", "not_extracted", "details", NULL };
 static const char *const package_keys[] = { "name", "version", "purl", "line", NULL };
 static const char *const dep_keys[] = { "name", "requirement", "resolved", "scope", "direct", "source",
-                                        "integrity", "purl", "group", "line", NULL };
+                                        "integrity", "purl", "group", "line", "depends_on", NULL };
 static const char *const source_keys[] = { "type", "url", "ref", "commit", NULL };
 static const char *const integrity_keys[] = { "algorithm", "value", NULL };
 static const char *const hook_keys[] = { "name", "command", "line", NULL };
@@ -169,6 +169,39 @@ static bool check_dep(const json_t *d, const char *p, prc_err *err)
                str_member(integ, sp, "value", NONEMPTY, NULL, err);
 }
 
+/* Every depends_on: null, or indexes of other dependencies, ascending; PRC_MD_EDGES_MAX in all. */
+static bool check_edges(const json_t *md, prc_err *err)
+{
+        const json_t *deps = json_object_get(md, "dependencies"), *d, *a, *v;
+        size_t i, k, n = json_array_size(deps), total = 0;
+        char p[128];
+
+        json_array_foreach(deps, i, d) {
+                json_int_t prev = -1;
+
+                a = json_object_get(d, "depends_on");
+                snprintf(p, sizeof(p), "/dependencies");
+                prc_jptr_index(p, sizeof(p), i);
+                prc_jptr_push(p, sizeof(p), "depends_on");
+                if (json_is_null(a))
+                        continue;
+                if (!json_is_array(a))
+                        return bad(err, p, "expected an array or null");
+                total += json_array_size(a);
+                if (total > PRC_MD_EDGES_MAX)
+                        return bad(err, p, "more than %u edges in the document", PRC_MD_EDGES_MAX);
+                json_array_foreach(a, k, v) {
+                        json_int_t x = json_integer_value(v);
+                        if (!json_is_integer(v) || x < 0 || (size_t)x >= n || (size_t)x == i)
+                                return bad(err, p, "an edge is the index of another dependency");
+                        if (x <= prev)
+                                return bad(err, p, "edges are ascending and unique");
+                        prev = x;
+                }
+        }
+        return true;
+}
+
 typedef bool (*item_fn)(const json_t *item, const char *ptr, prc_err *err);
 
 static bool check_hook(const json_t *h, const char *p, prc_err *err)
@@ -242,7 +275,7 @@ bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_
         if (!json_is_object(json_object_get(md, "details")))
                 return bad(err, "/details", "expected an object");
         return check_package(json_object_get(md, "package"), err) &&
-               check_list(md, "dependencies", PRC_MD_DEPS_MAX, check_dep, err) &&
+               check_list(md, "dependencies", PRC_MD_DEPS_MAX, check_dep, err) && check_edges(md, err) &&
                check_list(md, "hooks", PRC_MD_LIST_MAX, check_hook, err) &&
                check_list(md, "registries", PRC_MD_LIST_MAX, check_registry, err) &&
                check_list(md, "credentials", PRC_MD_LIST_MAX, check_credential, err) &&

@@ -496,7 +496,89 @@ struct lock {
         json_t        *md;
         json_t        *direct;  /* borrowed: root's declared names (name -> scope) */
         npm_cur        cur;
+        json_t        *at;      /* install folder ("node_modules/a/node_modules/b") -> dependency index */
+        json_t        *rows;    /* per dependency: [folder, entry] (v1 folders are built the same way) */
 };
+
+/* Remember where dependency (the last added) is installed, for the edges. */
+static bool lock_row(struct lock *l, const char *folder, const json_t *e, prc_err *err)
+{
+        size_t i = json_array_size(json_object_get(l->md, "dependencies")) - 1;
+
+        if (json_object_set_new(l->at, folder, json_integer((json_int_t)i)) != 0 ||
+            json_array_append_new(l->rows, json_pack("[sO]", folder, e)) != 0)
+                return prc_err_oom(err, "lockfile edges");
+        return true;
+}
+
+/*
+ * The dependency name required from folder resolves as Node does: folder/node_modules/name, then
+ * each enclosing node_modules up to the root's.  -1 when no folder of the lockfile holds it.
+ */
+static long lock_find(const struct lock *l, const char *folder, const char *name)
+{
+        char cur[2 * PRC_MD_STR_MAX + 32], key[3 * PRC_MD_STR_MAX + 64];
+        const json_t *ix;
+
+        snprintf(cur, sizeof(cur), "%s", folder);
+        for (;;) {
+                char *nm;
+                snprintf(key, sizeof(key), "%s%snode_modules/%s", cur, cur[0] ? "/" : "", name);
+                if ((ix = json_object_get(l->at, key)) != NULL)
+                        return (long)json_integer_value(ix);
+                if (cur[0] == '\0')
+                        return -1;
+                /* up: drop the last "node_modules/NAME" (or a workspace folder) */
+                nm = NULL;
+                for (char *q = strstr(cur, "node_modules/"); q != NULL; q = strstr(q + 1, "node_modules/"))
+                        nm = q;
+                if (nm == NULL || nm == cur)
+                        cur[0] = '\0';
+                else
+                        nm[-1] = '\0';
+        }
+}
+
+/*
+ * Edges: v2/v3 entries list dependencies, optionalDependencies and peerDependencies (and a workspace
+ * folder its devDependencies); v1 entries list "requires".  A link points at its folder.  An optional or
+ * peer dependency the lockfile does not hold was not installed: no edge, nothing to note.
+ */
+static bool lock_edges(struct lock *l, int lv, prc_err *err)
+{
+        static const char *const lists[] = { "dependencies", "optionalDependencies", "peerDependencies",
+                                             "devDependencies" };
+        const json_t *row;
+        size_t i;
+
+        json_array_foreach(l->rows, i, row) {
+                const char *folder = json_string_value(json_array_get(row, 0));
+                const json_t *e = json_array_get(row, 1), *ix;
+                bool ws = strstr(folder, "node_modules/") == NULL;
+
+                if (json_is_true(json_object_get(e, "link"))) {
+                        const json_t *res = json_object_get(e, "resolved");
+
+                        ix = json_object_get(l->at, json_is_string(res) ? json_string_value(res) : "");
+                        if (ix != NULL && !prc_md_edge(l->md, i, (size_t)json_integer_value(ix), err))
+                                return false;
+                        continue;
+                }
+                for (size_t k = 0; k < (lv == 1 ? 1 : ws ? 4u : 3u); k++) {
+                        const json_t *o = json_object_get(e, lv == 1 ? "requires" : lists[k]), *req;
+                        const char *name;
+                        json_object_foreach((json_t *)o, name, req) {
+                                long t = lock_find(l, folder, name);
+                                if (t >= 0 ? !prc_md_edge(l->md, i, (size_t)t, err)
+                                           : (lv == 1 || k == 0 || k == 3) &&
+                                                     !prc_md_edge_unresolved(l->md, i, name, json_string_value(req),
+                                                                             err))
+                                        return false;
+                        }
+                }
+        }
+        return prc_md_edges_finish(l->md, err);
+}
 
 /*
  * Note the dependency just added in the details list key ("install_scripts":
@@ -538,6 +620,7 @@ static const char *entry_scope(const json_t *e)
 static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool direct, uint32_t line, prc_err *err)
 {
         const char *version, *resolved, *integrity, *real;
+        char alias_real[PRC_MD_STR_MAX + 1];
         json_t *d;
 
         if (!json_is_object(e))
@@ -549,6 +632,16 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
                 /* A workspace member linked into node_modules: resolved is its folder. */
                 d = npm_add_dep(l->md, name, entry_scope(e), direct, line, NULL, NULL, err);
                 return d != NULL && prc_md_set_source(d, "workspace", resolved, NULL, NULL, err);
+        }
+        /* v1 writes an alias's version as "npm:real@1.0.0": the real package and its version. */
+        if (version != NULL && starts(version, "npm:")) {
+                const char *r = version + 4, *at = r[0] != '\0' ? strchr(r + 1, '@') : NULL;
+                if (at != NULL && (size_t)(at - r) < sizeof(alias_real)) {
+                        memcpy(alias_real, r, (size_t)(at - r));
+                        alias_real[at - r] = 0;
+                        real = alias_real;
+                        version = at + 1;
+                }
         }
         /* v1 "version" of a non-registry entry is its location ("git+https://...#commit", "file:..."). */
         if (version != NULL && (starts(version, "git") || starts(version, "file:") || starts(version, "http"))) {
@@ -569,12 +662,12 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
         return true;
 }
 
-/* v1: "dependencies" nested by "dependencies"; every level's names are keys. */
-static bool lock_v1(struct lock *l, const json_t *deps, int depth, prc_err *err)
+/* v1: "dependencies" nested by "dependencies"; every level's names are keys (installed in folder). */
+static bool lock_v1(struct lock *l, const json_t *deps, const char *folder, int depth, prc_err *err)
 {
         const char *name;
         const json_t *e;
-        char q[PRC_MD_STR_MAX + 8];
+        char q[PRC_MD_STR_MAX + 8], *sub = NULL;
 
         if (!json_is_object(deps))
                 return shape(err, l->cur.line, "%s is not an object", "\"dependencies\"");
@@ -586,9 +679,15 @@ static bool lock_v1(struct lock *l, const json_t *deps, int depth, prc_err *err)
                 line = npm_cur_find(l->in, &l->cur, q);
                 if (!lock_entry(l, name, e, depth == 0 && json_object_get(l->direct, name) != NULL, line, err))
                         return false;
-                if (json_object_get(e, "dependencies") != NULL &&
-                    !lock_v1(l, json_object_get(e, "dependencies"), depth + 1, err))
+                if (asprintf(&sub, "%s%snode_modules/%s", folder, folder[0] ? "/" : "", name) < 0)
+                        return prc_err_oom(err, "lockfile edges");
+                if (!lock_row(l, sub, e, err) ||
+                    (json_object_get(e, "dependencies") != NULL &&
+                     !lock_v1(l, json_object_get(e, "dependencies"), sub, depth + 1, err))) {
+                        free(sub);
                         return false;
+                }
+                free(sub);
         }
         return true;
 }
@@ -623,7 +722,8 @@ static bool lock_packages(struct lock *l, const json_t *pkgs, prc_err *err)
                                 return shape(err, line, "the lockfile entry for %s is not an object", key);
                         d = npm_add_dep(l->md, wname != NULL && *wname != '\0' ? wname : key, "runtime", false, line,
                                         NULL, json_string_value(json_object_get(e, "version")), err);
-                        if (d == NULL || !prc_md_set_source(d, "workspace", key, NULL, NULL, err))
+                        if (d == NULL || !prc_md_set_source(d, "workspace", key, NULL, NULL, err) ||
+                            !lock_row(l, key, e, err))
                                 return false;
                         continue;
                 }
@@ -632,7 +732,7 @@ static bool lock_packages(struct lock *l, const json_t *pkgs, prc_err *err)
                         return shape(err, line, "the lockfile key %s names no package", key);
                 direct = strchr(name, '/') == NULL || (name[0] == '@' && strchr(strchr(name, '/') + 1, '/') == NULL);
                 direct = direct && nm == key + 13 && json_object_get(l->direct, name) != NULL;
-                if (!lock_entry(l, name, e, direct, line, err))
+                if (!lock_entry(l, name, e, direct, line, err) || !lock_row(l, key, e, err))
                         return false;
         }
         return true;
@@ -646,7 +746,7 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
         const json_t *ver, *root;
         const char *name, *version;
         char *purl = NULL;
-        struct lock l;
+        struct lock l = { 0 };
         json_int_t lv;
 
         if (doc == NULL || direct == NULL)
@@ -680,7 +780,11 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
                 json_object_foreach((json_t *)o, k, s)
                         json_object_set_new(direct, k, json_true());
         }
-        l = (struct lock){ in, md, direct, { 0, 1 } };
+        l = (struct lock){ in, md, direct, { 0, 1 }, json_object(), json_array() };
+        if (l.at == NULL || l.rows == NULL) {
+                prc_err_oom(err, "lockfile edges");
+                goto fail;
+        }
         if (lv >= 2) {
                 if (json_object_get(doc, "packages") == NULL) {
                         prc_err_set(err, PRC_E_EXTRACT_SHAPE, "lockfileVersion %d without \"packages\"", (int)lv);
@@ -697,14 +801,20 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
                 }
                 (void)npm_cur_find(in, &l.cur, "\"dependencies\"");
                 if (json_object_get(doc, "dependencies") != NULL &&
-                    !lock_v1(&l, json_object_get(doc, "dependencies"), 0, err))
+                    !lock_v1(&l, json_object_get(doc, "dependencies"), "", 0, err))
                         goto fail;
         }
+        if (!lock_edges(&l, (int)lv, err))
+                goto fail;
+        json_decref(l.at);
+        json_decref(l.rows);
         free(purl);
         json_decref(direct);
         json_decref(doc);
         return md;
 fail:
+        json_decref(l.at);
+        json_decref(l.rows);
         free(purl);
         json_decref(direct);
         json_decref(md);

@@ -35,6 +35,70 @@ static bool desc_name(const char *desc, size_t n, char *out, size_t cap)
         return true;
 }
 
+/* ------------------------------------------------------------------ yarn.lock edges (both formats) */
+
+/* Map each descriptor of an entry's key ("a@^1, a@^1.2", as written, unquoted) to the entry's index. */
+static bool ydesc_map(json_t *map, const char *specs, size_t index, prc_err *err)
+{
+        char one[PRC_MD_STR_MAX + 1];
+
+        while (*specs != '\0') {
+                size_t n = strcspn(specs, ",");
+                const char *s = specs;
+                size_t m = n;
+
+                while (m > 0 && (*s == ' ' || *s == '"')) {
+                        s++;
+                        m--;
+                }
+                while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '"'))
+                        m--;
+                if (m > 0 && m < sizeof(one)) {
+                        memcpy(one, s, m);
+                        one[m] = 0;
+                        if (json_object_set_new(map, one, json_integer((json_int_t)index)) != 0)
+                                return prc_err_oom(err, "yarn.lock edges");
+                }
+                specs += n + (specs[n] == ',');
+        }
+        return true;
+}
+
+/*
+ * The edge from entry from to the entry whose key holds the descriptor "name@range" (berry writes
+ * "npm:" in keys and may leave it out of a dependency's range), else to the only entry of that name
+ * (a "resolutions" override in package.json rewrote the range).  An optional dependency the lockfile
+ * does not hold was not installed (another platform's): no edge, nothing to note.
+ */
+static bool yedge(json_t *md, const json_t *map, size_t from, const char *name, const char *range, bool optional,
+                  prc_err *err)
+{
+        char key[2 * PRC_MD_STR_MAX + 8];
+        const json_t *ix;
+
+        snprintf(key, sizeof(key), "%s@%s", name, range);
+        ix = json_object_get(map, key);
+        if (ix == NULL) {
+                snprintf(key, sizeof(key), "%s@npm:%s", name, range);
+                ix = json_object_get(map, key);
+        }
+        if (ix != NULL)
+                return prc_md_edge(md, from, (size_t)json_integer_value(ix), err);
+        {
+                /* package.json "resolutions" rewrite a range in place: the one entry of that name is the target. */
+                const json_t *d;
+                size_t i, hit = 0, nhit = 0;
+                json_array_foreach(json_object_get(md, "dependencies"), i, d)
+                        if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0) {
+                                hit = i;
+                                nhit++;
+                        }
+                if (nhit == 1)
+                        return prc_md_edge(md, from, hit, err);
+        }
+        return optional || prc_md_edge_unresolved(md, from, name, range, err);
+}
+
 /* ------------------------------------------------------------------ yarn.lock, classic */
 
 struct yentry {
@@ -45,6 +109,9 @@ struct yentry {
         char     resolved[PRC_MD_STR_MAX + 1];
         char     integrity[PRC_MD_STR_MAX + 1];
         bool     open;
+        int      block;         /* 0 none, 1 dependencies:, 2 optionalDependencies:, 3 another block */
+        json_t  *map;           /* descriptor -> dependency index */
+        json_t  *pend;          /* [from, name, range, optional] until every entry is known */
 };
 
 /* Copy a value (quoted or bare) into out; false when it does not fit. */
@@ -77,6 +144,30 @@ static bool yspecs(const char *s, size_t n, char *out, size_t cap)
         return true;
 }
 
+/*
+ * The package an entry installs: an alias ("alias@npm:real@^1", the first
+ * descriptor) installs real, whose name the purl must carry; else name.
+ * Returns a pointer into a static buffer or name.
+ */
+static const char *yreal(const char *specs, const char *name)
+{
+        static _Thread_local char real[PRC_MD_STR_MAX + 1];
+        size_t nl = strlen(name), n = strcspn(specs, ",");
+        const char *r, *at;
+
+        if (n <= nl + 5 || strncmp(specs, name, nl) != 0 || strncmp(specs + nl, "@npm:", 5) != 0)
+                return name;
+        r = specs + nl + 5;
+        n -= nl + 5;
+        at = n > 1 ? memchr(r + 1, '@', n - 1) : NULL;     /* the version's '@', never a scope's */
+        n = at != NULL ? (size_t)(at - r) : n;
+        if (n == 0 || n >= sizeof(real))
+                return name;
+        memcpy(real, r, n);
+        real[n] = 0;
+        return real;
+}
+
 static bool yflush(json_t *md, struct yentry *e, prc_err *err)
 {
         json_t *d;
@@ -87,6 +178,8 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
         e->open = false;
         if (e->version[0] == '\0')
                 return shape_at(err, e->line, "a yarn.lock entry without a version");
+        if (!ydesc_map(e->map, e->specs, json_array_size(json_object_get(md, "dependencies")), err))
+                return false;
         d = npm_add_dep(md, e->name, "runtime", false, e->line, e->specs, e->version, err);
         if (d == NULL)
                 return false;
@@ -109,7 +202,7 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
                 bool ok;
                 if (strcmp(t, "registry") != 0)
                         return true;
-                purl = npm_purl(e->name, e->version);
+                purl = npm_purl(yreal(e->specs, e->name), e->version);
                 if (purl == NULL)
                         return prc_err_oom(err, "purl");
                 ok = prc_md_set_str(d, "purl", purl, err);
@@ -118,19 +211,46 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
         }
 }
 
+/* One line of a dependencies block: `name range`, either quoted ("@a/b" "^1"), kept for the edges. */
+static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_t ln, prc_err *err)
+{
+        char name[PRC_MD_STR_MAX + 1], range[PRC_MD_STR_MAX + 1];
+        /* The line is not NUL-terminated: every search stays inside its n bytes. */
+        const char *q = s[0] == '"' ? (n > 1 ? memchr(s + 1, '"', n - 1) : NULL) : memchr(s, ' ', n);
+        size_t k = q == NULL ? n : s[0] == '"' ? (size_t)(q - s) + 1 : (size_t)(q - s);
+        size_t v = k;
+
+        while (v < n && s[v] == ' ')
+                v++;
+        if (v == n || k == v)
+                return shape_at(err, ln, "a yarn.lock dependency line without a name and a range");
+        if (!yvalue(s, k, name, sizeof(name)) || !yvalue(s + v, n - v, range, sizeof(range))) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a yarn.lock value over the byte limit");
+                prc_err_set_line(err, ln, 1);
+                return false;
+        }
+        if (json_array_append_new(e->pend, json_pack("[Issb]", (json_int_t)json_array_size(json_object_get(md,
+                                                                                                "dependencies")),
+                                                     name, range, e->block == 2)) != 0)
+                return prc_err_oom(err, "yarn.lock edges");
+        return true;
+}
+
 static json_t *yarn_classic(const prc_xin *in, prc_err *err)
 {
-        json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err);
+        json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err), *map = json_object(), *pend = json_array();
         struct yentry *e = calloc(1, sizeof(*e));
-        size_t off = 0;
+        size_t off = 0, pi;
         uint32_t ln = 0;
-        bool in_block = false;
+        const json_t *pe;
 
-        if (md == NULL || e == NULL) {
-                if (e == NULL)
+        if (md == NULL || e == NULL || map == NULL || pend == NULL) {
+                if (md != NULL)
                         prc_err_oom(err, "yarn.lock");
                 goto fail;
         }
+        e->map = map;
+        e->pend = pend;
         if (json_object_set_new(prc_md_details(md), "lockfile_version", json_string("yarn-v1")) != 0 ||
             json_object_set_new(prc_md_details(md), "direct_known", json_false()) != 0) {
                 prc_err_oom(err, "details");
@@ -158,6 +278,8 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                                 goto fail;
                         }
                         memset(e, 0, sizeof(*e));
+                        e->map = map;
+                        e->pend = pend;
                         e->line = ln;
                         e->open = true;
                         if (!yspecs(s, n - 1, e->specs, sizeof(e->specs))) {
@@ -180,7 +302,6 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                                         goto fail;
                                 }
                         }
-                        in_block = false;
                         continue;
                 }
                 if (!e->open) {
@@ -194,9 +315,14 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                         size_t vn = sp != NULL ? n - (size_t)(v - s) : 0;
                         char *dst = NULL;
 
-                        in_block = sp == NULL && k[kn - 1] == ':';
-                        if (in_block)
-                                continue;       /* dependencies:, optionalDependencies: (edges, not components) */
+                        e->block = 0;
+                        if (sp == NULL && k[kn - 1] == ':') {
+                                /* dependencies:, optionalDependencies: the edges */
+                                e->block = kn == 13 && memcmp(k, "dependencies:", 13) == 0           ? 1
+                                           : kn == 21 && memcmp(k, "optionalDependencies:", 21) == 0 ? 2
+                                                                                                      : 3;
+                                continue;
+                        }
                         if (kn == 7 && memcmp(k, "version", 7) == 0)
                                 dst = e->version;
                         else if (kn == 8 && memcmp(k, "resolved", 8) == 0)
@@ -212,26 +338,69 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                         }
                         continue;
                 }
-                if (!in_block) {
+                if (e->block == 0) {
                         shape_at(err, ln, "a yarn.lock line indented deeper than its entry allows");
                         goto fail;
                 }
+                if (e->block < 3 && !ypend(e, md, s + ind, n - ind, ln, err))
+                        goto fail;
         }
         if (!yflush(md, e, err))
                 goto fail;
+        json_array_foreach(pend, pi, pe)
+                if (!yedge(md, map, (size_t)json_integer_value(json_array_get(pe, 0)),
+                           json_string_value(json_array_get(pe, 1)), json_string_value(json_array_get(pe, 2)),
+                           json_is_true(json_array_get(pe, 3)), err))
+                        goto fail;
+        if (!prc_md_edges_finish(md, err))
+                goto fail;
         free(e);
+        json_decref(map);
+        json_decref(pend);
         return md;
 fail:
         free(e);
+        json_decref(map);
+        json_decref(pend);
         json_decref(md);
         return NULL;
 }
 
 /* ------------------------------------------------------------------ yarn.lock, berry (YAML) */
 
+/*
+ * Berry entries list dependencies (optional ones too, flagged in dependenciesMeta) in the order of
+ * the entries the loop above added.  peerDependencies are not edges of the entry: the package that
+ * depends on it provides them.
+ */
+static bool berry_edges(json_t *md, const json_t *doc, const json_t *map, prc_err *err)
+{
+        const char *key, *name;
+        const json_t *e, *v;
+        size_t i = 0;
+
+        json_object_foreach((json_t *)doc, key, e) {
+                const json_t *meta = json_object_get(e, "dependenciesMeta");
+                if (strcmp(key, "__metadata") == 0)
+                        continue;
+                json_object_foreach(json_object_get(e, "dependencies"), name, v) {
+                        char vb[64];
+                        const char *range = npm_scalar(v, vb, sizeof(vb));
+                        bool opt = json_is_true(json_object_get(json_object_get(meta, name), "optional"));
+                        if (range == NULL)
+                                return shape_at(err, 0, "a yarn.lock dependency range that is not a string");
+                        if (!yedge(md, map, i, name, range, opt, err))
+                                return false;
+                }
+                i++;
+        }
+        return prc_md_edges_finish(md, err);
+}
+
 static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
 {
         json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err), *direct = json_object();
+        json_t *map = json_object();
         const json_t *meta = json_object_get(doc, "__metadata"), *e, *v;
         const char *key, *k;
         char buf[32], name[PRC_MD_STR_MAX + 1];
@@ -239,8 +408,8 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
         npm_cur cur = { 0, 1 };
         long lv;
 
-        if (md == NULL || direct == NULL) {
-                if (direct == NULL)
+        if (md == NULL || direct == NULL || map == NULL) {
+                if (md != NULL)
                         prc_err_oom(err, "yarn.lock");
                 goto fail;
         }
@@ -340,10 +509,16 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                     !prc_md_not_extracted(md, name, "a soft link (link: or portal:) to a folder: its own "
                                           "dependencies are in that folder's package.json", line, err))
                         goto fail;
+                if (!ydesc_map(map, key, json_array_size(json_object_get(md, "dependencies")) - 1, err))
+                        goto fail;
         }
+        if (!berry_edges(md, doc, map, err))
+                goto fail;
+        json_decref(map);
         json_decref(direct);
         return md;
 fail:
+        json_decref(map);
         json_decref(direct);
         json_decref(md);
         return NULL;
@@ -384,6 +559,7 @@ struct pnpm {
         int            major;
         json_t        *direct;          /* "name@version" -> scope of the importer list that names it */
         json_t        *reach;           /* v9: "name@version" -> "runtime" | "dev" | "optional" */
+        json_t        *at;              /* packages key -> dependency index */
 };
 
 /* Strip a peer suffix: v6/v9 "(peer@1)", v5 "_peer@1". */
@@ -547,6 +723,56 @@ static bool pnpm_reach(struct pnpm *p, prc_err *err)
         return ok;
 }
 
+/*
+ * The edges: v5 and v6 packages, v9 snapshots (a package's peer variants together) list
+ * dependencies and optionalDependencies by name and version ("1.0.0", "1.0.0(peer@2)" or "_peer@2"),
+ * an alias by its key ("/other/1.0.0", v9 "other@1.0.0"), a workspace link as "link:..." (not a
+ * package of the lockfile: no edge).  at maps each packages key to its dependency index.
+ */
+static bool pnpm_edges(struct pnpm *p, const json_t *at, prc_err *err)
+{
+        const json_t *rows = json_object_get(p->doc, p->major == 9 ? "snapshots" : "packages"), *e, *v, *ix;
+        const char *key, *name;
+        char n0[PRC_MD_STR_MAX + 1], v0[PRC_MD_STR_MAX + 1], k[2 * PRC_MD_STR_MAX + 8];
+
+        json_object_foreach((json_t *)rows, key, e) {
+                size_t from;
+
+                if (p->major == 9) {
+                        if (!pnpm_key(key, 9, n0, v0, sizeof(n0)))
+                                continue;
+                        snprintf(k, sizeof(k), "%s@%s", n0, v0);
+                        ix = json_object_get(at, k);
+                } else {
+                        ix = json_object_get(at, key);
+                }
+                if (ix == NULL)
+                        continue;       /* v9: a snapshot of no package (the packages section lists them all) */
+                from = (size_t)json_integer_value(ix);
+                for (int l = 0; l < 2; l++)
+                        json_object_foreach(json_object_get(e, l ? "optionalDependencies" : "dependencies"), name, v) {
+                                const char *x = json_string_value(v);
+                                size_t b;
+                                if (x == NULL || strncmp(x, "link:", 5) == 0)
+                                        continue;
+                                b = bare_len(x, p->major);
+                                if (x[0] == '/' || (p->major == 9 && b > 1 && memchr(x + 1, '@', b - 1) != NULL))
+                                        snprintf(k, sizeof(k), "%.*s", (int)(p->major == 9 ? b : strlen(x)), x);
+                                else if (p->major == 9)
+                                        snprintf(k, sizeof(k), "%s@%.*s", name, (int)b, x);
+                                else
+                                        snprintf(k, sizeof(k), "/%s%s%s", name, p->major == 5 ? "/" : "@", x);
+                                ix = json_object_get(at, k);
+                                if (ix == NULL && x[0] != '/' && p->major != 9)
+                                        ix = json_object_get(at, k + 1);        /* a key written without '/' */
+                                if (ix != NULL ? !prc_md_edge(p->md, from, (size_t)json_integer_value(ix), err)
+                                               : l == 0 && !prc_md_edge_unresolved(p->md, from, name, x, err))
+                                        return false;
+                        }
+        }
+        return prc_md_edges_finish(p->md, err);
+}
+
 static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
 {
         const json_t *imps = json_object_get(p->doc, "importers"), *pkgs = json_object_get(p->doc, "packages"), *e;
@@ -602,6 +828,11 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 d = npm_add_dep(p->md, name, scope, json_object_get(p->direct, id) != NULL, line, NULL, version, err);
                 if (d == NULL)
                         return NULL;
+                if (json_object_set_new(p->at, key,
+                                        json_integer((json_int_t)json_array_size(json_object_get(p->md,
+                                                                                                 "dependencies")) -
+                                                     1)) != 0)
+                        return prc_err_oom(err, "pnpm edges"), NULL;
                 if (json_is_true(json_object_get(e, "requiresBuild")) &&
                     !npm_note_dep(p->md, "install_scripts", line, err))
                         return NULL;
@@ -628,6 +859,8 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                                 return prc_err_is_set(err) ? NULL : (prc_err_oom(err, "purl"), NULL);
                 }
         }
+        if (!pnpm_edges(p, p->at, err))
+                return NULL;
         return p->md;
 }
 
@@ -656,7 +889,8 @@ json_t *prc_x_pnpm_lock(const prc_xin *in, prc_err *err)
         p.md = prc_md_new(in, "pnpm-lock", "npm", "lockfile", err);
         p.direct = json_object();
         p.reach = json_object();
-        if (p.md == NULL || p.direct == NULL || p.reach == NULL ||
+        p.at = json_object();
+        if (p.md == NULL || p.direct == NULL || p.reach == NULL || p.at == NULL ||
             !prc_md_set_str(prc_md_details(p.md), "lockfile_version", lv, err)) {
                 if (!prc_err_is_set(err))
                         prc_err_oom(err, "pnpm-lock.yaml");
@@ -668,6 +902,7 @@ out:
                 json_decref(p.md);
         json_decref(p.direct);
         json_decref(p.reach);
+        json_decref(p.at);
         json_decref(p.doc);
         return md;
 }

@@ -438,15 +438,72 @@ static const char *jstr(const json_t *o, const char *k)
         return json_string_value(json_object_get(o, k));
 }
 
+/* "tfm\x1fid" with the id lower-cased: NuGet ids are case-insensitive. */
+static void lock_key(char *out, size_t cap, const char *tfm, size_t tn, const char *id)
+{
+        size_t k = (size_t)snprintf(out, cap, "%.*s\x1f%s", (int)tn, tfm, id);
+
+        for (size_t i = tn + 1; i < k && i < cap; i++)
+                if (out[i] >= 'A' && out[i] <= 'Z')
+                        out[i] = (char)(out[i] - 'A' + 'a');
+}
+
+/*
+ * The edges: a package's "dependencies" name packages of its own target framework; a runtime
+ * section ("net8.0/linux-x64") lists only what differs there, so its packages also reach its
+ * framework's ("net8.0").  rows holds [tfm, dependencies] per dependency index.
+ */
+static bool lock_edges(json_t *md, const json_t *rows, prc_err *err)
+{
+        json_t *at = json_object();
+        const json_t *row, *v, *ix;
+        const char *id;
+        char key[2 * PRC_MD_STR_MAX + 8];
+        size_t i;
+
+        if (at == NULL)
+                return prc_err_oom(err, "packages.lock.json edges");
+        json_array_foreach(rows, i, row) {
+                const char *tfm = json_string_value(json_array_get(row, 0));
+                lock_key(key, sizeof(key), tfm, strlen(tfm),
+                         json_string_value(json_object_get(json_array_get(json_object_get(md, "dependencies"), i),
+                                                           "name")));
+                if (json_object_set_new(at, key, json_integer((json_int_t)i)) != 0) {
+                        json_decref(at);
+                        return prc_err_oom(err, "packages.lock.json edges");
+                }
+        }
+        json_array_foreach(rows, i, row) {
+                const char *tfm = json_string_value(json_array_get(row, 0));
+                json_object_foreach(json_array_get(row, 1), id, v) {
+                        lock_key(key, sizeof(key), tfm, strlen(tfm), id);
+                        ix = json_object_get(at, key);
+                        if (ix == NULL && strchr(tfm, '/') != NULL) {
+                                lock_key(key, sizeof(key), tfm, (size_t)(strchr(tfm, '/') - tfm), id);
+                                ix = json_object_get(at, key);
+                        }
+                        if (ix != NULL ? !prc_md_edge(md, i, (size_t)json_integer_value(ix), err)
+                                       : !prc_md_edge_unresolved(md, i, id, json_string_value(v), err)) {
+                                json_decref(at);
+                                return false;
+                        }
+                }
+        }
+        json_decref(at);
+        return prc_md_edges_finish(md, err);
+}
+
 json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
 {
+        json_t *rows = json_array();
         json_t *doc, *md = NULL, *scratch = json_array(), *requires = json_object(), *tfms = json_array();
         const json_t *ver, *deps, *pkgs;
         const char *tfm;
         prc_mx_loc loc;
 
-        if (scratch == NULL || requires == NULL || tfms == NULL) {
+        if (scratch == NULL || requires == NULL || tfms == NULL || rows == NULL) {
                 prc_err_oom(err, "packages.lock.json");
+                json_decref(rows);
                 json_decref(scratch);
                 json_decref(requires);
                 json_decref(tfms);
@@ -558,14 +615,22 @@ json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
                                         goto fail;
                                 }
                         }
+                        if (json_array_append_new(rows, json_pack("[sO?]", tfm, sub)) != 0) {
+                                prc_err_oom(err, "packages.lock.json edges");
+                                goto fail;
+                        }
                 }
         }
+        if (!lock_edges(md, rows, err))
+                goto fail;
+        json_decref(rows);
         json_decref(doc);
         json_decref(scratch);
         json_decref(requires);
         json_decref(tfms);
         return md;
 fail:
+        json_decref(rows);
         json_decref(md);
         json_decref(doc);
         json_decref(scratch);

@@ -8,6 +8,7 @@
 #include "content/extract/python.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,89 @@ static bool edge(json_t *md, const char *from, const char *version, json_t *to, 
             json_object_set_new(o, "to", to) != 0)
                 return py_oom(err);
         return prc_md_set_str(o, "from", from, err) && prc_md_set_str(o, "version", version, err);
+}
+
+/* The PEP 503 name a details.edges target starts with (a name, or a PEP 508 string's name part). */
+static char *edge_name(const char *s)
+{
+        size_t n = 0;
+
+        while (s[n] != '\0' && (isalnum((unsigned char)s[n]) || s[n] == '-' || s[n] == '_' || s[n] == '.'))
+                n++;
+        {
+                char *cut = py_dupn(s, n), *out;
+                if (cut == NULL)
+                        return NULL;
+                out = py_norm(cut);
+                free(cut);
+                return out;
+        }
+}
+
+/*
+ * depends_on from details.edges: the source is the dependency of that name and version (an edge from
+ * the project itself, which is no dependency, is not graphed); a target is the one dependency of that
+ * name.  A name the lock does not hold (a dependency under a marker or extra the resolver left out) or
+ * holds in several versions (uv forks by marker) is not graphed.
+ */
+static bool link_edges(json_t *md, prc_err *err)
+{
+        json_t *byname = json_object(), *deps = json_object_get(md, "dependencies"), *d, *l;
+        const json_t *e, *t;
+        size_t i, k;
+        bool ok = byname != NULL || py_oom(err);
+
+        json_array_foreach(deps, i, d) {
+                char *n = py_norm(json_string_value(json_object_get(d, "name")));
+                if (!ok || n == NULL) {
+                        free(n);
+                        ok = ok && py_oom(err);
+                        break;
+                }
+                l = json_object_get(byname, n);
+                if (l == NULL && (json_object_set_new(byname, n, l = json_array()) != 0 || l == NULL))
+                        ok = py_oom(err);
+                else if (json_array_append_new(l, json_integer((json_int_t)i)) != 0)
+                        ok = py_oom(err);
+                free(n);
+        }
+        json_array_foreach(ok ? json_object_get(prc_md_details(md), "edges") : NULL, i, e) {
+                const char *fv = json_string_value(json_object_get(e, "version"));
+                char *fn = edge_name(json_string_value(json_object_get(e, "from")));
+                long from = -1;
+
+                if (fn == NULL) {
+                        ok = py_oom(err);
+                        break;
+                }
+                json_array_foreach(json_object_get(byname, fn), k, t) {
+                        const char *v = json_string_value(json_object_get(
+                                json_array_get(deps, (size_t)json_integer_value(t)), "resolved"));
+                        if (fv == NULL || (v != NULL && strcmp(v, fv) == 0))
+                                from = (long)json_integer_value(t);
+                }
+                free(fn);
+                if (from < 0)
+                        continue;
+                json_array_foreach(json_object_get(e, "to"), k, t) {
+                        char *tn = edge_name(json_string_value(t));
+                        if (tn == NULL) {
+                                ok = py_oom(err);
+                                break;
+                        }
+                        l = json_object_get(byname, tn);
+                        free(tn);
+                        if (json_array_size(l) == 1 &&
+                            !prc_md_edge(md, (size_t)from, (size_t)json_integer_value(json_array_get(l, 0)), err)) {
+                                ok = false;
+                                break;
+                        }
+                }
+                if (!ok)
+                        break;
+        }
+        json_decref(byname);
+        return ok && prc_md_edges_finish(md, err);
 }
 
 static bool version_detail(json_t *md, const char *key, json_t *v, prc_err *err)
@@ -380,6 +464,8 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                         goto fail;
         }
         (void)v1;
+        if (!link_edges(md, err))
+                goto fail;
         json_decref(doc);
         return md;
 fail:
@@ -561,6 +647,8 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                 if (!edge(md, name, version, dep_names(json_object_get(p, "dependencies")), err))
                         goto fail;
         }
+        if (!link_edges(md, err))
+                goto fail;
         json_decref(run);
         json_decref(dev);
         json_decref(doc);
@@ -658,6 +746,8 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                 if (!edge(md, name, version, dep_names(json_object_get(p, "dependencies")), err))
                         goto fail;
         }
+        if (!link_edges(md, err))
+                goto fail;
         json_decref(doc);
         return md;
 fail:

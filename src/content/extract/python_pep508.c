@@ -532,8 +532,15 @@ bool py_set_hash(json_t *dep, const char *text, prc_err *err)
         char *alg;
         bool ok;
 
-        if (text[k] == '\0' || k == 0)
-                return prc_md_set_integrity(dep, NULL, text, err);
+        /* NAME:VALUE (pip, uv, poetry) or NAME=VALUE; without a name or a value it is no hash */
+        if (text[k] == '\0' || k == 0 || text[k + 1] == '\0') {
+                const json_t *line = json_object_get(dep, "line");
+
+                prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a hash that is not NAME:VALUE (\"%.64s\")", text);
+                if (json_is_integer(line))
+                        prc_err_set_line(err, (uint32_t)json_integer_value(line), 0);
+                return false;
+        }
         if ((alg = py_dupn(text, k)) == NULL)
                 return py_oom(err);
         ok = prc_md_set_integrity(dep, alg, text + k + 1, err);

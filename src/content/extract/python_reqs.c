@@ -392,8 +392,10 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                 d = NULL;
         py_req_free(&r);
         if (d != NULL && hashes != NULL) {
-                if (!py_set_hash(d, json_string_value(json_array_get(hashes, 0)), err))
+                if (!py_set_hash(d, json_string_value(json_array_get(hashes, 0)), err)) {
+                        prc_err_set_line(err, q->line, 0);
                         d = NULL;
+                }
                 else if (json_array_size(hashes) > 1) {
                         /* every --hash pip would accept, when there are several */
                         json_t *a = py_det_array(q->md, "hashes", err), *o = NULL;
