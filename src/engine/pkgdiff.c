@@ -536,18 +536,31 @@ static bool change(json_t *list, const char *kind, bool risky, const char *path,
  * .SRCINFO each list the sources, so an index alone names two), same
  * architecture suffix, same index.
  */
-static const json_t *old_source_at(const json_t *old, const char *path, const char *arch, json_int_t index)
+/*
+ * The old version's source at the same place (path, arch, index).  A PKGBUILD
+ * may assign the same array more than once (conditionally, or by mistake):
+ * an entry with the same text at that place is preferred, so a version
+ * compared with itself is never risky.
+ */
+static const json_t *old_source_at(const json_t *old, const char *path, const char *arch, json_int_t index,
+                                   const char *source)
 {
-        const json_t *s;
+        const json_t *s, *first = NULL;
         size_t i;
 
-        json_array_foreach(json_object_get(old, "sources"), i, s)
-                if (strcmp(json_string_value(json_object_get(s, "arch")), arch) == 0 &&
-                    json_integer_value(json_object_get(s, "index")) == index &&
-                    path != NULL && json_is_string(json_object_get(s, "path")) &&
-                    strcmp(json_string_value(json_object_get(s, "path")), path) == 0)
+        json_array_foreach(json_object_get(old, "sources"), i, s) {
+                const char *src = json_string_value(json_object_get(s, "source"));
+                if (strcmp(json_string_value(json_object_get(s, "arch")), arch) != 0 ||
+                    json_integer_value(json_object_get(s, "index")) != index || path == NULL ||
+                    !json_is_string(json_object_get(s, "path")) ||
+                    strcmp(json_string_value(json_object_get(s, "path")), path) != 0)
+                        continue;
+                if (source != NULL && src != NULL && strcmp(src, source) == 0)
                         return s;
-        return NULL;
+                if (first == NULL)
+                        first = s;
+        }
+        return first;
 }
 
 json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
@@ -594,7 +607,8 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 const char *arch = json_string_value(json_object_get(v, "arch"));
                 if (!ok || json_is_true(json_object_get(v, "checked")) || json_is_true(json_object_get(v, "vcs")))
                         continue;
-                o = old_source_at(old, PATH(v), arch, json_integer_value(json_object_get(v, "index")));
+                o = old_source_at(old, PATH(v), arch, json_integer_value(json_object_get(v, "index")),
+                                  json_string_value(json_object_get(v, "source")));
                 /* Unverified before at the same place: not new.  Checked before, or new: a reviewer must see it. */
                 if (o != NULL && !json_is_true(json_object_get(o, "checked")) &&
                     !json_is_true(json_object_get(o, "vcs")))
