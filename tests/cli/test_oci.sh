@@ -71,7 +71,12 @@ run_plan_argv() {
                 '{"type":"execute"}' >"$TMP/req"
         /usr/bin/python3 -c 'import json,sys; print("\0".join(json.load(sys.stdin)["argv"]), end="")' <<<"$OUT" >"$TMP/argv0"
         mkdir -m 777 "$TMP/o"
-        "$@" xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl"' 2>/dev/null' sh
+        # The runtime's own stderr is kept: a refusal by the runtime is shown, not a bare failure.
+        "$@" xargs -0 -a "$TMP/argv0" sh -c 'exec "$@" <'"$TMP/req"' >'"$TMP/o/out.jsonl"' 2>'"$TMP/o/rt.err" sh || {
+                fail "the runtime refused the planned argv: $(head -c 2000 "$TMP/o/rt.err")"
+                as_user rm -rf "$snap"
+                return 1
+        }
         as_user rm -rf "$snap"
         run "$PRC" adapter validate-output --manifest "$TMP/m.yaml" --file "$TMP/o/out.jsonl"
         expect_rc 0
@@ -220,6 +225,24 @@ t_sleeper_times_out_and_its_container_is_removed() {
         container_gone
 }
 
+# wait_running WHAT: waits for the container whose name the hook wrote to $TMP/o/name to be running.
+# It stops early when prc has already ended ($TMP/o/rc), and on failure says why: prc's status and
+# stderr and what docker knows of the container, so a failure on a loaded CI host can be read.
+wait_running() {
+        local i name=
+        for i in $(seq 1 1200); do
+                [ -s "$TMP/o/name" ] && name=$(cat "$TMP/o/name")
+                [ -n "$name" ] && [ -n "$(docker ps -q --filter "name=^/$name\$" --filter status=running)" ] &&
+                        return 0
+                [ -s "$TMP/o/rc" ] && break
+                sleep 0.1
+        done
+        fail "the $1 container never ran (container '${name:-none}'; prc status '$(cat "$TMP/o/rc" 2>/dev/null)')"
+        sed 's/^/    prc stderr: /' "$TMP/o/err" >&2 2>/dev/null || true
+        [ -z "$name" ] || docker ps -a --filter "name=^/$name\$" --format '    docker: {{.Names}} {{.Status}}' >&2 || true
+        return 1
+}
+
 t_sigterm_during_a_run_removes_its_container_and_snapshot() {
         need_oci
         local pid i
@@ -229,18 +252,12 @@ t_sigterm_during_a_run_removes_its_container_and_snapshot() {
         ( st=0; PRC_OCI_TMPDIR=$TMP/snaps PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" \
                 as_user "$PRC_T" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
                 --format json >"$TMP/o/out" 2>"$TMP/o/err" || st=$?; echo "$st" >"$TMP/o/rc" ) &
-        for i in $(seq 1 300); do
-                [ -s "$TMP/o/name" ] && [ -n "$(docker ps -q --filter "name=^/$(cat "$TMP/o/name")\$" \
-                        --filter status=running)" ] && break
-                sleep 0.1
-        done
-        [ -n "$(docker ps -q --filter "name=^/$(cat "$TMP/o/name")\$" --filter status=running)" ] ||
-                fail "the sleeper container never ran"
+        wait_running sleeper || { wait; return 1; }
         # prc itself (env execs it), not runuser or the docker client: its command line starts with the binary.
         pid=$(pgrep -f -- "^$PRC_T adapter run-oci --manifest $TMP/m.yaml" | head -n 1)
         [ -n "$pid" ] || fail "no prc process to signal"
         kill -TERM "$pid"
-        for i in $(seq 1 300); do [ -s "$TMP/o/rc" ] && break; sleep 0.1; done
+        for i in $(seq 1 1200); do [ -s "$TMP/o/rc" ] && break; sleep 0.1; done
         wait
         [ -s "$TMP/o/rc" ] || fail "prc did not end after SIGTERM"
         # Ended by the signal it got (128 + 15), after cleaning up and writing the record.
@@ -280,18 +297,13 @@ t_client_killed_by_a_foreign_signal_is_an_execution_error() {
         ( st=0; PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" \
                 as_user "$PRC_T" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
                 --format json >"$TMP/o/out" 2>"$TMP/o/err" || st=$?; echo "$st" >"$TMP/o/rc" ) &
-        for i in $(seq 1 300); do
-                [ -s "$TMP/o/name" ] && [ -n "$(docker ps -q --filter "name=^/$(cat "$TMP/o/name")\$" \
-                        --filter status=running)" ] && break
-                sleep 0.1
-        done
+        wait_running lingerer || { wait; return 1; }
         name=$(cat "$TMP/o/name")
-        [ -n "$(docker ps -q --filter "name=^/$name\$" --filter status=running)" ] || fail "the lingerer never ran"
         # The runtime client: the only process whose command line names this run's container.
         cpid=$(pgrep -f -- "--name=$name" | head -n 1)
         [ -n "$cpid" ] || fail "no runtime client to kill"
         kill -KILL "$cpid"
-        for i in $(seq 1 300); do [ -s "$TMP/o/rc" ] && break; sleep 0.1; done
+        for i in $(seq 1 1200); do [ -s "$TMP/o/rc" ] && break; sleep 0.1; done
         wait
         expect_eq "$(cat "$TMP/o/rc")" 3
         OUT=$(cat "$TMP/o/out")
