@@ -41,7 +41,7 @@ PRC_FUZZ_TARGET(aur)
         docs[nd++] = (prc_adoc){ "PKGBUILD", PRC_AK_PKGBUILD, d };
         docs[nd++] = (prc_adoc){ "x.install", PRC_AK_INSTALL, d };
         for (size_t i = 0; i < prc_analysis_count; i++) {
-                prc_ainput in = { NULL, 0, si != NULL ? docs : docs + 1, si != NULL ? 3 : 2, NULL, 0, NULL };
+                prc_ainput in = { NULL, 0, si != NULL ? docs : docs + 1, si != NULL ? 3 : 2, NULL, 0, NULL, NULL };
                 prc_obs_list l = { 0 };
                 bool gap = false;
                 prc_err_init(&err);

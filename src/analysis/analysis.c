@@ -23,6 +23,69 @@ struct prc_actx {
         json_t             *values;     /* owned: reviewer values */
 };
 
+/* A set of document addresses, open addressing; the documents outlive it. */
+struct prc_amemo {
+        const void **slot;
+        size_t       cap, n;    /* cap: a power of two, or 0 */
+};
+
+prc_amemo *prc_amemo_new(void)
+{
+        return calloc(1, sizeof(prc_amemo));
+}
+
+void prc_amemo_free(prc_amemo *m)
+{
+        if (m == NULL)
+                return;
+        free(m->slot);
+        free(m);
+}
+
+static size_t memo_at(const prc_amemo *m, const void *p)
+{
+        uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+        size_t i = (size_t)(h >> 32) & (m->cap - 1);
+
+        while (m->slot[i] != NULL && m->slot[i] != p)
+                i = (i + 1) & (m->cap - 1);
+        return i;
+}
+
+static bool memo_has(const prc_amemo *m, const void *p)
+{
+        return m != NULL && m->cap > 0 && m->slot[memo_at(m, p)] == p;
+}
+
+static void memo_put(prc_amemo *m, const void *p)
+{
+        if (m == NULL || memo_has(m, p))
+                return;
+        if (2 * (m->n + 1) > m->cap) {
+                prc_amemo g = { calloc(m->cap ? 2 * m->cap : 64, sizeof(void *)), m->cap ? 2 * m->cap : 64, 0 };
+                if (g.slot == NULL)
+                        return;
+                for (size_t i = 0; i < m->cap; i++)
+                        if (m->slot[i] != NULL)
+                                g.slot[memo_at(&g, m->slot[i])] = m->slot[i];
+                free(m->slot);
+                m->slot = g.slot;
+                m->cap = g.cap;
+        }
+        m->slot[memo_at(m, p)] = p;
+        m->n++;
+}
+
+bool prc_act_tokens_known(const prc_actx *cx, const json_t *tokens)
+{
+        return memo_has(cx->in->memo, tokens);
+}
+
+void prc_act_tokens_good(const prc_actx *cx, const json_t *tokens)
+{
+        memo_put(cx->in->memo, tokens);
+}
+
 const prc_analysis *prc_analysis_find(const char *id)
 {
         for (size_t i = 0; i < prc_analysis_count; i++)
@@ -159,6 +222,40 @@ oom:
         return NULL;
 }
 
+/*
+ * The dedup key of a location: its fields as stored (line 0 and a missing
+ * text or detail are absent), each string with its length, so two keys are
+ * equal exactly when the locations are.  Cheaper than dumping the object.
+ */
+static char *location_key(const json_t *l)
+{
+        const char *f[3] = { json_string_value(json_object_get(l, "path")),
+                             json_string_value(json_object_get(l, "text")),
+                             json_string_value(json_object_get(l, "detail")) };
+        size_t n[3], len = 64, o;
+        char *key;
+
+        for (size_t i = 0; i < 3; i++) {
+                n[i] = f[i] != NULL ? strlen(f[i]) : 0;
+                len += n[i] + 24;
+        }
+        key = malloc(len);
+        if (key == NULL)
+                return NULL;
+        o = (size_t)snprintf(key, len, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(l, "line")));
+        for (size_t i = 0; i < 3; i++) {
+                if (f[i] == NULL) {
+                        o += (size_t)snprintf(key + o, len - o, "|-");
+                        continue;
+                }
+                o += (size_t)snprintf(key + o, len - o, "|%zu:", n[i]);
+                memcpy(key + o, f[i], n[i]);
+                o += n[i];
+                key[o] = 0;
+        }
+        return key;
+}
+
 bool prc_act_found(prc_actx *cx, const char *path, uint32_t line, const char *text, const char *detail,
                    prc_err *err)
 {
@@ -167,7 +264,7 @@ bool prc_act_found(prc_actx *cx, const char *path, uint32_t line, const char *te
 
         if (l == NULL)
                 return prc_err_oom(err, "an analysis location");
-        key = json_dumps(l, JSON_SORT_KEYS | JSON_COMPACT);
+        key = location_key(l);
         if (key == NULL) {
                 json_decref(l);
                 return prc_err_oom(err, "an analysis location");

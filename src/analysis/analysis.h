@@ -57,6 +57,17 @@ typedef struct prc_adoc {
         const json_t *doc;      /* borrowed: checked with prc_tokens_check */
 } prc_adoc;
 
+/*
+ * What the analyses of one scan share beyond their input (opaque): the
+ * run: and RUN token documents already found in shape, so each is checked
+ * once per scan, not once per analysis.  Owned by the scan; the documents
+ * it names must outlive it.
+ */
+typedef struct prc_amemo prc_amemo;
+
+prc_amemo *prc_amemo_new(void);         /* NULL: out of memory (analyses then check every time) */
+void prc_amemo_free(prc_amemo *m);
+
 /* What analyses read.  Everything is borrowed from the scan for the duration of one run. */
 typedef struct prc_ainput {
         const prc_tfile *files;         /* inventory, sorted by path */
@@ -66,6 +77,7 @@ typedef struct prc_ainput {
         const prc_gap   *gaps;          /* content coverage gaps: refusals, recovered parses, unresolved inputs */
         size_t           ngaps;
         const json_t    *mdocs;         /* ManifestDocs checked by prc_mdoc_check, sorted by "path"; may be NULL */
+        prc_amemo       *memo;          /* shared by the run's analyses; may be NULL */
 } prc_ainput;
 
 typedef struct prc_actx prc_actx;       /* opaque: one analysis run */
@@ -128,6 +140,14 @@ bool prc_act_value(prc_actx *cx, const char *path, json_t *value, prc_err *err) 
  * *pos is the index to start from; it is left at the document returned.
  */
 const json_t *prc_act_mdoc(const prc_actx *cx, unsigned kinds, size_t *pos);
+
+/*
+ * Has an analysis of this scan already found tokens (a run: or RUN's) in
+ * shape (prc_sh_check_tokens)?  Then they need no second check.
+ */
+bool prc_act_tokens_known(const prc_actx *cx, const json_t *tokens);
+/* Remember that tokens are in shape (best effort: out of memory only means checking them again). */
+void prc_act_tokens_good(const prc_actx *cx, const json_t *tokens);
 
 /* Is there a coverage gap on path (a refusal, a recovered parse)? */
 bool prc_act_path_gap(const prc_actx *cx, const char *path);

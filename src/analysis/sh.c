@@ -15,6 +15,7 @@
 
 struct chk {
         prc_err *err;
+        bool     implied;       /* prc_sh_check_tokens: the format key is implied, not read */
         char     ptr[128];
 };
 
@@ -125,7 +126,8 @@ static bool pkgbuild_ok(struct chk *c, const json_t *doc)
         size_t i;
         json_t *x;
 
-        if (!keys_ok(c, doc, dkeys, dreq) || !errors_ok(c, doc))
+        /* dreq[0] is "format": a run:'s or RUN's tokens have none, it is implied. */
+        if (!keys_ok(c, doc, dkeys, c->implied ? dreq + 1 : dreq) || !errors_ok(c, doc))
                 return false;
         if (!json_is_array(json_object_get(doc, "assignments")) || !json_is_array(json_object_get(doc, "functions")) ||
             !json_is_array(json_object_get(doc, "commands")))
@@ -224,6 +226,22 @@ bool prc_sh_check(const json_t *doc, bool srcinfo, prc_err *err)
         if (!json_is_object(doc) || f == NULL || strcmp(f, srcinfo ? "srcinfo" : "pkgbuild") != 0)
                 return bad(&c, "not a document of the expected format");
         return srcinfo ? srcinfo_ok(&c, doc) : pkgbuild_ok(&c, doc);
+}
+
+bool prc_sh_check_tokens(const json_t *tokens, prc_err *err)
+{
+        struct chk c = { .err = err, .implied = true, .ptr = "" };
+        json_t *empty;
+        bool ok;
+
+        if (json_is_object(tokens))
+                return pkgbuild_ok(&c, tokens);
+        empty = json_object();
+        if (empty == NULL)
+                return prc_err_oom(err, "a token document");
+        ok = pkgbuild_ok(&c, empty);
+        json_decref(empty);
+        return ok;
 }
 
 /* --- normalization --- */

@@ -31,6 +31,12 @@
  * first bad field).
  */
 bool prc_sh_check(const json_t *doc, bool srcinfo, prc_err *err) PRC_MUST_CHECK;
+/*
+ * The same check of the tokens of a workflow run: or a Dockerfile RUN (no
+ * format key; anything but an object reads as {}): exactly what prc_sh_check
+ * says of a copy with "format": "pkgbuild", without the copy.
+ */
+bool prc_sh_check_tokens(const json_t *tokens, prc_err *err) PRC_MUST_CHECK;
 
 /* What normalizing a word met (bits of prc_shw.fl). */
 enum {

@@ -725,18 +725,17 @@ out:
  */
 static bool tokens_checked(prc_actx *cx, const json_t *tok, const char *path, uint32_t line, bool *ok, prc_err *err)
 {
-        json_t *doc = json_copy((json_t *)tok);
         prc_err ce;
 
-        if (doc == NULL || json_object_set_new(doc, "format", json_string("pkgbuild")) != 0) {
-                json_decref(doc);
-                return prc_err_oom(err, "a token document");
-        }
+        *ok = true;
+        if (prc_act_tokens_known(cx, tok))
+                return true;    /* another analysis of this run checked them */
         prc_err_init(&ce);
-        *ok = prc_sh_check(doc, false, &ce);
-        json_decref(doc);
-        if (*ok)
+        *ok = prc_sh_check_tokens(tok, &ce);
+        if (*ok) {
+                prc_act_tokens_good(cx, tok);
                 return true;
+        }
         if (ce.cls == PRC_E_OUT_OF_MEMORY) {
                 *err = ce;
                 return false;

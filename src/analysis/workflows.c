@@ -232,23 +232,22 @@ static bool expr_calls(const json_t *x, const char *fn)
 static bool run_tokens_ok(prc_actx *cx, const char *path, const json_t *step, bool *out_ok, prc_err *err)
 {
         const json_t *t = json_object_get(json_object_get(step, "run"), "tokens");
-        json_t *c;
         prc_err e;
         char why[400];
 
         *out_ok = true;
-        if (t == NULL || json_is_null(t))
+        if (t == NULL || json_is_null(t) || prc_act_tokens_known(cx, t))
                 return true;
-        c = json_is_object(t) ? json_copy((json_t *)t) : json_object();
-        if (c == NULL || json_object_set_new(c, "format", json_string("pkgbuild")) != 0) {
-                json_decref(c);
-                return prc_err_oom(err, "a run: script's tokens");
-        }
         prc_err_init(&e);
-        *out_ok = prc_sh_check(c, false, &e);
-        json_decref(c);
-        if (*out_ok)
+        *out_ok = prc_sh_check_tokens(t, &e);
+        if (*out_ok) {
+                prc_act_tokens_good(cx, t);
                 return true;
+        }
+        if (e.cls == PRC_E_OUT_OF_MEMORY) {
+                *err = e;
+                return false;
+        }
         snprintf(why, sizeof(why), "run: tokens have the wrong shape (%s: %.200s at %.100s)", prc_err_name(e.cls),
                  e.msg, e.ptr);
         return prc_act_unresolved(cx, path, prc_gha_line(step), why, err);

@@ -549,16 +549,7 @@ static bool pub_cb(void *ctx, const prc_shp *p, prc_err *err)
  */
 static bool tokens_ok(const json_t *tokens, prc_err *err)
 {
-        json_t *c = json_copy((json_t *)tokens);        /* shallow: the members are shared */
-        bool ok;
-
-        if (c == NULL || json_object_set_new(c, "format", json_string("pkgbuild")) != 0) {
-                json_decref(c);
-                return prc_err_oom(err, "a run script's tokens");
-        }
-        ok = prc_sh_check(c, false, err);
-        json_decref(c);
-        return ok;
+        return prc_sh_check_tokens(tokens, err);
 }
 
 bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint32_t *line, prc_err *err)

@@ -85,10 +85,13 @@ static bool add(struct acc *a, const char *assertion, const json_t *env, const j
         }
         n = json_integer_value(json_object_get(a->seen, base));
         json_object_set_new(a->seen, base, json_integer(n + 1));
-        if (n > 0)
-                json_object_set_new(c, "n", json_integer(n));
-        if (!prc_jcs_digest(c, dig, err)) {
+        /* The first of its content is digested as it is: only a repeat is hashed again, with its count. */
+        if (n == 0) {
+                memcpy(dig, base, sizeof(dig));
+        } else if (json_object_set_new(c, "n", json_integer(n)) != 0 || !prc_jcs_digest(c, dig, err)) {
                 json_decref(c);
+                if (!prc_err_is_set(err))
+                        prc_err_oom(err, "a finding");
                 return false;
         }
         json_decref(c);

@@ -63,6 +63,7 @@ struct scan {
         size_t               ndocs, capdocs;
         json_t              *floor;     /* owned: the content floor record (scan.h) */
         json_t              *archive;   /* owned: an archive target's record (scan.h open_target), or NULL */
+        prc_amemo           *memo;      /* owned: what the analyses of this run share (analysis.h) */
 };
 
 static void progress(const struct scan *s, const char *stage)
@@ -785,7 +786,7 @@ static bool assess(struct scan *s, const prc_assertion *a, json_t *out_list, uns
                                        s->mdocs, &s->mdocs_read };
 
                 const prc_analysis *an = prc_analysis_find(a->analysis);
-                prc_ainput ain = { s->files, s->nfiles, s->docs, s->ndocs, tv.gaps, tv.ngaps, s->mdocs };
+                prc_ainput ain = { s->files, s->nfiles, s->docs, s->ndocs, tv.gaps, tv.ngaps, s->mdocs, s->memo };
                 bool gap = false;
 
                 prc_err_init(&ae);
@@ -1086,6 +1087,7 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                         goto out;
         }
         progress(&s, "assessing");
+        s.memo = prc_amemo_new();       /* NULL only costs time: every analysis then checks for itself */
         for (size_t i = 0; i < nas; i++)
                 if (!assess(&s, as[i], rows, counts, err))
                         goto out;
@@ -1139,6 +1141,7 @@ out:
                 json_decref((json_t *)s.docs[i].doc);
         }
         free(s.docs);
+        prc_amemo_free(s.memo);
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);

@@ -195,7 +195,7 @@ static void test_analyses_gha_a__corpus_workflows_are_judged(void)
                         snprintf(rd, sizeof(rd), "%s/%s", ed, rp->d_name);
                         files += repo_workflows(rd, mdocs);
                         for (size_t k = 0; json_array_size(mdocs) > 0 && k < PRC_ARRAY_LEN(ids); k++) {
-                                prc_ainput in = { NULL, 0, NULL, 0, NULL, 0, mdocs };
+                                prc_ainput in = { NULL, 0, NULL, 0, NULL, 0, mdocs, NULL };
                                 prc_obs_list l;
                                 bool gap = false;
                                 prc_err e;
@@ -240,7 +240,7 @@ static void test_analyses_gha_a__mistyped_details_never_crash(void)
 
         T_ASSERT(mdocs != NULL);
         for (size_t k = 0; k < PRC_ARRAY_LEN(ids); k++) {
-                prc_ainput in = { NULL, 0, NULL, 0, NULL, 0, mdocs };
+                prc_ainput in = { NULL, 0, NULL, 0, NULL, 0, mdocs, NULL };
                 prc_obs_list l;
                 bool gap = false;
                 prc_err e;

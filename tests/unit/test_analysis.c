@@ -190,7 +190,7 @@ struct run {
 static void run_one(const char *id, const prc_adoc *docs, size_t ndocs, const prc_gap *gaps, size_t ngaps,
                     struct run *r)
 {
-        prc_ainput in = { NULL, 0, docs, ndocs, gaps, ngaps, NULL };
+        prc_ainput in = { NULL, 0, docs, ndocs, gaps, ngaps, NULL, NULL };
 
         memset(r, 0, sizeof(*r));
         prc_err_init(&r->e);
