@@ -569,6 +569,10 @@ static bool is_op(const char *t)
 {
         static const char *const ops[] = { ";;&", "<<<", "<<-", ";;", ";&", "&&", "||", "|&", "<<", ">>", "<&",
                                            ">&", "<>", ">|", "&>", ";", "&", "|", "(", ")", "<", ">", NULL };
+
+        /* Most tokens are words: every operator starts with one of these. */
+        if (t[0] == 0 || strchr(";&|()<>", t[0]) == NULL)
+                return false;
         for (size_t i = 0; ops[i] != NULL; i++)
                 if (strcmp(ops[i], t) == 0)
                         return true;
@@ -579,6 +583,9 @@ static bool is_reserved(const char *t)
 {
         static const char *const w[] = { "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "{",
                                          "}", "!", "time", "esac", NULL };
+
+        if (t[0] == 0 || strchr("itedfwu{}!", t[0]) == NULL)
+                return false;   /* no reserved word starts otherwise */
         for (size_t i = 0; w[i] != NULL; i++)
                 if (strcmp(w[i], t) == 0)
                         return true;
@@ -605,7 +612,9 @@ struct walk {
         prc_sh_fn fn;
         void     *ctx;
         prc_err  *err;
-        json_t   *vars;         /* owned copy */
+        json_t   *vars;         /* the caller's (borrowed) until an assignment needs a copy (owned) */
+        bool      owned;        /* vars is the walk's own copy */
+        bool      oom;          /* that copy could not be made */
         bool      pattern;      /* at a case pattern (up to its ')'): words are not commands */
         unsigned  cases;        /* open case commands */
         bool      arr;          /* inside "name=( ... )" (which may span lines): elements are not commands */
@@ -654,6 +663,23 @@ static size_t skip_wrappers(prc_shw *w, size_t n, size_t i)
                 }
                 return i;
         }
+}
+
+/* The walk's variables to change: copied from the caller's on the first assignment (most walks make none). */
+static json_t *own_vars(struct walk *wk)
+{
+        json_t *c;
+
+        if (wk->owned)
+                return wk->vars;
+        c = wk->vars != NULL ? json_copy(wk->vars) : json_object();
+        if (c == NULL) {
+                wk->oom = true;
+                return NULL;
+        }
+        wk->vars = c;
+        wk->owned = true;
+        return c;
 }
 
 static bool walk_lines(struct walk *wk, const json_t *lines, unsigned depth);
@@ -839,6 +865,8 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                                                         continue;
                                                 memcpy(nm, cw[j].val, an);
                                                 nm[an] = 0;
+                                                if (own_vars(wk) == NULL)
+                                                        continue;
                                                 if ((cw[j].fl & (PRC_SHW_UNKNOWN | PRC_SHW_SUBST)) ||
                                                     cw[j].val[an] == '+')
                                                         json_object_del(wk->vars, nm);
@@ -859,6 +887,8 @@ static bool walk_line(struct walk *wk, const json_t *line, unsigned depth)
                                                         continue;
                                                 memcpy(nm, aw->val, an);
                                                 nm[an] = 0;
+                                                if (own_vars(wk) == NULL)
+                                                        continue;
                                                 if ((aw->fl & (PRC_SHW_UNKNOWN | PRC_SHW_SUBST)) || aw->val[an] == '+')
                                                         json_object_del(wk->vars, nm);
                                                 else
@@ -906,11 +936,17 @@ static bool walk_lines(struct walk *wk, const json_t *lines, unsigned depth)
         return true;
 }
 
+/* One walk's memory (~90 KiB) kept for the next walk of the thread: analyses walk thousands of streams. */
+static _Thread_local struct walk *spare_walk;
+
 bool prc_sh_walk(const json_t *lines, const json_t *vars, prc_sh_fn fn, void *ctx, prc_err *err)
 {
-        struct walk *wk = malloc(sizeof(*wk));
+        struct walk *wk = spare_walk;
         bool ok;
 
+        spare_walk = NULL;      /* a walk started from a callback gets its own */
+        if (wk == NULL)
+                wk = malloc(sizeof(*wk));
         if (wk == NULL)
                 return prc_err_oom(err, "a shell walk");
         wk->used = 0;
@@ -920,14 +956,18 @@ bool prc_sh_walk(const json_t *lines, const json_t *vars, prc_sh_fn fn, void *ct
         wk->fn = fn;
         wk->ctx = ctx;
         wk->err = err;
-        wk->vars = vars != NULL ? json_copy((json_t *)vars) : json_object();
-        if (wk->vars == NULL) {
-                free(wk);
-                return prc_err_oom(err, "a shell walk");
-        }
+        wk->vars = (json_t *)vars;      /* read only until own_vars() */
+        wk->owned = false;
+        wk->oom = false;
         ok = walk_lines(wk, lines, 0);
-        json_decref(wk->vars);
-        free(wk);
+        if (ok && wk->oom)
+                ok = prc_err_oom(err, "a shell walk's variables");
+        if (wk->owned)
+                json_decref(wk->vars);
+        if (spare_walk == NULL)
+                spare_walk = wk;
+        else
+                free(wk);
         return ok;
 }
 

@@ -23,7 +23,7 @@ const char *const prc_shell_downloaders[] = { "curl", "wget", "fetch", "aria2c",
 bool prc_shell_in(const char *name, const char *const *set)
 {
         for (size_t i = 0; set[i] != NULL; i++)
-                if (strcmp(name, set[i]) == 0)
+                if (name[0] == set[i][0] && strcmp(name, set[i]) == 0)
                         return true;
         return false;
 }
