@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "content/client.h"
 #include "content/floor.h"
@@ -82,6 +83,8 @@ int cli_usage(const char *what, const char *fmt, ...) PRC_PRINTF(2, 3);
 void cli_print_err(const prc_err *e);
 /* Write v as canonical JSON plus newline to stdout (exactly one document).  false on error. */
 bool cli_json_out(const json_t *v, prc_err *err) PRC_MUST_CHECK;
+/* Write canonical bytes made elsewhere (prc_jcs_write's spelling) the same way: a newline appended to b. */
+bool cli_bytes_out(prc_buf *b, prc_err *err) PRC_MUST_CHECK;
 /* An error record as a JSON object {"class","message",...}; new reference or NULL. */
 json_t *cli_err_json(const prc_err *e);
 /* Parse "--format" values; returns false (after printing usage) when not one of allowed. */

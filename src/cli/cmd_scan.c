@@ -300,7 +300,7 @@ static int run_scan(int argc, char **argv, const char *what)
         prc_aur_opts aur_opts = { 0 };
         bool aur_extra = false;
         char aur_url[PRC_AUR_URL_MAX];
-        prc_buf aur_bytes;
+        prc_buf aur_bytes, canon = { 0 };
         json_t *aur_rec = NULL;
         prc_client_opts copts;
         const char *format = "text";
@@ -487,6 +487,14 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         so.content_floor = cli_scan_floor;
         so.progress = on_progress;
+        /*
+         * The JSON record is the bytes the scan spelled for its id, kept from
+         * that pass rather than written again; a baseline or suppressions
+         * change the result after the scan, so those print it afresh.
+         */
+        prc_buf_init(&canon, (size_t)1 << 31);
+        if (strcmp(format, "json") == 0 && to.baseline == NULL && to.suppressions == NULL)
+                so.canonical_out = &canon;
         cli_interrupts ints;
         cli_interrupts_catch(&ints);
         bool scanned = prc_scan_run(&so, &res, &rc, &err);
@@ -522,11 +530,12 @@ static int run_scan(int argc, char **argv, const char *what)
                 rc = PRC_EXIT_EXEC;
                 goto out;
         }
-        if (!cli_result_out(res, format, what, &err)) {
+        if (so.canonical_out != NULL ? !cli_bytes_out(&canon, &err) : !cli_result_out(res, format, what, &err)) {
                 cli_print_err(&err);
                 rc = PRC_EXIT_EXEC;
         }
 out:
+        prc_buf_clear(&canon);
         for (size_t i = 0; i < oc.narts; i++)
                 prc_buf_clear(&oc.arts[i]);
         json_decref(res);

@@ -47,6 +47,15 @@ bool cli_json_out(const json_t *v, prc_err *err)
         return ok;
 }
 
+bool cli_bytes_out(prc_buf *b, prc_err *err)
+{
+        if (!prc_buf_putc(b, '\n', err))
+                return false;
+        if (fwrite(b->data, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
+                return prc_err_set(err, PRC_E_IO, "cannot write to standard output");
+        return true;
+}
+
 json_t *cli_err_json(const prc_err *e)
 {
         json_t *o = json_pack("{s:s,s:s}", "class", prc_err_name(e->cls), "message", e->msg);
