@@ -559,6 +559,9 @@ bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint3
         size_t i;
 
         what[0] = 0;
+        /* The uses: checks below all need an action's owner: a run: step skips them. */
+        if (json_object_get(json_object_get(step, "uses"), "owner") == NULL)
+                goto run_script;
         for (i = 0; publisher_actions[i] != NULL; i++) {
                 if (prc_gha_step_uses(step, publisher_actions[i])) {
                         snprintf(what, whatsz, "%s", publisher_actions[i]);
@@ -582,6 +585,7 @@ bool prc_gha_step_publishes(const json_t *step, char *what, size_t whatsz, uint3
                 }
                 return true;
         }
+run_script:
         if (!json_is_object(tokens))
                 return true;
         if (!tokens_ok(tokens, err))

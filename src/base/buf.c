@@ -83,6 +83,12 @@ bool prc_buf_put(prc_buf *b, const void *p, size_t n, prc_err *err)
 
 bool prc_buf_putc(prc_buf *b, uint8_t c, prc_err *err)
 {
+        /* Room already held (cap excludes the NUL's byte): the canonical writers append byte by byte. */
+        if (b->data != NULL && b->len < b->cap) {
+                b->data[b->len++] = c;
+                b->data[b->len] = 0;
+                return true;
+        }
         return prc_buf_put(b, &c, 1, err);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/compiler.h"
 #include "base/utf8.h"
 
 enum { JCS_DEPTH_MAX = 512 };   /* loaders cap depth far lower; this guards our recursion */
@@ -49,6 +50,14 @@ int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen)
         const unsigned char *pa = (const unsigned char *)a, *ea = pa + alen;
         const unsigned char *pb = (const unsigned char *)b, *eb = pb + blen;
         unsigned qa = 0, qb = 0;
+
+        /* An ASCII character is one byte and one UTF-16 unit: equal ASCII prefixes are skipped bytewise. */
+        while (pa < ea && pb < eb && *pa < 0x80 && *pb < 0x80) {
+                if (*pa != *pb)
+                        return *pa < *pb ? -1 : 1;
+                pa++;
+                pb++;
+        }
 
         for (;;) {
                 bool da = pa == ea && qa == 0, db = pb == eb && qb == 0;
@@ -153,7 +162,9 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
                 if (i > PRC_SAFE_INT_MAX || i < -PRC_SAFE_INT_MAX)
                         return prc_err_set(err, PRC_E_NOT_CANONICAL, "integer %" JSON_INTEGER_FORMAT
                                            " is outside the safe range", i);
-                return prc_buf_printf(out, err, "%" JSON_INTEGER_FORMAT, i);
+                if (i < 0 && !prc_buf_putc(out, '-', err))
+                        return false;
+                return prc_jcs_write_uint(i < 0 ? (uint64_t)-i : (uint64_t)i, out, err);
         }
         case JSON_REAL:
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "floats are not allowed in canonical records");
@@ -174,12 +185,13 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
         }
         case JSON_OBJECT: {
                 size_t n = json_object_size(v), k = 0, klen;
-                struct kv *kvs;
+                struct kv small[16], *kvs = small;      /* most records' objects are small */
                 const char *key;
                 json_t *e;
                 bool ok = true, first = true;
 
-                kvs = prc_calloc(n ? n : 1, sizeof(*kvs));
+                if (n > PRC_ARRAY_LEN(small))
+                        kvs = prc_calloc(n, sizeof(*kvs));
                 if (kvs == NULL)
                         return prc_err_oom(err, "canonical JSON keys");
                 json_object_keylen_foreach((json_t *)v, key, klen, e) {
@@ -199,7 +211,8 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
                              write_value(kvs[i].val, out, depth + 1, NULL, err);
                         first = false;
                 }
-                free(kvs);
+                if (kvs != small)
+                        free(kvs);
                 return ok && prc_buf_putc(out, '}', err);
         }
         }
