@@ -196,6 +196,12 @@ static void test_jcs__key_order_is_utf16_not_code_point(void)
         T_ASSERT(prc_jcs_keycmp("ab", 2, "a", 1) > 0);
         T_ASSERT(prc_jcs_keycmp("", 0, "", 0) == 0);
         T_ASSERT(prc_jcs_keycmp("a\0b", 3, "a\0c", 3) < 0);      /* lengths, not NUL-termination */
+        /* The same after a shared ASCII prefix (compared bytewise), and ASCII against non-ASCII. */
+        T_ASSERT(prc_jcs_keycmp("key\xef\xac\xb3", 6, "key\xf0\x9f\x98\x80", 7) > 0);
+        T_ASSERT(prc_jcs_keycmp("key\xf0\x9f\x98\x80z", 8, "key\xef\xac\xb3" "a", 7) < 0);
+        T_ASSERT(prc_jcs_keycmp("ke\x7f", 3, "ke\xc2\x80", 4) < 0);
+        T_ASSERT(prc_jcs_keycmp("ke\xc2\x80", 4, "ke\x7f", 3) > 0);
+        T_ASSERT(prc_jcs_keycmp("same\xc3\xa9", 6, "same\xc3\xa9", 6) == 0);
         T_ASSERT(prc_jcs_keycmp("\xf0\x9f\x98\x80", 4, "\xf0\x9f\x98\x81", 4) < 0);
 }
 
@@ -303,6 +309,16 @@ static void test_jcs__fault_sweep_over_write(void)
         prc_buf b;
         prc_err e;
 
+        /* Objects of more than 16 members sort their keys in allocated arrays (smaller ones on the stack). */
+        for (int o = 0; o < 2; o++) {
+                json_t *big = json_object();
+                for (int k = 0; k < 17 + 3 * o; k++) {
+                        char key[16];
+                        snprintf(key, sizeof(key), "k%02d", 40 - k);
+                        T_ASSERT(json_object_set_new(big, key, json_integer(k)) == 0);
+                }
+                T_ASSERT(json_object_set_new(v, o == 0 ? "big" : "bigger", big) == 0);
+        }
         prc_err_init(&e);
         prc_buf_init(&b, 1 << 20);
         T_ASSERT(prc_buf_puts(&b, "keep", &e));        /* the same start as each pass below */
