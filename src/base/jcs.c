@@ -146,6 +146,9 @@ static int kvcmp(const void *x, const void *y)
         return prc_jcs_keycmp(a->key, a->len, b->key, b->len);
 }
 
+static bool write_object(const json_t *v, prc_buf *out, unsigned depth, const char *skip,
+                         bool (*skip_fn)(const char *key), prc_err *err);
+
 static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const char *skip, prc_err *err)
 {
         if (depth > JCS_DEPTH_MAX)
@@ -183,40 +186,48 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
                 }
                 return prc_buf_putc(out, ']', err);
         }
-        case JSON_OBJECT: {
-                size_t n = json_object_size(v), k = 0, klen;
-                struct kv small[16], *kvs = small;      /* most records' objects are small */
-                const char *key;
-                json_t *e;
-                bool ok = true, first = true;
-
-                if (n > PRC_ARRAY_LEN(small))
-                        kvs = prc_calloc(n, sizeof(*kvs));
-                if (kvs == NULL)
-                        return prc_err_oom(err, "canonical JSON keys");
-                json_object_keylen_foreach((json_t *)v, key, klen, e) {
-                        if (skip != NULL && strlen(skip) == klen && memcmp(skip, key, klen) == 0)
-                                continue;
-                        kvs[k].key = key;
-                        kvs[k].len = klen;
-                        kvs[k].val = e;
-                        k++;
-                }
-                qsort(kvs, k, sizeof(*kvs), kvcmp);
-                ok = prc_buf_putc(out, '{', err);
-                for (size_t i = 0; ok && i < k; i++) {
-                        ok = (first || prc_buf_putc(out, ',', err)) &&
-                             prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) &&
-                             prc_buf_putc(out, ':', err) &&
-                             write_value(kvs[i].val, out, depth + 1, NULL, err);
-                        first = false;
-                }
-                if (kvs != small)
-                        free(kvs);
-                return ok && prc_buf_putc(out, '}', err);
-        }
+        case JSON_OBJECT:
+                return write_object(v, out, depth, skip, NULL, err);
         }
         return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
+}
+
+/* An object's members in key order, but skip (a top-level ID) and those skip_fn names. */
+static bool write_object(const json_t *v, prc_buf *out, unsigned depth, const char *skip,
+                         bool (*skip_fn)(const char *key), prc_err *err)
+{
+        size_t n = json_object_size(v), k = 0, klen;
+        struct kv small[16], *kvs = small;      /* most records' objects are small */
+        const char *key;
+        json_t *e;
+        bool ok = true, first = true;
+
+        if (n > PRC_ARRAY_LEN(small))
+                kvs = prc_calloc(n, sizeof(*kvs));
+        if (kvs == NULL)
+                return prc_err_oom(err, "canonical JSON keys");
+        json_object_keylen_foreach((json_t *)v, key, klen, e) {
+                if (skip != NULL && strlen(skip) == klen && memcmp(skip, key, klen) == 0)
+                        continue;
+                if (skip_fn != NULL && skip_fn(key))
+                        continue;
+                kvs[k].key = key;
+                kvs[k].len = klen;
+                kvs[k].val = e;
+                k++;
+        }
+        qsort(kvs, k, sizeof(*kvs), kvcmp);
+        ok = prc_buf_putc(out, '{', err);
+        for (size_t i = 0; ok && i < k; i++) {
+                ok = (first || prc_buf_putc(out, ',', err)) &&
+                     prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) &&
+                     prc_buf_putc(out, ':', err) &&
+                     write_value(kvs[i].val, out, depth + 1, NULL, err);
+                first = false;
+        }
+        if (kvs != small)
+                free(kvs);
+        return ok && prc_buf_putc(out, '}', err);
 }
 
 bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err)
@@ -228,6 +239,16 @@ bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err)
                 return false;
         }
         return true;
+}
+
+bool prc_jcs_write_without(const json_t *v, bool (*skip)(const char *key), prc_buf *out, prc_err *err)
+{
+        size_t mark = out->len;
+        bool ok = json_is_object(v) ? write_object(v, out, 0, NULL, skip, err) : prc_buf_puts(out, "{}", err);
+
+        if (!ok)
+                prc_buf_truncate(out, mark);    /* never leave a partial record behind */
+        return ok;
 }
 
 static bool digest_skip(const json_t *v, const char *skip, char out[PRC_SHA256_HEX + 1], prc_err *err)

@@ -20,6 +20,12 @@
 
 /* Append the canonical form of v to out.  Errors: not-canonical, buffer-limit, out-of-memory. */
 bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+/*
+ * Append the canonical form of object v without the members whose key
+ * skip() names (anything but an object is written {}): a document's part,
+ * spelled without building a copy.  Errors as prc_jcs_write.
+ */
+bool prc_jcs_write_without(const json_t *v, bool (*skip)(const char *key), prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* SHA-256 of the canonical form, as 64 lowercase hex.  Errors as prc_jcs_write. */
 bool prc_jcs_digest(const json_t *v, char out[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;
 /*

@@ -31,70 +31,67 @@ static bool positional(const char *key)
         return false;
 }
 
-/* The content part of one finding; new reference or NULL. */
-static json_t *content_of(const char *assertion, const json_t *obs, const json_t *loc)
+/* Append ",\"key\":" then v's canonical form. */
+static bool member(prc_buf *b, const char *key, const json_t *v, prc_err *err)
 {
-        json_t *c = json_pack("{s:s}", "assertion", assertion), *l;
-        const char *k;
-        json_t *v;
+        return prc_buf_putc(b, ',', err) && prc_jcs_write_string(key, strlen(key), b, err) &&
+               prc_buf_putc(b, ':', err) && prc_jcs_write(v, b, err);
+}
 
-        if (c == NULL)
-                return NULL;
-        if (obs == NULL) {
-                /* An assertion without evidence (Blocked, a gap): its state is all there is. */
-                return c;
-        }
-        json_object_set(c, "kind", json_object_get(obs, "kind"));
-        json_object_set(c, "outcome", json_object_get(obs, "outcome"));
-        if (loc == NULL) {
-                if (json_object_get(obs, "message") != NULL)
-                        json_object_set(c, "message", json_object_get(obs, "message"));
-                return c;
-        }
-        l = json_object();
-        if (l == NULL) {
-                json_decref(c);
-                return NULL;
-        }
-        json_object_foreach((json_t *)loc, k, v)
-                if (!positional(k))
-                        json_object_set(l, k, v);
-        json_object_set_new(c, "location", l);
-        return c;
+/*
+ * The content of one finding, canonical and hashed: {assertion} for an
+ * assertion without evidence (Blocked, a gap), else with the observation's
+ * kind ("" when it has none) and outcome, and its location without the
+ * positional fields (or, without a location, its message); n counts the
+ * earlier findings of the same content.  Spelled in key order directly
+ * rather than built as a document and canonicalized.
+ */
+static bool content_digest(const char *assertion, const json_t *env, const json_t *loc, json_int_t n, prc_buf *b,
+                           char out[PRC_SHA256_HEX + 1], prc_err *err)
+{
+        const json_t *obs = json_object_get(env, "observation");
+        const json_t *kind = json_object_get(obs, "kind"), *msg = json_object_get(obs, "message");
+        const json_t *outcome = json_object_get(obs, "outcome");
+        bool ok;
+
+        prc_buf_reset(b);
+        ok = prc_buf_puts(b, "{\"assertion\":", err) && prc_jcs_write_string(assertion, strlen(assertion), b, err);
+        if (ok && kind != NULL)
+                ok = member(b, "kind", kind, err);
+        else if (ok && env != NULL)
+                ok = prc_buf_puts(b, ",\"kind\":\"\"", err);
+        if (ok && obs != NULL && loc != NULL)
+                ok = prc_buf_puts(b, ",\"location\":", err) && prc_jcs_write_without(loc, positional, b, err);
+        if (ok && obs != NULL && loc == NULL && msg != NULL)
+                ok = member(b, "message", msg, err);
+        if (ok && n > 0)
+                ok = prc_buf_puts(b, ",\"n\":", err) && prc_jcs_write_uint((uint64_t)n, b, err);
+        if (ok && outcome != NULL)
+                ok = member(b, "outcome", outcome, err);
+        return ok && prc_buf_putc(b, '}', err) && prc_sha256_hex_once(b->data, b->len, out, err);
 }
 
 struct acc {
         json_t *list;           /* the findings */
         json_t *seen;           /* content digest -> how many so far */
+        prc_buf buf;            /* one finding's canonical content */
 };
 
 static bool add(struct acc *a, const char *assertion, const json_t *env, const json_t *loc, prc_err *err)
 {
-        const json_t *obs = json_object_get(env, "observation");
-        json_t *c = content_of(assertion, env != NULL ? obs : NULL, loc), *f;
         char base[PRC_SHA256_HEX + 1], dig[PRC_SHA256_HEX + 1];
+        json_t *f;
         json_int_t n;
 
-        if (c == NULL)
-                return prc_err_oom(err, "a finding");
-        if (json_object_get(c, "kind") == NULL && env != NULL)
-                json_object_set_new(c, "kind", json_string(""));
-        if (!prc_jcs_digest(c, base, err)) {
-                json_decref(c);
+        if (!content_digest(assertion, env, loc, 0, &a->buf, base, err))
                 return false;
-        }
         n = json_integer_value(json_object_get(a->seen, base));
         json_object_set_new(a->seen, base, json_integer(n + 1));
         /* The first of its content is digested as it is: only a repeat is hashed again, with its count. */
-        if (n == 0) {
+        if (n == 0)
                 memcpy(dig, base, sizeof(dig));
-        } else if (json_object_set_new(c, "n", json_integer(n)) != 0 || !prc_jcs_digest(c, dig, err)) {
-                json_decref(c);
-                if (!prc_err_is_set(err))
-                        prc_err_oom(err, "a finding");
+        else if (!content_digest(assertion, env, loc, n, &a->buf, dig, err))
                 return false;
-        }
-        json_decref(c);
         f = json_pack("{s:s}", "digest", dig);
         if (f == NULL)
                 return prc_err_oom(err, "a finding");
@@ -124,6 +121,7 @@ bool prc_findings_set(json_t *row, prc_err *err)
                 return true;
         a.list = json_array();
         a.seen = json_object();
+        prc_buf_init(&a.buf, (size_t)1 << 30);
         if (a.list == NULL || a.seen == NULL) {
                 json_decref(a.list);
                 json_decref(a.seen);
@@ -139,6 +137,7 @@ bool prc_findings_set(json_t *row, prc_err *err)
         if (ok && json_array_size(a.list) == 0)
                 ok = add(&a, id, NULL, NULL, err);
         json_decref(a.seen);
+        prc_buf_clear(&a.buf);
         if (ok && json_object_set_new(row, "findings", a.list) != 0)
                 return prc_err_oom(err, "the findings");
         if (!ok)

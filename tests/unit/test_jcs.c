@@ -290,6 +290,38 @@ static void test_jcs__digest_and_id_omit_only_top_level_id(void)
         json_decref(bare);
 }
 
+static bool skip_b(const char *key)
+{
+        return strcmp(key, "b") == 0;
+}
+
+/* A document's part without some members: the bytes of the document with them removed. */
+static void test_jcs__write_without_members(void)
+{
+        json_t *v = json_pack("{s:i,s:{s:i},s:[s],s:s}", "c", 1, "b", "b", 2, "a", "x", "d", "\xc3\xa9");
+        json_t *bad = json_pack("{s:i,s:o}", "a", 1, "z", json_stringn_nocheck("\xff", 1)), *s = json_string("s");
+        prc_buf b;
+        prc_err e;
+
+        prc_err_init(&e);
+        prc_buf_init(&b, 1 << 20);
+        T_ASSERT(v != NULL && s != NULL && bad != NULL);
+        T_ASSERT(prc_jcs_write_without(v, skip_b, &b, &e));
+        T_EQ_STR((const char *)b.data, "{\"a\":[\"x\"],\"c\":1,\"d\":\"\xc3\xa9\"}");
+        prc_buf_reset(&b);
+        T_ASSERT(prc_jcs_write_without(s, skip_b, &b, &e));
+        T_EQ_STR((const char *)b.data, "{}");
+        prc_buf_reset(&b);
+        T_ASSERT(prc_buf_puts(&b, "keep", &e));
+        T_ASSERT(!prc_jcs_write_without(bad, skip_b, &b, &e));
+        T_ERR(e, PRC_E_NOT_CANONICAL);
+        T_EQ_STR((const char *)b.data, "keep");
+        prc_buf_clear(&b);
+        json_decref(v);
+        json_decref(bad);
+        json_decref(s);
+}
+
 static void test_jcs__same_document_any_order_same_bytes(void)
 {
         char *a = canon("{\"x\":{\"q\":[1,{\"k\":2,\"j\":3}],\"p\":\"s\"},\"w\":false}", 0);
@@ -516,6 +548,7 @@ static const prc_test tests[] = {
         T(test_jcs__control_characters_and_minimal_escapes),
         T(test_jcs__nested_objects_sorted_at_every_level),
         T(test_jcs__key_order_is_utf16_not_code_point),
+        T(test_jcs__write_without_members),
         T(test_jcs__non_ascii_keys_written_raw),
         T(test_jcs__invalid_utf8_string_or_key_refused),
         T(test_jcs__depth_guard),

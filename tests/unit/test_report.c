@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "base/buf.h"
+#include "base/jcs.h"
 #include "engine/findings.h"
 #include "engine/html.h"
 #include "engine/policy.h"
@@ -47,6 +48,66 @@ static const char *status_at(const json_t *run, size_t i)
 {
         const json_t *row = json_array_get(json_object_get(run, "assertions"), 0);
         return json_string_value(json_object_get(json_array_get(json_object_get(row, "findings"), i), "status"));
+}
+
+/* The documented content of a finding, built as a document and canonicalized: what each digest must be. */
+static void expect_digest(const json_t *row, size_t i, json_t *content)
+{
+        char want[PRC_SHA256_HEX + 1];
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(content != NULL && prc_jcs_digest(content, want, &e));
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(row, "findings"), i), "digest")),
+                 want);
+        json_decref(content);
+}
+
+static void test_report__digest_is_the_documented_canonical_content(void)
+{
+        const char *ev = "[{\"id\":\"e1\",\"observation\":{\"kind\":\"k\",\"outcome\":\"found\",\"locations\":["
+                         "{\"path\":\"a\",\"line\":3,\"column\":2,\"end_line\":4,\"end_column\":1,\"start_line\":3,"
+                         "\"start_column\":2,\"text\":\"t\\u00e9\",\"detail\":\"d\",\"extra\":{\"z\":[1,\"\\u0001\"],"
+                         "\"line\":5}},{\"text\":\"t\\u00e9\",\"path\":\"a\",\"line\":9,\"detail\":\"d\","
+                         "\"extra\":{\"line\":5,\"z\":[1,\"\\u0001\"]}},{\"path\":\"b\"}]}},"
+                         "{\"id\":\"e2\",\"observation\":{\"outcome\":\"unsupported\",\"message\":\"m\","
+                         "\"locations\":[]}},{\"id\":\"e3\",\"observation\":{\"kind\":7,\"outcome\":\"found\","
+                         "\"message\":\"not read with a location\",\"locations\":[{\"path\":\"c\",\"line\":1}]}},"
+                         "{\"id\":\"e4\"}]";
+        json_error_t je;
+        json_t *row = json_loads(ev, 0, &je), *blocked;
+        json_t *loc = json_pack("{s:s,s:s,s:s,s:{s:[i,s],s:i}}", "path", "a", "text", "t\xc3\xa9", "detail", "d",
+                                "extra", "z", 1, "\x01", "line", 5);
+        prc_err e;
+
+        T_ASSERT(row != NULL && loc != NULL);
+        row = json_pack("{s:s,s:s,s:o}", "id", "A1", "state", "Fail", "evidence", row);
+        prc_err_init(&e);
+        T_ASSERT(prc_findings_set(row, &e));
+        T_EQ_INT(json_array_size(json_object_get(row, "findings")), 6);
+        /* Positional fields of the location itself are left out, a nested "line" is content. */
+        expect_digest(row, 0, json_pack("{s:s,s:s,s:s,s:O}", "assertion", "A1", "kind", "k", "outcome", "found",
+                                        "location", loc));
+        /* The same content again (other line, other member order): counted. */
+        expect_digest(row, 1, json_pack("{s:s,s:s,s:s,s:O,s:i}", "assertion", "A1", "kind", "k", "outcome", "found",
+                                        "location", loc, "n", 1));
+        expect_digest(row, 2, json_pack("{s:s,s:s,s:s,s:{s:s}}", "assertion", "A1", "kind", "k", "outcome", "found",
+                                        "location", "path", "b"));
+        /* No location: the message; no kind: "". */
+        expect_digest(row, 3, json_pack("{s:s,s:s,s:s,s:s}", "assertion", "A1", "kind", "", "outcome", "unsupported",
+                                        "message", "m"));
+        /* Any kind value is kept as it is; with a location, no message. */
+        expect_digest(row, 4, json_pack("{s:s,s:i,s:s,s:{s:s}}", "assertion", "A1", "kind", 7, "outcome", "found",
+                                        "location", "path", "c"));
+        /* Evidence without an observation. */
+        expect_digest(row, 5, json_pack("{s:s,s:s}", "assertion", "A1", "kind", ""));
+        json_decref(loc);
+        json_decref(row);
+        /* No evidence at all: the assertion alone. */
+        blocked = json_pack("{s:s,s:s,s:[]}", "id", "A2", "state", "Blocked", "evidence");
+        T_ASSERT(blocked != NULL && prc_findings_set(blocked, &e));
+        expect_digest(blocked, 0, json_pack("{s:s}", "assertion", "A2"));
+        json_decref(blocked);
 }
 
 static void test_report__digest_leaves_lines_out_and_counts_repeats(void)
@@ -219,6 +280,7 @@ static void test_report__policy_in_words(void)
 
 static const prc_test tests[] = {
         T(test_report__digest_leaves_lines_out_and_counts_repeats),
+        T(test_report__digest_is_the_documented_canonical_content),
         T(test_report__baseline_marks_new_and_worse),
         T(test_report__suppressions_apply_until_expiry),
         T(test_report__malformed_suppressions_are_refused),
