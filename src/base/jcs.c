@@ -146,13 +146,49 @@ static int kvcmp(const void *x, const void *y)
         return prc_jcs_keycmp(a->key, a->len, b->key, b->len);
 }
 
-static bool write_object(const json_t *v, prc_buf *out, unsigned depth, const char *skip,
-                         bool (*skip_fn)(const char *key), prc_err *err);
+struct memo_ent {
+        const json_t *v;        /* NULL: a free slot */
+        size_t        off, len; /* its bytes in the memo's buffer */
+};
 
-static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const char *skip, prc_err *err)
+struct prc_jcs_memo {
+        prc_buf           bytes;
+        struct memo_ent  *slot;  /* open addressing by address; cap a power of two, or 0 */
+        size_t            cap, n;
+};
+
+static size_t memo_at(const prc_jcs_memo *m, const json_t *v)
 {
+        size_t i = (size_t)(((uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15ull) >> 32) & (m->cap - 1);
+
+        while (m->slot[i].v != NULL && m->slot[i].v != v)
+                i = (i + 1) & (m->cap - 1);
+        return i;
+}
+
+static const struct memo_ent *memo_find(const prc_jcs_memo *m, const json_t *v)
+{
+        const struct memo_ent *e;
+
+        if (m == NULL || m->cap == 0)
+                return NULL;
+        e = &m->slot[memo_at(m, v)];
+        return e->v == v ? e : NULL;
+}
+
+static bool write_object(const json_t *v, prc_buf *out, unsigned depth, const char *skip,
+                         bool (*skip_fn)(const char *key), const prc_jcs_memo *memo, prc_err *err);
+
+static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const char *skip, const prc_jcs_memo *memo,
+                        prc_err *err)
+{
+        const struct memo_ent *me;
+
         if (depth > JCS_DEPTH_MAX)
                 return prc_err_set(err, PRC_E_DEPTH_LIMIT, "document nests deeper than %d", JCS_DEPTH_MAX);
+        /* An object spelled before (an evidence envelope, for its ID): the same bytes again. */
+        if (skip == NULL && (me = memo_find(memo, v)) != NULL)
+                return prc_buf_put(out, memo->bytes.data + me->off, me->len, err);
         switch (json_typeof(v)) {
         case JSON_NULL:
                 return prc_buf_puts(out, "null", err);
@@ -181,20 +217,20 @@ static bool write_value(const json_t *v, prc_buf *out, unsigned depth, const cha
                 json_array_foreach(v, i, e) {
                         if (i > 0 && !prc_buf_putc(out, ',', err))
                                 return false;
-                        if (!write_value(e, out, depth + 1, NULL, err))
+                        if (!write_value(e, out, depth + 1, NULL, memo, err))
                                 return false;
                 }
                 return prc_buf_putc(out, ']', err);
         }
         case JSON_OBJECT:
-                return write_object(v, out, depth, skip, NULL, err);
+                return write_object(v, out, depth, skip, NULL, memo, err);
         }
         return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
 }
 
 /* An object's members in key order, but skip (a top-level ID) and those skip_fn names. */
 static bool write_object(const json_t *v, prc_buf *out, unsigned depth, const char *skip,
-                         bool (*skip_fn)(const char *key), prc_err *err)
+                         bool (*skip_fn)(const char *key), const prc_jcs_memo *memo, prc_err *err)
 {
         size_t n = json_object_size(v), k = 0, klen;
         struct kv small[16], *kvs = small;      /* most records' objects are small */
@@ -222,7 +258,7 @@ static bool write_object(const json_t *v, prc_buf *out, unsigned depth, const ch
                 ok = (first || prc_buf_putc(out, ',', err)) &&
                      prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) &&
                      prc_buf_putc(out, ':', err) &&
-                     write_value(kvs[i].val, out, depth + 1, NULL, err);
+                     write_value(kvs[i].val, out, depth + 1, NULL, memo, err);
                 first = false;
         }
         if (kvs != small)
@@ -234,7 +270,7 @@ bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err)
 {
         size_t mark = out->len;
 
-        if (!write_value(v, out, 0, NULL, err)) {
+        if (!write_value(v, out, 0, NULL, NULL, err)) {
                 prc_buf_truncate(out, mark);    /* never leave a partial record behind */
                 return false;
         }
@@ -244,7 +280,7 @@ bool prc_jcs_write(const json_t *v, prc_buf *out, prc_err *err)
 bool prc_jcs_write_without(const json_t *v, bool (*skip)(const char *key), prc_buf *out, prc_err *err)
 {
         size_t mark = out->len;
-        bool ok = json_is_object(v) ? write_object(v, out, 0, NULL, skip, err) : prc_buf_puts(out, "{}", err);
+        bool ok = json_is_object(v) ? write_object(v, out, 0, NULL, skip, NULL, err) : prc_buf_puts(out, "{}", err);
 
         if (!ok)
                 prc_buf_truncate(out, mark);    /* never leave a partial record behind */
@@ -257,13 +293,19 @@ static bool digest_skip(const json_t *v, const char *skip, char out[PRC_SHA256_H
         bool ok;
 
         prc_buf_init(&b, (size_t)1 << 30);
-        ok = write_value(v, &b, 0, skip, err) && prc_sha256_hex_once(b.data, b.len, out, err);
+        ok = write_value(v, &b, 0, skip, NULL, err) && prc_sha256_hex_once(b.data, b.len, out, err);
         prc_buf_clear(&b);
         return ok;
 }
 
 bool prc_jcs_id_write(const json_t *v, const char *id_field, prc_buf *out, char id[PRC_SHA256_HEX + 1],
                       prc_err *err)
+{
+        return prc_jcs_id_write_memo(v, id_field, NULL, out, id, err);
+}
+
+bool prc_jcs_id_write_memo(const json_t *v, const char *id_field, const prc_jcs_memo *memo, prc_buf *out,
+                           char id[PRC_SHA256_HEX + 1], prc_err *err)
 {
         size_t mark = out->len, n = json_object_size(v), k = 0, at = 0, klen, idlen;
         struct kv *kvs;
@@ -290,7 +332,7 @@ bool prc_jcs_id_write(const json_t *v, const char *id_field, prc_buf *out, char 
                         at = out->len;
                 ok = (i == 0 || prc_buf_putc(out, ',', err)) &&
                      prc_jcs_write_string(kvs[i].key, kvs[i].len, out, err) && prc_buf_putc(out, ':', err) &&
-                     write_value(kvs[i].val, out, 1, NULL, err);
+                     write_value(kvs[i].val, out, 1, NULL, memo, err);
         }
         if (ok && at == 0)
                 at = out->len;
@@ -335,4 +377,60 @@ bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX +
         if (!json_is_object(v))
                 return prc_err_set(err, PRC_E_NOT_AN_OBJECT, "content ID needs an object");
         return digest_skip(v, id_field, out, err);
+}
+
+prc_jcs_memo *prc_jcs_memo_new(void)
+{
+        prc_jcs_memo *m = prc_calloc(1, sizeof(*m));
+
+        if (m != NULL)
+                prc_buf_init(&m->bytes, (size_t)1 << 31);
+        return m;
+}
+
+void prc_jcs_memo_free(prc_jcs_memo *m)
+{
+        if (m == NULL)
+                return;
+        prc_buf_clear(&m->bytes);
+        free(m->slot);
+        free(m);
+}
+
+/* Room for one more entry (false: out of memory, the memo is unchanged). */
+static bool memo_room(prc_jcs_memo *m)
+{
+        prc_jcs_memo g = { .cap = m->cap ? 2 * m->cap : 64 };
+
+        if (2 * (m->n + 1) <= m->cap)
+                return true;
+        g.slot = prc_calloc(g.cap, sizeof(*g.slot));
+        if (g.slot == NULL)
+                return false;
+        for (size_t i = 0; i < m->cap; i++)
+                if (m->slot[i].v != NULL)
+                        g.slot[memo_at(&g, m->slot[i].v)] = m->slot[i];
+        free(m->slot);
+        m->slot = g.slot;
+        m->cap = g.cap;
+        return true;
+}
+
+bool prc_jcs_memo_id(prc_jcs_memo *m, const json_t *v, const char *id_field, char id[PRC_SHA256_HEX + 1],
+                     prc_err *err)
+{
+        size_t mark;
+        prc_err me;
+
+        if (m == NULL || memo_find(m, v) != NULL || !memo_room(m))
+                return prc_jcs_id(v, id_field, id, err);
+        mark = m->bytes.len;
+        prc_err_init(&me);
+        if (!prc_jcs_id_write(v, id_field, &m->bytes, id, &me)) {
+                /* Not kept (the memo's own limits): the ID alone, or the document's own error. */
+                return prc_jcs_id(v, id_field, id, err);
+        }
+        m->slot[memo_at(m, v)] = (struct memo_ent){ v, mark, m->bytes.len - mark };
+        m->n++;
+        return true;
 }

@@ -43,6 +43,27 @@ bool prc_jcs_id(const json_t *v, const char *id_field, char out[PRC_SHA256_HEX +
 bool prc_jcs_id_write(const json_t *v, const char *id_field, prc_buf *out, char id[PRC_SHA256_HEX + 1],
                       prc_err *err) PRC_MUST_CHECK;
 /*
+ * Objects whose canonical bytes were already made (by address), so that a
+ * document holding them is written without spelling them again: a run
+ * result repeats every evidence envelope it identified one by one.  An
+ * object in a memo must not change, nor be freed, while the memo is used.
+ */
+typedef struct prc_jcs_memo prc_jcs_memo;
+
+prc_jcs_memo *prc_jcs_memo_new(void);           /* NULL: out of memory */
+void prc_jcs_memo_free(prc_jcs_memo *m);
+/*
+ * prc_jcs_id of object v, and its bytes kept as prc_jcs_write will spell v
+ * once the caller sets id_field to id (which it must do next).  m may be
+ * NULL, and past the memo's own limits v is identified without being kept.
+ * Errors as prc_jcs_id.
+ */
+bool prc_jcs_memo_id(prc_jcs_memo *m, const json_t *v, const char *id_field, char id[PRC_SHA256_HEX + 1],
+                     prc_err *err) PRC_MUST_CHECK;
+/* prc_jcs_id_write, writing the objects in memo (may be NULL) from their kept bytes. */
+bool prc_jcs_id_write_memo(const json_t *v, const char *id_field, const prc_jcs_memo *memo, prc_buf *out,
+                           char id[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;
+/*
  * The pieces, for writers that spell a fixed-shape document directly
  * (inventory and snapshot listings): a string of n bytes in JCS escaping
  * (not-canonical unless valid UTF-8), and an unsigned integer in the safe

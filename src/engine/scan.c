@@ -64,6 +64,7 @@ struct scan {
         json_t              *floor;     /* owned: the content floor record (scan.h) */
         json_t              *archive;   /* owned: an archive target's record (scan.h open_target), or NULL */
         prc_amemo           *memo;      /* owned: what the analyses of this run share (analysis.h) */
+        prc_jcs_memo        *envs;      /* owned: the envelopes' canonical bytes, made for their IDs */
 };
 
 static void progress(const struct scan *s, const char *stage)
@@ -626,7 +627,8 @@ static json_t *envelope_of(const struct scan *s, json_t *source, json_t *observa
                 prc_err_oom(err, "an evidence envelope");
                 return NULL;
         }
-        if (!prc_jcs_id(env, "id", id, err)) {
+        /* Its bytes are kept: the result's own ID and record spell it again without walking it. */
+        if (!prc_jcs_memo_id(s->envs, env, "id", id, err)) {
                 json_decref(env);
                 return NULL;
         }
@@ -1088,6 +1090,7 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
         }
         progress(&s, "assessing");
         s.memo = prc_amemo_new();       /* NULL only costs time: every analysis then checks for itself */
+        s.envs = prc_jcs_memo_new();    /* likewise: NULL, and the envelopes are spelled again */
         for (size_t i = 0; i < nas; i++)
                 if (!assess(&s, as[i], rows, counts, err))
                         goto out;
@@ -1118,9 +1121,17 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                 prc_err_oom(err, "the run result");
                 goto out;
         }
-        if (o->canonical_out != NULL ? !prc_jcs_id_write(res, "id", o->canonical_out, id, err)
-                                     : !prc_jcs_id(res, "id", id, err))
-                goto out;
+        {
+                /* Without canonical_out the bytes are made only for the ID (prc_jcs_id's ceiling). */
+                prc_buf tmp;
+                bool idok;
+                prc_buf_init(&tmp, (size_t)1 << 30);
+                idok = prc_jcs_id_write_memo(res, "id", s.envs, o->canonical_out != NULL ? o->canonical_out : &tmp,
+                                             id, err);
+                prc_buf_clear(&tmp);
+                if (!idok)
+                        goto out;
+        }
         json_object_set_new(res, "id", json_string(id));
         *out_result = res;
         res = NULL;
@@ -1142,6 +1153,7 @@ out:
         }
         free(s.docs);
         prc_amemo_free(s.memo);
+        prc_jcs_memo_free(s.envs);
         for (size_t i = 0; i < s.nexecs; i++)
                 json_decref(s.execs[i].record);
         prc_inventory_free(s.inv);

@@ -322,6 +322,49 @@ static void test_jcs__write_without_members(void)
         json_decref(s);
 }
 
+/* Objects identified through a memo are written from their kept bytes: the same ID and bytes as without. */
+static void test_jcs__memo_gives_the_same_bytes(void)
+{
+        prc_jcs_memo *m = prc_jcs_memo_new();
+        json_t *doc = json_pack("{s:s,s:[]}", "schema", "s", "evidence"), *env[3];
+        char id[PRC_SHA256_HEX + 1], want_id[PRC_SHA256_HEX + 1], rid[PRC_SHA256_HEX + 1], rid2[PRC_SHA256_HEX + 1];
+        prc_buf a, b;
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(m != NULL && doc != NULL);
+        for (int i = 0; i < 3; i++) {
+                env[i] = json_pack("{s:s,s:{s:i,s:[s,{s:b}]},s:s}", "schema", "prc.evidence/v1", "observation", "n", i,
+                                   "locations", "p\xc3\xa9", "zz", 1, "a", "x");
+                T_ASSERT(env[i] != NULL);
+                T_ASSERT(prc_jcs_id(env[i], "id", want_id, &e));
+                T_ASSERT(prc_jcs_memo_id(m, env[i], "id", id, &e));
+                T_EQ_STR(id, want_id);
+                T_ASSERT(json_object_set_new(env[i], "id", json_string(id)) == 0);
+                T_ASSERT(json_array_append(json_object_get(doc, "evidence"), env[i]) == 0);
+        }
+        /* The same object twice, and one nested deeper. */
+        T_ASSERT(json_array_append(json_object_get(doc, "evidence"), env[0]) == 0);
+        T_ASSERT(json_object_set_new(doc, "deep", json_pack("{s:[O]}", "x", env[2])) == 0);
+        prc_buf_init(&a, 1 << 20);
+        prc_buf_init(&b, 1 << 20);
+        T_ASSERT(prc_jcs_id_write(doc, "id", &a, rid, &e));
+        T_ASSERT(prc_jcs_id_write_memo(doc, "id", m, &b, rid2, &e));
+        T_EQ_STR(rid, rid2);
+        T_EQ_INT(a.len, b.len);
+        T_ASSERT(memcmp(a.data, b.data, a.len) == 0);
+        /* A memo of NULL identifies without keeping. */
+        T_ASSERT(prc_jcs_memo_id(NULL, env[1], "id", id, &e));
+        T_ASSERT(prc_jcs_id(env[1], "id", want_id, &e));
+        T_EQ_STR(id, want_id);
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
+        for (int i = 0; i < 3; i++)
+                json_decref(env[i]);
+        json_decref(doc);
+        prc_jcs_memo_free(m);
+}
+
 static void test_jcs__same_document_any_order_same_bytes(void)
 {
         char *a = canon("{\"x\":{\"q\":[1,{\"k\":2,\"j\":3}],\"p\":\"s\"},\"w\":false}", 0);
@@ -549,6 +592,7 @@ static const prc_test tests[] = {
         T(test_jcs__nested_objects_sorted_at_every_level),
         T(test_jcs__key_order_is_utf16_not_code_point),
         T(test_jcs__write_without_members),
+        T(test_jcs__memo_gives_the_same_bytes),
         T(test_jcs__non_ascii_keys_written_raw),
         T(test_jcs__invalid_utf8_string_or_key_refused),
         T(test_jcs__depth_guard),
