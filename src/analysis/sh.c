@@ -53,11 +53,11 @@ static bool keys_ok(struct chk *c, const json_t *o, const char *const *keys, con
         if (!json_is_object(o))
                 return bad(c, "not an object");
         json_object_foreach((json_t *)o, k, v) {
-                bool known = false;
+                size_t i = 0;
                 (void)v;
-                for (size_t i = 0; keys[i] != NULL; i++)
-                        known |= strcmp(keys[i], k) == 0;
-                if (!known)
+                while (keys[i] != NULL && (keys[i][0] != k[0] || strcmp(keys[i], k) != 0))
+                        i++;
+                if (keys[i] == NULL)
                         return bad(c, "unknown key");
         }
         for (size_t i = 0; required[i] != NULL; i++)
