@@ -31,6 +31,32 @@ const json_t *prc_gha_trigger(const json_t *md, const char *event)
         return NULL;
 }
 
+const char *prc_gha_first_trigger(const json_t *md, const char *const *events)
+{
+        const json_t *t;
+        const char *have[32];
+        size_t i, n = 0;
+
+        json_array_foreach(json_object_get(prc_gha_details(md), "triggers"), i, t) {
+                const char *e = json_string_value(json_object_get(t, "event"));
+                if (e == NULL)
+                        continue;
+                if (n == sizeof(have) / sizeof(have[0]))
+                        goto each;      /* more events than kept: ask for each */
+                have[n++] = e;
+        }
+        for (size_t k = 0; events[k] != NULL; k++)
+                for (i = 0; i < n; i++)
+                        if (strcmp(have[i], events[k]) == 0)
+                                return events[k];
+        return NULL;
+each:
+        for (size_t k = 0; events[k] != NULL; k++)
+                if (prc_gha_trigger(md, events[k]) != NULL)
+                        return events[k];
+        return NULL;
+}
+
 const json_t *prc_gha_jobs(const json_t *md)
 {
         return json_object_get(prc_gha_details(md), "jobs");

@@ -21,6 +21,12 @@ bool prc_gha_is_workflow(const json_t *md);
 
 /* The trigger entry for event ("pull_request_target"), or NULL. */
 const json_t *prc_gha_trigger(const json_t *md, const char *event);
+/*
+ * The first of events (NULL-terminated, in that order) md has a trigger
+ * for, or NULL: what calling prc_gha_trigger for each in turn gives, in
+ * one pass over the triggers.
+ */
+const char *prc_gha_first_trigger(const json_t *md, const char *const *events);
 
 /* The jobs array; the steps of a job, or of a composite action (job NULL).  NULL when absent: jansson's
  * json_array_foreach and json_array_size take NULL as empty. */

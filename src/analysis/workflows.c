@@ -529,9 +529,10 @@ static const char *wf_event(const json_t *callers, const json_t *md, const char 
         const json_t *ev;
         size_t i;
 
-        for (size_t e = 0; events[e] != NULL; e++)
-                if (prc_gha_trigger(md, events[e]) != NULL)
-                        return events[e];
+        const char *first = prc_gha_first_trigger(md, events);
+
+        if (first != NULL)
+                return first;
         if (prc_gha_trigger(md, "workflow_call") == NULL)
                 return NULL;
         json_array_foreach(json_object_get(callers, md_path(md)), i, ev)
@@ -1123,8 +1124,7 @@ static json_t *caller_jobs(const prc_actx *cx)
                 const json_t *job;
                 size_t j;
                 bool pr = false;
-                for (size_t e = 0; pr_events[e] != NULL; e++)
-                        pr = pr || prc_gha_trigger(md, pr_events[e]) != NULL;
+                pr = prc_gha_first_trigger(md, pr_events) != NULL;
                 if (!pr || !prc_gha_is_workflow(md))
                         continue;
                 json_array_foreach(prc_gha_jobs(md), j, job) {

@@ -378,6 +378,8 @@ const char *prc_gha_cache_restore(const json_t *step, bool *dynamic)
         const char *s;
 
         *dynamic = false;
+        if (json_string_value(json_object_get(u, "owner")) == NULL)
+                return NULL;    /* a run: step: every check below needs an action's owner */
         if (prc_gha_step_uses(step, "actions/cache")) {
                 /* cache/save only writes; the whole action and cache/restore read. */
                 if (upath != NULL && strcasecmp(upath, "save") == 0)
@@ -692,10 +694,7 @@ static const char *low_trust_trigger(const json_t *md)
 {
         static const char *const ev[] = { "pull_request_target", "workflow_run", "issue_comment", NULL };
 
-        for (size_t i = 0; ev[i] != NULL; i++)
-                if (prc_gha_trigger(md, ev[i]) != NULL)
-                        return ev[i];
-        return NULL;
+        return prc_gha_first_trigger(md, ev);
 }
 
 /* The other side of the attack: a low-trust run given write access to the caches release jobs restore. */

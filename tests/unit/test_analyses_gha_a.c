@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gha.h"
 #include "analysis/workflows.h"
 #include "base/file.h"
 #include "base/limits.h"
@@ -218,6 +219,40 @@ static void test_analyses_gha_a__corpus_workflows_are_judged(void)
 }
 
 /* Details are not shape-checked by the client: mistyped members read as absent, and bad run: tokens as Unknown. */
+/* One pass over the triggers answers as asking for each event in turn does, in the events' order. */
+static void test_analyses_gha_a__first_trigger_in_the_events_order(void)
+{
+        static const char *const ev[] = { "workflow_run", "pull_request_target", "issue_comment", NULL };
+        static const char *const none[] = { "schedule", NULL };
+        json_error_t je;
+        json_t *md = json_loads("{\"details\":{\"triggers\":[{\"event\":\"push\"},{\"event\":7},{\"line\":2},"
+                                "{\"event\":\"pull_request_target\"},{\"event\":\"workflow_run\"}]}}", 0, &je);
+        json_t *many = json_loads("{\"details\":{\"triggers\":[]}}", 0, &je), *ts;
+        json_t *bare = json_loads("{\"details\":{}}", 0, &je);
+
+        T_ASSERT(md != NULL && many != NULL && bare != NULL);
+        T_EQ_STR(prc_gha_first_trigger(md, ev), "workflow_run");
+        T_EQ_STR(prc_gha_first_trigger(md, ev + 1), "pull_request_target");
+        T_ASSERT(prc_gha_first_trigger(md, ev + 2) == NULL);
+        T_ASSERT(prc_gha_first_trigger(md, none) == NULL);
+        T_ASSERT(prc_gha_first_trigger(bare, ev) == NULL);
+        /* More triggers than one pass keeps: the same answers. */
+        ts = json_object_get(json_object_get(many, "details"), "triggers");
+        for (int i = 0; i < 40; i++) {
+                char e[32];
+                snprintf(e, sizeof(e), "event_%d", i);
+                T_ASSERT(json_array_append_new(ts, json_pack("{s:s}", "event", e)) == 0);
+        }
+        T_ASSERT(json_array_append_new(ts, json_pack("{s:s}", "event", "issue_comment")) == 0);
+        T_EQ_STR(prc_gha_first_trigger(many, ev), "issue_comment");
+        T_ASSERT(prc_gha_first_trigger(many, none) == NULL);
+        for (size_t k = 0; ev[k] != NULL; k++)
+                T_EQ_INT(prc_gha_trigger(md, ev[k]) != NULL, strcmp(ev[k], "issue_comment") != 0);
+        json_decref(md);
+        json_decref(many);
+        json_decref(bare);
+}
+
 static void test_analyses_gha_a__mistyped_details_never_crash(void)
 {
         static const char *const ids[] = {
@@ -266,5 +301,6 @@ static const prc_test tests[] = {
         T(test_analyses_gha_a__self_hosted_runner_labels),
         T(test_analyses_gha_a__corpus_workflows_are_judged),
         T(test_analyses_gha_a__mistyped_details_never_crash),
+        T(test_analyses_gha_a__first_trigger_in_the_events_order),
 };
 PRC_SUITE(analyses_gha_a, tests)
