@@ -71,14 +71,15 @@ const json_t *prc_gha_steps(const json_t *md, const json_t *job)
 bool prc_gha_step_uses(const json_t *step, const char *owner_repo)
 {
         const json_t *u = json_object_get(step, "uses");
-        const char *owner = json_string_value(json_object_get(u, "owner"));
-        const char *repo = json_string_value(json_object_get(u, "repo"));
+        const char *owner = json_string_value(json_object_get(u, "owner")), *repo;
         const char *slash = strchr(owner_repo, '/');
 
-        if (owner == NULL || repo == NULL || slash == NULL)
+        /* The owner first: callers ask about many actions per step, and most differ there. */
+        if (owner == NULL || slash == NULL || strlen(owner) != (size_t)(slash - owner_repo) ||
+            strncasecmp(owner, owner_repo, (size_t)(slash - owner_repo)) != 0)
                 return false;
-        return strlen(owner) == (size_t)(slash - owner_repo) &&
-               strncasecmp(owner, owner_repo, (size_t)(slash - owner_repo)) == 0 && strcasecmp(repo, slash + 1) == 0;
+        repo = json_string_value(json_object_get(u, "repo"));
+        return repo != NULL && strcasecmp(repo, slash + 1) == 0;
 }
 
 const char *prc_gha_with(const json_t *step, const char *name, uint32_t *line)
