@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,11 @@ static bool digest_hex(const char *value, size_t want, char *out, size_t cap)
         got = prc_b64_decode(value, n, raw, want, PRC_B64_URLSAFE | PRC_B64_NOPAD, NULL);
         if (got != (long)want)
                 return false;
-        for (size_t i = 0; i < want; i++)
-                snprintf(out + 2 * i, cap - 2 * i, "%02x", raw[i]);
+        for (size_t i = 0; i < want; i++) {
+                out[2 * i] = "0123456789abcdef"[raw[i] >> 4];
+                out[2 * i + 1] = "0123456789abcdef"[raw[i] & 15];
+        }
+        out[2 * want] = 0;
         return true;
 }
 
@@ -77,12 +81,18 @@ static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
         const char *purl = json_string_value(json_object_get(dep, "purl"));
         const char *name = json_string_value(json_object_get(dep, "name"));
         const char *ver = json_string_value(json_object_get(dep, "resolved"));
+        size_t len;
         int n;
 
-        if (purl != NULL)
-                n = snprintf(out, cap, "%s", purl);
-        else
-                n = snprintf(out, cap, "prc:%s/%s%s%s", eco, name ? name : "", ver ? "@" : "", ver ? ver : "");
+        /* Once a dependency, twice with edges: the purl is copied, not formatted. */
+        if (purl != NULL) {
+                len = strlen(purl);
+                if (len >= cap)
+                        return false;
+                memcpy(out, purl, len + 1);
+                return true;
+        }
+        n = snprintf(out, cap, "prc:%s/%s%s%s", eco, name ? name : "", ver ? "@" : "", ver ? ver : "");
         return n >= 0 && (size_t)n < cap;
 }
 
@@ -619,7 +629,7 @@ int cmd_sbom(int argc, char **argv)
         };
         const char *what = "sbom", *output = NULL;
         prc_scan_opts so = { .mode = PRC_MODE_INSPECT };
-        struct cli_parse_ctx pc = { 0 };
+        struct cli_parse_ctx pc = { 0 }, pc2 = { 0 };
         prc_client_opts copts;
         json_t *ex = NULL, *res = NULL, *g;
         struct sbom sb = { .comps = json_object(), .gomods = json_object(), .gosums = json_array(),
@@ -658,10 +668,19 @@ int cmd_sbom(int argc, char **argv)
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
+        /*
+         * One malloc arena for both lanes: a document is made in a lane and
+         * freed here, and a second arena would hold its own free memory (a
+         * quarter more peak RSS, measured) for no gain.
+         */
+        (void)mallopt(M_ARENA_MAX, 1);
         cli_client_opts(&copts);
         copts.cache_max = 0;    /* every file is extracted once: a reply cache would only hold memory */
         pc.client = prc_client_new(&copts, &err);
-        if (pc.client == NULL) {
+        /* A second worker, so two manifests are extracted at once (scan.h lane_ctx): the SBOM is the same. */
+        pc2.client = pc.client != NULL ? prc_client_new(&copts, &err) : NULL;
+        if (pc2.client == NULL) {
+                prc_client_free(pc.client);
                 json_decref(sb.nuget_refs);
                 json_decref(sb.gomods_seen);
                 json_decref(sb.comps);
@@ -674,6 +693,7 @@ int cmd_sbom(int argc, char **argv)
         so.extract = cli_scan_extract;
         so.content_floor = cli_scan_floor;
         so.parse_ctx = &pc;
+        so.lane_ctx = &pc2;
         so.extraction_out = &ex;
         so.extraction_each = sbom_fold;
         so.extraction_ctx = &sb;
@@ -713,6 +733,7 @@ out:
         json_decref(res);
         json_decref(ex);
         prc_buf_clear(&b);
+        prc_client_free(pc2.client);
         prc_client_free(pc.client);
         return rc;
 }

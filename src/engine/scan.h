@@ -76,6 +76,14 @@ typedef struct prc_scan_opts {
         prc_content_extract_fn extract;       /* content-worker extraction hook (required; parse_ctx) */
         void                *parse_ctx;
         /*
+         * Optional: a second context for parse and extract, used from
+         * another thread while parse_ctx is in use (its own content
+         * worker).  When set, two manifests go through the worker at once;
+         * the scan records them in inventory order all the same, so the
+         * result does not change (lanes.h).
+         */
+        void                *lane_ctx;
+        /*
          * The content floor the parses ran under (required; issue 23), asked
          * after content analysis: a new reference (transfers), NULL on
          * out-of-memory.  Recorded as the run's "content_floor" and in every
