@@ -707,8 +707,8 @@ int cmd_sbom(int argc, char **argv)
          * No fastbins: every document is a burst of small blocks freed at
          * once, and with fastbins each large free then walked them all back
          * together (malloc_consolidate, a sixth of the parent's time in
-         * perf); tcache still serves the small sizes.  A fifth less CPU in
-         * all, measured (docs/extraction/peers.md).
+         * perf); tcache still serves the small sizes.  About a tenth less
+         * CPU in all, measured side by side (docs/extraction/peers.md).
          */
         (void)mallopt(M_MXFAST, 0);
         cli_client_opts(&copts);
