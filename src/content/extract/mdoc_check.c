@@ -82,17 +82,6 @@ static void child(char *out, size_t cap, const char *ptr, const char *key)
         prc_jptr_push(out, cap, key);
 }
 
-/* str_member's rules without a message: most members pass, and their pointer is made only to name a fault. */
-static bool str_ok(const json_t *v, unsigned how, const char *const *list)
-{
-        if (json_is_null(v))
-                return (how & NULLABLE) != 0;
-        return json_is_string(v) && ((how & LONG) || json_string_length(v) <= PRC_MD_STR_MAX) &&
-               (!(how & NONEMPTY) || json_string_length(v) > 0) &&
-               memchr(json_string_value(v), 0, json_string_length(v)) == NULL &&
-               (list == NULL || in_list(json_string_value(v), list));
-}
-
 /* A string member (or null with NULLABLE), at most PRC_MD_STR_MAX bytes unless LONG, in list when given. */
 static bool str_member(const json_t *obj, const char *ptr, const char *key, unsigned how, const char *const *list,
                        prc_err *err)
@@ -100,8 +89,6 @@ static bool str_member(const json_t *obj, const char *ptr, const char *key, unsi
         const json_t *v = json_object_get(obj, key);
         char p[128];
 
-        if (str_ok(v, how, list))
-                return true;
         child(p, sizeof(p), ptr, key);
         if (json_is_null(v) && (how & NULLABLE))
                 return true;
@@ -123,11 +110,12 @@ static bool line_member(const json_t *obj, const char *ptr, prc_err *err)
         const json_t *v = json_object_get(obj, "line");
         char p[128];
 
-        if (json_is_null(v) ||
-            (json_is_integer(v) && json_integer_value(v) >= 1 && json_integer_value(v) <= UINT32_MAX))
-                return true;
         child(p, sizeof(p), ptr, "line");
-        return bad(err, p, "a line is an integer from 1 or null");
+        if (json_is_null(v))
+                return true;
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > UINT32_MAX)
+                return bad(err, p, "a line is an integer from 1 or null");
+        return true;
 }
 
 static bool purl_member(const json_t *obj, const char *ptr, prc_err *err)
@@ -137,10 +125,9 @@ static bool purl_member(const json_t *obj, const char *ptr, prc_err *err)
 
         if (!str_member(obj, ptr, "purl", NULLABLE, NULL, err))
                 return false;
-        if (json_is_string(v) && strncmp(json_string_value(v), "pkg:", 4) != 0) {
-                child(p, sizeof(p), ptr, "purl");
+        child(p, sizeof(p), ptr, "purl");
+        if (json_is_string(v) && strncmp(json_string_value(v), "pkg:", 4) != 0)
                 return bad(err, p, "a purl starts with \"pkg:\"");
-        }
         return true;
 }
 
