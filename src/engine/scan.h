@@ -120,10 +120,11 @@ typedef struct prc_scan_opts {
          * With extraction_out: when set, each ManifestDoc is handed here
          * (borrowed) as the worker returns it, always on the scan's own
          * thread (with lane_ctx too) and in inventory order, files reached
-         * through an include last; the scan keeps of it only what following its includes needs
-         * (path, format, details.includes): "manifests" then holds those
-         * stubs.  prc sbom folds each document into its BOM this way instead
-         * of holding every document at once.  false (err set) ends the scan.
+         * through an include last; the scan keeps of it only what following
+         * its includes needs (path, format, details.includes): "manifests"
+         * then holds those stubs.  prc sbom folds each document into its BOM
+         * this way instead of holding every document at once.  false (err
+         * set) ends the scan.
          */
         bool               (*extraction_each)(void *ctx, const json_t *md, prc_err *err);
         void                *extraction_ctx;
