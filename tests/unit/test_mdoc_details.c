@@ -257,7 +257,43 @@ static void test_mdoc_details__dependency_families_bent(void)
         run_cases(cases, PRC_ARRAY_LEN(cases));
 }
 
+/*
+ * schemas/manifest-doc.schema.json holds the checker's tables as JSON Schema
+ * ($defs "details-*" and the allOf that picks one by format), exactly as
+ * prc_mdoc_details_schema() writes them.  PRC_MDOC_SCHEMA_OUT=FILE writes
+ * the generated part there (to merge into the schema after a table change).
+ */
+static void test_mdoc_details__schema_holds_the_tables(void)
+{
+        json_t *gen = prc_mdoc_details_schema(), *file, *fdefs, *v;
+        const char *out = getenv("PRC_MDOC_SCHEMA_OUT"), *k;
+        char path[4200];
+        json_error_t je;
+        size_t nd = 0;
+
+        T_ASSERT(gen != NULL);
+        if (out != NULL)
+                T_ASSERT(json_dump_file(gen, out, JSON_INDENT(2) | JSON_SORT_KEYS) == 0);
+        snprintf(path, sizeof(path), "%s/schemas/manifest-doc.schema.json", t_root());
+        file = json_load_file(path, 0, &je);
+        T_ASSERT(file != NULL);
+        fdefs = json_object_get(file, "$defs");
+        json_object_foreach(json_object_get(gen, "$defs"), k, v) {
+                if (!json_is_object(v))
+                        t_fail(__FILE__, __LINE__, "the generated $defs/%s is not a schema", k);
+                if (!json_equal(json_object_get(fdefs, k), v))
+                        t_fail(__FILE__, __LINE__, "the schema's $defs/%s is not the checker's table", k);
+        }
+        json_object_foreach(fdefs, k, v)
+                nd += strncmp(k, "details-", 8) == 0;
+        T_EQ_INT(nd, json_object_size(json_object_get(gen, "$defs")));
+        T_ASSERT(json_equal(json_object_get(file, "allOf"), json_object_get(gen, "allOf")));
+        json_decref(file);
+        json_decref(gen);
+}
+
 static const prc_test tests[] = {
+        T(test_mdoc_details__schema_holds_the_tables),
         T(test_mdoc_details__every_extractor_format_has_a_shape),
         T(test_mdoc_details__fixtures_of_every_family_pass),
         T(test_mdoc_details__workflow_bent),

@@ -865,9 +865,21 @@ bool prc_mdoc_details_check(const json_t *md, prc_err *err)
 
 static json_t *schema_of(const shp *s, json_t *defs, bool top);
 
+/* x, or null too: a scalar's "type" (and "enum") gains null, anything else is an anyOf. */
 static json_t *nullable(json_t *x, unsigned fl)
 {
-        return (fl & F_NULL) ? json_pack("{s:[{s:s},o]}", "anyOf", "type", "null", x) : x;
+        json_t *t = json_object_get(x, "type"), *en = json_object_get(x, "enum");
+
+        if (!(fl & F_NULL) || x == NULL)
+                return x;
+        if (json_is_string(t) && strcmp(json_string_value(t), "object") != 0 &&
+            strcmp(json_string_value(t), "array") != 0) {
+                json_object_set_new(x, "type", json_pack("[O,s]", t, "null"));
+                if (en != NULL)
+                        json_array_append_new(en, json_null());
+                return x;
+        }
+        return json_pack("{s:[{s:s},o]}", "anyOf", "type", "null", x);
 }
 
 static json_t *schema_fields(const fld *f, const fld *extra, json_t *defs)
@@ -913,8 +925,9 @@ static json_t *schema_body(const shp *s, json_t *defs)
         case K_BOOL:
                 return json_pack("{s:s}", "type", "boolean");
         case K_TOKENS:
-                return json_pack("{s:s, s:[s,s,s], s:{s:false}}", "type", "object", "required", "assignments",
-                                 "functions", "commands", "properties", "format");
+                /* the rest of its shape is prc_sh_check's (docs/parsers-xml-shell-archive.md) */
+                return json_pack("{s:s, s:[s,s,s], s:{s:b}}", "type", "object", "required", "assignments",
+                                 "functions", "commands", "properties", "format", 0);
         case K_ARR:
                 return json_pack("{s:s, s:i, s:o}", "type", "array", "maxItems", PRC_MD_DEPS_MAX, "items",
                                  nullable(schema_of(s->item, defs, false), s->ifl));
