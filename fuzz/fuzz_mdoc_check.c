@@ -19,11 +19,14 @@
 static void analyses(const json_t *md)
 {
         json_t *mdocs = json_array();
+        /* the inventory of a scan holds at least the manifest itself */
+        prc_tfile f = { .path = json_string_value(json_object_get(md, "path")), .size = 1,
+                        .sha256 = "0000000000000000000000000000000000000000000000000000000000000000" };
         prc_ainput in;
 
         if (mdocs == NULL || json_array_append(mdocs, (json_t *)md) != 0)
                 __builtin_trap();
-        in = (prc_ainput){ .mdocs = mdocs };
+        in = (prc_ainput){ .files = &f, .nfiles = 1, .mdocs = mdocs };
         for (size_t i = 0; i < prc_analysis_count; i++) {
                 prc_obs_list l = { 0 };
                 bool gap = false;
