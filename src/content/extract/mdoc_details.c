@@ -756,7 +756,8 @@ static bool form_ok(dcx *c, const json_t *in)
 
 /*
  * Stages: at least one, each at its index, built only on an earlier stage
- * (the analyses follow from_stage; a loop would never end), COPY --from
+ * (the analyses follow from_stage back; a later one would be a lie they
+ * only bound), COPY --from
  * naming this stage or an earlier one, final_stage the last.
  */
 static bool post_dockerfile(dcx *c, const json_t *d)
