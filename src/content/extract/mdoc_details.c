@@ -536,8 +536,9 @@ static const fld requirements_f[] = {
         { "role", &role, 0 }, { "requirements", &py_reqs, F_OPT }, { "includes", &includes, F_OPT },
         { "options", &options, F_OPT }, { "hashes", &hashes_list, F_OPT }, END
 };
-static const fld poetry_source_f[] = { { "name", &str, F_NULL }, { "priority", &str, F_NULL }, { "line", &line, F_NULL },
-                                       END };
+static const fld poetry_source_f[] = {
+        { "name", &str, F_NULL }, { "priority", &str, F_NULL }, { "line", &line, F_NULL }, END
+};
 static const shp poetry_source = OBJ(poetry_source_f), poetry_sources = ARR(&poetry_source, 0);
 static const fld pyproject_f[] = {
         { "requirements", &py_reqs, F_OPT }, { "build_backend", &str, F_OPT }, { "python", &str, F_OPT },
@@ -856,7 +857,8 @@ bool prc_mdoc_details_check(const json_t *md, prc_err *err)
         shp root;
 
         if (f == NULL)
-                return bad(&c, "no details shape for format \"%.64s\"", json_string_value(json_object_get(md, "format")));
+                return bad(&c, "no details shape for format \"%.64s\"",
+                           json_string_value(json_object_get(md, "format")));
         root = (shp){ .k = K_OBJ, .f = f->f };
         return check(&c, json_object_get(md, "details"), &root, 0) &&
                (f->post == NULL || f->post(&c, json_object_get(md, "details")));
