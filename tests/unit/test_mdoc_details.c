@@ -6,9 +6,11 @@
  */
 #include "t.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_check.h"
@@ -146,6 +148,81 @@ static void test_mdoc_details__fixtures_of_every_family_pass(void)
                         t_fail(__FILE__, __LINE__, "%s: %s: %s at %s", cases[i][1], prc_err_name(e.cls), e.msg, e.ptr);
                 json_decref(md);
         }
+}
+
+struct walk {
+        size_t   ok, refused;       /* extracted and checked; refused by the extractor (not our business) */
+        unsigned depth;
+};
+
+/* Extract (in process) every file under dir an extractor owns; each document must pass the client's check. */
+static void walk_tree(const char *dir, const char *rel, struct walk *w)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+
+        if (d == NULL || w->depth > 16) {
+                if (d != NULL)
+                        closedir(d);
+                return;
+        }
+        while ((e = readdir(d)) != NULL) {
+                char path[4096], r[4096];
+                const prc_extractor *x;
+                struct stat sb;
+
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || strcmp(e->d_name, ".git") == 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+                snprintf(r, sizeof(r), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+                if (lstat(path, &sb) != 0)
+                        continue;
+                if (S_ISDIR(sb.st_mode)) {
+                        w->depth++;
+                        walk_tree(path, r, w);
+                        w->depth--;
+                        continue;
+                }
+                x = prc_extractor_for_path(r);
+                if (S_ISREG(sb.st_mode) && x != NULL && sb.st_size <= 10 << 20) {
+                        size_t n;
+                        char *bytes = t_read(path, &n);
+                        prc_xin in = { r, (const uint8_t *)bytes, n, &prc_limits_default };
+                        prc_err err;
+                        json_t *md;
+
+                        prc_err_init(&err);
+                        md = x->fn(&in, &err);
+                        free(bytes);
+                        if (md == NULL) {
+                                w->refused++;
+                                continue;
+                        }
+                        prc_err_init(&err);
+                        if (!prc_mdoc_check(md, r, x->format, &err))
+                                t_fail(__FILE__, __LINE__, "%s (%s): %s: %s at %s", r, x->format, prc_err_name(err.cls),
+                                       err.msg, err.ptr);
+                        w->ok++;
+                        json_decref(md);
+                }
+        }
+        closedir(d);
+}
+
+/* Every manifest of the real corpus the extractors read passes the check: the tables refuse no real output. */
+static void test_mdoc_details__corpus_output_passes(void)
+{
+        const char *c = t_corpora();
+        char dir[4096];
+        struct walk w = { 0 };
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
+        snprintf(dir, sizeof(dir), "%s/manifests", c);
+        walk_tree(dir, "", &w);
+        /* 550 documents on 2026-12-03, 252 workflows and 12 Dockerfiles among them */
+        if (w.ok < 500)
+                t_fail(__FILE__, __LINE__, "only %zu documents extracted from %s", w.ok, dir);
 }
 
 #define WF "gha-workflow", "actions/.github/workflows/tricky.yml"
@@ -296,6 +373,7 @@ static const prc_test tests[] = {
         T(test_mdoc_details__schema_holds_the_tables),
         T(test_mdoc_details__every_extractor_format_has_a_shape),
         T(test_mdoc_details__fixtures_of_every_family_pass),
+        T(test_mdoc_details__corpus_output_passes),
         T(test_mdoc_details__workflow_bent),
         T(test_mdoc_details__action_bent),
         T(test_mdoc_details__dockerfile_bent),
