@@ -27,7 +27,7 @@ enum sk {
         K_DEP,          /* the index of one of the document's dependencies */
         K_OBJ,          /* an object with exactly the fields f (and, by disc, one variant's) */
         K_ARR,          /* an array of item */
-        K_MAP,          /* an object of any keys (at most PRC_MD_STR_MAX bytes) to item */
+        K_MAP,          /* an object of any keys to item */
         K_ONEOF,        /* one of alt */
         K_TOKENS,       /* a shell token document (prc_sh_check, without its "format") */
 };
@@ -201,8 +201,7 @@ static bool check_coll(dcx *c, const json_t *v, const shp *s)
                 return true;
         }
         json_object_foreach((json_t *)v, k, m) {
-                if (strlen(k) > PRC_MD_STR_MAX)
-                        return bad(c, "a key of %zu bytes (the limit is %u)", strlen(k), PRC_MD_STR_MAX);
+                /* keys are names as the file writes them (a gem "name (version)"): the decoder bounds them */
                 prc_jptr_push(c->ptr, sizeof(c->ptr), k);
                 if (!check(c, m, s->item, s->ifl))
                         return false;
@@ -547,7 +546,8 @@ static const fld pyproject_f[] = {
 static const fld pipfile_f[] = {
         { "requirements", &py_reqs, F_OPT }, { "requires", &any, F_OPT }, { "scripts", &any, F_OPT }, END
 };
-static const fld edge_f[] = { { "from", &str, 0 }, { "version", &str, F_NULL }, { "to", &strs, 0 }, END };
+/* "to": the names as the lock writes them (pdm: whole PEP 508 strings), not bounded by the extractor */
+static const fld edge_f[] = { { "from", &str, 0 }, { "version", &str, F_NULL }, { "to", &texts, 0 }, END };
 static const shp edge = { .k = K_OBJ, .f = edge_f, .name = "python-edge" }, edges = ARR(&edge, 0);
 static const fld poetry_lock_f[] = { { "lock_version", &any, 0 }, { "edges", &edges, F_OPT }, END };
 static const fld uv_lock_f[] = {
@@ -935,9 +935,8 @@ static json_t *schema_body(const shp *s, json_t *defs)
                 return json_pack("{s:s, s:i, s:o}", "type", "array", "maxItems", PRC_MD_DEPS_MAX, "items",
                                  nullable(schema_of(s->item, defs, false), s->ifl));
         case K_MAP:
-                return json_pack("{s:s, s:i, s:{s:i}, s:o}", "type", "object", "maxProperties", PRC_MD_DEPS_MAX,
-                                 "propertyNames", "maxLength", PRC_MD_STR_MAX, "additionalProperties",
-                                 nullable(schema_of(s->item, defs, false), s->ifl));
+                return json_pack("{s:s, s:i, s:o}", "type", "object", "maxProperties", PRC_MD_DEPS_MAX,
+                                 "additionalProperties", nullable(schema_of(s->item, defs, false), s->ifl));
         case K_ONEOF:
                 a = json_array();
                 for (const shp *const *x = s->alt; *x != NULL; x++)
