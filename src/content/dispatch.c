@@ -360,12 +360,6 @@ static json_t *op_walk(const prc_req *req, prc_err *err)
         return doc;
 }
 
-/*
- * Manifest extraction (docs/extraction.md).  args (JSON, may be empty):
- * {"format": "npm-package-lock"} names the extractor; without it the
- * request's path picks one by name (prc_extractor_for_path).  The path
- * names the file in the ManifestDoc; it is never opened.
- */
 #if defined(PRC_TESTING) && PRC_TESTING
 /*
  * A compromised worker, for the client's details check (test_worker.c): a
@@ -387,6 +381,12 @@ static void bend_details(json_t *md, const char *path)
 }
 #endif
 
+/*
+ * Manifest extraction (docs/extraction.md).  args (JSON, may be empty):
+ * {"format": "npm-package-lock"} names the extractor; without it the
+ * request's path picks one by name (prc_extractor_for_path).  The path
+ * names the file in the ManifestDoc; it is never opened.
+ */
 static json_t *op_extract(const prc_req *req, prc_err *err)
 {
         static const prc_field fields[] = { { "format", PRC_JT_STRING, false } };
