@@ -13,6 +13,7 @@
 #include "base/jcs.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
+#include "base/testkeep.h"
 
 /* Fields common to every version; the version tables below add to them. */
 #define RECORD_V01_FIELDS                                                                         \
@@ -197,6 +198,7 @@ bool prc_record_seal(json_t *rec, prc_err *err)
                 return false;
         if (json_object_set_new(rec, "id", json_string(id)) != 0)
                 return prc_err_oom(err, "record id");
+        prc_test_keep("record", rec);
         return true;
 }
 
