@@ -5,7 +5,7 @@
 # document with the JSON pointer of its first error, and "N passed, N failed" (one check).
 set -u
 cd "$(dirname "$0")/.."
-/usr/bin/python3 tests/cli/result_validate.py --schemas schemas "$1" 2>&1 | sed 's/^/    /'
+/usr/bin/python3 tests/cli/result_validate.py --schemas schemas --state-dirs "$1" "$1" 2>&1 | sed 's/^/    /'
 rc=${PIPESTATUS[0]}
 if [ "$rc" -eq 0 ]; then
         echo "1 passed, 0 failed"

@@ -18,7 +18,8 @@ export PRC PRC_BIN
 # schema in schemas/ by python3-jsonschema, an implementation independent of prc (tests/cli/result_validate.py).
 # They reach $RESULTS (world-writable: tests run prc as an unprivileged user) three ways:
 #  - $PRC is a generated wrapper (tests/cli/result_wrap.sh) that runs the release binary unchanged (exec)
-#    but keeps what scan, verify, report and batch write with --format json or --state-dir;
+#    but keeps what scan, verify and report write with --format json or --state-dir, and names the
+#    state dirs of prc batch, read when the test ends;
 #  - the test build (build/test/prc, and the copies tests make of it) keeps every document it makes in
 #    $PRC_TEST_RESULT_DIR (src/base/testkeep.h; a release build has no such code);
 #  - `run` keeps its command's stdout when that is a JSON object ($PRC_BIN and copies of build/prc).
@@ -71,7 +72,7 @@ for fn in $(declare -F | awk '{print $3}' | grep '^t_' | sort); do
         rc=$?
         if [ -n "$RESULTS" ] && [ -n "$(ls -A "$RESULTS")" ]; then
                 if ! /usr/bin/python3 "$PRC_ROOT/tests/cli/result_validate.py" --schemas "$PRC_ROOT/schemas" \
-                        "$RESULTS" >"$TMP/.validated" 2>&1; then
+                        --state-dirs "$RESULTS" "$RESULTS" >"$TMP/.validated" 2>&1; then
                         echo "    a document prc made does not validate against its schema in schemas/:" >&2
                         grep -v -e '^validated: ' -e '^[0-9]* validated$' "$TMP/.validated" | sed 's/^/      /' | head -n 20 >&2
                         rc=1

@@ -1,6 +1,8 @@
-"""result_validate.py [--schemas DIR] PATH...: validate every prc machine-output document among PATHs
-(files, or directories read recursively) with python3-jsonschema (Draft 2020-12), an implementation
-independent of prc (issue 22; docs/reports.md "Machine output is validated").
+"""result_validate.py [--schemas DIR] [--state-dirs DIR] PATH...: validate every prc machine-output
+document among PATHs (files, or directories read recursively) and, for each prc batch state dir named
+by a line of a file DIR/state-dir.* (tests/cli/result_wrap.sh), its runs/ and index.json, with
+python3-jsonschema (Draft 2020-12), an implementation independent of prc (issue 22; docs/reports.md
+"Machine output is validated").
 
 A document is checked against the schema its "schema" member names:
   prc.run-result/v1             schemas/run-result.schema.json (its executions: execution-record)
@@ -15,6 +17,7 @@ Prints, for each invalid document, "FILE: /json/pointer: message" for its first 
 the smallest JSON pointer) and how many more it has; then "validated: N run results, N batch indexes, N execution records" and,
 last, "N validated" (N: all three).  Exits 1 when any document is invalid, 2 when a schema is.
 """
+import glob
 import hashlib
 import json
 import os
@@ -55,6 +58,13 @@ def main(argv):
     schemas = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schemas")
     if len(argv) >= 2 and argv[0] == "--schemas":
         schemas, argv = argv[1], argv[2:]
+    if len(argv) >= 2 and argv[0] == "--state-dirs":
+        listed, argv = argv[1], argv[2:]
+        dirs = set()
+        for f in glob.glob(os.path.join(glob.escape(listed), "state-dir.*")):
+            dirs |= set(open(f).read().split("\n")) - {""}
+        for d in sorted(dirs):
+            argv += [p for p in (os.path.join(d, "runs"), os.path.join(d, "index.json")) if os.path.exists(p)]
     loaded = {}
     for name, _, _ in KINDS:
         s = json.load(open(os.path.join(schemas, name)))
