@@ -533,7 +533,8 @@ t_malformed_baselines_and_suppressions_are_named_refusals() {
         expect_err "io-error"
 }
 
-# The harness validates every run result a CLI test makes (lib.sh): one that does not match the schema
+# The harness validates every run result a CLI test makes (lib.sh), whichever way it comes (the $PRC
+# wrapper, a batch state dir, a test build's kept copy, JSON on stdout): one that does not match the schema
 # fails the test that made it, even when the test itself checks nothing.
 t_the_harness_validates_every_run_result_against_the_schema() {
         "$PRC_BIN" scan --target examples/basic --format json >"$TMP/good.json" || true
@@ -548,6 +549,18 @@ t_the_harness_validates_every_run_result_against_the_schema() {
         ! PRC=$TMP/bad-prc bash tests/cli/lib.sh "$TMP/inner.sh" >"$TMP/bad.out" 2>&1 || fail "an invalid result passed"
         grep -q "FAIL inner.t_makes_a_result" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
         grep -q "/mode: 'sideways' is not one of" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
+        # A batch state dir (read when the test ends), a test build's kept copy, a command's JSON stdout.
+        printf '#!/bin/sh\nmkdir -p "$5/runs" && cp "%s" "$5/runs/x.json"\n' "$TMP/bad.json" >"$TMP/batch-prc"
+        chmod +x "$TMP/batch-prc"
+        printf 't_batch() { "$PRC" batch --targets x --state-dir "$TMP/st"; }\n' >"$TMP/inner.sh"
+        ! PRC=$TMP/batch-prc bash tests/cli/lib.sh "$TMP/inner.sh" >"$TMP/bad.out" 2>&1 || fail "an invalid batch result passed"
+        grep -q "/st/runs/x.json: /mode: 'sideways' is not one of" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
+        printf 't_kept() { cp "%s" "$PRC_TEST_RESULT_DIR/run.1.json"; }\n' "$TMP/bad.json" >"$TMP/inner.sh"
+        ! bash tests/cli/lib.sh "$TMP/inner.sh" >"$TMP/bad.out" 2>&1 || fail "an invalid kept result passed"
+        grep -q "FAIL inner.t_kept" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
+        printf 't_stdout() { run cat "%s"; }\n' "$TMP/bad.json" >"$TMP/inner.sh"
+        ! bash tests/cli/lib.sh "$TMP/inner.sh" >"$TMP/bad.out" 2>&1 || fail "an invalid stdout result passed"
+        grep -q "FAIL inner.t_stdout" "$TMP/bad.out" || fail "$(cat "$TMP/bad.out")"
 }
 
 # tests/run's last step (tests/kept-results.sh) validates every kept document in one process: each
