@@ -511,7 +511,7 @@ static json_t *sample_record(int version)
                                                                               : PRC_RECORD_SCHEMA_V03,
                 "adapter_id", "prc-test.unit@1.0.0", "manifest_sha256", HEX_A, "inventory_digest", HEX_B,
                 "snapshot_sha256", HEX_C, "plan_sha256", HEX_A, "runtime", "kind", "docker", "version", "20.10.24",
-                "sha256", HEX_B, "image", "127.0.0.1:5000/prc-test/good@sha256:1111", "limits", "pids", 8,
+                "sha256", HEX_B, "image", "127.0.0.1:5000/prc-test/good@sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", "limits", "pids", 8,
                 "nofile", 64, "disposition", "accepted", "error_class", "exit_status", 0, "timed_out", 0,
                 "summary_status", "completed", "observations", "id", "o1", "kind", "prc-test.secret", "outcome",
                 "found", "locations", "value", "stdout", "bytes", 10, "sha256", HEX_C, "stderr", "bytes", 0,
