@@ -34,8 +34,12 @@ void prc_test_keep(const char *kind, const json_t *doc)
         if (prc_jcs_write(doc, &b, &e) && prc_buf_putc(&b, '\n', &e)) {
                 /* Processes of one batch share the directory: pid and a counter, created exclusively. */
                 for (unsigned tries = 0; fd < 0 && tries < 64; tries++) {
-                        snprintf(path, sizeof(path), "%s/%s.%ld.%u.json", dir, kind, (long)getpid(),
-                                 atomic_fetch_add(&seq, 1));
+                        int n = snprintf(path, sizeof(path), "%s/%s.%ld.%u.json", dir, kind, (long)getpid(),
+                                         atomic_fetch_add(&seq, 1));
+                        if (n < 0 || (size_t)n >= sizeof(path)) {
+                                errno = ENAMETOOLONG;
+                                break;
+                        }
                         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
                         if (fd < 0 && errno != EEXIST)
                                 break;
