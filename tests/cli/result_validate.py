@@ -5,7 +5,8 @@ python3-jsonschema (Draft 2020-12), an implementation independent of prc (issue 
 "Machine output is validated").
 
 A document is checked against the schema its "schema" member names:
-  prc.run-result/v1             schemas/run-result.schema.json (its executions: execution-record)
+  prc.run-result/v1             schemas/run-result.schema.json, and each of its executions
+                                schemas/execution-record.schema.json
   prc.batch-index/v1            schemas/batch-index.schema.json
   prc.execution-record/v0.1-3   schemas/execution-record.schema.json
 Each schema is itself checked against the 2020-12 metaschema first.  A file that is empty, is not JSON,
@@ -15,7 +16,8 @@ error.  Identical documents (the same result kept by two routes) are counted onc
 
 Prints, for each invalid document, "FILE: /json/pointer: message" for its first error (the error at
 the smallest JSON pointer) and how many more it has; then "validated: N run results, N batch indexes, N execution records" and,
-last, "N validated" (N: all three).  Exits 1 when any document is invalid, 2 when a schema is.
+last, "N validated" (N: all three).  Exits 1 when any document is invalid, 2 when a schema is (or
+refers to anything outside schemas/: nothing is ever fetched).
 """
 import glob
 import hashlib
@@ -42,6 +44,15 @@ def pointer(path):
     if not path:
         return "(document)"
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def order(path):
+    """Sorts JSON paths as the document lists them: array indexes as numbers."""
+    return [(0, p, "") if isinstance(p, int) else (1, 0, p) for p in path]
+
+
+def refuse(uri):
+    raise jsonschema.exceptions.RefResolutionError(f"{uri}: a schema in schemas/ refers outside itself")
 
 
 def files(paths):
@@ -75,14 +86,16 @@ def main(argv):
                   file=sys.stderr)
             return 2
         loaded[name] = s
-    # The run result's executions refer to the execution-record schema by its $id.
+    # Each schema is self-contained; a $ref to anything else is refused, never fetched (tests stay offline).
     store = {s["$id"]: s for s in loaded.values()}
     validators = {}
     for name, values, _ in KINDS:
-        resolver = jsonschema.RefResolver.from_schema(loaded[name], store=store)
+        resolver = jsonschema.RefResolver.from_schema(loaded[name], store=store,
+                                                      handlers={"http": refuse, "https": refuse})
         v = jsonschema.Draft202012Validator(loaded[name], resolver=resolver)
         for value in values:
             validators[value] = (v, name)
+    record = validators["prc.execution-record/v0.3"][0]
     counts = {name: 0 for name, _, _ in KINDS}
     seen = set()
     bad = 0
@@ -112,14 +125,21 @@ def main(argv):
             continue
         v, name = validators[tag]
         counts[name] += 1
-        errors = sorted(v.iter_errors(doc), key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, p)
-                                                           for p in e.absolute_path])
+        try:
+            errors = [([], e) for e in v.iter_errors(doc)]
+            # A run result's executions are execution records: checked against that schema too.
+            if name == "run-result.schema.json" and isinstance(doc.get("executions"), list):
+                for i, rec in enumerate(doc["executions"]):
+                    errors += [(["executions", i], e) for e in record.iter_errors(rec)]
+        except jsonschema.exceptions.RefResolutionError as e:
+            print(f"schemas/{name}: {e}", file=sys.stderr)
+            return 2
         if errors:
             bad += 1
-            e = jsonschema.exceptions.best_match(
-                [x for x in errors if list(x.absolute_path) == list(errors[0].absolute_path)])
+            path = min((at + list(e.absolute_path) for at, e in errors), key=order)
+            e = jsonschema.exceptions.best_match([e for at, e in errors if at + list(e.absolute_path) == path])
             more = f" ({len(errors) - 1} more)" if len(errors) > 1 else ""
-            print(f"{f}: {pointer(e.absolute_path)}: {e.message[:400]}{more}", file=sys.stderr)
+            print(f"{f}: {pointer(path)}: {e.message[:400]}{more}", file=sys.stderr)
     print("validated: " + ", ".join(f"{counts[n]} {what}" for n, _, what in KINDS))
     print(f"{sum(counts.values())} validated")
     return 1 if bad else 0

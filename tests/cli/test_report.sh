@@ -537,6 +537,7 @@ t_malformed_baselines_and_suppressions_are_named_refusals() {
 # wrapper, a batch state dir, a test build's kept copy, JSON on stdout): one that does not match the schema
 # fails the test that made it, even when the test itself checks nothing.
 t_the_harness_validates_every_run_result_against_the_schema() {
+        unset PRC_TEST_ONLY     # the inner runs below run every test of their file
         "$PRC_BIN" scan --target examples/basic --format json >"$TMP/good.json" || true
         sed 's/"mode":"inspect"/"mode":"sideways"/' "$TMP/good.json" >"$TMP/bad.json"
         printf '#!/bin/sh\ncat "%s"\n' "$TMP/good.json" >"$TMP/good-prc"
@@ -601,6 +602,13 @@ json.dump(d, open(sys.argv[1] + ".bad", "w"))'
         run /usr/bin/python3 tests/cli/result_validate.py --schemas "$TMP/s" "$TMP/v/good.json"
         expect_rc 2
         expect_err "schemas/run-result.schema.json: not a valid 2020-12 schema: /type: 5 is not valid"
+        # A $ref out of schemas/ is refused, never fetched (the suite stays offline).
+        cp schemas/run-result.schema.json "$TMP/s/"
+        sed -i 's|"prc_version": {"type": "string"}|"prc_version": {"$ref": "https://prc.invalid/elsewhere.json"}|' \
+                "$TMP/s/run-result.schema.json"
+        run /usr/bin/python3 tests/cli/result_validate.py --schemas "$TMP/s" "$TMP/v/good.json"
+        expect_rc 2
+        expect_err "https://prc.invalid/elsewhere.json: a schema in schemas/ refers outside itself"
 }
 
 # The test builds keep a copy of every run result they make (src/base/testkeep.h), the one a triage
