@@ -16,30 +16,6 @@
 #include "base/json_strict.h"
 #include "content/parsers/toml.h"
 
-bool prc_x_py_match_pipfile_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "Pipfile.lock") == 0;
-}
-
-bool prc_x_py_match_poetry_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "poetry.lock") == 0;
-}
-
-bool prc_x_py_match_uv_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "uv.lock") == 0;
-}
-
-bool prc_x_py_match_pdm_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "pdm.lock") == 0;
-}
-
 bool prc_x_py_match_pylock(const char *path, const char *base)
 {
         size_t n = strlen(base);
