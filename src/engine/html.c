@@ -114,6 +114,18 @@ static long long iget(const json_t *o, const char *k)
         return (long long)json_integer_value(json_object_get(o, k));
 }
 
+/* A table row of escaped string fields of o, named by keys (NULL-ended); the cells whose bit is set in
+ * mono are set in the monospace class (paths, ids, digests). */
+static void row_of(struct w *w, const json_t *o, unsigned mono, const char *const *keys)
+{
+        for (unsigned i = 0; keys[i] != NULL; i++) {
+                lit(w, i == 0 ? "<tr>" : "</td>");
+                lit(w, mono & (1u << i) ? "<td class=\"mono\">" : "<td>");
+                esc(w, sget(o, keys[i]));
+        }
+        lit(w, "</td></tr>");
+}
+
 /* A state word as a class suffix: only the five states, anything else is Unknown. */
 static const char *state_class(const char *s)
 {
@@ -407,11 +419,7 @@ static void gaps(struct w *w, const json_t *run)
                 json_array_foreach(all, j, h) {
                         if (j < i || strcmp(sget(h, "class"), sget(g, "class")) != 0)
                                 continue;
-                        lit(w, "<tr><td class=\"mono\">");
-                        esc(w, sget(h, "path"));
-                        lit(w, "</td><td>");
-                        esc(w, sget(h, "reason"));
-                        lit(w, "</td></tr>");
+                        row_of(w, h, 1u, (const char *const[]){ "path", "reason", NULL });
                 }
                 lit(w, "</tbody></table>");
         }
@@ -451,13 +459,9 @@ static void executions(struct w *w, const json_t *run)
         if (json_array_size(json_object_get(run, "errors")) > 0) {
                 lit(w, "<h3>Errors</h3><table><thead><tr><th>of</th><th>class</th><th>message</th></tr></thead><tbody>");
                 json_array_foreach(json_object_get(run, "errors"), i, e) {
-                        lit(w, "<tr><td class=\"mono\">");
-                        esc(w, json_object_get(e, "assertion") != NULL ? sget(e, "assertion") : sget(e, "adapter"));
-                        lit(w, "</td><td class=\"mono\">");
-                        esc(w, sget(e, "class"));
-                        lit(w, "</td><td>");
-                        esc(w, sget(e, "message"));
-                        lit(w, "</td></tr>");
+                        row_of(w, e, 3u, (const char *const[]){
+                                json_object_get(e, "assertion") != NULL ? "assertion" : "adapter", "class", "message",
+                                NULL });
                 }
                 lit(w, "</tbody></table>");
         }
@@ -477,17 +481,8 @@ static void triage(struct w *w, const json_t *run)
                 lit(w, "<table><thead><tr><th>assertion</th><th>finding digest</th><th>status</th><th>expires</th>"
                        "<th>reason</th></tr></thead><tbody>");
                 json_array_foreach(json_object_get(json_object_get(tr, "suppressions"), "entries"), i, s) {
-                        lit(w, "<tr><td class=\"mono\">");
-                        esc(w, sget(s, "assertion"));
-                        lit(w, "</td><td class=\"mono\">");
-                        esc(w, sget(s, "digest"));
-                        lit(w, "</td><td>");
-                        esc(w, sget(s, "status"));
-                        lit(w, "</td><td>");
-                        esc(w, sget(s, "expires"));
-                        lit(w, "</td><td>");
-                        esc(w, sget(s, "reason"));
-                        lit(w, "</td></tr>");
+                        row_of(w, s, 3u, (const char *const[]){ "assertion", "digest", "status", "expires",
+                                                                "reason", NULL });
                 }
                 lit(w, "</tbody></table>");
         }

@@ -111,7 +111,8 @@ verdict_table() {
 # shellcheck disable=SC1090
 source "$1"
 pass=0; failed=0; validated=0
-for fn in $(declare -F | awk '{print $3}' | grep '^t_' | sort); do
+# PRC_TEST_ONLY=REGEX runs only the matching tests (to chase one failure).
+for fn in $(declare -F | awk '{print $3}' | grep '^t_' | grep -E -- "${PRC_TEST_ONLY:-.}" | sort); do
         TMP=$(mktemp -d /tmp/prc-cli-XXXXXX)
         # Not inside an 'if', so set -e applies: the first failed check ends the test.
         ( set -e; cd "$PRC_ROOT"; "$fn" )
