@@ -266,9 +266,10 @@ static bool shell_doc(json_t *facts, const char *path, const json_t *doc, bool h
                 if (name == NULL)
                         continue;
                 snprintf(scope, sizeof(scope), hooks ? "%s:%s" : "%s()", hooks ? path : name, name);
+                /* The function is kept apart: a long path cuts the key short. */
                 if (hooks && json_object_set_new(json_object_get(facts, "hooks"), scope,
-                                                 json_pack("{s:s,s:O}", "path", path, "line",
-                                                           json_object_get(f, "line"))) != 0)
+                                                 json_pack("{s:s,s:O,s:s}", "path", path, "line",
+                                                           json_object_get(f, "line"), "function", name)) != 0)
                         return prc_err_oom(err, "the diff facts");
                 if (!body(facts, path, scope, json_object_get(f, "body"), err))
                         return false;
@@ -731,15 +732,15 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 }
         }
         json_object_foreach(json_object_get(nw, "hooks"), key, v) {
-                const char *fn = strrchr(key, ':');
+                const char *fn = json_string_value(json_object_get(v, "function"));
                 bool seen = false;
                 const char *ok_key;
-                const json_t *ignored;
+                const json_t *o;
                 if (!ok)
                         break;
                 /* By hook name, whatever the script is called: a renamed script with the same hooks is not new. */
-                json_object_foreach(json_object_get(old, "hooks"), ok_key, ignored) {
-                        const char *ofn = strrchr(ok_key, ':');
+                json_object_foreach(json_object_get(old, "hooks"), ok_key, o) {
+                        const char *ofn = json_string_value(json_object_get(o, "function"));
                         seen |= ofn != NULL && fn != NULL && strcmp(ofn, fn) == 0;
                 }
                 if (seen)

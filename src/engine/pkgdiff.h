@@ -16,7 +16,7 @@
  *    "checksum_arrays": {name: {"path","line"}},
  *    "commands": {"scope|kind|word": {"path","line","scope","kind","word","excerpt"}},
  *    "install": {"declared": s|null, "files": [path...]},
- *    "hooks": {"file:function": {"path","line"}},
+ *    "hooks": {"file:function": {"path","line","function"}},
  *    "unanalyzed": [{"path","class","reason"}]}
  * kinds: "network" (curl, wget, nc, /dev/tcp, ...), "exec" (a shell, eval,
  * interpreter -c/-e, base64 -d, systemctl, ...), "package-manager" (npm,

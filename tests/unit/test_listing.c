@@ -419,6 +419,48 @@ static void test_pkgdiff__version_with_an_array_assigned_twice_is_clean_against_
         json_decref(d);
 }
 
+/* Hooks are matched by function name, also when a long script path cuts the fact's key short (fuzz find). */
+static void test_pkgdiff__install_hooks_match_by_function_whatever_the_path(void)
+{
+        char longpath[700];
+        json_t *hook = pkgbuild("{\"functions\":[{\"name\":\"post_install\",\"line\":1,\"body\":[]}],"
+                                "\"commands\":[]}");
+        json_t *other = pkgbuild("{\"functions\":[{\"name\":\"pre_remove\",\"line\":1,\"body\":[]}],"
+                                 "\"commands\":[]}");
+        json_t *un = json_array(), *i1, *i2, *i3, *a, *b, *c, *r;
+        prc_err e;
+
+        memset(longpath, 'x', sizeof(longpath) - 1);
+        longpath[sizeof(longpath) - 1] = '\0';
+        i1 = json_pack("{s:O}", longpath, hook);
+        i2 = json_pack("{s:O}", "renamed.install", hook);
+        i3 = json_pack("{s:O}", "renamed.install", other);
+        prc_err_init(&e);
+        a = prc_pkgdiff_facts(NULL, NULL, i1, un, &e);
+        b = prc_pkgdiff_facts(NULL, NULL, i2, un, &e);
+        c = prc_pkgdiff_facts(NULL, NULL, i3, un, &e);
+        T_NOERR(e);
+        r = prc_pkgdiff_compare(a, a, &e);
+        T_EQ_INT(json_integer_value(json_object_get(r, "risky")), 0);
+        json_decref(r);
+        r = prc_pkgdiff_compare(a, b, &e);      /* the same hook in a script of another name */
+        T_ASSERT(!has_change(r, "install-hook-added"));
+        json_decref(r);
+        r = prc_pkgdiff_compare(b, c, &e);
+        T_ASSERT(has_change(r, "install-hook-added"));
+        T_NOERR(e);
+        json_decref(r);
+        json_decref(a);
+        json_decref(b);
+        json_decref(c);
+        json_decref(i1);
+        json_decref(i2);
+        json_decref(i3);
+        json_decref(hook);
+        json_decref(other);
+        json_decref(un);
+}
+
 static void test_pkgdiff__source_host_parsing(void)
 {
         char h[256];
@@ -538,6 +580,7 @@ static const prc_test tests[] = {
         T(test_pkgdiff__hijack_shapes_are_risky),
         T(test_pkgdiff__removed_checksum_array_and_unanalyzed_files),
         T(test_pkgdiff__source_host_parsing),
+        T(test_pkgdiff__install_hooks_match_by_function_whatever_the_path),
         T(test_pkgdiff__array_assigned_twice_keeps_the_last),
         T(test_pkgdiff__appends_extend_and_dynamic_values_are_not_evaluated),
         T(test_pkgdiff__version_with_an_array_assigned_twice_is_clean_against_itself),
