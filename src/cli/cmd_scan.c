@@ -44,6 +44,9 @@ bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8
                 op = PRC_OP_WALK;
         else
                 fmt = prc_format_by_name(format);
+        /* A document nobody reads: the worker checks it whole and sends only the verdict (frame.h). */
+        if (out_doc == NULL)
+                flags |= PRC_REQ_VERDICT;
         /* An operation the worker does not serve comes back as a named refusal: a gap, never a pass. */
         ok = prc_client_call(pc->client, op, fmt, flags, path, NULL, 0, p, n, true, &doc, err);
         if (ok && out_doc != NULL) {

@@ -129,6 +129,15 @@ typedef struct prc_req {
         size_t         input_len;
 } prc_req;
 
+/*
+ * Request flag of every op, never passed on to a loader: the client wants
+ * the verdict only.  The worker makes, checks and counts the document as
+ * usual (so every refusal, the reply cap's included, is the one the whole
+ * document gets) but sends the document `true` in its place: a parse whose
+ * tree the caller would throw away costs neither the pipe nor a decode.
+ */
+#define PRC_REQ_VERDICT (1u << 31)
+
 /* Bytes prc_req_encode will produce (to refuse an over-cap request before building it). */
 size_t prc_req_size(const prc_req *r);
 /* Append the payload to out.  Errors: invalid-frame (path or args over cap), buffer-limit, out-of-memory. */

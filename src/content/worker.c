@@ -333,8 +333,9 @@ static bool send_ready(const prc_floor_report *rep)
 
 struct out {
         uint32_t reply_max;
-        uint64_t sent;          /* document bytes written so far */
+        uint64_t sent;          /* document bytes written (or counted) so far */
         bool     broken;        /* a write failed: the pipe is gone or the frame is cut */
+        bool     count_only;    /* PRC_REQ_VERDICT: pieces are counted against the cap, not written */
 };
 
 /* Each piece is one frame as soon as it is encoded, so the client decodes while we encode. */
@@ -345,12 +346,29 @@ static bool put_out(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *e
         if (n > o->reply_max - o->sent)
                 return prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                    o->reply_max);
+        if (o->count_only) {
+                o->sent += n;
+                return true;
+        }
         if (!prc_frame_write(PRC_WORKER_FD_OUT, last ? PRC_RE_DOC : PRC_RE_DOC_PART, p, n, PRC_NO_DEADLINE, err)) {
                 o->broken = true;
                 return false;
         }
         o->sent += n;
         return true;
+}
+
+/* PRC_REQ_VERDICT: the document was made and fits; `true` goes in its place. */
+static bool send_verdict(prc_err *err)
+{
+        prc_buf b;
+        bool ok;
+
+        prc_buf_init(&b, 64);   /* the encoding of true is a few bytes */
+        ok = prc_docbin_write(json_true(), &b, err) &&
+             prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_DOC, b.data, b.len, PRC_NO_DEADLINE, err);
+        prc_buf_clear(&b);
+        return ok;
 }
 
 /*
@@ -433,7 +451,7 @@ static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o,
         if (rc == PRC_YS_REFUSED || sent == 0)
                 return true;
         prc_err_init(err);      /* a writer failure is not the answer: the counted encoding decides */
-        if (!prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, NULL, 0, PRC_NO_DEADLINE, err)) {
+        if (!o->count_only && !prc_frame_write(PRC_WORKER_FD_OUT, PRC_RE_RESTART, NULL, 0, PRC_NO_DEADLINE, err)) {
                 o->broken = true;
                 *doc = NULL;
                 return true;
@@ -490,6 +508,8 @@ static int serve(const wcfg *c)
                 o.reply_max = c->reply_max;
                 o.sent = 0;
                 o.broken = false;
+                o.count_only = (r.flags & PRC_REQ_VERDICT) != 0;
+                r.flags &= ~PRC_REQ_VERDICT;    /* the client's, not a loader's */
                 doc = NULL;
                 if (prc_dispatch_needs_archive(r.op) && !prc_libarchive_loaded())
                         /* dlopen now would need open(): seccomp would kill us.  The client starts archive workers. */
@@ -504,6 +524,8 @@ static int serve(const wcfg *c)
                         prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                     c->reply_max);
                 }
+                if (o.count_only && !prc_err_is_set(&err))
+                        o.broken = !send_verdict(&err);
                 /* A refusal may follow pieces already sent: the client drops them. */
                 if (o.broken || (prc_err_is_set(&err) && !send_refusal(&err))) {
                         json_decref(doc);

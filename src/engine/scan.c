@@ -27,6 +27,7 @@
 #include "engine/builtin.h"
 #include "engine/catalog.h"
 #include "engine/findings.h"
+#include "engine/lanes.h"
 #include "engine/manifests.h"
 #include "engine/observe.h"
 #include "engine/policy.h"
@@ -324,18 +325,32 @@ static bool install_scripts(struct scan *s, prc_buf *b, prc_err *err)
 }
 
 
-/* Extract files[i] (bytes in b) through the worker as format (NULL: by name); a refusal is a gap. */
-static bool extract_one(struct scan *s, size_t i, const char *format, const prc_buf *b, prc_err *err)
+/* What the worker answered for one extraction: the ManifestDoc, or the refusal in pe. */
+struct xresult {
+        bool    ok;
+        json_t *md;     /* owned when ok */
+        prc_err pe;
+};
+
+/* Extract path (bytes in b) through the worker with ctx as format (NULL: by name); touches no scan state. */
+static void extract_call(const struct scan *s, void *ctx, const char *format, const char *path, const prc_buf *b,
+                         struct xresult *x)
+{
+        prc_err_init(&x->pe);
+        x->md = NULL;
+        x->ok = s->o->extract(ctx, format, path, b->data ? b->data : (const uint8_t *)"", b->len, &x->md, &x->pe);
+}
+
+/* Record files[i]'s extraction (takes x->md): its ManifestDoc, or its refusal as a gap. */
+static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *err)
 {
         const prc_tfile *f = &s->files[i];
-        json_t *md = NULL;
-        prc_err pe;
+        json_t *md = x->md;
 
         s->extracted[i] = true;
-        prc_err_init(&pe);
-        if (!s->o->extract(s->o->parse_ctx, format, f->path, b->data ? b->data : (const uint8_t *)"", b->len, &md,
-                           &pe))
-                return add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
+        x->md = NULL;
+        if (!x->ok)
+                return add_gap(s, f->path, prc_err_name(x->pe.cls), x->pe.msg, err);
         if (s->o->extraction_each != NULL) {
                 /* Handed over, then only what follow_includes reads is kept. */
                 json_t *stub;
@@ -353,6 +368,15 @@ static bool extract_one(struct scan *s, size_t i, const char *format, const prc_
         if (md == NULL || json_array_append_new(s->mdocs, md) != 0)
                 return prc_err_oom(err, "the manifest documents");
         return true;
+}
+
+/* Extract files[i] (bytes in b) through the worker as format (NULL: by name); a refusal is a gap. */
+static bool extract_one(struct scan *s, size_t i, const char *format, const prc_buf *b, prc_err *err)
+{
+        struct xresult x;
+
+        extract_call(s, s->o->parse_ctx, format, s->files[i].path, b, &x);
+        return extract_done(s, i, &x, err);
 }
 
 /* dir of from + "/" + rel, with "." and ".." resolved; false when it leaves the root or is not relative. */
@@ -474,16 +498,142 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
         return json_array_size(sorted) == n || prc_err_oom(err, "the manifest documents");
 }
 
+/* One manifest's trip through the worker: what the scan records of it, in file order. */
+struct trip {
+        bool           refused; /* the read or the parse failed: pe says why */
+        prc_err        pe;
+        json_t        *doc;     /* owned: a shell file's token document */
+        bool           extract; /* an extractor owns the file: x holds the worker's answer */
+        struct xresult x;
+};
+
+/* The trips of a content analysis: files[idx[job]], through lane's ctx and buffer. */
+struct trips {
+        struct scan  *s;
+        size_t       *idx;      /* owned: the inventory indexes of the manifests */
+        void         *ctx[PRC_LANES_MAX];       /* borrowed: the hooks' context of each lane */
+        prc_buf       b[PRC_LANES_MAX];
+};
+
+/*
+ * Read, parse and extract one manifest (prc_lane_work_fn).  Runs in a lane:
+ * it reads the scan and the inventory and touches no scan state, so two
+ * lanes may run at once, each with its own worker.
+ */
+static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        struct trips *tr = ctx;
+        const struct scan *s = tr->s;
+        const prc_tfile *f = &s->files[tr->idx[job]];
+        const char *fmt = prc_manifest_format_for(f->path);
+        bool shell = fmt != NULL && strcmp(fmt, "shell") == 0;
+        prc_buf *b = &tr->b[lane];
+        struct trip *t = slot;
+
+        if (f->symlink || f->oversized)
+                return;         /* a gap without a trip (trip_done) */
+        prc_err_init(&t->pe);
+        prc_buf_reset(b);
+        /* Token documents are kept for the analyses; other parsed documents are not read. */
+        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, b, &t->pe) ||
+            (fmt != NULL && !s->o->parse(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"",
+                                         b->len, shell ? &t->doc : NULL, &t->pe))) {
+                t->refused = true;
+                return;
+        }
+        t->extract = prc_extractor_for_path(f->path) != NULL;
+        if (t->extract)
+                extract_call(s, tr->ctx[lane], NULL, f->path, b, &t->x);
+}
+
+static void trip_drop(void *ctx, size_t job, void *slot)
+{
+        struct trip *t = slot;
+
+        (void)ctx;
+        (void)job;
+        json_decref(t->doc);
+        json_decref(t->x.md);
+        t->doc = t->x.md = NULL;
+}
+
+/* Record one manifest's trip (prc_lane_done_fn): in file order, whichever lane ran it; takes what it holds. */
+static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
+{
+        struct trips *tr = ctx;
+        struct scan *s = tr->s;
+        size_t i = tr->idx[job];
+        const prc_tfile *f = &s->files[i];
+        const char *fmt = prc_manifest_format_for(f->path);
+        const char *base = strrchr(f->path, '/');
+        struct trip *t = slot;
+        json_t *doc = t->doc;
+        bool ok;
+
+        t->doc = NULL;
+        s->nmanifests++;
+        if (prc_extractor_for_path(f->path) != NULL)
+                s->extracted[i] = true;         /* the gap below, if any, stands for the extraction too */
+        if (f->symlink) {
+                /*
+                 * Issue 16: a symlink is recorded by path only, its target is
+                 * neither sealed nor copied into the snapshot, so prc does not
+                 * follow it; the manifest is a gap, never silently skipped.
+                 */
+                return add_gap(s, f->path, prc_err_name(PRC_E_MANIFEST_SYMLINK),
+                               "the manifest is a symlink; prc does not follow symlinks in the target", err);
+        }
+        if (f->oversized)
+                return add_gap(s, f->path, "input-too-large", "above the 10 MiB analysis ceiling", err);
+        if (t->refused) {
+                json_decref(doc);
+                return add_gap(s, f->path, prc_err_name(t->pe.cls), t->pe.msg, err);
+        }
+        ok = true;
+        if (fmt != NULL && strcmp(fmt, "shell") == 0)
+                ok = keep_doc(s, f->path,
+                              strcmp(base ? base + 1 : f->path, ".SRCINFO") == 0 ? PRC_AK_SRCINFO : PRC_AK_PKGBUILD,
+                              doc, err);
+        else
+                json_decref(doc);
+        if (ok && t->extract)
+                return extract_done(s, i, &t->x, err);
+        trip_drop(ctx, job, slot);
+        return ok;
+}
+
+/* The manifests of the inventory: files a format or an extractor owns, in inventory order. */
+static size_t *manifest_indexes(const struct scan *s, size_t *n, prc_err *err)
+{
+        size_t *idx = calloc(s->nfiles ? s->nfiles : 1, sizeof(*idx));
+
+        *n = 0;
+        if (idx == NULL) {
+                prc_err_oom(err, "the manifest list");
+                return NULL;
+        }
+        for (size_t i = 0; i < s->nfiles; i++)
+                if (prc_manifest_format_for(s->files[i].path) != NULL ||
+                    prc_extractor_for_path(s->files[i].path) != NULL)
+                        idx[(*n)++] = i;
+        return idx;
+}
+
 /*
  * Step 2: every recognized manifest goes through the content worker: a
  * parse for the formats manifests.c names, and an extraction to a
  * ManifestDoc for every file an extractor owns.  A refusal of either is a
- * gap (one per file: the first refusal).
+ * gap (one per file: the first refusal).  With a second context
+ * (lane_ctx) two manifests go through two workers at once; they are
+ * recorded in inventory order all the same (lanes.h).
  */
 static bool content_analysis(struct scan *s, prc_err *err)
 {
-        prc_buf b;
-        bool ok = true;
+        struct trips tr = { .s = s, .ctx = { s->o->parse_ctx, s->o->lane_ctx } };
+        prc_lanes_spec sp = { .nlanes = s->o->lane_ctx != NULL ? 2 : 1, .slot_size = sizeof(struct trip),
+                              .work = trip_run, .done = trip_done, .drop = trip_drop, .ctx = &tr };
+        size_t n;
+        bool ok;
 
         s->mdocs = json_array();
         s->extracted = calloc(s->nfiles ? s->nfiles : 1, sizeof(*s->extracted));
@@ -491,58 +641,19 @@ static bool content_analysis(struct scan *s, prc_err *err)
                 return prc_err_oom(err, "the manifest documents");
         if (s->o->extract == NULL)
                 return prc_err_set(err, PRC_E_INTERNAL, "a scan without a content extraction hook");
-        prc_buf_init(&b, prc_limits_default.input_max);
-        for (size_t i = 0; ok && i < s->nfiles; i++) {
-                const prc_tfile *f = &s->files[i];
-                const char *fmt = prc_manifest_format_for(f->path);
-                const prc_extractor *x = prc_extractor_for_path(f->path);
-                prc_err pe;
-
-                if (fmt == NULL && x == NULL)
-                        continue;
-                s->nmanifests++;
-                if (x != NULL)
-                        s->extracted[i] = true;         /* the gap below, if any, stands for the extraction too */
-                if (f->symlink) {
-                        /*
-                         * Issue 16: a symlink is recorded by path only, its target is
-                         * neither sealed nor copied into the snapshot, so prc does not
-                         * follow it; the manifest is a gap, never silently skipped.
-                         */
-                        ok = add_gap(s, f->path, prc_err_name(PRC_E_MANIFEST_SYMLINK),
-                                     "the manifest is a symlink; prc does not follow symlinks in the target", err);
-                        continue;
-                }
-                if (f->oversized) {
-                        ok = add_gap(s, f->path, "input-too-large", "above the 10 MiB analysis ceiling", err);
-                        continue;
-                }
-                prc_err_init(&pe);
-                prc_buf_reset(&b);
-                {
-                        /* Token documents are kept for the analyses; other parsed documents are not read. */
-                        bool shell = fmt != NULL && strcmp(fmt, "shell") == 0;
-                        const char *base = strrchr(f->path, '/');
-                        json_t *doc = NULL;
-
-                        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, &b, &pe) ||
-                            (fmt != NULL && !s->o->parse(s->o->parse_ctx, fmt, f->path,
-                                                         b.data ? b.data : (const uint8_t *)"", b.len,
-                                                         shell ? &doc : NULL, &pe))) {
-                                ok = add_gap(s, f->path, prc_err_name(pe.cls), pe.msg, err);
-                                continue;
-                        }
-                        if (shell)
-                                ok = keep_doc(s, f->path,
-                                              strcmp(base ? base + 1 : f->path, ".SRCINFO") == 0 ? PRC_AK_SRCINFO
-                                                                                                 : PRC_AK_PKGBUILD,
-                                              doc, err);
-                }
-                if (ok && x != NULL)
-                        ok = extract_one(s, i, NULL, &b, err);
-        }
-        ok = ok && install_scripts(s, &b, err) && follow_includes(s, &b, err) && sort_mdocs(s, err);
-        prc_buf_clear(&b);
+        tr.idx = manifest_indexes(s, &n, err);
+        if (tr.idx == NULL)
+                return false;
+        for (size_t l = 0; l < PRC_LANES_MAX; l++)
+                prc_buf_init(&tr.b[l], prc_limits_default.input_max);
+        /* Two slots a lane: one being filled, one waiting for its turn. */
+        sp.window = 2 * (size_t)sp.nlanes;
+        ok = prc_lanes_run(&sp, n, err);
+        for (size_t l = 1; l < PRC_LANES_MAX; l++)
+                prc_buf_clear(&tr.b[l]);
+        ok = ok && install_scripts(s, &tr.b[0], err) && follow_includes(s, &tr.b[0], err) && sort_mdocs(s, err);
+        prc_buf_clear(&tr.b[0]);
+        free(tr.idx);
         return ok;
 }
 

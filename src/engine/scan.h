@@ -76,6 +76,14 @@ typedef struct prc_scan_opts {
         prc_content_extract_fn extract;       /* content-worker extraction hook (required; parse_ctx) */
         void                *parse_ctx;
         /*
+         * Optional: a second context for parse and extract, used from
+         * another thread while parse_ctx is in use (its own content
+         * worker).  When set, two manifests go through the worker at once;
+         * the scan records them in inventory order all the same, so the
+         * result does not change (lanes.h).
+         */
+        void                *lane_ctx;
+        /*
          * The content floor the parses ran under (required; issue 23), asked
          * after content analysis: a new reference (transfers), NULL on
          * out-of-memory.  Recorded as the run's "content_floor" and in every
@@ -110,11 +118,13 @@ typedef struct prc_scan_opts {
         json_t             **extraction_out;
         /*
          * With extraction_out: when set, each ManifestDoc is handed here
-         * (borrowed) as the worker returns it, in no particular order, and
-         * the scan keeps of it only what following its includes needs
-         * (path, format, details.includes): "manifests" then holds those
-         * stubs.  prc sbom folds each document into its BOM this way instead
-         * of holding every document at once.  false (err set) ends the scan.
+         * (borrowed) as the worker returns it, always on the scan's own
+         * thread (with lane_ctx too) and in inventory order, files reached
+         * through an include last; the scan keeps of it only what following
+         * its includes needs (path, format, details.includes): "manifests"
+         * then holds those stubs.  prc sbom folds each document into its BOM
+         * this way instead of holding every document at once.  false (err
+         * set) ends the scan.
          */
         bool               (*extraction_each)(void *ctx, const json_t *md, prc_err *err);
         void                *extraction_ctx;

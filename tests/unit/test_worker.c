@@ -238,6 +238,66 @@ static void test_worker__reply_cap_reached_mid_stream_is_reply_too_large(void)
         prc_client_free(c);
 }
 
+/* A verdict-only parse (PRC_REQ_VERDICT) of in: the document `true`, or false with err. */
+static bool verdict(prc_client *c, uint16_t fmt, const char *in, prc_err *err)
+{
+        json_t *doc = NULL;
+        bool ok = prc_client_call(c, PRC_OP_PARSE, fmt, PRC_REQ_VERDICT, "v", NULL, 0, (const uint8_t *)in,
+                                  strlen(in), true, &doc, err);
+
+        T_ASSERT(!ok || doc == json_true());
+        json_decref(doc);
+        return ok;
+}
+
+/*
+ * PRC_REQ_VERDICT: the worker makes and checks the whole document but
+ * answers `true` in its place, and refuses exactly what a full parse
+ * refuses: a syntax error, a duplicate key, a document over the reply cap
+ * (streamed JSON, streamed YAML, a YAML merge that restarts the stream, a
+ * tree encoded the counted way).  The worker stays for the next request.
+ */
+static void test_worker__verdict_only_parse_is_true_with_the_same_refusals(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_buf big, bigy;
+        prc_err err;
+
+        opts(&o);
+        o.reply_max = 3 * PRC_DOCBIN_CHUNK;
+        c = client_with(&o);
+        prc_err_init(&err);
+        prc_buf_init(&big, 4u << 20);
+        prc_buf_init(&bigy, 4u << 20);
+        T_ASSERT(prc_buf_putc(&big, '[', &err));
+        for (int i = 0; i < 40000; i++) {
+                T_ASSERT(prc_buf_printf(&big, &err, "%s%d", i ? "," : "", i));
+                T_ASSERT(prc_buf_printf(&bigy, &err, "- %d\n", i));
+        }
+        T_ASSERT(prc_buf_putc(&big, ']', &err));
+        T_ASSERT(verdict(c, PRC_FMT_JSON, "{\"a\":[1,2.5]}", &err));
+        T_ASSERT(verdict(c, PRC_FMT_YAML, "b: &x {k: 1}\na: {<<: *x, j: 2}\n", &err));
+        T_ASSERT(verdict(c, PRC_FMT_TOML, "a = 1\n[t]\nb = \"x\"\n", &err));
+        T_NOERR(err);
+        T_ASSERT(!verdict(c, PRC_FMT_JSON, "{\"a\":1,\"a\":2}", &err));
+        T_ERR(err, PRC_E_DUPLICATE_FIELD);
+        prc_err_init(&err);
+        T_ASSERT(!verdict(c, PRC_FMT_YAML, "a: [\n", &err));
+        T_ERR(err, PRC_E_YAML_SYNTAX);
+        prc_err_init(&err);
+        T_ASSERT(!verdict(c, PRC_FMT_JSON, (const char *)big.data, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        prc_err_init(&err);
+        T_ASSERT(!verdict(c, PRC_FMT_YAML, (const char *)bigy.data, &err));
+        T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+        expect_ping(c);
+        T_EQ_INT(started(c), 1);
+        prc_buf_clear(&big);
+        prc_buf_clear(&bigy);
+        prc_client_free(c);
+}
+
 /*
  * Issue 16: JSONC reads numbers exactly as parse-json does (the worker
  * streams JSON through its own number reader, JSONC builds a tree): for
@@ -1472,6 +1532,7 @@ static const prc_test client_tests[] = {
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),
+        T(test_worker__verdict_only_parse_is_true_with_the_same_refusals),
         T(test_worker__parser_refusal_is_named_and_keeps_the_worker),
         T(test_worker__jsonc_numbers_are_read_as_parse_json_reads_them),
         T(test_worker__escape_open_file_is_killed),
