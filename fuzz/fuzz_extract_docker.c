@@ -1,7 +1,10 @@
 /*
  * fuzz_extract_docker.c - libFuzzer harness for the Dockerfile extractor.
  * Invariants: exactly one outcome (a ManifestDoc or an error class); a
- * ManifestDoc serializes as JSON (valid UTF-8 strings throughout).
+ * ManifestDoc serializes as JSON (valid UTF-8 strings throughout) and
+ * passes the client's check, details and token documents included
+ * (prc_mdoc_check): no extractor output is ever refused as
+ * manifest-doc-invalid or manifest-doc-details-invalid.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -9,6 +12,7 @@
 #include "fuzz.h"
 #include "base/limits.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
 
 static void one(const char *path, const uint8_t *p, size_t n)
 {
@@ -29,6 +33,9 @@ static void one(const char *path, const uint8_t *p, size_t n)
                 if (s == NULL)
                         __builtin_trap();
                 free(s);
+                prc_err_init(&err);
+                if (!prc_mdoc_check(md, path, x->format, &err))
+                        __builtin_trap();
         }
         json_decref(md);
 }

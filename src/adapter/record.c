@@ -13,6 +13,7 @@
 #include "base/jcs.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
+#include "base/testkeep.h"
 
 /* Fields common to every version; the version tables below add to them. */
 #define RECORD_V01_FIELDS                                                                         \
@@ -66,6 +67,23 @@ static bool digest_at(const json_t *o, const char *key, const char *ptr, prc_err
         return true;
 }
 
+/*
+ * REGISTRY/PATH@sha256:<64 hex>, the schema's pattern: a record names the exact image it ran, so a
+ * record of a tag or a short digest is refused whatever its version.
+ */
+static bool image_pinned(const char *s, prc_err *err)
+{
+        const char *at = strchr(s, '@'), *slash = strchr(s, '/');
+
+        if (slash == NULL || slash == s || at == NULL || at < slash + 2 || strchr(at + 1, '@') != NULL ||
+            strncmp(at, "@sha256:", 8) != 0 || !prc_digest_valid(at + 8)) {
+                prc_err_set(err, PRC_E_INVALID_VALUE, "the image is not pinned as REGISTRY/PATH@sha256:<64 hex>");
+                prc_err_set_ptr(err, "/image");
+                return false;
+        }
+        return true;
+}
+
 static bool nonneg(const json_t *o, const char *key, prc_err *err)
 {
         if (json_integer_value(json_object_get(o, key)) < 0)
@@ -110,6 +128,8 @@ bool prc_record_check(const json_t *rec, bool check_id, int *out_version, prc_er
                 return false;
         if (!digest_at(rec, "manifest_sha256", "", err) || !digest_at(rec, "inventory_digest", "", err) ||
             !digest_at(rec, "snapshot_sha256", "", err) || !digest_at(rec, "plan_sha256", "", err))
+                return false;
+        if (!image_pinned(json_string_value(json_object_get(rec, "image")), err))
                 return false;
         const json_t *rt = json_object_get(rec, "runtime");
         if (!prc_json_fields(rt, "/runtime", runtime_fields, PRC_ARRAY_LEN(runtime_fields), err) ||
@@ -197,6 +217,7 @@ bool prc_record_seal(json_t *rec, prc_err *err)
                 return false;
         if (json_object_set_new(rec, "id", json_string(id)) != 0)
                 return prc_err_oom(err, "record id");
+        prc_test_keep("record", rec);
         return true;
 }
 

@@ -88,8 +88,9 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
  * extractor ("npm-package-lock"), or NULL to let path's file name choose.
  * The reply is decoded as hostile bytes like any document, then checked
  * against the ManifestDoc schema (prc_mdoc_check: every key and type, the
- * path sent, the format asked for); a document that fails is refused as
- * manifest-doc-invalid and its worker is ended.  Refusals as
+ * path sent, the format asked for, details by its format's shape with its
+ * token documents); a document that fails is refused as manifest-doc-invalid
+ * or manifest-doc-details-invalid and its worker is ended.  Refusals as
  * prc_client_call, plus the extractors' own classes (extract-*, the
  * parsers', the families').  Cached like parses.
  */

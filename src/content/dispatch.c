@@ -360,6 +360,27 @@ static json_t *op_walk(const prc_req *req, prc_err *err)
         return doc;
 }
 
+#if defined(PRC_TESTING) && PRC_TESTING
+/*
+ * A compromised worker, for the client's details check (test_worker.c): a
+ * path under "prc-test-bend/key/" gets a details key no format has, one
+ * under "prc-test-bend/tokens/" a first job's first run: script whose first
+ * command is on line 0.  Every other path is answered as extracted.
+ */
+static void bend_details(json_t *md, const char *path)
+{
+        json_t *d = json_object_get(md, "details");
+        json_t *step = json_array_get(json_object_get(json_array_get(json_object_get(d, "jobs"), 0), "steps"), 0);
+        json_t *cmd = json_array_get(json_object_get(json_object_get(json_object_get(step, "run"), "tokens"),
+                                                     "commands"), 0);
+
+        if (strncmp(path, "prc-test-bend/key/", 18) == 0)
+                (void)json_object_set_new(d, "bent", json_true());
+        else if (strncmp(path, "prc-test-bend/tokens/", 21) == 0)
+                (void)json_object_set_new(cmd, "line", json_integer(0));
+}
+#endif
+
 /*
  * Manifest extraction (docs/extraction.md).  args (JSON, may be empty):
  * {"format": "npm-package-lock"} names the extractor; without it the
@@ -396,6 +417,9 @@ static json_t *op_extract(const prc_req *req, prc_err *err)
         in = (prc_xin){ path, req->input, req->input_len, &req->lim };
         md = x->fn(&in, err);
         json_decref(args);
+#if defined(PRC_TESTING) && PRC_TESTING
+        bend_details(md, path);
+#endif
         return md;
 }
 

@@ -19,6 +19,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
+#include "base/testkeep.h"
 #include "base/utf8.h"
 #include "net/aur.h"
 
@@ -862,6 +863,7 @@ bool prc_batch_index_write(int root, const json_t *index, prc_err *err)
         prc_buf b;
         bool ok;
 
+        prc_test_keep("index", index);
         prc_buf_init(&b, INDEX_MAX);
         ok = prc_jcs_write(index, &b, err) && prc_buf_putc(&b, '\n', err) &&
              replace_at(root, "index.json", b.data, b.len, -1, NULL, true, err);

@@ -23,6 +23,7 @@
 #include "base/jcs.h"
 #include "base/limits.h"
 #include "base/path.h"
+#include "base/testkeep.h"
 #include "content/extract/extract.h"
 #include "engine/builtin.h"
 #include "engine/catalog.h"
@@ -1231,6 +1232,7 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                                      : !prc_jcs_id(res, "id", id, err))
                 goto out;
         json_object_set_new(res, "id", json_string(id));
+        prc_test_keep("run", res);
         *out_result = res;
         res = NULL;
         *out_exit = counts[PRC_STATE_PASS] == nas ? 0 : 1;

@@ -11,6 +11,7 @@
 #include "base/jcs.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
+#include "base/testkeep.h"
 #include "engine/findings.h"
 
 static bool invalid(prc_err *err, const char *ptr, const char *why)
@@ -214,6 +215,7 @@ bool prc_triage_apply(json_t *run, const json_t *baseline, const json_t *supp, c
                 return false;
         if (json_object_set_new(run, "id", json_string(id)) != 0)
                 return prc_err_oom(err, "the run result");
+        prc_test_keep("run", run);
         *out_exit = reported > 0 ? 1 : 0;
         return true;
 }

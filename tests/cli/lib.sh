@@ -14,51 +14,28 @@ PRC=${PRC:-$PRC_ROOT/build/prc}
 PRC_BIN=$PRC
 export PRC PRC_BIN
 
-# Issue 22: every run result a CLI test makes is validated against schemas/run-result.schema.json by
-# python3-jsonschema, an implementation independent of prc.  $PRC becomes a generated wrapper that runs
-# the binary unchanged (exec) but for scan, verify and report with --format json or --state-dir, whose
-# results it also keeps in $RESULTS (world-writable: tests run prc as an unprivileged user with a cleared
-# environment, so the paths are written into the wrapper).  After each test the results it made are
-# validated; an invalid one fails that test.  PRC_VALIDATE_RESULTS=0 turns this off.
+# Issue 22: every run result, batch index and execution record a CLI test makes is validated against its
+# schema in schemas/ by python3-jsonschema, an implementation independent of prc (tests/cli/result_validate.py).
+# They reach $RESULTS (world-writable: tests run prc as an unprivileged user) three ways:
+#  - $PRC is a generated wrapper (tests/cli/result_wrap.sh) that runs the release binary unchanged (exec)
+#    but keeps what scan, verify and report write with --format json or --state-dir, and names the
+#    state dirs of prc batch, read when the test ends;
+#  - the test build (build/test/prc, and the copies tests make of it) keeps every document it makes in
+#    $PRC_TEST_RESULT_DIR (src/base/testkeep.h; a release build has no such code);
+#  - `run` keeps its command's stdout when that is a JSON object ($PRC_BIN and copies of build/prc).
+# After each test the documents it made are validated; an invalid one fails that test.  Identical
+# documents count once.  PRC_VALIDATE_RESULTS=0 turns this off.
 RESULTS=
 if [ "${PRC_VALIDATE_RESULTS:-1}" != 0 ]; then
         WRAPDIR=$(mktemp -d /tmp/prc-wrap-XXXXXX)
         RESULTS=$WRAPDIR/results
         mkdir -m 1777 "$RESULTS"
         chmod 755 "$WRAPDIR"
-        cat >"$WRAPDIR/prc" <<WRAP
-#!/bin/bash
-real='$PRC_BIN'
-results='$RESULTS'
-WRAP
-        cat >>"$WRAPDIR/prc" <<'WRAP'
-keep=0 state=
-case "${1:-}" in scan|verify|report) keep=1 ;; esac
-json=0 prev=
-for a in "$@"; do
-        [ "$prev" = --format ] && [ "$a" = json ] && json=1
-        [ "$prev" = --state-dir ] && state=$a
-        [ "$a" = --format=json ] && json=1
-        case "$a" in --state-dir=*) state=${a#--state-dir=} ;; esac
-        prev=$a
-done
-[ "$keep" = 1 ] && { [ "$json" = 1 ] || [ -n "$state" ]; } || exec "$real" "$@"
-out=$(mktemp "$results/out.XXXXXX")
-if [ "$json" = 1 ]; then
-        "$real" "$@" >"$out"
-        rc=$?
-        cat "$out"
-else
-        "$real" "$@"
-        rc=$?
-fi
-if [ -n "$state" ] && [ -d "$state/runs" ]; then
-        for f in "$state"/runs/*.json; do [ -f "$f" ] && cp "$f" "$(mktemp "$results/state.XXXXXX")"; done
-fi
-exit $rc
-WRAP
-        chmod 755 "$WRAPDIR/prc"
+        bash "$PRC_ROOT/tests/cli/result_wrap.sh" "$PRC_BIN" "$RESULTS" "$WRAPDIR/prc"
         PRC=$WRAPDIR/prc
+        export PRC_TEST_RESULT_DIR=$RESULTS
+else
+        unset PRC_TEST_RESULT_DIR
 fi
 
 fail() { echo "    $*" >&2; return 1; }
@@ -68,6 +45,9 @@ run() {
         # '&& ||' keeps set -e from ending the test on the command's own failure.
         OUT=$("$@" 2>"$TMP/.stderr") && RC=0 || RC=$?
         ERR=$(cat "$TMP/.stderr")
+        if [ -n "$RESULTS" ] && [ "${OUT:0:1}" = "{" ]; then
+                printf '%s\n' "$OUT" >"$(mktemp "$RESULTS/run.XXXXXX")"
+        fi
         return 0
 }
 expect_rc() { [ "$RC" -eq "$1" ] || fail "exit $RC, want $1 (stderr: ${ERR:0:300})"; }
@@ -110,23 +90,31 @@ verdict_table() {
 
 # shellcheck disable=SC1090
 source "$1"
-pass=0; failed=0; validated=0
+pass=0; failed=0
+# Documents validated: run results, batch indexes, execution records.
+counts=(0 0 0)
 # PRC_TEST_ONLY=REGEX runs only the matching tests (to chase one failure).
 for fn in $(declare -F | awk '{print $3}' | grep '^t_' | grep -E -- "${PRC_TEST_ONLY:-.}" | sort); do
         TMP=$(mktemp -d /tmp/prc-cli-XXXXXX)
         # Not inside an 'if', so set -e applies: the first failed check ends the test.
         ( set -e; cd "$PRC_ROOT"; "$fn" )
         rc=$?
-        if [ -n "$RESULTS" ] && [ -n "$(ls -A "$RESULTS")" ]; then
-                if ! /usr/bin/python3 "$PRC_ROOT/tests/cli/result_validate.py" "$PRC_ROOT/schemas/run-result.schema.json" \
-                        "$RESULTS"/* >"$TMP/.validated" 2>&1; then
-                        echo "    a run result does not validate against schemas/run-result.schema.json:" >&2
-                        sed 's/^/      /' "$TMP/.validated" | head -n 20 >&2
+        # One Python process per test that made a document (a plain grep first: most JSON is no result).
+        if [ -n "$RESULTS" ] && { compgen -G "$RESULTS/state-dir.*" >/dev/null ||
+                grep -rqsE '"prc\.(run-result|batch-index|execution-record)/' "$RESULTS"; }; then
+                if ! /usr/bin/python3 "$PRC_ROOT/tests/cli/result_validate.py" --schemas "$PRC_ROOT/schemas" \
+                        --state-dirs "$RESULTS" "$RESULTS" >"$TMP/.validated" 2>&1; then
+                        echo "    a document prc made does not validate against its schema in schemas/:" >&2
+                        grep -v -e '^validated: ' -e '^[0-9]* validated$' "$TMP/.validated" | sed 's/^/      /' | head -n 20 >&2
                         rc=1
                 fi
-                validated=$((validated + $(tail -n 1 "$TMP/.validated" | awk '{print $1}')))
-                rm -f "$RESULTS"/*
+                for k in 0 1 2; do
+                        n=$(sed -n 's/^validated: //p' "$TMP/.validated" | tr ',' '\n' | sed -n "$((k + 1))p" |
+                                awk '{print $1}')
+                        counts[k]=$(( ${counts[k]} + ${n:-0} ))
+                done
         fi
+        [ -z "$RESULTS" ] || rm -rf "${RESULTS:?}"/*
         if [ "$rc" -eq 0 ]; then
                 pass=$((pass + 1))
         else
@@ -135,7 +123,8 @@ for fn in $(declare -F | awk '{print $3}' | grep '^t_' | grep -E -- "${PRC_TEST_
         fi
         chmod -R u+rwX "$TMP" 2>/dev/null; rm -rf "$TMP"
 done
-[ -n "$RESULTS" ] && echo "run results validated against the schema: $validated"
+[ -n "$RESULTS" ] && echo "validated against schemas/: ${counts[0]} run results, ${counts[1]} batch indexes," \
+        "${counts[2]} execution records"
 [ -n "$RESULTS" ] && rm -rf "$WRAPDIR"
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

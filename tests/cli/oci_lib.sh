@@ -23,7 +23,8 @@ as_user() {
                 [ "$(( $(stat -c '%a' /etc) % 10 & 1 ))" -eq 1 ] || chmod go+x /etc
                 runuser -u "$OCI_USER" -- /usr/bin/env -i PATH="${OCI_PATH:-$PATH}" HOME=/tmp TMPDIR="${PRC_OCI_TMPDIR:-/tmp}" ${PRC_TEST_OCI_HOOK:+PRC_TEST_OCI_HOOK="$PRC_TEST_OCI_HOOK"} \
                         ${PRC_TEST_OCI_HOOK_AFTER:+PRC_TEST_OCI_HOOK_AFTER="$PRC_TEST_OCI_HOOK_AFTER"} \
-                        ${PRC_OCI_TMPDIR:+PRC_OCI_TMPDIR="$PRC_OCI_TMPDIR"} "$@"
+                        ${PRC_OCI_TMPDIR:+PRC_OCI_TMPDIR="$PRC_OCI_TMPDIR"} \
+                        ${PRC_TEST_RESULT_DIR:+PRC_TEST_RESULT_DIR="$PRC_TEST_RESULT_DIR"} "$@"
         else
                 PATH="${OCI_PATH:-$PATH}" "$@"
         fi

@@ -195,6 +195,20 @@ t_bad_shard_and_options_are_usage_errors() {
 # shard_line TEXT N: the documented assignment, computed here independently.
 shard_of() { /usr/bin/python3 -c 'import hashlib,sys; print(int.from_bytes(hashlib.sha256(sys.argv[1].encode()).digest()[:8], "big") % int(sys.argv[2]))' "$1" "$2"; }
 
+# A shard the hash gives no line (a Kubernetes job of a short list) has an index all the same: no
+# result, exit 0, and "worst" null, which the schema allows.
+t_an_empty_shard_has_an_index_whose_worst_is_null() {
+        mkpkgs 1
+        local i=0
+        [ "$(shard_of "$(cat "$TMP/list")" 2)" = 0 ] && i=1
+        batch --targets "$TMP/list" --state-dir "$TMP/st" --shard $i/2 --jobs 1
+        expect_rc 0
+        expect_err "worst: no result"
+        valid_index "$TMP/st/index.json"
+        /usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]
+assert (s["targets"], s["results"], s["worst"], s["exit"]) == (0, 0, None, 0), s' "$TMP/st/index.json" || fail "summary"
+}
+
 t_shards_as_separate_processes_merge_to_the_unsharded_index() {
         mkpkgs 40
         printf 'bad line \npk/gone.tar.gz\n' >>"$TMP/list"

@@ -511,7 +511,7 @@ static json_t *sample_record(int version)
                                                                               : PRC_RECORD_SCHEMA_V03,
                 "adapter_id", "prc-test.unit@1.0.0", "manifest_sha256", HEX_A, "inventory_digest", HEX_B,
                 "snapshot_sha256", HEX_C, "plan_sha256", HEX_A, "runtime", "kind", "docker", "version", "20.10.24",
-                "sha256", HEX_B, "image", "127.0.0.1:5000/prc-test/good@sha256:1111", "limits", "pids", 8,
+                "sha256", HEX_B, "image", "127.0.0.1:5000/prc-test/good@sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", "limits", "pids", 8,
                 "nofile", 64, "disposition", "accepted", "error_class", "exit_status", 0, "timed_out", 0,
                 "summary_status", "completed", "observations", "id", "o1", "kind", "prc-test.secret", "outcome",
                 "found", "locations", "value", "stdout", "bytes", 10, "sha256", HEX_C, "stderr", "bytes", 0,
@@ -612,6 +612,24 @@ static void test_oci__records_are_read_strictly(void)
         T_ASSERT(!prc_record_check(r, false, NULL, &err));
         T_ERR(err, PRC_E_MISSING_FIELD);
         json_decref(r);
+        /* The image is pinned by digest, as schemas/execution-record.schema.json says, in every version. */
+        static const char *const unpinned[] = {
+                "127.0.0.1:5000/prc-test/good@sha256:1111", "127.0.0.1:5000/prc-test/good:latest",
+                "good@sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
+                "/good@sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
+                "r/a@b@sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
+                "r/good@sha256:CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC",
+        };
+        for (int ver = 1; ver <= 3; ver++)
+                for (size_t i = 0; i < PRC_ARRAY_LEN(unpinned); i++) {
+                        prc_err_init(&err);
+                        r = sample_record(ver);
+                        json_object_set_new(r, "image", json_string(unpinned[i]));
+                        T_ASSERT(!prc_record_check(r, false, NULL, &err));
+                        T_ERR(err, PRC_E_INVALID_VALUE);
+                        T_EQ_STR(err.ptr, "/image");
+                        json_decref(r);
+                }
         prc_err_init(&err);
         r = sample_record(3);
         json_object_set_new(r, "disposition", json_string("rejected"));   /* with observations and no class */

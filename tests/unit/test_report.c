@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "base/buf.h"
+#include "base/jcs.h"
 #include "engine/findings.h"
 #include "engine/html.h"
 #include "engine/policy.h"
@@ -14,26 +15,39 @@
 #include "engine/sarif.h"
 #include "engine/triage.h"
 
-/* A run result with one failing assertion whose one observation has the given locations (JSON). */
+/*
+ * A run result with one assertion in the given state whose one observation has the given locations
+ * (JSON): a whole one, with its id, since triage keeps what it makes for the suite's schema check.
+ */
 static json_t *run_with(const char *state, const char *locations)
 {
-        char buf[2048];
+        char buf[4096], id[PRC_SHA256_HEX + 1];
         json_error_t je;
         json_t *run, *row;
         prc_err e;
 
         snprintf(buf, sizeof(buf),
-                 "{\"schema\":\"prc.run-result/v1\",\"id\":\"\",\"prc_version\":\"0\",\"mode\":\"inspect\","
-                 "\"profile\":\"p\",\"target\":{\"inventory_digest\":\"%064d\"},\"catalog\":{},\"summary\":{},"
-                 "\"coverage_gaps\":[],\"assertions\":[{\"id\":\"A1\",\"title\":\"t\",\"control\":\"C\","
+                 "{\"schema\":\"prc.run-result/v1\",\"prc_version\":\"0\",\"engine_api\":1,\"mode\":\"inspect\","
+                 "\"profile\":\"p\",\"content_floor\":{\"level\":\"strict\",\"worker\":\"not-started\"},"
+                 "\"target\":{\"inventory_digest\":\"%064d\",\"files\":1,\"symlinks\":0,\"bytes\":1,"
+                 "\"oversized\":0,\"unrepresentable\":0,\"skipped\":{\"socket\":0,\"fifo\":0,\"char_device\":0,"
+                 "\"block_device\":0},\"excluded_paths\":[]},\"catalog\":{\"id\":\"c\",\"revision\":1,"
+                 "\"sha256\":\"%064d\"},\"summary\":{\"total\":1,\"pass\":%d,\"fail\":%d,\"unknown\":%d,"
+                 "\"conflicting\":0,\"blocked\":0},\"coverage_gaps\":[],\"extractions\":[],\"executions\":[],"
+                 "\"errors\":[],\"assertions\":[{\"id\":\"A1\",\"title\":\"t\",\"control\":\"C\","
                  "\"severity\":\"high\",\"state\":\"%s\",\"reason\":\"r\",\"rationale\":\"ra\",\"remediation\":\"re\","
-                 "\"decision_rule\":\"d\",\"evidence\":[{\"id\":\"%064d\",\"observation\":{\"kind\":\"k\","
-                 "\"outcome\":\"found\",\"locations\":%s}}]}]}", 0, state, 1, locations);
+                 "\"decision_rule\":\"d\",\"evidence\":[{\"id\":\"%064d\",\"schema\":\"prc.evidence/v1\","
+                 "\"inventory_digest\":\"%064d\",\"source\":{\"type\":\"builtin\",\"analysis\":\"a\"},"
+                 "\"observation\":{\"id\":\"o\",\"kind\":\"k\",\"outcome\":\"found\",\"locations\":%s}}]}]}",
+                 0, 2, strcmp(state, "Pass") == 0, strcmp(state, "Fail") == 0, strcmp(state, "Unknown") == 0, state,
+                 1, 0, locations);
         run = json_loads(buf, 0, &je);
         T_ASSERT(run != NULL);
         row = json_array_get(json_object_get(run, "assertions"), 0);
         prc_err_init(&e);
         T_ASSERT(prc_findings_set(row, &e));
+        T_ASSERT(prc_jcs_id(run, "id", id, &e));
+        json_object_set_new(run, "id", json_string(id));
         return run;
 }
 
@@ -102,6 +116,9 @@ static void test_report__baseline_marks_new_and_worse(void)
         json_decref(worse);
 }
 
+/* The SHA-256 of the operator's file, as the CLI gives it. */
+#define SUPP_SHA256 "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+
 static void test_report__suppressions_apply_until_expiry(void)
 {
         json_t *run = run_with("Fail", "[{\"path\":\"P\",\"line\":3,\"text\":\"x\"}]"), *again, *supp;
@@ -116,12 +133,12 @@ static void test_report__suppressions_apply_until_expiry(void)
         again = json_deep_copy(run);
         prc_err_init(&e);
         T_ASSERT(prc_suppressions_check(supp, &e));
-        T_ASSERT(prc_triage_apply(run, NULL, supp, "s", "2026-05-31T23:59:59Z", &rc, &e));
+        T_ASSERT(prc_triage_apply(run, NULL, supp, SUPP_SHA256, "2026-05-31T23:59:59Z", &rc, &e));
         T_EQ_INT(rc, 0);
         T_EQ_STR(status_at(run, 0), "suppressed");
         T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(
                          run, "triage"), "suppressions"), "entries"), 1), "status")), "unmatched");
-        T_ASSERT(prc_triage_apply(again, NULL, supp, "s", "2026-06-01T00:00:00Z", &rc, &e));
+        T_ASSERT(prc_triage_apply(again, NULL, supp, SUPP_SHA256, "2026-06-01T00:00:00Z", &rc, &e));
         T_EQ_INT(rc, 1);
         T_EQ_STR(status_at(again, 0), "new");
         T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(
@@ -169,6 +186,14 @@ static void test_report__runfile_check_needs_the_content_id(void)
         prc_err e;
 
         prc_err_init(&e);
+        T_ASSERT(prc_runfile_check(run, "the result", &e));
+        T_NOERR(e);
+        /* Another id, or none, is refused: the id is the digest of the rest. */
+        json_object_set_new(run, "id", json_string("0000000000000000000000000000000000000000000000000000000000000000"));
+        T_ASSERT(!prc_runfile_check(run, "the result", &e));
+        T_ERR(e, PRC_E_RUN_RESULT_INVALID);
+        prc_err_init(&e);
+        json_object_set_new(run, "id", json_string(""));
         T_ASSERT(!prc_runfile_check(run, "the result", &e));
         T_ERR(e, PRC_E_RUN_RESULT_INVALID);
         json_decref(run);

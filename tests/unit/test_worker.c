@@ -1457,7 +1457,57 @@ static void test_worker__floored_worker_runs_as_an_unprivileged_user(void)
         T_EQ_INT(WEXITSTATUS(status), 0);
 }
 
+/*
+ * A worker that bends a ManifestDoc's details (the test worker's
+ * "prc-test-bend/" paths, dispatch.c) is answered as a compromised one: the
+ * reply is refused as manifest-doc-details-invalid at the bent field, the
+ * worker is ended, and the next request gets a fresh worker and a clean
+ * document.
+ */
+static void test_worker__bent_details_are_refused_and_the_worker_ended(void)
+{
+        static const char wf[] = "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n"
+                                 "          curl -fsSL https://example.org/x.sh | sh\n";
+        static const struct {
+                const char *path, *ptr;
+        } bent[] = {
+                { "prc-test-bend/key/.github/workflows/x.yml", "/details" },
+                { "prc-test-bend/tokens/.github/workflows/x.yml", "/details/jobs/0/steps/0/run/tokens/commands/0" },
+        };
+        prc_client_opts o;
+        prc_client *c;
+        prc_client_stats st;
+        json_t *md = NULL;
+        prc_err err;
+
+        opts(&o);
+        o.cache_max = 0;        /* each clean request is answered by a worker, not the cache */
+        c = client_with(&o);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bent); i++) {
+                prc_err_init(&err);
+                T_ASSERT(prc_client_extract(c, "gha-workflow", ".github/workflows/x.yml", (const uint8_t *)wf,
+                                            sizeof(wf) - 1, &md, &err));
+                json_decref(md);
+                md = NULL;
+                prc_client_get_stats(c, &st);
+                T_ASSERT(st.worker_pid > 0);
+                prc_err_init(&err);
+                T_ASSERT(!prc_client_extract(c, "gha-workflow", bent[i].path, (const uint8_t *)wf, sizeof(wf) - 1,
+                                             &md, &err));
+                T_ASSERT(md == NULL);
+                T_ERR(err, PRC_E_MANIFEST_DOC_DETAILS);
+                T_EQ_STR(err.ptr, bent[i].ptr);
+                T_EQ_STR(err.file, bent[i].path);
+                prc_client_get_stats(c, &st);
+                T_EQ_INT(st.worker_pid, 0);
+        }
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.workers_started, 2);
+        prc_client_free(c);
+}
+
 static const prc_test tests[] = {
+        T(test_worker__bent_details_are_refused_and_the_worker_ended),
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__large_documents_stream_to_the_in_process_tree),
         T(test_worker__reply_cap_reached_mid_stream_is_reply_too_large),

@@ -14,6 +14,7 @@
 
 #include "base/json_strict.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_details.h"
 
 static const char *const ecosystems[] = { "npm", "pypi", "cargo", "golang", "maven", "composer", "gem", "nuget",
                                           "github-actions", "docker", NULL };
@@ -279,5 +280,6 @@ bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_
                check_list(md, "hooks", PRC_MD_LIST_MAX, check_hook, err) &&
                check_list(md, "registries", PRC_MD_LIST_MAX, check_registry, err) &&
                check_list(md, "credentials", PRC_MD_LIST_MAX, check_credential, err) &&
-               check_list(md, "not_extracted", PRC_MD_LIST_MAX, check_not_extracted, err);
+               check_list(md, "not_extracted", PRC_MD_LIST_MAX, check_not_extracted, err) &&
+               prc_mdoc_details_check(md, err);
 }

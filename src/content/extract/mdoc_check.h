@@ -6,8 +6,8 @@
  * compromised; before the engine reads one field of it, every key must be
  * present with its type, every enum one of its values, every line a
  * positive integer or null, every short string within PRC_MD_STR_MAX, every
- * list within its limit, and no key unknown outside "details" (which must
- * be an object; its contents are the family's and documented per family).
+ * list within its limit, no key unknown; and "details" by its format's
+ * shape (mdoc_details.h: keys, types, bounds, indexes, token documents).
  */
 #ifndef PRC_MDOC_CHECK_H
 #define PRC_MDOC_CHECK_H
@@ -20,8 +20,9 @@
 /*
  * Check md.  path, when not NULL, must equal md's "path"; format, when not
  * NULL, must equal its "format".  The format must be one of the extractor
- * table's, with that entry's ecosystem and kind.  Errors: manifest-doc-invalid
- * (err->ptr is the JSON pointer of the first bad field).
+ * table's, with that entry's ecosystem and kind.  Errors: manifest-doc-invalid,
+ * manifest-doc-details-invalid (err->ptr is the JSON pointer of the first bad
+ * field), out-of-memory.
  */
 bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err) PRC_MUST_CHECK;
 
