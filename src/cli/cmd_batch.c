@@ -75,25 +75,15 @@ struct open_ctx {
 static bool open_prepared(void *ctx, prc_inventory **out_inv, json_t **out_source, prc_err *err)
 {
         struct open_ctx *oc = ctx;
-        json_t *j;
 
         if (oc->bytes == NULL) {
                 *out_inv = oc->inv;     /* transfers */
                 oc->inv = NULL;
                 return true;
         }
-        if (!prc_archive_target_open(oc->client, oc->bytes->data != NULL ? oc->bytes->data : (const uint8_t *)"",
-                                     oc->bytes->len, &oc->t, err))
-                return false;
-        j = prc_archive_target_json(oc->t);
-        if (j == NULL)
-                return prc_err_oom(err, "the archive record");
-        if (!prc_archive_target_inventory(oc->t, out_inv, err)) {
-                json_decref(j);
-                return false;
-        }
-        *out_source = j;
-        return true;
+        return prc_archive_target_open(oc->client, oc->bytes->data != NULL ? oc->bytes->data : (const uint8_t *)"",
+                                       oc->bytes->len, &oc->t, err) &&
+               prc_archive_target_scan_input(oc->t, out_inv, out_source, err);
 }
 
 static json_t *error_entry(const prc_batch_line *ln, const prc_err *e)

@@ -73,20 +73,10 @@ struct target_ctx {
 static bool scan_open_target(void *ctx, prc_inventory **out_inv, json_t **out_source, prc_err *err)
 {
         struct target_ctx *tc = ctx;
-        json_t *j;
 
-        if (!(tc->path != NULL ? prc_archive_target_open_file(tc->client, tc->path, &tc->t, err)
-                               : prc_archive_target_open(tc->client, tc->bytes, tc->n, &tc->t, err)))
-                return false;
-        j = prc_archive_target_json(tc->t);
-        if (j == NULL)
-                return prc_err_oom(err, "the archive record");
-        if (!prc_archive_target_inventory(tc->t, out_inv, err)) {
-                json_decref(j);
-                return false;
-        }
-        *out_source = j;
-        return true;
+        return (tc->path != NULL ? prc_archive_target_open_file(tc->client, tc->path, &tc->t, err)
+                                 : prc_archive_target_open(tc->client, tc->bytes, tc->n, &tc->t, err)) &&
+               prc_archive_target_scan_input(tc->t, out_inv, out_source, err);
 }
 
 bool cli_scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,

@@ -535,6 +535,20 @@ json_t *prc_archive_target_json(const prc_archive_target *t)
         return o;
 }
 
+bool prc_archive_target_scan_input(prc_archive_target *t, prc_inventory **out_inv, json_t **out_record, prc_err *err)
+{
+        json_t *j = prc_archive_target_json(t);
+
+        if (j == NULL)
+                return prc_err_oom(err, "the archive record");
+        if (!prc_archive_target_inventory(t, out_inv, err)) {
+                json_decref(j);
+                return false;
+        }
+        *out_record = j;
+        return true;
+}
+
 const char *prc_archive_target_sha256(const prc_archive_target *t)
 {
         return t->sha256;

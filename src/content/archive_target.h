@@ -68,6 +68,15 @@ bool prc_archive_target_inventory(prc_archive_target *t, prc_inventory **out, pr
  */
 json_t *prc_archive_target_json(const prc_archive_target *t);
 
+/*
+ * An opened target as a scan's input (the open callback of cmd_scan.c and
+ * cmd_batch.c): a new inventory of its members, as
+ * prc_archive_target_inventory, and its record, as prc_archive_target_json;
+ * both transfer, or neither is made.
+ */
+bool prc_archive_target_scan_input(prc_archive_target *t, prc_inventory **out_inv, json_t **out_record,
+                                   prc_err *err) PRC_MUST_CHECK;
+
 /* Borrowed: the archive digest (64 hex) and the package root ("" when none). */
 const char *prc_archive_target_sha256(const prc_archive_target *t);
 const char *prc_archive_target_root(const prc_archive_target *t);

@@ -266,9 +266,10 @@ static bool shell_doc(json_t *facts, const char *path, const json_t *doc, bool h
                 if (name == NULL)
                         continue;
                 snprintf(scope, sizeof(scope), hooks ? "%s:%s" : "%s()", hooks ? path : name, name);
+                /* The function is kept apart: a long path cuts the key short. */
                 if (hooks && json_object_set_new(json_object_get(facts, "hooks"), scope,
-                                                 json_pack("{s:s,s:O}", "path", path, "line",
-                                                           json_object_get(f, "line"))) != 0)
+                                                 json_pack("{s:s,s:O,s:s}", "path", path, "line",
+                                                           json_object_get(f, "line"), "function", name)) != 0)
                         return prc_err_oom(err, "the diff facts");
                 if (!body(facts, path, scope, json_object_get(f, "body"), err))
                         return false;
@@ -318,7 +319,7 @@ static bool vcs_source(const char *s)
 
 static const char *const sum_names[] = { "ck", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "b2", NULL };
 
-/* "sha256sums_x86_64" -> true with *arch "x86_64" ("" for the plain array). */
+/* "sha256sums_x86_64" -> true with *arch "x86_64" ("" for the plain array; "sha256sums_" is none). */
 static bool checksum_name(const char *name, const char **arch)
 {
         for (size_t i = 0; sum_names[i] != NULL; i++) {
@@ -329,7 +330,7 @@ static bool checksum_name(const char *name, const char **arch)
                         *arch = "";
                         return true;
                 }
-                if (name[l + 4] == '_') {
+                if (name[l + 4] == '_' && name[l + 5] != '\0') {
                         *arch = name + l + 5;
                         return true;
                 }
@@ -338,21 +339,40 @@ static bool checksum_name(const char *name, const char **arch)
 }
 
 struct arrays {
-        json_t *sources;        /* arch -> {"values": [...], "path", "line"} */
+        json_t *sources;        /* arch -> {"arch", "values", "path", "line", "lines"?} */
         json_t *sums;           /* arch -> [ [values of one algorithm], ... ] */
 };
 
-/* One static array assignment (PKGBUILD) or field (.SRCINFO). */
-static bool take_array(json_t *facts, struct arrays *a, const char *path, json_int_t line, const char *name,
-                       const json_t *vals, prc_err *err)
+/* "source_x86_64" -> true with *arch "x86_64" ("" for "source"); a bare "source_" is no array makepkg reads. */
+static bool source_name(const char *name, const char **arch)
+{
+        if (strcmp(name, "source") == 0)
+                *arch = "";
+        else if (strncmp(name, "source_", 7) == 0 && name[7] != '\0')
+                *arch = name + 7;
+        else
+                return false;
+        return true;
+}
+
+/*
+ * One static array: a PKGBUILD array as bash leaves it (line: its last
+ * assignment, lines: the line of each value) or a .SRCINFO field (lines
+ * NULL: every value at line).
+ */
+static bool take_array(json_t *facts, struct arrays *a, const char *path, json_int_t line, const json_t *lines,
+                       const char *name, const json_t *vals, prc_err *err)
 {
         const char *arch;
 
-        if (strcmp(name, "source") == 0 || strncmp(name, "source_", 7) == 0) {
-                arch = name[6] == '_' ? name + 7 : "";
-                json_t *o = json_pack("{s:O,s:s,s:I}", "values", vals, "path", path, "line", line);
+        if (source_name(name, &arch)) {
+                json_t *o = json_pack("{s:s,s:O,s:s,s:I}", "arch", arch, "values", vals, "path", path, "line", line);
                 /* .SRCINFO after the PKGBUILD: both are kept when they differ (a drift is shown too). */
                 json_t *prev = json_object_get(a->sources, arch);
+                if (o != NULL && lines != NULL && json_object_set(o, "lines", (json_t *)lines) != 0) {
+                        json_decref(o);
+                        o = NULL;
+                }
                 if (prev != NULL && json_equal(json_object_get(prev, "values"), vals)) {
                         json_decref(o);
                         return true;
@@ -387,6 +407,73 @@ static bool set_scalar(json_t *facts, const char *key, const json_t *v)
         return json_object_set(facts, key, (json_t *)v) == 0;
 }
 
+/*
+ * One static assignment onto e ({"values", "lines", "array", "line"}), as
+ * bash does it: name=(...) replaces the array, name+=(...) appends to it;
+ * name=word sets the string, or element 0 of an array, and name+=word
+ * extends it.  lines holds the line of each value.
+ */
+static bool assign(json_t *e, const json_t *as)
+{
+        const json_t *v = json_object_get(as, "value"), *w;
+        json_t *vals = json_object_get(e, "values"), *lines = json_object_get(e, "lines"), *nw;
+        json_t *line = json_integer(json_integer_value(json_object_get(as, "line")));
+        bool append = json_is_true(json_object_get(as, "append")), ok = line != NULL;
+        size_t i;
+
+        if (ok && json_is_array(v)) {
+                if (!append)
+                        ok = json_array_clear(vals) == 0 && json_array_clear(lines) == 0;
+                json_array_foreach(v, i, w)
+                        ok = ok && json_array_append(vals, (json_t *)w) == 0 &&
+                             json_array_append(lines, line) == 0;
+                ok = ok && json_object_set_new(e, "array", json_true()) == 0;
+        } else if (ok) {
+                w = json_array_get(vals, 0);
+                nw = append && json_is_string(w) ? json_sprintf("%s%s", json_string_value(w), json_string_value(v))
+                                                 : json_incref((json_t *)v);
+                if (json_array_size(vals) == 0)
+                        ok = json_array_append_new(vals, nw) == 0 && json_array_append(lines, line) == 0;
+                else
+                        ok = json_array_set_new(vals, 0, nw) == 0 && json_array_set(lines, 0, line) == 0;
+        }
+        ok = ok && json_object_set(e, "line", line) == 0;
+        json_decref(line);
+        return ok;
+}
+
+/*
+ * The PKGBUILD's static assignments as bash leaves them at the end of the
+ * file (a later one replaces an earlier one, += appends), by name in the
+ * order names are first assigned.  An assignment whose value is not static
+ * (conditional, a command substitution, ...) is not evaluated: the values
+ * before it stay.  NULL on out-of-memory.
+ */
+static json_t *pkgbuild_values(const json_t *pkgbuild)
+{
+        json_t *vars = json_object(), *as, *e;
+        size_t i;
+
+        json_array_foreach(json_object_get(pkgbuild, "assignments"), i, as) {
+                const char *name = json_string_value(json_object_get(as, "name"));
+                const json_t *v = json_object_get(as, "value");
+                if (vars == NULL)
+                        break;
+                if (name == NULL || !json_is_true(json_object_get(as, "static")) ||
+                    !(json_is_string(v) || json_is_array(v)))
+                        continue;
+                e = json_object_get(vars, name);
+                if (e == NULL && json_object_set_new(vars, name, e = json_pack("{s:[],s:[],s:b}", "values", "lines",
+                                                                              "array", false)) != 0)
+                        e = NULL;
+                if (e == NULL || !assign(e, as)) {
+                        json_decref(vars);
+                        vars = NULL;
+                }
+        }
+        return vars;
+}
+
 /* Sources against their checksums: each source entry with its host and whether a non-SKIP value pins it. */
 static bool judge_sources(json_t *facts, struct arrays *a, prc_err *err)
 {
@@ -394,20 +481,20 @@ static bool judge_sources(json_t *facts, struct arrays *a, prc_err *err)
         json_t *src;
 
         json_object_foreach(a->sources, key, src) {
-                char arch[WORD_MAX];
-                const char *sep = strchr(key, '\x01');
-                const json_t *vals = json_object_get(src, "values"), *v, *sums;
+                const char *arch = json_string_value(json_object_get(src, "arch"));
+                const json_t *vals = json_object_get(src, "values"), *v, *sums = json_object_get(a->sums, arch);
                 size_t i;
-                snprintf(arch, sizeof(arch), "%.*s", sep != NULL ? (int)(sep - key) : (int)strlen(key), key);
-                sums = json_object_get(a->sums, arch);
                 json_array_foreach(vals, i, v) {
                         const char *s = json_string_value(v);
+                        const json_t *line = json_array_get(json_object_get(src, "lines"), i);
                         char host[WORD_MAX];
                         bool checked = false;
                         const json_t *alg;
                         size_t k;
                         if (s == NULL)
                                 continue;
+                        if (line == NULL)
+                                line = json_object_get(src, "line");
                         json_array_foreach(sums, k, alg) {
                                 const char *c = json_string_value(json_array_get(alg, i));
                                 if (c != NULL && strcmp(c, "SKIP") != 0 && c[0] != '\0')
@@ -417,13 +504,13 @@ static bool judge_sources(json_t *facts, struct arrays *a, prc_err *err)
                                                   json_pack("{s:s,s:I,s:s,s:b,s:b,s:O,s:O}", "arch", arch, "index",
                                                             (json_int_t)i, "source", s, "vcs", vcs_source(s),
                                                             "checked", checked, "path", json_object_get(src, "path"),
-                                                            "line", json_object_get(src, "line"))) != 0)
+                                                            "line", line)) != 0)
                                 return prc_err_oom(err, "diff");
                         if (prc_pkgdiff_source_host(s, host, sizeof(host)) &&
                             json_object_get(json_object_get(facts, "hosts"), host) == NULL &&
                             json_object_set_new(json_object_get(facts, "hosts"), host,
                                                 json_pack("{s:O,s:O,s:s}", "path", json_object_get(src, "path"),
-                                                          "line", json_object_get(src, "line"), "source", s)) != 0)
+                                                          "line", line, "source", s)) != 0)
                                 return prc_err_oom(err, "diff");
                 }
         }
@@ -437,27 +524,32 @@ json_t *prc_pkgdiff_facts(const json_t *pkgbuild, const json_t *srcinfo, const j
                               "sources", "checksum_arrays", "commands", "install", "declared", "files", "hooks",
                               "unanalyzed", unanalyzed);
         struct arrays a = { json_object(), json_object() };
-        const json_t *as, *v;
+        json_t *vars = NULL, *as;
+        const json_t *v;
         const char *key;
         size_t i;
         bool ok = f != NULL && a.sources != NULL && a.sums != NULL;
 
         if (!ok)
                 goto out;
-        json_array_foreach(json_object_get(pkgbuild, "assignments"), i, as) {
-                const char *name = json_string_value(json_object_get(as, "name"));
-                const json_t *val = json_object_get(as, "value");
-                json_int_t line = json_integer_value(json_object_get(as, "line"));
-                if (name == NULL || !json_is_true(json_object_get(as, "static")))
-                        continue;
-                if (strcmp(name, "url") == 0)
-                        ok = set_scalar(f, "url", val);
-                else if (strcmp(name, "pkgver") == 0)
-                        ok = set_scalar(f, "version", val);
-                else if (strcmp(name, "install") == 0)
-                        ok = set_scalar(json_object_get(f, "install"), "declared", val);
-                else if (json_is_array(val))
-                        ok = take_array(f, &a, "PKGBUILD", line, name, val, err);
+        vars = pkgbuild_values(pkgbuild);
+        if (vars == NULL) {
+                ok = false;
+                goto out;
+        }
+        json_object_foreach(vars, key, as) {
+                const json_t *val = json_object_get(as, "values");
+                /* A scalar is its string; an array assigned a string keeps being an array. */
+                const json_t *one = json_is_true(json_object_get(as, "array")) ? NULL : json_array_get(val, 0);
+                if (strcmp(key, "url") == 0)
+                        ok = set_scalar(f, "url", one);
+                else if (strcmp(key, "pkgver") == 0)
+                        ok = set_scalar(f, "version", one);
+                else if (strcmp(key, "install") == 0)
+                        ok = set_scalar(json_object_get(f, "install"), "declared", one);
+                else if (one == NULL)
+                        ok = take_array(f, &a, "PKGBUILD", json_integer_value(json_object_get(as, "line")),
+                                        json_object_get(as, "lines"), key, val, err);
                 if (!ok)
                         goto out;
         }
@@ -479,7 +571,7 @@ json_t *prc_pkgdiff_facts(const json_t *pkgbuild, const json_t *srcinfo, const j
                                 ok = take_array(f, &a, ".SRCINFO",
                                                 json_integer_value(json_object_get(json_object_get(srcinfo, "pkgbase"),
                                                                                    "line")),
-                                                key, v, err);
+                                                NULL, key, v, err);
                         if (!ok)
                                 goto out;
                 }
@@ -505,6 +597,7 @@ json_t *prc_pkgdiff_facts(const json_t *pkgbuild, const json_t *srcinfo, const j
                 }
         }
 out:
+        json_decref(vars);
         json_decref(a.sources);
         json_decref(a.sums);
         if (!ok) {
@@ -534,33 +627,21 @@ static bool change(json_t *list, const char *kind, bool risky, const char *path,
 /*
  * The old source at the same place: same file (the PKGBUILD and the
  * .SRCINFO each list the sources, so an index alone names two), same
- * architecture suffix, same index.
+ * architecture suffix, same index.  There is one: a PKGBUILD array counts
+ * once, as bash leaves it (pkgbuild_values).
  */
-/*
- * The old version's source at the same place (path, arch, index).  A PKGBUILD
- * may assign the same array more than once (conditionally, or by mistake):
- * an entry with the same text at that place is preferred, so a version
- * compared with itself is never risky.
- */
-static const json_t *old_source_at(const json_t *old, const char *path, const char *arch, json_int_t index,
-                                   const char *source)
+static const json_t *old_source_at(const json_t *old, const char *path, const char *arch, json_int_t index)
 {
-        const json_t *s, *first = NULL;
+        const json_t *s;
         size_t i;
 
-        json_array_foreach(json_object_get(old, "sources"), i, s) {
-                const char *src = json_string_value(json_object_get(s, "source"));
-                if (strcmp(json_string_value(json_object_get(s, "arch")), arch) != 0 ||
-                    json_integer_value(json_object_get(s, "index")) != index || path == NULL ||
-                    !json_is_string(json_object_get(s, "path")) ||
-                    strcmp(json_string_value(json_object_get(s, "path")), path) != 0)
-                        continue;
-                if (source != NULL && src != NULL && strcmp(src, source) == 0)
+        json_array_foreach(json_object_get(old, "sources"), i, s)
+                if (strcmp(json_string_value(json_object_get(s, "arch")), arch) == 0 &&
+                    json_integer_value(json_object_get(s, "index")) == index &&
+                    path != NULL && json_is_string(json_object_get(s, "path")) &&
+                    strcmp(json_string_value(json_object_get(s, "path")), path) == 0)
                         return s;
-                if (first == NULL)
-                        first = s;
-        }
-        return first;
+        return NULL;
 }
 
 json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
@@ -607,8 +688,7 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 const char *arch = json_string_value(json_object_get(v, "arch"));
                 if (!ok || json_is_true(json_object_get(v, "checked")) || json_is_true(json_object_get(v, "vcs")))
                         continue;
-                o = old_source_at(old, PATH(v), arch, json_integer_value(json_object_get(v, "index")),
-                                  json_string_value(json_object_get(v, "source")));
+                o = old_source_at(old, PATH(v), arch, json_integer_value(json_object_get(v, "index")));
                 /* Unverified before at the same place: not new.  Checked before, or new: a reviewer must see it. */
                 if (o != NULL && !json_is_true(json_object_get(o, "checked")) &&
                     !json_is_true(json_object_get(o, "vcs")))
@@ -652,15 +732,15 @@ json_t *prc_pkgdiff_compare(const json_t *old, const json_t *nw, prc_err *err)
                 }
         }
         json_object_foreach(json_object_get(nw, "hooks"), key, v) {
-                const char *fn = strrchr(key, ':');
+                const char *fn = json_string_value(json_object_get(v, "function"));
                 bool seen = false;
                 const char *ok_key;
-                const json_t *ignored;
+                const json_t *o;
                 if (!ok)
                         break;
                 /* By hook name, whatever the script is called: a renamed script with the same hooks is not new. */
-                json_object_foreach(json_object_get(old, "hooks"), ok_key, ignored) {
-                        const char *ofn = strrchr(ok_key, ':');
+                json_object_foreach(json_object_get(old, "hooks"), ok_key, o) {
+                        const char *ofn = json_string_value(json_object_get(o, "function"));
                         seen |= ofn != NULL && fn != NULL && strcmp(ofn, fn) == 0;
                 }
                 if (seen)

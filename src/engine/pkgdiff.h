@@ -4,9 +4,10 @@
  *
  * Pure functions over the content worker's token documents (PRC_OP_TOKENIZE
  * of the PKGBUILD, .SRCINFO and install scripts): no file is read and no
- * text is interpreted here beyond the tokens.  First each version is
- * reduced to facts (prc_pkgdiff_facts), then two fact sets are compared
- * (prc_pkgdiff_compare).
+ * text is interpreted here beyond the tokens (the PKGBUILD's static
+ * assignments are taken as bash leaves them: the last one of a name, +=
+ * appending).  First each version is reduced to facts (prc_pkgdiff_facts),
+ * then two fact sets are compared (prc_pkgdiff_compare).
  *
  * Facts document (one version):
  *   {"url": s|null, "version": s|null,
@@ -15,7 +16,7 @@
  *    "checksum_arrays": {name: {"path","line"}},
  *    "commands": {"scope|kind|word": {"path","line","scope","kind","word","excerpt"}},
  *    "install": {"declared": s|null, "files": [path...]},
- *    "hooks": {"file:function": {"path","line"}},
+ *    "hooks": {"file:function": {"path","line","function"}},
  *    "unanalyzed": [{"path","class","reason"}]}
  * kinds: "network" (curl, wget, nc, /dev/tcp, ...), "exec" (a shell, eval,
  * interpreter -c/-e, base64 -d, systemctl, ...), "package-manager" (npm,

@@ -60,6 +60,34 @@ for k in sys.argv[1].split("."):
     d = d[int(k)] if isinstance(d, list) else d[k]
 print(json.dumps(d) if not isinstance(d, str) else d)' "$1" <<<"$OUT"; }
 
+# verdict_of DIR ASSERTION PROFILE: prints the state of ASSERTION in `prc scan --target DIR --profile PROFILE`
+# ("absent" when the result has no such assertion).
+verdict_of() {
+        "$PRC" scan --target "$1" --profile "$3" --format json 2>/dev/null </dev/null |
+                /usr/bin/python3 -c 'import json,sys
+r=json.load(sys.stdin)
+a=[a["state"] for a in r["assertions"] if a["id"]==sys.argv[1]]
+print(a[0] if a else "absent")' "$2"
+}
+
+# verdict_table TSV PROFILE MIN: each line "CASE<TAB>ASSERTION<TAB>STATE" of TSV ('#' lines and blank ones
+# skipped) scans $FIX/CASE with PROFILE, and the assertion must be in STATE; at least MIN cases are read.
+# Every difference is listed before the test fails.
+verdict_table() {
+        local d a want got bad=0 n=0
+        while IFS=$'\t' read -r d a want; do
+                case $d in \#*|"") continue ;; esac
+                n=$((n + 1))
+                got=$(verdict_of "$FIX/$d" "$a" "$2")
+                if [ "$got" != "$want" ]; then
+                        echo "    $d $a: got '$got', want '$want'" >&2
+                        bad=$((bad + 1))
+                fi
+        done <"$1"
+        [ "$n" -ge "$3" ] || fail "only $n cases read"
+        [ "$bad" -eq 0 ] || fail "$bad of $n fixture verdicts differ"
+}
+
 # shellcheck disable=SC1090
 source "$1"
 pass=0; failed=0

@@ -7,13 +7,6 @@
 
 FIX=tests/fixtures/analyses
 
-state_of() { # DIR ASSERTION [PROFILE] -> prints the state
-        "$PRC" scan --target "$FIX/$1" --profile "${3:-prc/supply-chain}" --format json 2>/dev/null |
-                /usr/bin/python3 -c 'import json,sys
-r=json.load(sys.stdin)
-print([a["state"] for a in r["assertions"] if a["id"]==sys.argv[1]][0])' "$2"
-}
-
 # ASSERTION, then the python body run over it as `a` (r: the whole result)
 check_assertion() {
         /usr/bin/python3 - "$OUT" "$1" "$2" <<'PY'
@@ -25,18 +18,7 @@ PY
 }
 
 t_every_fixture_gets_its_listed_verdict() {
-        local d a want got bad=0 n=0
-        while IFS=$'\t' read -r d a want; do
-                case $d in \#*|"") continue ;; esac
-                n=$((n + 1))
-                got=$(state_of "$d" "$a")
-                if [ "$got" != "$want" ]; then
-                        echo "    $d $a: got '$got', want '$want'" >&2
-                        bad=$((bad + 1))
-                fi
-        done <"$FIX/ctr.tsv"
-        [ "$n" -ge 50 ] || fail "only $n cases read"
-        [ "$bad" -eq 0 ] || fail "$bad of $n fixture verdicts differ"
+        verdict_table "$FIX/ctr.tsv" prc/supply-chain 50
 }
 
 t_every_analysis_has_vulnerable_clean_and_tricky_cases() {
@@ -141,9 +123,9 @@ PY
 }
 
 t_aur_profile_applies_the_shell_analyses_to_pkgbuilds() {
-        expect_eq "$(state_of shell-download-exec/vuln-pkgbuild-wget-pipe-sh PRC-A-SC-016 prc/aur)" "Fail"
-        expect_eq "$(state_of shell-unpinned-install/vuln-pkgbuild-pip-install PRC-A-SC-017 prc/aur)" "Fail"
-        expect_eq "$(state_of shell-unpinned-install/vuln-pkgbuild-pip-install PRC-A-SC-016 prc/aur)" "Pass"
+        expect_eq "$(verdict_of "$FIX/shell-download-exec/vuln-pkgbuild-wget-pipe-sh" PRC-A-SC-016 prc/aur)" "Fail"
+        expect_eq "$(verdict_of "$FIX/shell-unpinned-install/vuln-pkgbuild-pip-install" PRC-A-SC-017 prc/aur)" "Fail"
+        expect_eq "$(verdict_of "$FIX/shell-unpinned-install/vuln-pkgbuild-pip-install" PRC-A-SC-016 prc/aur)" "Pass"
 }
 
 t_install_script_hooks_are_searched() {

@@ -13,26 +13,8 @@ scan() {
         run "$PRC" scan --target "$1" --profile prc/supply-chain --format json
 }
 
-state_of() { # DIR ASSERTION -> prints the state
-        "$PRC" scan --target "$FIX/$1" --profile prc/supply-chain --format json 2>/dev/null |
-                /usr/bin/python3 -c 'import json,sys
-r=json.load(sys.stdin)
-print([a["state"] for a in r["assertions"] if a["id"]==sys.argv[1]][0])' "$2"
-}
-
 t_every_fixture_gets_its_listed_verdict() {
-        local d a want got bad=0 n=0
-        while IFS=$'\t' read -r d a want; do
-                case $d in \#*|"") continue ;; esac
-                n=$((n + 1))
-                got=$(state_of "$d" "$a")
-                if [ "$got" != "$want" ]; then
-                        echo "    $d $a: got '$got', want '$want'" >&2
-                        bad=$((bad + 1))
-                fi
-        done <"$FIX/deps.tsv"
-        [ "$n" -ge 60 ] || fail "only $n cases read"
-        [ "$bad" -eq 0 ] || fail "$bad of $n fixture verdicts differ"
+        verdict_table "$FIX/deps.tsv" prc/supply-chain 60
 }
 
 t_every_analysis_has_vulnerable_clean_and_tricky_cases() {

@@ -6,26 +6,8 @@
 
 FIX=tests/fixtures/aur
 
-state_of() { # DIR ASSERTION -> prints the state
-        "$PRC" scan --target "$FIX/$1" --profile prc/aur --format json 2>/dev/null |
-                /usr/bin/python3 -c 'import json,sys
-r=json.load(sys.stdin)
-print([a["state"] for a in r["assertions"] if a["id"]==sys.argv[1]][0])' "$2"
-}
-
 t_every_fixture_gets_its_listed_verdict() {
-        local d a want got bad=0 n=0
-        while IFS=$'\t' read -r d a want; do
-                case $d in \#*|"") continue ;; esac
-                n=$((n + 1))
-                got=$(state_of "$d" "$a")
-                if [ "$got" != "$want" ]; then
-                        echo "    $d $a: got '$got', want '$want'" >&2
-                        bad=$((bad + 1))
-                fi
-        done <"$FIX/verdicts.tsv"
-        [ "$n" -ge 80 ] || fail "only $n cases read"
-        [ "$bad" -eq 0 ] || fail "$bad of $n fixture verdicts differ"
+        verdict_table "$FIX/verdicts.tsv" prc/aur 80
 }
 
 t_every_analysis_has_vulnerable_clean_and_tricky_cases() {

@@ -538,6 +538,41 @@ static void test_extract_npm__pnpm_edges_v5_v6_v9(void)
 }
 
 /* The client's check: a real extractor output passes; each way a worker could bend it is refused and located. */
+/* The table's exact names: each row has a base name or a match function, and a base owns only that name. */
+static void test_extract_npm__table_exact_names(void)
+{
+        static const struct {
+                const char *path, *format;
+        } cases[] = {
+                { "package.json", "npm-package-json" },
+                { "a/b/package.json", "npm-package-json" },
+                { "package-lock.json", "npm-package-lock" },
+                { "npm-shrinkwrap.json", "npm-shrinkwrap" },
+                { "web/yarn.lock", "yarn-lock" },
+                { "pnpm-lock.yaml", "pnpm-lock" },
+                { "home/.npmrc", "npmrc" },
+        };
+        static const char *const none[] = { "package.json.bak", "Package.json", "xpackage.json", "package.json/x",
+                                            "yarn.lock~", "a/.npmrc.d", "" };
+
+        for (size_t i = 0; i < prc_extractor_count; i++) {
+                const prc_extractor *x = &prc_extractors[i];
+
+                if ((x->base == NULL) == (x->match == NULL) || (x->base != NULL && strchr(x->base, '/') != NULL))
+                        t_fail(__FILE__, __LINE__, "%s: needs one of an exact base name or a match", x->format);
+        }
+        for (size_t i = 0; i < PRC_ARRAY_LEN(cases); i++) {
+                const prc_extractor *x = prc_extractor_for_path(cases[i].path);
+
+                if (x == NULL || strcmp(x->format, cases[i].format) != 0)
+                        t_fail(__FILE__, __LINE__, "%s is not owned by %s", cases[i].path, cases[i].format);
+        }
+        for (size_t i = 0; i < PRC_ARRAY_LEN(none); i++)
+                if (prc_extractor_for_path(none[i]) != NULL)
+                        t_fail(__FILE__, __LINE__, "%s is claimed by %s", none[i],
+                               prc_extractor_for_path(none[i])->format);
+}
+
 static void test_extract_npm__mdoc_check_refuses_every_bent_shape(void)
 {
         static const struct {
@@ -621,5 +656,6 @@ static const prc_test tests[] = {
         T(test_extract_npm__pnpm_edges_v5_v6_v9),
         T(test_extract_npm__npmrc_credentials_by_key_only),
         T(test_extract_npm__mdoc_check_refuses_every_bent_shape),
+        T(test_extract_npm__table_exact_names),
 };
 PRC_SUITE(extract_npm, tests)

@@ -158,6 +158,38 @@ static void test_extract_python__names_and_purls(void)
         T_ASSERT(py_pinned("==1.*") == NULL && py_pinned(">=1") == NULL && py_pinned("==1,<2") == NULL);
 }
 
+/* Every lockfile reader refuses a version it does not read the same way: what it found, what it reads, where. */
+static void test_extract_python__lockfile_version_refusals_say_what_prc_reads(void)
+{
+        static const struct {
+                const char *path, *text, *msg;
+                uint32_t line;
+        } cases[] = {
+                { "Pipfile.lock", "{\"_meta\": {\"pipfile-spec\": 5}}",
+                  "Pipfile.lock pipfile-spec other than 6 (prc reads 6)", 1 },
+                { "Pipfile.lock", "{\"_meta\": {}}", "Pipfile.lock pipfile-spec missing or not an integer (prc reads 6)",
+                  0 },
+                { "uv.lock", "x = 1\nversion = \"1\"\n", "uv.lock version missing or not an integer (prc reads 1)", 2 },
+                { "uv.lock", "version = 2\n", "uv.lock version other than 1 (prc reads 1)", 1 },
+                { "poetry.lock", "[metadata]\nlock-version = \"3.0\"\n",
+                  "poetry.lock lock-version \"3.0\" (prc reads 1.0, 1.1, 2.0, 2.1)", 2 },
+                { "poetry.lock", "[metadata]\nlock-version = 2\n",
+                  "poetry.lock lock-version missing (prc reads 1.0, 1.1, 2.0, 2.1)", 2 },
+                { "pdm.lock", "[metadata]\nlock_version = \"4.4.x\"\n",
+                  "pdm.lock lock_version \"4.4.x\" (prc reads 4.0 to 4.5)", 2 },
+                { "pylock.toml", "x = 1\n", "pylock.toml lock-version missing (prc reads 1.x)", 0 },
+                { "pylock.toml", "lock-version = \"2.0\"\n", "pylock.toml lock-version \"2.0\" (prc reads 1.x)", 1 },
+        };
+        prc_err e;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(cases); i++) {
+                T_ASSERT(run_text(cases[i].path, cases[i].text, &e) == NULL);
+                T_ERR(e, PRC_E_EXTRACT_VERSION);
+                T_EQ_STR(e.msg, cases[i].msg);
+                T_EQ_INT(e.line, cases[i].line);
+        }
+}
+
 static void test_extract_python__matching_names(void)
 {
         static const struct {
@@ -778,6 +810,7 @@ static const prc_test tests[] = {
         T(test_extract_python__pep508_reader),
         T(test_extract_python__names_and_purls),
         T(test_extract_python__matching_names),
+        T(test_extract_python__lockfile_version_refusals_say_what_prc_reads),
         T(test_extract_python__requirements_every_form),
         T(test_extract_python__requirements_refusals),
         T(test_extract_python__constraints_role),

@@ -315,6 +315,152 @@ static void test_pkgdiff__removed_checksum_array_and_unanalyzed_files(void)
         json_decref(r);
 }
 
+#define APPEND(name, value, line) \
+        "{\"name\":\"" name "\",\"static\":true,\"append\":true,\"line\":" #line ",\"value\":" value "}"
+#define DYNAMIC(name, line) "{\"name\":\"" name "\",\"static\":false,\"line\":" #line "}"
+
+/* The facts' source entries, "index@line=source" joined by spaces. */
+static void sources_of(const json_t *f, char *out, size_t cap)
+{
+        const json_t *s;
+        size_t i, o = 0;
+
+        out[0] = '\0';
+        json_array_foreach(json_object_get(f, "sources"), i, s)
+                o += (size_t)snprintf(out + o, cap - o, "%s%s%" JSON_INTEGER_FORMAT "@%" JSON_INTEGER_FORMAT "=%s%s",
+                                      i ? " " : "", json_string_value(json_object_get(s, "path")),
+                                      json_integer_value(json_object_get(s, "index")),
+                                      json_integer_value(json_object_get(s, "line")),
+                                      json_string_value(json_object_get(s, "source")),
+                                      json_is_true(json_object_get(s, "checked")) ? "+" : "");
+}
+
+/* An array assigned twice is what bash leaves: the last assignment, the earlier one's hosts gone. */
+static void test_pkgdiff__array_assigned_twice_keeps_the_last(void)
+{
+        static const char doc[] = "{\"assignments\":["
+                                  ASSIGN("source", "[\"https://a.example/x.tgz\",\"local.patch\"]", 3) ","
+                                  ASSIGN("sha256sums", "[\"0123\",\"4567\"]", 4) ","
+                                  ASSIGN("source", "[\"https://b.example/y.tgz\"]", 7) ","
+                                  ASSIGN("sha256sums", "[\"SKIP\"]", 8) ","
+                                  ASSIGN("url", "\"https://a.example\"", 1) ","
+                                  ASSIGN("url", "\"https://b.example\"", 9) ","
+                                  ASSIGN("install", "\"a.install\"", 2) ","
+                                  ASSIGN("install", "\"b.install\"", 10) "],"
+                                  "\"functions\":[],\"commands\":[]}";
+        json_t *f = facts_of(doc);
+        char got[512];
+
+        sources_of(f, got, sizeof(got));
+        T_EQ_STR(got, "PKGBUILD0@7=https://b.example/y.tgz");
+        T_ASSERT(json_object_get(json_object_get(f, "hosts"), "a.example") == NULL);
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(json_object_get(f, "hosts"), "b.example"),
+                                                    "line")), 7);
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(json_object_get(f, "checksum_arrays"),
+                                                                    "sha256sums"), "line")), 8);
+        T_EQ_STR(json_string_value(json_object_get(f, "url")), "https://b.example");
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(f, "install"), "declared")), "b.install");
+        json_decref(f);
+}
+
+/* += appends (each value keeps its line); name=word sets element 0 of an array; a value not static is not seen. */
+static void test_pkgdiff__appends_extend_and_dynamic_values_are_not_evaluated(void)
+{
+        static const char doc[] = "{\"assignments\":["
+                                  APPEND("source", "[\"https://a.example/x.tgz\"]", 2) ","
+                                  ASSIGN("sha256sums", "[\"0123\"]", 3) ","
+                                  APPEND("source", "[\"https://b.example/y.tgz\",\"z.patch\"]", 5) ","
+                                  APPEND("sha256sums", "[\"SKIP\",\"89ab\"]", 6) ","
+                                  DYNAMIC("source", 7) ","
+                                  ASSIGN("source_x86_64", "[\"https://c.example/c\",\"https://d.example/d\"]", 8) ","
+                                  ASSIGN("source_x86_64", "\"https://e.example/e\"", 9) ","
+                                  ASSIGN("source_", "[\"https://f.example/f\"]", 10) ","
+                                  ASSIGN("pkgver", "\"1\"", 11) "," APPEND("pkgver", "\".2\"", 12) "],"
+                                  "\"functions\":[],\"commands\":[]}";
+        json_t *f = facts_of(doc);
+        char got[512];
+
+        sources_of(f, got, sizeof(got));
+        T_EQ_STR(got, "PKGBUILD0@2=https://a.example/x.tgz+ PKGBUILD1@5=https://b.example/y.tgz "
+                      "PKGBUILD2@5=z.patch+ PKGBUILD0@9=https://e.example/e PKGBUILD1@8=https://d.example/d");
+        T_ASSERT(json_object_get(json_object_get(f, "hosts"), "c.example") == NULL);
+        T_ASSERT(json_object_get(json_object_get(f, "hosts"), "f.example") == NULL);   /* source_ is no array */
+        T_EQ_STR(json_string_value(json_object_get(f, "version")), "1.2");
+        json_decref(f);
+}
+
+/* The fuzz seed's shape: the same array twice, with the .SRCINFO too; the version against itself is clean. */
+static void test_pkgdiff__version_with_an_array_assigned_twice_is_clean_against_itself(void)
+{
+        static const char doc[] = "{\"assignments\":["
+                                  ASSIGN("source", "[\"https://a.example/x.tgz\",\"git+https://g.example/r\"]", 3) ","
+                                  ASSIGN("source", "[\"https://a.example/x.tgz\",\"git'+https://g.example/r\"]", 4) ","
+                                  ASSIGN("sha256sums", "[\"SKIP\",\"SKIP\"]", 5) "],"
+                                  "\"functions\":[],\"commands\":[]}";
+        json_t *d = pkgbuild(doc), *si, *un = json_array(), *f, *r;
+        char got[512];
+        prc_err e;
+
+        si = json_pack("{s:{s:I,s:{s:[s]}}}", "pkgbase", "line", (json_int_t)1, "fields", "source",
+                       "https://a.example/x.tgz");
+        prc_err_init(&e);
+        f = prc_pkgdiff_facts(d, si, NULL, un, &e);
+        T_NOERR(e);
+        sources_of(f, got, sizeof(got));
+        T_EQ_STR(got, "PKGBUILD0@4=https://a.example/x.tgz PKGBUILD1@4=git'+https://g.example/r "
+                      ".SRCINFO0@1=https://a.example/x.tgz");
+        r = prc_pkgdiff_compare(f, f, &e);
+        T_NOERR(e);
+        T_EQ_INT(json_integer_value(json_object_get(r, "risky")), 0);
+        json_decref(r);
+        json_decref(f);
+        json_decref(si);
+        json_decref(un);
+        json_decref(d);
+}
+
+/* Hooks are matched by function name, also when a long script path cuts the fact's key short (fuzz find). */
+static void test_pkgdiff__install_hooks_match_by_function_whatever_the_path(void)
+{
+        char longpath[700];
+        json_t *hook = pkgbuild("{\"functions\":[{\"name\":\"post_install\",\"line\":1,\"body\":[]}],"
+                                "\"commands\":[]}");
+        json_t *other = pkgbuild("{\"functions\":[{\"name\":\"pre_remove\",\"line\":1,\"body\":[]}],"
+                                 "\"commands\":[]}");
+        json_t *un = json_array(), *i1, *i2, *i3, *a, *b, *c, *r;
+        prc_err e;
+
+        memset(longpath, 'x', sizeof(longpath) - 1);
+        longpath[sizeof(longpath) - 1] = '\0';
+        i1 = json_pack("{s:O}", longpath, hook);
+        i2 = json_pack("{s:O}", "renamed.install", hook);
+        i3 = json_pack("{s:O}", "renamed.install", other);
+        prc_err_init(&e);
+        a = prc_pkgdiff_facts(NULL, NULL, i1, un, &e);
+        b = prc_pkgdiff_facts(NULL, NULL, i2, un, &e);
+        c = prc_pkgdiff_facts(NULL, NULL, i3, un, &e);
+        T_NOERR(e);
+        r = prc_pkgdiff_compare(a, a, &e);
+        T_EQ_INT(json_integer_value(json_object_get(r, "risky")), 0);
+        json_decref(r);
+        r = prc_pkgdiff_compare(a, b, &e);      /* the same hook in a script of another name */
+        T_ASSERT(!has_change(r, "install-hook-added"));
+        json_decref(r);
+        r = prc_pkgdiff_compare(b, c, &e);
+        T_ASSERT(has_change(r, "install-hook-added"));
+        T_NOERR(e);
+        json_decref(r);
+        json_decref(a);
+        json_decref(b);
+        json_decref(c);
+        json_decref(i1);
+        json_decref(i2);
+        json_decref(i3);
+        json_decref(hook);
+        json_decref(other);
+        json_decref(un);
+}
+
 static void test_pkgdiff__source_host_parsing(void)
 {
         char h[256];
@@ -434,5 +580,9 @@ static const prc_test tests[] = {
         T(test_pkgdiff__hijack_shapes_are_risky),
         T(test_pkgdiff__removed_checksum_array_and_unanalyzed_files),
         T(test_pkgdiff__source_host_parsing),
+        T(test_pkgdiff__install_hooks_match_by_function_whatever_the_path),
+        T(test_pkgdiff__array_assigned_twice_keeps_the_last),
+        T(test_pkgdiff__appends_extend_and_dynamic_values_are_not_evaluated),
+        T(test_pkgdiff__version_with_an_array_assigned_twice_is_clean_against_itself),
 };
 PRC_SUITE(listing, tests)

@@ -111,24 +111,6 @@ bool prc_cgc_is_commit(const char *s)
 }
 
 /* File names the three families own: by base name only, as the go, cargo and composer commands look them up. */
-bool prc_x_cgc_match_cargo_toml(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "Cargo.toml") == 0;
-}
-
-bool prc_x_cgc_match_cargo_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "Cargo.lock") == 0;
-}
-
-bool prc_x_cgc_match_go_mod(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "go.mod") == 0;
-}
-
 bool prc_x_cgc_match_go_sum(const char *path, const char *base)
 {
         /* go.work.sum has go.sum's syntax: the hashes of a workspace's extra modules. */
@@ -136,20 +118,3 @@ bool prc_x_cgc_match_go_sum(const char *path, const char *base)
         return strcmp(base, "go.sum") == 0 || strcmp(base, "go.work.sum") == 0;
 }
 
-bool prc_x_cgc_match_go_work(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "go.work") == 0;
-}
-
-bool prc_x_cgc_match_composer_json(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "composer.json") == 0;
-}
-
-bool prc_x_cgc_match_composer_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "composer.lock") == 0;
-}

@@ -23,13 +23,8 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err);
 json_t *prc_x_go_work(const prc_xin *in, prc_err *err);
 json_t *prc_x_composer_json(const prc_xin *in, prc_err *err);
 json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err);
-bool prc_x_cgc_match_cargo_toml(const char *path, const char *base);
-bool prc_x_cgc_match_cargo_lock(const char *path, const char *base);
-bool prc_x_cgc_match_go_mod(const char *path, const char *base);
+/* go.sum and go.work.sum (the table, extract.c, holds the exact names of the others). */
 bool prc_x_cgc_match_go_sum(const char *path, const char *base);
-bool prc_x_cgc_match_go_work(const char *path, const char *base);
-bool prc_x_cgc_match_composer_json(const char *path, const char *base);
-bool prc_x_cgc_match_composer_lock(const char *path, const char *base);
 
 /* pkg:golang purl of a module path (namespace all but the last segment, lower-cased, as purl-spec says). */
 char *prc_go_purl(const char *module, const char *version);

@@ -84,7 +84,12 @@ typedef struct prc_extractor {
         const char     *format;         /* "npm-package-json": wire id and `--format` value */
         const char     *ecosystem;      /* as in the ManifestDoc */
         const char     *kind;           /* as in the ManifestDoc */
-        /* Does this extractor own the file at path (a relative inventory path)?  By name only. */
+        /*
+         * Does this extractor own the file at path (a relative inventory
+         * path)?  By name only: base, the exact base name ("uv.lock"), or
+         * when base is NULL match, for a pattern.  One of the two is set.
+         */
+        const char     *base;
         bool          (*match)(const char *path, const char *base);
         prc_extract_fn  fn;
 } prc_extractor;

@@ -572,12 +572,6 @@ static bool pom_details(pom *st, const json_t *root, const char *model)
         return true;
 }
 
-bool prc_xm_pom_match(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "pom.xml") == 0;
-}
-
 json_t *prc_xm_pom(const prc_xin *in, prc_err *err)
 {
         pom st = { .in = in, .err = err };

@@ -16,7 +16,6 @@
 #include "content/extract/extract.h"
 
 /* maven.c: pom.xml; gradle.c: gradle.lockfile, Gradle version catalogs */
-bool prc_xm_pom_match(const char *path, const char *base);
 json_t *prc_xm_pom(const prc_xin *in, prc_err *err);
 bool prc_xm_gradle_lock_match(const char *path, const char *base);
 json_t *prc_xm_gradle_lock(const prc_xin *in, prc_err *err);

@@ -111,15 +111,9 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err);
 json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err);
 json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err);
 
+/* Names that are patterns (the table, extract.c, holds the exact ones). */
 bool prc_x_py_match_requirements(const char *path, const char *base);
 bool prc_x_py_match_pip_conf(const char *path, const char *base);
-bool prc_x_py_match_setup_cfg(const char *path, const char *base);
-bool prc_x_py_match_pyproject(const char *path, const char *base);
-bool prc_x_py_match_pipfile(const char *path, const char *base);
-bool prc_x_py_match_pipfile_lock(const char *path, const char *base);
-bool prc_x_py_match_poetry_lock(const char *path, const char *base);
-bool prc_x_py_match_uv_lock(const char *path, const char *base);
-bool prc_x_py_match_pdm_lock(const char *path, const char *base);
 bool prc_x_py_match_pylock(const char *path, const char *base);
 
 #endif

@@ -16,30 +16,6 @@
 #include "base/json_strict.h"
 #include "content/parsers/toml.h"
 
-bool prc_x_py_match_pipfile_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "Pipfile.lock") == 0;
-}
-
-bool prc_x_py_match_poetry_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "poetry.lock") == 0;
-}
-
-bool prc_x_py_match_uv_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "uv.lock") == 0;
-}
-
-bool prc_x_py_match_pdm_lock(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "pdm.lock") == 0;
-}
-
 bool prc_x_py_match_pylock(const char *path, const char *base)
 {
         size_t n = strlen(base);
@@ -194,10 +170,54 @@ static bool version_detail(json_t *md, const char *key, json_t *v, prc_err *err)
         return json_object_set(prc_md_details(md), key, v) == 0 || py_oom(err);
 }
 
+/* How a lockfile states its own format version, the first thing each reader checks. */
+struct lock_version {
+        const char *format;     /* the ManifestDoc's format */
+        const char *what;       /* "uv.lock version", for the refusal */
+        const char *needle;     /* finds the version's line */
+        const char *reads;      /* the versions prc reads, for the refusal */
+        const char *detail;     /* the details key that records it */
+        bool        integer;    /* an integer version (else a string) */
+};
+
+/*
+ * The ManifestDoc of a lockfile whose version v prc reads (known), the
+ * version recorded in its details; else the refusal (extract-version at the
+ * version's line, naming what prc reads).
+ */
+static json_t *lock_doc(const prc_xin *in, const struct lock_version *lv, json_t *v, bool known, prc_err *err)
+{
+        const char *s = json_string_value(v);
+        json_t *md;
+
+        if (!known) {
+                if (lv->integer && json_is_integer(v))
+                        prc_err_set(err, PRC_E_EXTRACT_VERSION, "%s other than %s (prc reads %s)", lv->what, lv->reads,
+                                    lv->reads);
+                else if (lv->integer)
+                        prc_err_set(err, PRC_E_EXTRACT_VERSION, "%s missing or not an integer (prc reads %s)",
+                                    lv->what, lv->reads);
+                else if (s != NULL)
+                        prc_err_set(err, PRC_E_EXTRACT_VERSION, "%s \"%s\" (prc reads %s)", lv->what, s, lv->reads);
+                else
+                        prc_err_set(err, PRC_E_EXTRACT_VERSION, "%s missing (prc reads %s)", lv->what, lv->reads);
+                prc_err_set_line(err, prc_x_find_line(in, lv->needle, 1), 0);
+                return NULL;
+        }
+        md = prc_md_new(in, lv->format, "pypi", "lockfile", err);
+        if (md != NULL && !version_detail(md, lv->detail, v, err)) {
+                json_decref(md);
+                return NULL;
+        }
+        return md;
+}
+
 /* ---------------------------------------------------------------- Pipfile.lock */
 
 json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
 {
+        static const struct lock_version lockv = { "pypi-pipfile-lock", "Pipfile.lock pipfile-spec",
+                                                   "\"pipfile-spec\"", "6", "pipfile_spec", true };
         json_t *doc = prc_json_parse(in->p, in->n, in->lim, 0, err), *md = NULL, *meta, *spec, *cat, *e;
         const json_t *sources;
         const char *ck, *name;
@@ -214,14 +234,8 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                 goto fail;
         }
         spec = json_object_get(meta, "pipfile-spec");
-        if (!json_is_integer(spec) || json_integer_value(spec) != 6) {
-                prc_err_set(err, PRC_E_EXTRACT_VERSION, "Pipfile.lock pipfile-spec %s (prc reads 6)",
-                            json_is_integer(spec) ? "other than 6" : "missing or not an integer");
-                prc_err_set_line(err, prc_x_find_line(in, "\"pipfile-spec\"", 1), 0);
-                goto fail;
-        }
-        md = prc_md_new(in, "pypi-pipfile-lock", "pypi", "lockfile", err);
-        if (md == NULL || !version_detail(md, "pipfile_spec", spec, err))
+        md = lock_doc(in, &lockv, spec, json_is_integer(spec) && json_integer_value(spec) == 6, err);
+        if (md == NULL)
                 goto fail;
         sources = json_object_get(meta, "sources");
         json_array_foreach(sources, i, s) {
@@ -348,6 +362,9 @@ static json_t *dep_names(const json_t *deps)
 json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
 {
         static const char *const known[] = { "1.0", "1.1", "2.0", "2.1" };
+        static const struct lock_version lockv = { "pypi-poetry-lock", "poetry.lock lock-version",
+                                                   "lock-version", "1.0, 1.1, 2.0, 2.1", "lock_version",
+                                                   false };
         json_t *doc = prc_toml_parse(in->p, in->n, in->lim, 0, err), *md = NULL, *pkgs, *p, *lv;
         const json_t *mfiles;
         const char *lvs;
@@ -363,16 +380,10 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
         lvs = json_string_value(lv);
         for (size_t k = 0; lvs != NULL && k < PRC_ARRAY_LEN(known); k++)
                 ok = ok || strcmp(lvs, known[k]) == 0;
-        if (!ok) {
-                prc_err_set(err, PRC_E_EXTRACT_VERSION, "poetry.lock lock-version %s%s%s (prc reads 1.0, 1.1, 2.0, "
-                            "2.1)", lvs ? "\"" : "", lvs ? lvs : "missing", lvs ? "\"" : "");
-                prc_err_set_line(err, prc_x_find_line(in, "lock-version", 1), 0);
+        md = lock_doc(in, &lockv, lv, ok, err);
+        if (md == NULL)
                 goto fail;
-        }
         v1 = lvs[0] == '1';
-        md = prc_md_new(in, "pypi-poetry-lock", "pypi", "lockfile", err);
-        if (md == NULL || !version_detail(md, "lock_version", lv, err))
-                goto fail;
         mfiles = json_object_get(json_object_get(doc, "metadata"), "files");
         pkgs = json_object_get(doc, "package");
         if (pkgs != NULL && !py_want(pkgs, JSON_ARRAY, "poetry.lock package", err))
@@ -542,6 +553,8 @@ static bool uv_git(json_t *dep, const char *url, prc_err *err)
 
 json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
 {
+        static const struct lock_version lockv = { "pypi-uv-lock", "uv.lock version", "version", "1", "version",
+                                                   true };
         json_t *doc = prc_toml_parse(in->p, in->n, in->lim, 0, err), *md = NULL, *pkgs, *p, *ver;
         json_t *run = json_array(), *dev = json_array();
         py_cur cur;
@@ -555,14 +568,8 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                 goto fail;
         }
         ver = json_object_get(doc, "version");
-        if (!json_is_integer(ver) || json_integer_value(ver) != 1) {
-                prc_err_set(err, PRC_E_EXTRACT_VERSION, "uv.lock version %s (prc reads 1)",
-                            json_is_integer(ver) ? "other than 1" : "missing or not an integer");
-                prc_err_set_line(err, prc_x_find_line(in, "version", 1), 0);
-                goto fail;
-        }
-        md = prc_md_new(in, "pypi-uv-lock", "pypi", "lockfile", err);
-        if (md == NULL || !version_detail(md, "version", ver, err))
+        md = lock_doc(in, &lockv, ver, json_is_integer(ver) && json_integer_value(ver) == 1, err);
+        if (md == NULL)
                 goto fail;
         if (json_object_get(doc, "revision") != NULL && !version_detail(md, "revision",
                                                                         json_object_get(doc, "revision"), err))
@@ -665,6 +672,8 @@ fail:
 
 json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
 {
+        static const struct lock_version lockv = { "pypi-pdm-lock", "pdm.lock lock_version", "lock_version",
+                                                   "4.0 to 4.5", "lock_version", false };
         json_t *doc = prc_toml_parse(in->p, in->n, in->lim, 0, err), *md = NULL, *pkgs, *p, *lv, *meta;
         const json_t *mfiles;
         const char *lvs;
@@ -679,16 +688,12 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
         lv = json_object_get(meta, "lock_version");
         lvs = json_string_value(lv);
         /* 4.0 to 4.5 (with a patch level since 4.4.1) are the versions PDM 2 writes */
-        if (lvs == NULL || strncmp(lvs, "4.", 2) != 0 || lvs[2] < '0' || lvs[2] > '5' ||
-            (lvs[3] != '\0' && (lvs[3] != '.' || lvs[4] < '0' || lvs[4] > '9' ||
-                                 strspn(lvs + 4, "0123456789") != strlen(lvs + 4)))) {
-                prc_err_set(err, PRC_E_EXTRACT_VERSION, "pdm.lock lock_version %s%s%s (prc reads 4.0 to 4.5)",
-                            lvs ? "\"" : "", lvs ? lvs : "missing", lvs ? "\"" : "");
-                prc_err_set_line(err, prc_x_find_line(in, "lock_version", 1), 0);
-                goto fail;
-        }
-        md = prc_md_new(in, "pypi-pdm-lock", "pypi", "lockfile", err);
-        if (md == NULL || !version_detail(md, "lock_version", lv, err))
+        md = lock_doc(in, &lockv, lv,
+                      !(lvs == NULL || strncmp(lvs, "4.", 2) != 0 || lvs[2] < '0' || lvs[2] > '5' ||
+                        (lvs[3] != '\0' && (lvs[3] != '.' || lvs[4] < '0' || lvs[4] > '9' ||
+                                             strspn(lvs + 4, "0123456789") != strlen(lvs + 4)))),
+                      err);
+        if (md == NULL)
                 goto fail;
         if (json_object_get(meta, "groups") != NULL && !version_detail(md, "groups", json_object_get(meta, "groups"),
                                                                         err))
@@ -773,6 +778,8 @@ static bool pylock_hash(json_t *dep, const json_t *hashes, prc_err *err)
 
 json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
 {
+        static const struct lock_version lockv = { "pypi-pylock", "pylock.toml lock-version", "lock-version",
+                                                   "1.x", "lock_version", false };
         json_t *doc = prc_toml_parse(in->p, in->n, in->lim, 0, err), *md = NULL, *pkgs, *p, *lv;
         const char *lvs;
         py_cur cur;
@@ -785,14 +792,9 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
         lv = json_object_get(doc, "lock-version");
         lvs = json_string_value(lv);
         /* PEP 751: an unknown major version is an error; 1.x minor versions stay readable */
-        if (lvs == NULL || strncmp(lvs, "1.", 2) != 0 || lvs[2] < '0' || lvs[2] > '9') {
-                prc_err_set(err, PRC_E_EXTRACT_VERSION, "pylock.toml lock-version %s%s%s (prc reads 1.x)",
-                            lvs ? "\"" : "", lvs ? lvs : "missing", lvs ? "\"" : "");
-                prc_err_set_line(err, prc_x_find_line(in, "lock-version", 1), 0);
-                goto fail;
-        }
-        md = prc_md_new(in, "pypi-pylock", "pypi", "lockfile", err);
-        if (md == NULL || !version_detail(md, "lock_version", lv, err))
+        md = lock_doc(in, &lockv, lv,
+                      lvs != NULL && strncmp(lvs, "1.", 2) == 0 && lvs[2] >= '0' && lvs[2] <= '9', err);
+        if (md == NULL)
                 goto fail;
         if (json_is_string(json_object_get(doc, "created-by")) &&
             !version_detail(md, "created_by", json_object_get(doc, "created-by"), err))

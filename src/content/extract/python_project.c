@@ -10,18 +10,6 @@
 #include "base/alloc.h"
 #include "content/parsers/toml.h"
 
-bool prc_x_py_match_pyproject(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "pyproject.toml") == 0;
-}
-
-bool prc_x_py_match_pipfile(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "Pipfile") == 0;
-}
-
 /* Line of text at or after from (fallback from itself). */
 static uint32_t line_of(const prc_xin *in, const char *text, uint32_t from)
 {

@@ -68,12 +68,6 @@ bool prc_x_py_match_pip_conf(const char *path, const char *base)
         return strcmp(base, "pip.conf") == 0 || strcmp(base, "pip.ini") == 0;
 }
 
-bool prc_x_py_match_setup_cfg(const char *path, const char *base)
-{
-        (void)path;
-        return strcmp(base, "setup.cfg") == 0;
-}
-
 /* One logical line being read. */
 typedef struct rq {
         const prc_xin *in;
