@@ -22,6 +22,7 @@
 #include "analysis/gha.h"
 #include "analysis/sh.h"
 #include "base/compiler.h"
+#include "base/strv.h"
 
 /* --- context paths --- */
 
@@ -1278,13 +1279,6 @@ static const char *const builders[] = {
         "rake", "tox", "nox", "poetry", "uv", "composer", "dotnet", NULL,
 };
 
-static bool in_list(const char *s, const char *const *l)
-{
-        for (size_t i = 0; l[i] != NULL; i++)
-                if (strcmp(s, l[i]) == 0)
-                        return true;
-        return false;
-}
 
 /* Is the step's with.<name> true (a YAML boolean or the string "true")? */
 static bool with_true(const json_t *step, const char *name)
@@ -1380,7 +1374,7 @@ static bool runs_cb(void *ctx, const prc_shp *p, prc_err *err)
         (void)err;
         for (size_t i = 0; i < p->n; i++) {
                 const prc_shc *c = &p->c[i];
-                if (c->n > 0 && !in_list(c->name, inert) && !r->runs) {
+                if (c->n > 0 && !prc_strv_has(inert, c->name) && !r->runs) {
                         r->runs = true;
                         r->line = p->line;
                         snprintf(r->text, sizeof(r->text), "%.200s", p->text);
@@ -1459,8 +1453,8 @@ static bool cmd_checks_out(const struct pwn *w, const prc_shc *c)
             strcmp(c->w[1].val, "pr") == 0 && strcmp(c->w[2].val, "checkout") == 0)
                 return true;
         if (c->n < 2 || strcmp(c->name, "git") != 0 ||
-            !in_list(c->w[1].val, (const char *const[]){ "fetch", "checkout", "switch", "pull", "merge", "reset",
-                                                         "worktree", "clone", NULL }))
+            !prc_strv_has((const char *const[]){ "fetch", "checkout", "switch", "pull", "merge", "reset",
+                                                 "worktree", "clone", NULL }, c->w[1].val))
                 return false;
         for (size_t i = 2; i < c->n; i++) {
                 const char *r = c->w[i].raw;
@@ -1483,7 +1477,7 @@ static bool cmd_runs_artifact(const struct pwn *w, const prc_shc *c)
         if (strchr(c->w[0].val, '/') != NULL && under(c->w[0].val, w->art_path) &&
             (w->art_path[0] != 0 || !w->checkout))
                 return true;
-        if (in_list(c->name, interpreters)) {
+        if (prc_strv_has(interpreters, c->name)) {
                 for (size_t i = 1; i < c->n; i++) {
                         if (c->w[i].val[0] == '-')
                                 continue;
@@ -1491,7 +1485,7 @@ static bool cmd_runs_artifact(const struct pwn *w, const prc_shc *c)
                 }
                 return false;
         }
-        if (in_list(c->name, builders))
+        if (prc_strv_has(builders, c->name))
                 return w->art_path[0] == 0 ? !w->checkout : wd != NULL && under(wd, w->art_path);
         return false;
 }
@@ -1505,7 +1499,7 @@ static bool pwn_cb(void *ctx, const prc_shp *p, prc_err *err)
                 if (c->n == 0)
                         continue;
                 if (w->co_here) {
-                        if (in_list(c->name, inert))
+                        if (prc_strv_has(inert, c->name))
                                 continue;
                         return pwn_report(w, p->line, p->text, err);
                 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/json_strict.h"
+#include "base/strv.h"
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_details.h"
 
@@ -51,13 +52,6 @@ static bool bad(prc_err *err, const char *ptr, const char *fmt, ...)
         return false;
 }
 
-static bool in_list(const char *s, const char *const *list)
-{
-        for (; *list != NULL; list++)
-                if (strcmp(s, *list) == 0)
-                        return true;
-        return false;
-}
 
 /* obj is an object with exactly keys. */
 static bool exact_keys(const json_t *obj, const char *ptr, const char *const *keys, prc_err *err)
@@ -68,7 +62,7 @@ static bool exact_keys(const json_t *obj, const char *ptr, const char *const *ke
         if (!json_is_object(obj))
                 return bad(err, ptr, "expected an object");
         json_object_foreach((json_t *)obj, k, v) {
-                if (!in_list(k, keys))
+                if (!prc_strv_has(keys, k))
                         return bad(err, ptr, "unknown key \"%.64s\"", k);
         }
         for (; *keys != NULL; keys++)
@@ -101,7 +95,7 @@ static bool str_member(const json_t *obj, const char *ptr, const char *key, unsi
                 return bad(err, p, "an empty string");
         if (memchr(json_string_value(v), 0, json_string_length(v)) != NULL)
                 return bad(err, p, "a string with NUL");
-        if (list != NULL && !in_list(json_string_value(v), list))
+        if (list != NULL && !prc_strv_has(list, json_string_value(v)))
                 return bad(err, p, "\"%.64s\" is not one of the values the schema allows", json_string_value(v));
         return true;
 }

@@ -13,6 +13,7 @@
 
 #include "analysis/sh.h"
 #include "base/json_strict.h"
+#include "base/strv.h"
 #include "content/extract/extract.h"
 
 /* ---- the shape language --------------------------------------------------- */
@@ -83,13 +84,6 @@ static bool bad(dcx *c, const char *fmt, ...)
         return false;
 }
 
-static bool in_list(const char *s, const char *const *list)
-{
-        for (; *list != NULL; list++)
-                if (strcmp(s, *list) == 0)
-                        return true;
-        return false;
-}
 
 static const fld *find_fld(const fld *f, const char *key)
 {
@@ -114,7 +108,7 @@ static bool check_str(dcx *c, const json_t *v, const shp *s, unsigned fl)
                 return bad(c, "an empty string");
         if (memchr(json_string_value(v), 0, n) != NULL)
                 return bad(c, "a string with NUL");
-        if (s->en != NULL && !in_list(json_string_value(v), s->en))
+        if (s->en != NULL && !prc_strv_has(s->en, json_string_value(v)))
                 return bad(c, "\"%.64s\" is not one of the values this field takes", json_string_value(v));
         return true;
 }
@@ -141,7 +135,7 @@ static const var *variant(dcx *c, const json_t *o, const shp *s)
         const var *v;
 
         for (v = s->v; d != NULL && v->values != NULL; v++)
-                if (in_list(d, v->values))
+                if (prc_strv_has(v->values, d))
                         return v;
         bad(c, "\"%s\" is missing or names no known kind", s->disc);
         return NULL;
