@@ -485,6 +485,29 @@ static const char *text_carries(const struct scope *sc, const json_t *step, cons
 /* --- triggers --- */
 
 /*
+ * The array of map (path -> [...]) for the local reusable workflow job calls, created empty on first
+ * use; *slot is NULL when job calls no local workflow.  false: out of memory.
+ */
+static bool callee_slot(json_t *map, const json_t *job, json_t **slot)
+{
+        const json_t *u = json_object_get(job, "uses");
+        const char *p = str_of(u, "path"), *k = str_of(u, "kind");
+
+        *slot = NULL;
+        if (p == NULL || k == NULL || strcmp(k, "local") != 0)
+                return true;
+        if (strncmp(p, "./", 2) == 0)
+                p += 2;
+        *slot = json_object_get(map, p);
+        if (*slot == NULL) {
+                *slot = json_array();
+                if (*slot == NULL || json_object_set_new(map, p, *slot) != 0)
+                        return false;
+        }
+        return true;
+}
+
+/*
  * The events that reach each local reusable workflow from the workflows of
  * the run that call it (one level): path -> [event names].  New reference.
  */
@@ -501,21 +524,13 @@ static json_t *caller_events(const prc_actx *cx)
                 if (!prc_gha_is_workflow(md))
                         continue;
                 json_array_foreach(prc_gha_jobs(md), j, job) {
-                        const json_t *u = json_object_get(job, "uses");
-                        const char *p = str_of(u, "path");
                         json_t *ev;
-                        if (p == NULL || strcmp(str_of(u, "kind") ? str_of(u, "kind") : "", "local") != 0)
-                                continue;
-                        if (strncmp(p, "./", 2) == 0)
-                                p += 2;
-                        ev = json_object_get(map, p);
-                        if (ev == NULL) {
-                                ev = json_array();
-                                if (ev == NULL || json_object_set_new(map, p, ev) != 0) {
-                                        json_decref(map);
-                                        return NULL;
-                                }
+                        if (!callee_slot(map, job, &ev)) {
+                                json_decref(map);
+                                return NULL;
                         }
+                        if (ev == NULL)
+                                continue;
                         json_array_foreach(json_object_get(prc_gha_details(md), "triggers"), k, t)
                                 if (json_is_string(json_object_get(t, "event")))
                                         json_array_append(ev, json_object_get(t, "event"));
@@ -1129,22 +1144,12 @@ static json_t *caller_jobs(const prc_actx *cx)
                 if (!pr || !prc_gha_is_workflow(md))
                         continue;
                 json_array_foreach(prc_gha_jobs(md), j, job) {
-                        const json_t *u = json_object_get(job, "uses");
-                        const char *p = str_of(u, "path"), *k = str_of(u, "kind");
                         json_t *a;
-                        if (p == NULL || k == NULL || strcmp(k, "local") != 0)
-                                continue;
-                        if (strncmp(p, "./", 2) == 0)
-                                p += 2;
-                        a = json_object_get(map, p);
-                        if (a == NULL) {
-                                a = json_array();
-                                if (a == NULL || json_object_set_new(map, p, a) != 0) {
-                                        json_decref(map);
-                                        return NULL;
-                                }
+                        if (!callee_slot(map, job, &a)) {
+                                json_decref(map);
+                                return NULL;
                         }
-                        if (json_array_append(a, (json_t *)job) != 0) {
+                        if (a != NULL && json_array_append(a, (json_t *)job) != 0) {
                                 json_decref(map);
                                 return NULL;
                         }
