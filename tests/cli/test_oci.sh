@@ -245,14 +245,23 @@ wait_running() {
 
 t_sigterm_during_a_run_removes_its_container_and_snapshot() {
         need_oci
-        local pid i
+        local pid i attempt
         WALL=60 oci_manifest "$TMP/m.yaml" "${IMG[sleeper]}"
         mkdir -p -m 777 "$TMP/o" "$TMP/snaps"
-        # (set -e holds in the subshell too: keep the status instead of dying of it)
-        ( st=0; PRC_OCI_TMPDIR=$TMP/snaps PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" \
-                as_user "$PRC_T" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
-                --format json >"$TMP/o/out" 2>"$TMP/o/err" || st=$?; echo "$st" >"$TMP/o/rc" ) &
-        wait_running sleeper || { wait; return 1; }
+        for attempt in 1 2; do
+                rm -f "$TMP/o/name" "$TMP/o/rc"
+                # (set -e holds in the subshell too: keep the status instead of dying of it)
+                ( st=0; PRC_OCI_TMPDIR=$TMP/snaps PRC_TEST_OCI_HOOK='echo "$PRC_HOOK_CONTAINER" >'"$TMP/o/name" \
+                        as_user "$PRC_T" adapter run-oci --manifest "$TMP/m.yaml" --target "$TMP/t" --runtime docker \
+                        --format json >"$TMP/o/out" 2>"$TMP/o/err" || st=$?; echo "$st" >"$TMP/o/rc" ) &
+                wait_running sleeper && break
+                wait
+                # The runtime client failing before the container ran (seen on CI, cause not yet found) is the
+                # host's, not the SIGTERM path under test: one more attempt, said with the record; any other end,
+                # or a second failure, fails the test.
+                [ "$attempt" -eq 1 ] && grep -q "oci-runtime-failed" "$TMP/o/err" || return 1
+                echo "    retrying once; the failed run's record: $(head -c 2000 "$TMP/o/out")" >&2
+        done
         # prc itself (env execs it), not runuser or the docker client: its command line starts with the binary.
         pid=$(pgrep -f -- "^$PRC_T adapter run-oci --manifest $TMP/m.yaml" | head -n 1)
         [ -n "$pid" ] || fail "no prc process to signal"
