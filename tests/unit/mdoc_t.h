@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "content/extract/mdoc_check.h"
+
 /* "name@resolved name@resolved" (resolved "-" when null) in depends_on's order; "null" when null. */
 static inline const char *t_md_edges(const json_t *md, const json_t *d)
 {
@@ -48,5 +50,21 @@ static inline const char *t_md_unresolved(const json_t *md)
         }
         return out;
 }
+
+/*
+ * md, after the client's shape and details check passed on it (the test
+ * fails where it does not); NULL stays NULL.  Every extractor test reads its
+ * documents through this, so no output the client would refuse goes unseen.
+ */
+static inline json_t *t_md_checked_at(json_t *md, const char *path, const char *format, const char *file, int line)
+{
+        prc_err ce;
+
+        prc_err_init(&ce);
+        if (md != NULL && !prc_mdoc_check(md, path, format, &ce))
+                t_fail(file, line, "the client refuses %s's ManifestDoc: %s at %s", path, ce.msg, ce.ptr);
+        return md;
+}
+#define t_md_checked(md, path, format) t_md_checked_at((md), (path), (format), __FILE__, __LINE__)
 
 #endif

@@ -27,7 +27,7 @@ static json_t *xrun(const char *format, const char *path, const char *src, size_
         prc_err_init(e);
         md = x->fn(&in, e);
         T_ASSERT((md == NULL) == prc_err_is_set(e));
-        return md;
+        return t_md_checked(md, path, format);
 }
 
 static json_t *xstr(const char *format, const char *path, const char *src)

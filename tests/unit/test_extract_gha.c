@@ -11,6 +11,7 @@
 #include "base/yaml.h"
 #include "content/extract/extract.h"
 #include "content/extract/gha.h"
+#include "mdoc_t.h"
 
 /* The value at a '/'-separated path of keys and indexes ("details/jobs/0/id"), or NULL. */
 static json_t *at(json_t *v, const char *path)
@@ -41,7 +42,7 @@ static json_t *run(const char *path, const char *text, prc_err *e)
         prc_err_init(e);
         if (x == NULL)
                 return NULL;
-        return x->fn(&in, e);
+        return t_md_checked(x->fn(&in, e), path, x->format);
 }
 
 /* The expression of list whose text is text, or NULL. */

@@ -22,7 +22,7 @@ static json_t *run_mem(const char *format, const char *path, const char *src, si
 
         T_ASSERT(x != NULL);
         prc_err_init(e);
-        return x->fn(&in, e);
+        return t_md_checked(x->fn(&in, e), path, format);
 }
 
 /* Run the extractor for format over a fixture; the input is freed before returning (nothing borrows it). */
@@ -530,6 +530,8 @@ static void test_extract_mng__gemfile_lock_refusals(void)
 {
         static const char tabbed[] = "GEM\n  remote: https://rubygems.org/\n  specs:\n\trake (1)\n";
         static const char nul[] = "GEM\n  remote: x\0\n";
+        static const char empty_sum[] = "GEM\n  remote: https://rubygems.org/\n  specs:\n    rake (1)\n\n"
+                                        "CHECKSUMS\n  rake (1) sha256=\n";
         prc_err e;
 
         T_ASSERT(run("gem-gemfile-lock", "gem/bad-spec.Gemfile.lock", &e) == NULL);
@@ -544,6 +546,10 @@ static void test_extract_mng__gemfile_lock_refusals(void)
         T_ERR(e, PRC_E_NUL_BYTE);
         T_ASSERT(run_mem("gem-gemfile-lock", "Gemfile.lock", "GEM\n  \xff\n", 8, &e) == NULL);
         T_ERR(e, PRC_E_INVALID_UTF8);
+        /* a checksum with no value is refused at its line, never sent as an empty integrity value */
+        T_ASSERT(run_mem("gem-gemfile-lock", "Gemfile.lock", empty_sum, sizeof(empty_sum) - 1, &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 7);
 }
 
 static void test_extract_mng__gemfile_static_calls_only(void)

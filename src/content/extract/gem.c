@@ -290,8 +290,16 @@ static bool body(lock *st, const char *s, size_t n, size_t ind, uint32_t line)
                         if (close[1] != ' ')
                                 return shape(st->err, line, "a CHECKSUMS line that is not 'name (version) "
                                              "algo=value'");
+                        const char *eq;
+
                         v = prc_mx_keep(st->scratch, close + 2, n - (size_t)(close + 2 - s), st->err);
-                        if (v == NULL || json_object_set_new(st->checks, key, json_string(v)) != 0)
+                        if (v == NULL)
+                                return false;
+                        /* the first algo=value is recorded: neither side may be empty */
+                        if ((eq = strchr(v, '=')) == NULL || eq == v || eq[1] == '\0' || eq[1] == ',')
+                                return shape(st->err, line, "a CHECKSUMS line that is not 'name (version) "
+                                             "algo=value'");
+                        if (json_object_set_new(st->checks, key, json_string(v)) != 0)
                                 return prc_err_oom(st->err, "CHECKSUMS");
                 }
                 return true;

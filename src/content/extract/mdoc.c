@@ -279,9 +279,13 @@ bool prc_md_set_source(json_t *dep, const char *type, const char *url, const cha
 
 bool prc_md_set_integrity(json_t *dep, const char *algorithm, const char *value, prc_err *err)
 {
-        json_t *i = json_object();
+        json_t *i;
 
-        if (!put(dep, "integrity", i, err))
+        /* the client refuses an empty algorithm or value: say so here, where the file is known */
+        if (algorithm == NULL || value == NULL || algorithm[0] == '\0' || value[0] == '\0')
+                return prc_err_set(err, PRC_E_EXTRACT_SHAPE, "an integrity entry with an empty %s",
+                                   algorithm == NULL || algorithm[0] == '\0' ? "algorithm" : "value");
+        if (!put(dep, "integrity", i = json_object(), err))
                 return false;
         return prc_md_set_str(i, "algorithm", algorithm, err) && prc_md_set_str(i, "value", value, err);
 }

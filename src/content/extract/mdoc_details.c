@@ -537,6 +537,8 @@ static const fld pyproject_f[] = {
         { "requirements", &py_reqs, F_OPT }, { "build_backend", &str, F_OPT }, { "python", &str, F_OPT },
         { "poetry_sources", &poetry_sources, F_OPT }, { "poetry_extras", &any, F_OPT }, END
 };
+/* setup.cfg's PEP 508 lists carry extras and markers as the other formats do */
+static const fld setup_cfg_f[] = { { "requirements", &py_reqs, F_OPT }, END };
 static const fld pipfile_f[] = {
         { "requirements", &py_reqs, F_OPT }, { "requires", &any, F_OPT }, { "scripts", &any, F_OPT }, END
 };
@@ -801,7 +803,7 @@ static const struct fmt {
         { "npmrc", npmrc_f, NULL },
         { "pypi-pyproject", pyproject_f, NULL },
         { "pypi-requirements", requirements_f, NULL },
-        { "pypi-setup-cfg", none_f, NULL },
+        { "pypi-setup-cfg", setup_cfg_f, NULL },
         { "pypi-pipfile", pipfile_f, NULL },
         { "pypi-pipfile-lock", pipfile_lock_f, NULL },
         { "pypi-poetry-lock", poetry_lock_f, NULL },
