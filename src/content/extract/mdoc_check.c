@@ -38,6 +38,35 @@ static const char *const not_extracted_keys[] = { "what", "reason", "line", NULL
 
 enum { NULLABLE = 1, LONG = 2, NONEMPTY = 4 };
 
+/*
+ * Where a value is: a list entry's fields, and its source's or integrity's,
+ * named by parts.  The JSON pointer is made only when a check fails: made
+ * for every field, it was a fifth of the parent's instructions in
+ * `prc sbom` (snprintf per field of 50,000 dependencies).
+ */
+struct at {
+        const char *list;       /* "dependencies", "package", ..., or NULL: the document */
+        size_t      idx;        /* the entry's index in list, or NO_INDEX */
+        const char *sub;        /* "source", "integrity", or NULL */
+};
+
+#define NO_INDEX SIZE_MAX
+
+static const struct at top = { NULL, NO_INDEX, NULL };
+
+static void at_ptr(const struct at *a, const char *key, char *out, size_t cap)
+{
+        out[0] = '\0';
+        if (a->list != NULL)
+                prc_jptr_push(out, cap, a->list);
+        if (a->idx != NO_INDEX)
+                prc_jptr_index(out, cap, a->idx);
+        if (a->sub != NULL)
+                prc_jptr_push(out, cap, a->sub);
+        if (key != NULL)
+                prc_jptr_push(out, cap, key);
+}
+
 static bool bad(prc_err *err, const char *ptr, const char *fmt, ...) PRC_PRINTF(3, 4);
 static bool bad(prc_err *err, const char *ptr, const char *fmt, ...)
 {
@@ -52,116 +81,151 @@ static bool bad(prc_err *err, const char *ptr, const char *fmt, ...)
         return false;
 }
 
+/* bad() at a's key (NULL: at a itself). */
+static bool bad_at(prc_err *err, const struct at *a, const char *key, const char *fmt, ...) PRC_PRINTF(4, 5);
+static bool bad_at(prc_err *err, const struct at *a, const char *key, const char *fmt, ...)
+{
+        char msg[200], p[128];
+        va_list ap;
 
-/* obj is an object with exactly keys. */
-static bool exact_keys(const json_t *obj, const char *ptr, const char *const *keys, prc_err *err)
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        at_ptr(a, key, p, sizeof(p));
+        return bad(err, p, "%s", msg);
+}
+
+/*
+ * obj is an object with exactly the nkeys keys; vals[i] is keys[i]'s value.
+ * The first unknown key (in the object's order) is named, else the first
+ * missing one (in keys' order).  A member is looked for where the last one
+ * was found, plus one: an extractor writes its keys in one order.
+ */
+static bool take_keys(const json_t *obj, const struct at *a, const char *const *keys, size_t nkeys,
+                      const json_t **vals, prc_err *err)
 {
         const char *k;
         const json_t *v;
+        size_t next = 0;
 
         if (!json_is_object(obj))
-                return bad(err, ptr, "expected an object");
+                return bad_at(err, a, NULL, "expected an object");
+        memset(vals, 0, nkeys * sizeof(*vals));
         json_object_foreach((json_t *)obj, k, v) {
-                if (!prc_strv_has(keys, k))
-                        return bad(err, ptr, "unknown key \"%.64s\"", k);
+                size_t i = next, tries = 0;
+
+                while (tries < nkeys && strcmp(k, keys[i]) != 0) {
+                        i = i + 1 == nkeys ? 0 : i + 1;
+                        tries++;
+                }
+                if (tries == nkeys)
+                        return bad_at(err, a, NULL, "unknown key \"%.64s\"", k);
+                vals[i] = v;
+                next = i + 1 == nkeys ? 0 : i + 1;
         }
-        for (; *keys != NULL; keys++)
-                if (json_object_get(obj, *keys) == NULL)
-                        return bad(err, ptr, "missing key \"%s\"", *keys);
+        for (size_t i = 0; i < nkeys; i++)
+                if (vals[i] == NULL)
+                        return bad_at(err, a, NULL, "missing key \"%s\"", keys[i]);
         return true;
 }
 
-static void child(char *out, size_t cap, const char *ptr, const char *key)
+/* A string member v of a at key (or null with NULLABLE), at most PRC_MD_STR_MAX bytes unless LONG, in list when given. */
+static bool str_val(const json_t *v, const struct at *a, const char *key, unsigned how, const char *const *list,
+                    prc_err *err)
 {
-        snprintf(out, cap, "%s", ptr);
-        prc_jptr_push(out, cap, key);
-}
+        const char *s;
+        size_t n;
 
-/* A string member (or null with NULLABLE), at most PRC_MD_STR_MAX bytes unless LONG, in list when given. */
-static bool str_member(const json_t *obj, const char *ptr, const char *key, unsigned how, const char *const *list,
-                       prc_err *err)
-{
-        const json_t *v = json_object_get(obj, key);
-        char p[128];
-
-        child(p, sizeof(p), ptr, key);
         if (json_is_null(v) && (how & NULLABLE))
                 return true;
         if (!json_is_string(v))
-                return bad(err, p, (how & NULLABLE) ? "expected a string or null" : "expected a string");
-        if (!(how & LONG) && json_string_length(v) > PRC_MD_STR_MAX)
-                return bad(err, p, "a string of %zu bytes (the limit is %u)", json_string_length(v), PRC_MD_STR_MAX);
-        if ((how & NONEMPTY) && json_string_length(v) == 0)
-                return bad(err, p, "an empty string");
-        if (memchr(json_string_value(v), 0, json_string_length(v)) != NULL)
-                return bad(err, p, "a string with NUL");
-        if (list != NULL && !prc_strv_has(list, json_string_value(v)))
-                return bad(err, p, "\"%.64s\" is not one of the values the schema allows", json_string_value(v));
+                return bad_at(err, a, key, (how & NULLABLE) ? "expected a string or null" : "expected a string");
+        s = json_string_value(v);
+        n = json_string_length(v);
+        if (!(how & LONG) && n > PRC_MD_STR_MAX)
+                return bad_at(err, a, key, "a string of %zu bytes (the limit is %u)", n, PRC_MD_STR_MAX);
+        if ((how & NONEMPTY) && n == 0)
+                return bad_at(err, a, key, "an empty string");
+        if (memchr(s, 0, n) != NULL)
+                return bad_at(err, a, key, "a string with NUL");
+        if (list != NULL && !prc_strv_has(list, s))
+                return bad_at(err, a, key, "\"%.64s\" is not one of the values the schema allows", s);
         return true;
 }
 
-static bool line_member(const json_t *obj, const char *ptr, prc_err *err)
+static bool line_val(const json_t *v, const struct at *a, prc_err *err)
 {
-        const json_t *v = json_object_get(obj, "line");
-        char p[128];
-
-        child(p, sizeof(p), ptr, "line");
         if (json_is_null(v))
                 return true;
         if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > UINT32_MAX)
-                return bad(err, p, "a line is an integer from 1 or null");
+                return bad_at(err, a, "line", "a line is an integer from 1 or null");
         return true;
 }
 
-static bool purl_member(const json_t *obj, const char *ptr, prc_err *err)
+static bool purl_val(const json_t *v, const struct at *a, prc_err *err)
 {
-        const json_t *v = json_object_get(obj, "purl");
-        char p[128];
-
-        if (!str_member(obj, ptr, "purl", NULLABLE, NULL, err))
+        if (!str_val(v, a, "purl", NULLABLE, NULL, err))
                 return false;
-        child(p, sizeof(p), ptr, "purl");
         if (json_is_string(v) && strncmp(json_string_value(v), "pkg:", 4) != 0)
-                return bad(err, p, "a purl starts with \"pkg:\"");
+                return bad_at(err, a, "purl", "a purl starts with \"pkg:\"");
         return true;
 }
+
+/* The members of one list entry or object, by their index in its key list. */
+enum { PK_NAME, PK_VERSION, PK_PURL, PK_LINE, PK_N };
+enum { DK_NAME, DK_REQUIREMENT, DK_RESOLVED, DK_SCOPE, DK_DIRECT, DK_SOURCE, DK_INTEGRITY, DK_PURL, DK_GROUP,
+       DK_LINE, DK_DEPENDS_ON, DK_N };
+enum { SK_TYPE, SK_URL, SK_REF, SK_COMMIT, SK_N };
+enum { IK_ALGORITHM, IK_VALUE, IK_N };
+enum { HK_NAME, HK_COMMAND, HK_LINE, HK_N };
+enum { RK_NAME, RK_SCOPE, RK_URL, RK_LINE, RK_N };
+enum { CK_KEY, CK_LINE, CK_N };
+enum { XK_WHAT, XK_REASON, XK_LINE, XK_N };
+_Static_assert(PRC_ARRAY_LEN(package_keys) == PK_N + 1 && PRC_ARRAY_LEN(dep_keys) == DK_N + 1 &&
+                       PRC_ARRAY_LEN(source_keys) == SK_N + 1 && PRC_ARRAY_LEN(integrity_keys) == IK_N + 1 &&
+                       PRC_ARRAY_LEN(hook_keys) == HK_N + 1 && PRC_ARRAY_LEN(registry_keys) == RK_N + 1 &&
+                       PRC_ARRAY_LEN(credential_keys) == CK_N + 1 && PRC_ARRAY_LEN(not_extracted_keys) == XK_N + 1,
+               "a key list and its index names differ");
 
 static bool check_package(const json_t *pkg, prc_err *err)
 {
+        static const struct at a = { "package", NO_INDEX, NULL };
+        const json_t *m[PK_N];
+
         if (json_is_null(pkg))
                 return true;
-        return exact_keys(pkg, "/package", package_keys, err) &&
-               str_member(pkg, "/package", "name", NULLABLE, NULL, err) &&
-               str_member(pkg, "/package", "version", NULLABLE, NULL, err) && purl_member(pkg, "/package", err) &&
-               line_member(pkg, "/package", err);
+        return take_keys(pkg, &a, package_keys, PK_N, m, err) &&
+               str_val(m[PK_NAME], &a, "name", NULLABLE, NULL, err) &&
+               str_val(m[PK_VERSION], &a, "version", NULLABLE, NULL, err) && purl_val(m[PK_PURL], &a, err) &&
+               line_val(m[PK_LINE], &a, err);
 }
 
-static bool check_dep(const json_t *d, const char *p, prc_err *err)
+static bool check_dep(const json_t *d, const struct at *a, prc_err *err)
 {
-        const json_t *src, *integ;
-        char sp[128];
+        const json_t *m[DK_N], *s[SK_N], *g[IK_N];
+        struct at sa = *a, ia = *a;
 
-        if (!exact_keys(d, p, dep_keys, err) || !str_member(d, p, "name", NONEMPTY, NULL, err) ||
-            !str_member(d, p, "requirement", NULLABLE, NULL, err) ||
-            !str_member(d, p, "resolved", NULLABLE, NULL, err) || !str_member(d, p, "scope", 0, scopes, err) ||
-            !purl_member(d, p, err) || !str_member(d, p, "group", NULLABLE, NULL, err) || !line_member(d, p, err))
+        if (!take_keys(d, a, dep_keys, DK_N, m, err) || !str_val(m[DK_NAME], a, "name", NONEMPTY, NULL, err) ||
+            !str_val(m[DK_REQUIREMENT], a, "requirement", NULLABLE, NULL, err) ||
+            !str_val(m[DK_RESOLVED], a, "resolved", NULLABLE, NULL, err) ||
+            !str_val(m[DK_SCOPE], a, "scope", 0, scopes, err) || !purl_val(m[DK_PURL], a, err) ||
+            !str_val(m[DK_GROUP], a, "group", NULLABLE, NULL, err) || !line_val(m[DK_LINE], a, err))
                 return false;
-        if (!json_is_boolean(json_object_get(d, "direct"))) {
-                child(sp, sizeof(sp), p, "direct");
-                return bad(err, sp, "expected true or false");
-        }
-        src = json_object_get(d, "source");
-        child(sp, sizeof(sp), p, "source");
-        if (!exact_keys(src, sp, source_keys, err) || !str_member(src, sp, "type", 0, source_types, err) ||
-            !str_member(src, sp, "url", NULLABLE, NULL, err) || !str_member(src, sp, "ref", NULLABLE, NULL, err) ||
-            !str_member(src, sp, "commit", NULLABLE, NULL, err))
+        if (!json_is_boolean(m[DK_DIRECT]))
+                return bad_at(err, a, "direct", "expected true or false");
+        sa.sub = "source";
+        if (!take_keys(m[DK_SOURCE], &sa, source_keys, SK_N, s, err) ||
+            !str_val(s[SK_TYPE], &sa, "type", 0, source_types, err) ||
+            !str_val(s[SK_URL], &sa, "url", NULLABLE, NULL, err) ||
+            !str_val(s[SK_REF], &sa, "ref", NULLABLE, NULL, err) ||
+            !str_val(s[SK_COMMIT], &sa, "commit", NULLABLE, NULL, err))
                 return false;
-        integ = json_object_get(d, "integrity");
-        child(sp, sizeof(sp), p, "integrity");
-        if (json_is_null(integ))
+        if (json_is_null(m[DK_INTEGRITY]))
                 return true;
-        return exact_keys(integ, sp, integrity_keys, err) && str_member(integ, sp, "algorithm", NONEMPTY, NULL, err) &&
-               str_member(integ, sp, "value", NONEMPTY, NULL, err);
+        ia.sub = "integrity";
+        return take_keys(m[DK_INTEGRITY], &ia, integrity_keys, IK_N, g, err) &&
+               str_val(g[IK_ALGORITHM], &ia, "algorithm", NONEMPTY, NULL, err) &&
+               str_val(g[IK_VALUE], &ia, "value", NONEMPTY, NULL, err);
 }
 
 /* Every depends_on: null, or indexes of other dependencies, ascending; PRC_MD_EDGES_MAX in all. */
@@ -169,111 +233,123 @@ static bool check_edges(const json_t *md, prc_err *err)
 {
         const json_t *deps = json_object_get(md, "dependencies"), *d, *a, *v;
         size_t i, k, n = json_array_size(deps), total = 0;
-        char p[128];
 
         json_array_foreach(deps, i, d) {
+                struct at at = { "dependencies", i, NULL };
                 json_int_t prev = -1;
 
                 a = json_object_get(d, "depends_on");
-                snprintf(p, sizeof(p), "/dependencies");
-                prc_jptr_index(p, sizeof(p), i);
-                prc_jptr_push(p, sizeof(p), "depends_on");
                 if (json_is_null(a))
                         continue;
                 if (!json_is_array(a))
-                        return bad(err, p, "expected an array or null");
+                        return bad_at(err, &at, "depends_on", "expected an array or null");
                 total += json_array_size(a);
                 if (total > PRC_MD_EDGES_MAX)
-                        return bad(err, p, "more than %u edges in the document", PRC_MD_EDGES_MAX);
+                        return bad_at(err, &at, "depends_on", "more than %u edges in the document",
+                                      PRC_MD_EDGES_MAX);
                 json_array_foreach(a, k, v) {
                         json_int_t x = json_integer_value(v);
                         if (!json_is_integer(v) || x < 0 || (size_t)x >= n || (size_t)x == i)
-                                return bad(err, p, "an edge is the index of another dependency");
+                                return bad_at(err, &at, "depends_on", "an edge is the index of another dependency");
                         if (x <= prev)
-                                return bad(err, p, "edges are ascending and unique");
+                                return bad_at(err, &at, "depends_on", "edges are ascending and unique");
                         prev = x;
                 }
         }
         return true;
 }
 
-typedef bool (*item_fn)(const json_t *item, const char *ptr, prc_err *err);
+typedef bool (*item_fn)(const json_t *item, const struct at *a, prc_err *err);
 
-static bool check_hook(const json_t *h, const char *p, prc_err *err)
+static bool check_hook(const json_t *h, const struct at *a, prc_err *err)
 {
-        return exact_keys(h, p, hook_keys, err) && str_member(h, p, "name", NONEMPTY, NULL, err) &&
-               str_member(h, p, "command", LONG, NULL, err) && line_member(h, p, err);
+        const json_t *m[HK_N];
+
+        return take_keys(h, a, hook_keys, HK_N, m, err) && str_val(m[HK_NAME], a, "name", NONEMPTY, NULL, err) &&
+               str_val(m[HK_COMMAND], a, "command", LONG, NULL, err) && line_val(m[HK_LINE], a, err);
 }
 
-static bool check_registry(const json_t *r, const char *p, prc_err *err)
+static bool check_registry(const json_t *r, const struct at *a, prc_err *err)
 {
-        return exact_keys(r, p, registry_keys, err) && str_member(r, p, "name", NULLABLE, NULL, err) &&
-               str_member(r, p, "scope", NULLABLE, NULL, err) && str_member(r, p, "url", 0, NULL, err) &&
-               line_member(r, p, err);
+        const json_t *m[RK_N];
+
+        return take_keys(r, a, registry_keys, RK_N, m, err) &&
+               str_val(m[RK_NAME], a, "name", NULLABLE, NULL, err) &&
+               str_val(m[RK_SCOPE], a, "scope", NULLABLE, NULL, err) &&
+               str_val(m[RK_URL], a, "url", 0, NULL, err) && line_val(m[RK_LINE], a, err);
 }
 
-static bool check_credential(const json_t *c, const char *p, prc_err *err)
+static bool check_credential(const json_t *c, const struct at *a, prc_err *err)
 {
-        return exact_keys(c, p, credential_keys, err) && str_member(c, p, "key", NONEMPTY, NULL, err) &&
-               line_member(c, p, err);
+        const json_t *m[CK_N];
+
+        return take_keys(c, a, credential_keys, CK_N, m, err) && str_val(m[CK_KEY], a, "key", NONEMPTY, NULL, err) &&
+               line_val(m[CK_LINE], a, err);
 }
 
-static bool check_not_extracted(const json_t *x, const char *p, prc_err *err)
+static bool check_not_extracted(const json_t *x, const struct at *a, prc_err *err)
 {
-        return exact_keys(x, p, not_extracted_keys, err) && str_member(x, p, "what", NONEMPTY, NULL, err) &&
-               str_member(x, p, "reason", NONEMPTY, NULL, err) && line_member(x, p, err);
+        const json_t *m[XK_N];
+
+        return take_keys(x, a, not_extracted_keys, XK_N, m, err) &&
+               str_val(m[XK_WHAT], a, "what", NONEMPTY, NULL, err) &&
+               str_val(m[XK_REASON], a, "reason", NONEMPTY, NULL, err) && line_val(m[XK_LINE], a, err);
 }
 
-static bool check_list(const json_t *md, const char *key, size_t max, item_fn fn, prc_err *err)
+static bool check_list(const json_t *a, const char *key, size_t max, item_fn fn, prc_err *err)
 {
-        const json_t *a = json_object_get(md, key), *item;
-        char p[128], ip[128];
+        struct at at = { key, NO_INDEX, NULL };
+        const json_t *item;
         size_t i;
 
-        child(p, sizeof(p), "", key);
         if (!json_is_array(a))
-                return bad(err, p, "expected an array");
+                return bad_at(err, &at, NULL, "expected an array");
         if (json_array_size(a) > max)
-                return bad(err, p, "%zu entries (the limit is %zu)", json_array_size(a), max);
+                return bad_at(err, &at, NULL, "%zu entries (the limit is %zu)", json_array_size(a), max);
         json_array_foreach(a, i, item) {
-                snprintf(ip, sizeof(ip), "%s", p);
-                prc_jptr_index(ip, sizeof(ip), i);
-                if (!fn(item, ip, err))
+                at.idx = i;
+                if (!fn(item, &at, err))
                         return false;
         }
         return true;
 }
 
+enum { TK_SCHEMA, TK_PATH, TK_FORMAT, TK_ECOSYSTEM, TK_KIND, TK_PACKAGE, TK_DEPENDENCIES, TK_HOOKS,
+       TK_REGISTRIES, TK_CREDENTIALS, TK_NOT_EXTRACTED, TK_DETAILS, TK_N };
+_Static_assert(PRC_ARRAY_LEN(top_keys) == TK_N + 1, "top_keys and its index names differ");
+
 bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err)
 {
+        const json_t *m[TK_N];
         const prc_extractor *x;
         const char *f;
 
-        if (!exact_keys(md, "", top_keys, err) || !str_member(md, "", "schema", 0, NULL, err) ||
-            !str_member(md, "", "path", 0, NULL, err) || !str_member(md, "", "format", 0, NULL, err) ||
-            !str_member(md, "", "ecosystem", 0, ecosystems, err) || !str_member(md, "", "kind", 0, kinds, err))
+        if (!take_keys(md, &top, top_keys, TK_N, m, err) || !str_val(m[TK_SCHEMA], &top, "schema", 0, NULL, err) ||
+            !str_val(m[TK_PATH], &top, "path", 0, NULL, err) || !str_val(m[TK_FORMAT], &top, "format", 0, NULL, err) ||
+            !str_val(m[TK_ECOSYSTEM], &top, "ecosystem", 0, ecosystems, err) ||
+            !str_val(m[TK_KIND], &top, "kind", 0, kinds, err))
                 return false;
-        if (strcmp(json_string_value(json_object_get(md, "schema")), PRC_MD_SCHEMA) != 0)
+        if (strcmp(json_string_value(m[TK_SCHEMA]), PRC_MD_SCHEMA) != 0)
                 return bad(err, "/schema", "expected \"%s\"", PRC_MD_SCHEMA);
-        if (path != NULL && strcmp(json_string_value(json_object_get(md, "path")), path) != 0)
+        if (path != NULL && strcmp(json_string_value(m[TK_PATH]), path) != 0)
                 return bad(err, "/path", "not the path that was sent");
-        f = json_string_value(json_object_get(md, "format"));
+        f = json_string_value(m[TK_FORMAT]);
         if (format != NULL && strcmp(f, format) != 0)
                 return bad(err, "/format", "\"%.64s\" is not the format that was asked for (%.64s)", f, format);
         x = prc_extractor_by_format(f);
         if (x == NULL)
                 return bad(err, "/format", "\"%.64s\" is no extractor's format", f);
-        if (strcmp(x->ecosystem, json_string_value(json_object_get(md, "ecosystem"))) != 0 ||
-            strcmp(x->kind, json_string_value(json_object_get(md, "kind"))) != 0)
+        if (strcmp(x->ecosystem, json_string_value(m[TK_ECOSYSTEM])) != 0 ||
+            strcmp(x->kind, json_string_value(m[TK_KIND])) != 0)
                 return bad(err, "/ecosystem", "ecosystem and kind are not those of format %s (%s, %s)", x->format,
                            x->ecosystem, x->kind);
-        if (!json_is_object(json_object_get(md, "details")))
+        if (!json_is_object(m[TK_DETAILS]))
                 return bad(err, "/details", "expected an object");
-        return check_package(json_object_get(md, "package"), err) &&
-               check_list(md, "dependencies", PRC_MD_DEPS_MAX, check_dep, err) && check_edges(md, err) &&
-               check_list(md, "hooks", PRC_MD_LIST_MAX, check_hook, err) &&
-               check_list(md, "registries", PRC_MD_LIST_MAX, check_registry, err) &&
-               check_list(md, "credentials", PRC_MD_LIST_MAX, check_credential, err) &&
-               check_list(md, "not_extracted", PRC_MD_LIST_MAX, check_not_extracted, err) &&
+        return check_package(m[TK_PACKAGE], err) &&
+               check_list(m[TK_DEPENDENCIES], "dependencies", PRC_MD_DEPS_MAX, check_dep, err) &&
+               check_edges(md, err) && check_list(m[TK_HOOKS], "hooks", PRC_MD_LIST_MAX, check_hook, err) &&
+               check_list(m[TK_REGISTRIES], "registries", PRC_MD_LIST_MAX, check_registry, err) &&
+               check_list(m[TK_CREDENTIALS], "credentials", PRC_MD_LIST_MAX, check_credential, err) &&
+               check_list(m[TK_NOT_EXTRACTED], "not_extracted", PRC_MD_LIST_MAX, check_not_extracted, err) &&
                prc_mdoc_details_check(md, err);
 }
