@@ -142,44 +142,70 @@ static bool list_add_new(json_t *c, const char *list, const char *text, prc_err 
         return ok;
 }
 
-static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, prc_err *err)
+/*
+ * A new component.  Its name and version are the document's own string
+ * values, shared (they outlive the document): no copy, no format to parse.
+ */
+static json_t *new_comp(const json_t *name, json_t *eco, int rank, const json_t *ver)
+{
+        json_t *c = json_object();
+
+        if (c == NULL ||
+            json_object_set_new(c, "n", name != NULL ? json_incref((json_t *)name) : json_string("")) != 0 ||
+            json_object_set(c, "e", eco) != 0 || json_object_set_new(c, "r", json_integer(rank)) != 0 ||
+            (ver != NULL && json_object_set(c, "v", (json_t *)ver) != 0)) {
+                json_decref(c);
+                return NULL;
+        }
+        return c;
+}
+
+/* Fold one dependency into comps; *key is its component's key in comps. */
+static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, const char **key, prc_err *err)
 {
         char ref[REF_MAX];
-        const char *name = json_string_value(json_object_get(dep, "name"));
-        const char *ver = json_string_value(json_object_get(dep, "resolved"));
+        const json_t *name = json_object_get(dep, "name"), *ver = json_object_get(dep, "resolved");
         const json_t *integ = json_object_get(dep, "integrity");
         json_t *c;
+        void *it;
         int rank = scope_rank(json_string_value(json_object_get(dep, "scope")));
 
+        if (!json_is_string(name))
+                name = NULL;
+        if (!json_is_string(ver))
+                ver = NULL;
         if (!dep_ref(dep, json_string_value(eco), ref, sizeof(ref)))
                 return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes",
                                    json_string_value(path), REF_MAX);
-        c = json_object_get(comps, ref);
-        if (c == NULL) {
-                c = json_pack("{s:s,s:O,s:i}", "n", name ? name : "", "e", eco, "r", rank);
+        it = json_object_iter_at(comps, ref);
+        if (it == NULL) {
+                c = new_comp(name, eco, rank, ver);
                 if (c == NULL || json_object_set_new(comps, ref, c) != 0 ||
-                    (ver != NULL && json_object_set_new(c, "v", json_string(ver)) != 0))
+                    (it = json_object_iter_at(comps, ref)) == NULL)
                         return prc_err_oom(err, "the SBOM");
-        } else if (rank > json_integer_value(json_object_get(c, "r"))) {
-                json_object_set_new(c, "r", json_integer(rank));
+        } else {
+                c = json_object_iter_value(it);
+                if (rank > json_integer_value(json_object_get(c, "r")))
+                        json_object_set_new(c, "r", json_integer(rank));
         }
+        *key = json_object_iter_key(it);
         if (!list_add(c, "p", path, err))
                 return false;
         if (json_is_object(integ)) {
                 const char *alg = json_string_value(json_object_get(integ, "algorithm"));
                 const char *val = json_string_value(json_object_get(integ, "value"));
-                char hex[2 * 64 + 1], key[8300];
+                char hex[2 * 64 + 1], text[8300];
 
                 for (size_t i = 0; alg != NULL && val != NULL && i < PRC_ARRAY_LEN(hash_algs); i++) {
                         if (strcasecmp(alg, hash_algs[i].file) != 0 ||
                             !digest_hex(val, hash_algs[i].bytes, hex, sizeof(hex)))
                                 continue;
-                        snprintf(key, sizeof(key), "%s %s", hash_algs[i].cdx, hex);
-                        return list_add_new(c, "h", key, err);
+                        snprintf(text, sizeof(text), "%s %s", hash_algs[i].cdx, hex);
+                        return list_add_new(c, "h", text, err);
                 }
                 /* Not a CycloneDX algorithm, or a value of the wrong length: kept as written, never dropped. */
-                snprintf(key, sizeof(key), "%s-%s", alg ? alg : "", val ? val : "");
-                return list_add_new(c, "u", key, err);
+                snprintf(text, sizeof(text), "%s-%s", alg ? alg : "", val ? val : "");
+                return list_add_new(c, "u", text, err);
         }
         return true;
 }
@@ -192,25 +218,39 @@ static const char *comp_key(const json_t *comps, const char *ref)
         return it != NULL ? json_object_iter_key(it) : NULL;
 }
 
+/* Sentinel of dep_key: the dependency's component was looked for and is not in comps. */
+static const char no_comp[] = "";
+
+/* The key in comps of deps[i]'s component, or NULL; keys[i] caches it (fold_doc fills it for what it added). */
+static const char *dep_key(const struct sbom *sb, const json_t *deps, size_t i, const char *eco, const char **keys)
+{
+        char ref[REF_MAX];
+        const char *k;
+
+        if (keys[i] == NULL) {
+                k = dep_ref(json_array_get(deps, i), eco, ref, sizeof(ref)) ? comp_key(sb->comps, ref) : NULL;
+                keys[i] = k != NULL ? k : no_comp;
+        }
+        return keys[i] != no_comp ? keys[i] : NULL;
+}
+
 /* The edges a lockfile states: each dependency's depends_on, indexes into the same document's dependencies. */
-static bool doc_edges(struct sbom *sb, const json_t *deps, const char *eco, prc_err *err)
+static bool doc_edges(struct sbom *sb, const json_t *deps, const char *eco, const char **keys, prc_err *err)
 {
         const json_t *d, *ix;
-        char ref[REF_MAX];
         size_t i, k;
 
         json_array_foreach(deps, i, d) {
                 const json_t *row = json_object_get(d, "depends_on");
                 const char *from;
 
-                if (json_array_size(row) == 0 || !dep_ref(d, eco, ref, sizeof(ref)) ||
-                    (from = comp_key(sb->comps, ref)) == NULL)
+                if (json_array_size(row) == 0 || (from = dep_key(sb, deps, i, eco, keys)) == NULL)
                         continue;
                 json_array_foreach(row, k, ix) {
-                        const json_t *t = json_array_get(deps, (size_t)json_integer_value(ix));
+                        json_int_t t = json_integer_value(ix);
                         const char *to;
-                        if (t == NULL || !dep_ref(t, eco, ref, sizeof(ref)) ||
-                            (to = comp_key(sb->comps, ref)) == NULL || to == from)
+                        if (t < 0 || (size_t)t >= json_array_size(deps) ||
+                            (to = dep_key(sb, deps, (size_t)t, eco, keys)) == NULL || to == from)
                                 continue;
                         if (sb->nedges == sb->capedges) {
                                 size_t cap = sb->capedges ? 2 * sb->capedges : 4096;
@@ -283,7 +323,9 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
         const json_t *deps = json_object_get(md, "dependencies"), *dep, *only = NULL;
         bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
         char dir[4097];
+        const char **keys;
         size_t j;
+        bool ok;
 
         bool central = strcmp(json_string_value(json_object_get(md, "format")), "nuget-central-packages") == 0;
 
@@ -291,6 +333,10 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
                 dir_of(json_string_value(path), dir, sizeof(dir));
                 only = json_object_get(sb->gomods, dir);
         }
+        /* Each dependency's component key, for its edges: found once. */
+        keys = calloc(json_array_size(deps) + 1, sizeof(*keys));
+        if (keys == NULL)
+                return prc_err_oom(err, "the SBOM");
         /* path and ecosystem are shared by every component of this document, not copied (they outlive md). */
         json_array_foreach(deps, j, dep) {
                 /* go.sum hashes only the go.mod of a module version read for version selection: not built. */
@@ -309,10 +355,14 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
                 if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
                                      json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
                         continue;
-                if (!add_dep(sb->comps, dep, path, eco, err))
+                if (!add_dep(sb->comps, dep, path, eco, &keys[j], err)) {
+                        free(keys);
                         return false;
+                }
         }
-        return doc_edges(sb, deps, json_string_value(eco), err);
+        ok = doc_edges(sb, deps, json_string_value(eco), keys, err);
+        free(keys);
+        return ok;
 }
 
 static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
@@ -507,20 +557,14 @@ enum { SINK_CHUNK = 1 << 20 };
 struct sink;
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
 
-/* One "dependencies" entry: from and the targets e[0..n) (sorted, unique). */
+/* One "dependencies" entry, {"dependsOn":[...],"ref":FROM} (canonical): from and the targets e[0..n) (sorted, unique). */
 static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err)
 {
-        json_t *to = json_array(), *row;
-        bool ok;
+        bool ok = prc_buf_puts(b, "{\"dependsOn\":[", err);
 
-        for (size_t k = 0; to != NULL && k < n; k++)
-                json_array_append_new(to, json_string(e[k].to));
-        row = to != NULL && json_array_size(to) == n ? json_pack("{s:O,s:s}", "dependsOn", to, "ref", e[0].from)
-                                                     : NULL;
-        ok = row != NULL ? prc_jcs_write(row, b, err) : prc_err_oom(err, "the SBOM");
-        json_decref(row);
-        json_decref(to);
-        return ok;
+        for (size_t k = 0; ok && k < n; k++)
+                ok = sep(b, k, err) && put_str(b, e[k].to, err);
+        return ok && prc_buf_puts(b, "],\"ref\":", err) && put_str(b, e[0].from, err) && prc_buf_putc(b, '}', err);
 }
 
 /*
