@@ -486,6 +486,8 @@ bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, v
         return ok;
 }
 
+enum { RD_SEEN_SLOTS = 256, RD_SEEN_MAX = 64 };
+
 struct binrd {
         const uint8_t    *p;    /* borrowed: the reply payload (n bytes of room) */
         size_t            n, off;
@@ -497,6 +499,7 @@ struct binrd {
         uint64_t          nodes;
         int               spelling;     /* of the containers seen: 0 none yet, else PRC_DOCBIN_ARRAY or _ARRAY_OPEN */
         prc_err          *err;
+        json_t           *seen[RD_SEEN_SLOTS];  /* owned references: short strings made so far (rd_string) */
 };
 
 static bool rd_need(struct binrd *r, size_t k)
@@ -563,6 +566,33 @@ static json_t *oom(struct binrd *r)
 {
         prc_err_oom(r->err, "a reply document");
         return NULL;
+}
+
+/*
+ * A string value.  One the document already gave (short, in the same
+ * slot) is shared rather than made again: about half the strings of a
+ * ManifestDoc repeat (scopes, source types, versions, algorithms), and each
+ * one made costs two allocations now and two frees later.  Values are never
+ * changed in place, so sharing one is not seen by the reader of the tree.
+ */
+static json_t *rd_string(struct binrd *r, const char *s, size_t len)
+{
+        uint32_t h = 2166136261u;
+        json_t **slot, *v;
+
+        if (len > RD_SEEN_MAX)
+                return json_stringn_nocheck(s, len);
+        for (size_t i = 0; i < len; i++)
+                h = (h ^ (uint8_t)s[i]) * 16777619u;    /* FNV-1a */
+        slot = &r->seen[(h ^ h >> 16) & (RD_SEEN_SLOTS - 1)];
+        if (*slot != NULL && json_string_length(*slot) == len && memcmp(json_string_value(*slot), s, len) == 0)
+                return json_incref(*slot);
+        v = json_stringn_nocheck(s, len);
+        if (v != NULL) {
+                json_decref(*slot);
+                *slot = json_incref(v);
+        }
+        return v;
 }
 
 static json_t *rd_value(struct binrd *r, uint32_t depth);
@@ -672,7 +702,7 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
         case PRC_DOCBIN_STRING:
                 if (!rd_text(r, false, &s, &len))
                         return NULL;
-                v = json_stringn_nocheck(s, len);       /* rd_text checked the UTF-8 */
+                v = rd_string(r, s, len);       /* rd_text checked the UTF-8 */
                 return v != NULL ? v : oom(r);
         case PRC_DOCBIN_ARRAY:
         case PRC_DOCBIN_OBJECT:
@@ -773,6 +803,8 @@ json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_do
         r.depth_max = lim->depth_max < DOCENC_DEPTH_MAX ? lim->depth_max : DOCENC_DEPTH_MAX;
         prc_json_alloc_guard_begin();
         v = rd_value(&r, 0);
+        for (size_t i = 0; i < RD_SEEN_SLOTS; i++)
+                json_decref(r.seen[i]);
         if (v != NULL && prc_json_alloc_guard_failed()) {
                 json_decref(v);         /* jansson may lose a failed allocation: the guard does not */
                 prc_err_oom(err, "a reply document");
