@@ -133,9 +133,10 @@ static bool list_add(json_t *c, const char *list, json_t *s, prc_err *err)
         return json_array_append(a, s) == 0 || prc_err_oom(err, "the SBOM");
 }
 
-static bool list_add_new(json_t *c, const char *list, const char *text, prc_err *err)
+/* text appended to list of c; ascii: text is known to be ASCII (no UTF-8 check: the hashes, 12,000 of them). */
+static bool list_add_new(json_t *c, const char *list, const char *text, bool ascii, prc_err *err)
 {
-        json_t *s = json_string(text);
+        json_t *s = ascii ? json_stringn_nocheck(text, strlen(text)) : json_string(text);
         bool ok = s != NULL ? list_add(c, list, s, err) : prc_err_oom(err, "the SBOM");
 
         json_decref(s);
@@ -201,11 +202,11 @@ static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco,
                             !digest_hex(val, hash_algs[i].bytes, hex, sizeof(hex)))
                                 continue;
                         snprintf(text, sizeof(text), "%s %s", hash_algs[i].cdx, hex);
-                        return list_add_new(c, "h", text, err);
+                        return list_add_new(c, "h", text, true, err);
                 }
                 /* Not a CycloneDX algorithm, or a value of the wrong length: kept as written, never dropped. */
                 snprintf(text, sizeof(text), "%s-%s", alg ? alg : "", val ? val : "");
-                return list_add_new(c, "u", text, err);
+                return list_add_new(c, "u", text, false, err);
         }
         return true;
 }
