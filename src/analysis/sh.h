@@ -5,8 +5,8 @@
  * with each word normalized.
  *
  * Trust: engine-side.  The documents come from the content worker and are
- * checked (prc_sh_check, content/sh_check.h) before anything reads them.  Normalization works on
- * one token at a time (a word exactly as written): quote removal, ANSI-C
+ * checked (prc_sh_check, content/sh_check.h) before anything reads them.
+ * Normalization works on one token at a time (a word exactly as written): quote removal, ANSI-C
  * $'..' decoding, backslash escapes, and variables with a static value (the
  * file's static assignments, then plain assignments met earlier in the same
  * function).  Command substitutions are never evaluated: the worker
