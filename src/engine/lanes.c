@@ -32,21 +32,6 @@ static void *slot_of(const struct run *r, size_t job)
         return r->slots + (job % r->sp->window) * r->sp->slot_size;
 }
 
-/* Empty a slot for its next job: what done left there is released first. */
-static void slot_clear(const prc_lanes_spec *sp, void *slot)
-{
-        if (sp->reuse != NULL)
-                sp->reuse(sp->ctx, slot);
-        memset(slot, 0, sp->slot_size);
-}
-
-/* The run is over: what done left in the slots is released. */
-static void slots_clear(const prc_lanes_spec *sp, struct run *r)
-{
-        for (size_t i = 0; i < sp->window; i++)
-                slot_clear(sp, r->slots + i * sp->slot_size);
-}
-
 static void *lane_main(void *arg)
 {
         struct lane *l = arg;
@@ -64,7 +49,7 @@ static void *lane_main(void *arg)
                         break;
                 job = r->next++;
                 pthread_mutex_unlock(&r->mu);
-                slot_clear(sp, slot_of(r, job));
+                memset(slot_of(r, job), 0, sp->slot_size);
                 sp->work(sp->ctx, l->idx, job, slot_of(r, job));
                 pthread_mutex_lock(&r->mu);
                 r->ready[job % sp->window] = true;
@@ -78,7 +63,7 @@ static void *lane_main(void *arg)
 static bool run_inline(const prc_lanes_spec *sp, struct run *r, prc_err *err)
 {
         for (size_t job = 0; job < r->njobs; job++) {
-                slot_clear(sp, r->slots);
+                memset(r->slots, 0, sp->slot_size);
                 sp->work(sp->ctx, 0, job, r->slots);
                 if (!sp->done(sp->ctx, job, r->slots, err))
                         return false;
@@ -153,7 +138,6 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
         pthread_cond_init(&r.to_lanes, NULL);
         pthread_cond_init(&r.to_caller, NULL);
         ok = sp->nlanes == 1 ? run_inline(sp, &r, err) : run_lanes(&r, err);
-        slots_clear(sp, &r);
         pthread_cond_destroy(&r.to_caller);
         pthread_cond_destroy(&r.to_lanes);
         pthread_mutex_destroy(&r.mu);

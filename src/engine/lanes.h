@@ -27,12 +27,6 @@ typedef void (*prc_lane_work_fn)(void *ctx, unsigned lane, size_t job, void *slo
 typedef bool (*prc_lane_done_fn)(void *ctx, size_t job, void *slot, prc_err *err);
 /* Release a finished slot done never took (the run stopped first). */
 typedef void (*prc_lane_drop_fn)(void *ctx, size_t job, void *slot);
-/*
- * Release what done left in a slot: called in a lane before the slot takes
- * its next job, and here for every slot once the run ends.  The caller's
- * thread thus hands costly releases (freeing a whole document) to the lanes.
- */
-typedef void (*prc_lane_reuse_fn)(void *ctx, void *slot);
 
 typedef struct prc_lanes_spec {
         unsigned         nlanes;        /* 1..PRC_LANES_MAX; 1 runs every job inline, no thread */
@@ -41,7 +35,6 @@ typedef struct prc_lanes_spec {
         prc_lane_work_fn work;
         prc_lane_done_fn done;
         prc_lane_drop_fn drop;
-        prc_lane_reuse_fn reuse;        /* or NULL: done leaves nothing in a slot */
         void            *ctx;
 } prc_lanes_spec;
 

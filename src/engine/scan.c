@@ -344,12 +344,8 @@ static void extract_call(const struct scan *s, void *ctx, const char *format, co
         x->ok = s->o->extract(ctx, format, path, b->data ? b->data : (const uint8_t *)"", b->len, &x->md, &x->pe);
 }
 
-/*
- * Record files[i]'s extraction (takes x->md): its ManifestDoc, or its
- * refusal as a gap.  A document handed to extraction_each is released here,
- * or left in *spent (when given) for a lane to release off this thread.
- */
-static bool extract_done(struct scan *s, size_t i, struct xresult *x, json_t **spent, prc_err *err)
+/* Record files[i]'s extraction (takes x->md): its ManifestDoc, or its refusal as a gap. */
+static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *err)
 {
         const prc_tfile *f = &s->files[i];
         json_t *md = x->md;
@@ -367,10 +363,7 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, json_t **s
                                       json_object_get(md, "format"), "details", "includes",
                                       json_object_get(json_object_get(md, "details"), "includes"))
                           : NULL;
-                if (spent != NULL)
-                        *spent = md;
-                else
-                        json_decref(md);
+                json_decref(md);
                 if (!ok)
                         return false;
                 md = stub;
@@ -386,7 +379,7 @@ static bool extract_one(struct scan *s, size_t i, const char *format, const prc_
         struct xresult x;
 
         extract_call(s, s->o->parse_ctx, format, s->files[i].path, b, &x);
-        return extract_done(s, i, &x, NULL, err);
+        return extract_done(s, i, &x, err);
 }
 
 /* dir of from + "/" + rel, with "." and ".." resolved; false when it leaves the root or is not relative. */
@@ -515,7 +508,6 @@ struct trip {
         json_t        *doc;     /* owned: a shell file's token document */
         bool           extract; /* an extractor owns the file: x holds the worker's answer */
         struct xresult x;
-        json_t        *spent;   /* owned: the ManifestDoc trip_done has read, released by trip_reuse */
 };
 
 /* The trips of a content analysis: files[idx[job]], through lane's ctx and buffer. */
@@ -568,21 +560,6 @@ static void trip_drop(void *ctx, size_t job, void *slot)
         t->doc = t->x.md = NULL;
 }
 
-/*
- * Release the document trip_done left (prc_lane_reuse_fn): in a lane, so
- * that freeing a large tree does not hold up the thread that records the
- * trips in order (in `prc sbom`, freeing took that thread nearly as long as
- * folding the document into the SBOM).
- */
-static void trip_reuse(void *ctx, void *slot)
-{
-        struct trip *t = slot;
-
-        (void)ctx;
-        json_decref(t->spent);
-        t->spent = NULL;
-}
-
 /* Record one manifest's trip (prc_lane_done_fn): in file order, whichever lane ran it; takes what it holds. */
 static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
 {
@@ -623,7 +600,7 @@ static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
         else
                 json_decref(doc);
         if (ok && t->extract)
-                return extract_done(s, i, &t->x, &t->spent, err);
+                return extract_done(s, i, &t->x, err);
         trip_drop(ctx, job, slot);
         return ok;
 }
@@ -657,8 +634,7 @@ static bool content_analysis(struct scan *s, prc_err *err)
 {
         struct trips tr = { .s = s, .ctx = { s->o->parse_ctx, s->o->lane_ctx } };
         prc_lanes_spec sp = { .nlanes = s->o->lane_ctx != NULL ? 2 : 1, .slot_size = sizeof(struct trip),
-                              .work = trip_run, .done = trip_done, .drop = trip_drop,
-                              .reuse = trip_reuse, .ctx = &tr };
+                              .work = trip_run, .done = trip_done, .drop = trip_drop, .ctx = &tr };
         size_t n;
         bool ok;
 

@@ -2,8 +2,7 @@
  * test_lanes.c - jobs in lanes, results taken in order: every job runs
  * once, done sees them in job order whatever lane finished first, no lane
  * runs more than the window ahead, and a failing done stops the run with
- * every finished slot it never took dropped; what done leaves in a slot is
- * released once, before the slot's next job or at the end.
+ * every finished slot it never took dropped.
  */
 #include "t.h"
 
@@ -26,15 +25,11 @@ struct lctx {
         size_t       fail_at;           /* done fails on this job (JOBS: never) */
         int          dropped[JOBS];
         int          leaked;            /* slots holding a payload at the end */
-        bool         leave;             /* done leaves its payload in the slot as spent, for reuse */
-        atomic_int   reused[JOBS];      /* reuse calls that released job's spent payload */
-        atomic_int   stale;             /* a slot held spent from another run or twice */
 };
 
 struct slot {
         size_t job;
         int   *payload;                 /* owned: what done or drop must release */
-        int   *spent;                   /* owned: what done left (leave), for reuse to release */
 };
 
 static void nap(size_t job)
@@ -66,12 +61,7 @@ static bool done(void *ctx, size_t job, void *slot, prc_err *err)
         if (job != c->next_expected || s->job != job)
                 c->out_of_order = true;
         c->next_expected++;
-        if (c->leave) {
-                *s->payload = (int)job;
-                s->spent = s->payload;
-        } else {
-                free(s->payload);
-        }
+        free(s->payload);
         s->payload = NULL;
         atomic_store(&c->taken, job + 1);
         if (job == c->fail_at)
@@ -91,26 +81,10 @@ static void drop(void *ctx, size_t job, void *slot)
         s->payload = NULL;
 }
 
-static void reuse(void *ctx, void *slot)
-{
-        struct lctx *c = ctx;
-        struct slot *s = slot;
-
-        if (s->payload != NULL)
-                atomic_fetch_add(&c->stale, 1);         /* done or drop should have taken it */
-        if (s->spent == NULL)
-                return;
-        if (*s->spent < 0 || *s->spent >= JOBS || atomic_fetch_add(&c->reused[*s->spent], 1) != 0)
-                atomic_fetch_add(&c->stale, 1);
-        free(s->spent);
-        s->spent = NULL;
-}
-
 static void run(struct lctx *c, unsigned nlanes, size_t window, size_t fail_at, bool *ok, prc_err *e)
 {
         prc_lanes_spec sp = { .nlanes = nlanes, .window = window, .slot_size = sizeof(struct slot),
-                              .work = work, .done = done, .drop = drop, .reuse = c->leave ? reuse : NULL,
-                              .ctx = c };
+                              .work = work, .done = done, .drop = drop, .ctx = c };
 
         c->window = window;
         c->fail_at = fail_at;
@@ -165,41 +139,6 @@ static void test_lanes__failing_done_stops_and_drops_the_rest(void)
         free(c);
 }
 
-static void test_lanes__what_done_leaves_is_released_once(void)
-{
-        for (unsigned nl = 1; nl <= 3; nl++) {
-                struct lctx *c = calloc(1, sizeof(*c));
-                prc_err e;
-                bool ok;
-
-                T_ASSERT(c != NULL);
-                c->leave = true;
-                run(c, nl, 2 * nl, JOBS, &ok, &e);
-                T_ASSERT(ok);
-                T_NOERR(e);
-                T_ASSERT(!c->out_of_order);
-                T_EQ_INT(atomic_load(&c->stale), 0);
-                for (size_t j = 0; j < JOBS; j++)
-                        T_EQ_INT(atomic_load(&c->reused[j]), 1);
-                free(c);
-        }
-        /* Stopped early: the jobs done took are released too (ASan: nothing leaks). */
-        {
-                struct lctx *c = calloc(1, sizeof(*c));
-                prc_err e;
-                bool ok;
-
-                T_ASSERT(c != NULL);
-                c->leave = true;
-                run(c, 2, 4, 50, &ok, &e);
-                T_ASSERT(!ok);
-                T_EQ_INT(atomic_load(&c->stale), 0);
-                for (size_t j = 0; j < JOBS; j++)
-                        T_EQ_INT(atomic_load(&c->reused[j]), j <= 50 ? 1 : 0);
-                free(c);
-        }
-}
-
 static void test_lanes__bad_spec_is_internal(void)
 {
         struct lctx c0;
@@ -215,7 +154,6 @@ static void test_lanes__bad_spec_is_internal(void)
 static const prc_test tests[] = {
         T(test_lanes__every_job_once_in_order),
         T(test_lanes__failing_done_stops_and_drops_the_rest),
-        T(test_lanes__what_done_leaves_is_released_once),
         T(test_lanes__bad_spec_is_internal),
 };
 PRC_SUITE(lanes, tests)
