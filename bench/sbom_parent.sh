@@ -8,7 +8,9 @@
 # Each run is sampled by `perf record -e task-clock -F 999` over the whole process tree: samples of
 # the workers (started from /proc/self/exe: comm "exe") and of the rest (the parent and its
 # threads), in CPU milliseconds; wall time and peak RSS by /usr/bin/time.  Printed: medians per binary
-# and the ratio of each parent's CPU to the first binary's.  Every binary must write the same SBOM
+# of each, of the parent's CPU over the workers' in the same run (the workers do the same work
+# whatever the parent: on a loaded host this ratio moves far less than either CPU time), and the
+# ratio of each parent's median CPU to the first binary's.  Every binary must write the same SBOM
 # bytes as the first (a faster parent that changes the BOM is no result).  Nothing here asserts a
 # time; on a loaded host compare the binaries of one run only, and quote the load average.
 set -eu
@@ -44,18 +46,18 @@ for r in $(seq "$RUNS"); do
                 perf report -i "$OUT/perf.data" --sort comm --stdio -F sample,comm 2>/dev/null |
                         awk -v i="$i" -v t="$(tail -1 "$OUT/time")" '
                                 $1 !~ /^[0-9]+$/ { next } $2 == "exe" { w += $1; next } { p += $1 }
-                                END { printf "%s %.0f %.0f %s\n", i, p * 1000 / 999, w * 1000 / 999, t }' >>"$OUT/samples"
+                                END { printf "%s %.0f %.0f %s %.4f\n", i, p * 1000 / 999, w * 1000 / 999, t, p / w }' >>"$OUT/samples"
         done
 done
 # median of column c for binary i
 med() { awk -v i="$1" -v c="$2" '$1 == i { print $c }' "$OUT/samples" | sort -n |
         awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-printf '%-34s %6s %12s %12s %10s %10s %9s\n' binary runs "parent CPU" "worker CPU" wall "peak RSS" "parent/1st"
+printf '%-34s %5s %11s %11s %8s %10s %14s %11s\n' binary runs "parent CPU" "worker CPU" wall "peak RSS" "parent/worker" "parent/1st"
 p0=$(med 0 2)
 i=0
 for b in "$@"; do
         p=$(med $i 2)
-        printf '%-34s %6d %9.0f ms %9.0f ms %8.2f s %6.1f MiB %8.2fx\n' "$b" "$RUNS" "$p" "$(med $i 3)" "$(med $i 4)" \
-                "$(echo "$(med $i 5) / 1024" | bc -l)" "$(echo "$p / $p0" | bc -l)"
+        printf '%-34s %5d %8.0f ms %8.0f ms %6.2f s %6.1f MiB %14.3f %10.2fx\n' "$b" "$RUNS" "$p" "$(med $i 3)" \
+                "$(med $i 4)" "$(echo "$(med $i 5) / 1024" | bc -l)" "$(med $i 6)" "$(echo "$p / $p0" | bc -l)"
         i=$((i + 1))
 done
