@@ -35,10 +35,6 @@
 #include "base/jcs.h"
 #include "inventory/snapshot.h"
 
-/* RLIMIT_NPROC counts every process of the invoking uid on the host (no
- * user namespace), prc and the runtime client included; the pids cgroup is
- * the real bound, so nproc gets this headroom over pids. */
-enum { NPROC_HEADROOM = 32 };
 enum { CAPTURE_MAX = 64u << 10, CHUNK = 64u << 10 };
 /* Client calls that only ask the runtime something (version, info, image inspect). */
 enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000, CLIENT_WAIT_MS = 10000 };
@@ -743,17 +739,20 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
         }
         L = prc_manifest_limits_of(m);
         uint64_t pids = prc_oci_pids_limit(m);
-        uint64_t nproc = pids + NPROC_HEADROOM;
+        /*
+         * RLIMIT_NPROC is checked against every task of the container's uid
+         * on the host (no user namespace: the invoking user's), not against
+         * the container's: any value below the user's own limit lets the
+         * user's unrelated processes (the client's threads, other runs, a
+         * desktop session) make runc's Go threads or the adapter's exec fail
+         * with EAGAIN.  The pids cgroup bounds the container; nproc only keeps
+         * the user's own cap (an unlimited one leaves the engine's default).
+         */
+        uint64_t nproc = s->host_nproc_max;
         if (L->nofile > s->host_nofile_max) {
                 prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
                             "manifest nofile %" PRIu64 " is above the host's hard limit %" PRIu64, L->nofile,
                             s->host_nofile_max);
-                goto fail;
-        }
-        if (nproc > s->host_nproc_max) {
-                prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
-                            "nproc %" PRIu64 " (pids + %d) is above the host's hard limit %" PRIu64, nproc,
-                            NPROC_HEADROOM, s->host_nproc_max);
                 goto fail;
         }
         if (!prc_manifest_image_ref(m, image, sizeof(image), err))
@@ -784,7 +783,8 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
         addf(&a, "--cpus=%" PRIu64 ".%03" PRIu64, L->cpus_millis / 1000, L->cpus_millis % 1000);
         addf(&a, "--pids-limit=%" PRIu64, pids);
         addf(&a, "--ulimit=nofile=%" PRIu64 ":%" PRIu64, L->nofile, L->nofile);
-        addf(&a, "--ulimit=nproc=%" PRIu64 ":%" PRIu64, nproc, nproc);
+        if (nproc != UINT64_MAX)
+                addf(&a, "--ulimit=nproc=%" PRIu64 ":%" PRIu64, nproc, nproc);
         add(&a, "--log-driver=none");   /* the engine keeps no copy of adapter output */
         if (L->tmpfs_bytes > 0)
                 addf(&a, "--tmpfs=/tmp:rw,noexec,nosuid,nodev,size=%" PRIu64, L->tmpfs_bytes);
@@ -814,13 +814,18 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
                 goto fail;
         }
 
-        limits = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "wall_seconds",
+        limits = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "wall_seconds",
                            (json_int_t)L->wall_seconds, "memory_bytes", (json_int_t)L->memory_bytes, "cpus_millis",
                            (json_int_t)L->cpus_millis, "pids", (json_int_t)pids, "nofile", (json_int_t)L->nofile,
-                           "nproc", (json_int_t)nproc, "tmpfs_bytes", (json_int_t)L->tmpfs_bytes, "stdin_bytes",
-                           (json_int_t)L->stdin_bytes, "stdout_bytes", (json_int_t)L->stdout_bytes, "stderr_bytes",
-                           (json_int_t)L->stderr_bytes, "line_bytes", (json_int_t)L->line_bytes, "messages",
-                           (json_int_t)L->messages);
+                           "tmpfs_bytes", (json_int_t)L->tmpfs_bytes, "stdin_bytes", (json_int_t)L->stdin_bytes,
+                           "stdout_bytes", (json_int_t)L->stdout_bytes, "stderr_bytes", (json_int_t)L->stderr_bytes,
+                           "line_bytes", (json_int_t)L->line_bytes, "messages", (json_int_t)L->messages);
+        /* No "nproc" when the user has no cap: the record says only what was applied. */
+        if (limits != NULL && nproc != UINT64_MAX &&
+            json_object_set_new(limits, "nproc", json_integer((json_int_t)nproc)) != 0) {
+                json_decref(limits);
+                limits = NULL;
+        }
         data = prc_data_identity_json(s->data, s->ndata);
         sealed = json_pack("{s:s,s:O,s:{s:s,s:s,s:s},s:s,s:s,s:{s:s,s:I,s:I},s:O,s:O}", "schema",
                            PRC_OCI_PLAN_SCHEMA, "argv_template", a.tmpl, "runtime", "kind",
