@@ -746,7 +746,8 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
          * user's unrelated processes (the client's threads, other runs, a
          * desktop session) make runc's Go threads or the adapter's exec fail
          * with EAGAIN.  The pids cgroup bounds the container; nproc only keeps
-         * the user's own cap (an unlimited one leaves the engine's default).
+         * the user's own cap (host_nproc; UINT64_MAX, unlimited without a
+         * pid_max: the engine's default).
          */
         uint64_t nproc = s->host_nproc_max;
         if (L->nofile > s->host_nofile_max) {
@@ -893,6 +894,29 @@ static bool host_hard(int res, uint64_t *out)
         return true;
 }
 
+/*
+ * The container's nproc (prc_oci_plan): the user's own hard RLIMIT_NPROC,
+ * at most the kernel's pid_max.  No uid can hold more tasks than there are
+ * PIDs, so a larger limit bounds nothing; and a runtime that cannot raise
+ * limits holds its own at pid_max (podman 4.3 as root without
+ * CAP_SYS_RESOURCE: asked for more, runc fails "setting rlimit type 6").
+ */
+static bool host_nproc(uint64_t *out)
+{
+        FILE *f;
+        unsigned long long pid_max;
+
+        if (!host_hard(RLIMIT_NPROC, out))
+                return false;
+        f = fopen("/proc/sys/kernel/pid_max", "re");
+        if (f == NULL)
+                return true;    /* no procfs: the user's limit alone */
+        if (fscanf(f, "%llu", &pid_max) == 1 && pid_max > 0 && pid_max < *out)
+                *out = pid_max;
+        fclose(f);
+        return true;
+}
+
 bool prc_oci_refuse_root(prc_err *err)
 {
         if (geteuid() == 0 || getuid() == 0)
@@ -968,7 +992,7 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
         if (!threaded)
                 probe_run(&pr);         /* no thread: the same work, one after the other */
         bool local = true;
-        if (!host_hard(RLIMIT_NOFILE, &nofile) || !host_hard(RLIMIT_NPROC, &nproc))
+        if (!host_hard(RLIMIT_NOFILE, &nofile) || !host_nproc(&nproc))
                 local = prc_err_sys(err, PRC_E_IO, errno, "getrlimit");
         local = local && prc_oci_native_begin(&p->nat, rq, err);
         prc_oci_trace("native-begun");

@@ -96,15 +96,13 @@ t_plan_has_every_control() {
                 '"--workdir=/prc-snapshot"' '"/adapter"' ',target=/prc-snapshot,readonly"'; do
                 grep -qF -- "$flag" <<<"$argv" || fail "argv lacks $flag"
         done
-        # nproc is the user's own hard limit (none when unlimited), never derived from pids.
-        local un
+        # nproc is the user's own hard limit (at most pid_max), never derived from pids.
+        local un pm
         un=$(as_user /bin/bash -c 'ulimit -Hu')
-        if [ "$un" = unlimited ]; then
-                ! grep -qF -- '"--ulimit=nproc=' <<<"$argv" || fail "argv caps nproc for an unlimited user"
-        else
-                grep -qF -- "\"--ulimit=nproc=$un:$un\"" <<<"$argv" || fail "argv lacks --ulimit=nproc=$un:$un"
-                expect_eq "$(json_get limits.nproc)" "$un"
-        fi
+        pm=$(cat /proc/sys/kernel/pid_max)
+        [ "$un" != unlimited ] && [ "$un" -le "$pm" ] || un=$pm
+        grep -qF -- "\"--ulimit=nproc=$un:$un\"" <<<"$argv" || fail "argv lacks --ulimit=nproc=$un:$un"
+        expect_eq "$(json_get limits.nproc)" "$un"
         grep -qF -- "\"--user=$(id -u "$OCI_USER"):$(id -g "$OCI_USER")\"" <<<"$argv" || fail "argv lacks --user"
         grep -qF -- "\"${IMG[good]}\"" <<<"$argv" || fail "argv lacks the pinned image"
         ! grep -qE -- '"(-e|--env|--env-file|--privileged|--net=host)' <<<"$argv" || fail "argv passes env or privilege"
