@@ -2,8 +2,10 @@
 # sbom_callgrind.sh - issue 18 "Speed", deterministic side: instructions of `prc sbom`'s parent process
 # (all its threads; not its content workers) over ../shared/corpora/manifests, counted by callgrind,
 # with the parts that matter for the parent: decoding replies, checking them, folding them into the
-# BOM, freeing (jansson's frees), and what follows the scan (the write, the teardown).  Load does not change an instruction count, so two builds compare
-# on a busy host where wall and CPU time do not.
+# BOM, freeing (jansson's frees), and what follows the scan (the write, the teardown).  Load does not
+# change an instruction count, so two builds compare on a busy host where wall and CPU time do not
+# (but see docs/extraction/peers.md: natively the parent is memory-bound, and fewer instructions
+# bought far less CPU time than their count).
 #
 #   bash bench/sbom_callgrind.sh [TREE]        default: ../shared/corpora/manifests
 #

@@ -558,7 +558,7 @@ enum { SINK_CHUNK = 1 << 20 };
 struct sink;
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
 
-/* One "dependencies" entry, {"dependsOn":[...],"ref":FROM} (canonical): from and the targets e[0..n) (sorted, unique). */
+/* One "dependencies" entry, {"dependsOn":[...],"ref":FROM}: from and the targets e[0..n) (sorted, unique). */
 static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err)
 {
         bool ok = prc_buf_puts(b, "{\"dependsOn\":[", err);

@@ -129,7 +129,7 @@ static bool take_keys(const json_t *obj, const struct at *a, const char *const *
         return true;
 }
 
-/* A string member v of a at key (or null with NULLABLE), at most PRC_MD_STR_MAX bytes unless LONG, in list when given. */
+/* Member v (a's key): a string (or null with NULLABLE), at most PRC_MD_STR_MAX bytes unless LONG, in list if given. */
 static bool str_val(const json_t *v, const struct at *a, const char *key, unsigned how, const char *const *list,
                     prc_err *err)
 {
