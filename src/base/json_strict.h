@@ -36,6 +36,14 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
         PRC_MUST_CHECK;
 
 /*
+ * prc_json_parse without its fast path: the same answer for every input
+ * (prc_json_parse falls back to this for every refusal), only slower.  For
+ * the differential fuzzer and tests.
+ */
+json_t *prc_json_parse_jansson(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+        PRC_MUST_CHECK;
+
+/*
  * Check that a parsed tree stays within lim and flags (the post-parse half
  * of prc_json_parse; exported for documents built by other loaders).
  */
