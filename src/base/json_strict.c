@@ -487,6 +487,8 @@ static void fp_ws(struct fp *f)
 
 static enum fp_rc fp_scratch_put(struct fp *f, const void *b, size_t k)
 {
+        if (k == 0)
+                return FP_OK;   /* memcpy from or to NULL is undefined even for 0 bytes */
         if (f->scap - f->slen < k) {
                 size_t cap = f->scap ? f->scap : 256;
                 char *q;
