@@ -440,31 +440,64 @@ char *prc_purl(const char *type, const char *ns, const char *name, const char *v
         return (char *)prc_buf_take(&b, &len, &err);
 }
 
+uint32_t prc_x_count_lf(const uint8_t *p, size_t n)
+{
+        const uint8_t *end = p + n;
+        uint32_t k = 0;
+
+        while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+                k++;
+                p++;
+        }
+        return k;
+}
+
 uint32_t prc_x_line_at(const prc_xin *in, size_t off)
 {
-        uint32_t line = 1;
-
         if (off > in->n)
                 off = in->n;
-        for (size_t i = 0; i < off; i++)
-                line += in->p[i] == '\n';
+        return 1 + prc_x_count_lf(in->p, off);
+}
+
+size_t prc_x_line_start(const prc_xin *in, uint32_t line)
+{
+        const uint8_t *p = in->p, *end = in->p + in->n;
+
+        for (uint32_t l = 1; l < line && p < end; l++) {
+                const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+                p = nl != NULL ? nl + 1 : end;
+        }
+        return (size_t)(p - in->p);
+}
+
+uint32_t prc_x_find_line_at(const prc_xin *in, const char *needle, prc_xpos *at)
+{
+        size_t nl = strlen(needle), i = at->line > 0 ? at->off : 0;
+        uint32_t line = at->line > 0 ? at->line : 1;
+        const uint8_t *hit, *start;
+
+        if (nl == 0 || in->n < nl || i > in->n)
+                return 0;
+        if (needle[0] == '\n') {
+                /* the byte-wise rule: a line feed only counts lines, so such a needle never matches */
+                return 0;
+        }
+        hit = memmem(in->p + i, in->n - i, needle, nl);
+        if (hit == NULL)
+                return 0;
+        line += prc_x_count_lf(in->p + i, (size_t)(hit - (in->p + i)));
+        for (start = hit; start > in->p + i && start[-1] != '\n'; start--)
+                ;
+        *at = (prc_xpos){ line, (size_t)(start - in->p) };
         return line;
 }
 
 uint32_t prc_x_find_line(const prc_xin *in, const char *needle, uint32_t from)
 {
-        size_t nl = strlen(needle), i = 0;
-        uint32_t line = 1;
+        prc_xpos at = { from > 1 ? from : 1, 0 };
 
-        if (nl == 0 || in->n < nl)
+        if (strlen(needle) == 0 || in->n < strlen(needle))
                 return 0;
-        for (; i < in->n && line < from; i++)
-                line += in->p[i] == '\n';
-        for (; i + nl <= in->n; i++) {
-                if (in->p[i] == '\n')
-                        line++;
-                else if (in->p[i] == (uint8_t)needle[0] && memcmp(in->p + i, needle, nl) == 0)
-                        return line;
-        }
-        return 0;
+        at.off = prc_x_line_start(in, at.line);        /* past the last line: the end, where nothing matches */
+        return prc_x_find_line_at(in, needle, &at);
 }
