@@ -425,6 +425,15 @@ static void jalloc_install(void)
         json_set_alloc_funcs(jalloc, jfree);
 }
 
+static void (*jmark)(prc_json_mark *);        /* prc_json_alloc_rewind_hooks */
+static void (*jrewind)(const prc_json_mark *);
+
+void prc_json_alloc_rewind_hooks(void (*mark)(prc_json_mark *m), void (*rewind)(const prc_json_mark *m))
+{
+        jmark = mark;
+        jrewind = rewind;
+}
+
 void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *))
 {
         (void)pthread_once(&jalloc_once, jalloc_install);
@@ -835,14 +844,21 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
         json_t *v = NULL;
         size_t bad;
         enum fp_rc rc;
+        prc_json_mark m = { 0 };
+        bool marked = jmark != NULL && jrewind != NULL;
 
         if (n > lim->input_max)
                 return parse_jansson(p, n, lim, flags, err);
         prc_json_alloc_guard_begin();
+        if (marked)
+                jmark(&m);
         rc = fast_parse(n ? p : (const uint8_t *)"", n, lim, &v);
         if (rc == FP_OK && !prc_json_alloc_guard_failed())
                 return v;
         json_decref(v);
+        /* Nothing of the fast path's tree is alive: its memory goes back before the jansson path builds. */
+        if (marked)
+                jrewind(&m);
         if (rc == FP_BAIL && !prc_json_alloc_guard_failed())
                 return parse_jansson(p, n, lim, flags, err);
         /* Out of memory: the jansson path's answer, whose checks before its first allocation come first. */

@@ -96,6 +96,20 @@ bool prc_json_alloc_guard_failed(void);
  * per-request arena (content/worker.c) before it builds any tree.
  */
 void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *));
+/*
+ * For a backend whose free is a no-op (the worker's arena): a place in it,
+ * and giving back everything allocated after that place at once.
+ * prc_json_parse marks before its fast path and rewinds when the fast path
+ * gives up, after dropping its tree, so the jansson path that follows does
+ * not need room for two trees.  Set both with the backend (NULL, NULL:
+ * none); single-threaded use only, like the backend itself.
+ */
+typedef struct prc_json_mark {
+        void    *block;
+        size_t   used;
+        uint64_t seq;
+} prc_json_mark;
+void prc_json_alloc_rewind_hooks(void (*mark)(prc_json_mark *m), void (*rewind)(const prc_json_mark *m));
 
 /* The value of the four hex digits of a \u escape at p (avail bytes readable, no NUL needed), or -1. */
 long prc_json_hex4(const uint8_t *p, size_t avail);

@@ -781,6 +781,98 @@ static void test_json_strict__fast_path_agrees_on_the_corpora(void)
         check_leaks();
 }
 
+/* A bump arena like the worker's: free is a no-op, and a mark is an offset. */
+static uint8_t *ta_mem;
+static size_t ta_used, ta_peak, ta_cap;
+static unsigned ta_rewinds;
+
+static void *ta_alloc(size_t n)
+{
+        void *p;
+
+        n = (n + 15) & ~(size_t)15;
+        if (ta_cap - ta_used < n)
+                return NULL;
+        p = ta_mem + ta_used;
+        ta_used += n;
+        if (ta_used > ta_peak)
+                ta_peak = ta_used;
+        return p;
+}
+
+static void ta_free(void *p)
+{
+        (void)p;
+}
+
+static void ta_mark(prc_json_mark *m)
+{
+        *m = (prc_json_mark){ .used = ta_used };
+}
+
+static void ta_rewind(const prc_json_mark *m)
+{
+        ta_used = m->used;
+        ta_rewinds++;
+}
+
+/*
+ * On an arena, a fast path that gives up late gives its memory back before
+ * the jansson path builds its own tree: the peak is the jansson path's
+ * alone, not two trees (20000 objects, then trailing garbage or a float).
+ */
+static void test_json_strict__fast_path_gives_the_arena_back_when_it_gives_up(void)
+{
+        static const char *const tails[] = { "] x", ",1.5]" };
+        prc_buf b;
+        prc_err e;
+
+        ta_cap = 64u << 20;
+        ta_mem = malloc(ta_cap);
+        T_ASSERT(ta_mem != NULL);
+        prc_json_alloc_backend(ta_alloc, ta_free);
+        prc_json_alloc_rewind_hooks(ta_mark, ta_rewind);
+        for (size_t t = 0; t < PRC_ARRAY_LEN(tails); t++) {
+                size_t with, alone;
+                prc_err ej;
+                json_t *v, *w;
+
+                prc_err_init(&e);
+                prc_buf_init(&b, 1u << 20);
+                T_ASSERT(prc_buf_putc(&b, '[', &e));
+                for (int i = 0; i < 20000; i++)
+                        T_ASSERT(prc_buf_puts(&b, i ? ",{\"k\":[1]}" : "{\"k\":[1]}", &e));
+                T_ASSERT(prc_buf_puts(&b, tails[t], &e));
+                ta_used = ta_peak = 0;
+                ta_rewinds = 0;
+                v = prc_json_parse(b.data, b.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &e);
+                with = ta_peak;
+                T_EQ_INT(ta_rewinds, 1);
+                ta_used = ta_peak = 0;
+                prc_err_init(&ej);
+                w = prc_json_parse_jansson(b.data, b.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &ej);
+                alone = ta_peak;
+                T_ASSERT((v == NULL) == (w == NULL));
+                T_ASSERT(v == NULL ? e.cls == ej.cls && e.off == ej.off : same_tree(v, w));
+                /* without the rewind the peak was the two trees: about twice the jansson path's */
+                if (with > alone + alone / 10)
+                        t_fail(__FILE__, __LINE__, "tail '%s': peak %zu bytes with the fast path, %zu alone", tails[t],
+                               with, alone);
+                prc_buf_clear(&b);
+        }
+        /* a document the fast path takes is whole (no rewind) */
+        ta_used = ta_peak = 0;
+        ta_rewinds = 0;
+        {
+                json_t *v = parse("{\"a\":[1,{\"b\":\"c\"}]}", 0, &e);
+                T_ASSERT(v != NULL && ta_rewinds == 0);
+                T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(v, "a"), 1), "b")), "c");
+        }
+        prc_json_alloc_rewind_hooks(NULL, NULL);
+        prc_json_alloc_backend(NULL, NULL);
+        free(ta_mem);
+}
+
 static const prc_test tests[] = {
         T(test_json_strict__accepts_every_value_type),
         T(test_json_strict__size_cap_checked_before_parsing),
@@ -801,5 +893,6 @@ static const prc_test tests[] = {
         T(test_json_strict__bitflip_and_truncation_sweep),
         T(test_json_strict__fast_path_agrees_with_the_jansson_path),
         T(test_json_strict__fast_path_agrees_on_the_corpora),
+        T(test_json_strict__fast_path_gives_the_arena_back_when_it_gives_up),
 };
 PRC_SUITE(json_strict, tests)
