@@ -227,6 +227,12 @@ static void field_child(char *out, size_t cap, const char *parent, const char *k
                 snprintf(out, cap, "%s.%s", parent, key != NULL ? key : "");
 }
 
+/* Can v hold an expression?  Most leaves cannot: skip them before naming them or finding their node. */
+static bool may_hold_expr(const json_t *v)
+{
+        return json_is_object(v) || json_is_array(v) || (json_is_string(v) && strstr(json_string_value(v), "${{"));
+}
+
 /* Every expression in the tree v (node id) except under the members skip lists (at the top only). */
 static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, uint32_t id,
                       const char *const *skip, unsigned depth)
@@ -251,7 +257,7 @@ static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, u
                         bool skipped = false;
                         for (size_t j = 0; skip != NULL && skip[j] != NULL; j++)
                                 skipped |= strcmp(skip[j], k) == 0;
-                        if (skipped)
+                        if (skipped || !may_hold_expr(m))
                                 continue;
                         field_child(child, sizeof(child), field, k, -1);
                         if (!scan_tree(g, list, child, m, prc_yaml_pos_key(g->pos, id, k), NULL, depth + 1))
@@ -261,6 +267,8 @@ static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, u
                 size_t i;
                 json_t *m;
                 json_array_foreach(v, i, m) {
+                        if (!may_hold_expr(m))
+                                continue;
                         field_child(child, sizeof(child), field, NULL, (long)i);
                         if (!scan_tree(g, list, child, m, prc_yaml_pos_index(g->pos, id, i), NULL, depth + 1))
                                 return false;
