@@ -25,6 +25,7 @@ typedef struct gx {
         const prc_yaml_pos *pos;        /* borrowed */
         prc_err            *err;
         size_t              tok_used;   /* token bytes kept so far (prc_x_tokens_budget) */
+        uint32_t            near_line;  /* the line of the job (or runs:) being read: see run_obj */
 } gx;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -644,6 +645,14 @@ static json_t *run_obj(gx *g, const json_t *v, uint32_t id, const char *shell, b
                 prc_err_set_line(g->err, at.line, 0);
                 return NULL;
         }
+        if (at.line == 0) {
+                /*
+                 * A script that came through a `<<` merge has no position of its own (the loader keeps
+                 * the alias's), but token lines are file lines: every one takes the enclosing job's.
+                 */
+                at.line = g->near_line ? g->near_line : 1;
+                at.style = PRC_YAML_STYLE_PLAIN;
+        }
         shift_lines(doc, &at, 0);
         if (!setn(g, r, "tokens", doc)) {
                 json_decref(r);
@@ -853,6 +862,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
                 shape(g, line, "job '%s' must be a mapping", jid);
                 return NULL;
         }
+        g->near_line = line ? line : member_line(g, prc_yaml_pos_root(g->pos), "jobs");
         o = json_object();
         if (!oomj(g, o, "a job"))
                 return NULL;
@@ -1106,7 +1116,7 @@ static json_t *extract_workflow(const prc_xin *in, prc_err *err)
 
         if (root == NULL)
                 return NULL;
-        g = (gx){ in, NULL, pos, err, 0 };
+        g = (gx){ in, NULL, pos, err, 0, 1 };
         rid = prc_yaml_pos_root(pos);
         on = json_object_get(root, "on");
         jv = json_object_get(root, "jobs");
@@ -1179,7 +1189,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
 
         if (root == NULL)
                 return NULL;
-        g = (gx){ in, NULL, pos, err, 0 };
+        g = (gx){ in, NULL, pos, err, 0, 1 };
         rid = prc_yaml_pos_root(pos);
         rv = json_object_get(root, "runs");
         if (!json_is_object(rv)) {
@@ -1188,6 +1198,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 goto out;
         }
         runs_id = prc_yaml_pos_key(pos, rid, "runs");
+        g.near_line = member_line(&g, rid, "runs");
         md = prc_md_new(in, "gha-action", "github-actions", "action", err);
         if (md == NULL)
                 goto out;
