@@ -1,12 +1,12 @@
 /*
  * sh.h - shell token helpers shared by every analysis that reads the shell
  * tokenizer's output (PKGBUILDs, install scripts; workflow run: and
- * Dockerfile RUN once they are tokenized): the check of a worker document,
- * and a walk over its simple commands with each word normalized.
+ * Dockerfile RUN once they are tokenized): a walk over its simple commands
+ * with each word normalized.
  *
  * Trust: engine-side.  The documents come from the content worker and are
- * checked (prc_sh_check) before anything reads them.  Normalization works on
- * one token at a time (a word exactly as written): quote removal, ANSI-C
+ * checked (prc_sh_check, content/sh_check.h) before anything reads them.
+ * Normalization works on one token at a time (a word exactly as written): quote removal, ANSI-C
  * $'..' decoding, backslash escapes, and variables with a static value (the
  * file's static assignments, then plain assignments met earlier in the same
  * function).  Command substitutions are never evaluated: the worker
@@ -22,21 +22,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-
-/*
- * Check a tokenize-pkgbuild (srcinfo false) or tokenize-srcinfo document
- * against the shape in content/parsers/shell.h: every key known and of its
- * type, lines positive, tokens strings, "subst" nested at most
- * PRC_SHELL_SUBST_DEPTH deep.  Errors: tokens-invalid (err->ptr names the
- * first bad field).
- */
-bool prc_sh_check(const json_t *doc, bool srcinfo, prc_err *err) PRC_MUST_CHECK;
-/*
- * The same check of the tokens of a workflow run: or a Dockerfile RUN (no
- * format key; anything but an object reads as {}): exactly what prc_sh_check
- * says of a copy with "format": "pkgbuild", without the copy.
- */
-bool prc_sh_check_tokens(const json_t *tokens, prc_err *err) PRC_MUST_CHECK;
+#include "content/sh_check.h"     /* prc_sh_check: every document is checked before a walk */
 
 /* What normalizing a word met (bits of prc_shw.fl). */
 enum {

@@ -5,10 +5,10 @@
  *
  * Trust: engine-side.  Reads ManifestDocs only: USES objects, the
  * per-place expression lists with their context paths and flows flags, and
- * the run: scripts' shell tokens.  The client checks a ManifestDoc's
- * envelope, not inside details, so every member is read as possibly absent
- * or mistyped, and run: tokens pass prc_sh_check before the shell walk
- * reads them.  Every scan is linear in the documents (a variable is looked
+ * the run: scripts' shell tokens.  The client checked every ManifestDoc,
+ * details included, but these do not lean on it (defence in depth): every
+ * member is read as possibly absent or mistyped, and run: tokens pass
+ * prc_sh_check_tokens before the shell walk reads them.  Every scan is linear in the documents (a variable is looked
  * up in at most three env lists; callers of reusable workflows and local
  * actions are indexed once per run).
  */

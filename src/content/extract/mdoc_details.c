@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/sh.h"
 #include "base/json_strict.h"
 #include "base/strv.h"
+#include "content/sh_check.h"
 #include "content/extract/extract.h"
 
 /* ---- the shape language --------------------------------------------------- */
@@ -227,29 +227,19 @@ static bool check_oneof(dcx *c, const json_t *v, const shp *s)
 
 /*
  * A token document as the extractor writes it: the tokenizer's document
- * without "format".  prc_sh_check wants its format, so it checks a shallow
- * copy that names it; a document that already has one is refused (the
- * extractor deletes it).
+ * without "format" (a document that has one is refused: the extractor
+ * deletes it), checked as prc_sh_check checks the tokenizer's.
  */
 static bool check_tokens(dcx *c, const json_t *v)
 {
-        json_t *doc;
         prc_err e;
-        bool ok;
 
         if (!json_is_object(v))
                 return bad(c, "a token document is an object");
         if (json_object_get(v, "format") != NULL)
                 return bad(c, "a token document has no \"format\" here");
-        doc = json_copy((json_t *)v);
-        if (doc == NULL || json_object_set_new(doc, "format", json_string("pkgbuild")) != 0) {
-                json_decref(doc);
-                return prc_err_oom(c->err, "a token document");
-        }
         prc_err_init(&e);
-        ok = prc_sh_check(doc, false, &e);
-        json_decref(doc);
-        if (ok)
+        if (prc_sh_check_tokens(v, &e))
                 return true;
         if (e.cls == PRC_E_OUT_OF_MEMORY) {
                 *c->err = e;
