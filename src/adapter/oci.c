@@ -35,10 +35,6 @@
 #include "base/jcs.h"
 #include "inventory/snapshot.h"
 
-/* RLIMIT_NPROC counts every process of the invoking uid on the host (no
- * user namespace), prc and the runtime client included; the pids cgroup is
- * the real bound, so nproc gets this headroom over pids. */
-enum { NPROC_HEADROOM = 32 };
 enum { CAPTURE_MAX = 64u << 10, CHUNK = 64u << 10 };
 /* Client calls that only ask the runtime something (version, info, image inspect). */
 enum { QUERY_TIMEOUT_MS = 30000, RM_TIMEOUT_MS = 30000, CLIENT_WAIT_MS = 10000 };
@@ -743,17 +739,21 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
         }
         L = prc_manifest_limits_of(m);
         uint64_t pids = prc_oci_pids_limit(m);
-        uint64_t nproc = pids + NPROC_HEADROOM;
+        /*
+         * RLIMIT_NPROC is checked against every task of the container's uid
+         * on the host (no user namespace: the invoking user's), not against
+         * the container's: any value below the user's own limit lets the
+         * user's unrelated processes (the client's threads, other runs, a
+         * desktop session) make runc's Go threads or the adapter's exec fail
+         * with EAGAIN.  The pids cgroup bounds the container; nproc only keeps
+         * the user's own cap (host_nproc; UINT64_MAX, unlimited without a
+         * pid_max: the engine's default).
+         */
+        uint64_t nproc = s->host_nproc_max;
         if (L->nofile > s->host_nofile_max) {
                 prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
                             "manifest nofile %" PRIu64 " is above the host's hard limit %" PRIu64, L->nofile,
                             s->host_nofile_max);
-                goto fail;
-        }
-        if (nproc > s->host_nproc_max) {
-                prc_err_set(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST,
-                            "nproc %" PRIu64 " (pids + %d) is above the host's hard limit %" PRIu64, nproc,
-                            NPROC_HEADROOM, s->host_nproc_max);
                 goto fail;
         }
         if (!prc_manifest_image_ref(m, image, sizeof(image), err))
@@ -784,7 +784,8 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
         addf(&a, "--cpus=%" PRIu64 ".%03" PRIu64, L->cpus_millis / 1000, L->cpus_millis % 1000);
         addf(&a, "--pids-limit=%" PRIu64, pids);
         addf(&a, "--ulimit=nofile=%" PRIu64 ":%" PRIu64, L->nofile, L->nofile);
-        addf(&a, "--ulimit=nproc=%" PRIu64 ":%" PRIu64, nproc, nproc);
+        if (nproc != UINT64_MAX)
+                addf(&a, "--ulimit=nproc=%" PRIu64 ":%" PRIu64, nproc, nproc);
         add(&a, "--log-driver=none");   /* the engine keeps no copy of adapter output */
         if (L->tmpfs_bytes > 0)
                 addf(&a, "--tmpfs=/tmp:rw,noexec,nosuid,nodev,size=%" PRIu64, L->tmpfs_bytes);
@@ -814,13 +815,18 @@ json_t *prc_oci_plan(const prc_oci_spec *s, prc_err *err)
                 goto fail;
         }
 
-        limits = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "wall_seconds",
+        limits = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "wall_seconds",
                            (json_int_t)L->wall_seconds, "memory_bytes", (json_int_t)L->memory_bytes, "cpus_millis",
                            (json_int_t)L->cpus_millis, "pids", (json_int_t)pids, "nofile", (json_int_t)L->nofile,
-                           "nproc", (json_int_t)nproc, "tmpfs_bytes", (json_int_t)L->tmpfs_bytes, "stdin_bytes",
-                           (json_int_t)L->stdin_bytes, "stdout_bytes", (json_int_t)L->stdout_bytes, "stderr_bytes",
-                           (json_int_t)L->stderr_bytes, "line_bytes", (json_int_t)L->line_bytes, "messages",
-                           (json_int_t)L->messages);
+                           "tmpfs_bytes", (json_int_t)L->tmpfs_bytes, "stdin_bytes", (json_int_t)L->stdin_bytes,
+                           "stdout_bytes", (json_int_t)L->stdout_bytes, "stderr_bytes", (json_int_t)L->stderr_bytes,
+                           "line_bytes", (json_int_t)L->line_bytes, "messages", (json_int_t)L->messages);
+        /* No "nproc" when the user has no cap: the record says only what was applied. */
+        if (limits != NULL && nproc != UINT64_MAX &&
+            json_object_set_new(limits, "nproc", json_integer((json_int_t)nproc)) != 0) {
+                json_decref(limits);
+                limits = NULL;
+        }
         data = prc_data_identity_json(s->data, s->ndata);
         sealed = json_pack("{s:s,s:O,s:{s:s,s:s,s:s},s:s,s:s,s:{s:s,s:I,s:I},s:O,s:O}", "schema",
                            PRC_OCI_PLAN_SCHEMA, "argv_template", a.tmpl, "runtime", "kind",
@@ -885,6 +891,29 @@ static bool host_hard(int res, uint64_t *out)
         if (getrlimit(res, &rl) != 0)
                 return false;
         *out = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
+        return true;
+}
+
+/*
+ * The container's nproc (prc_oci_plan): the user's own hard RLIMIT_NPROC,
+ * at most the kernel's pid_max.  No uid can hold more tasks than there are
+ * PIDs, so a larger limit bounds nothing; and a runtime that cannot raise
+ * limits holds its own at pid_max (podman 4.3 as root without
+ * CAP_SYS_RESOURCE: asked for more, runc fails "setting rlimit type 6").
+ */
+static bool host_nproc(uint64_t *out)
+{
+        FILE *f;
+        unsigned long long pid_max;
+
+        if (!host_hard(RLIMIT_NPROC, out))
+                return false;
+        f = fopen("/proc/sys/kernel/pid_max", "re");
+        if (f == NULL)
+                return true;    /* no procfs: the user's limit alone */
+        if (fscanf(f, "%llu", &pid_max) == 1 && pid_max > 0 && pid_max < *out)
+                *out = pid_max;
+        fclose(f);
         return true;
 }
 
@@ -963,7 +992,7 @@ static bool prepare(const prc_oci_request *rq, prep *p, bool for_run, prc_err *e
         if (!threaded)
                 probe_run(&pr);         /* no thread: the same work, one after the other */
         bool local = true;
-        if (!host_hard(RLIMIT_NOFILE, &nofile) || !host_hard(RLIMIT_NPROC, &nproc))
+        if (!host_hard(RLIMIT_NOFILE, &nofile) || !host_nproc(&nproc))
                 local = prc_err_sys(err, PRC_E_IO, errno, "getrlimit");
         local = local && prc_oci_native_begin(&p->nat, rq, err);
         prc_oci_trace("native-begun");

@@ -79,8 +79,8 @@ typedef struct prc_oci_spec {
         size_t                 ndata;
         uint32_t               uid, gid;        /* the invoking non-root user */
         const char            *container_name;  /* scanner-generated, [a-z0-9-] */
-        uint64_t               host_nofile_max; /* the host's hard limits */
-        uint64_t               host_nproc_max;
+        uint64_t               host_nofile_max; /* the host's hard limit */
+        uint64_t               host_nproc_max;  /* the user's hard RLIMIT_NPROC, at most pid_max; UINT64_MAX: unlimited */
 } prc_oci_spec;
 
 /*

@@ -343,9 +343,10 @@ const prc_cmd prc_cmds[] = {
           "SHA-256, version) and prints the plan: the exact argv run-oci executes\n"
           "(--pull=never, --network=none, read-only root, no capabilities,\n"
           "no-new-privileges, the invoking non-root UID:GID, memory without swap, cpus,\n"
-          "pids, nofile and nproc ulimits, the snapshot at /prc-snapshot as the working\n"
-          "directory, data at /prc-inputs/NAME, no environment, --rm, the manifest's\n"
-          "command) and plan_sha256 over its sealed, host-path-free form.\n"
+          "pids, a nofile ulimit and the user's own nproc ulimit, the snapshot at\n"
+          "/prc-snapshot as the working directory, data at /prc-inputs/NAME, no\n"
+          "environment, --rm, the manifest's command) and plan_sha256 over its sealed,\n"
+          "host-path-free form.\n"
           "Refuses to run as root.  docs/oci-runner.md.\n"
           "Exit: 0 planned; 1 refused input (manifest, data, ulimits); 2 usage;\n"
           "3 runtime or snapshot failure; 4 refused by policy (root).\n" },

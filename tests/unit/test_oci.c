@@ -81,7 +81,7 @@ static prc_oci_spec fake_spec(const prc_oci_runtime *rt, const prc_manifest *m)
 
 /*
  * .in: {"runtime":"docker"|"podman","manifest":{...},"snapshot_path","uid","gid",
- *       "host_nofile_max","data":[{"name","path","sha256","files","bytes"}]}
+ *       "host_nofile_max","host_nproc_max" (-1: unlimited),"data":[{"name","path","sha256","files","bytes"}]}
  * Everything else is fake_spec's.
  */
 static void golden_one(const char *dir, const char *base)
@@ -109,6 +109,10 @@ static void golden_one(const char *dir, const char *base)
                 s.gid = (uint32_t)json_integer_value(json_object_get(spec, "gid"));
         if (json_object_get(spec, "host_nofile_max"))
                 s.host_nofile_max = (uint64_t)json_integer_value(json_object_get(spec, "host_nofile_max"));
+        if (json_object_get(spec, "host_nproc_max")) {     /* -1: RLIM_INFINITY */
+                json_int_t v = json_integer_value(json_object_get(spec, "host_nproc_max"));
+                s.host_nproc_max = v < 0 ? UINT64_MAX : (uint64_t)v;
+        }
         const json_t *dl = json_object_get(spec, "data");
         prc_data_input d[4];
         memset(d, 0, sizeof(d));
@@ -234,7 +238,7 @@ static void test_oci__plan_carries_every_control(void)
                 "run", "--rm", "-i", "--pull=never", "--network=none", "--read-only", "--cap-drop=ALL",
                 "--security-opt=no-new-privileges", "--user=1000:1000", "--memory=67108864b",
                 "--memory-swap=67108864b", "--cpus=1.500", "--pids-limit=1", "--ulimit=nofile=64:64",
-                "--ulimit=nproc=33:33", "--workdir=/prc-snapshot", "--entrypoint=",
+                "--ulimit=nproc=96364:96364", "--workdir=/prc-snapshot", "--entrypoint=",
                 "127.0.0.1:5000/prc-test/good@sha256:1111111111111111111111111111111111111111111111111111111111111111",
                 "/adapter", "--jsonl",
         };
@@ -251,6 +255,39 @@ static void test_oci__plan_carries_every_control(void)
         prc_manifest_free(m);
 }
 
+/*
+ * nproc is the invoking user's own hard limit, whatever pids says: the kernel
+ * counts every task of that uid on the host against it, so anything lower let
+ * unrelated processes of the user fail the container's start (EAGAIN).  An
+ * unlimited user gets no --ulimit=nproc and no limits.nproc.
+ */
+static void test_oci__nproc_is_the_users_own_limit(void)
+{
+        prc_err err = {0};
+        prc_manifest *m = manifest();
+        prc_oci_runtime rt = fake_runtime(PRC_OCI_DOCKER);
+        prc_oci_spec s = fake_spec(&rt, m);
+        s.host_nproc_max = 32;  /* below the old pids + 32 = 33: planned, not refused */
+        json_t *p = prc_oci_plan(&s, &err);
+        T_NOERR(err);
+        T_ASSERT(argv_has(p, "--pids-limit=1"));
+        T_ASSERT(argv_has(p, "--ulimit=nproc=32:32"));
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(p, "limits"), "nproc")), 32);
+        T_EQ_INT(json_integer_value(json_object_get(json_object_get(json_object_get(p, "sealed"), "limits"),
+                                                    "nproc")), 32);
+        json_decref(p);
+        s.host_nproc_max = UINT64_MAX;
+        p = prc_oci_plan(&s, &err);
+        T_NOERR(err);
+        const json_t *argv = json_object_get(p, "argv");
+        for (size_t i = 0; i < json_array_size(argv); i++)
+                T_ASSERT(strncmp(json_string_value(json_array_get(argv, i)), "--ulimit=nproc", 14) != 0);
+        T_ASSERT(json_object_get(json_object_get(p, "limits"), "nproc") == NULL);
+        T_ASSERT(json_object_get(json_object_get(p, "limits"), "pids") != NULL);
+        json_decref(p);
+        prc_manifest_free(m);
+}
+
 static void test_oci__plan_refuses_ulimits_above_the_host_and_root(void)
 {
         prc_err err = {0};
@@ -258,11 +295,6 @@ static void test_oci__plan_refuses_ulimits_above_the_host_and_root(void)
         prc_oci_runtime rt = fake_runtime(PRC_OCI_DOCKER);
         prc_oci_spec s = fake_spec(&rt, m);
         s.host_nofile_max = 63;
-        T_ASSERT(prc_oci_plan(&s, &err) == NULL);
-        T_ERR(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST);
-        prc_err_init(&err);
-        s = fake_spec(&rt, m);
-        s.host_nproc_max = 32;  /* generic pids 1 + headroom 32 = 33 */
         T_ASSERT(prc_oci_plan(&s, &err) == NULL);
         T_ERR(err, PRC_E_OCI_ULIMIT_EXCEEDS_HOST);
         prc_err_init(&err);
@@ -674,6 +706,7 @@ static const prc_test tests[] = {
         T(test_oci__golden_plans),
         T(test_oci__plan_is_pure_and_its_digest_ignores_host_paths),
         T(test_oci__plan_carries_every_control),
+        T(test_oci__nproc_is_the_users_own_limit),
         T(test_oci__plan_refuses_ulimits_above_the_host_and_root),
         T(test_oci__limit_reports_decide_enforcement),
         T(test_oci__runtime_kind_parses_only_docker_and_podman),
