@@ -9,6 +9,8 @@
 # fifth of Trivy's.  Nothing here asserts a time.
 #
 #   bash bench/sbom.sh            (SBOM_BENCH_RUNS=5 rounds; SBOM_BENCH_TOOLS="prc trivy cdxgen";
+#                                  SBOM_BENCH_PRC_BASE=FILE: another prc binary, the tool "prc-base" (put it in
+#                                  SBOM_BENCH_TOOLS), e.g. main's build beside a branch's, in the same rounds;
 #                                  SBOM_BENCH_CDXGEN_RUNS=N: cdxgen in the first N rounds only, where
 #                                  one cdxgen run takes minutes; the table says how many runs each median has)
 #
@@ -48,6 +50,12 @@ OUT=$(pwd)/build/bench/sbom
 mkdir -p "$OUT"
 # The binary this run measures (a rebuild during the run does not change it; the worker is this file too).
 cp build/prc "$OUT/prc-under-test"
+case " $TOOLS " in
+*" prc-base "*)
+        [ -x "${SBOM_BENCH_PRC_BASE:-}" ] || { echo "sbom: prc-base needs SBOM_BENCH_PRC_BASE=FILE (a prc binary)"; exit 1; }
+        cp "$SBOM_BENCH_PRC_BASE" "$OUT/prc-base"
+        ;;
+esac
 
 # run TOOL ROUND: one run; appends "TOOL WALL_S PEAK_KIB EXIT" to $OUT/samples.
 run() {
@@ -56,6 +64,8 @@ run() {
         case $tool in
         prc) unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" "$OUT/prc-under-test" sbom --target "$TREE" --output "$out" \
                         >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;
+        prc-base) unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" "$OUT/prc-base" sbom --target "$TREE" \
+                        --output "$out" >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;
         trivy) unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" "$TRIVY" fs --offline-scan --skip-db-update \
                         --cache-dir "$OUT/trivy-cache" --format cyclonedx --output "$out" "$TREE" \
                         >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;

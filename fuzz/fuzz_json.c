@@ -4,7 +4,11 @@
  * error, never both or neither); a parsed document is writable as canonical
  * JSON, or fails not-canonical only when floats were allowed; the canonical
  * form parses again and is a fixed point; a nodes-limit refusal is real
- * (the tree built without that limit is too big).  Seeds: fuzz/corpus/json/.
+ * (the tree built without that limit is too big); and the reader's fast
+ * path changes nothing: prc_json_parse and the jansson path
+ * (prc_json_parse_jansson) give the same tree, member order and integer
+ * and real bits included, or the same refusal (class, offset, line,
+ * column, pointer, message).  Seeds: fuzz/corpus/json/.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +61,67 @@ static void check_nodes_refusal(const uint8_t *p, size_t n, unsigned flags)
         json_decref(v);
 }
 
+/* The same tree: types, values, string bytes and member order. */
+static bool same(const json_t *a, const json_t *b)
+{
+        if (json_typeof(a) != json_typeof(b))
+                return false;
+        switch (json_typeof(a)) {
+        case JSON_STRING:
+                return json_string_length(a) == json_string_length(b) &&
+                       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+        case JSON_INTEGER:
+                return json_integer_value(a) == json_integer_value(b);
+        case JSON_REAL: {
+                double x = json_real_value(a), y = json_real_value(b);
+                return memcmp(&x, &y, sizeof(x)) == 0;
+        }
+        case JSON_ARRAY:
+                if (json_array_size(a) != json_array_size(b))
+                        return false;
+                for (size_t i = 0; i < json_array_size(a); i++)
+                        if (!same(json_array_get(a, i), json_array_get(b, i)))
+                                return false;
+                return true;
+        case JSON_OBJECT: {
+                void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+                if (json_object_size(a) != json_object_size(b))
+                        return false;
+                for (; ia != NULL && ib != NULL;
+                     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib)) {
+                        size_t ka = json_object_iter_key_len(ia), kb = json_object_iter_key_len(ib);
+                        if (ka != kb || memcmp(json_object_iter_key(ia), json_object_iter_key(ib), ka) != 0 ||
+                            !same(json_object_iter_value(ia), json_object_iter_value(ib)))
+                                return false;
+                }
+                return ia == NULL && ib == NULL;
+        }
+        default:
+                return true;    /* true, false, null */
+        }
+}
+
+/* The fast path and the jansson path agree on p[0..n) under lim and flags. */
+static void check_paths(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags)
+{
+        prc_err ef, ej;
+        json_t *vf, *vj;
+
+        prc_err_init(&ef);
+        prc_err_init(&ej);
+        vf = prc_json_parse(p, n, lim, flags, &ef);
+        vj = prc_json_parse_jansson(p, n, lim, flags, &ej);
+        if ((vf == NULL) != (vj == NULL))
+                __builtin_trap();
+        if (vf == NULL && (ef.cls != ej.cls || ef.off != ej.off || ef.line != ej.line || ef.col != ej.col ||
+                           strcmp(ef.ptr, ej.ptr) != 0 || strcmp(ef.msg, ej.msg) != 0))
+                __builtin_trap();
+        if (vf != NULL && !same(vf, vj))
+                __builtin_trap();
+        json_decref(vf);
+        json_decref(vj);
+}
+
 static void one(const uint8_t *p, size_t n, unsigned flags)
 {
         prc_err err, e2;
@@ -95,7 +160,14 @@ out:
 
 PRC_FUZZ_TARGET(json)
 {
+        static const unsigned modes[] = { 0, PRC_JSON_ALLOW_FLOAT,
+                                          PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT | PRC_JSON_ALLOW_NUL };
+
         one(p, n, 0);
         one(p, n, PRC_JSON_ALLOW_FLOAT);
+        for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+                check_paths(p, n, &prc_limits_fuzz, modes[i]);
+                check_paths(p, n, &prc_limits_default, modes[i]);
+        }
         return 0;
 }

@@ -425,6 +425,15 @@ static void jalloc_install(void)
         json_set_alloc_funcs(jalloc, jfree);
 }
 
+static void (*jmark)(prc_json_mark *);        /* prc_json_alloc_rewind_hooks */
+static void (*jrewind)(const prc_json_mark *);
+
+void prc_json_alloc_rewind_hooks(void (*mark)(prc_json_mark *m), void (*rewind)(const prc_json_mark *m))
+{
+        jmark = mark;
+        jrewind = rewind;
+}
+
 void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *))
 {
         (void)pthread_once(&jalloc_once, jalloc_install);
@@ -450,7 +459,336 @@ bool prc_json_alloc_guard_failed(void)
         return jalloc_failed;
 }
 
-json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+/*
+ * The fast path.  jansson's reader spends most of a lockfile's extraction
+ * (a callback per byte, a second pass per string, a lookup per key for
+ * duplicates), and the pre-scan and the tree walk read everything twice
+ * more.  This one-pass reader builds the same jansson tree from the bytes
+ * in place, checking every rule of the strict reader as it goes.  It only
+ * ever accepts: on anything it does not take for certain (any refusal,
+ * and also every real, every integer outside the safe range, every \u0000)
+ * it bails, and prc_json_parse runs the jansson path from the start, so
+ * every refusal keeps its class, offset, line and pointer, and a document
+ * this path accepts is one the jansson path accepts as the same tree
+ * (fuzz/fuzz_json.c checks that on every input).
+ */
+enum fp_rc { FP_OK, FP_BAIL, FP_OOM };
+
+struct fp {
+        const uint8_t    *p, *end;      /* the cursor and the input's end */
+        const prc_limits *lim;
+        uint32_t          depth_max;
+        uint64_t          nodes;
+        char             *scratch;      /* owned: unescaped strings, used as a stack (offsets) */
+        size_t            slen, scap;
+};
+
+/* Bytes a string's scan stops at: the quote, a backslash, controls and every non-ASCII byte. */
+static const uint8_t fp_stop[256] = {
+        [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
+};
+
+static void fp_ws(struct fp *f)
+{
+        while (f->p < f->end && (*f->p == ' ' || *f->p == '\n' || *f->p == '\t' || *f->p == '\r'))
+                f->p++;
+}
+
+static enum fp_rc fp_scratch_put(struct fp *f, const void *b, size_t k)
+{
+        if (k == 0)
+                return FP_OK;   /* memcpy from or to NULL is undefined even for 0 bytes */
+        if (f->scap - f->slen < k) {
+                size_t cap = f->scap ? f->scap : 256;
+                char *q;
+
+                while (cap - f->slen < k)
+                        cap *= 2;
+                q = prc_realloc(f->scratch, cap);
+                if (q == NULL)
+                        return FP_OOM;
+                f->scratch = q;
+                f->scap = cap;
+        }
+        memcpy(f->scratch + f->slen, b, k);
+        f->slen += k;
+        return FP_OK;
+}
+
+/*
+ * The string at f->p (after its opening quote), up to its closing quote.
+ * Without escapes *out points into the input; with them, into the scratch
+ * stack at *soff (the caller pops it).  Valid UTF-8, no control byte, no
+ * \u0000, no lone surrogate; at most scalar_max bytes once unescaped.
+ */
+static enum fp_rc fp_string(struct fp *f, const char **out, size_t *out_len, size_t *soff)
+{
+        const uint8_t *run = f->p;
+        bool esc = false;
+        enum fp_rc rc;
+
+        *soff = f->slen;
+        for (;;) {
+                const uint8_t *q = f->p;
+                uint32_t cp;
+                size_t k;
+
+                while (q < f->end && !fp_stop[*q])
+                        q++;
+                f->p = q;
+                if (q >= f->end)
+                        return FP_BAIL;
+                if (*q == '"')
+                        break;
+                if (*q >= 0x80) {
+                        k = prc_utf8_decode(q, (size_t)(f->end - q), &cp);
+                        if (k == 0)
+                                return FP_BAIL;
+                        f->p = q + k;
+                        continue;
+                }
+                if (*q != '\\')
+                        return FP_BAIL;         /* a control byte */
+                /* An escape: what came before it goes to the scratch stack, then its value. */
+                esc = true;
+                if ((rc = fp_scratch_put(f, run, (size_t)(q - run))) != FP_OK)
+                        return rc;
+                if (q + 1 >= f->end)
+                        return FP_BAIL;
+                switch (q[1]) {
+                case '"': case '\\': case '/': cp = q[1]; break;
+                case 'b': cp = '\b'; break;
+                case 'f': cp = '\f'; break;
+                case 'n': cp = '\n'; break;
+                case 'r': cp = '\r'; break;
+                case 't': cp = '\t'; break;
+                case 'u': {
+                        long hi = prc_json_hex4(q + 2, (size_t)(f->end - (q + 2))), lo;
+
+                        if (hi <= 0 || (hi >= 0xDC00 && hi < 0xE000))
+                                return FP_BAIL;         /* \u0000 (the jansson path decides), a lone low half */
+                        cp = (uint32_t)hi;
+                        if (hi >= 0xD800 && hi < 0xDC00) {
+                                if (f->end - (q + 6) < 6 || q[6] != '\\' || q[7] != 'u')
+                                        return FP_BAIL;
+                                lo = prc_json_hex4(q + 8, (size_t)(f->end - (q + 8)));
+                                if (lo < 0xDC00 || lo >= 0xE000)
+                                        return FP_BAIL;
+                                cp = 0x10000 + (((uint32_t)hi - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                                q += 6;
+                        }
+                        q += 4;
+                        break;
+                }
+                default:
+                        return FP_BAIL;
+                }
+                {
+                        uint8_t enc[4];
+
+                        k = prc_utf8_encode(cp, enc);
+                        if ((rc = fp_scratch_put(f, enc, k)) != FP_OK)
+                                return rc;
+                }
+                f->p = q + 2;
+                run = f->p;
+        }
+        if (esc) {
+                if ((rc = fp_scratch_put(f, run, (size_t)(f->p - run))) != FP_OK)
+                        return rc;
+                *out_len = f->slen - *soff;
+                *out = NULL;            /* the caller reads it from the scratch stack (it may move) */
+        } else {
+                *out = (const char *)run;
+                *out_len = (size_t)(f->p - run);
+        }
+        f->p++;                 /* the closing quote */
+        return *out_len > f->lim->scalar_max ? FP_BAIL : FP_OK;
+}
+
+/* An integer in the safe range, as jansson writes it ("-0" is 0); anything else bails. */
+static enum fp_rc fp_number(struct fp *f, json_t **out)
+{
+        const uint8_t *q = f->p;
+        bool neg = q < f->end && *q == '-';
+        uint64_t v = 0;
+        size_t digits = 0;
+
+        q += neg;
+        if (q >= f->end || *q < '0' || *q > '9')
+                return FP_BAIL;
+        if (*q == '0') {
+                q++;
+        } else {
+                /* 16 digits hold 2^53 - 1; a longer one bails before it can overflow. */
+                for (; q < f->end && *q >= '0' && *q <= '9'; q++)
+                        if (++digits > 16)
+                                return FP_BAIL;
+                        else
+                                v = v * 10 + (uint64_t)(*q - '0');
+        }
+        if (v > PRC_SAFE_INT_MAX || (q < f->end && (*q == '.' || *q == 'e' || *q == 'E' || (*q >= '0' && *q <= '9'))))
+                return FP_BAIL;
+        f->p = q;
+        *out = json_integer(neg ? -(json_int_t)v : (json_int_t)v);
+        return *out != NULL ? FP_OK : FP_OOM;
+}
+
+static enum fp_rc fp_value(struct fp *f, uint32_t depth, json_t **out);
+
+static enum fp_rc fp_array(struct fp *f, uint32_t depth, json_t *a)
+{
+        enum fp_rc rc;
+
+        fp_ws(f);
+        if (f->p < f->end && *f->p == ']') {
+                f->p++;
+                return FP_OK;
+        }
+        for (;;) {
+                json_t *e;
+
+                if ((rc = fp_value(f, depth, &e)) != FP_OK)
+                        return rc;
+                if (json_array_append_new(a, e) != 0)
+                        return FP_OOM;
+                fp_ws(f);
+                if (f->p >= f->end)
+                        return FP_BAIL;
+                if (*f->p == ']') {
+                        f->p++;
+                        return FP_OK;
+                }
+                if (*f->p++ != ',')
+                        return FP_BAIL;
+                fp_ws(f);
+        }
+}
+
+static enum fp_rc fp_object(struct fp *f, uint32_t depth, json_t *o)
+{
+        enum fp_rc rc;
+
+        fp_ws(f);
+        if (f->p < f->end && *f->p == '}') {
+                f->p++;
+                return FP_OK;
+        }
+        for (;;) {
+                const char *k;
+                size_t klen, soff, size = json_object_size(o);
+                json_t *e;
+
+                if (f->p >= f->end || *f->p != '"')
+                        return FP_BAIL;
+                f->p++;
+                if ((rc = fp_string(f, &k, &klen, &soff)) != FP_OK)
+                        return rc;
+                fp_ws(f);
+                if (f->p >= f->end || *f->p++ != ':')
+                        return FP_BAIL;
+                fp_ws(f);
+                if ((rc = fp_value(f, depth, &e)) != FP_OK)
+                        return rc;
+                /* An unescaped key sits on the scratch stack below whatever the value pushed. */
+                if (json_object_setn_new_nocheck(o, k != NULL ? k : f->scratch + soff, klen, e) != 0)
+                        return FP_OOM;
+                f->slen = soff;
+                /* A key seen before replaces its value and leaves the size: a duplicate. */
+                if (json_object_size(o) == size || json_object_size(o) > f->lim->keys_max)
+                        return FP_BAIL;
+                fp_ws(f);
+                if (f->p >= f->end)
+                        return FP_BAIL;
+                if (*f->p == '}') {
+                        f->p++;
+                        return FP_OK;
+                }
+                if (*f->p++ != ',')
+                        return FP_BAIL;
+                fp_ws(f);
+        }
+}
+
+static enum fp_rc fp_literal(struct fp *f, const char *lit, size_t k, json_t *v, json_t **out)
+{
+        if ((size_t)(f->end - f->p) < k || memcmp(f->p, lit, k) != 0)
+                return FP_BAIL;
+        f->p += k;
+        *out = v;
+        return FP_OK;
+}
+
+/* One value at f->p (no whitespace before it); *out is a new reference on FP_OK only. */
+static enum fp_rc fp_value(struct fp *f, uint32_t depth, json_t **out)
+{
+        const char *s;
+        size_t len, soff;
+        enum fp_rc rc;
+        json_t *c;
+
+        if (++f->nodes > f->lim->nodes_max || f->p >= f->end)
+                return FP_BAIL;
+        switch (*f->p) {
+        case '"':
+                f->p++;
+                if ((rc = fp_string(f, &s, &len, &soff)) != FP_OK)
+                        return rc;
+                *out = json_stringn_nocheck(s != NULL ? s : f->scratch + soff, len);
+                f->slen = soff;
+                return *out != NULL ? FP_OK : FP_OOM;
+        case '[':
+        case '{':
+                if (depth >= f->depth_max)
+                        return FP_BAIL;
+                c = *f->p == '[' ? json_array() : json_object();
+                if (c == NULL)
+                        return FP_OOM;
+                f->p++;
+                rc = json_is_array(c) ? fp_array(f, depth + 1, c) : fp_object(f, depth + 1, c);
+                if (rc != FP_OK) {
+                        json_decref(c);
+                        return rc;
+                }
+                *out = c;
+                return FP_OK;
+        case 't':
+                return fp_literal(f, "true", 4, json_true(), out);
+        case 'f':
+                return fp_literal(f, "false", 5, json_false(), out);
+        case 'n':
+                return fp_literal(f, "null", 4, json_null(), out);
+        default:
+                return fp_number(f, out);
+        }
+}
+
+static enum fp_rc fast_parse(const uint8_t *p, size_t n, const prc_limits *lim, json_t **out)
+{
+        struct fp f = { .p = p, .end = p + n, .lim = lim };
+        enum fp_rc rc;
+        json_t *v = NULL;
+
+        /* jansson's own nesting bound is JSON_PARSER_MAX_DEPTH; "[]" is depth 1, as in the pre-scan. */
+        f.depth_max = lim->depth_max < JSON_PARSER_MAX_DEPTH ? lim->depth_max : JSON_PARSER_MAX_DEPTH;
+        fp_ws(&f);
+        rc = fp_value(&f, 0, &v);
+        if (rc == FP_OK) {
+                fp_ws(&f);
+                if (f.p != f.end)
+                        rc = FP_BAIL;
+        }
+        free(f.scratch);
+        if (rc != FP_OK) {
+                json_decref(v);
+                return rc;
+        }
+        *out = v;
+        return FP_OK;
+}
+
+/* The jansson path: pre-scan, json_loadb, the tree walk.  Every refusal is decided here. */
+static json_t *parse_jansson(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
         json_error_t je;
         json_t *v;
@@ -494,6 +832,42 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
                 return NULL;
         }
         return v;
+}
+
+json_t *prc_json_parse_jansson(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+{
+        return parse_jansson(p, n, lim, flags, err);
+}
+
+json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+{
+        json_t *v = NULL;
+        size_t bad;
+        enum fp_rc rc;
+        prc_json_mark m = { 0 };
+        bool marked = jmark != NULL && jrewind != NULL;
+
+        if (n > lim->input_max)
+                return parse_jansson(p, n, lim, flags, err);
+        prc_json_alloc_guard_begin();
+        if (marked)
+                jmark(&m);
+        rc = fast_parse(n ? p : (const uint8_t *)"", n, lim, &v);
+        if (rc == FP_OK && !prc_json_alloc_guard_failed())
+                return v;
+        json_decref(v);
+        /* Nothing of the fast path's tree is alive: its memory goes back before the jansson path builds. */
+        if (marked)
+                jrewind(&m);
+        if (rc == FP_BAIL && !prc_json_alloc_guard_failed())
+                return parse_jansson(p, n, lim, flags, err);
+        /* Out of memory: the jansson path's answer, whose checks before its first allocation come first. */
+        if (!prc_utf8_valid(p, n, &bad))
+                return prc_err_at(err, PRC_E_INVALID_UTF8, bad, "invalid UTF-8 at byte %zu", bad), NULL;
+        if (!prescan(p, n, lim, err))
+                return NULL;
+        prc_err_oom(err, "a JSON document");
+        return NULL;
 }
 
 /*

@@ -36,6 +36,14 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
         PRC_MUST_CHECK;
 
 /*
+ * prc_json_parse without its fast path: the same answer for every input
+ * (prc_json_parse falls back to this for every refusal), only slower.  For
+ * the differential fuzzer and tests.
+ */
+json_t *prc_json_parse_jansson(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
+        PRC_MUST_CHECK;
+
+/*
  * Check that a parsed tree stays within lim and flags (the post-parse half
  * of prc_json_parse; exported for documents built by other loaders).
  */
@@ -88,6 +96,20 @@ bool prc_json_alloc_guard_failed(void);
  * per-request arena (content/worker.c) before it builds any tree.
  */
 void prc_json_alloc_backend(void *(*alloc)(size_t), void (*release)(void *));
+/*
+ * For a backend whose free is a no-op (the worker's arena): a place in it,
+ * and giving back everything allocated after that place at once.
+ * prc_json_parse marks before its fast path and rewinds when the fast path
+ * gives up, after dropping its tree, so the jansson path that follows does
+ * not need room for two trees.  Set both with the backend (NULL, NULL:
+ * none); single-threaded use only, like the backend itself.
+ */
+typedef struct prc_json_mark {
+        void    *block;
+        size_t   used;
+        uint64_t seq;
+} prc_json_mark;
+void prc_json_alloc_rewind_hooks(void (*mark)(prc_json_mark *m), void (*rewind)(const prc_json_mark *m));
 
 /* The value of the four hex digits of a \u escape at p (avail bytes readable, no NUL needed), or -1. */
 long prc_json_hex4(const uint8_t *p, size_t avail);

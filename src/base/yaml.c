@@ -45,8 +45,8 @@ typedef struct anchor {
 typedef struct frame {
         json_t   *v;            /* owned: the array, or the object of explicit keys */
         json_t   *srcs;         /* owned: merge sources (objects) in order, or NULL */
-        char     *key;          /* owned: the pending key, NUL-terminated */
-        size_t    klen;
+        char     *key;          /* owned: the pending key, NUL-terminated; the buffer outlives the frame */
+        size_t    klen, kcap;   /* kcap: the buffer's size, kept for the next mapping at this depth */
         uint64_t  nodes;        /* nodes this collection stands for so far */
         long      anchor;       /* index into composer.anchors, or -1 */
         bool      map;
@@ -66,14 +66,17 @@ typedef struct frame {
 typedef struct pos_ent {
         uint32_t  parent;       /* id of the parent collection, 0 for the root */
         uint32_t  index;        /* sequence index (mapping members: 0) */
-        char     *key;          /* owned: mapping member key, NULL in a sequence */
+        size_t    koff;         /* mapping member: its key at keys + koff (NUL-terminated) */
         size_t    klen;
+        bool      has_key;      /* false in a sequence */
         prc_yaml_at at;
 } pos_ent;
 
 struct prc_yaml_pos {
         pos_ent  *e;            /* owned; id i is e[i - 1] */
         size_t    n, cap;
+        char     *keys;         /* owned: every member key, one arena (no allocation per node) */
+        size_t    kused, kcap;
         uint32_t *slots;        /* owned: open hash of id, 0 = empty */
         size_t    scap;
 };
@@ -615,12 +618,11 @@ static json_t *scalar_json(composer *c, const char *s, size_t n, enum rkind k, i
  * YAML are equal here and collide as duplicates; every other scalar key,
  * floats included, is its text as written.
  */
-static bool key_text(composer *c, const char *s, size_t n, enum rkind k, int64_t iv, char **out, size_t *out_len)
+static bool key_text(composer *c, frame *f, const char *s, size_t n, enum rkind k, int64_t iv)
 {
         char num[32];
         const char *src = s;
         size_t len = n;
-        char *p;
 
         switch (k) {
         case R_NULL:
@@ -641,36 +643,41 @@ static bool key_text(composer *c, const char *s, size_t n, enum rkind k, int64_t
         }
         if (src != s)
                 len = strlen(src);
-        p = malloc(len + 1);
-        if (p == NULL)
-                return oom(c, "a key");
+        /* The frame's buffer serves every key of the mapping (and of later ones at its depth). */
+        if (len + 1 > f->kcap) {
+                size_t ncap = f->kcap * 2 > len + 1 ? f->kcap * 2 : len + 1 < 64 ? 64 : len + 1;
+                char *nk = realloc(f->key, ncap);
+                if (nk == NULL)
+                        return oom(c, "a key");
+                f->key = nk;
+                f->kcap = ncap;
+        }
         if (len > 0)
-                memcpy(p, src, len);
-        p[len] = '\0';
-        *out = p;
-        *out_len = len;
+                memcpy(f->key, src, len);
+        f->key[len] = '\0';
+        f->klen = len;
         return true;
 }
 
 /* The key for an aliased node: scalars as above, collections refused. */
-static bool key_from_value(composer *c, const json_t *v, char **out, size_t *out_len)
+static bool key_from_value(composer *c, frame *f, const json_t *v)
 {
         char num[40];
 
         switch (json_typeof(v)) {
         case JSON_STRING:
-                return key_text(c, json_string_value(v), json_string_length(v), R_STR, 0, out, out_len);
+                return key_text(c, f, json_string_value(v), json_string_length(v), R_STR, 0);
         case JSON_INTEGER:
-                return key_text(c, "", 0, R_INT, (int64_t)json_integer_value(v), out, out_len);
+                return key_text(c, f, "", 0, R_INT, (int64_t)json_integer_value(v));
         case JSON_TRUE:
-                return key_text(c, "", 0, R_TRUE, 0, out, out_len);
+                return key_text(c, f, "", 0, R_TRUE, 0);
         case JSON_FALSE:
-                return key_text(c, "", 0, R_FALSE, 0, out, out_len);
+                return key_text(c, f, "", 0, R_FALSE, 0);
         case JSON_NULL:
-                return key_text(c, "", 0, R_NULL, 0, out, out_len);
+                return key_text(c, f, "", 0, R_NULL, 0);
         case JSON_REAL:
                 snprintf(num, sizeof(num), "%.17g", json_real_value(v));
-                return key_text(c, num, strlen(num), R_STR, 0, out, out_len);
+                return key_text(c, f, num, strlen(num), R_STR, 0);
         default:
                 return fail(c, PRC_E_YAML_COMPLEX_KEY, "an alias to a collection used as a mapping key");
         }
@@ -690,12 +697,17 @@ static bool awaiting_key(composer *c)
         return f != NULL && f->map && !f->have_key;
 }
 
+/* Drop a frame's values; its key buffer stays with the stack slot for the next mapping at this depth. */
 static void frame_clear(frame *f)
 {
+        char *key = f->key;
+        size_t kcap = f->kcap;
+
         json_decref(f->v);
         json_decref(f->srcs);
-        free(f->key);
         memset(f, 0, sizeof(*f));
+        f->key = key;
+        f->kcap = kcap;
 }
 
 /* ---- positions (prc_yaml_load_pos) -------------------------------------- */
@@ -713,11 +725,12 @@ static uint64_t pos_hash(uint32_t parent, uint32_t index, const char *key, size_
         return h;
 }
 
-static bool pos_same(const pos_ent *e, uint32_t parent, uint32_t index, const char *key, size_t klen)
+static bool pos_same(const prc_yaml_pos *t, const pos_ent *e, uint32_t parent, uint32_t index, const char *key,
+                     size_t klen)
 {
-        if (e->parent != parent || e->index != index || (e->key == NULL) != (key == NULL))
+        if (e->parent != parent || e->index != index || e->has_key != (key != NULL))
                 return false;
-        return key == NULL || (e->klen == klen && memcmp(e->key, key, klen) == 0);
+        return key == NULL || (e->klen == klen && memcmp(t->keys + e->koff, key, klen) == 0);
 }
 
 static size_t pos_slot(const prc_yaml_pos *t, uint32_t parent, uint32_t index, const char *key, size_t klen)
@@ -725,9 +738,31 @@ static size_t pos_slot(const prc_yaml_pos *t, uint32_t parent, uint32_t index, c
         size_t i = (size_t)pos_hash(parent, index, key, klen) & (t->scap - 1);
 
         for (; t->slots[i] != 0; i = (i + 1) & (t->scap - 1))
-                if (pos_same(&t->e[t->slots[i] - 1], parent, index, key, klen))
+                if (pos_same(t, &t->e[t->slots[i] - 1], parent, index, key, klen))
                         break;
         return i;
+}
+
+/* Copy a member key into the table's arena (its offset through out). */
+static bool pos_keep_key(composer *c, const char *key, size_t klen, size_t *out)
+{
+        prc_yaml_pos *t = c->pos;
+
+        if (klen + 1 > t->kcap - t->kused) {
+                size_t ncap = t->kcap ? t->kcap : 1024;
+                char *nk;
+                while (klen + 1 > ncap - t->kused)
+                        ncap *= 2;
+                nk = realloc(t->keys, ncap);
+                if (nk == NULL)
+                        return oom(c, "the position table");
+                t->keys = nk;
+                t->kcap = ncap;
+        }
+        memcpy(t->keys + t->kused, key, klen + 1);
+        *out = t->kused;
+        t->kused += klen + 1;
+        return true;
 }
 
 /*
@@ -765,7 +800,7 @@ static bool pos_add(composer *c, int style, uint32_t *out_id)
                 t->scap = ncap;
                 for (size_t j = 0; j < t->n; j++) {
                         const pos_ent *o = &t->e[j];
-                        slot = pos_slot(t, o->parent, o->index, o->key, o->klen);
+                        slot = pos_slot(t, o->parent, o->index, o->has_key ? t->keys + o->koff : NULL, o->klen);
                         t->slots[slot] = (uint32_t)j + 1;
                 }
         }
@@ -774,11 +809,10 @@ static bool pos_add(composer *c, int style, uint32_t *out_id)
         if (f != NULL) {
                 e->parent = f->pid;
                 if (f->map) {
+                        if (!pos_keep_key(c, f->key, f->klen, &e->koff))
+                                return false;
                         e->klen = f->klen;
-                        e->key = malloc(f->klen + 1);
-                        if (e->key == NULL)
-                                return oom(c, "the position table");
-                        memcpy(e->key, f->key, f->klen + 1);
+                        e->has_key = true;
                         e->at.key_line = f->key_line;
                         e->at.key_col = f->key_col;
                 } else {
@@ -790,7 +824,7 @@ static bool pos_add(composer *c, int style, uint32_t *out_id)
         e->at.style = style;
         t->n++;
         /* A later node under the same parent and key (a merge source never is one) replaces the earlier. */
-        slot = pos_slot(t, e->parent, e->index, e->key, e->klen);
+        slot = pos_slot(t, e->parent, e->index, e->has_key ? t->keys + e->koff : NULL, e->klen);
         t->slots[slot] = (uint32_t)t->n;
         *out_id = (uint32_t)t->n;
         return true;
@@ -826,8 +860,7 @@ void prc_yaml_pos_free(prc_yaml_pos *t)
 {
         if (t == NULL)
                 return;
-        for (size_t i = 0; i < t->n; i++)
-                free(t->e[i].key);
+        free(t->keys);
         free(t->e);
         free(t->slots);
         free(t);
@@ -868,24 +901,19 @@ bool prc_yaml_pos_get(const prc_yaml_pos *t, uint32_t id, prc_yaml_at *out)
         return true;
 }
 
-/* Take a key for the top mapping (key: owned, transfers). */
-static bool take_key(composer *c, char *key, size_t klen, bool merge)
+/* Take the key key_text left in the top mapping's buffer. */
+static bool take_key(composer *c, bool merge)
 {
         frame *f = top(c);
-        size_t chars = 0;
+        const char *key = f->key;
+        size_t chars = 0, klen = f->klen;
 
         for (size_t i = 0; i < klen; i++)
                 chars += ((uint8_t)key[i] & 0xc0) != 0x80;
-        if (chars > KEY_CHARS_MAX) {
-                free(key);
+        if (chars > KEY_CHARS_MAX)
                 return fail(c, PRC_E_SCALAR_LIMIT, "key longer than %d characters", KEY_CHARS_MAX);
-        }
-        if (memchr(key, '\0', klen) != NULL) {
-                free(key);
+        if (memchr(key, '\0', klen) != NULL)
                 return fail(c, PRC_E_NUL_BYTE, "key contains a NUL character");
-        }
-        f->key = key;
-        f->klen = klen;
         f->have_key = true;
         f->merge_key = merge;
         if (merge) {
@@ -962,12 +990,11 @@ static bool deliver(composer *c, json_t *v, uint64_t nodes)
                 json_decref(v);
                 f->nodes += 1;
         } else {
-                if (json_object_setn_new(f->v, f->key, f->klen, v) != 0)
+                /* The key is valid UTF-8: its scalar was checked, or it is a number's or a string value's text. */
+                if (json_object_setn_new_nocheck(f->v, f->key, f->klen, v) != 0)
                         return oom(c, "a mapping");
                 f->nodes += 1 + nodes;
         }
-        free(f->key);
-        f->key = NULL;
         f->klen = 0;
         f->have_key = false;
         f->merge_key = false;
@@ -1061,11 +1088,12 @@ static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_toke
                 frame *ns = realloc(c->stack, (size_t)ncap * sizeof(*ns));
                 if (ns == NULL)
                         return oom(c, "the nesting stack");
+                memset(ns + c->stack_cap, 0, (size_t)(ncap - c->stack_cap) * sizeof(*ns));
                 c->stack = ns;
                 c->stack_cap = ncap;
         }
         f = &c->stack[c->depth];
-        memset(f, 0, sizeof(*f));
+        frame_clear(f);         /* an empty slot, or one a finished collection left (its key buffer kept) */
         f->anchor = -1;
         f->map = map;
         f->nodes = 1;
@@ -1135,8 +1163,6 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
         if (sd->anchor != NULL && !anchor_define(c, sd->anchor, &anc))
                 return false;
         if (awaiting_key(c)) {
-                char *key;
-                size_t klen;
                 bool merge = style == FYSS_PLAIN && sd->tag == NULL && n == 2 && memcmp(s, "<<", 2) == 0;
                 if (anc >= 0) {
                         v = scalar_json(c, s, n, k, iv);
@@ -1145,10 +1171,10 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
                         anchor_complete(c, anc, v, 1);
                         json_decref(v);
                 }
-                if (!key_text(c, s, n, k, iv, &key, &klen))
+                if (!key_text(c, top(c), s, n, k, iv))
                         return false;
                 pos_key(c);
-                return take_key(c, key, klen, merge);
+                return take_key(c, merge);
         }
         v = scalar_json(c, s, n, k, iv);
         if (v == NULL)
@@ -1187,12 +1213,10 @@ static bool on_alias(composer *c, struct fy_token *tok)
         if (!add_nodes(c, a->nodes))
                 return false;
         if (awaiting_key(c)) {
-                char *key;
-                size_t klen;
-                if (!key_from_value(c, a->v, &key, &klen))
+                if (!key_from_value(c, top(c), a->v))
                         return false;
                 pos_key(c);
-                return take_key(c, key, klen, false);
+                return take_key(c, false);
         }
         /* The alias itself has a place; the nodes it stands for keep none (callers use the alias's). */
         if (!pos_add(c, PRC_YAML_STYLE_ALIAS, &id))
@@ -1281,6 +1305,13 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
  * only at the very start (spec 5.2), and flow brackets neither nested nor
  * crowded on one line past what libfyaml can buffer cheaply.
  */
+/*
+ * Printable ASCII other than '[', '{', ',', ']' and '}', one bit per byte
+ * value below 0x80: bytes with nothing to check or count (most of a file),
+ * skipped with one test each.
+ */
+static const uint64_t plain_ascii[2] = { 0xffffefff00000000ULL, 0x57ffffffd7ffffffULL };
+
 static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
 {
         size_t i = 0;
@@ -1290,6 +1321,10 @@ static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
                 uint32_t cp;
                 size_t len;
 
+                while (i < n && p[i] < 0x80 && (plain_ascii[p[i] >> 6] >> (p[i] & 63) & 1))
+                        i++;
+                if (i == n)
+                        break;
                 if (p[i] >= 0x20 && p[i] < 0x7f) {
                         if (p[i] == '[' || p[i] == '{' || p[i] == ',') {
                                 if (++on_line > FLOW_SCAN_LINE_MAX)
@@ -1361,6 +1396,8 @@ static void composer_clear(composer *c)
 {
         while (c->depth > 0)
                 frame_clear(&c->stack[--c->depth]);
+        for (uint32_t i = 0; i < c->stack_cap; i++)
+                free(c->stack[i].key);
         free(c->stack);
         for (size_t i = 0; i < c->nanchors; i++) {
                 free(c->anchors[i].name);

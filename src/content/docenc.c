@@ -200,19 +200,41 @@ json_t *prc_docenc_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_e
 
 /* ---- binary encoding ---- */
 
-static bool ascii_only(const uint8_t *p, size_t n)
+/*
+ * One pass over a string or key, eight bytes at a time: is it all ASCII,
+ * and does it hold a NUL byte (the word trick: a byte is zero where
+ * (w - 0x01..01) & ~w has its top bit set).
+ */
+static void scan_text(const uint8_t *p, size_t n, bool *ascii, bool *nul)
 {
-        uint8_t acc = 0;
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        uint64_t acc = 0, zero = 0;
+        size_t i = 0;
+        uint8_t tail = 0, tz = 0;
 
-        for (size_t i = 0; i < n; i++)
-                acc |= p[i];
-        return acc < 0x80;
+        for (; i + 8 <= n; i += 8) {
+                uint64_t w;
+
+                memcpy(&w, p + i, 8);
+                acc |= w;
+                zero |= (w - ones) & ~w & highs;
+        }
+        for (; i < n; i++) {
+                tail |= p[i];
+                tz |= p[i] == 0;
+        }
+        *ascii = ((acc & highs) | (tail & 0x80)) == 0;
+        /* a borrow only crosses a byte that is zero, so a set bit is a zero byte or follows one */
+        *nul = zero != 0 || tz != 0;
 }
 
-/* Most strings are ASCII: one OR-loop instead of the decoder per byte. */
+/* Most strings are ASCII: one word-wide pass instead of the decoder per byte. */
 static bool utf8_ok(const uint8_t *p, size_t n, size_t *bad)
 {
-        return ascii_only(p, n) || prc_utf8_valid(p, n, bad);
+        bool ascii, nul;
+
+        scan_text(p, n, &ascii, &nul);
+        return ascii || prc_utf8_valid(p, n, bad);
 }
 
 /*
@@ -261,9 +283,12 @@ static bool bin_text(struct binw *w, int tag, bool key, const char *s, size_t n,
 {
         if (n > UINT32_MAX)
                 return prc_err_set(err, PRC_E_BUFFER_LIMIT, "string of %zu bytes does not fit the encoding", n);
-        if (!utf8_ok((const uint8_t *)s, n, NULL))
+        bool ascii, nul;
+
+        scan_text((const uint8_t *)s, n, &ascii, &nul);
+        if (!ascii && !prc_utf8_valid((const uint8_t *)s, n, NULL))
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "%s is not valid UTF-8", key ? "key" : "string");
-        if (key && memchr(s, 0, n) != NULL)
+        if (key && nul)
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "key holds a NUL byte");
         if (!room(w, n + (tag ? 5 : 4), err))
                 return false;
@@ -375,10 +400,19 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
                         put8(w, PRC_DOCBIN_OBJECT);
                         put32(w, (uint32_t)n);
                 }
-                /* The document's own member order: nothing to sort, and the same order as in process. */
-                json_object_keylen_foreach((json_t *)v, key, klen, e)
+                /*
+                 * The document's own member order: nothing to sort, and the same order as in process.
+                 * The iterator itself, not json_object_keylen_foreach: that macro turns the key back
+                 * into an iterator three times per member.
+                 */
+                for (void *it = json_object_iter((json_t *)v); it != NULL;
+                     it = json_object_iter_next((json_t *)v, it)) {
+                        key = json_object_iter_key(it);
+                        klen = json_object_iter_key_len(it);
+                        e = json_object_iter_value(it);
                         if (!bin_key(w, key, klen, err) || !bin_value(w, e, depth + 1, err))
                                 return false;
+                }
                 return !w->open || bin_end(w, err);
         }
         }

@@ -188,12 +188,14 @@ enum {
 typedef struct ablock {
         struct ablock *next;
         size_t         used, cap;
+        uint64_t       seq;             /* when it was taken into use (arena_seq then) */
         max_align_t    data[];
 } ablock;
 
-static ablock *arena_cur;       /* owned: blocks of this request, the current one first */
-static ablock *arena_spare;     /* owned: standard blocks kept for the next requests */
-static size_t  arena_nspare;
+static ablock  *arena_cur;      /* owned: blocks of this request, the current one first */
+static ablock  *arena_spare;    /* owned: standard blocks kept for the next requests */
+static size_t   arena_nspare;
+static uint64_t arena_seq;      /* blocks taken into use so far */
 
 static void *arena_alloc(size_t n)
 {
@@ -221,6 +223,7 @@ static void *arena_alloc(size_t n)
                 b->cap = cap;
         }
         b->used = n;
+        b->seq = ++arena_seq;
         if (arena_cur != NULL && b->cap != ARENA_BLOCK) {
                 b->next = arena_cur->next;
                 arena_cur->next = b;
@@ -236,20 +239,57 @@ static void arena_free(void *p)
         (void)p;        /* reclaimed by arena_reset */
 }
 
+/* A block no value lives in any more: kept for later requests, or freed. */
+static void arena_drop(ablock *b)
+{
+        if (b->cap == ARENA_BLOCK && arena_nspare < ARENA_KEEP) {
+                b->next = arena_spare;
+                arena_spare = b;
+                arena_nspare++;
+        } else {
+                free(b);
+        }
+}
+
 /* After the reply: no jansson value of the request is alive any more. */
 static void arena_reset(void)
 {
         while (arena_cur != NULL) {
                 ablock *b = arena_cur;
                 arena_cur = b->next;
-                if (b->cap == ARENA_BLOCK && arena_nspare < ARENA_KEEP) {
-                        b->next = arena_spare;
-                        arena_spare = b;
-                        arena_nspare++;
-                } else {
-                        free(b);
-                }
+                arena_drop(b);
         }
+}
+
+/*
+ * prc_json_parse's mark and rewind (json_strict.h): blocks taken after the
+ * mark go (a large value's block sits right behind the current one, a new
+ * standard block in front: either way its seq is newer), and the block
+ * current at the mark is current again with what it held then.
+ */
+static void arena_mark(prc_json_mark *m)
+{
+        m->block = arena_cur;
+        m->used = arena_cur != NULL ? arena_cur->used : 0;
+        m->seq = arena_seq;
+}
+
+static void arena_rewind(const prc_json_mark *m)
+{
+        ablock **pp = &arena_cur;
+
+        while (*pp != NULL) {
+                ablock *b = *pp;
+
+                if (b->seq <= m->seq) {
+                        pp = &b->next;
+                        continue;
+                }
+                *pp = b->next;
+                arena_drop(b);
+        }
+        if (arena_cur != NULL && arena_cur == m->block)
+                arena_cur->used = m->used;
 }
 
 /*
@@ -576,5 +616,6 @@ int prc_worker_main(int argc, char **argv)
                 return 1;
         /* From here on jansson trees live and die within one request (warm_up's are gone). */
         prc_json_alloc_backend(arena_alloc, arena_free);
+        prc_json_alloc_rewind_hooks(arena_mark, arena_rewind);
         return serve(&c);
 }

@@ -7,17 +7,39 @@
  * "accept" or "reject:<class>": float is PRC_JSON_ALLOW_FLOAT with the
  * default limits, int is the default integer-only mode.  An accepted
  * document must also be writable as canonical JSON (or fail not-canonical
- * when it holds floats), and every call must have exactly one outcome; a
- * broken invariant prints "BUG" and exits 1.  Used by
+ * when it holds floats), every call must have exactly one outcome, and
+ * the reader's fast path and its jansson path must agree
+ * (prc_json_parse_jansson); a broken invariant prints "BUG" and exits 1.  Used by
  * tests/conformance/json-test-suite.sh; built in the sanitizer build.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
+
+/* prc_json_parse's fast path and its jansson path: the same document (json_equal) or the same refusal. */
+static bool paths_agree(const uint8_t *p, size_t n, unsigned flags)
+{
+        prc_err ef, ej;
+        json_t *vf, *vj;
+        bool same;
+
+        prc_err_init(&ef);
+        prc_err_init(&ej);
+        vf = prc_json_parse(p, n, &prc_limits_default, flags, &ef);
+        vj = prc_json_parse_jansson(p, n, &prc_limits_default, flags, &ej);
+        same = vf != NULL && vj != NULL ? json_equal(vf, vj) != 0
+                                        : vf == NULL && vj == NULL && ef.cls == ej.cls && ef.off == ej.off &&
+                                                  ef.line == ej.line && strcmp(ef.msg, ej.msg) == 0 &&
+                                                  strcmp(ef.ptr, ej.ptr) == 0;
+        json_decref(vf);
+        json_decref(vj);
+        return same;
+}
 
 static int verdict(const uint8_t *p, size_t n, unsigned flags, char *out, size_t cap)
 {
@@ -25,6 +47,10 @@ static int verdict(const uint8_t *p, size_t n, unsigned flags, char *out, size_t
         json_t *v;
         prc_buf b;
 
+        if (!paths_agree(p, n, flags)) {
+                snprintf(out, cap, "BUG:paths-differ");
+                return 1;
+        }
         prc_err_init(&e);
         v = prc_json_parse(p, n, &prc_limits_default, flags, &e);
         if ((v == NULL) != (e.cls != PRC_E_OK)) {

@@ -249,6 +249,56 @@ static void test_docenc__writer_refuses_what_the_reader_would(void)
         json_decref(s);
 }
 
+/*
+ * The writer reads strings and keys eight bytes at a time: a NUL in a key
+ * and a bad byte in a string or key are seen wherever they sit (each
+ * offset of lengths 1 to 24, across the word boundaries and in the tail),
+ * and a lone byte >= 0x80 among them is found by the UTF-8 check.
+ */
+static void test_docenc__writer_sees_a_bad_byte_at_every_offset(void)
+{
+        static const uint8_t bad[] = { 0x00, 0x80, 0xff, 0xc3 };
+        char text[32];
+        prc_buf b;
+        prc_err err;
+
+        prc_buf_init(&b, 1u << 20);
+        for (size_t n = 1; n <= 24; n++) {
+                for (size_t at = 0; at < n; at++) {
+                        for (size_t k = 0; k < PRC_ARRAY_LEN(bad); k++) {
+                                json_t *o = json_object(), *s;
+                                bool fine = bad[k] == 0;        /* NUL: refused in a key only */
+
+                                memset(text, 'a', n);
+                                text[at] = (char)bad[k];
+                                s = json_stringn_nocheck(text, n);
+                                T_ASSERT(o != NULL && s != NULL);
+                                T_ASSERT(json_object_setn_new_nocheck(o, text, n, json_null()) == 0);
+                                prc_err_init(&err);
+                                if (prc_docbin_write(s, &b, &err) != fine)
+                                        t_fail(__FILE__, __LINE__, "string of %zu, byte %#x at %zu: %s", n, bad[k], at,
+                                               prc_err_name(err.cls));
+                                prc_err_init(&err);
+                                T_ASSERT(!prc_docbin_write(o, &b, &err));
+                                T_ERR(err, PRC_E_NOT_CANONICAL);
+                                json_decref(o);
+                                json_decref(s);
+                        }
+                        /* and a clean one: a two-byte character there */
+                        memset(text, 'a', n + 1);
+                        memcpy(text + at, "\xc3\xa9", 2);
+                        {
+                                json_t *o = json_object();
+                                T_ASSERT(json_object_setn_new_nocheck(o, text, n + 1, json_stringn(text, n + 1)) == 0);
+                                prc_err_init(&err);
+                                T_ASSERT(prc_docbin_write(o, &b, &err));
+                                json_decref(o);
+                        }
+                }
+        }
+        prc_buf_clear(&b);
+}
+
 static void test_docenc__allocation_failures_are_out_of_memory(void)
 {
         json_t *v = json_pack("{s:[i,s,{s:f}],s:s}", "k", 7, "str", "in", 1.5, "t", "ing");
@@ -607,6 +657,7 @@ static const prc_test tests[] = {
         T(test_docenc__bad_utf8_and_duplicate_keys_are_refused),
         T(test_docenc__limits_are_enforced),
         T(test_docenc__writer_refuses_what_the_reader_would),
+        T(test_docenc__writer_sees_a_bad_byte_at_every_offset),
         T(test_docenc__allocation_failures_are_out_of_memory),
         T(test_docenc__open_spelling_is_the_same_tree),
         T(test_docenc__open_spelling_errors),

@@ -342,6 +342,28 @@ static void test_extract_gha__cache_mode(void)
         json_decref(md);
 }
 
+/*
+ * Job b takes job a's steps through a `<<` merge: the merged nodes have no position of their own (the
+ * loader keeps the alias's), yet the script's tokens need file lines: they take the job's.
+ */
+static void test_extract_gha__merged_steps_tokens_take_the_job_line(void)
+{
+        prc_err e;
+        json_t *md = run(".github/workflows/m.yml", "on: push\njobs:\n  a: &j\n    runs-on: x\n"
+                         "    steps: [{run: y}]\n  b:\n    <<: *j\n    needs: [a]\n", &e);
+
+        T_NOERR(e);
+        T_ASSERT(md != NULL);
+        T_EQ_INT(i_at(md, "details/jobs/0/steps/0/run/line"), 5);
+        T_EQ_INT(i_at(md, "details/jobs/0/steps/0/run/tokens/commands/0/line"), 5);
+        T_EQ_STR(s_at(md, "details/jobs/1/id"), "b");
+        T_EQ_INT(i_at(md, "details/jobs/1/line"), 7);
+        T_ASSERT(json_is_null(at(md, "details/jobs/1/steps/0/line")));
+        T_ASSERT(json_is_null(at(md, "details/jobs/1/steps/0/run/line")));
+        T_EQ_INT(i_at(md, "details/jobs/1/steps/0/run/tokens/commands/0/line"), 7);
+        json_decref(md);
+}
+
 static void test_extract_gha__action_and_refusals(void)
 {
         static const char action[] =
@@ -579,6 +601,7 @@ static const prc_test tests[] = {
         T(test_extract_gha__expressions),
         T(test_extract_gha__workflow),
         T(test_extract_gha__cache_mode),
+        T(test_extract_gha__merged_steps_tokens_take_the_job_line),
         T(test_extract_gha__action_and_refusals),
         T(test_extract_gha__token_budget_per_file),
         T(test_extract_gha__matching),

@@ -11,6 +11,7 @@
 
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_check.h"
+#include "content/extract/npm.h"
 #include "mdoc_t.h"
 
 /* Extract text as format; the document also passes the client's shape check. */
@@ -639,6 +640,51 @@ static void test_extract_npm__mdoc_check_refuses_every_bent_shape(void)
         json_decref(md);
 }
 
+/* The byte-by-byte cursor search npm_cur_find did before memmem, kept as the reference. */
+static uint32_t ref_cur_find(const prc_xin *in, npm_cur *c, const char *needle)
+{
+        size_t nl = strlen(needle), i;
+        uint32_t line = c->line;
+
+        if (nl == 0 || in->n < nl)
+                return 0;
+        for (i = c->off; i + nl <= in->n; i++) {
+                if (in->p[i] == (uint8_t)needle[0] && memcmp(in->p + i, needle, nl) == 0) {
+                        c->off = i;
+                        c->line = line;
+                        return line;
+                }
+                line += in->p[i] == '\n';
+        }
+        return 0;
+}
+
+/* A walk of needles in turn (some absent, some at the cursor, some starting with a line feed): the same lines and cursor. */
+static void test_extract_npm__cursor_search_agrees_with_the_byte_scan(void)
+{
+        static const char src[] = "{\n  \"packages\": {\n    \"\": {},\n    \"node_modules/a\": {\n\n"
+                                  "      \"version\": \"1\"},\n    \"node_modules/a\": {}\n}\npackages:\n";
+        static const char *const needles[] = { "\"packages\"", "\"node_modules/a\": {", "\"node_modules/a\": {",
+                                                "\"version\"", "zzz", "\npackages:", "}", "\n", "{", "\"\": {}" };
+        prc_xin in = { "package-lock.json", (const uint8_t *)src, sizeof(src) - 1, &prc_limits_default };
+
+        for (size_t start = 0; start < PRC_ARRAY_LEN(needles); start++) {
+                npm_cur a = { 0, 1 }, b = { 0, 1 };
+                for (size_t k = 0; k < PRC_ARRAY_LEN(needles); k++) {
+                        const char *nd = needles[(start + k) % PRC_ARRAY_LEN(needles)];
+                        T_EQ_INT(npm_cur_find(&in, &a, nd), ref_cur_find(&in, &b, nd));
+                        T_EQ_INT(a.off, b.off);
+                        T_EQ_INT(a.line, b.line);
+                }
+        }
+        /* a cursor past the end finds nothing and stays */
+        {
+                npm_cur a = { sizeof(src) + 5, 9 };
+                T_EQ_INT(npm_cur_find(&in, &a, "}"), 0);
+                T_EQ_INT(a.off, sizeof(src) + 5);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_extract_npm__package_json_every_kind_source_and_hook),
         T(test_extract_npm__package_json_refusals),
@@ -657,5 +703,6 @@ static const prc_test tests[] = {
         T(test_extract_npm__npmrc_credentials_by_key_only),
         T(test_extract_npm__mdoc_check_refuses_every_bent_shape),
         T(test_extract_npm__table_exact_names),
+        T(test_extract_npm__cursor_search_agrees_with_the_byte_scan),
 };
 PRC_SUITE(extract_npm, tests)

@@ -8,6 +8,7 @@
 #include "t.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <stdlib.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -492,7 +493,10 @@ static void test_json_strict__guard_survives_replaced_allocator(void)
         T_ERR(e, PRC_E_OUT_OF_MEMORY);
 }
 
-/* One input through both modes: exactly one outcome; a parsed document is JCS-writable. */
+static void paths_agree(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, const char *what,
+                        int line);
+
+/* One input through both modes: exactly one outcome; a parsed document is JCS-writable; both paths agree. */
 static void one_outcome(const uint8_t *p, size_t n)
 {
         static const unsigned modes[] = { 0, PRC_JSON_ALLOW_FLOAT };
@@ -503,6 +507,7 @@ static void one_outcome(const uint8_t *p, size_t n)
                 json_t *v;
 
                 prc_err_init(&e);
+                paths_agree(p, n, &prc_limits_fuzz, modes[m], "a swept input", __LINE__);
                 v = prc_json_parse(p, n, &prc_limits_fuzz, modes[m], &e);
                 if ((v == NULL) != (e.cls != PRC_E_OK))
                         t_fail(__FILE__, __LINE__, "not exactly one outcome for %zu bytes", n);
@@ -572,6 +577,302 @@ static void test_json_strict__bitflip_and_truncation_sweep(void)
         check_leaks();
 }
 
+/* The same tree: types, values, string bytes and member order (json_equal ignores the order). */
+static bool same_tree(const json_t *a, const json_t *b)
+{
+        if (json_typeof(a) != json_typeof(b))
+                return false;
+        switch (json_typeof(a)) {
+        case JSON_STRING:
+                return json_string_length(a) == json_string_length(b) &&
+                       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+        case JSON_INTEGER:
+                return json_integer_value(a) == json_integer_value(b);
+        case JSON_REAL:
+                return memcmp(&(double){ json_real_value(a) }, &(double){ json_real_value(b) }, sizeof(double)) == 0;
+        case JSON_ARRAY:
+                if (json_array_size(a) != json_array_size(b))
+                        return false;
+                for (size_t i = 0; i < json_array_size(a); i++)
+                        if (!same_tree(json_array_get(a, i), json_array_get(b, i)))
+                                return false;
+                return true;
+        case JSON_OBJECT: {
+                void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+                if (json_object_size(a) != json_object_size(b))
+                        return false;
+                for (; ia != NULL && ib != NULL;
+                     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
+                        if (json_object_iter_key_len(ia) != json_object_iter_key_len(ib) ||
+                            memcmp(json_object_iter_key(ia), json_object_iter_key(ib), json_object_iter_key_len(ia)) ||
+                            !same_tree(json_object_iter_value(ia), json_object_iter_value(ib)))
+                                return false;
+                return ia == NULL && ib == NULL;
+        }
+        default:
+                return true;
+        }
+}
+
+/* prc_json_parse (fast path first) and prc_json_parse_jansson agree: the same tree or the same refusal. */
+static void paths_agree(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, const char *what, int line)
+{
+        prc_err ef, ej;
+        json_t *vf, *vj;
+
+        prc_err_init(&ef);
+        prc_err_init(&ej);
+        vf = prc_json_parse(p, n, lim, flags, &ef);
+        vj = prc_json_parse_jansson(p, n, lim, flags, &ej);
+        if ((vf == NULL) != (vj == NULL))
+                t_fail(__FILE__, line, "%.80s (flags %u): fast path %s, jansson path %s", what, flags,
+                       vf ? "accepts" : prc_err_name(ef.cls), vj ? "accepts" : prc_err_name(ej.cls));
+        if (vf == NULL && (ef.cls != ej.cls || ef.off != ej.off || ef.line != ej.line || ef.col != ej.col ||
+                           strcmp(ef.ptr, ej.ptr) != 0 || strcmp(ef.msg, ej.msg) != 0))
+                t_fail(__FILE__, line, "%.80s (flags %u): refusals differ: %s '%s' at %llu '%s' / %s '%s' at %llu '%s'",
+                       what, flags, prc_err_name(ef.cls), ef.msg, (unsigned long long)ef.off, ef.ptr,
+                       prc_err_name(ej.cls), ej.msg, (unsigned long long)ej.off, ej.ptr);
+        if (vf != NULL && !same_tree(vf, vj))
+                t_fail(__FILE__, line, "%.80s (flags %u): the trees differ", what, flags);
+        json_decref(vf);
+        json_decref(vj);
+}
+
+static void agree_all_modes(const uint8_t *p, size_t n, const char *what, int line)
+{
+        static const unsigned modes[] = { 0, PRC_JSON_ALLOW_FLOAT,
+                                          PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT | PRC_JSON_ALLOW_NUL };
+        const prc_limits *lims[] = { &prc_limits_default, &prc_limits_operator, &prc_limits_fuzz };
+
+        for (size_t m = 0; m < PRC_ARRAY_LEN(modes); m++)
+                for (size_t l = 0; l < PRC_ARRAY_LEN(lims); l++)
+                        paths_agree(p, n, lims[l], modes[m], what, line);
+}
+#define AGREE(s) agree_all_modes((const uint8_t *)(s), sizeof(s) - 1, (s), __LINE__)
+
+/* Built at a limit and one past it: the fast path must bail exactly where the jansson path refuses. */
+static void agree_at_limits(void)
+{
+        prc_limits lim = prc_limits_fuzz;
+        prc_buf b;
+        prc_err e;
+
+        prc_err_init(&e);
+        for (uint32_t extra = 0; extra < 2; extra++) {
+                /* depth: depth_max nested arrays, then one more */
+                prc_buf_init(&b, 1u << 20);
+                for (uint32_t i = 0; i < lim.depth_max + extra; i++)
+                        T_ASSERT(prc_buf_putc(&b, '[', &e));
+                for (uint32_t i = 0; i < lim.depth_max + extra; i++)
+                        T_ASSERT(prc_buf_putc(&b, ']', &e));
+                paths_agree(b.data, b.len, &lim, 0, "depth", __LINE__);
+                prc_buf_clear(&b);
+                /* nodes: an array of nodes_max - 1 values (nodes_max values with the array), then one more */
+                T_ASSERT(prc_buf_putc(&b, '[', &e));
+                for (uint32_t i = 0; i + 1 < lim.nodes_max + extra; i++)
+                        T_ASSERT(prc_buf_puts(&b, i ? ",1" : "1", &e));
+                T_ASSERT(prc_buf_putc(&b, ']', &e));
+                paths_agree(b.data, b.len, &lim, 0, "nodes", __LINE__);
+                prc_buf_clear(&b);
+                /* keys: keys_max members, then one more */
+                T_ASSERT(prc_buf_putc(&b, '{', &e));
+                for (uint32_t i = 0; i < lim.keys_max + extra; i++) {
+                        char m[32];
+                        snprintf(m, sizeof(m), "%s\"k%u\":0", i ? "," : "", i);
+                        T_ASSERT(prc_buf_puts(&b, m, &e));
+                }
+                T_ASSERT(prc_buf_putc(&b, '}', &e));
+                paths_agree(b.data, b.len, &lim, 0, "keys", __LINE__);
+                prc_buf_clear(&b);
+                /* scalar: scalar_max bytes once unescaped (written with escapes, so longer), as a value and a key */
+                for (int key = 0; key < 2; key++) {
+                        T_ASSERT(prc_buf_puts(&b, key ? "{\"" : "\"", &e));
+                        size_t left = lim.scalar_max + extra;
+                        for (; left >= 2; left -= 2)
+                                T_ASSERT(prc_buf_puts(&b, "\\u00e9", &e));
+                        if (left > 0)
+                                T_ASSERT(prc_buf_putc(&b, 'a', &e));
+                        T_ASSERT(prc_buf_puts(&b, key ? "\":1}" : "\"", &e));
+                        paths_agree(b.data, b.len, &lim, 0, "scalar", __LINE__);
+                        prc_buf_clear(&b);
+                }
+        }
+}
+
+static void test_json_strict__fast_path_agrees_with_the_jansson_path(void)
+{
+        AGREE("");
+        AGREE(" ");
+        AGREE("{\"a\":[1,-2,0,-0,9007199254740991,-9007199254740991,{\"b\":\"c\"}],\"d\":true,\"e\":null,\"f\":false}");
+        AGREE("[9007199254740992,-9007199254740992,12345678901234567890,99999999999999999999999]");
+        AGREE("[1.5,-2e3,1E2,0.0,-0.0,1e400,-1e-400,2.,.5,01,-01,00,-,+1,1e,1e+,0x10]");
+        AGREE("[\"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/\\b\\f\\r\",\"\xe2\x82\xac\xf0\x9f\x98\x80\"]");
+        AGREE("[\"\\ud83d\"]");
+        AGREE("[\"\\ude00\"]");
+        AGREE("[\"\\ud83d\\u0041\"]");
+        AGREE("[\"\\ud83dx\"]");
+        AGREE("[\"\\u0000\"]");
+        AGREE("{\"\\u0000\":1}");
+        AGREE("[\"\\u00\"]");
+        AGREE("[\"\\x41\"]");
+        AGREE("[\"a\tb\"]");
+        AGREE("[\"\xc3\x28\"]");
+        AGREE("[\"\xed\xa0\x80\"]");
+        AGREE("[\"\xc0\xaf\"]");
+        AGREE("\xef\xbb\xbf[]");
+        AGREE("{\"a\":1,\"a\":2}");
+        AGREE("{\"a\":1,\"\\u0061\":2}");
+        AGREE("{\"x\":{\"b\":[1,{\"c\":\"x\",\"c\":\"y\"}]}}");
+        AGREE("{\"\\u00e9\\n\":{\"\\u00e9\\n\":[\"\\u00e9\\n\"]},\"k\\\"q\":\"v\\\"w\"}");
+        AGREE("[1,2,]");
+        AGREE("{\"a\":1,}");
+        AGREE("{\"a\" 1}");
+        AGREE("{a:1}");
+        AGREE("[1] x");
+        AGREE("[1]\n\r\t ");
+        AGREE("[true,false,null,truex,nul]");
+        AGREE("[tru]");
+        AGREE("[\"abc");
+        AGREE("[\"abc\\");
+        AGREE("{\"abc\"");
+        AGREE("[1 2]");
+        AGREE("[\"a\" \"b\"]");
+        AGREE("[\"a\x00b\"]");
+        AGREE("[1]\x00");
+        AGREE("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"deep\"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]");
+        agree_at_limits();
+        check_leaks();
+}
+
+static int agree_files;
+
+/* Every JSON file of the shared corpora (the attack files and the manifests), both paths. */
+static int agree_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        size_t l = strlen(path);
+        char *text;
+        size_t n;
+
+        (void)st;
+        (void)ftw;
+        if (type != FTW_F || strstr(path, "/node_modules/") != NULL ||
+            !((l > 5 && strcmp(path + l - 5, ".json") == 0) || (l > 5 && strcmp(path + l - 5, ".lock") == 0)))
+                return 0;
+        text = t_read(path, &n);
+        agree_all_modes((const uint8_t *)text, n, path, __LINE__);
+        free(text);
+        agree_files++;
+        return 0;
+}
+
+static void test_json_strict__fast_path_agrees_on_the_corpora(void)
+{
+        const char *c = t_corpora();
+        char dir[4200];
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "the shared corpora are absent (set PRC_CORPORA or check ../shared)");
+        agree_files = 0;
+        snprintf(dir, sizeof(dir), "%s/parsers/attacks/json", c);
+        T_ASSERT(nftw(dir, agree_file, 16, FTW_PHYS) == 0);
+        snprintf(dir, sizeof(dir), "%s/manifests", c);
+        T_ASSERT(nftw(dir, agree_file, 16, FTW_PHYS) == 0);
+        T_ASSERT(agree_files > 100);
+        check_leaks();
+}
+
+/* A bump arena like the worker's: free is a no-op, and a mark is an offset. */
+static uint8_t *ta_mem;
+static size_t ta_used, ta_peak, ta_cap;
+static unsigned ta_rewinds;
+
+static void *ta_alloc(size_t n)
+{
+        void *p;
+
+        n = (n + 15) & ~(size_t)15;
+        if (ta_cap - ta_used < n)
+                return NULL;
+        p = ta_mem + ta_used;
+        ta_used += n;
+        if (ta_used > ta_peak)
+                ta_peak = ta_used;
+        return p;
+}
+
+static void ta_free(void *p)
+{
+        (void)p;
+}
+
+static void ta_mark(prc_json_mark *m)
+{
+        *m = (prc_json_mark){ .used = ta_used };
+}
+
+static void ta_rewind(const prc_json_mark *m)
+{
+        ta_used = m->used;
+        ta_rewinds++;
+}
+
+/*
+ * On an arena, a fast path that gives up late gives its memory back before
+ * the jansson path builds its own tree: the peak is the jansson path's
+ * alone, not two trees (20000 objects, then trailing garbage or a float).
+ */
+static void test_json_strict__fast_path_gives_the_arena_back_when_it_gives_up(void)
+{
+        static const char *const tails[] = { "] x", ",1.5]" };
+        prc_buf b;
+        prc_err e;
+
+        ta_cap = 64u << 20;
+        ta_mem = malloc(ta_cap);
+        T_ASSERT(ta_mem != NULL);
+        prc_json_alloc_backend(ta_alloc, ta_free);
+        prc_json_alloc_rewind_hooks(ta_mark, ta_rewind);
+        for (size_t t = 0; t < PRC_ARRAY_LEN(tails); t++) {
+                size_t with, alone;
+                prc_err ej;
+                json_t *v, *w;
+
+                prc_err_init(&e);
+                prc_buf_init(&b, 1u << 20);
+                T_ASSERT(prc_buf_putc(&b, '[', &e));
+                for (int i = 0; i < 20000; i++)
+                        T_ASSERT(prc_buf_puts(&b, i ? ",{\"k\":[1]}" : "{\"k\":[1]}", &e));
+                T_ASSERT(prc_buf_puts(&b, tails[t], &e));
+                ta_used = ta_peak = 0;
+                ta_rewinds = 0;
+                v = prc_json_parse(b.data, b.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &e);
+                with = ta_peak;
+                T_EQ_INT(ta_rewinds, 1);
+                ta_used = ta_peak = 0;
+                prc_err_init(&ej);
+                w = prc_json_parse_jansson(b.data, b.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &ej);
+                alone = ta_peak;
+                T_ASSERT((v == NULL) == (w == NULL));
+                T_ASSERT(v == NULL ? e.cls == ej.cls && e.off == ej.off : same_tree(v, w));
+                /* without the rewind the peak was the two trees: about twice the jansson path's */
+                if (with > alone + alone / 10)
+                        t_fail(__FILE__, __LINE__, "tail '%s': peak %zu bytes with the fast path, %zu alone", tails[t],
+                               with, alone);
+                prc_buf_clear(&b);
+        }
+        /* a document the fast path takes is whole (no rewind) */
+        ta_used = ta_peak = 0;
+        ta_rewinds = 0;
+        {
+                json_t *v = parse("{\"a\":[1,{\"b\":\"c\"}]}", 0, &e);
+                T_ASSERT(v != NULL && ta_rewinds == 0);
+                T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(v, "a"), 1), "b")), "c");
+        }
+        prc_json_alloc_rewind_hooks(NULL, NULL);
+        prc_json_alloc_backend(NULL, NULL);
+        free(ta_mem);
+}
+
 static const prc_test tests[] = {
         T(test_json_strict__accepts_every_value_type),
         T(test_json_strict__size_cap_checked_before_parsing),
@@ -590,5 +891,8 @@ static const prc_test tests[] = {
         T(test_json_strict__fault_sweep_over_float_and_duplicate_paths),
         T(test_json_strict__guard_survives_replaced_allocator),
         T(test_json_strict__bitflip_and_truncation_sweep),
+        T(test_json_strict__fast_path_agrees_with_the_jansson_path),
+        T(test_json_strict__fast_path_agrees_on_the_corpora),
+        T(test_json_strict__fast_path_gives_the_arena_back_when_it_gives_up),
 };
 PRC_SUITE(json_strict, tests)

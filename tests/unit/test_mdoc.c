@@ -155,6 +155,69 @@ static void test_mdoc__line_helpers(void)
         T_EQ_INT(prc_x_find_line(&in, "zzz", 1), 0);
 }
 
+/* The byte-by-byte search prc_x_find_line did before memmem, kept as the reference. */
+static uint32_t ref_find_line(const prc_xin *in, const char *needle, uint32_t from)
+{
+        size_t nl = strlen(needle), i = 0;
+        uint32_t line = 1;
+
+        if (nl == 0 || in->n < nl)
+                return 0;
+        for (; i < in->n && line < from; i++)
+                line += in->p[i] == '\n';
+        for (; i + nl <= in->n; i++) {
+                if (in->p[i] == '\n')
+                        line++;
+                else if (in->p[i] == (uint8_t)needle[0] && memcmp(in->p + i, needle, nl) == 0)
+                        return line;
+        }
+        return 0;
+}
+
+/* Every from line (and past the end), every needle: the same line as the reference; _at walks forward the same. */
+static void find_line_agrees(const char *src, size_t n, const char *const *needles, size_t nn)
+{
+        prc_xin in = { "f", (const uint8_t *)src, n, &prc_limits_default };
+        uint32_t lines = prc_x_line_at(&in, n);
+
+        for (size_t k = 0; k < nn; k++) {
+                prc_xpos at = { 0, 0 };
+                uint32_t l = 0;
+
+                for (uint32_t from = 0; from <= lines + 2; from++)
+                        if (prc_x_find_line(&in, needles[k], from) != ref_find_line(&in, needles[k], from))
+                                t_fail(__FILE__, __LINE__, "'%s' from line %u: %u, the reference %u", needles[k], from,
+                                       prc_x_find_line(&in, needles[k], from), ref_find_line(&in, needles[k], from));
+                /* forward from the start, then again from the place it moved to: the same as from that line */
+                l = ref_find_line(&in, needles[k], 1);
+                T_EQ_INT(prc_x_find_line_at(&in, needles[k], &at), l);
+                if (l > 0) {
+                        T_EQ_INT(at.line, l);
+                        T_EQ_INT(at.off, prc_x_line_start(&in, l));
+                        T_EQ_INT(prc_x_find_line_at(&in, needles[k], &at), ref_find_line(&in, needles[k], l));
+                }
+        }
+        for (size_t off = 0; off <= n + 1; off++) {
+                uint32_t want = 1;
+                for (size_t i = 0; i < off && i < n; i++)
+                        want += src[i] == '\n';
+                T_EQ_INT(prc_x_line_at(&in, off), want);
+        }
+}
+
+static void test_mdoc__find_line_agrees_with_the_byte_scan(void)
+{
+        static const char *const needles[] = { "name = ", "\"y\"", "zzz", "a", "\n", "\nname", "\"", "=", "y\"",
+                                                "a\nname = \"x\"\n\nname = \"y\"", "a\nname = \"x\"\n\nname = \"y\"!" };
+        static const char *const srcs[] = { "a\nname = \"x\"\n\nname = \"y\"", "", "\n", "\n\n\n", "name = ",
+                                            "name = name = \n name = \r\nname = \"y\"\n", "aaaa\na\n\na" };
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(srcs); i++)
+                find_line_agrees(srcs[i], strlen(srcs[i]), needles, PRC_ARRAY_LEN(needles));
+        /* a needle at the very end, and one that would run past it */
+        find_line_agrees("x\n\"k\":", 6, (const char *const[]){ "\"k\":", "\"k\": " }, 2);
+}
+
 static const prc_test tests[] = {
         T(test_mdoc__purl_encodes_each_component),
         T(test_mdoc__url_credentials_are_stripped),
@@ -162,5 +225,6 @@ static const prc_test tests[] = {
         T(test_mdoc__dependency_defaults_and_limits),
         T(test_mdoc__edges_sorted_deduped_and_limited),
         T(test_mdoc__line_helpers),
+        T(test_mdoc__find_line_agrees_with_the_byte_scan),
 };
 PRC_SUITE(mdoc, tests)

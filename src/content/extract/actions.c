@@ -25,6 +25,7 @@ typedef struct gx {
         const prc_yaml_pos *pos;        /* borrowed */
         prc_err            *err;
         size_t              tok_used;   /* token bytes kept so far (prc_x_tokens_budget) */
+        uint32_t            near_line;  /* the line of the job (or runs:) being read: see run_obj */
 } gx;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -227,6 +228,12 @@ static void field_child(char *out, size_t cap, const char *parent, const char *k
                 snprintf(out, cap, "%s.%s", parent, key != NULL ? key : "");
 }
 
+/* Can v hold an expression?  Most leaves cannot: skip them before naming them or finding their node. */
+static bool may_hold_expr(const json_t *v)
+{
+        return json_is_object(v) || json_is_array(v) || (json_is_string(v) && strstr(json_string_value(v), "${{"));
+}
+
 /* Every expression in the tree v (node id) except under the members skip lists (at the top only). */
 static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, uint32_t id,
                       const char *const *skip, unsigned depth)
@@ -251,7 +258,7 @@ static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, u
                         bool skipped = false;
                         for (size_t j = 0; skip != NULL && skip[j] != NULL; j++)
                                 skipped |= strcmp(skip[j], k) == 0;
-                        if (skipped)
+                        if (skipped || !may_hold_expr(m))
                                 continue;
                         field_child(child, sizeof(child), field, k, -1);
                         if (!scan_tree(g, list, child, m, prc_yaml_pos_key(g->pos, id, k), NULL, depth + 1))
@@ -261,6 +268,8 @@ static bool scan_tree(gx *g, json_t *list, const char *field, const json_t *v, u
                 size_t i;
                 json_t *m;
                 json_array_foreach(v, i, m) {
+                        if (!may_hold_expr(m))
+                                continue;
                         field_child(child, sizeof(child), field, NULL, (long)i);
                         if (!scan_tree(g, list, child, m, prc_yaml_pos_index(g->pos, id, i), NULL, depth + 1))
                                 return false;
@@ -636,6 +645,14 @@ static json_t *run_obj(gx *g, const json_t *v, uint32_t id, const char *shell, b
                 prc_err_set_line(g->err, at.line, 0);
                 return NULL;
         }
+        if (at.line == 0) {
+                /*
+                 * A script that came through a `<<` merge has no position of its own (the loader keeps
+                 * the alias's), but token lines are file lines: every one takes the enclosing job's.
+                 */
+                at.line = g->near_line ? g->near_line : 1;
+                at.style = PRC_YAML_STYLE_PLAIN;
+        }
         shift_lines(doc, &at, 0);
         if (!setn(g, r, "tokens", doc)) {
                 json_decref(r);
@@ -845,6 +862,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
                 shape(g, line, "job '%s' must be a mapping", jid);
                 return NULL;
         }
+        g->near_line = line ? line : member_line(g, prc_yaml_pos_root(g->pos), "jobs");
         o = json_object();
         if (!oomj(g, o, "a job"))
                 return NULL;
@@ -1098,7 +1116,7 @@ static json_t *extract_workflow(const prc_xin *in, prc_err *err)
 
         if (root == NULL)
                 return NULL;
-        g = (gx){ in, NULL, pos, err, 0 };
+        g = (gx){ in, NULL, pos, err, 0, 1 };
         rid = prc_yaml_pos_root(pos);
         on = json_object_get(root, "on");
         jv = json_object_get(root, "jobs");
@@ -1171,7 +1189,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
 
         if (root == NULL)
                 return NULL;
-        g = (gx){ in, NULL, pos, err, 0 };
+        g = (gx){ in, NULL, pos, err, 0, 1 };
         rid = prc_yaml_pos_root(pos);
         rv = json_object_get(root, "runs");
         if (!json_is_object(rv)) {
@@ -1180,6 +1198,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 goto out;
         }
         runs_id = prc_yaml_pos_key(pos, rid, "runs");
+        g.near_line = member_line(&g, rid, "runs");
         md = prc_md_new(in, "gha-action", "github-actions", "action", err);
         if (md == NULL)
                 goto out;

@@ -369,7 +369,7 @@ fail:
  * notification-url), a path when its dist is a path, else git (source) or
  * the dist URL; the commit is the source's (or dist's) reference either way.
  */
-static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char *scope, uint32_t *from, prc_err *err)
+static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char *scope, prc_xpos *from, prc_err *err)
 {
         const json_t *src, *dist = NULL;
         const char *name, *ver, *note, *ref = NULL, *shasum = NULL, *stype = NULL, *surl = NULL, *dtype = NULL;
@@ -381,14 +381,13 @@ static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char 
 
         if (!json_is_object(p) || !json_is_string(json_object_get(p, "name")) ||
             !json_is_string(json_object_get(p, "version")))
-                return prc_cgc_shape(err, *from, "a package of '%s' has no string 'name' and 'version'",
+                return prc_cgc_shape(err, from->line, "a package of '%s' has no string 'name' and 'version'",
                                      strcmp(scope, "dev") == 0 ? "packages-dev" : "packages");
         name = json_string_value(json_object_get(p, "name"));
         ver = json_string_value(json_object_get(p, "version"));
         snprintf(needle, sizeof(needle), "\"name\": \"%s\"", name);
-        line = prc_x_find_line(in, needle, *from > 0 ? *from : 1);
-        if (line > 0)
-                *from = line;
+        /* from the last package's line on, not from the start of the file each time */
+        line = prc_x_find_line_at(in, needle, from);
         src = opt_type(p, "source", is_obj, "an object", line, err, &ok);
         if (ok)
                 dist = opt_type(p, "dist", is_obj, "an object", line, err, &ok);
@@ -531,12 +530,13 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
                 goto fail;
         }
         for (size_t s = 0; s < PRC_ARRAY_LEN(sect); s++) {
-                uint32_t from = qline(in, sect[s][0], 1, true);
+                uint32_t l = qline(in, sect[s][0], 1, true);
+                prc_xpos from = { l, l > 0 ? prc_x_line_start(in, l) : 0 };
                 const json_t *a = json_object_get(root, sect[s][0]);
                 size_t i;
 
                 if (a != NULL && !json_is_null(a) && !json_is_array(a)) {
-                        prc_cgc_shape(err, from, "'%s' is not a list", sect[s][0]);
+                        prc_cgc_shape(err, l, "'%s' is not a list", sect[s][0]);
                         goto fail;
                 }
                 json_array_foreach(a, i, v)

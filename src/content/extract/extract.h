@@ -186,6 +186,8 @@ char *prc_md_url_strip(const char *url, bool *had_cred);
 char *prc_purl(const char *type, const char *ns, const char *name, const char *version,
                const char *const *qual, const char *subpath);
 
+/* Line feeds in p[0..n) (memchr's word-wide scan, not a branch per byte). */
+uint32_t prc_x_count_lf(const uint8_t *p, size_t n);
 /* 1-based line of byte offset off (LF ends a line). */
 uint32_t prc_x_line_at(const prc_xin *in, size_t off);
 /*
@@ -195,5 +197,19 @@ uint32_t prc_x_line_at(const prc_xin *in, size_t off);
  * file states (a quoted key, "name = \"serde\"").
  */
 uint32_t prc_x_find_line(const prc_xin *in, const char *needle, uint32_t from);
+/*
+ * The same search from a known place, for callers that walk a file
+ * forward (a lockfile's packages in order): at is a line and the offset
+ * where it starts ({0, 0}: the start of the file); when needle is found
+ * at is moved to its line, so the next search does not count the lines
+ * before it again.  Returns the line, or 0 (at unchanged).
+ */
+typedef struct prc_xpos {
+        uint32_t line;
+        size_t   off;
+} prc_xpos;
+uint32_t prc_x_find_line_at(const prc_xin *in, const char *needle, prc_xpos *at);
+/* Offset of the start of line (1-based); the end of the input past its last line. */
+size_t prc_x_line_start(const prc_xin *in, uint32_t line);
 
 #endif

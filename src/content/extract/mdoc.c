@@ -17,10 +17,10 @@ static bool oom(prc_err *err)
         return prc_err_oom(err, "manifest document");
 }
 
-/* Take a new reference into obj[key]; jansson frees v on failure. */
+/* Take a new reference into obj[key] (key: one of ours, a literal); jansson frees v on failure. */
 static bool put(json_t *obj, const char *key, json_t *v, prc_err *err)
 {
-        if (v == NULL || json_object_set_new(obj, key, v) != 0)
+        if (v == NULL || json_object_set_new_nocheck(obj, key, v) != 0)
                 return oom(err);
         return true;
 }
@@ -45,7 +45,7 @@ static json_t *str(const char *s, prc_err *err)
                 prc_err_set(err, PRC_E_NOT_CANONICAL, "a value that is not valid UTF-8 (byte %zu)", bad);
                 return NULL;
         }
-        v = json_stringn(s, n);
+        v = json_stringn_nocheck(s, n);        /* checked just above: jansson need not check again */
 out:
         if (v == NULL)
                 oom(err);
@@ -57,11 +57,24 @@ static json_t *line_v(uint32_t line)
         return line > 0 ? json_integer(line) : json_null();
 }
 
-bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err)
+/* prc_md_set_str for a key of ours (a literal). */
+static bool set_lit(json_t *obj, const char *key, const char *val, prc_err *err)
 {
         json_t *v = str(val, err);
 
         return v != NULL && put(obj, key, v, err);
+}
+
+bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err)
+{
+        json_t *v = str(val, err);
+
+        /* the caller's key may come from the file: jansson checks it */
+        if (v == NULL)
+                return false;
+        if (json_object_set_new(obj, key, v) != 0)
+                return oom(err);
+        return true;
 }
 
 bool prc_md_take_purl(json_t *obj, char *purl, prc_err *err)
@@ -70,7 +83,7 @@ bool prc_md_take_purl(json_t *obj, char *purl, prc_err *err)
 
         if (purl == NULL)
                 return prc_err_oom(err, "purl");
-        ok = prc_md_set_str(obj, "purl", purl, err);
+        ok = set_lit(obj, "purl", purl, err);
         free(purl);
         return ok;
 }
@@ -102,9 +115,9 @@ json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem,
                 oom(err);
                 return NULL;
         }
-        if (!put(md, "schema", json_string(PRC_MD_SCHEMA), err) || !prc_md_set_str(md, "path", in->path, err) ||
-            !prc_md_set_str(md, "format", format, err) || !prc_md_set_str(md, "ecosystem", ecosystem, err) ||
-            !prc_md_set_str(md, "kind", kind, err) || !put(md, "package", json_null(), err) ||
+        if (!put(md, "schema", json_string(PRC_MD_SCHEMA), err) || !set_lit(md, "path", in->path, err) ||
+            !set_lit(md, "format", format, err) || !set_lit(md, "ecosystem", ecosystem, err) ||
+            !set_lit(md, "kind", kind, err) || !put(md, "package", json_null(), err) ||
             !put(md, "details", json_object(), err))
                 goto fail;
         for (size_t i = 0; i < PRC_ARRAY_LEN(lists); i++)
@@ -123,8 +136,8 @@ bool prc_md_set_package(json_t *md, const char *name, const char *version, const
 
         if (!put(md, "package", p, err))
                 return false;
-        return prc_md_set_str(p, "name", name, err) && prc_md_set_str(p, "version", version, err) &&
-               prc_md_set_str(p, "purl", purl, err) && put(p, "line", line_v(line), err);
+        return set_lit(p, "name", name, err) && set_lit(p, "version", version, err) &&
+               set_lit(p, "purl", purl, err) && put(p, "line", line_v(line), err);
 }
 
 json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line, prc_err *err)
@@ -140,8 +153,8 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
                 oom(err);
                 return NULL;
         }
-        if (!prc_md_set_str(d, "name", name, err) || !put(d, "requirement", json_null(), err) ||
-            !put(d, "resolved", json_null(), err) || !prc_md_set_str(d, "scope", scope, err) ||
+        if (!set_lit(d, "name", name, err) || !put(d, "requirement", json_null(), err) ||
+            !put(d, "resolved", json_null(), err) || !set_lit(d, "scope", scope, err) ||
             !put(d, "direct", json_boolean(direct), err) ||
             !prc_md_set_source(d, "registry", NULL, NULL, NULL, err) || !put(d, "integrity", json_null(), err) ||
             !put(d, "purl", json_null(), err) || !put(d, "group", json_null(), err) ||
@@ -271,8 +284,8 @@ bool prc_md_set_source(json_t *dep, const char *type, const char *url, const cha
                 return false;
         if (url != NULL && (clean = prc_md_url_strip(url, &cred)) == NULL)
                 return oom(err);
-        ok = prc_md_set_str(s, "type", type, err) && prc_md_set_str(s, "url", clean, err) &&
-             prc_md_set_str(s, "ref", ref, err) && prc_md_set_str(s, "commit", commit, err);
+        ok = set_lit(s, "type", type, err) && set_lit(s, "url", clean, err) &&
+             set_lit(s, "ref", ref, err) && set_lit(s, "commit", commit, err);
         free(clean);
         return ok;
 }
@@ -287,7 +300,7 @@ bool prc_md_set_integrity(json_t *dep, const char *algorithm, const char *value,
                                    algorithm == NULL || algorithm[0] == '\0' ? "algorithm" : "value");
         if (!put(dep, "integrity", i = json_object(), err))
                 return false;
-        return prc_md_set_str(i, "algorithm", algorithm, err) && prc_md_set_str(i, "value", value, err);
+        return set_lit(i, "algorithm", algorithm, err) && set_lit(i, "value", value, err);
 }
 
 bool prc_md_add_hook(json_t *md, const char *name, const char *command, uint32_t line, prc_err *err)
@@ -295,7 +308,7 @@ bool prc_md_add_hook(json_t *md, const char *name, const char *command, uint32_t
         json_t *h = list_add(md, "hooks", err);
         size_t bad;
 
-        if (h == NULL || !prc_md_set_str(h, "name", name, err))
+        if (h == NULL || !set_lit(h, "name", name, err))
                 return false;
         /* A hook's command is a script, not a short field: bounded by the parser's scalar limit. */
         if (!prc_utf8_valid((const uint8_t *)command, strlen(command), &bad))
@@ -307,7 +320,7 @@ bool prc_md_add_credential(json_t *md, const char *key, uint32_t line, prc_err *
 {
         json_t *c = list_add(md, "credentials", err);
 
-        return c != NULL && prc_md_set_str(c, "key", key, err) && put(c, "line", line_v(line), err);
+        return c != NULL && set_lit(c, "key", key, err) && put(c, "line", line_v(line), err);
 }
 
 bool prc_md_add_registry(json_t *md, const char *name, const char *scope, const char *url, uint32_t line,
@@ -321,8 +334,8 @@ bool prc_md_add_registry(json_t *md, const char *name, const char *scope, const 
                 return false;
         if ((clean = prc_md_url_strip(url, &cred)) == NULL)
                 return oom(err);
-        ok = prc_md_set_str(r, "name", name, err) && prc_md_set_str(r, "scope", scope, err) &&
-             prc_md_set_str(r, "url", clean, err) && put(r, "line", line_v(line), err);
+        ok = set_lit(r, "name", name, err) && set_lit(r, "scope", scope, err) &&
+             set_lit(r, "url", clean, err) && put(r, "line", line_v(line), err);
         if (ok && cred)
                 ok = prc_md_add_credential(md, "registry URL userinfo", line, err);
         free(clean);
@@ -336,7 +349,7 @@ bool prc_md_not_extracted(json_t *md, const char *what, const char *reason, uint
         /* what names the part of the file ("-e=", an empty key): an empty one still says something was skipped */
         if (what == NULL || what[0] == '\0')
                 what = "(an empty value)";
-        return x != NULL && prc_md_set_str(x, "what", what, err) && prc_md_set_str(x, "reason", reason, err) &&
+        return x != NULL && set_lit(x, "what", what, err) && set_lit(x, "reason", reason, err) &&
                put(x, "line", line_v(line), err);
 }
 
@@ -440,31 +453,64 @@ char *prc_purl(const char *type, const char *ns, const char *name, const char *v
         return (char *)prc_buf_take(&b, &len, &err);
 }
 
+uint32_t prc_x_count_lf(const uint8_t *p, size_t n)
+{
+        const uint8_t *end = p + n;
+        uint32_t k = 0;
+
+        while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+                k++;
+                p++;
+        }
+        return k;
+}
+
 uint32_t prc_x_line_at(const prc_xin *in, size_t off)
 {
-        uint32_t line = 1;
-
         if (off > in->n)
                 off = in->n;
-        for (size_t i = 0; i < off; i++)
-                line += in->p[i] == '\n';
+        return 1 + prc_x_count_lf(in->p, off);
+}
+
+size_t prc_x_line_start(const prc_xin *in, uint32_t line)
+{
+        const uint8_t *p = in->p, *end = in->p + in->n;
+
+        for (uint32_t l = 1; l < line && p < end; l++) {
+                const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+                p = nl != NULL ? nl + 1 : end;
+        }
+        return (size_t)(p - in->p);
+}
+
+uint32_t prc_x_find_line_at(const prc_xin *in, const char *needle, prc_xpos *at)
+{
+        size_t nl = strlen(needle), i = at->line > 0 ? at->off : 0;
+        uint32_t line = at->line > 0 ? at->line : 1;
+        const uint8_t *hit, *start;
+
+        if (nl == 0 || in->n < nl || i > in->n)
+                return 0;
+        if (needle[0] == '\n') {
+                /* the byte-wise rule: a line feed only counts lines, so such a needle never matches */
+                return 0;
+        }
+        hit = memmem(in->p + i, in->n - i, needle, nl);
+        if (hit == NULL)
+                return 0;
+        line += prc_x_count_lf(in->p + i, (size_t)(hit - (in->p + i)));
+        for (start = hit; start > in->p + i && start[-1] != '\n'; start--)
+                ;
+        *at = (prc_xpos){ line, (size_t)(start - in->p) };
         return line;
 }
 
 uint32_t prc_x_find_line(const prc_xin *in, const char *needle, uint32_t from)
 {
-        size_t nl = strlen(needle), i = 0;
-        uint32_t line = 1;
+        prc_xpos at = { from > 1 ? from : 1, 0 };
 
-        if (nl == 0 || in->n < nl)
+        if (strlen(needle) == 0 || in->n < strlen(needle))
                 return 0;
-        for (; i < in->n && line < from; i++)
-                line += in->p[i] == '\n';
-        for (; i + nl <= in->n; i++) {
-                if (in->p[i] == '\n')
-                        line++;
-                else if (in->p[i] == (uint8_t)needle[0] && memcmp(in->p + i, needle, nl) == 0)
-                        return line;
-        }
-        return 0;
+        at.off = prc_x_line_start(in, at.line);        /* past the last line: the end, where nothing matches */
+        return prc_x_find_line_at(in, needle, &at);
 }

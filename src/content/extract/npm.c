@@ -17,20 +17,17 @@
 
 uint32_t npm_cur_find(const prc_xin *in, npm_cur *c, const char *needle)
 {
-        size_t nl = strlen(needle), i;
-        uint32_t line = c->line;
+        size_t nl = strlen(needle);
+        const uint8_t *hit;
 
-        if (nl == 0 || in->n < nl)
+        if (nl == 0 || in->n < nl || c->off > in->n)
                 return 0;
-        for (i = c->off; i + nl <= in->n; i++) {
-                if (in->p[i] == (uint8_t)needle[0] && memcmp(in->p + i, needle, nl) == 0) {
-                        c->off = i;
-                        c->line = line;
-                        return line;
-                }
-                line += in->p[i] == '\n';
-        }
-        return 0;
+        hit = memmem(in->p + c->off, in->n - c->off, needle, nl);
+        if (hit == NULL)
+                return 0;
+        c->line += prc_x_count_lf(in->p + c->off, (size_t)(hit - (in->p + c->off)));
+        c->off = (size_t)(hit - in->p);
+        return c->line;
 }
 
 char *npm_purl(const char *name, const char *version)
@@ -515,15 +512,30 @@ static bool lock_row(struct lock *l, const char *folder, const json_t *e, prc_er
  * The dependency name required from folder resolves as Node does: folder/node_modules/name, then
  * each enclosing node_modules up to the root's.  -1 when no folder of the lockfile holds it.
  */
+/* Append s to dst (len bytes of cap used) as snprintf would: cut at cap - 1, always terminated. */
+static size_t cat(char *dst, size_t cap, size_t len, const char *s)
+{
+        size_t n = strlen(s);
+
+        if (n > cap - 1 - len)
+                n = cap - 1 - len;
+        memcpy(dst + len, s, n);
+        dst[len + n] = '\0';
+        return len + n;
+}
+
 static long lock_find(const struct lock *l, const char *folder, const char *name)
 {
         char cur[2 * PRC_MD_STR_MAX + 32], key[3 * PRC_MD_STR_MAX + 64];
         const json_t *ix;
 
-        snprintf(cur, sizeof(cur), "%s", folder);
+        (void)cat(cur, sizeof(cur), 0, folder);
         for (;;) {
                 char *nm;
-                snprintf(key, sizeof(key), "%s%snode_modules/%s", cur, cur[0] ? "/" : "", name);
+                /* snprintf's "%s%snode_modules/%s" without its cost: this runs once per edge and level */
+                size_t k = cat(key, sizeof(key), 0, cur);
+                k = cat(key, sizeof(key), k, cur[0] ? "/node_modules/" : "node_modules/");
+                (void)cat(key, sizeof(key), k, name);
                 if ((ix = json_object_get(l->at, key)) != NULL)
                         return (long)json_integer_value(ix);
                 if (cur[0] == '\0')

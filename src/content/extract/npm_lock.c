@@ -22,6 +22,31 @@ static bool shape_at(prc_err *err, uint32_t line, const char *msg)
         return false;
 }
 
+/* Append s[0..n) to out at *o, cut where snprintf would cut (cap - 1 bytes in all). */
+static void kput(char *out, size_t cap, size_t *o, const char *s, size_t n)
+{
+        size_t room = cap - 1 - *o;
+
+        if (n > room)
+                n = room;
+        memcpy(out + *o, s, n);
+        *o += n;
+}
+
+/*
+ * out = a b c[0..cn), exactly as snprintf(out, cap, "%s%s%.*s", a, b, (int)cn, c) writes it with
+ * cn <= strlen(c), without the formatter: the lockfiles build tens of thousands of such keys.
+ */
+static void kjoin(char *out, size_t cap, const char *a, const char *b, const char *c, size_t cn)
+{
+        size_t o = 0;
+
+        kput(out, cap, &o, a, strlen(a));
+        kput(out, cap, &o, b, strlen(b));
+        kput(out, cap, &o, c, cn);
+        out[o] = '\0';
+}
+
 /* The package name of a descriptor "name@range" ("@scope/name@npm:1.0.0"): up to the first '@' after the start. */
 static bool desc_name(const char *desc, size_t n, char *out, size_t cap)
 {
@@ -76,10 +101,10 @@ static bool yedge(json_t *md, const json_t *map, size_t from, const char *name, 
         char key[2 * PRC_MD_STR_MAX + 8];
         const json_t *ix;
 
-        snprintf(key, sizeof(key), "%s@%s", name, range);
+        kjoin(key, sizeof(key), name, "@", range, strlen(range));
         ix = json_object_get(map, key);
         if (ix == NULL) {
-                snprintf(key, sizeof(key), "%s@npm:%s", name, range);
+                kjoin(key, sizeof(key), name, "@npm:", range, strlen(range));
                 ix = json_object_get(map, key);
         }
         if (ix != NULL)
@@ -277,9 +302,9 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
                                 shape_at(err, ln, "a yarn.lock entry header that does not end with ':'");
                                 goto fail;
                         }
-                        memset(e, 0, sizeof(*e));
-                        e->map = map;
-                        e->pend = pend;
+                        /* The strings are read up to their NUL: clearing their first bytes is enough (not 20 KB). */
+                        e->name[0] = e->specs[0] = e->version[0] = e->resolved[0] = e->integrity[0] = '\0';
+                        e->block = 0;
                         e->line = ln;
                         e->open = true;
                         if (!yspecs(s, n - 1, e->specs, sizeof(e->specs))) {
@@ -633,7 +658,7 @@ static bool pnpm_direct(struct pnpm *p, const json_t *imp, prc_err *err)
                                 continue;
                         if (ver[0] == '/')      /* v5: "/other/1.0.0" for an alias */
                                 continue;
-                        snprintf(id, sizeof(id), "%s@%.*s", name, (int)bare_len(ver, p->major), ver);
+                        kjoin(id, sizeof(id), name, "@", ver, bare_len(ver, p->major));
                         if (json_object_get(p->direct, id) == NULL &&
                             json_object_set_new(p->direct, id, json_string(lists[i].scope)) != 0)
                                 return prc_err_oom(err, "pnpm importers");
@@ -667,7 +692,7 @@ static bool pnpm_reach(struct pnpm *p, prc_err *err)
                 json_t *l;
                 if (!pnpm_key(sk0, 9, n0, v0, sizeof(n0)))
                         continue;
-                snprintf(b0, sizeof(b0), "%s@%s", n0, v0);
+                kjoin(b0, sizeof(b0), n0, "@", v0, strlen(v0));
                 l = json_object_get(index, b0);
                 if (l == NULL && (json_object_set_new(index, b0, l = json_array()) != 0 || l == NULL)) {
                         json_decref(queue);
@@ -710,7 +735,7 @@ static bool pnpm_reach(struct pnpm *p, prc_err *err)
                                                 const char *x = json_string_value(dv);
                                                 if (x == NULL)
                                                         continue;
-                                                snprintf(bid, sizeof(bid), "%s@%.*s", dn, (int)bare_len(x, 9), x);
+                                                kjoin(bid, sizeof(bid), dn, "@", x, bare_len(x, 9));
                                                 if (json_object_get(p->reach, bid) == NULL)
                                                         json_array_append_new(queue, json_string(bid));
                                         }
@@ -741,7 +766,7 @@ static bool pnpm_edges(struct pnpm *p, const json_t *at, prc_err *err)
                 if (p->major == 9) {
                         if (!pnpm_key(key, 9, n0, v0, sizeof(n0)))
                                 continue;
-                        snprintf(k, sizeof(k), "%s@%s", n0, v0);
+                        kjoin(k, sizeof(k), n0, "@", v0, strlen(v0));
                         ix = json_object_get(at, k);
                 } else {
                         ix = json_object_get(at, key);
@@ -757,11 +782,13 @@ static bool pnpm_edges(struct pnpm *p, const json_t *at, prc_err *err)
                                         continue;
                                 b = bare_len(x, p->major);
                                 if (x[0] == '/' || (p->major == 9 && b > 1 && memchr(x + 1, '@', b - 1) != NULL))
-                                        snprintf(k, sizeof(k), "%.*s", (int)(p->major == 9 ? b : strlen(x)), x);
+                                        kjoin(k, sizeof(k), "", "", x, p->major == 9 ? b : strlen(x));
                                 else if (p->major == 9)
-                                        snprintf(k, sizeof(k), "%s@%.*s", name, (int)b, x);
-                                else
-                                        snprintf(k, sizeof(k), "/%s%s%s", name, p->major == 5 ? "/" : "@", x);
+                                        kjoin(k, sizeof(k), name, "@", x, b);
+                                else {
+                                        k[0] = '/';
+                                        kjoin(k + 1, sizeof(k) - 1, name, p->major == 5 ? "/" : "@", x, strlen(x));
+                                }
                                 ix = json_object_get(at, k);
                                 if (ix == NULL && x[0] != '/' && p->major != 9)
                                         ix = json_object_get(at, k + 1);        /* a key written without '/' */
@@ -816,7 +843,7 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 if ((!keyed && (n2 == NULL || v2 == NULL)) || name[0] == '\0')
                         return shape_at(err, line, "a pnpm-lock.yaml package key that names no package and version"),
                                NULL;
-                snprintf(id, sizeof(id), "%s@%s", name, version);
+                kjoin(id, sizeof(id), name, "@", version, strlen(version));
                 if (p->major == 9) {
                         sc = json_string_value(json_object_get(p->reach, id));
                         scope = sc != NULL ? sc : "runtime";
