@@ -946,3 +946,40 @@ bool prc_json_fields(const json_t *obj, const char *ptr, const prc_field *fields
         }
         return true;
 }
+
+/* Exact equality, member order included (json_strict.h). */
+bool prc_json_same(const json_t *a, const json_t *b)
+{
+        if (json_typeof(a) != json_typeof(b))
+                return false;
+        switch (json_typeof(a)) {
+        case JSON_STRING:
+                return json_string_length(a) == json_string_length(b) &&
+                       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+        case JSON_INTEGER:
+                return json_integer_value(a) == json_integer_value(b);
+        case JSON_REAL:
+                return memcmp(&(double){ json_real_value(a) }, &(double){ json_real_value(b) }, sizeof(double)) == 0;
+        case JSON_ARRAY:
+                if (json_array_size(a) != json_array_size(b))
+                        return false;
+                for (size_t i = 0; i < json_array_size(a); i++)
+                        if (!prc_json_same(json_array_get(a, i), json_array_get(b, i)))
+                                return false;
+                return true;
+        case JSON_OBJECT: {
+                void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+                if (json_object_size(a) != json_object_size(b))
+                        return false;
+                for (; ia != NULL && ib != NULL;
+                     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
+                        if (json_object_iter_key_len(ia) != json_object_iter_key_len(ib) ||
+                            memcmp(json_object_iter_key(ia), json_object_iter_key(ib), json_object_iter_key_len(ia)) ||
+                            !prc_json_same(json_object_iter_value(ia), json_object_iter_value(ib)))
+                                return false;
+                return ia == NULL && ib == NULL;
+        }
+        default:
+                return true;
+        }
+}

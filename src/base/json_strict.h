@@ -114,6 +114,13 @@ void prc_json_alloc_rewind_hooks(void (*mark)(prc_json_mark *m), void (*rewind)(
 /* The value of the four hex digits of a \u escape at p (avail bytes readable, no NUL needed), or -1. */
 long prc_json_hex4(const uint8_t *p, size_t avail);
 
+/*
+ * The same tree: types, values, string bytes and member order (json_equal
+ * ignores the order).  How the tests and the differential fuzzer compare
+ * the fast path's tree with the jansson path's.
+ */
+bool prc_json_same(const json_t *a, const json_t *b);
+
 /* Name of a jansson type for messages ("string", "integer", ...). */
 const char *prc_json_type_name(const json_t *v);
 

@@ -577,43 +577,6 @@ static void test_json_strict__bitflip_and_truncation_sweep(void)
         check_leaks();
 }
 
-/* The same tree: types, values, string bytes and member order (json_equal ignores the order). */
-static bool same_tree(const json_t *a, const json_t *b)
-{
-        if (json_typeof(a) != json_typeof(b))
-                return false;
-        switch (json_typeof(a)) {
-        case JSON_STRING:
-                return json_string_length(a) == json_string_length(b) &&
-                       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
-        case JSON_INTEGER:
-                return json_integer_value(a) == json_integer_value(b);
-        case JSON_REAL:
-                return memcmp(&(double){ json_real_value(a) }, &(double){ json_real_value(b) }, sizeof(double)) == 0;
-        case JSON_ARRAY:
-                if (json_array_size(a) != json_array_size(b))
-                        return false;
-                for (size_t i = 0; i < json_array_size(a); i++)
-                        if (!same_tree(json_array_get(a, i), json_array_get(b, i)))
-                                return false;
-                return true;
-        case JSON_OBJECT: {
-                void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
-                if (json_object_size(a) != json_object_size(b))
-                        return false;
-                for (; ia != NULL && ib != NULL;
-                     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
-                        if (json_object_iter_key_len(ia) != json_object_iter_key_len(ib) ||
-                            memcmp(json_object_iter_key(ia), json_object_iter_key(ib), json_object_iter_key_len(ia)) ||
-                            !same_tree(json_object_iter_value(ia), json_object_iter_value(ib)))
-                                return false;
-                return ia == NULL && ib == NULL;
-        }
-        default:
-                return true;
-        }
-}
-
 /* prc_json_parse (fast path first) and prc_json_parse_jansson agree: the same tree or the same refusal. */
 static void paths_agree(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, const char *what, int line)
 {
@@ -632,7 +595,7 @@ static void paths_agree(const uint8_t *p, size_t n, const prc_limits *lim, unsig
                 t_fail(__FILE__, line, "%.80s (flags %u): refusals differ: %s '%s' at %llu '%s' / %s '%s' at %llu '%s'",
                        what, flags, prc_err_name(ef.cls), ef.msg, (unsigned long long)ef.off, ef.ptr,
                        prc_err_name(ej.cls), ej.msg, (unsigned long long)ej.off, ej.ptr);
-        if (vf != NULL && !same_tree(vf, vj))
+        if (vf != NULL && !prc_json_same(vf, vj))
                 t_fail(__FILE__, line, "%.80s (flags %u): the trees differ", what, flags);
         json_decref(vf);
         json_decref(vj);
@@ -853,7 +816,7 @@ static void test_json_strict__fast_path_gives_the_arena_back_when_it_gives_up(vo
                 w = prc_json_parse_jansson(b.data, b.len, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &ej);
                 alone = ta_peak;
                 T_ASSERT((v == NULL) == (w == NULL));
-                T_ASSERT(v == NULL ? e.cls == ej.cls && e.off == ej.off : same_tree(v, w));
+                T_ASSERT(v == NULL ? e.cls == ej.cls && e.off == ej.off : prc_json_same(v, w));
                 /* without the rewind the peak was the two trees: about twice the jansson path's */
                 if (with > alone + alone / 10)
                         t_fail(__FILE__, __LINE__, "tail '%s': peak %zu bytes with the fast path, %zu alone", tails[t],
@@ -873,7 +836,27 @@ static void test_json_strict__fast_path_gives_the_arena_back_when_it_gives_up(vo
         free(ta_mem);
 }
 
+/* prc_json_same tells member order, real bits and string bytes apart, where json_equal does not see order. */
+static void test_json_strict__same_sees_order_and_bytes(void)
+{
+        json_t *a = json_pack("{s:i, s:[s, f]}", "a", 1, "b", "x", 0.5);
+        json_t *b = json_pack("{s:[s, f], s:i}", "b", "x", 0.5, "a", 1);
+        json_t *c = json_pack("{s:i, s:[s, f]}", "a", 1, "b", "x", 0.5);
+        json_t *d = json_pack("{s:i, s:[s#, f]}", "a", 1, "b", "x\0", (int)2, 0.5);
+
+        T_ASSERT(a != NULL && b != NULL && c != NULL && d != NULL);
+        T_ASSERT(json_equal(a, b));
+        T_ASSERT(!prc_json_same(a, b));
+        T_ASSERT(prc_json_same(a, c));
+        T_ASSERT(!prc_json_same(a, d));
+        json_decref(a);
+        json_decref(b);
+        json_decref(c);
+        json_decref(d);
+}
+
 static const prc_test tests[] = {
+        T(test_json_strict__same_sees_order_and_bytes),
         T(test_json_strict__accepts_every_value_type),
         T(test_json_strict__size_cap_checked_before_parsing),
         T(test_json_strict__utf8_and_nul),
