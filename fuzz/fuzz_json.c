@@ -73,8 +73,7 @@ static void check_paths(const uint8_t *p, size_t n, const prc_limits *lim, unsig
         vj = prc_json_parse_jansson(p, n, lim, flags, &ej);
         if ((vf == NULL) != (vj == NULL))
                 __builtin_trap();
-        if (vf == NULL && (ef.cls != ej.cls || ef.off != ej.off || ef.line != ej.line || ef.col != ej.col ||
-                           strcmp(ef.ptr, ej.ptr) != 0 || strcmp(ef.msg, ej.msg) != 0))
+        if (vf == NULL && !prc_err_same(&ef, &ej))
                 __builtin_trap();
         if (vf != NULL && !prc_json_same(vf, vj))
                 __builtin_trap();

@@ -193,3 +193,9 @@ void prc_bug_at(const char *file, int line, const char *what)
         fprintf(stderr, "prc: BUG at %s:%d: %s\n", file, line, what);
         abort();
 }
+
+bool prc_err_same(const prc_err *a, const prc_err *b)
+{
+        return a->cls == b->cls && a->off == b->off && a->line == b->line && a->col == b->col &&
+               strcmp(a->ptr, b->ptr) == 0 && strcmp(a->msg, b->msg) == 0;
+}

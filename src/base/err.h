@@ -64,6 +64,11 @@ prc_errclass prc_err_by_name(const char *name);
 /* Initialize to "no error". */
 void prc_err_init(prc_err *e);
 static inline bool prc_err_is_set(const prc_err *e) { return e->cls != PRC_E_OK; }
+/*
+ * The same refusal: class, offset, line, column, pointer and message (not
+ * errno or file).  How differential tests compare two readers of one input.
+ */
+bool prc_err_same(const prc_err *a, const prc_err *b);
 
 /*
  * Record an error unless one is recorded already.  Always returns false.

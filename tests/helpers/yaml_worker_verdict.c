@@ -80,8 +80,7 @@ int main(int argc, char **argv)
                 else if (got)
                         wrong = !json_equal(w, l) || !same_bytes(w, l);
                 else
-                        wrong = we.cls != le.cls || we.off != le.off || we.line != le.line || we.col != le.col ||
-                                strcmp(we.ptr, le.ptr) != 0 || strcmp(we.msg, le.msg) != 0;
+                        wrong = !prc_err_same(&we, &le);
                 if (wrong)
                         printf("%s\tBUG:worker-%s-local-%s\n", argv[i], got ? "accept" : prc_err_name(we.cls),
                                l != NULL ? "accept" : prc_err_name(le.cls));

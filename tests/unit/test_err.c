@@ -141,7 +141,34 @@ static void test_err__format_variants(void)
         T_ERR(e, PRC_E_INVALID_DIGEST);
 }
 
+/* prc_err_same: class, offset, line, column, pointer and message; errno and file do not count. */
+static void test_err__same_refusal(void)
+{
+        prc_err a, b;
+
+        prc_err_init(&a);
+        (void)prc_err_at(&a, PRC_E_INVALID_UTF8, 7, "bad byte");
+        b = a;
+        T_ASSERT(prc_err_same(&a, &b));
+        snprintf(b.file, sizeof(b.file), "other");
+        b.sys = 5;
+        T_ASSERT(prc_err_same(&a, &b));
+        b = a;
+        snprintf(b.msg, sizeof(b.msg), "bad byte!");
+        T_ASSERT(!prc_err_same(&a, &b));
+        b = a;
+        b.off++;
+        T_ASSERT(!prc_err_same(&a, &b));
+        b = a;
+        snprintf(b.ptr, sizeof(b.ptr), "/x");
+        T_ASSERT(!prc_err_same(&a, &b));
+        b = a;
+        b.cls = PRC_E_NUL_BYTE;
+        T_ASSERT(!prc_err_same(&a, &b));
+}
+
 static const prc_test tests[] = {
+        T(test_err__same_refusal),
         T(test_err__first_error_wins),
         T(test_err__location_fields_keep_the_first),
         T(test_err__names_are_unique_kebab_case),

@@ -590,8 +590,7 @@ static void paths_agree(const uint8_t *p, size_t n, const prc_limits *lim, unsig
         if ((vf == NULL) != (vj == NULL))
                 t_fail(__FILE__, line, "%.80s (flags %u): fast path %s, jansson path %s", what, flags,
                        vf ? "accepts" : prc_err_name(ef.cls), vj ? "accepts" : prc_err_name(ej.cls));
-        if (vf == NULL && (ef.cls != ej.cls || ef.off != ej.off || ef.line != ej.line || ef.col != ej.col ||
-                           strcmp(ef.ptr, ej.ptr) != 0 || strcmp(ef.msg, ej.msg) != 0))
+        if (vf == NULL && !prc_err_same(&ef, &ej))
                 t_fail(__FILE__, line, "%.80s (flags %u): refusals differ: %s '%s' at %llu '%s' / %s '%s' at %llu '%s'",
                        what, flags, prc_err_name(ef.cls), ef.msg, (unsigned long long)ef.off, ef.ptr,
                        prc_err_name(ej.cls), ej.msg, (unsigned long long)ej.off, ej.ptr);
