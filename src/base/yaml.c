@@ -104,6 +104,10 @@ typedef struct composer {
         json_t           *root;         /* owned */
         bool              have_root;
         struct fy_mark    at;           /* start of the event being handled */
+        const uint8_t    *in;           /* borrowed: the input libfyaml parses */
+        size_t            in_len;
+        char             *sq;           /* owned: the last single-quoted scalar decoded (squote_decode) */
+        size_t            sq_cap;
         const prc_yaml_sink *sink;      /* borrowed; NULL once it stops listening (or never had one) */
         prc_yaml_pos     *pos;          /* owned until handed out; NULL unless positions were asked for */
         void             *sink_ctx;
@@ -1138,17 +1142,126 @@ static bool on_end(composer *c)
         return deliver(c, v, nodes);
 }
 
+/* ---- single-quoted scalars, decoded from the input ------------------------ */
+
+/*
+ * libfyaml 0.7.12 formats some single-quoted scalars with runs of '' wrongly
+ * and hands back heap bytes it never wrote (docs/yaml.md).  So prc takes only
+ * the scalar's place from libfyaml (its token marks run from after the
+ * opening quote to the closing one) and decodes the input bytes itself, by
+ * YAML 1.2 7.3.2: '' is one quote; a line break between content folds to a
+ * space, n + 1 breaks to n newlines, and spaces and tabs next to a break are
+ * not content (6.5).  Only CR, LF and CR LF break lines (5.4), whatever a
+ * %YAML directive claims: NEL, LS and PS are content.
+ */
+static bool is_white(uint8_t ch)
+{
+        return ch == ' ' || ch == '\t';
+}
+
+static bool is_break(uint8_t ch)
+{
+        return ch == '\n' || ch == '\r';
+}
+
+/* The offset after the line break at p[i] (CR LF, CR or LF). */
+static size_t skip_break(const uint8_t *p, size_t i, size_t end)
+{
+        return p[i] == '\r' && i + 1 < end && p[i + 1] == '\n' ? i + 2 : i + 1;
+}
+
+/* Fold the line break at p[*i] and the empty lines after it; leave *i at the next line's content. */
+static size_t fold_breaks(const uint8_t *p, size_t *i, size_t end, char *d)
+{
+        size_t breaks = 1, j;
+
+        *i = skip_break(p, *i, end);
+        for (;;) {
+                for (j = *i; j < end && is_white(p[j]); j++)
+                        ;
+                if (j == end || !is_break(p[j]))
+                        break;
+                *i = skip_break(p, j, end);
+                breaks++;
+        }
+        *i = j;
+        if (breaks == 1) {
+                d[0] = ' ';
+                return 1;
+        }
+        memset(d, '\n', breaks - 1);
+        return breaks - 1;
+}
+
+/* Decode p[i..end), the inside of a single-quoted scalar, into d (at least end - i bytes). */
+static bool squote_text(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+{
+        size_t o = 0;
+
+        for (;;) {
+                size_t le = i, ce;
+
+                while (le < end && !is_break(p[le]))
+                        le++;
+                ce = le;
+                if (le < end)
+                        while (ce > i && is_white(p[ce - 1]))
+                                ce--;
+                for (; i < ce; i++) {
+                        if (p[i] == '\'' && (++i == ce || p[i] != '\''))
+                                return false;   /* a lone quote would have closed the scalar */
+                        d[o++] = (char)p[i];
+                }
+                if (le == end)
+                        break;
+                i = le;
+                o += fold_breaks(p, &i, end, d + o);
+        }
+        *outn = o;
+        return true;
+}
+
+static bool squote_decode(composer *c, struct fy_token *tok, const char **out, size_t *outn)
+{
+        const struct fy_mark *sm = fy_token_start_mark(tok), *em = fy_token_end_mark(tok);
+        size_t start, end;
+
+        if (sm == NULL || em == NULL)
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a single-quoted scalar no place");
+        start = sm->input_pos;
+        end = em->input_pos;
+        if (start == 0 || start > end || end >= c->in_len || c->in[start - 1] != '\'' || c->in[end] != '\'')
+                return fail(c, PRC_E_INTERNAL, "libfyaml placed a single-quoted scalar outside its quotes");
+        if (end - start + 1 > c->sq_cap) {
+                char *nb = realloc(c->sq, end - start + 1);
+                if (nb == NULL)
+                        return oom(c, "a scalar");
+                c->sq = nb;
+                c->sq_cap = end - start + 1;
+        }
+        if (!squote_text(c->in, start, end, c->sq, outn))
+                return fail(c, PRC_E_INTERNAL, "a lone quote inside a single-quoted scalar");
+        *out = c->sq;
+        return true;
+}
+
 static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
 {
-        size_t n;
-        const char *s = fy_token_get_text(sd->value, &n);
         enum fy_scalar_style style = fy_token_scalar_style(sd->value);
         enum rkind k = R_STR;
         int64_t iv = 0;
         long anc = -1;
         uint32_t id;
+        const char *s;
+        size_t n;
         json_t *v;
 
+        if (style == FYSS_SINGLE_QUOTED) {
+                if (!squote_decode(c, sd->value, &s, &n))
+                        return false;
+        } else {
+                s = fy_token_get_text(sd->value, &n);
+        }
         if (s == NULL)
                 return oom(c, "a scalar");
         if (n > c->lim->scalar_max)
@@ -1407,6 +1520,7 @@ static void composer_clear(composer *c)
         free(c->names);
         free(c->counts.keys);
         free(c->counts.vals);
+        free(c->sq);
         json_decref(c->root);
         prc_yaml_pos_free(c->pos);
 }
@@ -1484,7 +1598,9 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         pcfg.flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE;
         pcfg.diag = diag;
         fyp = fy_parser_create(&pcfg);
-        if (fyp == NULL || fy_parser_set_string(fyp, n ? (const char *)p : empty, n) != 0) {
+        c.in = n ? p : (const uint8_t *)empty;
+        c.in_len = n;
+        if (fyp == NULL || fy_parser_set_string(fyp, (const char *)c.in, n) != 0) {
                 prc_err_oom(err, "the YAML parser");
                 goto out;
         }

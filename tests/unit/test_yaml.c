@@ -87,6 +87,65 @@ static void test_yaml__quoted_and_block_scalars_are_strings(void)
         YAML_OK("a: \"\\x41\\u00e9\\t\"", "{\"a\":\"A\xc3\xa9\\t\"}");
 }
 
+/*
+ * libfyaml 0.7.12 returns bytes it never wrote for some single-quoted
+ * scalars with runs of '' (docs/yaml.md): prc decodes them from the input.
+ * The value must be exact and the same on every load, whatever the heap
+ * held before (here: after loads that leave other bytes behind).
+ */
+static void test_yaml__single_quoted_runs_of_quotes_decode_exactly(void)
+{
+        static const char repro[] = "\n'''''''lo&'";
+        char big[4096];
+
+        for (int round = 0; round < 4; round++) {
+                YAML_OK(repro, "\"'''lo&\"");
+                YAML_OK("k: '''''''lo&'\n", "{\"k\":\"'''lo&\"}");
+                YAML_OK("['''''''\t\xe2\x80\xa8']", "[\"'''\\t\xe2\x80\xa8\"]");
+                YAML_OK("{k: '''''''#\xc2\x85'}", "{\"k\":\"'''#\xc2\x85\"}");
+                /* dirty the heap with another document between rounds */
+                memset(big, 'A' + round, sizeof(big) - 1);
+                big[0] = '\'';
+                big[sizeof(big) - 2] = '\'';
+                big[sizeof(big) - 1] = '\0';
+                {
+                        prc_err e;
+                        json_t *v = load_lim(big, &prc_limits_default, 0, &e);
+                        T_ASSERT(v != NULL);
+                        json_decref(v);
+                }
+        }
+}
+
+/* YAML 1.2 7.3.2 and 6.5: '' is a quote, lines fold, white space at line ends is not content. */
+static void test_yaml__single_quoted_scalars_fold_per_spec(void)
+{
+        YAML_OK("'a''b'", "\"a'b\"");
+        YAML_OK("''''", "\"'\"");
+        YAML_OK("''", "\"\"");
+        YAML_OK("' a \t'", "\" a \\t\"");
+        YAML_OK("'a  \n   b'", "\"a b\"");
+        YAML_OK("'a \t\n\t b'", "\"a b\"");
+        YAML_OK("'a\n\n  b'", "\"a\\nb\"");
+        YAML_OK("'a\n \t\n\n\tb'", "\"a\\n\\nb\"");
+        YAML_OK("'a\r\n  b\r\n\r\n c'", "\"a b\\nc\"");
+        YAML_OK("'a\rb'", "\"a b\"");
+        YAML_OK("'a\n'", "\"a \"");
+        YAML_OK("'a\n\n'", "\"a\\n\"");
+        YAML_OK("'a\n  '", "\"a \"");
+        YAML_OK("'  \n a'", "\" a\"");
+        YAML_OK("'\n'", "\" \"");
+        YAML_OK("'# not a comment'", "\"# not a comment\"");
+        YAML_OK("- 'a\n  b'\n- 'c'''\n", "[\"a b\",\"c'\"]");
+        YAML_OK("{ 'k''': 'x\n y' }", "{\"k'\":\"x y\"}");
+        YAML_OK("'k': |\n  ''\n", "{\"k\":\"''\\n\"}");
+        /* YAML 1.2 line breaks only: NEL, LS and PS are content, whatever %YAML claims. */
+        YAML_OK("'a\xc2\x85" "b'", "\"a\xc2\x85" "b\"");
+        YAML_OK("%YAML 1.1\n---\n'a\xc2\x85" "b'", "\"a\xc2\x85" "b\"");
+        YAML_OK("%YAML 1.1\n---\n'a\xe2\x80\xa8 b'", "\"a\xe2\x80\xa8 b\"");
+        YAML_OK("\xef\xbb\xbf'a''b'", "\"a'b\"");
+}
+
 static void test_yaml__floats_are_refused_unless_allowed(void)
 {
         prc_err e;
@@ -840,6 +899,8 @@ static const prc_test tests[] = {
         T(test_yaml__core_schema_null_bool_int),
         T(test_yaml__integers_outside_the_safe_range_are_unsafe),
         T(test_yaml__quoted_and_block_scalars_are_strings),
+        T(test_yaml__single_quoted_runs_of_quotes_decode_exactly),
+        T(test_yaml__single_quoted_scalars_fold_per_spec),
         T(test_yaml__floats_are_refused_unless_allowed),
         T(test_yaml__infinity_and_nan_are_refused_even_with_floats),
         T(test_yaml__floats_as_strings_keep_their_spelling),
