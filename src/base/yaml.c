@@ -1193,8 +1193,7 @@ static size_t fold_breaks(const uint8_t *p, size_t *i, size_t end, char *d)
         return breaks - 1;
 }
 
-/* Decode p[i..end), the inside of a single-quoted scalar, into d (at least end - i bytes). */
-static bool squote_text(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+bool prc_yaml_squote_decode(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
 {
         size_t o = 0;
 
@@ -1239,7 +1238,7 @@ static bool squote_decode(composer *c, struct fy_token *tok, const char **out, s
                 c->sq = nb;
                 c->sq_cap = end - start + 1;
         }
-        if (!squote_text(c->in, start, end, c->sq, outn))
+        if (!prc_yaml_squote_decode(c->in, start, end, c->sq, outn))
                 return fail(c, PRC_E_INTERNAL, "a lone quote inside a single-quoted scalar");
         *out = c->sq;
         return true;

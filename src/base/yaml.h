@@ -51,6 +51,16 @@ enum {
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
 
 /*
+ * The decoder the loader uses for single-quoted scalars (libfyaml's own text
+ * for them cannot be trusted, docs/yaml.md): p[start..end) is the inside of
+ * one, after its opening quote and up to its closing quote.  Writes the
+ * value, at most end - start bytes, to d and its length to *outn.  False if
+ * the bytes hold a lone quote (libfyaml would not have ended the scalar
+ * there).  Exposed for the differential test against libfyaml.
+ */
+bool prc_yaml_squote_decode(const uint8_t *p, size_t start, size_t end, char *d, size_t *outn);
+
+/*
  * An observer of the composer (the content worker's streaming reply,
  * src/content/yaml_stream.c): told each piece of the document in document
  * order once the composer has accepted it: a collection opens, a key

@@ -7,6 +7,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <libfyaml.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -771,6 +773,105 @@ static void test_yaml__merge_fanout_resolves_to_its_distinct_keys(void)
 }
 
 /*
+ * Differential: on every single-quoted scalar of the YAML the shared corpora
+ * hold (yaml-test-suite inputs, workflows, lockfiles, attacks), prc's decoder
+ * gives what libfyaml gives, where libfyaml is right.  The corpora hold none
+ * of the patterns libfyaml gets wrong, so every scalar must agree.
+ */
+static size_t sq_files, sq_scalars;
+static char sq_bad[600];
+
+static bool yaml_like(const char *path, const char *bytes, size_t n)
+{
+        const char *base = strrchr(path, '/');
+        size_t l = strlen(path);
+
+        base = base ? base + 1 : path;
+        if ((l > 5 && strcmp(path + l - 5, ".yaml") == 0) || (l > 4 && strcmp(path + l - 4, ".yml") == 0))
+                return true;
+        /* yarn berry lockfiles are YAML under a classic name */
+        return strcmp(base, "yarn.lock") == 0 && memmem(bytes, n, "__metadata:", 11) != NULL;
+}
+
+static void sq_discard(struct fy_diag *diag, void *user, const char *buf, size_t len)
+{
+        (void)diag;
+        (void)user;
+        (void)buf;
+        (void)len;
+}
+
+static void sq_diff_file(const char *path, const char *bytes, size_t n)
+{
+        struct fy_parse_cfg cfg = { .flags = FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2 | FYPCF_JSON_NONE };
+        struct fy_diag_cfg dcfg;
+        struct fy_diag *diag;
+        struct fy_parser *fyp;
+        struct fy_event *ev;
+        char *d = malloc(n + 1);
+
+        T_ASSERT(d != NULL);
+        memset(&dcfg, 0, sizeof(dcfg));
+        dcfg.output_fn = sq_discard;
+        dcfg.level = FYET_ERROR;
+        diag = fy_diag_create(&dcfg);
+        T_ASSERT(diag != NULL);
+        fy_diag_set_collect_errors(diag, true);
+        cfg.diag = diag;
+        fyp = fy_parser_create(&cfg);
+        T_ASSERT(fyp != NULL && fy_parser_set_string(fyp, bytes, n) == 0);
+        sq_files++;
+        while ((ev = fy_parser_parse(fyp)) != NULL) {
+                if (ev->type == FYET_SCALAR && fy_token_scalar_style(ev->scalar.value) == FYSS_SINGLE_QUOTED) {
+                        struct fy_token *t = ev->scalar.value;
+                        size_t ln, dn, s = fy_token_start_mark(t)->input_pos, e = fy_token_end_mark(t)->input_pos;
+                        const char *lt = fy_token_get_text(t, &ln);
+                        bool ok = lt != NULL && s > 0 && s <= e && e < n && bytes[s - 1] == '\'' && bytes[e] == '\'' &&
+                                  prc_yaml_squote_decode((const uint8_t *)bytes, s, e, d, &dn) && dn == ln &&
+                                  memcmp(d, lt, ln) == 0;
+                        sq_scalars++;
+                        if (!ok && sq_bad[0] == '\0')
+                                snprintf(sq_bad, sizeof(sq_bad), "%s: offset %zu: libfyaml '%.*s', prc '%.*s'", path,
+                                         s, (int)(ln > 80 ? 80 : ln), lt ? lt : "", (int)(dn > 80 ? 80 : dn), d);
+                }
+                fy_parser_event_free(fyp, ev);
+        }
+        fy_parser_destroy(fyp);
+        fy_diag_destroy(diag);
+        free(d);
+}
+
+static int sq_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        char *bytes;
+        size_t n;
+
+        (void)ftw;
+        if (type != FTW_F || !S_ISREG(st->st_mode) || st->st_size > (64 << 20))
+                return 0;
+        bytes = t_read(path, &n);
+        if (yaml_like(path, bytes, n))
+                sq_diff_file(path, bytes, n);
+        free(bytes);
+        return 0;
+}
+
+static void test_yaml__single_quoted_decoding_matches_libfyaml_on_the_corpora(void)
+{
+        char dir[8300];
+
+        (void)attacks_dir();    /* fails when the corpora are absent */
+        snprintf(dir, sizeof(dir), "%s", t_corpora());
+        sq_files = sq_scalars = 0;
+        sq_bad[0] = '\0';
+        T_ASSERT(nftw(dir, sq_visit, 32, FTW_PHYS) == 0);
+        if (sq_bad[0] != '\0')
+                t_fail(__FILE__, __LINE__, "%s", sq_bad);
+        fprintf(stderr, "    %zu YAML files, %zu single-quoted scalars agree\n", sq_files, sq_scalars);
+        T_ASSERT(sq_files > 500 && sq_scalars > 1000);
+}
+
+/*
  * Every committed YAML manifest in the corpus (workflows, pnpm lockfiles,
  * compose, dependabot) loads with the target limits.  Without a float flag
  * the only refusals allowed are floats (version numbers such as 3.10).
@@ -937,6 +1038,7 @@ static const prc_test tests[] = {
         T(test_yaml__attack_table_covers_every_yaml_row_of_the_index),
         T(test_yaml__merge_fanout_resolves_to_its_distinct_keys),
         T(test_yaml__real_manifests_load),
+        T(test_yaml__single_quoted_decoding_matches_libfyaml_on_the_corpora),
         T(test_yaml__truncation_and_bit_flip_sweep),
 };
 PRC_SUITE(yaml, tests)
