@@ -1251,8 +1251,8 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
         int64_t iv = 0;
         long anc = -1;
         uint32_t id;
-        const char *s;
-        size_t n;
+        const char *s = NULL;
+        size_t n = 0;
         json_t *v;
 
         if (style == FYSS_SINGLE_QUOTED) {
@@ -1424,7 +1424,7 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
  */
 static const uint64_t plain_ascii[2] = { 0xffffefff00000000ULL, 0x57ffffffd7ffffffULL };
 
-static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
+static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, prc_err *err)
 {
         size_t i = 0;
         uint32_t flow = 0, on_line = 0;
@@ -1456,6 +1456,7 @@ static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
                 if (p[i] == '\n' || p[i] == '\r')
                         on_line = 0;
                 if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
+                        *tabs |= p[i] == '\t';
                         i++;
                         continue;
                 }
@@ -1470,6 +1471,239 @@ static bool check_bytes(const uint8_t *p, size_t n, prc_err *err)
                 i += len;
         }
         return true;
+}
+
+/*
+ * libfyaml 0.7.12 corrupts its heap (fy_parser_destroy then writes through
+ * a freed list: SIGSEGV) after it reports "cannot use tab for indentation of
+ * block entry" inside the content of an explicit key: a mapping value
+ * indicator that follows a key, then white space holding a tab, then ':',
+ * '?', '|', '>' or a '-' entry ("? a:<TAB>:", docs/yaml.md).  This lexer
+ * finds that pattern before libfyaml sees it.  It reads block structure as
+ * libfyaml does, just enough to know where a '?' opens a key and where
+ * bytes are not structure: quoted scalars (across lines), comments, flow
+ * collections (where the pattern is harmless), plain scalars (which run on
+ * over blanks and quotes), properties, and block scalar content (lines
+ * indented past the column before the node that holds the header, as
+ * libfyaml counts it, at least column 1).  A key's content is the rest of
+ * the '?' line and the lines indented past the '?', or at its column when
+ * they are '-' entries; the latest '?' counts.
+ */
+enum kmode { K_NODE, K_PLAIN, K_AFTER, K_PROP };
+
+typedef struct kscan {
+        const uint8_t *p;
+        size_t         ls, le;          /* the line being read: p[ls..le) */
+        size_t         cpos, col;       /* col: the column (characters) of p[cpos] */
+        long           bs;              /* >= 0: in a block scalar, whose lines are indented past bs */
+        long           region;          /* column of the '?' whose content this may be, or -1 */
+        uint32_t       flow;            /* open flow collections */
+        uint8_t        quote;           /* the open quoted scalar's quote, or 0 */
+        enum kmode     mode;
+} kscan;
+
+static bool k_blank(uint8_t ch)
+{
+        return ch == ' ' || ch == '\t';
+}
+
+/* p[i] stands alone: a blank or the end of the line follows. */
+static bool k_alone(const kscan *k, size_t i)
+{
+        return i + 1 >= k->le || k_blank(k->p[i + 1]);
+}
+
+static long k_col(kscan *k, size_t i)
+{
+        for (; k->cpos < i; k->cpos++)
+                if ((k->p[k->cpos] & 0xc0) != 0x80)
+                        k->col++;
+        return (long)k->col;
+}
+
+/* After a key's ':' at p[i]: the offset of a tab before an indicator libfyaml fails on, or 0. */
+static size_t k_tab_after_value(const kscan *k, size_t i)
+{
+        size_t j, tab = 0;
+
+        if (k->region < 0)
+                return 0;
+        for (j = i + 1; j < k->le && k_blank(k->p[j]); j++)
+                if (k->p[j] == '\t' && tab == 0)
+                        tab = j;
+        if (tab == 0 || j == k->le)
+                return 0;
+        if (strchr(":?|>", k->p[j]) != NULL || (k->p[j] == '-' && k_alone(k, j)))
+                return tab;
+        return 0;
+}
+
+/* Where the line's structure starts (ls + indentation), or le when it has none to read. */
+static size_t k_line_start(kscan *k, size_t ind)
+{
+        const uint8_t *p = k->p;
+        size_t r = k->ls + ind, len = k->le - k->ls;
+
+        while (r < k->le && k_blank(p[r]))
+                r++;
+        if (k->bs >= 0) {
+                if (r == k->le || (long)ind > k->bs)
+                        return k->le;           /* block scalar content */
+                k->bs = -1;
+        }
+        if (k->quote != 0 || k->flow != 0)
+                return k->ls;
+        if (r == k->le || p[r] == '#' || (ind == 0 && p[k->ls] == '%'))
+                return k->le;
+        if (k->region >= 0 && ((long)ind < k->region ||
+                               ((long)ind == k->region && !(p[r] == '-' && k_alone(k, r)))))
+                k->region = -1;
+        k->mode = K_NODE;
+        if (ind == 0 && len >= 3 && (memcmp(p + k->ls, "---", 3) == 0 || memcmp(p + k->ls, "...", 3) == 0) &&
+            (len == 3 || k_blank(p[k->ls + 3]))) {
+                k->region = -1;
+                return k->ls + 3;
+        }
+        return k->ls + ind;
+}
+
+/* In a quoted scalar or a flow collection: step past p[i]. */
+static size_t k_inside(kscan *k, size_t i)
+{
+        uint8_t ch = k->p[i];
+
+        if (k->quote != 0) {
+                if (ch == '\\' && k->quote == '"')
+                        return i + 2;
+                if (ch != k->quote)
+                        return i + 1;
+                if (ch == '\'' && i + 1 < k->le && k->p[i + 1] == '\'')
+                        return i + 2;
+                k->quote = 0;
+                if (k->flow == 0)
+                        k->mode = K_AFTER;
+                return i + 1;
+        }
+        if (ch == '\'' || ch == '"')
+                k->quote = ch;
+        else if (ch == '[' || ch == '{')
+                k->flow++;
+        else if ((ch == ']' || ch == '}') && --k->flow == 0)
+                k->mode = K_AFTER;
+        return i + 1;
+}
+
+/* The end of the anchor, alias or tag at p[i]: a blank or a flow indicator ends it, '>' a verbatim tag. */
+static size_t k_name_end(const kscan *k, size_t i)
+{
+        const uint8_t *p = k->p;
+
+        if (p[i] == '!' && i + 1 < k->le && p[i + 1] == '<') {
+                while (i < k->le && p[i] != '>')
+                        i++;
+                return i < k->le ? i + 1 : i;
+        }
+        while (i < k->le && !k_blank(p[i]) && p[i] != ',' && p[i] != '[' && p[i] != ']' && p[i] != '{' &&
+               p[i] != '}')
+                i++;
+        return i;
+}
+
+/* Read one line; the offset of the tab libfyaml fails on, or 0. */
+static size_t k_line(kscan *k)
+{
+        const uint8_t *p = k->p;
+        size_t ind = 0, i;
+        long entry = -1;        /* column of the node or indicator that holds what follows */
+        bool prop = false;      /* the node under way has properties (entry is theirs) */
+
+        while (k->ls + ind < k->le && p[k->ls + ind] == ' ')
+                ind++;
+        k->cpos = k->ls;
+        k->col = 0;
+        for (i = k_line_start(k, ind); i < k->le;) {
+                uint8_t ch = p[i];
+
+                if (k->quote != 0 || k->flow != 0) {
+                        if (k->quote == 0 && ch == '#' && (i == k->ls || k_blank(p[i - 1])))
+                                break;
+                        i = k_inside(k, i);
+                        continue;
+                }
+                if (k->mode == K_PLAIN) {
+                        if (ch == '#' && i > k->ls && k_blank(p[i - 1]))
+                                break;
+                        if (ch == ':' && k_alone(k, i)) {
+                                size_t tab = k_tab_after_value(k, i);
+                                if (tab != 0)
+                                        return tab;
+                                k->mode = K_NODE;
+                        }
+                        i++;
+                        continue;
+                }
+                if (k_blank(ch)) {
+                        i++;
+                        continue;
+                }
+                if (ch == '#' && (i == k->ls || k_blank(p[i - 1])))
+                        break;
+                if (k->mode == K_PROP)
+                        k->mode = ch == ':' && k_alone(k, i) ? K_PLAIN : K_NODE;    /* an empty node as key */
+                if (k->mode == K_AFTER)
+                        k->mode = K_PLAIN;      /* read again as after a key */
+                if (k->mode == K_PLAIN)
+                        continue;
+                if (ch == '|' || ch == '>') {
+                        entry = entry >= 0 ? entry : (long)ind;
+                        k->bs = entry > 1 ? entry - 1 : 0;
+                        break;
+                }
+                if ((ch == '?' || ch == '-' || ch == ':') && k_alone(k, i)) {
+                        entry = k_col(k, i);
+                        if (ch == '?')
+                                k->region = entry;
+                        i++;
+                        continue;
+                }
+                if (!prop)
+                        entry = k_col(k, i);
+                if (ch == '&' || ch == '!' || ch == '*') {
+                        i = k_name_end(k, i);
+                        prop = ch != '*';
+                        k->mode = ch == '*' ? K_AFTER : K_PROP;
+                        continue;
+                }
+                prop = false;
+                if (ch == '\'' || ch == '"')
+                        k->quote = ch;
+                else if (ch == '[' || ch == '{')
+                        k->flow = 1;
+                else
+                        k->mode = K_PLAIN;
+                i++;
+        }
+        return 0;
+}
+
+/* The offset of a tab libfyaml 0.7.12 would corrupt its heap on, or 0 (offset 0 is never one). */
+static size_t explicit_key_tab(const uint8_t *p, size_t n)
+{
+        kscan k = { .p = p, .bs = -1, .region = -1, .mode = K_NODE };
+
+        for (size_t ls = 0; ls <= n;) {
+                size_t tab;
+                k.ls = ls;
+                for (k.le = ls; k.le < n && p[k.le] != '\n' && p[k.le] != '\r'; k.le++)
+                        ;
+                tab = k_line(&k);
+                if (tab != 0)
+                        return tab;
+                if (k.le == n)
+                        break;
+                ls = p[k.le] == '\r' && k.le + 1 < n && p[k.le + 1] == '\n' ? k.le + 2 : k.le + 1;
+        }
+        return 0;
 }
 
 /* ---- entry ----------------------------------------------------------------- */
@@ -1554,6 +1788,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         struct fy_parser *fyp = NULL;
         composer c;
         json_t *out = NULL;
+        bool tabs = false;
 
         memset(&c, 0, sizeof(c));
         c.lim = lim;
@@ -1565,8 +1800,18 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "YAML input of %zu bytes, limit %zu", n, lim->input_max);
                 return NULL;
         }
-        if (!check_bytes(p, n, err))
+        if (!check_bytes(p, n, &tabs, err))
                 return NULL;
+        /* Only a document with a tab and a '?' can hold the pattern: most pay nothing more. */
+        if (tabs && memchr(p, '?', n) != NULL) {
+                size_t tab = explicit_key_tab(p, n);
+                if (tab != 0) {
+                        raw_fail(p, tab, err, PRC_E_YAML_EXPLICIT_KEY_TAB,
+                                 "a tab between a key's ':' and an indicator inside an explicit key ('? '), "
+                                 "which libfyaml cannot parse safely", 0);
+                        return NULL;
+                }
+        }
         if (out_pos != NULL) {
                 c.pos = calloc(1, sizeof(*c.pos));
                 if (c.pos == NULL) {

@@ -148,6 +148,58 @@ static void test_yaml__single_quoted_scalars_fold_per_spec(void)
         YAML_OK("\xef\xbb\xbf'a''b'", "\"a'b\"");
 }
 
+/*
+ * libfyaml 0.7.12 corrupts its heap (SIGSEGV in fy_parser_destroy) after a
+ * tab between a key's ':' and an indicator inside an explicit key; the
+ * pre-scan refuses the pattern, at the tab, before libfyaml sees it.
+ */
+static void test_yaml__explicit_key_tab_is_refused_before_libfyaml(void)
+{
+        static const struct {
+                const char *src;
+                uint32_t line, col;
+        } bad[] = {
+                { "? a:\t:", 1, 5 },
+                { "? a:\t-", 1, 5 },
+                { "? a:\t?", 1, 5 },
+                { "? a: \t\t- b\n", 1, 6 },
+                { "? a:\t|\n    text\n", 1, 5 },
+                { "? 'a':\t>\n", 1, 7 },
+                { "? &x a:\t:x", 1, 8 },
+                { "a:\n  ? b:\t:\n", 2, 7 },
+                { "- ? - a:\t:\n", 1, 9 },
+                { "? a: b\n  c:\t-\n", 2, 5 },
+                { "x:\n  ?\n  - a:\t:\n", 3, 7 },
+                { "? *x[]:\t |\n", 1, 8 },
+                { "? a\t:\t:\n", 1, 6 },
+        };
+        prc_err e;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                json_t *v = load_lim(bad[i].src, &prc_limits_default, 0, &e);
+                T_ASSERT(v == NULL);
+                if (e.cls != PRC_E_YAML_EXPLICIT_KEY_TAB || e.line != bad[i].line || e.col != bad[i].col)
+                        t_fail(__FILE__, __LINE__, "case %zu: %s at %u:%u, want yaml-explicit-key-tab at %u:%u", i,
+                               prc_err_name(e.cls), e.line, e.col, bad[i].line, bad[i].col);
+        }
+}
+
+/* The same bytes where they are not that pattern load as before. */
+static void test_yaml__explicit_key_tab_prescan_spares_the_rest(void)
+{
+        YAML_OK("a:\t|\n  x\n", "{\"a\":\"x\\n\"}");
+        YAML_OK("a:\t-1\n", "{\"a\":-1}");
+        YAML_OK("k: '? a:\t:'\n", "{\"k\":\"? a:\\t:\"}");
+        YAML_OK("k: \"? a:\t:\"\n", "{\"k\":\"? a:\\t:\"}");
+        YAML_OK("# ? a:\t:\nk: 1\n", "{\"k\":1}");
+        YAML_OK("run: |\n  ? a:\t:\n", "{\"run\":\"? a:\\t:\\n\"}");
+        YAML_OK("? |\n  a:\t:\n", "{\"a:\\t:\\n\":null}");
+        YAML_OK("? a\n: b\nc:\t|\n  x\n", "{\"a\":\"b\",\"c\":\"x\\n\"}");
+        YAML_OK("- ? a\n- b:\t|\n   x\n", "[{\"a\":null},{\"b\":\"x\\n\"}]");
+        YAML_OK("? a\n: b:\t|\n    x\n", "{\"a\":{\"b\":\"x\\n\"}}");
+        YAML_OK("k: [? a:\tb]\n", "{\"k\":[{\"a\":\"b\"}]}");
+}
+
 static void test_yaml__floats_are_refused_unless_allowed(void)
 {
         prc_err e;
@@ -1002,6 +1054,8 @@ static const prc_test tests[] = {
         T(test_yaml__quoted_and_block_scalars_are_strings),
         T(test_yaml__single_quoted_runs_of_quotes_decode_exactly),
         T(test_yaml__single_quoted_scalars_fold_per_spec),
+        T(test_yaml__explicit_key_tab_is_refused_before_libfyaml),
+        T(test_yaml__explicit_key_tab_prescan_spares_the_rest),
         T(test_yaml__floats_are_refused_unless_allowed),
         T(test_yaml__infinity_and_nan_are_refused_even_with_floats),
         T(test_yaml__floats_as_strings_keep_their_spelling),
