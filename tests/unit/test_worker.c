@@ -1234,10 +1234,14 @@ static void test_worker__memory_under_the_retire_bound_keeps_the_worker(void)
 }
 
 /*
- * The leak this guards against, for real: libfyaml 0.7.12 keeps about 32
- * MiB for one single-quoted scalar of 500,000 '' escapes (fuzz/lsan_libfyaml.c).
+ * The leak the retire bound was first met with, for real: libfyaml 0.7.12
+ * kept about 32 MiB formatting one single-quoted scalar of 500,000 ''
+ * escapes (fuzz/lsan_libfyaml.c), which retired the worker.  prc now
+ * decodes single-quoted scalars from the input itself (docs/yaml.md), so
+ * the same request gets the right string and leaves the worker as it was;
+ * the retire path itself is covered by the PRC_T_LEAK tests above.
  */
-static void test_worker__libfyaml_quote_leak_retires_the_worker(void)
+static void test_worker__libfyaml_quote_leak_no_longer_grows_the_worker(void)
 {
         enum { PAIRS = 500000 };
         size_t n = 3 + 2 * PAIRS + 2;
@@ -1256,10 +1260,11 @@ static void test_worker__libfyaml_quote_leak_retires_the_worker(void)
                 t_fail(__FILE__, __LINE__, "parse refused: %s: %s", prc_err_name(err.cls), err.msg);
         T_ASSERT(json_is_array(doc) && json_array_size(doc) == 1);
         T_EQ_INT(json_string_length(json_array_get(doc, 0)), PAIRS + 1);
+        T_ASSERT(strspn(json_string_value(json_array_get(doc, 0)), "'") == PAIRS);
         json_decref(doc);
         expect_ping(c);
-        T_EQ_INT(retirements(c), 1);
-        T_EQ_INT(started(c), 2);
+        T_EQ_INT(retirements(c), 0);
+        T_EQ_INT(started(c), 1);
         free(in);
         prc_client_free(c);
 }
@@ -1564,7 +1569,7 @@ static const prc_test tests[] = {
         T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
         T(test_worker__memory_under_the_retire_bound_keeps_the_worker),
         T(test_worker__a_fragmented_heap_retires_the_worker),
-        T(test_worker__libfyaml_quote_leak_retires_the_worker),
+        T(test_worker__libfyaml_quote_leak_no_longer_grows_the_worker),
         T(test_worker__retire_misuse_is_invalid_frame),
         T(test_worker__only_archive_workers_load_libarchive),
         T(test_worker__a_walk_on_a_worker_without_libarchive_is_library_unavailable),
