@@ -1496,6 +1496,7 @@ typedef struct kscan {
         size_t         ls, le;          /* the line being read: p[ls..le) */
         size_t         cpos, col;       /* col: the column (characters) of p[cpos] */
         long           bs;              /* >= 0: in a block scalar, whose lines are indented past bs */
+        long           bm;              /* its content's indentation once known (its first line's), or -1 */
         long           region;          /* column of the '?' whose content this may be, or -1 */
         uint32_t       flow;            /* open flow collections */
         uint8_t        quote;           /* the open quoted scalar's quote, or 0 */
@@ -1547,8 +1548,12 @@ static size_t k_line_start(kscan *k, size_t ind)
         while (r < k->le && k_blank(p[r]))
                 r++;
         if (k->bs >= 0) {
-                if (r == k->le || (long)ind > k->bs)
-                        return k->le;           /* block scalar content */
+                if (r == k->le)
+                        return k->le;           /* white space only: block scalar content */
+                if (k->bm < 0 && (long)ind > k->bs)
+                        k->bm = (long)ind;      /* the first content line sets the indentation */
+                if (k->bm >= 0 && (long)ind >= k->bm)
+                        return k->le;
                 k->bs = -1;
         }
         if (k->quote != 0 || k->flow != 0)
@@ -1609,6 +1614,26 @@ static size_t k_name_end(const kscan *k, size_t i)
         return i;
 }
 
+/*
+ * A block scalar's header at p[i], on a line indented ind, in the node that
+ * starts at column entry (-1: the header starts the line).  libfyaml takes
+ * the lines indented past max(entry - 1, 0); an indentation indicator m
+ * counts from there, or from 0 for a header alone on its line (whose
+ * parent's column the line does not tell): more lines rather than fewer.
+ */
+static void k_block_header(kscan *k, size_t i, long entry, size_t ind)
+{
+        long n = entry > 1 ? entry - 1 : 0, m = 0;
+
+        for (i++; i < k->le && (k->p[i] == '+' || k->p[i] == '-' || (k->p[i] >= '1' && k->p[i] <= '9')); i++)
+                if (k->p[i] != '+' && k->p[i] != '-')
+                        m = k->p[i] - '0';
+        if (entry < 0)
+                n = m != 0 ? 0 : ((long)ind > 1 ? (long)ind - 1 : 0);
+        k->bs = n;
+        k->bm = m != 0 ? n + m : -1;
+}
+
 /* Read one line; the offset of the tab libfyaml fails on, or 0. */
 static size_t k_line(kscan *k)
 {
@@ -1655,8 +1680,7 @@ static size_t k_line(kscan *k)
                 if (k->mode == K_PLAIN)
                         continue;
                 if (ch == '|' || ch == '>') {
-                        entry = entry >= 0 ? entry : (long)ind;
-                        k->bs = entry > 1 ? entry - 1 : 0;
+                        k_block_header(k, i, entry, ind);
                         break;
                 }
                 if ((ch == '?' || ch == '-' || ch == ':') && k_alone(k, i)) {
@@ -1689,7 +1713,7 @@ static size_t k_line(kscan *k)
 /* The offset of a tab libfyaml 0.7.12 would corrupt its heap on, or 0 (offset 0 is never one). */
 static size_t explicit_key_tab(const uint8_t *p, size_t n)
 {
-        kscan k = { .p = p, .bs = -1, .region = -1, .mode = K_NODE };
+        kscan k = { .p = p, .bs = -1, .bm = -1, .region = -1, .mode = K_NODE };
 
         for (size_t ls = 0; ls <= n;) {
                 size_t tab;
