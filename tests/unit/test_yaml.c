@@ -172,6 +172,7 @@ static void test_yaml__explicit_key_tab_is_refused_before_libfyaml(void)
                 { "x:\n  ?\n  - a:\t:\n", 3, 7 },
                 { "? *x[]:\t |\n", 1, 8 },
                 { "? a\t:\t:\n", 1, 6 },
+                { "? |\n    x\n  r:\t:\n", 3, 5 },    /* the block scalar ends at a line less indented than its first */
         };
         prc_err e;
 
@@ -198,6 +199,9 @@ static void test_yaml__explicit_key_tab_prescan_spares_the_rest(void)
         YAML_OK("- ? a\n- b:\t|\n   x\n", "[{\"a\":null},{\"b\":\"x\\n\"}]");
         YAML_OK("? a\n: b:\t|\n    x\n", "{\"a\":{\"b\":\"x\\n\"}}");
         YAML_OK("k: [? a:\tb]\n", "{\"k\":[{\"a\":\"b\"}]}");
+        /* block scalar content, an indentation indicator counting as libfyaml counts it */
+        YAML_OK("?\n  |2\n    x:\t-\n", "{\"  x:\\t-\\n\":null}");
+        YAML_OK("? |2\n   x:\t-\n", "{\" x:\\t-\\n\":null}");
 }
 
 static void test_yaml__floats_are_refused_unless_allowed(void)
