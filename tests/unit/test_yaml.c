@@ -131,6 +131,9 @@ static void test_yaml__single_quoted_scalars_fold_per_spec(void)
         YAML_OK("'a\n\n  b'", "\"a\\nb\"");
         YAML_OK("'a\n \t\n\n\tb'", "\"a\\n\\nb\"");
         YAML_OK("'a\r\n  b\r\n\r\n c'", "\"a b\\nc\"");
+        /* libfyaml folds one CR LF before the closing quote to a newline; YAML, and prc, to a space */
+        YAML_OK("'a\r\n'", "\"a \"");
+        YAML_OK("k: 'a\r\n  '\r\n", "{\"k\":\"a \"}");
         YAML_OK("'a\rb'", "\"a b\"");
         YAML_OK("'a\n'", "\"a \"");
         YAML_OK("'a\n\n'", "\"a\\n\"");
