@@ -5,6 +5,10 @@
 #include "base/json_strict.h"
 
 #include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -403,10 +407,105 @@ static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
 static void *(*jback_alloc)(size_t);   /* NULL: prc_malloc and free (prc_json_alloc_backend) */
 static void (*jback_free)(void *);
 
+/*
+ * Document arenas (prc_json_arena_begin).  A block is an 8-byte header, the
+ * chunk it is in, and then the caller's bytes, which start 8 bytes past a
+ * multiple of 16: malloc never returns such an address (glibc's alignment
+ * is 16; jalloc makes sure of it), so jfree tells an arena block from a
+ * malloc'd one by its address alone, and jansson's types need no more than
+ * 8.  A chunk counts its blocks not yet freed, plus a bias while a thread
+ * still hands blocks out of it; whoever takes the count to zero (the last
+ * free, in any thread, or the end of the build) frees the chunk.
+ */
+enum {
+        DARENA_FIRST = 8u << 10,        /* first chunk of a document: most are small */
+        DARENA_MAX   = 256u << 10,      /* chunks double up to this */
+        DARENA_BIG   = 2u << 10,        /* larger blocks (long strings, big arrays' storage): malloc */
+        DARENA_HDR   = 8,
+};
+#define DARENA_BIAS ((size_t)1 << 62)
+
+typedef struct dchunk {
+        _Atomic size_t live;
+        max_align_t    data[];
+} dchunk;
+
+static _Thread_local struct {
+        bool    on;
+        dchunk *cur;
+        size_t  used, cap, made;        /* of cur: bytes used, bytes of data, blocks handed out */
+        size_t  next_cap;
+} darena;
+
+static void jalloc_install(void);
+
+static void dchunk_put(dchunk *c, size_t n)
+{
+        if (atomic_fetch_sub_explicit(&c->live, n, memory_order_acq_rel) == n)
+                free(c);
+}
+
+/* Stop handing out blocks of the current chunk: its count is now its live blocks. */
+static void darena_retire(void)
+{
+        if (darena.cur != NULL)
+                dchunk_put(darena.cur, DARENA_BIAS - darena.made);
+        darena.cur = NULL;
+}
+
+static void *darena_alloc(size_t n)
+{
+        size_t need = (DARENA_HDR + n + 15) & ~(size_t)15;
+        uint8_t *b;
+
+        if (darena.cur == NULL || darena.cap - darena.used < need) {
+                size_t cap = darena.next_cap;
+                dchunk *c = prc_malloc(sizeof(dchunk) + cap);
+                if (c == NULL)
+                        return NULL;
+                darena_retire();
+                atomic_init(&c->live, DARENA_BIAS);
+                darena.cur = c;
+                darena.used = darena.made = 0;
+                darena.cap = cap;
+                darena.next_cap = cap < DARENA_MAX ? 2 * cap : DARENA_MAX;
+        }
+        b = (uint8_t *)darena.cur->data + darena.used;
+        memcpy(b, &darena.cur, sizeof(darena.cur));
+        darena.used += need;
+        darena.made++;
+        return b + DARENA_HDR;
+}
+
+void prc_json_arena_begin(void)
+{
+        (void)pthread_once(&jalloc_once, jalloc_install);
+        darena.on = jback_alloc == NULL;        /* the worker's own arena takes everything */
+        darena.next_cap = DARENA_FIRST;
+}
+
+void prc_json_arena_end(void)
+{
+        darena_retire();
+        darena.on = false;
+}
+
 static void *jalloc(size_t n)
 {
-        void *p = jback_alloc != NULL ? jback_alloc(n) : prc_malloc(n);
+        void *p;
 
+        if (jback_alloc != NULL) {
+                p = jback_alloc(n);
+        } else if (darena.on && n <= DARENA_BIG) {
+                p = darena_alloc(n);
+        } else {
+                p = prc_malloc(n);
+                if (p != NULL && ((uintptr_t)p & 15) != 0) {
+                        /* Not glibc's alignment: jfree would take it for an arena block. */
+                        free(p);
+                        p = aligned_alloc(16, (n + 15) & ~(size_t)15);
+                }
+        }
         if (p == NULL)
                 jalloc_failed = true;
         return p;
@@ -414,10 +513,16 @@ static void *jalloc(size_t n)
 
 static void jfree(void *p)
 {
-        if (jback_free != NULL)
+        dchunk *c;
+
+        if (jback_free != NULL) {
                 jback_free(p);
-        else
+        } else if (((uintptr_t)p & 15) == DARENA_HDR) {
+                memcpy(&c, (uint8_t *)p - DARENA_HDR, sizeof(c));
+                dchunk_put(c, 1);
+        } else {
                 free(p);
+        }
 }
 
 static void jalloc_install(void)
