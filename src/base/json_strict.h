@@ -98,7 +98,8 @@ bool prc_json_alloc_guard_failed(void);
  * built in one go and dropped whole: the client's reply documents, a
  * million small nodes a `prc sbom` run.  A node kept after its tree is
  * dropped keeps its whole chunk: copy what outlives the tree.  No-op where
- * a backend is set (the worker).  Not nested.
+ * a backend is set (the worker), and no backend may be set while an arena
+ * tree is alive (its blocks would go to the backend's free).  Not nested.
  */
 void prc_json_arena_begin(void);
 void prc_json_arena_end(void);
