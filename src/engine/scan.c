@@ -361,13 +361,14 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *e
                  * arena (prc_json_arena_begin).
                  */
                 json_t *stub, *inc = json_object_get(json_object_get(md, "details"), "includes"), *incs;
+                const json_t *path = json_object_get(md, "path"), *format = json_object_get(md, "format");
                 bool ok = s->o->extraction_each(s->o->extraction_ctx, md, err);
 
                 incs = ok && inc != NULL ? json_deep_copy(inc) : NULL;
                 stub = ok && (inc == NULL || incs != NULL)
-                               ? json_pack("{s:s,s:s,s:{s:o*}}", "path", json_string_value(json_object_get(md, "path")),
-                                           "format", json_string_value(json_object_get(md, "format")), "details",
-                                           "includes", incs)
+                               ? json_pack("{s:s%,s:s%,s:{s:o*}}", "path", json_string_value(path),
+                                           json_string_length(path), "format", json_string_value(format),
+                                           json_string_length(format), "details", "includes", incs)
                                : NULL;
                 json_decref(md);
                 if (!ok)
