@@ -14,6 +14,8 @@ struct run {
         size_t          njobs;
         unsigned char  *slots;          /* owned: window slots of slot_size bytes */
         bool           *ready;          /* owned: slot i holds a finished job (under mu) */
+        size_t         *costs;          /* owned: slot i's job's cost (under mu) */
+        size_t          held;           /* the costs of the jobs claimed and not taken (under mu) */
         size_t          next;           /* the next job a lane claims (under mu) */
         size_t          taken;          /* jobs done has taken (under mu) */
         bool            stop;           /* done failed: claim nothing more (under mu) */
@@ -32,6 +34,21 @@ static void *slot_of(const struct run *r, size_t job)
         return r->slots + (job % r->sp->window) * r->sp->slot_size;
 }
 
+/*
+ * May a lane claim the next job?  Within the window, and within the budget
+ * unless nothing is held: then the next job is the one the caller waits
+ * for (every job before it was taken), claimed whatever it costs.
+ */
+static bool may_claim(const struct run *r)
+{
+        const prc_lanes_spec *sp = r->sp;
+
+        if (r->next >= r->taken + sp->window)
+                return false;
+        return sp->cost == NULL || r->held == 0 ||
+               (r->held <= sp->budget && sp->cost(sp->ctx, r->next) <= sp->budget - r->held);
+}
+
 static void *lane_main(void *arg)
 {
         struct lane *l = arg;
@@ -42,12 +59,14 @@ static void *lane_main(void *arg)
         for (;;) {
                 size_t job;
 
-                /* A slot is free once done has taken the job window places back. */
-                while (!r->stop && r->next < r->njobs && r->next >= r->taken + sp->window)
+                /* A slot is free once done has taken the job window places back (and the budget allows). */
+                while (!r->stop && r->next < r->njobs && !may_claim(r))
                         pthread_cond_wait(&r->to_lanes, &r->mu);
                 if (r->stop || r->next >= r->njobs)
                         break;
                 job = r->next++;
+                r->costs[job % sp->window] = sp->cost != NULL ? sp->cost(sp->ctx, job) : 0;
+                r->held += r->costs[job % sp->window];
                 pthread_mutex_unlock(&r->mu);
                 memset(slot_of(r, job), 0, sp->slot_size);
                 sp->work(sp->ctx, l->idx, job, slot_of(r, job));
@@ -85,6 +104,7 @@ static bool take_in_order(struct run *r, prc_err *err)
                 ok = sp->done(sp->ctx, job, slot_of(r, job), err);
                 pthread_mutex_lock(&r->mu);
                 r->ready[job % sp->window] = false;
+                r->held -= r->costs[job % sp->window];
                 r->taken++;
                 r->stop = !ok;
                 pthread_cond_broadcast(&r->to_lanes);
@@ -129,9 +149,11 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
                 return true;
         r.slots = calloc(sp->window, sp->slot_size);
         r.ready = calloc(sp->window, sizeof(*r.ready));
-        if (r.slots == NULL || r.ready == NULL) {
+        r.costs = calloc(sp->window, sizeof(*r.costs));
+        if (r.slots == NULL || r.ready == NULL || r.costs == NULL) {
                 free(r.slots);
                 free(r.ready);
+                free(r.costs);
                 return prc_err_oom(err, "the scan's lanes");
         }
         pthread_mutex_init(&r.mu, NULL);
@@ -141,6 +163,7 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
         pthread_cond_destroy(&r.to_caller);
         pthread_cond_destroy(&r.to_lanes);
         pthread_mutex_destroy(&r.mu);
+        free(r.costs);
         free(r.ready);
         free(r.slots);
         return ok;

@@ -32,6 +32,7 @@
 #include "engine/manifests.h"
 #include "engine/observe.h"
 #include "engine/policy.h"
+#include "engine/reaper.h"
 #include "inventory/inventory.h"
 #include "inventory/safeopen.h"
 
@@ -67,6 +68,7 @@ struct scan {
         json_t              *archive;   /* owned: an archive target's record (scan.h open_target), or NULL */
         prc_amemo           *memo;      /* owned: what the analyses of this run share (analysis.h) */
         prc_jcs_memo        *envs;      /* owned: the envelopes' canonical bytes, made for their IDs */
+        prc_reaper          *reaper;    /* owned during content analysis: drops the ManifestDocs, or NULL */
 };
 
 static void progress(const struct scan *s, const char *stage)
@@ -363,7 +365,8 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *e
                                       json_object_get(md, "format"), "details", "includes",
                                       json_object_get(json_object_get(md, "details"), "includes"))
                           : NULL;
-                json_decref(md);
+                /* Its tree is walked to be freed off this thread: it records the scan, in order. */
+                prc_reaper_put(s->reaper, md);
                 if (!ok)
                         return false;
                 md = stub;
@@ -501,6 +504,14 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
         return json_array_size(sorted) == n || prc_err_oom(err, "the manifest documents");
 }
 
+/*
+ * How far the lanes may run ahead of trip_done: trips (a slot is about
+ * 1.5 KiB) and bytes of the files held, whose ManifestDocs wait (a
+ * document's tree is a few times its file; the worker's reply cap bounds
+ * any one).  Measured on the manifests corpus (docs/extraction/peers.md).
+ */
+enum { TRIP_WINDOW = 64, TRIP_BUDGET = 4 << 20 };
+
 /* One manifest's trip through the worker: what the scan records of it, in file order. */
 struct trip {
         bool           refused; /* the read or the parse failed: pe says why */
@@ -547,6 +558,15 @@ static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
         t->extract = prc_extractor_for_path(f->path) != NULL;
         if (t->extract)
                 extract_call(s, tr->ctx[lane], NULL, f->path, b, &t->x);
+}
+
+/* What a trip holds until trip_done takes it (prc_lane_cost_fn): its file's bytes, read and extracted. */
+static size_t trip_cost(void *ctx, size_t job)
+{
+        const struct trips *tr = ctx;
+        const prc_tfile *f = &tr->s->files[tr->idx[job]];
+
+        return f->symlink || f->oversized ? 0 : (size_t)f->size;
 }
 
 static void trip_drop(void *ctx, size_t job, void *slot)
@@ -649,12 +669,23 @@ static bool content_analysis(struct scan *s, prc_err *err)
                 return false;
         for (size_t l = 0; l < PRC_LANES_MAX; l++)
                 prc_buf_init(&tr.b[l], prc_limits_default.input_max);
-        /* Two slots a lane: one being filled, one waiting for its turn. */
-        sp.window = 2 * (size_t)sp.nlanes;
+        if (sp.nlanes > 1)
+                s->reaper = prc_reaper_new();   /* NULL: the documents are freed here, as with one lane */
+        /*
+         * While one lane extracts a big lockfile the others go on with the
+         * small files after it, up to TRIP_WINDOW of them and TRIP_BUDGET
+         * bytes of files held for trip_done (lanes.h): what waits is
+         * bounded by bytes, whatever the tree.
+         */
+        sp.window = sp.nlanes > 1 ? TRIP_WINDOW : 1;
+        sp.cost = trip_cost;
+        sp.budget = TRIP_BUDGET;
         ok = prc_lanes_run(&sp, n, err);
         for (size_t l = 1; l < PRC_LANES_MAX; l++)
                 prc_buf_clear(&tr.b[l]);
         ok = ok && install_scripts(s, &tr.b[0], err) && follow_includes(s, &tr.b[0], err) && sort_mdocs(s, err);
+        prc_reaper_free(s->reaper);
+        s->reaper = NULL;
         prc_buf_clear(&tr.b[0]);
         free(tr.idx);
         return ok;

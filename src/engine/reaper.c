@@ -1,0 +1,109 @@
+/*
+ * reaper.c - trees released on a thread of their own (reaper.h).
+ * Trust: no input of its own.
+ */
+#include "engine/reaper.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+struct prc_reaper {
+        pthread_mutex_t mu;
+        pthread_cond_t  cv;
+        json_t        **q;      /* owned: trees put and not yet taken by the thread (under mu) */
+        size_t          n, cap;
+        bool            closing;        /* prc_reaper_free: drain and stop (under mu) */
+        pthread_t       tid;
+};
+
+/* Take the queue in one go and drop it outside the lock, so put never waits on a free. */
+static void *reaper_main(void *arg)
+{
+        prc_reaper *r = arg;
+        json_t **batch = NULL;
+        size_t nb = 0, capb = 0;
+
+        pthread_mutex_lock(&r->mu);
+        for (;;) {
+                json_t **t;
+                size_t tc;
+
+                while (r->n == 0 && !r->closing)
+                        pthread_cond_wait(&r->cv, &r->mu);
+                if (r->n == 0)
+                        break;
+                /* Swap the queue with the (empty) batch buffer: the caller keeps the capacity. */
+                t = r->q, tc = r->cap;
+                nb = r->n;
+                r->q = batch, r->cap = capb;
+                r->n = 0;
+                batch = t, capb = tc;
+                pthread_mutex_unlock(&r->mu);
+                for (size_t i = 0; i < nb; i++)
+                        json_decref(batch[i]);
+                pthread_mutex_lock(&r->mu);
+        }
+        pthread_mutex_unlock(&r->mu);
+        free(batch);
+        return NULL;
+}
+
+prc_reaper *prc_reaper_new(void)
+{
+        prc_reaper *r = calloc(1, sizeof(*r));
+
+        if (r == NULL)
+                return NULL;
+        pthread_mutex_init(&r->mu, NULL);
+        pthread_cond_init(&r->cv, NULL);
+        if (pthread_create(&r->tid, NULL, reaper_main, r) != 0) {
+                pthread_cond_destroy(&r->cv);
+                pthread_mutex_destroy(&r->mu);
+                free(r);
+                return NULL;
+        }
+        return r;
+}
+
+void prc_reaper_put(prc_reaper *r, json_t *v)
+{
+        bool queued = false;
+
+        if (v == NULL)
+                return;
+        if (r != NULL) {
+                pthread_mutex_lock(&r->mu);
+                if (r->n == r->cap) {
+                        size_t cap = r->cap ? 2 * r->cap : 256;
+                        json_t **q = realloc(r->q, cap * sizeof(*q));
+                        if (q != NULL) {
+                                r->q = q;
+                                r->cap = cap;
+                        }
+                }
+                if (r->n < r->cap) {
+                        r->q[r->n++] = v;
+                        queued = true;
+                        pthread_cond_signal(&r->cv);
+                }
+                pthread_mutex_unlock(&r->mu);
+        }
+        if (!queued)
+                json_decref(v);         /* no reaper, or no room to queue it: released here */
+}
+
+void prc_reaper_free(prc_reaper *r)
+{
+        if (r == NULL)
+                return;
+        pthread_mutex_lock(&r->mu);
+        r->closing = true;
+        pthread_cond_signal(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        pthread_join(r->tid, NULL);
+        free(r->q);
+        pthread_cond_destroy(&r->cv);
+        pthread_mutex_destroy(&r->mu);
+        free(r);
+}
