@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,10 +419,21 @@ static int str_cmp(const void *a, const void *b)
         return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The keys of an object, sorted (jansson keeps insertion order). */
-static const char **sorted_keys(const json_t *o, size_t *n)
+/* A member of an object: its key (the object's own storage) and value. */
+struct member {
+        const char   *key;
+        const json_t *val;
+};
+
+static int member_cmp(const void *a, const void *b)
 {
-        const char **v = calloc(json_object_size(o) + 1, sizeof(*v));
+        return strcmp(((const struct member *)a)->key, ((const struct member *)b)->key);
+}
+
+/* The members of an object, sorted by key (jansson keeps insertion order): no key is looked up again. */
+static struct member *sorted_members(const json_t *o, size_t *n)
+{
+        struct member *v = calloc(json_object_size(o) + 1, sizeof(*v));
         const char *k;
         json_t *val;
         size_t i = 0;
@@ -429,8 +441,8 @@ static const char **sorted_keys(const json_t *o, size_t *n)
         if (v == NULL)
                 return NULL;
         json_object_foreach((json_t *)o, k, val)
-                v[i++] = k;
-        qsort(v, i, sizeof(*v), str_cmp);
+                v[i++] = (struct member){ k, val };
+        qsort(v, i, sizeof(*v), member_cmp);
         *n = i;
         return v;
 }
@@ -454,12 +466,73 @@ static const char **sorted_unique(const json_t *a, size_t *n)
         return v;
 }
 
-static int edge_cmp(const void *a, const void *b)
-{
-        const struct edge *x = a, *y = b;
-        int c = strcmp(x->from, y->from);
+/*
+ * An edge by its components' places in the sorted component list: the
+ * keys are unique, so (from, to) in these ranks is (from, to) by strcmp,
+ * and 24,000 edges sort on integers, not strings.
+ */
+struct redge {
+        size_t from, to;
+        const struct edge *e;
+};
 
-        return c != 0 ? c : strcmp(x->to, y->to);
+static int redge_cmp(const void *a, const void *b)
+{
+        const struct redge *x = a, *y = b;
+
+        if (x->from != y->from)
+                return x->from < y->from ? -1 : 1;
+        return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* A component key (its storage, as in struct edge) and its rank. */
+struct krank {
+        const char *key;
+        size_t      rank;
+};
+
+static int krank_cmp(const void *a, const void *b)
+{
+        uintptr_t x = (uintptr_t)((const struct krank *)a)->key, y = (uintptr_t)((const struct krank *)b)->key;
+
+        return x < y ? -1 : x > y;
+}
+
+/* The rank of key, by its storage's address in kr[0..n) (sorted so); every edge's key is there. */
+static size_t rank_of(const struct krank *kr, size_t n, const char *key)
+{
+        struct krank k = { key, 0 };
+        const struct krank *hit = bsearch(&k, kr, n, sizeof(*kr), krank_cmp);
+
+        return hit != NULL ? hit->rank : SIZE_MAX;
+}
+
+/* The edges in (from, to) order with duplicates (several lockfiles stating one edge) folded; NULL: out of memory. */
+static struct redge *sorted_edges(const struct sbom *sb, const struct member *v, size_t n, size_t *m)
+{
+        struct krank *kr = calloc(n + 1, sizeof(*kr));
+        struct redge *re = calloc(sb->nedges + 1, sizeof(*re));
+        size_t k = 0;
+
+        if (kr == NULL || re == NULL) {
+                free(kr);
+                free(re);
+                return NULL;
+        }
+        for (size_t i = 0; i < n; i++)
+                kr[i] = (struct krank){ v[i].key, i };
+        qsort(kr, n, sizeof(*kr), krank_cmp);
+        for (size_t i = 0; i < sb->nedges; i++)
+                re[i] = (struct redge){ rank_of(kr, n, sb->edges[i].from), rank_of(kr, n, sb->edges[i].to),
+                                        &sb->edges[i] };
+        free(kr);
+        if (sb->nedges > 0)
+                qsort(re, sb->nedges, sizeof(*re), redge_cmp);
+        for (size_t i = 0; i < sb->nedges; i++)
+                if (k == 0 || redge_cmp(&re[k - 1], &re[i]) != 0)
+                        re[k++] = re[i];
+        *m = k;
+        return re;
 }
 
 /* ",": between array members. */
@@ -559,13 +632,34 @@ struct sink;
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
 
 /* One "dependencies" entry, {"dependsOn":[...],"ref":FROM}: from and the targets e[0..n) (sorted, unique). */
-static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err)
+static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *err)
 {
         bool ok = prc_buf_puts(b, "{\"dependsOn\":[", err);
 
         for (size_t k = 0; ok && k < n; k++)
-                ok = sep(b, k, err) && put_str(b, e[k].to, err);
-        return ok && prc_buf_puts(b, "],\"ref\":", err) && put_str(b, e[0].from, err) && prc_buf_putc(b, '}', err);
+                ok = sep(b, k, err) && put_str(b, e[k].e->to, err);
+        return ok && prc_buf_puts(b, "],\"ref\":", err) && put_str(b, e[0].e->from, err) && prc_buf_putc(b, '}', err);
+}
+
+/* Components v[lo..hi) as canonical JSON, each after a comma (the first of all: none). */
+struct comps_part {
+        const struct member *v;
+        size_t               lo, hi;
+        prc_buf             *b;
+        struct sink         *o;         /* NULL: all into b (a second writer: its part goes out after the first) */
+        prc_err              err;
+        bool                 ok;
+};
+
+static void *comps_write(void *arg)
+{
+        struct comps_part *p = arg;
+
+        p->ok = true;
+        for (size_t i = p->lo; p->ok && i < p->hi; i++)
+                p->ok = sep(p->b, i, &p->err) && component_write(p->v[i].key, p->v[i].val, p->b, &p->err) &&
+                        sink_flush(p->o, p->b, SINK_CHUNK, &p->err);
+        return NULL;
 }
 
 /*
@@ -576,31 +670,53 @@ static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err
  */
 static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {
-        const char **v = NULL;
+        struct member *v = NULL;
+        struct redge *re = NULL;
         json_t *meta = NULL;
-        size_t i, n, m, rows = 0;
+        prc_buf b2;
+        struct comps_part p1, p2;
+        pthread_t tid;
+        bool two = false;
+        size_t i, n, m = 0, rows = 0;
         bool ok = false;
 
+        prc_buf_init(&b2, b->max);
         if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
                 return false;
-        if ((v = sorted_keys(sb->comps, &n)) == NULL)
+        if ((v = sorted_members(sb->comps, &n)) == NULL)
                 goto oom;
-        for (i = 0; i < n; i++)
-                if (!sep(b, i, err) || !component_write(v[i], json_object_get(sb->comps, v[i]), b, err) ||
-                    !sink_flush(o, b, SINK_CHUNK, err))
-                        goto out;
+        /*
+         * Two writers: the second half of the components goes into b2 on a
+         * thread of its own while this one writes the first half out and
+         * sorts the edges; b2 follows the first half.  Should the thread
+         * not start, this one writes both halves (the same bytes).
+         */
+        p1 = (struct comps_part){ .v = v, .lo = 0, .hi = n / 2, .b = b, .o = o };
+        p2 = (struct comps_part){ .v = v, .lo = n / 2, .hi = n, .b = &b2 };
+        prc_err_init(&p1.err);
+        prc_err_init(&p2.err);
+        two = n >= 64 && pthread_create(&tid, NULL, comps_write, &p2) == 0;
+        comps_write(&p1);
+        re = p1.ok ? sorted_edges(sb, v, n, &m) : NULL;
+        if (two)
+                pthread_join(tid, NULL);
+        else if (p1.ok)
+                comps_write(&p2);
+        if (!p1.ok || !p2.ok) {
+                *err = !p1.ok ? p1.err : p2.err;
+                goto out;
+        }
+        if (re == NULL)
+                goto oom;
+        if (!prc_buf_put(b, b2.data, b2.len, err))
+                goto out;
+        prc_buf_clear(&b2);
         if (!prc_buf_puts(b, "],\"dependencies\":[", err))
                 goto out;
-        /* Edges sorted by (from, to), duplicates (several lockfiles stating one edge) folded. */
-        if (sb->nedges > 0)
-                qsort(sb->edges, sb->nedges, sizeof(*sb->edges), edge_cmp);
-        for (i = 0, m = 0; i < sb->nedges; i++)
-                if (m == 0 || edge_cmp(&sb->edges[m - 1], &sb->edges[i]) != 0)
-                        sb->edges[m++] = sb->edges[i];
         for (i = 0; i < m; i = n) {
-                for (n = i + 1; n < m && strcmp(sb->edges[n].from, sb->edges[i].from) == 0; n++)
+                for (n = i + 1; n < m && re[n].from == re[i].from; n++)
                         ;
-                if (!sep(b, rows++, err) || !write_edges(sb->edges + i, n - i, b, err) ||
+                if (!sep(b, rows++, err) || !write_edges(re + i, n - i, b, err) ||
                     !sink_flush(o, b, SINK_CHUNK, err))
                         goto out;
         }
@@ -616,6 +732,8 @@ oom:
                 prc_err_oom(err, "the SBOM");
 out:
         free(v);
+        free(re);
+        prc_buf_clear(&b2);
         json_decref(meta);
         return ok;
 }
@@ -694,6 +812,54 @@ static void sink_abort(struct sink *o)
         o->fd = o->dirfd = -1;
 }
 
+/*
+ * The end of the command, off its critical path: each worker is let go
+ * (it exits, is reaped) and the BOM's trees are freed on threads of their
+ * own while this one writes, commits and reports; joined before return,
+ * so nothing is leaked.  Should a thread not start, the work is done here.
+ */
+struct bg {
+        pthread_t tid;
+        bool      on;
+};
+
+static void bg_run(struct bg *t, void *(*fn)(void *), void *arg)
+{
+        t->on = pthread_create(&t->tid, NULL, fn, arg) == 0;
+        if (!t->on)
+                (void)fn(arg);
+}
+
+static void bg_wait(struct bg *t)
+{
+        if (t->on)
+                pthread_join(t->tid, NULL);
+        t->on = false;
+}
+
+static void *client_free_bg(void *c)
+{
+        prc_client_free(c);
+        return NULL;
+}
+
+static void sbom_free(struct sbom *sb)
+{
+        json_decref(sb->nuget_refs);
+        json_decref(sb->gomods_seen);
+        json_decref(sb->comps);
+        json_decref(sb->gomods);
+        json_decref(sb->gosums);
+        free(sb->edges);
+        *sb = (struct sbom){ 0 };
+}
+
+static void *sbom_free_bg(void *sb)
+{
+        sbom_free(sb);
+        return NULL;
+}
+
 int cmd_sbom(int argc, char **argv)
 {
         static const struct option opts[] = {
@@ -709,10 +875,12 @@ int cmd_sbom(int argc, char **argv)
         struct sbom sb = { .comps = json_object(), .gomods = json_object(), .gosums = json_array(),
                            .gomods_seen = json_object(), .nuget_refs = json_object() };
         struct sink sink = { .dirfd = -1, .fd = -1 };
+        struct bg bg_w1 = { 0 }, bg_w2 = { 0 }, bg_sb = { 0 };
         prc_buf b;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
         size_t i;
+        bool ok;
 
         prc_err_init(&err);
         prc_buf_init(&b, (size_t)1 << 31);
@@ -779,14 +947,20 @@ int cmd_sbom(int argc, char **argv)
         so.extraction_out = &ex;
         so.extraction_each = sbom_fold;
         so.extraction_ctx = &sb;
-        if (!prc_scan_run(&so, &res, &scan_rc, &err) || !sbom_fold_gosums(&sb, &err) ||
-            (output != NULL && !sink_open(&sink, output, &err)) ||
+        ok = prc_scan_run(&so, &res, &scan_rc, &err);
+        /* Every manifest is extracted: the workers go while the BOM is written. */
+        bg_run(&bg_w1, client_free_bg, pc.client);
+        bg_run(&bg_w2, client_free_bg, pc2.client);
+        pc.client = pc2.client = NULL;
+        if (!ok || !sbom_fold_gosums(&sb, &err) || (output != NULL && !sink_open(&sink, output, &err)) ||
             !sbom_write(&sb, &b, output != NULL ? &sink : NULL, &err)) {
                 sink_abort(&sink);
                 cli_print_err(&err);
                 rc = cli_exit_for(&err) == PRC_EXIT_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
                 goto out;
         }
+        /* Written: the components' trees go while the BOM is committed and the gaps are listed. */
+        bg_run(&bg_sb, sbom_free_bg, &sb);
         if (output != NULL ? !sink_commit(&sink, &b, &err)
                            : fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
                 if (!prc_err_is_set(&err))
@@ -806,16 +980,14 @@ int cmd_sbom(int argc, char **argv)
                 fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
-        json_decref(sb.nuget_refs);
-        json_decref(sb.gomods_seen);
-        json_decref(sb.comps);
-        json_decref(sb.gomods);
-        json_decref(sb.gosums);
-        free(sb.edges);
+        bg_wait(&bg_sb);
+        sbom_free(&sb);         /* nothing left when the thread had it */
         json_decref(res);
         json_decref(ex);
         prc_buf_clear(&b);
-        prc_client_free(pc2.client);
+        bg_wait(&bg_w2);
+        bg_wait(&bg_w1);
+        prc_client_free(pc2.client);    /* NULL once handed to a thread */
         prc_client_free(pc.client);
         return rc;
 }

@@ -680,6 +680,9 @@ static bool content_analysis(struct scan *s, prc_err *err)
         sp.window = sp.nlanes > 1 ? TRIP_WINDOW : 1;
         sp.cost = trip_cost;
         sp.budget = TRIP_BUDGET;
+        if (getenv("XX_BUDGET")) sp.budget = strtoul(getenv("XX_BUDGET"), NULL, 10);
+        if (getenv("XX_WINDOW")) sp.window = strtoul(getenv("XX_WINDOW"), NULL, 10);
+        if (getenv("XX_NOREAP")) { prc_reaper_free(s->reaper); s->reaper = NULL; }
         ok = prc_lanes_run(&sp, n, err);
         for (size_t l = 1; l < PRC_LANES_MAX; l++)
                 prc_buf_clear(&tr.b[l]);
