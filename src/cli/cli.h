@@ -120,6 +120,9 @@ bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8
                     prc_err *err);
 bool cli_scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
                       prc_err *err);
+/* prc_content_parse_extract_fn: the parse's verdict and the extraction in one trip (prc_client_parse_extract). */
+bool cli_scan_parse_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                            json_t **out, prc_err *err);
 json_t *cli_scan_floor(void *ctx);
 int cmd_verify(int argc, char **argv);
 /* The catalog root a scan uses by default: $PRC_CATALOG_ROOT, else the one bundled beside the binary (in buf). */

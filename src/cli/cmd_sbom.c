@@ -941,6 +941,7 @@ int cmd_sbom(int argc, char **argv)
         }
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
+        so.parse_extract = cli_scan_parse_extract;
         so.content_floor = cli_scan_floor;
         so.parse_ctx = &pc;
         so.lane_ctx = &pc2;

@@ -87,6 +87,19 @@ bool cli_scan_extract(void *ctx, const char *format, const char *path, const uin
         return prc_client_extract(pc->client, format, path, p, n, out, err);
 }
 
+bool cli_scan_parse_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                            json_t **out, prc_err *err)
+{
+        struct cli_parse_ctx *pc = ctx;
+        uint16_t fmt = prc_format_by_name(format);
+
+        /* A name with no parse code: the two requests, so the parse's own refusal is the answer as ever. */
+        if (fmt == 0 || strcmp(format, "shell") == 0 || strcmp(format, "archive") == 0)
+                return cli_scan_parse(ctx, format, path, p, n, NULL, err) &&
+                       cli_scan_extract(ctx, NULL, path, p, n, out, err);
+        return prc_client_parse_extract(pc->client, fmt, path, p, n, out, err);
+}
+
 json_t *cli_scan_floor(void *ctx)
 {
         struct cli_parse_ctx *pc = ctx;
@@ -447,6 +460,7 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
+        so.parse_extract = cli_scan_parse_extract;
         so.parse_ctx = &pc;
         tc.client = pc.client;
         prc_buf_init(&aur_bytes, PRC_AUR_SNAPSHOT_MAX);

@@ -530,6 +530,18 @@ struct trips {
 };
 
 /*
+ * A file both parsed (not as shell: its tree is not kept) and extracted:
+ * one trip through the worker when the hooks allow it.  A refusal of the
+ * parse comes back as the extraction's, and trip_done records either the
+ * same way: a gap with that class and reason (the first refusal).
+ */
+static bool trip_one_call(const struct scan *s, const prc_tfile *f, const char *fmt)
+{
+        return s->o->parse_extract != NULL && fmt != NULL && strcmp(fmt, "shell") != 0 &&
+               strcmp(fmt, "archive") != 0 && prc_extractor_for_path(f->path) != NULL;
+}
+
+/*
  * Read, parse and extract one manifest (prc_lane_work_fn).  Runs in a lane:
  * it reads the scan and the inventory and touches no scan state, so two
  * lanes may run at once, each with its own worker.
@@ -548,10 +560,20 @@ static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
                 return;         /* a gap without a trip (trip_done) */
         prc_err_init(&t->pe);
         prc_buf_reset(b);
+        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, b, &t->pe)) {
+                t->refused = true;
+                return;
+        }
+        if (trip_one_call(s, f, fmt)) {
+                t->extract = true;
+                prc_err_init(&t->x.pe);
+                t->x.ok = s->o->parse_extract(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"",
+                                              b->len, &t->x.md, &t->x.pe);
+                return;
+        }
         /* Token documents are kept for the analyses; other parsed documents are not read. */
-        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, b, &t->pe) ||
-            (fmt != NULL && !s->o->parse(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"",
-                                         b->len, shell ? &t->doc : NULL, &t->pe))) {
+        if (fmt != NULL && !s->o->parse(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"", b->len,
+                                        shell ? &t->doc : NULL, &t->pe)) {
                 t->refused = true;
                 return;
         }
