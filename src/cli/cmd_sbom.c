@@ -25,6 +25,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
+#include "engine/lanes.h"
 #include "engine/scan.h"
 
 /* Scope strength: a component required by any manifest is required. */
@@ -641,76 +642,87 @@ static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *er
         return ok && prc_buf_puts(b, "],\"ref\":", err) && put_str(b, e[0].e->from, err) && prc_buf_putc(b, '}', err);
 }
 
-/* Components v[lo..hi) as canonical JSON, each after a comma (the first of all: none). */
-struct comps_part {
+/*
+ * The components are written in slices by two lanes (lanes.h) and taken
+ * in order here, each slice appended to the BOM and flushed to the sink:
+ * both cores write, and at most WRITE_WINDOW slices (a few hundred KiB
+ * each) wait, so the BOM is still never whole in memory.
+ */
+enum { WRITE_SLICES = 32, WRITE_WINDOW = 4 };
+
+struct wslices {
         const struct member *v;
-        size_t               lo, hi;
+        size_t               n, nslices;
         prc_buf             *b;
-        struct sink         *o;         /* NULL: all into b (a second writer: its part goes out after the first) */
-        prc_err              err;
-        bool                 ok;
+        struct sink         *o;
 };
 
-static void *comps_write(void *arg)
-{
-        struct comps_part *p = arg;
+struct wslice {
+        prc_buf b;
+        prc_err err;
+        bool    ok;
+};
 
-        p->ok = true;
-        for (size_t i = p->lo; p->ok && i < p->hi; i++)
-                p->ok = sep(p->b, i, &p->err) && component_write(p->v[i].key, p->v[i].val, p->b, &p->err) &&
-                        sink_flush(p->o, p->b, SINK_CHUNK, &p->err);
-        return NULL;
+/* Slice job's components as canonical JSON, each after a comma but the very first (prc_lane_work_fn). */
+static void slice_write(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        const struct wslices *w = ctx;
+        struct wslice *sl = slot;
+        size_t lo = job * w->n / w->nslices, hi = (job + 1) * w->n / w->nslices;
+
+        (void)lane;
+        prc_buf_init(&sl->b, w->b->max);
+        prc_err_init(&sl->err);
+        sl->ok = true;
+        for (size_t i = lo; sl->ok && i < hi; i++)
+                sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].val, &sl->b, &sl->err);
 }
 
-/*
- * The BOM as canonical JSON, written a component at a time (the whole BOM
- * is never one tree): the members in RFC 8785 order (bomFormat, components,
- * dependencies, metadata, specVersion, version), each component and edge
- * list canonical on its own, so the bytes are those of the whole tree.
- */
+static void slice_drop(void *ctx, size_t job, void *slot)
+{
+        struct wslice *sl = slot;
+
+        (void)ctx;
+        (void)job;
+        prc_buf_clear(&sl->b);
+}
+
+/* The slice after the ones before it (prc_lane_done_fn). */
+static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
+{
+        const struct wslices *w = ctx;
+        struct wslice *sl = slot;
+        bool ok = sl->ok;
+
+        if (!ok)
+                *err = sl->err;
+        ok = ok && prc_buf_put(w->b, sl->b.data, sl->b.len, err) && sink_flush(w->o, w->b, SINK_CHUNK, err);
+        slice_drop(ctx, job, slot);
+        return ok;
+}
+
 static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {
         struct member *v = NULL;
         struct redge *re = NULL;
         json_t *meta = NULL;
-        prc_buf b2;
-        struct comps_part p1, p2;
-        pthread_t tid;
-        bool two = false;
+        struct wslices w = { .b = b, .o = o };
+        prc_lanes_spec sp = { .nlanes = 2, .window = WRITE_WINDOW, .slot_size = sizeof(struct wslice),
+                              .work = slice_write, .done = slice_done, .drop = slice_drop, .ctx = &w };
         size_t i, n, m = 0, rows = 0;
         bool ok = false;
 
-        prc_buf_init(&b2, b->max);
         if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
                 return false;
         if ((v = sorted_members(sb->comps, &n)) == NULL)
                 goto oom;
-        /*
-         * Two writers: the second half of the components goes into b2 on a
-         * thread of its own while this one writes the first half out and
-         * sorts the edges; b2 follows the first half.  Should the thread
-         * not start, this one writes both halves (the same bytes).
-         */
-        p1 = (struct comps_part){ .v = v, .lo = 0, .hi = n / 2, .b = b, .o = o };
-        p2 = (struct comps_part){ .v = v, .lo = n / 2, .hi = n, .b = &b2 };
-        prc_err_init(&p1.err);
-        prc_err_init(&p2.err);
-        two = n >= 64 && pthread_create(&tid, NULL, comps_write, &p2) == 0;
-        comps_write(&p1);
-        re = p1.ok ? sorted_edges(sb, v, n, &m) : NULL;
-        if (two)
-                pthread_join(tid, NULL);
-        else if (p1.ok)
-                comps_write(&p2);
-        if (!p1.ok || !p2.ok) {
-                *err = !p1.ok ? p1.err : p2.err;
+        w.v = v;
+        w.n = n;
+        w.nslices = n < WRITE_SLICES ? 1 : WRITE_SLICES;
+        if (n > 0 && !prc_lanes_run(&sp, w.nslices, err))
                 goto out;
-        }
-        if (re == NULL)
+        if ((re = sorted_edges(sb, v, n, &m)) == NULL)
                 goto oom;
-        if (!prc_buf_put(b, b2.data, b2.len, err))
-                goto out;
-        prc_buf_clear(&b2);
         if (!prc_buf_puts(b, "],\"dependencies\":[", err))
                 goto out;
         for (i = 0; i < m; i = n) {
@@ -733,7 +745,6 @@ oom:
 out:
         free(v);
         free(re);
-        prc_buf_clear(&b2);
         json_decref(meta);
         return ok;
 }

@@ -15,7 +15,6 @@ struct run {
         unsigned char  *slots;          /* owned: window slots of slot_size bytes */
         bool           *ready;          /* owned: slot i holds a finished job (under mu) */
         size_t         *costs;          /* owned: slot i's job's cost (under mu) */
-        size_t          held;           /* the costs of the jobs claimed and not taken (under mu) */
         size_t          next;           /* the next job a lane claims (under mu) */
         size_t          taken;          /* jobs done has taken (under mu) */
         bool            stop;           /* done failed: claim nothing more (under mu) */
@@ -35,18 +34,23 @@ static void *slot_of(const struct run *r, size_t job)
 }
 
 /*
- * May a lane claim the next job?  Within the window, and within the budget
- * unless nothing is held: then the next job is the one the caller waits
- * for (every job before it was taken), claimed whatever it costs.
+ * May a lane claim the next job?  Within the window; with a cost, either
+ * among the near jobs after the one the caller waits for (any cost) or
+ * with the jobs claimed past those within the budget.  The window is at
+ * most 64 slots or so: the sum is taken anew, never kept in step.
  */
 static bool may_claim(const struct run *r)
 {
         const prc_lanes_spec *sp = r->sp;
+        size_t far = 0;
 
         if (r->next >= r->taken + sp->window)
                 return false;
-        return sp->cost == NULL || r->held == 0 ||
-               (r->held <= sp->budget && sp->cost(sp->ctx, r->next) <= sp->budget - r->held);
+        if (sp->cost == NULL || r->next <= r->taken + sp->near)
+                return true;
+        for (size_t j = r->taken + sp->near + 1; j < r->next; j++)
+                far += r->costs[j % sp->window];
+        return far <= sp->budget && sp->cost(sp->ctx, r->next) <= sp->budget - far;
 }
 
 static void *lane_main(void *arg)
@@ -66,7 +70,6 @@ static void *lane_main(void *arg)
                         break;
                 job = r->next++;
                 r->costs[job % sp->window] = sp->cost != NULL ? sp->cost(sp->ctx, job) : 0;
-                r->held += r->costs[job % sp->window];
                 pthread_mutex_unlock(&r->mu);
                 memset(slot_of(r, job), 0, sp->slot_size);
                 sp->work(sp->ctx, l->idx, job, slot_of(r, job));
@@ -104,7 +107,6 @@ static bool take_in_order(struct run *r, prc_err *err)
                 ok = sp->done(sp->ctx, job, slot_of(r, job), err);
                 pthread_mutex_lock(&r->mu);
                 r->ready[job % sp->window] = false;
-                r->held -= r->costs[job % sp->window];
                 r->taken++;
                 r->stop = !ok;
                 pthread_cond_broadcast(&r->to_lanes);

@@ -9,12 +9,12 @@
  * nothing the scan writes depends on which lane was faster.  A lane runs at
  * most `window` jobs ahead of the caller: results wait in a ring of window
  * slots, so memory is bounded by the window, never by the job count.  With
- * a cost per job (its bytes, say), the jobs claimed and not yet taken also
- * stay within a budget of cost: a big job then holds the caller up while
- * the other lanes go on through many small ones (as far as the budget and
- * the window allow), and memory is bounded by the budget, not by how many
- * jobs that is.  The job the caller waits for is always claimed, whatever
- * its cost, so the run never stalls.
+ * a cost per job (its bytes, say), a lane runs `near` jobs ahead whatever
+ * they cost, and further (up to the window) only while the jobs past those
+ * first `near` stay within a budget of cost: a big job then holds the
+ * caller up while the other lanes go on through many small ones, and
+ * memory is bounded by near jobs plus the budget, not by the window's
+ * worth of jobs.
  * Trust: no input of its own; the jobs handle the hostile bytes.
  */
 #ifndef PRC_ENGINE_LANES_H
@@ -44,7 +44,8 @@ typedef struct prc_lanes_spec {
         prc_lane_done_fn done;
         prc_lane_drop_fn drop;
         prc_lane_cost_fn cost;          /* NULL: every job costs nothing (the window alone bounds) */
-        size_t           budget;        /* with cost: the most the jobs claimed and not taken may cost */
+        size_t           near;          /* with cost: jobs past the one done waits for, claimed at any cost */
+        size_t           budget;        /* with cost: the most the jobs claimed past those may cost */
         void            *ctx;
 } prc_lanes_spec;
 

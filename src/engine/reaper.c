@@ -13,6 +13,8 @@ struct prc_reaper {
         pthread_cond_t  cv;
         json_t        **q;      /* owned: trees put and not yet taken by the thread (under mu) */
         size_t          n, cap;
+        size_t          budget, waiting;        /* the weights put and not yet dropped, and their bound (under mu) */
+        size_t          taking;         /* the weights of q (under mu) */
         bool            closing;        /* prc_reaper_free: drain and stop (under mu) */
         pthread_t       tid;
 };
@@ -22,7 +24,7 @@ static void *reaper_main(void *arg)
 {
         prc_reaper *r = arg;
         json_t **batch = NULL;
-        size_t nb = 0, capb = 0;
+        size_t nb = 0, capb = 0, w;
 
         pthread_mutex_lock(&r->mu);
         for (;;) {
@@ -39,22 +41,26 @@ static void *reaper_main(void *arg)
                 r->q = batch, r->cap = capb;
                 r->n = 0;
                 batch = t, capb = tc;
+                w = r->taking;
+                r->taking = 0;
                 pthread_mutex_unlock(&r->mu);
                 for (size_t i = 0; i < nb; i++)
                         json_decref(batch[i]);
                 pthread_mutex_lock(&r->mu);
+                r->waiting -= w;
         }
         pthread_mutex_unlock(&r->mu);
         free(batch);
         return NULL;
 }
 
-prc_reaper *prc_reaper_new(void)
+prc_reaper *prc_reaper_new(size_t budget)
 {
         prc_reaper *r = calloc(1, sizeof(*r));
 
         if (r == NULL)
                 return NULL;
+        r->budget = budget;
         pthread_mutex_init(&r->mu, NULL);
         pthread_cond_init(&r->cv, NULL);
         if (pthread_create(&r->tid, NULL, reaper_main, r) != 0) {
@@ -66,7 +72,7 @@ prc_reaper *prc_reaper_new(void)
         return r;
 }
 
-void prc_reaper_put(prc_reaper *r, json_t *v)
+void prc_reaper_put(prc_reaper *r, json_t *v, size_t weight)
 {
         bool queued = false;
 
@@ -82,15 +88,18 @@ void prc_reaper_put(prc_reaper *r, json_t *v)
                                 r->cap = cap;
                         }
                 }
-                if (r->n < r->cap) {
+                if (r->n < r->cap && (r->waiting == 0 || (r->waiting <= r->budget &&
+                                                          weight <= r->budget - r->waiting))) {
                         r->q[r->n++] = v;
+                        r->waiting += weight;
+                        r->taking += weight;
                         queued = true;
                         pthread_cond_signal(&r->cv);
                 }
                 pthread_mutex_unlock(&r->mu);
         }
         if (!queued)
-                json_decref(v);         /* no reaper, or no room to queue it: released here */
+                json_decref(v);         /* no reaper, no room, or over the budget: released here */
 }
 
 void prc_reaper_free(prc_reaper *r)

@@ -17,10 +17,19 @@
 
 typedef struct prc_reaper prc_reaper;   /* opaque */
 
-/* A reaper and its thread; NULL when either cannot be had (prc_reaper_put then frees inline). */
-prc_reaper *prc_reaper_new(void);
-/* Take over v (its reference; NULL is fine) and drop it on the reaper's thread; without a reaper, now. */
-void prc_reaper_put(prc_reaper *r, json_t *v);
+/*
+ * A reaper and its thread; NULL when either cannot be had (prc_reaper_put
+ * then frees inline).  budget bounds what waits for the thread, in the
+ * weights put gives (a tree's file bytes, say): on a starved thread, trees
+ * do not pile up.
+ */
+prc_reaper *prc_reaper_new(size_t budget);
+/*
+ * Take over v (its reference; NULL is fine) and drop it on the reaper's
+ * thread, or now: without a reaper, or when v's weight would take what
+ * waits past the budget (one tree always may wait, whatever its weight).
+ */
+void prc_reaper_put(prc_reaper *r, json_t *v, size_t weight);
 /* Drop everything put so far, wait for the thread and free the reaper.  Accepts NULL. */
 void prc_reaper_free(prc_reaper *r);
 

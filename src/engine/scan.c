@@ -366,7 +366,7 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *e
                                       json_object_get(json_object_get(md, "details"), "includes"))
                           : NULL;
                 /* Its tree is walked to be freed off this thread: it records the scan, in order. */
-                prc_reaper_put(s->reaper, md);
+                prc_reaper_put(s->reaper, md, (size_t)f->size);
                 if (!ok)
                         return false;
                 md = stub;
@@ -505,12 +505,15 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
 }
 
 /*
- * How far the lanes may run ahead of trip_done: trips (a slot is about
- * 1.5 KiB) and bytes of the files held, whose ManifestDocs wait (a
- * document's tree is a few times its file; the worker's reply cap bounds
- * any one).  Measured on the manifests corpus (docs/extraction/peers.md).
+ * How far the lanes may run ahead of trip_done: 2 trips a lane whatever
+ * they hold (as before the budget), then up to TRIP_WINDOW trips (a slot
+ * is about 1.5 KiB) while the files past those hold at most TRIP_BUDGET
+ * bytes, whose ManifestDocs wait (a document's tree is several times its
+ * file; the worker's reply cap bounds any one).  Measured on the
+ * manifests corpus (docs/extraction/peers.md): peak RSS grows with the
+ * budget.
  */
-enum { TRIP_WINDOW = 64, TRIP_BUDGET = 4 << 20 };
+enum { TRIP_WINDOW = 64, TRIP_BUDGET = 512 << 10 };
 
 /* One manifest's trip through the worker: what the scan records of it, in file order. */
 struct trip {
@@ -692,7 +695,7 @@ static bool content_analysis(struct scan *s, prc_err *err)
         for (size_t l = 0; l < PRC_LANES_MAX; l++)
                 prc_buf_init(&tr.b[l], prc_limits_default.input_max);
         if (sp.nlanes > 1)
-                s->reaper = prc_reaper_new();   /* NULL: the documents are freed here, as with one lane */
+                s->reaper = prc_reaper_new(TRIP_BUDGET);        /* NULL: freed here, as with one lane */
         /*
          * While one lane extracts a big lockfile the others go on with the
          * small files after it, up to TRIP_WINDOW of them and TRIP_BUDGET
@@ -701,10 +704,8 @@ static bool content_analysis(struct scan *s, prc_err *err)
          */
         sp.window = sp.nlanes > 1 ? TRIP_WINDOW : 1;
         sp.cost = trip_cost;
+        sp.near = 2 * (size_t)sp.nlanes - 1;    /* a window of 2 a lane whatever the files, as before the budget */
         sp.budget = TRIP_BUDGET;
-        if (getenv("XX_BUDGET")) sp.budget = strtoul(getenv("XX_BUDGET"), NULL, 10);
-        if (getenv("XX_WINDOW")) sp.window = strtoul(getenv("XX_WINDOW"), NULL, 10);
-        if (getenv("XX_NOREAP")) { prc_reaper_free(s->reaper); s->reaper = NULL; }
         ok = prc_lanes_run(&sp, n, err);
         for (size_t l = 1; l < PRC_LANES_MAX; l++)
                 prc_buf_clear(&tr.b[l]);

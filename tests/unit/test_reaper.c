@@ -1,7 +1,8 @@
 /*
  * test_reaper.c - trees given to a reaper are all released, on its thread,
- * while values they share with trees the caller keeps stay alive; without
- * a reaper they are released at once.  (ASan and LeakSanitizer see any
+ * while values they share with trees the caller keeps stay alive (those
+ * over its budget are released by the caller); without a reaper they are
+ * released at once.  (ASan and LeakSanitizer see any
  * tree lost or freed twice.)
  */
 #include "t.h"
@@ -11,15 +12,15 @@
 static void test_reaper__releases_every_tree_keeps_shared_values(void)
 {
         json_t *shared = json_string("kept by the caller");
-        prc_reaper *r = prc_reaper_new();
+        prc_reaper *r = prc_reaper_new(100);
 
         T_ASSERT(shared != NULL);
         T_ASSERT(r != NULL);
         for (int i = 0; i < 5000; i++) {
                 json_t *t = json_pack("{s:O,s:[i,s,{s:i}]}", "name", shared, "deps", i, "x", "n", i);
                 T_ASSERT(t != NULL);
-                prc_reaper_put(r, t);
-                prc_reaper_put(r, NULL);        /* nothing to drop: fine */
+                prc_reaper_put(r, t, (size_t)(i % 7) * 10);
+                prc_reaper_put(r, NULL, 1);     /* nothing to drop: fine */
         }
         prc_reaper_free(r);
         /* Every tree is gone, so only the caller's reference is left. */
@@ -35,7 +36,7 @@ static void test_reaper__without_a_reaper_releases_at_once(void)
 
         T_ASSERT(t != NULL);
         T_EQ_INT(shared->refcount, 2);
-        prc_reaper_put(NULL, t);
+        prc_reaper_put(NULL, t, 0);
         T_EQ_INT(shared->refcount, 1);
         prc_reaper_free(NULL);
         json_decref(shared);
