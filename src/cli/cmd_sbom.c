@@ -950,6 +950,9 @@ int cmd_sbom(int argc, char **argv)
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
+        /* Both workers come up while the target is inventoried. */
+        cli_parse_prestart(&pc);
+        cli_parse_prestart(&pc2);
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
         so.parse_extract = cli_scan_parse_extract;
@@ -960,6 +963,8 @@ int cmd_sbom(int argc, char **argv)
         so.extraction_each = sbom_fold;
         so.extraction_ctx = &sb;
         ok = prc_scan_run(&so, &res, &scan_rc, &err);
+        cli_parse_ready(&pc);   /* a tree without manifests never asked */
+        cli_parse_ready(&pc2);
         /* Every manifest is extracted: the workers go while the BOM is written. */
         bg_run(&bg_w1, client_free_bg, pc.client);
         bg_run(&bg_w2, client_free_bg, pc2.client);
