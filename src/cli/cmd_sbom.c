@@ -646,7 +646,9 @@ static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *er
  * The components are written in slices by two lanes (lanes.h) and taken
  * in order here, each slice appended to the BOM and flushed to the sink:
  * both cores write, and at most WRITE_WINDOW slices (a few hundred KiB
- * each) wait, so the BOM is still never whole in memory.
+ * each) wait, so the BOM is still never whole in memory.  A component is
+ * emptied once written (sbom_write writes once), so its freeing is spread
+ * over both lanes instead of left to the end.
  */
 enum { WRITE_SLICES = 32, WRITE_WINDOW = 4 };
 
@@ -674,8 +676,16 @@ static void slice_write(void *ctx, unsigned lane, size_t job, void *slot)
         prc_buf_init(&sl->b, w->b->max);
         prc_err_init(&sl->err);
         sl->ok = true;
-        for (size_t i = lo; sl->ok && i < hi; i++)
+        for (size_t i = lo; sl->ok && i < hi; i++) {
                 sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].val, &sl->b, &sl->err);
+                /*
+                 * Written once: its members go now, on this lane, not in the
+                 * teardown at the end (only the key, which edges name, and an
+                 * empty object are left).  No other lane touches it; shared
+                 * strings are counted atomically.
+                 */
+                json_object_clear((json_t *)w->v[i].val);
+        }
 }
 
 static void slice_drop(void *ctx, size_t job, void *slot)
