@@ -513,7 +513,7 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
  * manifests corpus (docs/extraction/peers.md): peak RSS grows with the
  * budget.
  */
-enum { TRIP_WINDOW = 64, TRIP_BUDGET = 512 << 10 };
+enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10 };
 
 /* One manifest's trip through the worker: what the scan records of it, in file order. */
 struct trip {
