@@ -711,6 +711,13 @@ static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
         return ok;
 }
 
+/*
+ * The BOM as canonical JSON, written a slice of components at a time (the
+ * whole BOM is never one tree): the members in RFC 8785 order (bomFormat,
+ * components, dependencies, metadata, specVersion, version), each component
+ * and edge list canonical on its own, so the bytes are those of the whole
+ * tree.  Empties the components it writes (slice_write).
+ */
 static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {
         struct member *v = NULL;
