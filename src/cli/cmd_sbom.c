@@ -646,9 +646,9 @@ static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *er
  * The components are written in slices by two lanes (lanes.h) and taken
  * in order here, each slice appended to the BOM and flushed to the sink:
  * both cores write, and at most WRITE_WINDOW slices (a few hundred KiB
- * each) wait, so the BOM is still never whole in memory.  A component is
- * emptied once written (sbom_write writes once), so its freeing is spread
- * over both lanes instead of left to the end.
+ * each) wait, so the BOM is still never whole in memory.  (Emptying each
+ * component in its lane once written, to spread the teardown, cost more
+ * than it saved: two threads freeing in the one malloc arena contend.)
  */
 enum { WRITE_SLICES = 32, WRITE_WINDOW = 4 };
 
@@ -676,16 +676,8 @@ static void slice_write(void *ctx, unsigned lane, size_t job, void *slot)
         prc_buf_init(&sl->b, w->b->max);
         prc_err_init(&sl->err);
         sl->ok = true;
-        for (size_t i = lo; sl->ok && i < hi; i++) {
+        for (size_t i = lo; sl->ok && i < hi; i++)
                 sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].val, &sl->b, &sl->err);
-                /*
-                 * Written once: its members go now, on this lane, not in the
-                 * teardown at the end (only the key, which edges name, and an
-                 * empty object are left).  No other lane touches it; shared
-                 * strings are counted atomically.
-                 */
-                json_object_clear((json_t *)w->v[i].val);
-        }
 }
 
 static void slice_drop(void *ctx, size_t job, void *slot)
@@ -716,7 +708,7 @@ static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
  * whole BOM is never one tree): the members in RFC 8785 order (bomFormat,
  * components, dependencies, metadata, specVersion, version), each component
  * and edge list canonical on its own, so the bytes are those of the whole
- * tree.  Empties the components it writes (slice_write).
+ * tree.
  */
 static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {

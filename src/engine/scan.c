@@ -32,7 +32,6 @@
 #include "engine/manifests.h"
 #include "engine/observe.h"
 #include "engine/policy.h"
-#include "engine/reaper.h"
 #include "inventory/inventory.h"
 #include "inventory/safeopen.h"
 
@@ -68,7 +67,6 @@ struct scan {
         json_t              *archive;   /* owned: an archive target's record (scan.h open_target), or NULL */
         prc_amemo           *memo;      /* owned: what the analyses of this run share (analysis.h) */
         prc_jcs_memo        *envs;      /* owned: the envelopes' canonical bytes, made for their IDs */
-        prc_reaper          *reaper;    /* owned during content analysis: drops the ManifestDocs, or NULL */
 };
 
 static void progress(const struct scan *s, const char *stage)
@@ -365,8 +363,7 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *e
                                       json_object_get(md, "format"), "details", "includes",
                                       json_object_get(json_object_get(md, "details"), "includes"))
                           : NULL;
-                /* Its tree is walked to be freed off this thread: it records the scan, in order. */
-                prc_reaper_put(s->reaper, md, (size_t)f->size);
+                json_decref(md);
                 if (!ok)
                         return false;
                 md = stub;
@@ -694,8 +691,6 @@ static bool content_analysis(struct scan *s, prc_err *err)
                 return false;
         for (size_t l = 0; l < PRC_LANES_MAX; l++)
                 prc_buf_init(&tr.b[l], prc_limits_default.input_max);
-        if (sp.nlanes > 1)
-                s->reaper = prc_reaper_new(TRIP_BUDGET);        /* NULL: freed here, as with one lane */
         /*
          * While one lane extracts a big lockfile the others go on with the
          * small files after it, up to TRIP_WINDOW of them and TRIP_BUDGET
@@ -710,8 +705,6 @@ static bool content_analysis(struct scan *s, prc_err *err)
         for (size_t l = 1; l < PRC_LANES_MAX; l++)
                 prc_buf_clear(&tr.b[l]);
         ok = ok && install_scripts(s, &tr.b[0], err) && follow_includes(s, &tr.b[0], err) && sort_mdocs(s, err);
-        prc_reaper_free(s->reaper);
-        s->reaper = NULL;
         prc_buf_clear(&tr.b[0]);
         free(tr.idx);
         return ok;
