@@ -100,6 +100,33 @@ static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
 
 enum { REF_MAX = 3 * 4096 + 64 };
 
+/*
+ * The end of the command, off its critical path: each worker is let go
+ * (it exits, is reaped) and the BOM's trees are freed on threads of their
+ * own while this one writes, commits and reports; joined before return,
+ * so nothing is leaked.  Should a thread not start, the work is done here.
+ */
+struct bg {
+        pthread_t tid;
+        bool      on;
+};
+
+static void bg_run(struct bg *t, void *(*fn)(void *), void *arg)
+{
+        t->on = pthread_create(&t->tid, NULL, fn, arg) == 0;
+        if (!t->on)
+                (void)fn(arg);
+}
+
+static void bg_wait(struct bg *t)
+{
+        if (t->on)
+                pthread_join(t->tid, NULL);
+        t->on = false;
+}
+
+struct member;
+
 /* An edge between two components, by their keys in the comps object (stable for its life). */
 struct edge {
         const char *from, *to;
@@ -121,6 +148,9 @@ struct sbom {
         json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
         json_t      *gosums;    /* documents folded at the end: a go.sum before its go.mod, Directory.Packages.props */
         json_t      *nuget_refs;        /* lower-cased package ids the tree's MSBuild projects reference */
+        struct member *members; /* owned once written: the components, sorted, emptied by emptier */
+        size_t       nmembers;
+        struct bg    emptier;   /* empties the written components while the edges are written (sbom_write) */
 };
 
 /* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
@@ -689,6 +719,20 @@ static void slice_drop(void *ctx, size_t job, void *slot)
         prc_buf_clear(&sl->b);
 }
 
+/*
+ * Empty each written component (its members; the key, which the edges
+ * name, and an empty object stay for sbom_free).  Only the values are
+ * touched, never comps itself, so the edges may be written meanwhile.
+ */
+static void *sbom_empty_bg(void *arg)
+{
+        struct sbom *sb = arg;
+
+        for (size_t i = 0; i < sb->nmembers; i++)
+                json_object_clear((json_t *)sb->members[i].val);
+        return NULL;
+}
+
 /* The slice after the ones before it (prc_lane_done_fn). */
 static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
 {
@@ -730,7 +774,12 @@ static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err
         w.nslices = n < WRITE_SLICES ? 1 : WRITE_SLICES;
         if (n > 0 && !prc_lanes_run(&sp, w.nslices, err))
                 goto out;
-        if ((re = sorted_edges(sb, v, n, &m)) == NULL)
+        /* Written: the components' members go on a thread of their own while the edges are written. */
+        sb->members = v;
+        sb->nmembers = n;
+        v = NULL;
+        bg_run(&sb->emptier, sbom_empty_bg, sb);
+        if ((re = sorted_edges(sb, sb->members, n, &m)) == NULL)
                 goto oom;
         if (!prc_buf_puts(b, "],\"dependencies\":[", err))
                 goto out;
@@ -832,31 +881,6 @@ static void sink_abort(struct sink *o)
         o->fd = o->dirfd = -1;
 }
 
-/*
- * The end of the command, off its critical path: each worker is let go
- * (it exits, is reaped) and the BOM's trees are freed on threads of their
- * own while this one writes, commits and reports; joined before return,
- * so nothing is leaked.  Should a thread not start, the work is done here.
- */
-struct bg {
-        pthread_t tid;
-        bool      on;
-};
-
-static void bg_run(struct bg *t, void *(*fn)(void *), void *arg)
-{
-        t->on = pthread_create(&t->tid, NULL, fn, arg) == 0;
-        if (!t->on)
-                (void)fn(arg);
-}
-
-static void bg_wait(struct bg *t)
-{
-        if (t->on)
-                pthread_join(t->tid, NULL);
-        t->on = false;
-}
-
 static void *client_free_bg(void *c)
 {
         prc_client_free(c);
@@ -865,6 +889,8 @@ static void *client_free_bg(void *c)
 
 static void sbom_free(struct sbom *sb)
 {
+        bg_wait(&sb->emptier);
+        free(sb->members);
         json_decref(sb->nuget_refs);
         json_decref(sb->gomods_seen);
         json_decref(sb->comps);
