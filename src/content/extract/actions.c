@@ -1096,7 +1096,7 @@ static json_t *load(const prc_xin *in, prc_yaml_pos **pos, prc_err *err)
         if (root != NULL && !json_is_object(root)) {
                 prc_err_set(err, PRC_E_EXTRACT_SHAPE, "the document is %s, not a mapping", prc_json_type_name(root));
                 prc_err_set_line(err, 1, 1);
-                prc_x_drop(root);
+                json_decref(root);
                 prc_yaml_pos_free(*pos);
                 *pos = NULL;
                 return NULL;
@@ -1166,7 +1166,7 @@ fail:
         md = NULL;
 out:
         prc_yaml_pos_free(pos);
-        prc_x_drop(root);
+        json_decref(root);
         return md;
 }
 
@@ -1293,7 +1293,7 @@ fail:
         md = NULL;
 out:
         prc_yaml_pos_free(pos);
-        prc_x_drop(root);
+        json_decref(root);
         return md;
 }
 

@@ -526,11 +526,11 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
                                 goto fail;
                 }
         }
-        prc_x_drop(root);
+        json_decref(root);
         lx_free(&x);
         return md;
 fail:
-        prc_x_drop(root);
+        json_decref(root);
         json_decref(md);
         lx_free(&x);
         return NULL;
@@ -888,7 +888,7 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
                                                   err))
                                 goto fail;
         }
-        prc_x_drop(root);
+        json_decref(root);
         json_decref(all);
         json_decref(byname);
         json_decref(graph);
@@ -897,7 +897,7 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         lx_free(&x);
         return md;
 fail:
-        prc_x_drop(root);
+        json_decref(root);
         json_decref(all);
         json_decref(md);
         json_decref(byname);

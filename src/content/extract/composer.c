@@ -216,7 +216,7 @@ static json_t *open_doc(const prc_xin *in, const char *file, const char *fmt, co
         } else if ((*md = prc_md_new(in, fmt, "composer", kind, err)) != NULL) {
                 return root;
         }
-        prc_x_drop(root);
+        json_decref(root);
         return NULL;
 }
 
@@ -355,10 +355,10 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
             !str_map(root, "provide", md, qline(in, "provide", 1, true), err) ||
             !str_map(root, "conflict", md, qline(in, "conflict", 1, true), err))
                 goto fail;
-        prc_x_drop(root);
+        json_decref(root);
         return md;
 fail:
-        prc_x_drop(root);
+        json_decref(root);
         json_decref(md);
         return NULL;
 }
@@ -559,13 +559,13 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
             !str_map(root, "platform-dev", md, qline(in, "platform-dev", 1, true), err))
                 goto fail;
         json_decref(all);
-        prc_x_drop(root);
+        json_decref(root);
         return md;
 fail:
         if (!prc_err_is_set(err))
                 prc_err_oom(err, "composer.lock");
         json_decref(all);
-        prc_x_drop(root);
+        json_decref(root);
         json_decref(md);
         return NULL;
 }

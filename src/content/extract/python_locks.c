@@ -313,10 +313,10 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                                 goto fail;
                 }
         }
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }
@@ -477,10 +477,10 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
         (void)v1;
         if (!link_edges(md, err))
                 goto fail;
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }
@@ -658,12 +658,12 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                 goto fail;
         json_decref(run);
         json_decref(dev);
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
         json_decref(run);
         json_decref(dev);
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }
@@ -753,10 +753,10 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
         }
         if (!link_edges(md, err))
                 goto fail;
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }
@@ -849,10 +849,10 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
                     !pylock_hash(d, json_object_get(sd != NULL ? sd : wh, "hashes"), err))
                         goto fail;
         }
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }

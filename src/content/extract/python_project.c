@@ -479,10 +479,10 @@ json_t *prc_x_py_pyproject(const prc_xin *in, prc_err *err)
                                                "not applied to the dependencies above",
                                                header_line(in, "[tool.uv.sources]", "sources"), err))
                 goto fail;
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }
@@ -529,10 +529,10 @@ json_t *prc_x_py_pipfile(const prc_xin *in, prc_err *err)
                 py_oom(err);
                 goto fail;
         }
-        prc_x_drop(doc);
+        json_decref(doc);
         return md;
 fail:
-        prc_x_drop(doc);
+        json_decref(doc);
         json_decref(md);
         return NULL;
 }
