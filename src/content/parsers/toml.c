@@ -474,8 +474,14 @@ static bool string_body(struct tp *t, prc_buf *out, uint8_t quote, bool multilin
         for (;;) {
                 uint8_t c;
 
-                while (t->i < t->n && str_plain[t->p[t->i]])
-                        t->i++;
+                {
+                        const uint8_t *p = t->p;
+                        size_t i = t->i, n = t->n;
+
+                        while (i < n && str_plain[p[i]])
+                                i++;
+                        t->i = i;
+                }
                 if (t->i >= t->n)
                         return prc_err_at(t->err, PRC_E_TOML_SYNTAX, run, "unterminated string");
                 c = t->p[t->i];
