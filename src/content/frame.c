@@ -140,7 +140,7 @@ static bool write_frame(int fd, const uint8_t *a, size_t an, const uint8_t *b, s
  * A small frame goes out in one write: header and payload written apart
  * wake the reader for the header alone, and it then waits again for the
  * payload (a second wake-up and a poll per message).  Past this size the
- * copy would cost more than the write it saves.
+ * copy keeps growing while the saving stays one write and one wake-up.
  */
 enum { FRAME_COALESCE = 16u << 10 };
 
