@@ -5,6 +5,10 @@
 #include "base/json_strict.h"
 
 #include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -403,10 +407,154 @@ static pthread_once_t jalloc_once = PTHREAD_ONCE_INIT;
 static void *(*jback_alloc)(size_t);   /* NULL: prc_malloc and free (prc_json_alloc_backend) */
 static void (*jback_free)(void *);
 
+/*
+ * Document arenas (prc_json_arena_begin).  A block is a header ending with
+ * the chunk it is in (DARENA_HDR bytes), then the caller's bytes, which
+ * start 8 bytes past a multiple of 16: malloc never returns such an address (glibc's alignment
+ * is 16; jalloc makes sure of it), so jfree tells an arena block from a
+ * malloc'd one by its address alone, and jansson's types need no more than
+ * 8.  A chunk counts its blocks not yet freed, plus a bias while a thread
+ * still hands blocks out of it; whoever takes the count to zero (the last
+ * free, in any thread, or the end of the build) frees the chunk.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PRC_DARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PRC_DARENA_ASAN 1
+#endif
+#endif
+#ifdef PRC_DARENA_ASAN
+/*
+ * The sanitizer runtime's (gcc ships no header for it).  A block is
+ * poisoned from its free until its chunk is (and a chunk's room until it is
+ * handed out), so a use after free inside a chunk is still caught; the
+ * header then also holds the block's size.
+ */
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+enum { DARENA_HDR = 24 };       /* size, 8 bytes of nothing, chunk */
+#else
+#define __asan_poison_memory_region(p, n) ((void)(p), (void)(n))
+#define __asan_unpoison_memory_region(p, n) ((void)(p), (void)(n))
+enum { DARENA_HDR = 8 };        /* chunk */
+#endif
+enum {
+        DARENA_FIRST = 8u << 10,        /* first chunk of a document: most are small */
+        DARENA_MAX   = 256u << 10,      /* chunks double up to this */
+        DARENA_BIG   = 2u << 10,        /* larger blocks (long strings, big arrays' storage): malloc */
+};
+#define DARENA_BIAS ((size_t)1 << 62)
+
+typedef struct dchunk {
+        _Atomic size_t live;
+        size_t         cap;             /* bytes of data */
+        max_align_t    data[];
+} dchunk;
+
+_Static_assert(offsetof(dchunk, data) % 16 == 0 && DARENA_HDR % 16 == 8, "a block's bytes start 8 past a multiple of 16");
+
+static _Thread_local struct {
+        bool    on;
+        dchunk *cur;
+        size_t  used, cap, made;        /* of cur: bytes used, bytes of data, blocks handed out */
+        size_t  next_cap;
+} darena;
+
+static void jalloc_install(void);
+
+static void dchunk_put(dchunk *c, size_t n)
+{
+        if (atomic_fetch_sub_explicit(&c->live, n, memory_order_acq_rel) == n) {
+                __asan_unpoison_memory_region(c, sizeof(*c) + c->cap);
+                free(c);
+        }
+}
+
+/* Stop handing out blocks of the current chunk: its count is now its live blocks. */
+static void darena_retire(void)
+{
+        if (darena.cur != NULL)
+                dchunk_put(darena.cur, DARENA_BIAS - darena.made);
+        darena.cur = NULL;
+}
+
+static void *darena_alloc(size_t n)
+{
+        size_t need = (DARENA_HDR + n + 15) & ~(size_t)15;
+        uint8_t *b;
+
+        if (darena.cur == NULL || darena.cap - darena.used < need) {
+                size_t cap = darena.next_cap;
+                dchunk *c = prc_malloc(sizeof(dchunk) + cap);
+                if (c == NULL)
+                        return NULL;
+                darena_retire();
+                atomic_init(&c->live, DARENA_BIAS);
+                c->cap = cap;
+                __asan_poison_memory_region(c->data, cap);
+                darena.cur = c;
+                darena.used = darena.made = 0;
+                darena.cap = cap;
+                darena.next_cap = cap < DARENA_MAX ? 2 * cap : DARENA_MAX;
+        }
+        b = (uint8_t *)darena.cur->data + darena.used;
+        __asan_unpoison_memory_region(b, DARENA_HDR + n);
+        memcpy(b + DARENA_HDR - sizeof(dchunk *), &darena.cur, sizeof(dchunk *));
+#ifdef PRC_DARENA_ASAN
+        memcpy(b, &n, sizeof(n));
+#endif
+        darena.used += need;
+        darena.made++;
+        return b + DARENA_HDR;
+}
+
+/* Give back a block of the document arena. */
+static void darena_free(void *p)
+{
+        uint8_t *b = (uint8_t *)p - DARENA_HDR;
+        dchunk *c;
+
+        memcpy(&c, b + DARENA_HDR - sizeof(dchunk *), sizeof(c));
+#ifdef PRC_DARENA_ASAN
+        {
+                size_t n;
+                memcpy(&n, b, sizeof(n));
+                __asan_poison_memory_region(b, DARENA_HDR + n);
+        }
+#endif
+        dchunk_put(c, 1);
+}
+
+void prc_json_arena_begin(void)
+{
+        (void)pthread_once(&jalloc_once, jalloc_install);
+        darena.on = jback_alloc == NULL;        /* the worker's own arena takes everything */
+        darena.next_cap = DARENA_FIRST;
+}
+
+void prc_json_arena_end(void)
+{
+        darena_retire();
+        darena.on = false;
+}
+
 static void *jalloc(size_t n)
 {
-        void *p = jback_alloc != NULL ? jback_alloc(n) : prc_malloc(n);
+        void *p;
 
+        if (jback_alloc != NULL) {
+                p = jback_alloc(n);
+        } else if (darena.on && n <= DARENA_BIG) {
+                p = darena_alloc(n);
+        } else {
+                p = prc_malloc(n);
+                if (p != NULL && ((uintptr_t)p & 15) != 0) {
+                        /* Not glibc's alignment: jfree would take it for an arena block. */
+                        free(p);
+                        p = aligned_alloc(16, (n + 15) & ~(size_t)15);
+                }
+        }
         if (p == NULL)
                 jalloc_failed = true;
         return p;
@@ -414,10 +562,13 @@ static void *jalloc(size_t n)
 
 static void jfree(void *p)
 {
-        if (jback_free != NULL)
+        if (jback_free != NULL) {
                 jback_free(p);
-        else
+        } else if (((uintptr_t)p & 15) == 8) {
+                darena_free(p);
+        } else {
                 free(p);
+        }
 }
 
 static void jalloc_install(void)

@@ -91,6 +91,19 @@ void prc_jptr_index(char *out, size_t cap, size_t index);
 void prc_json_alloc_guard_begin(void);
 bool prc_json_alloc_guard_failed(void);
 /*
+ * Document arena, per thread: from _begin to _end every jansson allocation
+ * of this thread up to 2 KiB is carved from chunks (8 KiB, doubling to
+ * 256 KiB) instead of taken from malloc, and each chunk is freed once every
+ * block in it is (json_decref as ever, in any thread).  For a tree that is
+ * built in one go and dropped whole: the client's reply documents, a
+ * million small nodes a `prc sbom` run.  A node kept after its tree is
+ * dropped keeps its whole chunk: copy what outlives the tree.  No-op where
+ * a backend is set (the worker), and no backend may be set while an arena
+ * tree is alive (its blocks would go to the backend's free).  Not nested.
+ */
+void prc_json_arena_begin(void);
+void prc_json_arena_end(void);
+/*
  * Where that allocator takes memory from (NULL, NULL: prc_malloc and free).
  * Process-wide and for good: the content worker points it at its
  * per-request arena (content/worker.c) before it builds any tree.

@@ -143,18 +143,24 @@ static bool list_add_new(json_t *c, const char *list, const char *text, bool asc
         return ok;
 }
 
+/* A copy of string s (valid UTF-8 already: no check). */
+static json_t *str_copy(const json_t *s)
+{
+        return json_stringn_nocheck(json_string_value(s), json_string_length(s));
+}
+
 /*
- * A new component.  Its name and version are the document's own string
- * values, shared (they outlive the document): no copy, no format to parse.
+ * A new component.  Its name and version are copies of the document's
+ * strings, not the strings themselves: the document's nodes live in chunks
+ * that a node kept would keep whole (prc_json_arena_begin).
  */
 static json_t *new_comp(const json_t *name, json_t *eco, int rank, const json_t *ver)
 {
         json_t *c = json_object();
 
-        if (c == NULL ||
-            json_object_set_new(c, "n", name != NULL ? json_incref((json_t *)name) : json_string("")) != 0 ||
+        if (c == NULL || json_object_set_new(c, "n", name != NULL ? str_copy(name) : json_string("")) != 0 ||
             json_object_set(c, "e", eco) != 0 || json_object_set_new(c, "r", json_integer(rank)) != 0 ||
-            (ver != NULL && json_object_set(c, "v", (json_t *)ver) != 0)) {
+            (ver != NULL && json_object_set_new(c, "v", str_copy(ver)) != 0)) {
                 json_decref(c);
                 return NULL;
         }
@@ -320,25 +326,31 @@ static void lower_id(const char *s, char *out, size_t cap)
 
 static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
 {
-        json_t *path = json_object_get(md, "path"), *eco = json_object_get(md, "ecosystem");
         const json_t *deps = json_object_get(md, "dependencies"), *dep, *only = NULL;
         bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
         char dir[4097];
         const char **keys;
+        json_t *path, *eco;
         size_t j;
         bool ok;
 
         bool central = strcmp(json_string_value(json_object_get(md, "format")), "nuget-central-packages") == 0;
 
         if (go_sum) {
-                dir_of(json_string_value(path), dir, sizeof(dir));
+                dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
                 only = json_object_get(sb->gomods, dir);
         }
+        /* path and ecosystem outlive md: copied once, shared by every component of this document. */
+        path = str_copy(json_object_get(md, "path"));
+        eco = str_copy(json_object_get(md, "ecosystem"));
         /* Each dependency's component key, for its edges: found once. */
         keys = calloc(json_array_size(deps) + 1, sizeof(*keys));
-        if (keys == NULL)
+        if (keys == NULL || path == NULL || eco == NULL) {
+                free(keys);
+                json_decref(path);
+                json_decref(eco);
                 return prc_err_oom(err, "the SBOM");
-        /* path and ecosystem are shared by every component of this document, not copied (they outlive md). */
+        }
         json_array_foreach(deps, j, dep) {
                 /* go.sum hashes only the go.mod of a module version read for version selection: not built. */
                 if (go_sum && json_is_string(json_object_get(dep, "group")) &&
@@ -356,13 +368,13 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
                 if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
                                      json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
                         continue;
-                if (!add_dep(sb->comps, dep, path, eco, &keys[j], err)) {
-                        free(keys);
-                        return false;
-                }
+                if (!add_dep(sb->comps, dep, path, eco, &keys[j], err))
+                        break;
         }
-        ok = doc_edges(sb, deps, json_string_value(eco), keys, err);
+        ok = j == json_array_size(deps) && doc_edges(sb, deps, json_string_value(eco), keys, err);
         free(keys);
+        json_decref(path);
+        json_decref(eco);
         return ok;
 }
 

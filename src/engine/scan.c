@@ -355,14 +355,21 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *e
         if (!x->ok)
                 return add_gap(s, f->path, prc_err_name(x->pe.cls), x->pe.msg, err);
         if (s->o->extraction_each != NULL) {
-                /* Handed over, then only what follow_includes reads is kept. */
-                json_t *stub;
+                /*
+                 * Handed over, then only what follow_includes reads is kept, as
+                 * copies: a node of md kept would keep its chunk of the reply
+                 * arena (prc_json_arena_begin).
+                 */
+                json_t *stub, *inc = json_object_get(json_object_get(md, "details"), "includes"), *incs;
+                const json_t *path = json_object_get(md, "path"), *format = json_object_get(md, "format");
                 bool ok = s->o->extraction_each(s->o->extraction_ctx, md, err);
 
-                stub = ok ? json_pack("{s:O,s:O,s:{s:O*}}", "path", json_object_get(md, "path"), "format",
-                                      json_object_get(md, "format"), "details", "includes",
-                                      json_object_get(json_object_get(md, "details"), "includes"))
-                          : NULL;
+                incs = ok && inc != NULL ? json_deep_copy(inc) : NULL;
+                stub = ok && (inc == NULL || incs != NULL)
+                               ? json_pack("{s:s%,s:s%,s:{s:o*}}", "path", json_string_value(path),
+                                           json_string_length(path), "format", json_string_value(format),
+                                           json_string_length(format), "details", "includes", incs)
+                               : NULL;
                 json_decref(md);
                 if (!ok)
                         return false;

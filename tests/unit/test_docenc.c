@@ -7,10 +7,13 @@
 #include "t.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "base/alloc.h"
 #include "base/jcs.h"
+#include "base/json_strict.h"
 #include "content/docenc.h"
 
 /* Encode v; the caller clears *b. */
@@ -649,6 +652,59 @@ static void test_docenc__open_writer_pieces(void)
         json_decref(v);
 }
 
+/* An arena block: its bytes start 8 past a multiple of 16 (json_strict.c), never malloc's. */
+static bool in_arena(const void *p)
+{
+        return ((uintptr_t)p & 15) == 8;
+}
+
+static void *drop_tree(void *v)
+{
+        json_decref(v);
+        return NULL;
+}
+
+/*
+ * A reply's tree is carved from the reading thread's arena, not a malloc
+ * per node (a long string's bytes still are malloc'd); it is freed from
+ * another thread as the scan does, a node kept past it stays whole (and its
+ * chunk with it, until it goes too: LeakSanitizer checks every chunk is
+ * freed), and a tree built after the read is on malloc again.
+ */
+static void test_docenc__reply_tree_is_carved_from_an_arena(void)
+{
+        json_t *v = json_array(), *back, *kept, *after;
+        char big[3000];
+        prc_buf b;
+        prc_err err;
+        pthread_t th;
+
+        T_ASSERT(v != NULL);
+        memset(big, 'x', sizeof(big));
+        for (int i = 0; i < 5000; i++)
+                T_ASSERT(json_array_append_new(v, json_pack("{s:i,s:s,s:[s]}", "n", i, "k", i % 2 ? "odd" : "even",
+                                                            "l", "v")) == 0);
+        T_ASSERT(json_array_append_new(v, json_stringn(big, sizeof(big))) == 0);
+        bin(v, &b);
+        prc_err_init(&err);
+        back = prc_docbin_read(b.data, b.len, &prc_limits_default, &err);
+        T_NOERR(err);
+        T_ASSERT(back != NULL && json_equal(back, v));
+        T_ASSERT(in_arena(back) && in_arena(json_array_get(back, 4999)));
+        T_ASSERT(in_arena(json_object_get(json_array_get(back, 17), "n")));
+        T_ASSERT(in_arena(json_array_get(back, 5000)) && !in_arena(json_string_value(json_array_get(back, 5000))));
+        kept = json_incref(json_object_get(json_array_get(back, 4321), "k"));
+        T_ASSERT(pthread_create(&th, NULL, drop_tree, back) == 0);
+        T_ASSERT(pthread_join(th, NULL) == 0);
+        T_EQ_STR(json_string_value(kept), "odd");
+        json_decref(kept);
+        after = json_pack("{s:s}", "a", "b");
+        T_ASSERT(after != NULL && !in_arena(after) && !in_arena(json_object_get(after, "a")));
+        json_decref(after);
+        prc_buf_clear(&b);
+        json_decref(v);
+}
+
 static const prc_test tests[] = {
         T(test_docenc__bytes_are_the_documented_layout),
         T(test_docenc__round_trip_keeps_values_order_and_digest),
@@ -664,5 +720,6 @@ static const prc_test tests[] = {
         T(test_docenc__open_writer_pieces),
         T(test_docenc__stream_is_the_same_bytes_in_chunks),
         T(test_docenc__stream_read_decodes_as_bytes_arrive),
+        T(test_docenc__reply_tree_is_carved_from_an_arena),
 };
 PRC_SUITE(docenc, tests)
