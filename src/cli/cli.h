@@ -6,6 +6,7 @@
 #define PRC_CLI_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -115,11 +116,25 @@ int cmd_sbom(int argc, char **argv);
 /* The scan's content-worker hooks (engine/scan.h), shared by prc scan and prc sbom; ctx is a cli_parse_ctx. */
 struct cli_parse_ctx {
         prc_client *client;
+        pthread_t   starter;    /* cli_parse_prestart's thread, joined by the first hook call */
+        bool        starting;
 };
+/*
+ * Start pc's worker on a thread of its own, so it comes up (spawn, warm-up,
+ * floor) while the target is inventoried; the first hook call with pc, in
+ * whichever thread then owns it, waits for that thread.  A start that
+ * fails is done again, and reported, by that first request.
+ */
+void cli_parse_prestart(struct cli_parse_ctx *pc);
+/* Wait for cli_parse_prestart's thread, if any (before freeing a client no hook used). */
+void cli_parse_ready(struct cli_parse_ctx *pc);
 bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out_doc,
                     prc_err *err);
 bool cli_scan_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
                       prc_err *err);
+/* prc_content_parse_extract_fn: the parse's verdict and the extraction in one trip (prc_client_parse_extract). */
+bool cli_scan_parse_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                            json_t **out, prc_err *err);
 json_t *cli_scan_floor(void *ctx);
 int cmd_verify(int argc, char **argv);
 /* The catalog root a scan uses by default: $PRC_CATALOG_ROOT, else the one bundled beside the binary (in buf). */

@@ -207,6 +207,7 @@ static bool scan_target(const struct batch *b, struct job_ctx *jc, const prc_buf
         so.mode = PRC_MODE_INSPECT;
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
+        so.parse_extract = cli_scan_parse_extract;
         so.parse_ctx = &jc->pc;
         so.content_floor = cli_scan_floor;
         so.open_target = open_prepared;

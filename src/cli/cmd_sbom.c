@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
+#include "engine/lanes.h"
 #include "engine/scan.h"
 
 /* Scope strength: a component required by any manifest is required. */
@@ -98,6 +100,33 @@ static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
 
 enum { REF_MAX = 3 * 4096 + 64 };
 
+/*
+ * The end of the command, off its critical path: each worker is let go
+ * (it exits, is reaped) and the BOM's trees are freed on threads of their
+ * own while this one writes, commits and reports; joined before return,
+ * so nothing is leaked.  Should a thread not start, the work is done here.
+ */
+struct bg {
+        pthread_t tid;
+        bool      on;
+};
+
+static void bg_run(struct bg *t, void *(*fn)(void *), void *arg)
+{
+        t->on = pthread_create(&t->tid, NULL, fn, arg) == 0;
+        if (!t->on)
+                (void)fn(arg);
+}
+
+static void bg_wait(struct bg *t)
+{
+        if (t->on)
+                pthread_join(t->tid, NULL);
+        t->on = false;
+}
+
+struct member;
+
 /* An edge between two components, by their keys in the comps object (stable for its life). */
 struct edge {
         const char *from, *to;
@@ -119,6 +148,9 @@ struct sbom {
         json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
         json_t      *gosums;    /* documents folded at the end: a go.sum before its go.mod, Directory.Packages.props */
         json_t      *nuget_refs;        /* lower-cased package ids the tree's MSBuild projects reference */
+        struct member *members; /* owned once written: the components, sorted, emptied by emptier */
+        size_t       nmembers;
+        struct bg    emptier;   /* empties the written components while the edges are written (sbom_write) */
 };
 
 /* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
@@ -430,10 +462,21 @@ static int str_cmp(const void *a, const void *b)
         return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The keys of an object, sorted (jansson keeps insertion order). */
-static const char **sorted_keys(const json_t *o, size_t *n)
+/* A member of an object: its key (the object's own storage) and value. */
+struct member {
+        const char   *key;
+        const json_t *val;
+};
+
+static int member_cmp(const void *a, const void *b)
 {
-        const char **v = calloc(json_object_size(o) + 1, sizeof(*v));
+        return strcmp(((const struct member *)a)->key, ((const struct member *)b)->key);
+}
+
+/* The members of an object, sorted by key (jansson keeps insertion order): no key is looked up again. */
+static struct member *sorted_members(const json_t *o, size_t *n)
+{
+        struct member *v = calloc(json_object_size(o) + 1, sizeof(*v));
         const char *k;
         json_t *val;
         size_t i = 0;
@@ -441,8 +484,8 @@ static const char **sorted_keys(const json_t *o, size_t *n)
         if (v == NULL)
                 return NULL;
         json_object_foreach((json_t *)o, k, val)
-                v[i++] = k;
-        qsort(v, i, sizeof(*v), str_cmp);
+                v[i++] = (struct member){ k, val };
+        qsort(v, i, sizeof(*v), member_cmp);
         *n = i;
         return v;
 }
@@ -466,12 +509,73 @@ static const char **sorted_unique(const json_t *a, size_t *n)
         return v;
 }
 
-static int edge_cmp(const void *a, const void *b)
-{
-        const struct edge *x = a, *y = b;
-        int c = strcmp(x->from, y->from);
+/*
+ * An edge by its components' places in the sorted component list: the
+ * keys are unique, so (from, to) in these ranks is (from, to) by strcmp,
+ * and 24,000 edges sort on integers, not strings.
+ */
+struct redge {
+        size_t from, to;
+        const struct edge *e;
+};
 
-        return c != 0 ? c : strcmp(x->to, y->to);
+static int redge_cmp(const void *a, const void *b)
+{
+        const struct redge *x = a, *y = b;
+
+        if (x->from != y->from)
+                return x->from < y->from ? -1 : 1;
+        return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* A component key (its storage, as in struct edge) and its rank. */
+struct krank {
+        const char *key;
+        size_t      rank;
+};
+
+static int krank_cmp(const void *a, const void *b)
+{
+        uintptr_t x = (uintptr_t)((const struct krank *)a)->key, y = (uintptr_t)((const struct krank *)b)->key;
+
+        return x < y ? -1 : x > y;
+}
+
+/* The rank of key, by its storage's address in kr[0..n) (sorted so); every edge's key is there. */
+static size_t rank_of(const struct krank *kr, size_t n, const char *key)
+{
+        struct krank k = { key, 0 };
+        const struct krank *hit = bsearch(&k, kr, n, sizeof(*kr), krank_cmp);
+
+        return hit != NULL ? hit->rank : SIZE_MAX;
+}
+
+/* The edges in (from, to) order with duplicates (several lockfiles stating one edge) folded; NULL: out of memory. */
+static struct redge *sorted_edges(const struct sbom *sb, const struct member *v, size_t n, size_t *m)
+{
+        struct krank *kr = calloc(n + 1, sizeof(*kr));
+        struct redge *re = calloc(sb->nedges + 1, sizeof(*re));
+        size_t k = 0;
+
+        if (kr == NULL || re == NULL) {
+                free(kr);
+                free(re);
+                return NULL;
+        }
+        for (size_t i = 0; i < n; i++)
+                kr[i] = (struct krank){ v[i].key, i };
+        qsort(kr, n, sizeof(*kr), krank_cmp);
+        for (size_t i = 0; i < sb->nedges; i++)
+                re[i] = (struct redge){ rank_of(kr, n, sb->edges[i].from), rank_of(kr, n, sb->edges[i].to),
+                                        &sb->edges[i] };
+        free(kr);
+        if (sb->nedges > 0)
+                qsort(re, sb->nedges, sizeof(*re), redge_cmp);
+        for (size_t i = 0; i < sb->nedges; i++)
+                if (k == 0 || redge_cmp(&re[k - 1], &re[i]) != 0)
+                        re[k++] = re[i];
+        *m = k;
+        return re;
 }
 
 /* ",": between array members. */
@@ -571,48 +675,130 @@ struct sink;
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
 
 /* One "dependencies" entry, {"dependsOn":[...],"ref":FROM}: from and the targets e[0..n) (sorted, unique). */
-static bool write_edges(const struct edge *e, size_t n, prc_buf *b, prc_err *err)
+static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *err)
 {
         bool ok = prc_buf_puts(b, "{\"dependsOn\":[", err);
 
         for (size_t k = 0; ok && k < n; k++)
-                ok = sep(b, k, err) && put_str(b, e[k].to, err);
-        return ok && prc_buf_puts(b, "],\"ref\":", err) && put_str(b, e[0].from, err) && prc_buf_putc(b, '}', err);
+                ok = sep(b, k, err) && put_str(b, e[k].e->to, err);
+        return ok && prc_buf_puts(b, "],\"ref\":", err) && put_str(b, e[0].e->from, err) && prc_buf_putc(b, '}', err);
 }
 
 /*
- * The BOM as canonical JSON, written a component at a time (the whole BOM
- * is never one tree): the members in RFC 8785 order (bomFormat, components,
- * dependencies, metadata, specVersion, version), each component and edge
- * list canonical on its own, so the bytes are those of the whole tree.
+ * The components are written in slices by two lanes (lanes.h) and taken
+ * in order here, each slice appended to the BOM and flushed to the sink:
+ * both cores write, and at most WRITE_WINDOW slices (a few hundred KiB
+ * each) wait, so the BOM is still never whole in memory.  (Emptying each
+ * component in its lane once written, to spread the teardown, cost more
+ * than it saved: two threads freeing in the one malloc arena contend.)
+ */
+enum { WRITE_SLICES = 32, WRITE_WINDOW = 4 };
+
+struct wslices {
+        const struct member *v;
+        size_t               n, nslices;
+        prc_buf             *b;
+        struct sink         *o;
+};
+
+struct wslice {
+        prc_buf b;
+        prc_err err;
+        bool    ok;
+};
+
+/* Slice job's components as canonical JSON, each after a comma but the very first (prc_lane_work_fn). */
+static void slice_write(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        const struct wslices *w = ctx;
+        struct wslice *sl = slot;
+        size_t lo = job * w->n / w->nslices, hi = (job + 1) * w->n / w->nslices;
+
+        (void)lane;
+        prc_buf_init(&sl->b, w->b->max);
+        prc_err_init(&sl->err);
+        sl->ok = true;
+        for (size_t i = lo; sl->ok && i < hi; i++)
+                sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].val, &sl->b, &sl->err);
+}
+
+static void slice_drop(void *ctx, size_t job, void *slot)
+{
+        struct wslice *sl = slot;
+
+        (void)ctx;
+        (void)job;
+        prc_buf_clear(&sl->b);
+}
+
+/*
+ * Empty each written component (its members; the key, which the edges
+ * name, and an empty object stay for sbom_free).  Only the values are
+ * touched, never comps itself, so the edges may be written meanwhile.
+ */
+static void *sbom_empty_bg(void *arg)
+{
+        struct sbom *sb = arg;
+
+        for (size_t i = 0; i < sb->nmembers; i++)
+                json_object_clear((json_t *)sb->members[i].val);
+        return NULL;
+}
+
+/* The slice after the ones before it (prc_lane_done_fn). */
+static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
+{
+        const struct wslices *w = ctx;
+        struct wslice *sl = slot;
+        bool ok = sl->ok;
+
+        if (!ok)
+                *err = sl->err;
+        ok = ok && prc_buf_put(w->b, sl->b.data, sl->b.len, err) && sink_flush(w->o, w->b, SINK_CHUNK, err);
+        slice_drop(ctx, job, slot);
+        return ok;
+}
+
+/*
+ * The BOM as canonical JSON, written a slice of components at a time (the
+ * whole BOM is never one tree): the members in RFC 8785 order (bomFormat,
+ * components, dependencies, metadata, specVersion, version), each component
+ * and edge list canonical on its own, so the bytes are those of the whole
+ * tree.
  */
 static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {
-        const char **v = NULL;
+        struct member *v = NULL;
+        struct redge *re = NULL;
         json_t *meta = NULL;
-        size_t i, n, m, rows = 0;
+        struct wslices w = { .b = b, .o = o };
+        prc_lanes_spec sp = { .nlanes = 2, .window = WRITE_WINDOW, .slot_size = sizeof(struct wslice),
+                              .work = slice_write, .done = slice_done, .drop = slice_drop, .ctx = &w };
+        size_t i, n, m = 0, rows = 0;
         bool ok = false;
 
         if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
                 return false;
-        if ((v = sorted_keys(sb->comps, &n)) == NULL)
+        if ((v = sorted_members(sb->comps, &n)) == NULL)
                 goto oom;
-        for (i = 0; i < n; i++)
-                if (!sep(b, i, err) || !component_write(v[i], json_object_get(sb->comps, v[i]), b, err) ||
-                    !sink_flush(o, b, SINK_CHUNK, err))
-                        goto out;
+        w.v = v;
+        w.n = n;
+        w.nslices = n < WRITE_SLICES ? 1 : WRITE_SLICES;
+        if (n > 0 && !prc_lanes_run(&sp, w.nslices, err))
+                goto out;
+        /* Written: the components' members go on a thread of their own while the edges are written. */
+        sb->members = v;
+        sb->nmembers = n;
+        v = NULL;
+        bg_run(&sb->emptier, sbom_empty_bg, sb);
+        if ((re = sorted_edges(sb, sb->members, n, &m)) == NULL)
+                goto oom;
         if (!prc_buf_puts(b, "],\"dependencies\":[", err))
                 goto out;
-        /* Edges sorted by (from, to), duplicates (several lockfiles stating one edge) folded. */
-        if (sb->nedges > 0)
-                qsort(sb->edges, sb->nedges, sizeof(*sb->edges), edge_cmp);
-        for (i = 0, m = 0; i < sb->nedges; i++)
-                if (m == 0 || edge_cmp(&sb->edges[m - 1], &sb->edges[i]) != 0)
-                        sb->edges[m++] = sb->edges[i];
         for (i = 0; i < m; i = n) {
-                for (n = i + 1; n < m && strcmp(sb->edges[n].from, sb->edges[i].from) == 0; n++)
+                for (n = i + 1; n < m && re[n].from == re[i].from; n++)
                         ;
-                if (!sep(b, rows++, err) || !write_edges(sb->edges + i, n - i, b, err) ||
+                if (!sep(b, rows++, err) || !write_edges(re + i, n - i, b, err) ||
                     !sink_flush(o, b, SINK_CHUNK, err))
                         goto out;
         }
@@ -628,6 +814,7 @@ oom:
                 prc_err_oom(err, "the SBOM");
 out:
         free(v);
+        free(re);
         json_decref(meta);
         return ok;
 }
@@ -706,6 +893,31 @@ static void sink_abort(struct sink *o)
         o->fd = o->dirfd = -1;
 }
 
+static void *client_free_bg(void *c)
+{
+        prc_client_free(c);
+        return NULL;
+}
+
+static void sbom_free(struct sbom *sb)
+{
+        bg_wait(&sb->emptier);
+        free(sb->members);
+        json_decref(sb->nuget_refs);
+        json_decref(sb->gomods_seen);
+        json_decref(sb->comps);
+        json_decref(sb->gomods);
+        json_decref(sb->gosums);
+        free(sb->edges);
+        *sb = (struct sbom){ 0 };
+}
+
+static void *sbom_free_bg(void *sb)
+{
+        sbom_free(sb);
+        return NULL;
+}
+
 int cmd_sbom(int argc, char **argv)
 {
         static const struct option opts[] = {
@@ -721,10 +933,12 @@ int cmd_sbom(int argc, char **argv)
         struct sbom sb = { .comps = json_object(), .gomods = json_object(), .gosums = json_array(),
                            .gomods_seen = json_object(), .nuget_refs = json_object() };
         struct sink sink = { .dirfd = -1, .fd = -1 };
+        struct bg bg_w1 = { 0 }, bg_w2 = { 0 }, bg_sb = { 0 };
         prc_buf b;
         prc_err err;
         int c, rc = PRC_EXIT_EXEC, scan_rc = 0;
         size_t i;
+        bool ok;
 
         prc_err_init(&err);
         prc_buf_init(&b, (size_t)1 << 31);
@@ -783,22 +997,34 @@ int cmd_sbom(int argc, char **argv)
                 cli_print_err(&err);
                 return PRC_EXIT_EXEC;
         }
+        /* Both workers come up while the target is inventoried. */
+        cli_parse_prestart(&pc);
+        cli_parse_prestart(&pc2);
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
+        so.parse_extract = cli_scan_parse_extract;
         so.content_floor = cli_scan_floor;
         so.parse_ctx = &pc;
         so.lane_ctx = &pc2;
         so.extraction_out = &ex;
         so.extraction_each = sbom_fold;
         so.extraction_ctx = &sb;
-        if (!prc_scan_run(&so, &res, &scan_rc, &err) || !sbom_fold_gosums(&sb, &err) ||
-            (output != NULL && !sink_open(&sink, output, &err)) ||
+        ok = prc_scan_run(&so, &res, &scan_rc, &err);
+        cli_parse_ready(&pc);   /* a tree without manifests never asked */
+        cli_parse_ready(&pc2);
+        /* Every manifest is extracted: the workers go while the BOM is written. */
+        bg_run(&bg_w1, client_free_bg, pc.client);
+        bg_run(&bg_w2, client_free_bg, pc2.client);
+        pc.client = pc2.client = NULL;
+        if (!ok || !sbom_fold_gosums(&sb, &err) || (output != NULL && !sink_open(&sink, output, &err)) ||
             !sbom_write(&sb, &b, output != NULL ? &sink : NULL, &err)) {
                 sink_abort(&sink);
                 cli_print_err(&err);
                 rc = cli_exit_for(&err) == PRC_EXIT_USAGE ? PRC_EXIT_USAGE : PRC_EXIT_EXEC;
                 goto out;
         }
+        /* Written: the components' trees go while the BOM is committed and the gaps are listed. */
+        bg_run(&bg_sb, sbom_free_bg, &sb);
         if (output != NULL ? !sink_commit(&sink, &b, &err)
                            : fwrite(b.data, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
                 if (!prc_err_is_set(&err))
@@ -818,16 +1044,14 @@ int cmd_sbom(int argc, char **argv)
                 fprintf(stderr, "prc sbom: the SBOM is incomplete: %zu coverage gap(s) above\n",
                         json_array_size(json_object_get(ex, "coverage_gaps")));
 out:
-        json_decref(sb.nuget_refs);
-        json_decref(sb.gomods_seen);
-        json_decref(sb.comps);
-        json_decref(sb.gomods);
-        json_decref(sb.gosums);
-        free(sb.edges);
+        bg_wait(&bg_sb);
+        sbom_free(&sb);         /* nothing left when the thread had it */
         json_decref(res);
         json_decref(ex);
         prc_buf_clear(&b);
-        prc_client_free(pc2.client);
+        bg_wait(&bg_w2);
+        bg_wait(&bg_w1);
+        prc_client_free(pc2.client);    /* NULL once handed to a thread */
         prc_client_free(pc.client);
         return rc;
 }

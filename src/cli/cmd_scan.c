@@ -24,6 +24,29 @@
 #include "engine/scan.h"
 #include "engine/state.h"
 
+static void *prestart(void *arg)
+{
+        prc_err err;
+        bool started;
+
+        prc_err_init(&err);
+        started = prc_client_start(arg, &err);
+        (void)started;  /* a failure is met again, and reported, by the first request */
+        return NULL;
+}
+
+void cli_parse_prestart(struct cli_parse_ctx *pc)
+{
+        pc->starting = pthread_create(&pc->starter, NULL, prestart, pc->client) == 0;
+}
+
+void cli_parse_ready(struct cli_parse_ctx *pc)
+{
+        if (pc->starting)
+                pthread_join(pc->starter, NULL);
+        pc->starting = false;
+}
+
 bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
                     json_t **out_doc, prc_err *err)
 {
@@ -44,6 +67,7 @@ bool cli_scan_parse(void *ctx, const char *format, const char *path, const uint8
                 op = PRC_OP_WALK;
         else
                 fmt = prc_format_by_name(format);
+        cli_parse_ready(pc);
         /* A document nobody reads: the worker checks it whole and sends only the verdict (frame.h). */
         if (out_doc == NULL)
                 flags |= PRC_REQ_VERDICT;
@@ -84,12 +108,29 @@ bool cli_scan_extract(void *ctx, const char *format, const char *path, const uin
 {
         struct cli_parse_ctx *pc = ctx;
 
+        cli_parse_ready(pc);
         return prc_client_extract(pc->client, format, path, p, n, out, err);
+}
+
+bool cli_scan_parse_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                            json_t **out, prc_err *err)
+{
+        struct cli_parse_ctx *pc = ctx;
+        uint16_t fmt = prc_format_by_name(format);
+
+        /* A name with no parse code: the two requests, so the parse's own refusal is the answer as ever. */
+        if (fmt == 0 || strcmp(format, "shell") == 0 || strcmp(format, "archive") == 0)
+                return cli_scan_parse(ctx, format, path, p, n, NULL, err) &&
+                       cli_scan_extract(ctx, NULL, path, p, n, out, err);
+        cli_parse_ready(pc);
+        return prc_client_parse_extract(pc->client, fmt, path, p, n, out, err);
 }
 
 json_t *cli_scan_floor(void *ctx)
 {
         struct cli_parse_ctx *pc = ctx;
+
+        cli_parse_ready(pc);
         return prc_client_floor_record(pc->client);
 }
 
@@ -447,6 +488,7 @@ static int run_scan(int argc, char **argv, const char *what)
         }
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
+        so.parse_extract = cli_scan_parse_extract;
         so.parse_ctx = &pc;
         tc.client = pc.client;
         prc_buf_init(&aur_bytes, PRC_AUR_SNAPSHOT_MAX);

@@ -954,8 +954,9 @@ bool prc_client_parse(prc_client *c, uint16_t fmt, const char *path, const uint8
         return prc_client_call(c, PRC_OP_PARSE, fmt, 0, path, NULL, 0, bytes, len, true, out, err);
 }
 
-bool prc_client_extract(prc_client *c, const char *format, const char *path, const uint8_t *bytes, size_t len,
-                        json_t **out, prc_err *err)
+/* An extraction as format (NULL: by path), after the parse as parse_fmt when that is not 0 (PRC_REQ_PARSE_FIRST). */
+static bool extract(prc_client *c, const char *format, uint16_t parse_fmt, const char *path, const uint8_t *bytes,
+                    size_t len, json_t **out, prc_err *err)
 {
         char *args = NULL;
         json_t *md = NULL, *a;
@@ -968,8 +969,8 @@ bool prc_client_extract(prc_client *c, const char *format, const char *path, con
                 if (args == NULL)
                         return prc_err_oom(err, "extract arguments");
         }
-        ok = prc_client_call(c, PRC_OP_EXTRACT, 0, 0, path, args, args != NULL ? strlen(args) : 0, bytes, len, true,
-                             &md, err);
+        ok = prc_client_call(c, PRC_OP_EXTRACT, parse_fmt, parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0, path, args,
+                             args != NULL ? strlen(args) : 0, bytes, len, true, &md, err);
         free(args);
         if (!ok)
                 return false;
@@ -983,6 +984,20 @@ bool prc_client_extract(prc_client *c, const char *format, const char *path, con
         }
         *out = md;
         return true;
+}
+
+bool prc_client_extract(prc_client *c, const char *format, const char *path, const uint8_t *bytes, size_t len,
+                        json_t **out, prc_err *err)
+{
+        return extract(c, format, 0, path, bytes, len, out, err);
+}
+
+bool prc_client_parse_extract(prc_client *c, uint16_t parse_fmt, const char *path, const uint8_t *bytes, size_t len,
+                              json_t **out, prc_err *err)
+{
+        if (parse_fmt == 0)
+                return prc_err_set(err, PRC_E_INTERNAL, "a parse before the extraction needs a format");
+        return extract(c, NULL, parse_fmt, path, bytes, len, out, err);
 }
 
 void prc_client_get_stats(const prc_client *c, prc_client_stats *out)

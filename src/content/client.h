@@ -97,6 +97,16 @@ bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags
 bool prc_client_extract(prc_client *c, const char *format, const char *path, const uint8_t *bytes, size_t len,
                         json_t **out, prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * The parse of bytes as parse_fmt (a PRC_FMT_* code, verdict only) and then
+ * the extraction by path's name, in one round trip (PRC_REQ_PARSE_FIRST):
+ * the parse's refusal when it refuses (the very one prc_client_call of
+ * PRC_OP_PARSE with PRC_REQ_VERDICT gets), else as prc_client_extract with
+ * format NULL.  What a scan that both parses and extracts a file asks.
+ */
+bool prc_client_parse_extract(prc_client *c, uint16_t parse_fmt, const char *path, const uint8_t *bytes, size_t len,
+                              json_t **out, prc_err *err) PRC_MUST_CHECK;
+
 /* Start the worker now if none is running (sandbox probe, benchmarks).  Errors: as above. */
 bool prc_client_start(prc_client *c, prc_err *err) PRC_MUST_CHECK;
 

@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 5, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 6, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
@@ -137,6 +137,16 @@ typedef struct prc_req {
  * tree the caller would throw away costs neither the pipe nor a decode.
  */
 #define PRC_REQ_VERDICT (1u << 31)
+/*
+ * Request flag of PRC_OP_EXTRACT (protocol version 6), never passed on to
+ * a loader (nor heeded by other ops): `format` is then a PRC_FMT_* code,
+ * and the worker first parses the input as that format exactly as a
+ * PRC_OP_PARSE with PRC_REQ_VERDICT would (so its refusal, if any, is the
+ * very one that request gets, and is the answer), and only then extracts
+ * (as with `format` 0).  One round trip for a file the scan both parses
+ * and extracts: the first refusal is the parse's, as with two requests.
+ */
+#define PRC_REQ_PARSE_FIRST (1u << 30)
 
 /* Bytes prc_req_encode will produce (to refuse an over-cap request before building it). */
 size_t prc_req_size(const prc_req *r);

@@ -500,6 +500,47 @@ static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o,
         return true;
 }
 
+/*
+ * Run r and stream its document (or count it, with o->count_only); err
+ * says why there is none.  The document lives in the request arena.
+ */
+static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err *err)
+{
+        json_t *doc = NULL;
+        uint64_t sent;
+
+        if (prc_dispatch_needs_archive(r->op) && !prc_libarchive_loaded())
+                /* dlopen now would need open(): seccomp would kill us.  The client starts archive workers. */
+                prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "this worker was started without libarchive");
+        else if (!parse_json_streamed(r, reply, o, &doc, err) && !parse_yaml_streamed(r, reply, o, &doc, err))
+                doc = prc_dispatch_run(r, err);
+        if (doc != NULL && !prc_docbin_stream(doc, reply, put_out, o, &sent, err) && err->cls == PRC_E_BUFFER_LIMIT) {
+                /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
+                prc_err_init(err);
+                prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                            o->reply_max);
+        }
+}
+
+/*
+ * PRC_REQ_PARSE_FIRST (frame.h): the parse of r's input as r->format, made,
+ * checked and counted exactly as a PRC_OP_PARSE with PRC_REQ_VERDICT, so
+ * that its refusal is the one that request gets; nothing is sent.  Then r
+ * is the extraction alone (format 0), run on a fresh arena.
+ */
+static void parse_first(prc_req *r, prc_buf *reply, uint32_t reply_max, prc_err *err)
+{
+        prc_req pr = *r;
+        struct out po = { .reply_max = reply_max, .count_only = true };
+
+        pr.op = PRC_OP_PARSE;
+        pr.args = NULL;
+        pr.args_len = 0;
+        run_request(&pr, reply, &po, err);
+        arena_reset();
+        r->format = 0;
+}
+
 /* Serve until the client closes the request pipe.  Returns the exit status. */
 static int serve(const wcfg *c)
 {
@@ -525,9 +566,8 @@ static int serve(const wcfg *c)
                 prc_err err;
                 prc_req r;
                 uint16_t type;
-                json_t *doc;
                 struct out o;
-                uint64_t sent;
+                bool first;
                 prc_frame_rc rc;
 
                 prc_err_init(&err);
@@ -549,26 +589,17 @@ static int serve(const wcfg *c)
                 o.sent = 0;
                 o.broken = false;
                 o.count_only = (r.flags & PRC_REQ_VERDICT) != 0;
-                r.flags &= ~PRC_REQ_VERDICT;    /* the client's, not a loader's */
-                doc = NULL;
-                if (prc_dispatch_needs_archive(r.op) && !prc_libarchive_loaded())
-                        /* dlopen now would need open(): seccomp would kill us.  The client starts archive workers. */
-                        prc_err_set(&err, PRC_E_LIBRARY_UNAVAILABLE, "this worker was started without libarchive");
-                else if (!parse_json_streamed(&r, &reply, &o, &doc, &err) &&
-                         !parse_yaml_streamed(&r, &reply, &o, &doc, &err))
-                        doc = prc_dispatch_run(&r, &err);
-                if (doc != NULL && !prc_docbin_stream(doc, &reply, put_out, &o, &sent, &err) &&
-                    err.cls == PRC_E_BUFFER_LIMIT) {
-                        /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
-                        prc_err_init(&err);
-                        prc_err_set(&err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
-                                    c->reply_max);
-                }
+                first = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PARSE_FIRST) != 0;
+                /* The client's, not a loader's. */
+                r.flags &= ~(PRC_REQ_VERDICT | PRC_REQ_PARSE_FIRST);
+                if (first)
+                        parse_first(&r, &reply, c->reply_max, &err);
+                if (!prc_err_is_set(&err))
+                        run_request(&r, &reply, &o, &err);
                 if (o.count_only && !prc_err_is_set(&err))
                         o.broken = !send_verdict(&err);
                 /* A refusal may follow pieces already sent: the client drops them. */
                 if (o.broken || (prc_err_is_set(&err) && !send_refusal(&err))) {
-                        json_decref(doc);
                         status = 1;
                         break;
                 }
@@ -576,7 +607,6 @@ static int serve(const wcfg *c)
                  * Dropped after the reply is out, while the client decodes: the
                  * arena takes the whole tree back at once, so it is not walked.
                  */
-                doc = NULL;
                 arena_reset();
                 /* Do not keep a huge buffer around between requests. */
                 if (reply.cap > (1u << 20))

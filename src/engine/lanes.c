@@ -14,6 +14,7 @@ struct run {
         size_t          njobs;
         unsigned char  *slots;          /* owned: window slots of slot_size bytes */
         bool           *ready;          /* owned: slot i holds a finished job (under mu) */
+        size_t         *costs;          /* owned: slot i's job's cost (under mu) */
         size_t          next;           /* the next job a lane claims (under mu) */
         size_t          taken;          /* jobs done has taken (under mu) */
         bool            stop;           /* done failed: claim nothing more (under mu) */
@@ -32,6 +33,26 @@ static void *slot_of(const struct run *r, size_t job)
         return r->slots + (job % r->sp->window) * r->sp->slot_size;
 }
 
+/*
+ * May a lane claim the next job?  Within the window; with a cost, either
+ * among the near jobs after the one the caller waits for (any cost) or
+ * with the jobs claimed past those within the budget.  The window is at
+ * most 64 slots or so: the sum is taken anew, never kept in step.
+ */
+static bool may_claim(const struct run *r)
+{
+        const prc_lanes_spec *sp = r->sp;
+        size_t far = 0;
+
+        if (r->next >= r->taken + sp->window)
+                return false;
+        if (sp->cost == NULL || r->next <= r->taken + sp->near)
+                return true;
+        for (size_t j = r->taken + sp->near + 1; j < r->next; j++)
+                far += r->costs[j % sp->window];
+        return far <= sp->budget && sp->cost(sp->ctx, r->next) <= sp->budget - far;
+}
+
 static void *lane_main(void *arg)
 {
         struct lane *l = arg;
@@ -42,12 +63,13 @@ static void *lane_main(void *arg)
         for (;;) {
                 size_t job;
 
-                /* A slot is free once done has taken the job window places back. */
-                while (!r->stop && r->next < r->njobs && r->next >= r->taken + sp->window)
+                /* A slot is free once done has taken the job window places back (and the budget allows). */
+                while (!r->stop && r->next < r->njobs && !may_claim(r))
                         pthread_cond_wait(&r->to_lanes, &r->mu);
                 if (r->stop || r->next >= r->njobs)
                         break;
                 job = r->next++;
+                r->costs[job % sp->window] = sp->cost != NULL ? sp->cost(sp->ctx, job) : 0;
                 pthread_mutex_unlock(&r->mu);
                 memset(slot_of(r, job), 0, sp->slot_size);
                 sp->work(sp->ctx, l->idx, job, slot_of(r, job));
@@ -129,9 +151,11 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
                 return true;
         r.slots = calloc(sp->window, sp->slot_size);
         r.ready = calloc(sp->window, sizeof(*r.ready));
-        if (r.slots == NULL || r.ready == NULL) {
+        r.costs = calloc(sp->window, sizeof(*r.costs));
+        if (r.slots == NULL || r.ready == NULL || r.costs == NULL) {
                 free(r.slots);
                 free(r.ready);
+                free(r.costs);
                 return prc_err_oom(err, "the scan's lanes");
         }
         pthread_mutex_init(&r.mu, NULL);
@@ -141,6 +165,7 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
         pthread_cond_destroy(&r.to_caller);
         pthread_cond_destroy(&r.to_lanes);
         pthread_mutex_destroy(&r.mu);
+        free(r.costs);
         free(r.ready);
         free(r.slots);
         return ok;

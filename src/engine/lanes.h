@@ -8,7 +8,13 @@
  * results one after the other, in the order a single lane would have, so
  * nothing the scan writes depends on which lane was faster.  A lane runs at
  * most `window` jobs ahead of the caller: results wait in a ring of window
- * slots, so memory is bounded by the window, never by the job count.
+ * slots, so memory is bounded by the window, never by the job count.  With
+ * a cost per job (its bytes, say), a lane runs `near` jobs ahead whatever
+ * they cost, and further (up to the window) only while the jobs past those
+ * first `near` stay within a budget of cost: a big job then holds the
+ * caller up while the other lanes go on through many small ones, and
+ * memory is bounded by near jobs plus the budget, not by the window's
+ * worth of jobs.
  * Trust: no input of its own; the jobs handle the hostile bytes.
  */
 #ifndef PRC_ENGINE_LANES_H
@@ -27,6 +33,8 @@ typedef void (*prc_lane_work_fn)(void *ctx, unsigned lane, size_t job, void *slo
 typedef bool (*prc_lane_done_fn)(void *ctx, size_t job, void *slot, prc_err *err);
 /* Release a finished slot done never took (the run stopped first). */
 typedef void (*prc_lane_drop_fn)(void *ctx, size_t job, void *slot);
+/* What job will hold once run, in the budget's unit; called under the run's lock, so cheap. */
+typedef size_t (*prc_lane_cost_fn)(void *ctx, size_t job);
 
 typedef struct prc_lanes_spec {
         unsigned         nlanes;        /* 1..PRC_LANES_MAX; 1 runs every job inline, no thread */
@@ -35,6 +43,9 @@ typedef struct prc_lanes_spec {
         prc_lane_work_fn work;
         prc_lane_done_fn done;
         prc_lane_drop_fn drop;
+        prc_lane_cost_fn cost;          /* NULL: every job costs nothing (the window alone bounds) */
+        size_t           near;          /* with cost: jobs past the one done waits for, claimed at any cost */
+        size_t           budget;        /* with cost: the most the jobs claimed past those may cost */
         void            *ctx;
 } prc_lanes_spec;
 

@@ -508,6 +508,17 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
         return json_array_size(sorted) == n || prc_err_oom(err, "the manifest documents");
 }
 
+/*
+ * How far the lanes may run ahead of trip_done: 2 trips a lane whatever
+ * they hold (as before the budget), then up to TRIP_WINDOW trips (a slot
+ * is about 1.5 KiB) while the files past those hold at most TRIP_BUDGET
+ * bytes, whose ManifestDocs wait (a document's tree is several times its
+ * file; the worker's reply cap bounds any one).  Measured on the
+ * manifests corpus (docs/extraction/peers.md): peak RSS grows with the
+ * budget.
+ */
+enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10 };
+
 /* One manifest's trip through the worker: what the scan records of it, in file order. */
 struct trip {
         bool           refused; /* the read or the parse failed: pe says why */
@@ -524,6 +535,18 @@ struct trips {
         void         *ctx[PRC_LANES_MAX];       /* borrowed: the hooks' context of each lane */
         prc_buf       b[PRC_LANES_MAX];
 };
+
+/*
+ * A file both parsed (not as shell: its tree is not kept) and extracted:
+ * one trip through the worker when the hooks allow it.  A refusal of the
+ * parse comes back as the extraction's, and trip_done records either the
+ * same way: a gap with that class and reason (the first refusal).
+ */
+static bool trip_one_call(const struct scan *s, const prc_tfile *f, const char *fmt)
+{
+        return s->o->parse_extract != NULL && fmt != NULL && strcmp(fmt, "shell") != 0 &&
+               strcmp(fmt, "archive") != 0 && prc_extractor_for_path(f->path) != NULL;
+}
 
 /*
  * Read, parse and extract one manifest (prc_lane_work_fn).  Runs in a lane:
@@ -544,16 +567,35 @@ static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
                 return;         /* a gap without a trip (trip_done) */
         prc_err_init(&t->pe);
         prc_buf_reset(b);
+        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, b, &t->pe)) {
+                t->refused = true;
+                return;
+        }
+        if (trip_one_call(s, f, fmt)) {
+                t->extract = true;
+                prc_err_init(&t->x.pe);
+                t->x.ok = s->o->parse_extract(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"",
+                                              b->len, &t->x.md, &t->x.pe);
+                return;
+        }
         /* Token documents are kept for the analyses; other parsed documents are not read. */
-        if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, b, &t->pe) ||
-            (fmt != NULL && !s->o->parse(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"",
-                                         b->len, shell ? &t->doc : NULL, &t->pe))) {
+        if (fmt != NULL && !s->o->parse(tr->ctx[lane], fmt, f->path, b->data ? b->data : (const uint8_t *)"", b->len,
+                                        shell ? &t->doc : NULL, &t->pe)) {
                 t->refused = true;
                 return;
         }
         t->extract = prc_extractor_for_path(f->path) != NULL;
         if (t->extract)
                 extract_call(s, tr->ctx[lane], NULL, f->path, b, &t->x);
+}
+
+/* What a trip holds until trip_done takes it (prc_lane_cost_fn): its file's bytes, read and extracted. */
+static size_t trip_cost(void *ctx, size_t job)
+{
+        const struct trips *tr = ctx;
+        const prc_tfile *f = &tr->s->files[tr->idx[job]];
+
+        return f->symlink || f->oversized ? 0 : (size_t)f->size;
 }
 
 static void trip_drop(void *ctx, size_t job, void *slot)
@@ -656,8 +698,16 @@ static bool content_analysis(struct scan *s, prc_err *err)
                 return false;
         for (size_t l = 0; l < PRC_LANES_MAX; l++)
                 prc_buf_init(&tr.b[l], prc_limits_default.input_max);
-        /* Two slots a lane: one being filled, one waiting for its turn. */
-        sp.window = 2 * (size_t)sp.nlanes;
+        /*
+         * While one lane extracts a big lockfile the others go on with the
+         * small files after it, up to TRIP_WINDOW of them and TRIP_BUDGET
+         * bytes of files held for trip_done (lanes.h): what waits is
+         * bounded by bytes, whatever the tree.
+         */
+        sp.window = sp.nlanes > 1 ? TRIP_WINDOW : 1;
+        sp.cost = trip_cost;
+        sp.near = 2 * (size_t)sp.nlanes - 1;    /* a window of 2 a lane whatever the files, as before the budget */
+        sp.budget = TRIP_BUDGET;
         ok = prc_lanes_run(&sp, n, err);
         for (size_t l = 1; l < PRC_LANES_MAX; l++)
                 prc_buf_clear(&tr.b[l]);

@@ -50,6 +50,17 @@ typedef bool (*prc_content_extract_fn)(void *ctx, const char *format, const char
                                        size_t n, json_t **out_md, prc_err *err);
 
 /*
+ * Parse-then-extract hook: the parse of p[0..n) as format (a verdict: the
+ * tree is not wanted) and then, when it parses, the extraction by path's
+ * name, in one trip through the worker (prc_client_parse_extract).
+ * Returns as the extraction hook; when the parse refuses, err is the
+ * parse's refusal, the very one the parse hook gives: the first refusal,
+ * as the two hooks one after the other would make it.
+ */
+typedef bool (*prc_content_parse_extract_fn)(void *ctx, const char *format, const char *path, const uint8_t *p,
+                                             size_t n, json_t **out_md, prc_err *err);
+
+/*
  * Adapter execution hook (verify-local): run adapter a over the sealed
  * inventory with the protocol run_id, before the shared deadline (NULL:
  * none).  Returns true with *out_record (transfers) a sealed execution
@@ -74,6 +85,7 @@ typedef struct prc_scan_opts {
         const char          *now;             /* borrowed: RFC 3339 clock input, or NULL */
         prc_content_parse_fn parse;           /* content-worker hook (required) */
         prc_content_extract_fn extract;       /* content-worker extraction hook (required; parse_ctx) */
+        prc_content_parse_extract_fn parse_extract;     /* optional: parse and extract in one trip (parse_ctx) */
         void                *parse_ctx;
         /*
          * Optional: a second context for parse and extract, used from

@@ -1,0 +1,188 @@
+/*
+ * test_parse_extract.c - PRC_REQ_PARSE_FIRST (one trip: the parse's
+ * verdict, then the extraction) answers exactly what the scan's two trips
+ * answer (a verdict-only PRC_OP_PARSE, then PRC_OP_EXTRACT when it
+ * passed): the same ManifestDoc, or the same first refusal (class, offset,
+ * line, column, pointer, message), over every file of
+ * ../shared/corpora/manifests under its own name and every input of the
+ * parser suites and the attack corpus under manifest names of its format.
+ */
+#include "t.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/buf.h"
+#include "base/file.h"
+#include "content/client.h"
+#include "content/dispatch.h"
+#include "content/docenc.h"
+#include "content/extract/extract.h"
+#include "content/frame.h"
+#include "engine/manifests.h"
+
+struct pe_run {
+        prc_client *c;
+        size_t      compared, refused, first_refusals;
+};
+
+static const char *worker_path(void)
+{
+        static char p[4200];
+        snprintf(p, sizeof(p), "%s/build/test/helpers/worker", t_root());
+        return p;
+}
+
+static char *doc_text(const json_t *v)
+{
+        prc_buf b;
+        prc_err err;
+        size_t n;
+
+        prc_err_init(&err);
+        prc_buf_init(&b, 1u << 30);
+        T_ASSERT(prc_docenc_write(v, &b, &err));
+        return (char *)prc_buf_take(&b, &n, &err);
+}
+
+/* The scan's two trips: the verdict-only parse, then (only when it passed) the extraction. */
+static bool two_trips(prc_client *c, uint16_t fmt, const char *path, const prc_buf *in, json_t **md, prc_err *err)
+{
+        json_t *v = NULL;
+        bool ok = prc_client_call(c, PRC_OP_PARSE, fmt, PRC_REQ_VERDICT, path, NULL, 0, in->data, in->len, true, &v,
+                                  err);
+
+        json_decref(v);
+        return ok && prc_client_extract(c, NULL, path, in->data, in->len, md, err);
+}
+
+/* name: the path the worker sees (its file name picks the extractor); skipped unless the scan would do both. */
+static void compare(struct pe_run *r, const char *name, const prc_buf *in)
+{
+        const char *fmt = prc_manifest_format_for(name);
+        uint16_t code = fmt != NULL ? prc_format_by_name(fmt) : 0;
+        json_t *a = NULL, *b = NULL;
+        prc_err ea, eb;
+        bool oka, okb;
+
+        if (code == 0 || strcmp(fmt, "shell") == 0 || prc_extractor_for_path(name) == NULL)
+                return;
+        prc_err_init(&ea);
+        prc_err_init(&eb);
+        oka = two_trips(r->c, code, name, in, &a, &ea);
+        okb = prc_client_parse_extract(r->c, code, name, in->data, in->len, &b, &eb);
+        r->compared++;
+        if (oka != okb)
+                t_fail(__FILE__, __LINE__, "%s: two trips %s (%s: %s), one trip %s (%s: %s)", name,
+                       oka ? "extract" : "refuse", prc_err_name(ea.cls), ea.msg, okb ? "extracts" : "refuses",
+                       prc_err_name(eb.cls), eb.msg);
+        if (oka && okb) {
+                char *ta = doc_text(a), *tb = doc_text(b);
+                if (strcmp(ta, tb) != 0)
+                        t_fail(__FILE__, __LINE__, "%s: the ManifestDocs differ", name);
+                free(ta);
+                free(tb);
+        }
+        if (!oka && !okb) {
+                r->refused++;
+                if (!prc_err_same(&ea, &eb) || strcmp(ea.file, eb.file) != 0)
+                        t_fail(__FILE__, __LINE__, "%s: two trips refuse %s at %u:%u (%s), one trip %s at %u:%u (%s)",
+                               name, prc_err_name(ea.cls), ea.line, ea.col, ea.msg, prc_err_name(eb.cls), eb.line,
+                               eb.col, eb.msg);
+        }
+        json_decref(a);
+        json_decref(b);
+}
+
+/* Each regular file under dir (rel: its path from the walk's root), read and passed to fn. */
+static void walk(struct pe_run *r, const char *dir, const char *rel, const char *const *names)
+{
+        DIR *d = opendir(dir);
+        struct dirent *de;
+
+        T_ASSERT(d != NULL);
+        while ((de = readdir(d)) != NULL) {
+                char p[4096], q[4096];
+                struct stat st;
+
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+                snprintf(q, sizeof(q), "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+                if (lstat(p, &st) != 0)
+                        continue;
+                if (S_ISDIR(st.st_mode)) {
+                        walk(r, p, q, names);
+                } else if (S_ISREG(st.st_mode) && st.st_size <= (off_t)prc_limits_default.input_max) {
+                        prc_buf in;
+                        prc_err err;
+
+                        prc_err_init(&err);
+                        prc_buf_init(&in, prc_limits_default.input_max);
+                        T_ASSERT(prc_file_read(p, prc_limits_default.input_max, 0, &in, &err));
+                        if (names == NULL)
+                                compare(r, q, &in);     /* a manifest under its own path */
+                        for (size_t i = 0; names != NULL && names[i] != NULL; i++)
+                                compare(r, names[i], &in);
+                        prc_buf_clear(&in);
+                }
+        }
+        closedir(d);
+}
+
+static void test_parse_extract__one_trip_answers_as_two_over_the_corpora(void)
+{
+        static const char *const json[] = { "package-lock.json", "composer.json", NULL };
+        static const char *const toml[] = { "pyproject.toml", "Cargo.lock", NULL };
+        static const char *const yaml[] = { "pnpm-lock.yaml", "action.yml", NULL };
+        static const char *const xml[] = { "pom.xml", "packages.config", NULL };
+        static const char *const ini[] = { "setup.cfg", NULL };
+        static const char *const any[] = { "package.json", "pyproject.toml", "pnpm-lock.yaml", "pom.xml", NULL };
+        static const struct {
+                const char         *dir;
+                const char *const *names;
+        } suites[] = {
+                { "manifests", NULL },
+                { "parsers/json-JSONTestSuite", json },
+                { "parsers/jsonc-json5-tests", json },
+                { "parsers/toml-test", toml },
+                { "parsers/yaml-test-suite", yaml },
+                { "parsers/xml-libxml2", xml },
+                { "parsers/xml-defusedxml", xml },
+                { "parsers/attacks/json", json },
+                { "parsers/attacks/toml", toml },
+                { "parsers/attacks/yaml", yaml },
+                { "parsers/attacks/xml", xml },
+                { "parsers/attacks/ini", ini },
+                { "parsers/attacks/utf8", any },
+        };
+        const char *c = t_corpora();
+        prc_client_opts o;
+        struct pe_run r = { 0 };
+        prc_err err;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests and suites");
+        prc_client_opts_default(&o);
+        o.worker_path = worker_path();
+        o.cache_max = 0;        /* every answer from the worker */
+        prc_err_init(&err);
+        r.c = prc_client_new(&o, &err);
+        T_ASSERT(r.c != NULL);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(suites); i++) {
+                char dir[4096];
+                snprintf(dir, sizeof(dir), "%s/%s", c, suites[i].dir);
+                walk(&r, dir, "", suites[i].names);
+        }
+        /* The manifests alone are some 500 extracted files; the suites add thousands of refusals. */
+        T_ASSERT(r.compared >= 3000);
+        T_ASSERT(r.refused >= 1000);
+        prc_client_free(r.c);
+}
+
+static const prc_test tests[] = {
+        T(test_parse_extract__one_trip_answers_as_two_over_the_corpora),
+};
+PRC_SUITE(parse_extract, tests)
