@@ -87,39 +87,10 @@ static bool wait_fd(int fd, short events, int64_t deadline, prc_err *err)
         }
 }
 
-/*
- * Write with SIGPIPE blocked, so a dead peer is EPIPE rather than the end of
- * the caller; a SIGPIPE raised by our write is consumed before unblocking
- * (a signal already pending before we started is left alone).
- */
-static ssize_t write_nosigpipe(int fd, const void *p, size_t n)
-{
-        sigset_t pipe_set, old, pending;
-        bool was_pending;
-        ssize_t w;
-        int saved;
-
-        sigemptyset(&pipe_set);
-        sigaddset(&pipe_set, SIGPIPE);
-        sigpending(&pending);
-        was_pending = sigismember(&pending, SIGPIPE) == 1;
-        pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-        w = write(fd, p, n);
-        saved = errno;
-        if (w < 0 && saved == EPIPE && !was_pending) {
-                struct timespec zero = { 0, 0 };
-                while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
-                        ;
-        }
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        errno = saved;
-        return w;
-}
-
 static bool write_full(int fd, const uint8_t *p, size_t n, int64_t deadline, prc_err *err)
 {
         while (n > 0) {
-                ssize_t w = deadline == PRC_NO_DEADLINE ? write(fd, p, n) : write_nosigpipe(fd, p, n);
+                ssize_t w = write(fd, p, n);
                 if (w < 0 && errno == EINTR)
                         continue;
                 if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && deadline != PRC_NO_DEADLINE) {
@@ -135,14 +106,57 @@ static bool write_full(int fd, const uint8_t *p, size_t n, int64_t deadline, prc
         return true;
 }
 
+/*
+ * The frame's bytes, a then b.  With a deadline (the client) SIGPIPE is
+ * blocked around the writes, so a dead peer is EPIPE rather than the end
+ * of the caller; a SIGPIPE raised by our write is consumed before
+ * unblocking (a signal already pending before we started is left alone).
+ * Once per frame, not per write: three system calls each time.
+ */
+static bool write_frame(int fd, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, int64_t deadline,
+                        prc_err *err)
+{
+        sigset_t pipe_set, old, pending;
+        bool was_pending, ok;
+
+        if (deadline == PRC_NO_DEADLINE)
+                return write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err);
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        sigpending(&pending);
+        was_pending = sigismember(&pending, SIGPIPE) == 1;
+        pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+        ok = write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err);
+        if (!ok && !was_pending) {
+                struct timespec zero = { 0, 0 };
+                while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+                        ;
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return ok;
+}
+
+/*
+ * A small frame goes out in one write: header and payload written apart
+ * wake the reader for the header alone, and it then waits again for the
+ * payload (a second wake-up and a poll per message).  Past this size the
+ * copy keeps growing while the saving stays one write and one wake-up.
+ */
+enum { FRAME_COALESCE = 16u << 10 };
+
 bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err)
 {
-        uint8_t hdr[PRC_FRAME_HDR];
+        uint8_t one[PRC_FRAME_HDR + FRAME_COALESCE];
 
         if (n > UINT32_MAX)
                 return prc_err_set(err, PRC_E_INTERNAL, "frame payload of %zu bytes", n);
-        prc_frame_hdr_encode(hdr, type, (uint32_t)n);
-        return write_full(fd, hdr, sizeof(hdr), deadline, err) && write_full(fd, p, n, deadline, err);
+        prc_frame_hdr_encode(one, type, (uint32_t)n);
+        if (n <= FRAME_COALESCE) {
+                if (n > 0)
+                        memcpy(one + PRC_FRAME_HDR, p, n);
+                return write_frame(fd, one, PRC_FRAME_HDR + n, NULL, 0, deadline, err);
+        }
+        return write_frame(fd, one, PRC_FRAME_HDR, p, n, deadline, err);
 }
 
 /* Read exactly n bytes; *got counts what arrived (so EOF at 0 can be told apart). */

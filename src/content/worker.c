@@ -647,5 +647,6 @@ int prc_worker_main(int argc, char **argv)
         /* From here on jansson trees live and die within one request (warm_up's are gone). */
         prc_json_alloc_backend(arena_alloc, arena_free);
         prc_json_alloc_rewind_hooks(arena_mark, arena_rewind);
+        prc_x_drop_by_arena();  /* so extractors leave their parsed input to arena_reset */
         return serve(&c);
 }

@@ -810,7 +810,33 @@ static void test_extract_python__requirements_empty_option_value_is_noted(void)
         json_decref(md);
 }
 
+/*
+ * "-r=" and "-c=" name no file: the line is noted as not extracted (pip cannot open ""), never an
+ * include with an empty path, which the client refuses (the extract_python harness, session 10).
+ */
+static void test_extract_python__requirements_empty_include_is_noted(void)
+{
+        static const char *const texts[] = { "requests\n-r=\n", "-c= \"3.8\"  # HTTP\nrequests\n",
+                                             "--requirement=\nrequests\n", "--constraint= \nrequests\n" };
+        /* the second line goes on after the option, as any option line does: "3.8" is an unknown option */
+        static const size_t skipped[] = { 1, 2, 1, 1 };
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(texts); i++) {
+                prc_err e, ce;
+                json_t *md = run_text("requirements.txt", texts[i], &e);
+
+                T_NOERR(e);
+                prc_err_init(&ce);
+                if (!prc_mdoc_check(md, "requirements.txt", NULL, &ce))
+                        t_fail(__FILE__, __LINE__, "case %zu: shape check: %s at %s", i, ce.msg, ce.ptr);
+                T_ASSERT(json_array_size(json_object_get(json_object_get(md, "details"), "includes")) == 0);
+                T_ASSERT(json_array_size(json_object_get(md, "not_extracted")) == skipped[i]);
+                json_decref(md);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_extract_python__requirements_empty_include_is_noted),
         T(test_extract_python__requirements_empty_option_value_is_noted),
         T(test_extract_python__requirements_hash_without_a_name_is_refused),
         T(test_extract_python__pep508_reader),

@@ -99,6 +99,19 @@ const prc_extractor prc_extractors[] = {
 
 const size_t prc_extractor_count = PRC_ARRAY_LEN(prc_extractors) - 1;
 
+static bool drop_by_arena;     /* the worker's: set once before any request, never cleared */
+
+void prc_x_drop_by_arena(void)
+{
+        drop_by_arena = true;
+}
+
+void prc_x_drop(json_t *v)
+{
+        if (!drop_by_arena)
+                json_decref(v);
+}
+
 const prc_extractor *prc_extractor_by_format(const char *format)
 {
         for (size_t i = 0; i < prc_extractor_count; i++)

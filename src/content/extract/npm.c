@@ -190,7 +190,7 @@ static json_t *parse_json(const prc_xin *in, prc_err *err)
         json_t *doc = prc_json_parse(in->p, in->n, in->lim, PRC_JSON_ALLOW_FLOAT, err);
 
         if (doc != NULL && !json_is_object(doc)) {
-                json_decref(doc);
+                prc_x_drop(doc);
                 prc_err_set(err, PRC_E_EXTRACT_SHAPE, "the top level is not an object");
                 prc_err_set_line(err, 1, 1);
                 return NULL;
@@ -477,12 +477,12 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                 goto fail;
         }
         free(purl);
-        json_decref(doc);
+        prc_x_drop(doc);
         return md;
 fail:
         free(purl);
         json_decref(md);
-        json_decref(doc);
+        prc_x_drop(doc);
         return NULL;
 }
 
@@ -821,16 +821,16 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
         json_decref(l.at);
         json_decref(l.rows);
         free(purl);
-        json_decref(direct);
-        json_decref(doc);
+        prc_x_drop(direct);
+        prc_x_drop(doc);
         return md;
 fail:
         json_decref(l.at);
         json_decref(l.rows);
         free(purl);
-        json_decref(direct);
+        prc_x_drop(direct);
         json_decref(md);
-        json_decref(doc);
+        prc_x_drop(doc);
         return NULL;
 }
 

@@ -95,8 +95,33 @@ static bool ydesc_map(json_t *map, const char *specs, size_t index, prc_err *err
  * (a "resolutions" override in package.json rewrote the range).  An optional dependency the lockfile
  * does not hold was not installed (another platform's): no edge, nothing to note.
  */
-static bool yedge(json_t *md, const json_t *map, size_t from, const char *name, const char *range, bool optional,
-                  prc_err *err)
+/*
+ * *names: each dependency name -> its index, or null when more entries
+ * than one have it; made on the first edge that needs it (every entry is
+ * known by then), so an unmatched range costs a look-up, not a walk of
+ * every entry.
+ */
+static bool ynames(json_t *md, json_t **names, prc_err *err)
+{
+        const json_t *d, *seen;
+        size_t i;
+
+        *names = json_object();
+        if (*names == NULL)
+                return prc_err_oom(err, "yarn.lock edges");
+        json_array_foreach(json_object_get(md, "dependencies"), i, d) {
+                const char *n = json_string_value(json_object_get(d, "name"));
+
+                seen = json_object_get(*names, n);
+                if (seen != NULL ? json_is_integer(seen) && json_object_set_new(*names, n, json_null()) != 0
+                                 : json_object_set_new(*names, n, json_integer((json_int_t)i)) != 0)
+                        return prc_err_oom(err, "yarn.lock edges");
+        }
+        return true;
+}
+
+static bool yedge(json_t *md, const json_t *map, json_t **names, size_t from, const char *name, const char *range,
+                  bool optional, prc_err *err)
 {
         char key[2 * PRC_MD_STR_MAX + 8];
         const json_t *ix;
@@ -109,18 +134,12 @@ static bool yedge(json_t *md, const json_t *map, size_t from, const char *name, 
         }
         if (ix != NULL)
                 return prc_md_edge(md, from, (size_t)json_integer_value(ix), err);
-        {
-                /* package.json "resolutions" rewrite a range in place: the one entry of that name is the target. */
-                const json_t *d;
-                size_t i, hit = 0, nhit = 0;
-                json_array_foreach(json_object_get(md, "dependencies"), i, d)
-                        if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0) {
-                                hit = i;
-                                nhit++;
-                        }
-                if (nhit == 1)
-                        return prc_md_edge(md, from, hit, err);
-        }
+        /* package.json "resolutions" rewrite a range in place: the one entry of that name is the target. */
+        if (*names == NULL && !ynames(md, names, err))
+                return false;
+        ix = json_object_get(*names, name);
+        if (json_is_integer(ix))
+                return prc_md_edge(md, from, (size_t)json_integer_value(ix), err);
         return optional || prc_md_edge_unresolved(md, from, name, range, err);
 }
 
@@ -264,6 +283,7 @@ static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_
 static json_t *yarn_classic(const prc_xin *in, prc_err *err)
 {
         json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err), *map = json_object(), *pend = json_array();
+        json_t *names = NULL;
         struct yentry *e = calloc(1, sizeof(*e));
         size_t off = 0, pi;
         uint32_t ln = 0;
@@ -373,20 +393,22 @@ static json_t *yarn_classic(const prc_xin *in, prc_err *err)
         if (!yflush(md, e, err))
                 goto fail;
         json_array_foreach(pend, pi, pe)
-                if (!yedge(md, map, (size_t)json_integer_value(json_array_get(pe, 0)),
+                if (!yedge(md, map, &names, (size_t)json_integer_value(json_array_get(pe, 0)),
                            json_string_value(json_array_get(pe, 1)), json_string_value(json_array_get(pe, 2)),
                            json_is_true(json_array_get(pe, 3)), err))
                         goto fail;
         if (!prc_md_edges_finish(md, err))
                 goto fail;
         free(e);
-        json_decref(map);
-        json_decref(pend);
+        prc_x_drop(map);
+        prc_x_drop(pend);
+        prc_x_drop(names);
         return md;
 fail:
         free(e);
-        json_decref(map);
-        json_decref(pend);
+        prc_x_drop(map);
+        prc_x_drop(pend);
+        prc_x_drop(names);
         json_decref(md);
         return NULL;
 }
@@ -402,6 +424,7 @@ static bool berry_edges(json_t *md, const json_t *doc, const json_t *map, prc_er
 {
         const char *key, *name;
         const json_t *e, *v;
+        json_t *names = NULL;
         size_t i = 0;
 
         json_object_foreach((json_t *)doc, key, e) {
@@ -412,13 +435,15 @@ static bool berry_edges(json_t *md, const json_t *doc, const json_t *map, prc_er
                         char vb[64];
                         const char *range = npm_scalar(v, vb, sizeof(vb));
                         bool opt = json_is_true(json_object_get(json_object_get(meta, name), "optional"));
-                        if (range == NULL)
-                                return shape_at(err, 0, "a yarn.lock dependency range that is not a string");
-                        if (!yedge(md, map, i, name, range, opt, err))
-                                return false;
+                        if (range == NULL || !yedge(md, map, &names, i, name, range, opt, err)) {
+                                prc_x_drop(names);
+                                return range == NULL ? shape_at(err, 0, "a yarn.lock dependency range that is not a string")
+                                                     : false;
+                        }
                 }
                 i++;
         }
+        prc_x_drop(names);
         return prc_md_edges_finish(md, err);
 }
 
@@ -539,12 +564,12 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
         }
         if (!berry_edges(md, doc, map, err))
                 goto fail;
-        json_decref(map);
-        json_decref(direct);
+        prc_x_drop(map);
+        prc_x_drop(direct);
         return md;
 fail:
-        json_decref(map);
-        json_decref(direct);
+        prc_x_drop(map);
+        prc_x_drop(direct);
         json_decref(md);
         return NULL;
 }
@@ -567,12 +592,12 @@ json_t *prc_x_yarn_lock(const prc_xin *in, prc_err *err)
         if (doc == NULL)
                 return NULL;
         if (!json_is_object(doc)) {
-                json_decref(doc);
+                prc_x_drop(doc);
                 shape_at(err, 1, "a berry yarn.lock that is not a mapping");
                 return NULL;
         }
         md = yarn_berry(in, doc, err);
-        json_decref(doc);
+        prc_x_drop(doc);
         return md;
 }
 
@@ -927,9 +952,9 @@ json_t *prc_x_pnpm_lock(const prc_xin *in, prc_err *err)
 out:
         if (md == NULL)
                 json_decref(p.md);
-        json_decref(p.direct);
-        json_decref(p.reach);
-        json_decref(p.at);
-        json_decref(p.doc);
+        prc_x_drop(p.direct);
+        prc_x_drop(p.reach);
+        prc_x_drop(p.at);
+        prc_x_drop(p.doc);
         return md;
 }

@@ -643,23 +643,22 @@ void py_cur_init(py_cur *c, const prc_xin *in)
 
 static uint32_t cur_find(const py_cur *c, const char *needle, size_t *hit_line_off)
 {
-        const uint8_t *p = c->in->p;
+        const uint8_t *p = c->in->p, *hit, *q;
         size_t nl = strlen(needle), n = c->in->n, lo = c->off;
         uint32_t line = c->line;
 
-        if (nl == 0 || p == NULL)
+        if (nl == 0 || p == NULL || c->off > n)
                 return 0;
-        for (size_t i = c->off; i + nl <= n; i++) {
-                if (p[i] == (uint8_t)needle[0] && memcmp(p + i, needle, nl) == 0) {
-                        *hit_line_off = lo;
-                        return line;
-                }
-                if (p[i] == '\n') {
-                        line++;
-                        lo = i + 1;
-                }
+        /* The first match, then the line feeds before it: a byte loop doing both was a tenth of a uv.lock. */
+        hit = memmem(p + c->off, n - c->off, needle, nl);
+        if (hit == NULL)
+                return 0;
+        for (q = p + c->off; (q = memchr(q, '\n', (size_t)(hit - q))) != NULL; q++) {
+                line++;
+                lo = (size_t)(q - p) + 1;
         }
-        return 0;
+        *hit_line_off = lo;
+        return line;
 }
 
 uint32_t py_cur_find(py_cur *c, const char *needle)

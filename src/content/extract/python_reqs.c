@@ -435,6 +435,11 @@ static bool option_line(rq *q, const char *text, prc_err *err)
                 switch (o->what) {
                 case O_REQ:
                 case O_CON:
+                        if (val[0] == '\0') {
+                                /* "-r=": no file to name (pip cannot open ""); an include needs a path */
+                                ok = skip(q, text, "a -r or -c option with an empty path", err);
+                                break;
+                        }
                         ok = det_entry(q, "includes", "kind", o->what == O_REQ ? "requirement" : "constraint",
                                        "path", val, err);
                         q->good++;
