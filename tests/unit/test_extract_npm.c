@@ -170,6 +170,18 @@ static void test_extract_npm__package_json_refusals(void)
         T_ERR(e, PRC_E_DUPLICATE_FIELD);
         T_ASSERT(xs("npm-package-json", "package.json", "{", &e) == NULL);
         T_ERR(e, PRC_E_INVALID_JSON);
+        /*
+         * A dependency named "" (npm refuses the name): refused at its line,
+         * not a document the client refuses (fuzz find, session 10) nor an
+         * out-of-memory from the purl.
+         */
+        T_ASSERT(xs("npm-package-json", "package.json", "{\n\"optionalDependencies\": {\n\"\": \"1/2.8\"}}",
+                    &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 3);
+        T_ASSERT(xs("npm-package-json", "package.json", "{\"dependencies\": {\"\": \"^1.0.0\"}}", &e) == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 1);
 }
 
 static void test_extract_npm__package_lock_v1_nested_and_git(void)

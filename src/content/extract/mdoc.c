@@ -148,6 +148,12 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
                 prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependencies in one file", PRC_MD_DEPS_MAX);
                 return NULL;
         }
+        /* the client refuses an empty name: say so here, at the line that states it */
+        if (name == NULL || name[0] == '\0') {
+                prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a dependency with an empty name");
+                prc_err_set_line(err, line, 0);
+                return NULL;
+        }
         d = json_object();
         if (d == NULL || json_array_append_new(deps, d) != 0) {
                 oom(err);
