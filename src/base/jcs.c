@@ -72,11 +72,39 @@ int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen)
         }
 }
 
+/*
+ * Is s plain: ASCII with nothing to escape (no '"', '\\', control byte)?
+ * Eight bytes a word (the SWAR tests: a byte below 0x20, a byte equal to
+ * one of the two): most strings of a BOM are, and then they are copied
+ * whole, with no UTF-8 decoding and no test per byte.
+ */
+static bool plain(const uint8_t *s, size_t n)
+{
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        const uint64_t quote = 0x22u * ones, bslash = 0x5cu * ones;
+        uint64_t bad = 0;
+        size_t i = 0;
+
+        for (; i + 8 <= n; i += 8) {
+                uint64_t w, q, b;
+
+                memcpy(&w, s + i, 8);
+                q = w ^ quote;
+                b = w ^ bslash;
+                bad |= w | ((w - 0x20u * ones) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+        }
+        for (; i < n; i++)
+                bad |= s[i] >= 0x80 || s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ? highs : 0;
+        return (bad & highs) == 0;
+}
+
 bool prc_jcs_write_string(const char *s, size_t n, prc_buf *out, prc_err *err)
 {
         static const char hx[] = "0123456789abcdef";
         size_t i = 0, run = 0;
 
+        if (plain((const uint8_t *)s, n))
+                return prc_buf_putc(out, '"', err) && prc_buf_put(out, s, n, err) && prc_buf_putc(out, '"', err);
         if (!prc_utf8_valid((const uint8_t *)s, n, NULL))
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "string is not valid UTF-8");
         if (!prc_buf_putc(out, '"', err))

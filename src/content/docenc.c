@@ -228,15 +228,6 @@ static void scan_text(const uint8_t *p, size_t n, bool *ascii, bool *nul)
         *nul = zero != 0 || tz != 0;
 }
 
-/* Most strings are ASCII: one word-wide pass instead of the decoder per byte. */
-static bool utf8_ok(const uint8_t *p, size_t n, size_t *bad)
-{
-        bool ascii, nul;
-
-        scan_text(p, n, &ascii, &nul);
-        return ascii || prc_utf8_valid(p, n, bad);
-}
-
 /*
  * One writer for two jobs: writing into a buffer, and streaming (the
  * buffer is handed to flush every PRC_DOCBIN_CHUNK bytes).
@@ -575,6 +566,7 @@ static bool rd_text(struct binrd *r, bool key, const char **out, size_t *out_len
 {
         size_t at = r->off, len, bad = 0;
         const uint8_t *s;
+        bool ascii, nul;
 
         if (!rd_need(r, 4))
                 return false;
@@ -585,10 +577,12 @@ static bool rd_text(struct binrd *r, bool key, const char **out, size_t *out_len
         if (!rd_need(r, len))
                 return false;
         s = r->p + r->off;
-        if (!utf8_ok(s, len, &bad))
+        /* One pass says both: is it ASCII (no decoding then), and does it hold a NUL. */
+        scan_text(s, len, &ascii, &nul);
+        if (!ascii && !prc_utf8_valid(s, len, &bad))
                 return prc_err_at(r->err, PRC_E_INVALID_UTF8, r->off + bad, "%s is not valid UTF-8",
                                   key ? "key" : "string");
-        if (key && memchr(s, 0, len) != NULL)
+        if (key && nul)
                 return prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "key holds a NUL byte");
         r->off += len;
         *out = (const char *)s;

@@ -545,6 +545,75 @@ static void test_jcs__string_and_uint_pieces_match_the_document_writer(void)
         prc_buf_clear(&b);
 }
 
+/* The spelling RFC 8785 gives one byte of an ASCII string (the reference for the writer's word-wide path). */
+static void ref_byte(prc_buf *b, unsigned char c)
+{
+        char esc[8];
+        prc_err e;
+
+        prc_err_init(&e);
+        if (c == '"' || c == '\\')
+                snprintf(esc, sizeof(esc), "\\%c", c);
+        else if (c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r')
+                snprintf(esc, sizeof(esc), "\\%c",
+                         c == '\b' ? 'b' : c == '\t' ? 't' : c == '\n' ? 'n' : c == '\f' ? 'f' : 'r');
+        else if (c < 0x20)
+                snprintf(esc, sizeof(esc), "\\u%04x", c);
+        else
+                snprintf(esc, sizeof(esc), "%c", c);
+        T_ASSERT(prc_buf_puts(b, esc, &e));
+}
+
+/*
+ * Strings are checked eight bytes at a time: every byte value at every
+ * place of strings of 0 to 24 bytes (both sides of each word edge, and in
+ * the tail), in plain text and beside another escape, is spelled as one
+ * byte at a time spells it, and a byte that starts no valid UTF-8 is refused.
+ */
+static void test_jcs__every_byte_at_every_place_of_a_word(void)
+{
+        prc_buf a, b;
+        prc_err err;
+        char s[32];
+
+        prc_buf_init(&a, 1u << 16);
+        prc_buf_init(&b, 1u << 16);
+        for (size_t n = 1; n <= 24; n++) {
+                for (size_t at = 0; at < n; at++) {
+                        for (unsigned c = 0; c < 256; c++) {
+                                for (unsigned other = 0; other < 2; other++) {
+                                        memset(s, 'a' + (int)(n % 26), n);
+                                        if (other)
+                                                s[(at + 5) % n] = '\n';
+                                        s[at] = (char)c;
+                                        prc_err_init(&err);
+                                        prc_buf_reset(&a);
+                                        prc_buf_reset(&b);
+                                        if (c >= 0x80) {
+                                                T_ASSERT(!prc_jcs_write_string(s, n, &a, &err));
+                                                T_ERR(err, PRC_E_NOT_CANONICAL);
+                                                continue;
+                                        }
+                                        T_ASSERT(prc_jcs_write_string(s, n, &a, &err));
+                                        T_ASSERT(prc_buf_putc(&b, '"', &err));
+                                        for (size_t i = 0; i < n; i++)
+                                                ref_byte(&b, (unsigned char)s[i]);
+                                        T_ASSERT(prc_buf_putc(&b, '"', &err));
+                                        if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+                                                t_fail(__FILE__, __LINE__, "byte 0x%02x at %zu of %zu: %s, not %s", c,
+                                                       at, n, prc_buf_cstr(&a), prc_buf_cstr(&b));
+                                }
+                        }
+                }
+        }
+        prc_err_init(&err);
+        prc_buf_reset(&a);
+        T_ASSERT(prc_jcs_write_string("", 0, &a, &err));
+        T_EQ_STR(prc_buf_cstr(&a), "\"\"");
+        prc_buf_clear(&a);
+        prc_buf_clear(&b);
+}
+
 /* Issue 21: one serialization gives the ID and the bytes of the document with it. */
 static void test_jcs__id_write_equals_id_then_write(void)
 {
@@ -581,6 +650,7 @@ static void test_jcs__id_write_equals_id_then_write(void)
 static const prc_test tests[] = {
         T(test_jcs__id_write_equals_id_then_write),
         T(test_jcs__string_and_uint_pieces_match_the_document_writer),
+        T(test_jcs__every_byte_at_every_place_of_a_word),
         T(test_jcs__rfc8785_string_escaping_example),
         T(test_jcs__rfc8785_sorting_example),
         T(test_jcs__sorting_with_script_and_newline_keys),
