@@ -104,14 +104,14 @@ static bool bad_at(prc_err *err, const struct at *a, const char *key, const char
 static bool take_keys(const json_t *obj, const struct at *a, const char *const *keys, size_t nkeys,
                       const json_t **vals, prc_err *err)
 {
-        const char *k;
-        const json_t *v;
         size_t next = 0;
 
         if (!json_is_object(obj))
                 return bad_at(err, a, NULL, "expected an object");
         memset(vals, 0, nkeys * sizeof(*vals));
-        json_object_foreach((json_t *)obj, k, v) {
+        /* The iterator itself, not json_object_foreach: that macro turns the key back into an iterator twice. */
+        for (void *it = json_object_iter((json_t *)obj); it != NULL; it = json_object_iter_next((json_t *)obj, it)) {
+                const char *k = json_object_iter_key(it);
                 size_t i = next, tries = 0;
 
                 while (tries < nkeys && strcmp(k, keys[i]) != 0) {
@@ -120,7 +120,7 @@ static bool take_keys(const json_t *obj, const struct at *a, const char *const *
                 }
                 if (tries == nkeys)
                         return bad_at(err, a, NULL, "unknown key \"%.64s\"", k);
-                vals[i] = v;
+                vals[i] = json_object_iter_value(it);
                 next = i + 1 == nkeys ? 0 : i + 1;
         }
         for (size_t i = 0; i < nkeys; i++)

@@ -188,8 +188,9 @@ static bool check_obj(dcx *c, const json_t *o, const shp *s)
                         return false;
                 extra = v->f;
         }
-        json_object_foreach((json_t *)o, k, m) {
-                (void)m;
+        /* The iterator itself, not json_object_foreach: that macro turns the key back into an iterator twice. */
+        for (void *it = json_object_iter((json_t *)o); it != NULL; it = json_object_iter_next((json_t *)o, it)) {
+                k = json_object_iter_key(it);
                 if (find_fld(s->f, k) == NULL && find_fld(extra, k) == NULL)
                         return bad(c, "unknown key \"%.64s\"", k);
         }
@@ -211,7 +212,6 @@ static bool check_obj(dcx *c, const json_t *o, const shp *s)
 static bool check_coll(dcx *c, const json_t *v, const shp *s)
 {
         seg here = { .up = c->top };
-        const char *k;
         json_t *m;
         size_t i;
 
@@ -230,10 +230,10 @@ static bool check_coll(dcx *c, const json_t *v, const shp *s)
                 return true;
         }
         c->top = &here;
-        json_object_foreach((json_t *)v, k, m) {
+        for (void *it = json_object_iter((json_t *)v); it != NULL; it = json_object_iter_next((json_t *)v, it)) {
                 /* keys are names as the file writes them (a gem "name (version)"): the decoder bounds them */
-                here.key = k;
-                if (!check(c, m, s->item, s->ifl))
+                here.key = json_object_iter_key(it);
+                if (!check(c, json_object_iter_value(it), s->item, s->ifl))
                         return false;
         }
         c->top = here.up;
