@@ -132,44 +132,58 @@ struct edge {
         const char *from, *to;
 };
 
+/* A component's lists, deduplicated when written. */
+enum { L_PATH, L_HASH, L_INTEG, L_N };
+
+/*
+ * A component, kept small (a tree of 12,000 is gathered whole before any
+ * is written): a struct, not a jansson object, so no member is looked up
+ * by name, made or freed one at a time.  The strings are shared jansson
+ * strings (an ecosystem's by every component of its document).
+ */
+struct comp {
+        json_t *name;           /* "" when the dependency has none */
+        json_t *ver;            /* or NULL */
+        json_t *eco;
+        json_t *list[L_N];      /* [paths], ["ALG hex"], ["alg-value" not mapped]; NULL: none yet */
+        int     rank;           /* scope_rank */
+};
+
 /*
  * The BOM being gathered, one ManifestDoc at a time as the scan extracts
- * them (none is kept).  A component is kept small (a tree of 12,000 is
- * gathered whole before any is written): its bom-ref (and purl, when it is
- * one) is its key in comps; {"n": name, "v": version, "e": ecosystem, "r":
- * scope rank, "p": [paths], "h": ["ALG hex"], "u": ["alg-value" not
- * mapped]}, the lists deduplicated when written.
+ * them (none is kept).  A component's bom-ref (and purl, when it is one)
+ * is its key in comps, whose value is its index in cv.
  */
 struct sbom {
         json_t      *comps;
+        struct comp *cv;
+        size_t       ncomps, capcomps;
         struct edge *edges;
         size_t       nedges, capedges;
         json_t      *gomods;    /* directory -> {purl: true} of a go.mod of go 1.17 or later */
         json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
         json_t      *gosums;    /* documents folded at the end: a go.sum before its go.mod, Directory.Packages.props */
         json_t      *nuget_refs;        /* lower-cased package ids the tree's MSBuild projects reference */
-        struct member *members; /* owned once written: the components, sorted, emptied by emptier */
+        struct member *members; /* owned once written: the components, sorted */
         size_t       nmembers;
         struct bg    emptier;   /* empties the written components while the edges are written (sbom_write) */
 };
 
-/* a list member of c, appended (s is shared, not copied); a path is skipped when it is the last one already. */
-static bool list_add(json_t *c, const char *list, json_t *s, prc_err *err)
+/* s appended to the list *a (made on first use; s is shared, not copied); skipped when it is the last one already. */
+static bool list_add(json_t **a, json_t *s, prc_err *err)
 {
-        json_t *a = json_object_get(c, list);
-
-        if (a == NULL && (json_object_set_new(c, list, a = json_array()) != 0 || a == NULL))
+        if (*a == NULL && (*a = json_array()) == NULL)
                 return prc_err_oom(err, "the SBOM");
-        if (json_array_size(a) > 0 && json_array_get(a, json_array_size(a) - 1) == s)
+        if (json_array_size(*a) > 0 && json_array_get(*a, json_array_size(*a) - 1) == s)
                 return true;
-        return json_array_append(a, s) == 0 || prc_err_oom(err, "the SBOM");
+        return json_array_append(*a, s) == 0 || prc_err_oom(err, "the SBOM");
 }
 
-/* text appended to list of c; ascii: text is known to be ASCII (no UTF-8 check: the hashes, 12,000 of them). */
-static bool list_add_new(json_t *c, const char *list, const char *text, bool ascii, prc_err *err)
+/* text appended to the list *a; ascii: text is known to be ASCII (no UTF-8 check: the hashes, 12,000 of them). */
+static bool list_add_new(json_t **a, const char *text, bool ascii, prc_err *err)
 {
         json_t *s = ascii ? json_stringn_nocheck(text, strlen(text)) : json_string(text);
-        bool ok = s != NULL ? list_add(c, list, s, err) : prc_err_oom(err, "the SBOM");
+        bool ok = s != NULL ? list_add(a, s, err) : prc_err_oom(err, "the SBOM");
 
         json_decref(s);
         return ok;
@@ -181,31 +195,54 @@ static json_t *str_copy(const json_t *s)
         return json_stringn_nocheck(json_string_value(s), json_string_length(s));
 }
 
-/*
- * A new component.  Its name and version are copies of the document's
- * strings, not the strings themselves: the document's nodes live in chunks
- * that a node kept would keep whole (prc_json_arena_begin).
- */
-static json_t *new_comp(const json_t *name, json_t *eco, int rank, const json_t *ver)
+/* c's strings and lists let go (twice is harmless). */
+static void comp_clear(struct comp *c)
 {
-        json_t *c = json_object();
+        json_decref(c->name);
+        json_decref(c->ver);
+        json_decref(c->eco);
+        for (size_t l = 0; l < L_N; l++)
+                json_decref(c->list[l]);
+        *c = (struct comp){ 0 };
+}
 
-        if (c == NULL || json_object_set_new(c, "n", name != NULL ? str_copy(name) : json_string("")) != 0 ||
-            json_object_set(c, "e", eco) != 0 || json_object_set_new(c, "r", json_integer(rank)) != 0 ||
-            (ver != NULL && json_object_set_new(c, "v", str_copy(ver)) != 0)) {
-                json_decref(c);
+/*
+ * A new component at the end of cv, or NULL (out of memory).  Its name and
+ * version are copies of the document's strings, not the strings
+ * themselves: the document's nodes live in chunks that a node kept would
+ * keep whole (prc_json_arena_begin).
+ */
+static struct comp *comp_new(struct sbom *sb, const json_t *name, json_t *eco, int rank, const json_t *ver)
+{
+        struct comp *c;
+
+        if (sb->ncomps == sb->capcomps) {
+                size_t cap = sb->capcomps != 0 ? 2 * sb->capcomps : 1024;
+                c = realloc(sb->cv, cap * sizeof(*c));
+                if (c == NULL)
+                        return NULL;
+                sb->cv = c;
+                sb->capcomps = cap;
+        }
+        c = &sb->cv[sb->ncomps];
+        *c = (struct comp){ .name = name != NULL ? str_copy(name) : json_string(""),
+                            .ver = ver != NULL ? str_copy(ver) : NULL, .eco = json_incref(eco), .rank = rank };
+        if (c->name == NULL || (ver != NULL && c->ver == NULL)) {
+                comp_clear(c);
                 return NULL;
         }
+        sb->ncomps++;
         return c;
 }
 
-/* Fold one dependency into comps; *key is its component's key in comps. */
-static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, const char **key, prc_err *err)
+/* Fold one dependency into the components; *key is its component's key in comps. */
+static bool add_dep(struct sbom *sb, const json_t *dep, json_t *path, json_t *eco, const char **key, prc_err *err)
 {
         char ref[REF_MAX];
         const json_t *name = json_object_get(dep, "name"), *ver = json_object_get(dep, "resolved");
         const json_t *integ = json_object_get(dep, "integrity");
-        json_t *c;
+        struct comp *c;
+        json_t *ix;
         void *it;
         int rank = scope_rank(json_string_value(json_object_get(dep, "scope")));
 
@@ -216,19 +253,21 @@ static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco,
         if (!dep_ref(dep, json_string_value(eco), ref, sizeof(ref)))
                 return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes",
                                    json_string_value(path), REF_MAX);
-        it = json_object_iter_at(comps, ref);
+        it = json_object_iter_at(sb->comps, ref);
         if (it == NULL) {
-                c = new_comp(name, eco, rank, ver);
-                if (c == NULL || json_object_set_new(comps, ref, c) != 0 ||
-                    (it = json_object_iter_at(comps, ref)) == NULL)
+                /* A component not in comps (out of memory there) is still let go by sbom_free, with cv. */
+                c = comp_new(sb, name, eco, rank, ver);
+                ix = c != NULL ? json_integer((json_int_t)(sb->ncomps - 1)) : NULL;
+                if (ix == NULL || json_object_set_new(sb->comps, ref, ix) != 0 ||
+                    (it = json_object_iter_at(sb->comps, ref)) == NULL)
                         return prc_err_oom(err, "the SBOM");
         } else {
-                c = json_object_iter_value(it);
-                if (rank > json_integer_value(json_object_get(c, "r")))
-                        json_object_set_new(c, "r", json_integer(rank));
+                c = &sb->cv[json_integer_value(json_object_iter_value(it))];
+                if (rank > c->rank)
+                        c->rank = rank;
         }
         *key = json_object_iter_key(it);
-        if (!list_add(c, "p", path, err))
+        if (!list_add(&c->list[L_PATH], path, err))
                 return false;
         if (json_is_object(integ)) {
                 const char *alg = json_string_value(json_object_get(integ, "algorithm"));
@@ -240,11 +279,11 @@ static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco,
                             !digest_hex(val, hash_algs[i].bytes, hex, sizeof(hex)))
                                 continue;
                         snprintf(text, sizeof(text), "%s %s", hash_algs[i].cdx, hex);
-                        return list_add_new(c, "h", text, true, err);
+                        return list_add_new(&c->list[L_HASH], text, true, err);
                 }
                 /* Not a CycloneDX algorithm, or a value of the wrong length: kept as written, never dropped. */
                 snprintf(text, sizeof(text), "%s-%s", alg ? alg : "", val ? val : "");
-                return list_add_new(c, "u", text, false, err);
+                return list_add_new(&c->list[L_INTEG], text, false, err);
         }
         return true;
 }
@@ -400,7 +439,7 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
                 if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
                                      json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
                         continue;
-                if (!add_dep(sb->comps, dep, path, eco, &keys[j], err))
+                if (!add_dep(sb, dep, path, eco, &keys[j], err))
                         break;
         }
         ok = j == json_array_size(deps) && doc_edges(sb, deps, json_string_value(eco), keys, err);
@@ -462,10 +501,10 @@ static int str_cmp(const void *a, const void *b)
         return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A member of an object: its key (the object's own storage) and value. */
+/* A component with its key (comps' own storage). */
 struct member {
-        const char   *key;
-        const json_t *val;
+        const char        *key;
+        const struct comp *c;
 };
 
 static int member_cmp(const void *a, const void *b)
@@ -473,36 +512,49 @@ static int member_cmp(const void *a, const void *b)
         return strcmp(((const struct member *)a)->key, ((const struct member *)b)->key);
 }
 
-/* The members of an object, sorted by key (jansson keeps insertion order): no key is looked up again. */
-static struct member *sorted_members(const json_t *o, size_t *n)
+/* The components, sorted by key (jansson keeps insertion order): no key is looked up again. */
+static struct member *sorted_members(const struct sbom *sb, size_t *n)
 {
-        struct member *v = calloc(json_object_size(o) + 1, sizeof(*v));
-        const char *k;
-        json_t *val;
+        struct member *v = calloc(json_object_size(sb->comps) + 1, sizeof(*v));
         size_t i = 0;
 
         if (v == NULL)
                 return NULL;
-        json_object_foreach((json_t *)o, k, val)
-                v[i++] = (struct member){ k, val };
+        for (void *it = json_object_iter(sb->comps); it != NULL; it = json_object_iter_next(sb->comps, it))
+                v[i++] = (struct member){ json_object_iter_key(it),
+                                          &sb->cv[json_integer_value(json_object_iter_value(it))] };
         qsort(v, i, sizeof(*v), member_cmp);
         *n = i;
         return v;
 }
 
-/* The strings of a list, sorted, each once (NULL list: none). */
-static const char **sorted_unique(const json_t *a, size_t *n)
+enum { LIST_SMALL = 8 };
+
+/*
+ * The strings of a list, sorted, each once (NULL list: none), in small
+ * (LIST_SMALL places) when they fit, else in a new array.  Most lists hold
+ * one string, and the paths come in the scan's order: a list already
+ * ascending is not sorted again.
+ */
+static const char **sorted_unique(const json_t *a, const char **small, size_t *n)
 {
-        const char **v = calloc(json_array_size(a) + 1, sizeof(*v));
+        size_t len = json_array_size(a), i, m = 0;
+        const char **v = len <= LIST_SMALL ? small : calloc(len, sizeof(*v));
+        bool ascending = true;
         const json_t *s;
-        size_t i, m = 0;
 
         if (v == NULL)
                 return NULL;
-        json_array_foreach(a, i, s)
+        json_array_foreach(a, i, s) {
                 v[i] = json_string_value(s);
-        qsort(v, json_array_size(a), sizeof(*v), str_cmp);
-        for (i = 0; i < json_array_size(a); i++)
+                ascending = ascending && (i == 0 || strcmp(v[i - 1], v[i]) < 0);
+        }
+        if (ascending) {
+                *n = len;
+                return v;
+        }
+        qsort(v, len, sizeof(*v), str_cmp);
+        for (i = 0; i < len; i++)
                 if (m == 0 || strcmp(v[m - 1], v[i]) != 0)
                         v[m++] = v[i];
         *n = m;
@@ -597,14 +649,21 @@ static bool put_prop(prc_buf *b, const char *name, const char *value, prc_err *e
                put_str(b, value, err) && prc_buf_putc(b, '}', err);
 }
 
-/* The sorted, deduplicated list of c, or NULL (out of memory, err set). */
-static const char **list_of(const json_t *c, const char *list, size_t *n, prc_err *err)
+/* The sorted, deduplicated list a, in small when it fits (sorted_unique), or NULL (out of memory, err set). */
+static const char **list_of(const json_t *a, const char **small, size_t *n, prc_err *err)
 {
-        const char **v = sorted_unique(json_object_get(c, list), n);
+        const char **v = sorted_unique(a, small, n);
 
         if (v == NULL)
                 prc_err_oom(err, "the SBOM");
         return v;
+}
+
+/* What list_of gave, let go. */
+static void list_done(const char **v, const char **small)
+{
+        if (v != small)
+                free(v);
 }
 
 /* "hashes":[{"alg","content"}...], from the "ALG hex" strings of v[0..n). */
@@ -622,20 +681,22 @@ static bool put_hashes(prc_buf *b, const char **v, size_t n, prc_err *err)
 }
 
 /* "properties":[ecosystem, integrity values not mapped to a hash, paths], each list sorted. */
-static bool put_props(prc_buf *b, const json_t *c, const char *eco, prc_err *err)
+static bool put_props(prc_buf *b, const struct comp *c, const char *eco, prc_err *err)
 {
         static const struct {
-                const char *list, *name;
-        } lists[] = { { "u", "prc:integrity" }, { "p", "prc:path" } };
+                int         list;
+                const char *name;
+        } lists[] = { { L_INTEG, "prc:integrity" }, { L_PATH, "prc:path" } };
         bool ok = prc_buf_puts(b, ",\"properties\":[", err) && put_prop(b, "prc:ecosystem", eco, err);
 
         for (size_t l = 0; ok && l < PRC_ARRAY_LEN(lists); l++) {
+                const char *small[LIST_SMALL];
                 size_t n = 0;
-                const char **v = list_of(c, lists[l].list, &n, err);
+                const char **v = list_of(c->list[lists[l].list], small, &n, err);
                 ok = v != NULL;
                 for (size_t i = 0; ok && i < n; i++)
                         ok = prc_buf_putc(b, ',', err) && put_prop(b, lists[l].name, v[i], err);
-                free(v);
+                list_done(v, small);
         }
         return ok && prc_buf_putc(b, ']', err);
 }
@@ -646,26 +707,26 @@ static bool put_props(prc_buf *b, const json_t *c, const char *eco, prc_err *err
  * bom-ref, hashes (when any), name, properties, purl (when the ref is
  * one), scope, type, version (when known).
  */
-static bool component_write(const char *ref, const json_t *c, prc_buf *b, prc_err *err)
+static bool component_write(const char *ref, const struct comp *c, prc_buf *b, prc_err *err)
 {
-        const char *eco = json_string_value(json_object_get(c, "e"));
-        const json_t *name = json_object_get(c, "n"), *ver = json_object_get(c, "v");
+        const char *eco = json_string_value(c->eco), *small[LIST_SMALL];
+        const json_t *name = c->name, *ver = c->ver;
         size_t n = 0;
-        const char **v = list_of(c, "h", &n, err);
+        const char **v = list_of(c->list[L_HASH], small, &n, err);
         bool ok = v != NULL && prc_buf_puts(b, "{\"bom-ref\":", err) && put_str(b, ref, err) &&
                   (n == 0 || put_hashes(b, v, n, err)) && prc_buf_puts(b, ",\"name\":", err) &&
                   prc_jcs_write_string(json_string_value(name), json_string_length(name), b, err) &&
                   put_props(b, c, eco, err) &&
                   (strncmp(ref, "pkg:", 4) != 0 || (prc_buf_puts(b, ",\"purl\":", err) && put_str(b, ref, err))) &&
                   prc_buf_puts(b, ",\"scope\":", err) &&
-                  put_str(b, rank_name[json_integer_value(json_object_get(c, "r"))], err) &&
+                  put_str(b, rank_name[c->rank], err) &&
                   prc_buf_puts(b, strcmp(eco, "docker") == 0 ? ",\"type\":\"container\"" : ",\"type\":\"library\"",
                                err) &&
                   (ver == NULL || (prc_buf_puts(b, ",\"version\":", err) &&
                                    prc_jcs_write_string(json_string_value(ver), json_string_length(ver), b, err))) &&
                   prc_buf_putc(b, '}', err);
 
-        free(v);
+        list_done(v, small);
         return ok;
 }
 
@@ -719,7 +780,7 @@ static void slice_write(void *ctx, unsigned lane, size_t job, void *slot)
         prc_err_init(&sl->err);
         sl->ok = true;
         for (size_t i = lo; sl->ok && i < hi; i++)
-                sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].val, &sl->b, &sl->err);
+                sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].c, &sl->b, &sl->err);
 }
 
 static void slice_drop(void *ctx, size_t job, void *slot)
@@ -732,16 +793,16 @@ static void slice_drop(void *ctx, size_t job, void *slot)
 }
 
 /*
- * Empty each written component (its members; the key, which the edges
- * name, and an empty object stay for sbom_free).  Only the values are
- * touched, never comps itself, so the edges may be written meanwhile.
+ * Empty each written component (its strings and lists; the key, which the
+ * edges name, stays for sbom_free).  Only cv is touched, never comps
+ * itself, so the edges may be written meanwhile.
  */
 static void *sbom_empty_bg(void *arg)
 {
         struct sbom *sb = arg;
 
-        for (size_t i = 0; i < sb->nmembers; i++)
-                json_object_clear((json_t *)sb->members[i].val);
+        for (size_t i = 0; i < sb->ncomps; i++)
+                comp_clear(&sb->cv[i]);
         return NULL;
 }
 
@@ -779,7 +840,7 @@ static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err
 
         if (!prc_buf_puts(b, "{\"bomFormat\":\"CycloneDX\",\"components\":[", err))
                 return false;
-        if ((v = sorted_members(sb->comps, &n)) == NULL)
+        if ((v = sorted_members(sb, &n)) == NULL)
                 goto oom;
         w.v = v;
         w.n = n;
@@ -903,6 +964,9 @@ static void sbom_free(struct sbom *sb)
 {
         bg_wait(&sb->emptier);
         free(sb->members);
+        for (size_t i = 0; i < sb->ncomps; i++)
+                comp_clear(&sb->cv[i]);
+        free(sb->cv);
         json_decref(sb->nuget_refs);
         json_decref(sb->gomods_seen);
         json_decref(sb->comps);
