@@ -302,6 +302,118 @@ static void test_docenc__writer_sees_a_bad_byte_at_every_offset(void)
         prc_buf_clear(&b);
 }
 
+/* b gets a u32, big-endian. */
+static void put_u32(prc_buf *b, uint32_t v)
+{
+        uint8_t be[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+        prc_err err;
+
+        prc_err_init(&err);
+        T_ASSERT(prc_buf_put(b, be, 4, &err));
+}
+
+/*
+ * The reader too reads strings and keys eight bytes at a time, the last
+ * 1 to 7 as one word (read whole where the reply has 8 bytes left there, a
+ * byte at a time at its very end): a NUL in a key and a bad byte in a
+ * string or key are seen at each offset of lengths 1 to 24, both with the
+ * text last in the reply and with more after it; a good two-byte
+ * character is taken there; and short strings met again (the reader shares
+ * them) read back as written.
+ */
+static void test_docenc__reader_sees_a_bad_byte_at_every_offset(void)
+{
+        static const uint8_t bad[] = { 0x00, 0x80, 0xff, 0xc3 };
+        prc_buf b;
+        prc_err err;
+        char text[32];
+
+        prc_buf_init(&b, 1u << 20);
+        for (size_t n = 1; n <= 24; n++) {
+                for (size_t at = 0; at < n; at++) {
+                        for (size_t k = 0; k <= PRC_ARRAY_LEN(bad); k++) {
+                                for (unsigned after = 0; after < 2; after++) {
+                                        bool good = k == PRC_ARRAY_LEN(bad);
+                                        size_t len = good ? n + 1 : n, start;
+                                        json_t *v;
+
+                                        memset(text, 'a', len);
+                                        if (good)
+                                                memcpy(text + at, "\xc3\xa9", 2);
+                                        else
+                                                text[at] = (char)bad[k];
+                                        for (unsigned key = 0; key < 2; key++) {
+                                                prc_err_init(&err);
+                                                prc_buf_reset(&b);
+                                                T_ASSERT(prc_buf_putc(&b, PRC_DOCBIN_ARRAY, &err));
+                                                put_u32(&b, after ? 2 : 1);
+                                                if (key) {
+                                                        T_ASSERT(prc_buf_putc(&b, PRC_DOCBIN_OBJECT, &err));
+                                                        put_u32(&b, 1);
+                                                } else {
+                                                        T_ASSERT(prc_buf_putc(&b, PRC_DOCBIN_STRING, &err));
+                                                }
+                                                put_u32(&b, (uint32_t)len);
+                                                start = b.len;
+                                                T_ASSERT(prc_buf_put(&b, text, len, &err));
+                                                if (key)
+                                                        T_ASSERT(prc_buf_putc(&b, PRC_DOCBIN_NULL, &err));
+                                                if (after) {
+                                                        T_ASSERT(prc_buf_putc(&b, PRC_DOCBIN_STRING, &err));
+                                                        put_u32(&b, 16);
+                                                        T_ASSERT(prc_buf_puts(&b, "zzzzzzzzzzzzzzzz", &err));
+                                                }
+                                                v = prc_docbin_read(b.data, b.len, &prc_limits_default, &err);
+                                                if (good || (!key && bad[k] == 0)) {
+                                                        const json_t *t = json_array_get(v, 0);
+                                                        T_ASSERT(v != NULL && t != NULL);
+                                                        if (key)
+                                                                T_ASSERT(json_object_getn(t, text, len) != NULL);
+                                                        else
+                                                                T_EQ_MEM(json_string_value(t), json_string_length(t),
+                                                                         text, len);
+                                                        json_decref(v);
+                                                        continue;
+                                                }
+                                                if (v != NULL)
+                                                        t_fail(__FILE__, __LINE__, "%s of %zu, byte %#x at %zu read",
+                                                               key ? "key" : "string", n, bad[k], at);
+                                                if (bad[k] == 0) {
+                                                        T_ERR(err, PRC_E_INVALID_FRAME);
+                                                        T_EQ_INT(err.off, start - 4);
+                                                } else {
+                                                        T_ERR(err, PRC_E_INVALID_UTF8);
+                                                        T_EQ_INT(err.off, start + at);
+                                                }
+                                        }
+                                }
+                        }
+                }
+        }
+        /* short strings of every length, twice: the second of each is the first's, shared */
+        {
+                json_t *a = json_array(), *v;
+                char s[80];
+                prc_buf w;
+
+                for (unsigned round = 0; round < 2; round++)
+                        for (size_t n = 0; n <= sizeof(s); n++) {
+                                for (size_t i = 0; i < n; i++)
+                                        s[i] = (char)('a' + (n + i) % 7);
+                                T_ASSERT(json_array_append_new(a, json_stringn(s, n)) == 0);
+                        }
+                bin(a, &w);
+                prc_err_init(&err);
+                v = prc_docbin_read(w.data, w.len, &prc_limits_default, &err);
+                T_NOERR(err);
+                T_ASSERT(json_equal(a, v));
+                json_decref(v);
+                json_decref(a);
+                prc_buf_clear(&w);
+        }
+        prc_buf_clear(&b);
+}
+
 static void test_docenc__allocation_failures_are_out_of_memory(void)
 {
         json_t *v = json_pack("{s:[i,s,{s:f}],s:s}", "k", 7, "str", "in", 1.5, "t", "ing");
@@ -714,6 +826,7 @@ static const prc_test tests[] = {
         T(test_docenc__limits_are_enforced),
         T(test_docenc__writer_refuses_what_the_reader_would),
         T(test_docenc__writer_sees_a_bad_byte_at_every_offset),
+        T(test_docenc__reader_sees_a_bad_byte_at_every_offset),
         T(test_docenc__allocation_failures_are_out_of_memory),
         T(test_docenc__open_spelling_is_the_same_tree),
         T(test_docenc__open_spelling_errors),
