@@ -77,25 +77,27 @@ static bool digest_hex(const char *value, size_t want, char *out, size_t cap)
         return true;
 }
 
-/* The component key (and bom-ref): the purl, else prc:ECOSYSTEM/NAME[@VERSION] (no registry purl exists). */
-static bool dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
+/*
+ * The component key (and bom-ref): the purl itself, else
+ * prc:ECOSYSTEM/NAME[@VERSION] made in out (no registry purl exists).
+ * NULL when it would take cap bytes or more.
+ */
+static const char *ref_of(const char *purl, const char *name, const char *ver, const char *eco, char *out,
+                          size_t cap)
 {
-        const char *purl = json_string_value(json_object_get(dep, "purl"));
-        const char *name = json_string_value(json_object_get(dep, "name"));
-        const char *ver = json_string_value(json_object_get(dep, "resolved"));
-        size_t len;
         int n;
 
-        /* Once a dependency, twice with edges: the purl is copied, not formatted. */
-        if (purl != NULL) {
-                len = strlen(purl);
-                if (len >= cap)
-                        return false;
-                memcpy(out, purl, len + 1);
-                return true;
-        }
+        if (purl != NULL)
+                return strlen(purl) < cap ? purl : NULL;
         n = snprintf(out, cap, "prc:%s/%s%s%s", eco, name ? name : "", ver ? "@" : "", ver ? ver : "");
-        return n >= 0 && (size_t)n < cap;
+        return n >= 0 && (size_t)n < cap ? out : NULL;
+}
+
+/* ref_of a dependency of a document. */
+static const char *dep_ref(const json_t *dep, const char *eco, char *out, size_t cap)
+{
+        return ref_of(json_string_value(json_object_get(dep, "purl")), json_string_value(json_object_get(dep, "name")),
+                      json_string_value(json_object_get(dep, "resolved")), eco, out, cap);
 }
 
 enum { REF_MAX = 3 * 4096 + 64 };
@@ -238,9 +240,10 @@ static struct comp *comp_new(struct sbom *sb, const json_t *name, json_t *eco, i
 /* Fold one dependency into the components; *key is its component's key in comps. */
 static bool add_dep(struct sbom *sb, const json_t *dep, json_t *path, json_t *eco, const char **key, prc_err *err)
 {
-        char ref[REF_MAX];
+        char buf[REF_MAX];
         const json_t *name = json_object_get(dep, "name"), *ver = json_object_get(dep, "resolved");
         const json_t *integ = json_object_get(dep, "integrity");
+        const char *ref;
         struct comp *c;
         json_t *ix;
         void *it;
@@ -250,7 +253,10 @@ static bool add_dep(struct sbom *sb, const json_t *dep, json_t *path, json_t *ec
                 name = NULL;
         if (!json_is_string(ver))
                 ver = NULL;
-        if (!dep_ref(dep, json_string_value(eco), ref, sizeof(ref)))
+        /* name and version as looked up above, not again */
+        ref = ref_of(json_string_value(json_object_get(dep, "purl")), json_string_value(name), json_string_value(ver),
+                     json_string_value(eco), buf, sizeof(buf));
+        if (ref == NULL)
                 return prc_err_set(err, PRC_E_INTERNAL, "%s: a component reference above %d bytes",
                                    json_string_value(path), REF_MAX);
         it = json_object_iter_at(sb->comps, ref);
@@ -306,7 +312,9 @@ static const char *dep_key(const struct sbom *sb, const json_t *deps, size_t i, 
         const char *k;
 
         if (keys[i] == NULL) {
-                k = dep_ref(json_array_get(deps, i), eco, ref, sizeof(ref)) ? comp_key(sb->comps, ref) : NULL;
+                const char *r = dep_ref(json_array_get(deps, i), eco, ref, sizeof(ref));
+
+                k = r != NULL ? comp_key(sb->comps, r) : NULL;
                 keys[i] = k != NULL ? k : no_comp;
         }
         return keys[i] != no_comp ? keys[i] : NULL;
@@ -753,7 +761,7 @@ static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *er
  * component in its lane once written, to spread the teardown, cost more
  * than it saved: two threads freeing in the one malloc arena contend.)
  */
-enum { WRITE_SLICES = 32, WRITE_WINDOW = 4 };
+enum { WRITE_SLICES = 32, WRITE_WINDOW = 4, SLICE_PER_COMP = 1024 };
 
 struct wslices {
         const struct member *v;
@@ -778,7 +786,13 @@ static void slice_write(void *ctx, unsigned lane, size_t job, void *slot)
         (void)lane;
         prc_buf_init(&sl->b, w->b->max);
         prc_err_init(&sl->err);
-        sl->ok = true;
+        /*
+         * Room for the slice at once (a component is 600 bytes on the corpus):
+         * grown by doubling from nothing, each slice was copied again and
+         * again (a sixth of the write's instructions).  Room never written is
+         * never touched, so it costs no memory.
+         */
+        sl->ok = prc_buf_reserve(&sl->b, (hi - lo) * SLICE_PER_COMP, &sl->err);
         for (size_t i = lo; sl->ok && i < hi; i++)
                 sl->ok = sep(&sl->b, i, &sl->err) && component_write(w->v[i].key, w->v[i].c, &sl->b, &sl->err);
 }
