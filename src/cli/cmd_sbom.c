@@ -588,47 +588,37 @@ static int redge_cmp(const void *a, const void *b)
         return x->to < y->to ? -1 : x->to > y->to;
 }
 
-/* A component key (its storage, as in struct edge) and its rank. */
-struct krank {
-        const char *key;
-        size_t      rank;
-};
-
-static int krank_cmp(const void *a, const void *b)
+/*
+ * The rank of the component whose key (comps' own storage, as in struct
+ * edge) is key: its pair in comps is found from the key's address, its
+ * index in cv is the pair's value, and order maps that to its rank.
+ */
+static size_t rank_of(const size_t *order, const char *key)
 {
-        uintptr_t x = (uintptr_t)((const struct krank *)a)->key, y = (uintptr_t)((const struct krank *)b)->key;
-
-        return x < y ? -1 : x > y;
+        return order[json_integer_value(json_object_iter_value(json_object_key_to_iter(key)))];
 }
 
-/* The rank of key, by its storage's address in kr[0..n) (sorted so); every edge's key is there. */
-static size_t rank_of(const struct krank *kr, size_t n, const char *key)
-{
-        struct krank k = { key, 0 };
-        const struct krank *hit = bsearch(&k, kr, n, sizeof(*kr), krank_cmp);
-
-        return hit != NULL ? hit->rank : SIZE_MAX;
-}
-
-/* The edges in (from, to) order with duplicates (several lockfiles stating one edge) folded; NULL: out of memory. */
+/*
+ * The edges in (from, to) order with duplicates (several lockfiles stating one edge) folded; NULL: out of memory.
+ * Only comps and the ranks are read, never a component (the emptier clears them meanwhile).
+ */
 static struct redge *sorted_edges(const struct sbom *sb, const struct member *v, size_t n, size_t *m)
 {
-        struct krank *kr = calloc(n + 1, sizeof(*kr));
+        size_t *order = calloc(sb->ncomps + 1, sizeof(*order));
         struct redge *re = calloc(sb->nedges + 1, sizeof(*re));
         size_t k = 0;
 
-        if (kr == NULL || re == NULL) {
-                free(kr);
+        if (order == NULL || re == NULL) {
+                free(order);
                 free(re);
                 return NULL;
         }
         for (size_t i = 0; i < n; i++)
-                kr[i] = (struct krank){ v[i].key, i };
-        qsort(kr, n, sizeof(*kr), krank_cmp);
+                order[v[i].c - sb->cv] = i;
         for (size_t i = 0; i < sb->nedges; i++)
-                re[i] = (struct redge){ rank_of(kr, n, sb->edges[i].from), rank_of(kr, n, sb->edges[i].to),
+                re[i] = (struct redge){ rank_of(order, sb->edges[i].from), rank_of(order, sb->edges[i].to),
                                         &sb->edges[i] };
-        free(kr);
+        free(order);
         if (sb->nedges > 0)
                 qsort(re, sb->nedges, sizeof(*re), redge_cmp);
         for (size_t i = 0; i < sb->nedges; i++)
