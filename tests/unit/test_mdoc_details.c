@@ -103,6 +103,19 @@ static void run_cases(const struct bent *cases, size_t n)
         }
 }
 
+/*
+ * No shape names a key twice, with or without a variant's keys: the check
+ * takes "as many fields found as the object has members" for "no unknown
+ * member", which a repeated key would make wrong.
+ */
+static void test_mdoc_details__no_shape_repeats_a_key(void)
+{
+        char what[160];
+
+        if (prc_mdoc_details_repeats_a_key(what, sizeof(what)))
+                t_fail(__FILE__, __LINE__, "a key repeated in %s", what);
+}
+
 static void test_mdoc_details__every_extractor_format_has_a_shape(void)
 {
         for (size_t i = 0; i < prc_extractor_count; i++)
@@ -233,6 +246,7 @@ static void test_mdoc_details__workflow_bent(void)
 {
         static const struct bent cases[] = {
                 { WF, "/details/surprise", "1", "/details" },
+                { WF, "/details/triggers/0/surprise", "1", "/details/triggers/0" },     /* a nested object's */
                 { WF, "/details/jobs", NULL, "/details/jobs" },
                 { WF, "/details/jobs", "{}", "/details/jobs" },
                 { WF, "/details/triggers/0/event", "7", "/details/triggers/0/event" },
@@ -281,6 +295,7 @@ static void test_mdoc_details__dockerfile_bent(void)
 {
         static const struct bent cases[] = {
                 { DF, "/details/stages", "[]", "/details/stages" },
+                { DF, "/details/stages/0/instructions/0/surprise", "1", "/details/stages/0/instructions/0" },
                 { DF, "/details/final_stage", "0", "/details/final_stage" },
                 { DF, "/details/stages/0/index", "1", "/details/stages/0" },
                 { DF, "/details/stages/0/from_stage", "0", "/details/stages/0" },       /* itself: a loop */
@@ -372,6 +387,7 @@ static void test_mdoc_details__schema_holds_the_tables(void)
 static const prc_test tests[] = {
         T(test_mdoc_details__schema_holds_the_tables),
         T(test_mdoc_details__every_extractor_format_has_a_shape),
+        T(test_mdoc_details__no_shape_repeats_a_key),
         T(test_mdoc_details__fixtures_of_every_family_pass),
         T(test_mdoc_details__corpus_output_passes),
         T(test_mdoc_details__workflow_bent),

@@ -173,11 +173,13 @@ static const var *variant(dcx *c, const json_t *o, const shp *s)
         return NULL;
 }
 
+enum { OBJ_FIELDS_MAX = 48 };  /* fields (with a variant's) looked up once; more: looked up as checked */
+
 static bool check_obj(dcx *c, const json_t *o, const shp *s)
 {
         const fld *extra = NULL, *f;
-        const char *k;
-        const json_t *m;
+        const json_t *m, *got[OBJ_FIELDS_MAX];
+        size_t nf = 0, found = 0;
         seg here = { .up = c->top };
 
         if (!json_is_object(o))
@@ -188,16 +190,30 @@ static bool check_obj(dcx *c, const json_t *o, const shp *s)
                         return false;
                 extra = v->f;
         }
-        /* The iterator itself, not json_object_foreach: that macro turns the key back into an iterator twice. */
-        for (void *it = json_object_iter((json_t *)o); it != NULL; it = json_object_iter_next((json_t *)o, it)) {
-                k = json_object_iter_key(it);
-                if (find_fld(s->f, k) == NULL && find_fld(extra, k) == NULL)
-                        return bad(c, "unknown key \"%.64s\"", k);
+        /*
+         * Each field looked up once: when as many are there as the object
+         * has members, no member is unknown (a shape's keys, with any
+         * variant's, are distinct: a test walks every shape), so the
+         * members need not be matched against the fields one by one.
+         */
+        for (unsigned pass = 0; pass < 2; pass++)
+                for (f = pass == 0 ? s->f : extra; f != NULL && f->key != NULL && nf < OBJ_FIELDS_MAX; f++, nf++) {
+                        got[nf] = json_object_get(o, f->key);
+                        found += got[nf] != NULL;
+                }
+        if (found != json_object_size(o) || nf == OBJ_FIELDS_MAX) {
+                /* The iterator itself, not json_object_foreach: that macro turns the key back into an iterator twice. */
+                for (void *it = json_object_iter((json_t *)o); it != NULL; it = json_object_iter_next((json_t *)o, it)) {
+                        const char *k = json_object_iter_key(it);
+                        if (find_fld(s->f, k) == NULL && find_fld(extra, k) == NULL)
+                                return bad(c, "unknown key \"%.64s\"", k);
+                }
         }
         c->top = &here;
+        nf = 0;
         for (unsigned pass = 0; pass < 2; pass++) {
-                for (f = pass == 0 ? s->f : extra; f != NULL && f->key != NULL; f++) {
-                        m = json_object_get(o, f->key);
+                for (f = pass == 0 ? s->f : extra; f != NULL && f->key != NULL; f++, nf++) {
+                        m = nf < OBJ_FIELDS_MAX ? got[nf] : json_object_get(o, f->key);
                         here.key = f->key;
                         if (m == NULL && !(f->fl & F_OPT))
                                 return bad(c, "missing");
@@ -886,6 +902,76 @@ bool prc_mdoc_details_check(const json_t *md, prc_err *err)
         return check(&c, json_object_get(md, "details"), &root, 0) &&
                (f->post == NULL || f->post(&c, json_object_get(md, "details")));
 }
+
+#if defined(PRC_TESTING) && PRC_TESTING
+/* A key of a twice, or one of a and one of b (a and b: key lists, b may be NULL). */
+static const char *repeated(const fld *a, const fld *b)
+{
+        for (const fld *x = a; x->key != NULL; x++) {
+                for (const fld *y = x + 1; y->key != NULL; y++)
+                        if (strcmp(x->key, y->key) == 0)
+                                return x->key;
+                if (find_fld(b, x->key) != NULL)
+                        return x->key;
+        }
+        return NULL;
+}
+
+/* s and every shape under it, each once (seen holds those met; a shape may hold itself). */
+static bool shape_repeats(const shp *s, const shp **seen, size_t *nseen, size_t cap, char *out, size_t outcap)
+{
+        const char *k;
+
+        for (size_t i = 0; i < *nseen; i++)
+                if (seen[i] == s)
+                        return false;
+        if (*nseen < cap)
+                seen[(*nseen)++] = s;
+        switch (s->k) {
+        case K_OBJ:
+                if ((k = repeated(s->f, NULL)) != NULL)
+                        goto found;
+                for (const var *v = s->v; v != NULL && v->values != NULL; v++)
+                        if ((k = repeated(v->f, NULL)) != NULL || (k = repeated(s->f, v->f)) != NULL)
+                                goto found;
+                for (const fld *f = s->f; f->key != NULL; f++)
+                        if (shape_repeats(f->s, seen, nseen, cap, out, outcap))
+                                return true;
+                for (const var *v = s->v; v != NULL && v->values != NULL; v++)
+                        for (const fld *f = v->f; f->key != NULL; f++)
+                                if (shape_repeats(f->s, seen, nseen, cap, out, outcap))
+                                        return true;
+                return false;
+        case K_ARR:
+        case K_MAP:
+                return shape_repeats(s->item, seen, nseen, cap, out, outcap);
+        case K_ONEOF:
+                for (const shp *const *a = s->alt; *a != NULL; a++)
+                        if (shape_repeats(*a, seen, nseen, cap, out, outcap))
+                                return true;
+                return false;
+        default:
+                return false;
+        }
+found:
+        snprintf(out, outcap, "%s: \"%s\"", s->name != NULL ? s->name : "an inline object", k);
+        return true;
+}
+
+bool prc_mdoc_details_repeats_a_key(char *out, size_t cap)
+{
+        static const shp *seen[1024];
+
+        for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+                shp root = { .k = K_OBJ, .f = fmts[i].f, .name = fmts[i].format };
+                size_t nseen = 0;       /* root is at one address for every format: start afresh */
+
+                if (shape_repeats(&root, seen, &nseen, PRC_ARRAY_LEN(seen), out, cap))
+                        return true;
+        }
+        return false;
+}
+#endif
 
 /* ---- the same tables as JSON Schema (schemas/manifest-doc.schema.json keeps this; a test compares) ---- */
 

@@ -43,4 +43,14 @@ bool prc_mdoc_details_known(const char *format);
  */
 json_t *prc_mdoc_details_schema(void);
 
+#if defined(PRC_TESTING) && PRC_TESTING
+/*
+ * Does a shape of the tables name one key twice (in its fields, or in its
+ * fields with one variant's)?  The checker counts on it not (a member
+ * count that equals the fields found means no unknown member).  True with
+ * the first such key in out.
+ */
+bool prc_mdoc_details_repeats_a_key(char *out, size_t cap);
+#endif
+
 #endif
