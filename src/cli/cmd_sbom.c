@@ -570,23 +570,13 @@ static const char **sorted_unique(const json_t *a, const char **small, size_t *n
 }
 
 /*
- * An edge by its components' places in the sorted component list: the
- * keys are unique, so (from, to) in these ranks is (from, to) by strcmp,
- * and 24,000 edges sort on integers, not strings.
+ * An edge by its components' places in the sorted component list, from in
+ * the high half, to in the low: the keys are unique, so (from, to) in these
+ * ranks is (from, to) by strcmp, and 24,000 edges sort on integers, not
+ * strings.
  */
-struct redge {
-        size_t from, to;
-        const struct edge *e;
-};
-
-static int redge_cmp(const void *a, const void *b)
-{
-        const struct redge *x = a, *y = b;
-
-        if (x->from != y->from)
-                return x->from < y->from ? -1 : 1;
-        return x->to < y->to ? -1 : x->to > y->to;
-}
+#define EDGE_FROM(e) ((size_t)((e) >> 32))
+#define EDGE_TO(e) ((size_t)((e) & 0xffffffffu))
 
 /*
  * The rank of the component whose key (comps' own storage, as in struct
@@ -598,31 +588,49 @@ static size_t rank_of(const size_t *order, const char *key)
         return order[json_integer_value(json_object_iter_value(json_object_key_to_iter(key)))];
 }
 
-/*
- * The edges in (from, to) order with duplicates (several lockfiles stating one edge) folded; NULL: out of memory.
- * Only comps and the ranks are read, never a component (the emptier clears them meanwhile).
- */
-static struct redge *sorted_edges(const struct sbom *sb, const struct member *v, size_t n, size_t *m)
+/* in[0..e) into out, stably ordered by the rank at shift (ranks below n; count has n + 1 places). */
+static void count_sort(const uint64_t *in, uint64_t *out, size_t e, size_t *count, size_t n, unsigned shift)
 {
-        size_t *order = calloc(sb->ncomps + 1, sizeof(*order));
-        struct redge *re = calloc(sb->nedges + 1, sizeof(*re));
+        memset(count, 0, (n + 1) * sizeof(*count));
+        for (size_t i = 0; i < e; i++)
+                count[((in[i] >> shift) & 0xffffffffu) + 1]++;
+        for (size_t r = 1; r <= n; r++)
+                count[r] += count[r - 1];
+        for (size_t i = 0; i < e; i++)
+                out[count[(in[i] >> shift) & 0xffffffffu]++] = in[i];
+}
+
+/*
+ * The edges in (from, to) order with duplicates (several lockfiles stating
+ * one edge) folded: by to and then, stably, by from, two counting sorts
+ * over the ranks (no comparison sort).  NULL: out of memory.  Only comps and
+ * the ranks are read, never a component (the emptier clears them meanwhile).
+ */
+static uint64_t *sorted_edges(const struct sbom *sb, const struct member *v, size_t n, size_t *m)
+{
+        size_t *order = calloc(sb->ncomps + 1, sizeof(*order)), *count = calloc(n + 1, sizeof(*count));
+        uint64_t *re = calloc(sb->nedges + 1, sizeof(*re)), *tmp = calloc(sb->nedges + 1, sizeof(*tmp));
         size_t k = 0;
 
-        if (order == NULL || re == NULL) {
+        /* A rank takes 32 bits: more components than that do not fit in memory anyway. */
+        if (order == NULL || count == NULL || re == NULL || tmp == NULL || n > 0xffffffffu) {
                 free(order);
+                free(count);
                 free(re);
+                free(tmp);
                 return NULL;
         }
         for (size_t i = 0; i < n; i++)
                 order[v[i].c - sb->cv] = i;
         for (size_t i = 0; i < sb->nedges; i++)
-                re[i] = (struct redge){ rank_of(order, sb->edges[i].from), rank_of(order, sb->edges[i].to),
-                                        &sb->edges[i] };
+                re[i] = (uint64_t)rank_of(order, sb->edges[i].from) << 32 | rank_of(order, sb->edges[i].to);
+        count_sort(re, tmp, sb->nedges, count, n, 0);
+        count_sort(tmp, re, sb->nedges, count, n, 32);
         free(order);
-        if (sb->nedges > 0)
-                qsort(re, sb->nedges, sizeof(*re), redge_cmp);
+        free(count);
+        free(tmp);
         for (size_t i = 0; i < sb->nedges; i++)
-                if (k == 0 || redge_cmp(&re[k - 1], &re[i]) != 0)
+                if (k == 0 || re[k - 1] != re[i])
                         re[k++] = re[i];
         *m = k;
         return re;
@@ -736,14 +744,15 @@ enum { SINK_CHUNK = 1 << 20 };
 struct sink;
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
 
-/* One "dependencies" entry, {"dependsOn":[...],"ref":FROM}: from and the targets e[0..n) (sorted, unique). */
-static bool write_edges(const struct redge *e, size_t n, prc_buf *b, prc_err *err)
+/* One "dependencies" entry, {"dependsOn":[...],"ref":FROM}: from and the targets e[0..n) (sorted, unique) of v. */
+static bool write_edges(const uint64_t *e, size_t n, const struct member *v, prc_buf *b, prc_err *err)
 {
         bool ok = PUT_LIT(b, "{\"dependsOn\":[", err);
 
         for (size_t k = 0; ok && k < n; k++)
-                ok = sep(b, k, err) && put_str(b, e[k].e->to, err);
-        return ok && PUT_LIT(b, "],\"ref\":", err) && put_str(b, e[0].e->from, err) && prc_buf_putc(b, '}', err);
+                ok = sep(b, k, err) && put_str(b, v[EDGE_TO(e[k])].key, err);
+        return ok && PUT_LIT(b, "],\"ref\":", err) && put_str(b, v[EDGE_FROM(e[0])].key, err) &&
+               prc_buf_putc(b, '}', err);
 }
 
 /*
@@ -837,7 +846,7 @@ static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
 static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err)
 {
         struct member *v = NULL;
-        struct redge *re = NULL;
+        uint64_t *re = NULL;
         json_t *meta = NULL;
         struct wslices w = { .b = b, .o = o };
         prc_lanes_spec sp = { .nlanes = 2, .window = WRITE_WINDOW, .slot_size = sizeof(struct wslice),
@@ -864,9 +873,9 @@ static bool sbom_write(struct sbom *sb, prc_buf *b, struct sink *o, prc_err *err
         if (!PUT_LIT(b, "],\"dependencies\":[", err))
                 goto out;
         for (i = 0; i < m; i = n) {
-                for (n = i + 1; n < m && re[n].from == re[i].from; n++)
+                for (n = i + 1; n < m && EDGE_FROM(re[n]) == EDGE_FROM(re[i]); n++)
                         ;
-                if (!sep(b, rows++, err) || !write_edges(re + i, n - i, b, err) ||
+                if (!sep(b, rows++, err) || !write_edges(re + i, n - i, sb->members, b, err) ||
                     !sink_flush(o, b, SINK_CHUNK, err))
                         goto out;
         }
