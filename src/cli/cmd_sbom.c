@@ -184,8 +184,15 @@ static bool list_add(json_t **a, json_t *s, prc_err *err)
 /* text appended to the list *a; ascii: text is known to be ASCII (no UTF-8 check: the hashes, 12,000 of them). */
 static bool list_add_new(json_t **a, const char *text, bool ascii, prc_err *err)
 {
-        json_t *s = ascii ? json_stringn_nocheck(text, strlen(text)) : json_string(text);
-        bool ok = s != NULL ? list_add(a, s, err) : prc_err_oom(err, "the SBOM");
+        size_t n = json_array_size(*a);
+        json_t *s;
+        bool ok;
+
+        /* The same hash as the last one (a package in several lockfiles): the write keeps each once anyway. */
+        if (n > 0 && strcmp(json_string_value(json_array_get(*a, n - 1)), text) == 0)
+                return true;
+        s = ascii ? json_stringn_nocheck(text, strlen(text)) : json_string(text);
+        ok = s != NULL ? list_add(a, s, err) : prc_err_oom(err, "the SBOM");
 
         json_decref(s);
         return ok;
