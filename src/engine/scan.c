@@ -514,14 +514,17 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
 }
 
 /*
- * What the trips may hold at once (lanes.h): 2 trips a lane whatever they
- * hold, then up to TRIP_WINDOW trips (a slot is about 1.5 KiB) while those
- * others hold at most TRIP_BUDGET bytes of files, whose ManifestDocs wait
- * for trip_done (a document's tree is several times its file; the worker's
- * reply cap bounds any one).  Measured on the manifests corpus
- * (docs/extraction/peers.md): peak RSS grows with the budget.
+ * What the trips may hold at once (lanes.h): one a lane and the one
+ * trip_done takes whatever they hold, then up to TRIP_WINDOW trips (a slot
+ * is about 1.5 KiB) while those others hold at most TRIP_BUDGET bytes of
+ * files, whose ManifestDocs wait for trip_done (a document's tree is
+ * several times its file; the worker's reply cap bounds any one).  A
+ * lane's read buffer above TRIP_BUF_KEEP (a big lockfile's) is freed once
+ * its trip is run, not kept for the files after it.  Measured on the
+ * manifests corpus (docs/extraction/peers.md): peak RSS grows with the
+ * budget and with the trips held at any size.
  */
-enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10 };
+enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10, TRIP_BUF_KEEP = 512 << 10 };
 
 /* One manifest's trip through the worker: what the scan records of it, in file order. */
 struct trip {
@@ -553,19 +556,16 @@ static bool trip_one_call(const struct scan *s, const prc_tfile *f, const char *
 }
 
 /*
- * Read, parse and extract one manifest (prc_lane_work_fn).  Runs in a lane:
- * it reads the scan and the inventory and touches no scan state, so two
- * lanes may run at once, each with its own worker.
+ * Read, parse and extract one manifest into t, with b for its bytes.  Runs
+ * in a lane: it reads the scan and the inventory and touches no scan
+ * state, so two lanes may run at once, each with its own worker.
  */
-static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
+static void trip_run_in(const struct trips *tr, unsigned lane, size_t job, prc_buf *b, struct trip *t)
 {
-        struct trips *tr = ctx;
         const struct scan *s = tr->s;
         const prc_tfile *f = &s->files[tr->idx[job]];
         const char *fmt = prc_manifest_format_for(f->path);
         bool shell = fmt != NULL && strcmp(fmt, "shell") == 0;
-        prc_buf *b = &tr->b[lane];
-        struct trip *t = slot;
 
         if (f->symlink || f->oversized)
                 return;         /* a gap without a trip (trip_done) */
@@ -591,6 +591,16 @@ static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
         t->extract = prc_extractor_for_path(f->path) != NULL;
         if (t->extract)
                 extract_call(s, tr->ctx[lane], NULL, f->path, b, &t->x);
+}
+
+/* One manifest's trip (prc_lane_work_fn), in lane's buffer: freed after a big file. */
+static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        struct trips *tr = ctx;
+
+        trip_run_in(tr, lane, job, &tr->b[lane], slot);
+        if (tr->b[lane].cap > TRIP_BUF_KEEP)
+                prc_buf_clear(&tr->b[lane]);
 }
 
 /* What a trip holds until trip_done takes it (prc_lane_cost_fn): its file's bytes, read and extracted. */
@@ -781,7 +791,7 @@ static bool content_analysis(struct scan *s, prc_err *err)
          */
         sp.window = sp.nlanes > 1 ? TRIP_WINDOW : 1;
         sp.cost = trip_cost;
-        sp.near = 2 * (size_t)sp.nlanes;        /* 2 a lane whatever the files */
+        sp.near = (size_t)sp.nlanes + 1;
         sp.budget = TRIP_BUDGET;
         s->xorder = n;          /* the includes' documents come after every manifest's */
         ok = prc_lanes_run(&sp, n, err);
