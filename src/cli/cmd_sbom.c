@@ -463,10 +463,10 @@ static bool hold(struct sbom *sb, const json_t *md, size_t order, prc_err *err)
 }
 
 /*
- * A go.sum's place: its own when a go.mod before it (in inventory order)
- * stands in its directory, so that in order it is folded as it comes;
- * else it is one held to the end, after every document (gomod: the go.mod's
- * order, or -1 when the directory has none).
+ * A go.sum's place, its directory's go.mod at order gomod: its own when
+ * that go.mod comes before it in inventory order (in order it is then
+ * folded as it comes), else after every document (in order it was held to
+ * the end).
  */
 static size_t gosum_place(json_int_t gomod, size_t order)
 {

@@ -526,7 +526,7 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
  */
 enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10, TRIP_BUF_KEEP = 512 << 10 };
 
-/* One manifest's trip through the worker: what the scan records of it, in file order. */
+/* One manifest's trip through the worker: what the scan records of it. */
 struct trip {
         bool           refused; /* the read or the parse failed: pe says why */
         prc_err        pe;
