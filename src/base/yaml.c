@@ -1196,7 +1196,20 @@ static size_t fold_breaks(const uint8_t *p, size_t *i, size_t end, char *d)
         return breaks - 1;
 }
 
+static bool fold_decode(const uint8_t *p, size_t i, size_t end, bool quotes, char *d, size_t *outn);
+
 bool prc_yaml_squote_decode(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+{
+        return fold_decode(p, i, end, true, d, outn);
+}
+
+/* A plain scalar folds the same way, with no quotes (7.3.3); its marks hold no white space at either end. */
+bool prc_yaml_plain_decode(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+{
+        return fold_decode(p, i, end, false, d, outn);
+}
+
+static bool fold_decode(const uint8_t *p, size_t i, size_t end, bool quotes, char *d, size_t *outn)
 {
         size_t o = 0;
 
@@ -1210,7 +1223,7 @@ bool prc_yaml_squote_decode(const uint8_t *p, size_t i, size_t end, char *d, siz
                         while (ce > i && is_white(p[ce - 1]))
                                 ce--;
                 for (; i < ce; i++) {
-                        if (p[i] == '\'' && (++i == ce || p[i] != '\''))
+                        if (quotes && p[i] == '\'' && (++i == ce || p[i] != '\''))
                                 return false;   /* a lone quote would have closed the scalar */
                         d[o++] = (char)p[i];
                 }
@@ -1580,6 +1593,42 @@ static bool block_lines(const uint8_t *p, size_t i, size_t end, bool eof, size_t
         return true;
 }
 
+/* A plain scalar's value: its input bytes, with no copy, unless it runs over lines and folds. */
+static bool plain_decode(composer *c, struct fy_token *tok, const char **out, size_t *outn)
+{
+        const struct fy_mark *sm, *em;
+        size_t start, end;
+
+        if (tok == NULL) {      /* an empty node (`k:`, `- `, a lone property) has no token */
+                *out = "";
+                *outn = 0;
+                return true;
+        }
+        sm = fy_token_start_mark(tok);
+        em = fy_token_end_mark(tok);
+        if (sm == NULL || em == NULL)
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a plain scalar no place");
+        start = sm->input_pos;
+        end = em->input_pos;
+        if (start > end || end > c->in_len)
+                return fail(c, PRC_E_INTERNAL, "libfyaml placed a plain scalar outside the input");
+        if (memchr(c->in + start, '\n', end - start) == NULL && memchr(c->in + start, '\r', end - start) == NULL) {
+                *out = (const char *)c->in + start;
+                *outn = end - start;
+                return true;
+        }
+        if (end - start > c->sq_cap) {
+                char *nb = realloc(c->sq, end - start);
+                if (nb == NULL)
+                        return oom(c, "a scalar");
+                c->sq = nb;
+                c->sq_cap = end - start;
+        }
+        (void)prc_yaml_plain_decode(c->in, start, end, c->sq, outn);
+        *out = c->sq;
+        return true;
+}
+
 static size_t token_end(struct fy_token *t)
 {
         const struct fy_mark *m = t != NULL ? fy_token_end_mark(t) : NULL;
@@ -1652,8 +1701,11 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
         } else if (style == FYSS_LITERAL || style == FYSS_FOLDED) {
                 if (!block_decode(c, sd, &s, &n))
                         return false;
+        } else if (style == FYSS_PLAIN) {
+                if (!plain_decode(c, sd->value, &s, &n))
+                        return false;
         } else {
-                s = fy_token_get_text(sd->value, &n);
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a scalar of no known style");
         }
         if (s == NULL)
                 return oom(c, "a scalar");

@@ -68,6 +68,8 @@ bool prc_yaml_squote_decode(const uint8_t *p, size_t start, size_t end, char *d,
  * the loader then refuses.
  */
 bool prc_yaml_dquote_decode(const uint8_t *p, size_t start, size_t end, char *d, size_t *outn);
+/* The same for a plain scalar p[start..end) (7.3.3: it folds as a single-quoted one): at most end - start bytes. */
+bool prc_yaml_plain_decode(const uint8_t *p, size_t start, size_t end, char *d, size_t *outn);
 
 /*
  * An observer of the composer (the content worker's streaming reply,

@@ -897,12 +897,12 @@ static void test_yaml__merge_fanout_resolves_to_its_distinct_keys(void)
 }
 
 /*
- * Differential: on every single- and double-quoted scalar of the YAML the
+ * Differential: on every plain, single- and double-quoted scalar of the YAML the
  * shared corpora hold (yaml-test-suite inputs, workflows, lockfiles,
  * attacks), prc's decoders give what libfyaml gives, where libfyaml is right.  The corpora hold none
  * of the patterns libfyaml gets wrong, so every scalar must agree.
  */
-static size_t sq_files, sq_scalars, dq_scalars;
+static size_t sq_files, sq_scalars, dq_scalars, pl_scalars;
 static char sq_bad[600];
 
 static bool yaml_like(const char *path, const char *bytes, size_t n)
@@ -947,7 +947,18 @@ static void sq_diff_file(const char *path, const char *bytes, size_t n)
         sq_files++;
         while ((ev = fy_parser_parse(fyp)) != NULL) {
                 enum fy_scalar_style st = ev->type == FYET_SCALAR ? fy_token_scalar_style(ev->scalar.value) : FYSS_ANY;
-                if (st == FYSS_SINGLE_QUOTED || st == FYSS_DOUBLE_QUOTED) {
+                if (st == FYSS_PLAIN && ev->scalar.value != NULL) {
+                        struct fy_token *t = ev->scalar.value;
+                        size_t ln, dn, s = fy_token_start_mark(t)->input_pos, e = fy_token_end_mark(t)->input_pos;
+                        const char *lt = fy_token_get_text(t, &ln);
+                        bool ok = lt != NULL && s <= e && e <= n &&
+                                  prc_yaml_plain_decode((const uint8_t *)bytes, s, e, d, &dn) && dn == ln &&
+                                  memcmp(d, lt, ln) == 0;
+                        pl_scalars++;
+                        if (!ok && sq_bad[0] == '\0')
+                                snprintf(sq_bad, sizeof(sq_bad), "%s: offset %zu: libfyaml '%.*s', prc '%.*s'", path,
+                                         s, (int)(ln > 80 ? 80 : ln), lt ? lt : "", (int)(dn > 80 ? 80 : dn), d);
+                } else if (st == FYSS_SINGLE_QUOTED || st == FYSS_DOUBLE_QUOTED) {
                         struct fy_token *t = ev->scalar.value;
                         size_t ln, dn, s = fy_token_start_mark(t)->input_pos, e = fy_token_end_mark(t)->input_pos;
                         const char *lt = fy_token_get_text(t, &ln);
@@ -992,14 +1003,14 @@ static void test_yaml__quoted_decoding_matches_libfyaml_on_the_corpora(void)
 
         (void)attacks_dir();    /* fails when the corpora are absent */
         snprintf(dir, sizeof(dir), "%s", t_corpora());
-        sq_files = sq_scalars = dq_scalars = 0;
+        sq_files = sq_scalars = dq_scalars = pl_scalars = 0;
         sq_bad[0] = '\0';
         T_ASSERT(nftw(dir, sq_visit, 32, FTW_PHYS) == 0);
         if (sq_bad[0] != '\0')
                 t_fail(__FILE__, __LINE__, "%s", sq_bad);
-        fprintf(stderr, "    %zu YAML files: %zu single-quoted and %zu double-quoted scalars agree\n", sq_files,
-                sq_scalars, dq_scalars);
-        T_ASSERT(sq_files > 500 && sq_scalars > 1000 && dq_scalars > 1000);
+        fprintf(stderr, "    %zu YAML files: %zu single-quoted, %zu double-quoted and %zu plain scalars agree\n",
+                sq_files, sq_scalars, dq_scalars, pl_scalars);
+        T_ASSERT(sq_files > 500 && sq_scalars > 1000 && dq_scalars > 1000 && pl_scalars > 1000);
 }
 
 /*
