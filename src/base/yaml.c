@@ -1462,9 +1462,10 @@ static bool block_header(const uint8_t *p, size_t lb, size_t start, bhead *h)
                         he--;
         }
         hs = line_start(p, he);
-        i = lb > hs ? lb : hs;
-        while (i < he && p[i] != '|' && p[i] != '>')
-                i++;
+        /* only indicators and white space lie between what came before and the header (a quoted key's end is its quote) */
+        for (i = lb > hs ? lb : hs; i < he && p[i] != '|' && p[i] != '>'; i++)
+                if (!is_white(p[i]) && strchr(":-?'\"", p[i]) == NULL)
+                        return false;
         if (i == he)
                 return false;
         h->folded = p[i++] == '>';
@@ -1783,6 +1784,15 @@ static bool on_alias(composer *c, struct fy_token *tok)
         return deliver(c, json_incref(a->v), a->nodes);
 }
 
+/* last_end past every token seen so far (NULL: an empty node, which has no place). */
+static void seen(composer *c, struct fy_token *t)
+{
+        size_t e = token_end(t);
+
+        if (e > c->last_end)
+                c->last_end = e;
+}
+
 static bool on_event(composer *c, struct fy_event *ev)
 {
         const struct fy_mark *m = fy_event_start_mark(ev);
@@ -1796,18 +1806,25 @@ static bool on_event(composer *c, struct fy_event *ev)
                         return fail(c, PRC_E_YAML_MULTIPLE_DOCUMENTS, "a second document in the stream");
                 return true;
         case FYET_MAPPING_START:
+                seen(c, ev->mapping_start.anchor);
+                seen(c, ev->mapping_start.tag);
                 return on_start(c, true, ev->mapping_start.anchor, ev->mapping_start.tag);
         case FYET_SEQUENCE_START:
+                seen(c, ev->sequence_start.anchor);
+                seen(c, ev->sequence_start.tag);
                 return on_start(c, false, ev->sequence_start.anchor, ev->sequence_start.tag);
         case FYET_MAPPING_END:
         case FYET_SEQUENCE_END:
+                seen(c, ev->type == FYET_MAPPING_END ? ev->mapping_end.mapping_end : ev->sequence_end.sequence_end);
                 return on_end(c);
         case FYET_SCALAR:
                 ok = on_scalar(c, &ev->scalar);
-                c->last_end = token_end(ev->scalar.value);      /* a block header comes after it */
+                seen(c, ev->scalar.value);      /* a block header comes after all of these */
+                seen(c, ev->scalar.anchor);
+                seen(c, ev->scalar.tag);
                 return ok;
         case FYET_ALIAS:
-                c->last_end = token_end(ev->alias.anchor);
+                seen(c, ev->alias.anchor);
                 return on_alias(c, ev->alias.anchor);
         default:
                 return true;
