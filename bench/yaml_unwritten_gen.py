@@ -4,7 +4,8 @@ into DIR (g00000.yaml ...) for bench/yaml_unwritten.sh.  Double- and
 single-quoted scalars (escapes, escaped and folded line breaks, white space at
 line ends, CR LF), block scalars (every header: | > with 1-3 and - +, white-space-only
 lines longer and shorter than the indentation, tabs, content at and left of the
-parent's indentation) and plain multi-line scalars, in every block context."""
+parent's indentation) and plain multi-line scalars, in every block context, some
+ending the input without a final line break."""
 import os
 import random
 import sys
@@ -110,6 +111,8 @@ def main():
         text = doc()
         if random.random() < 0.15:
             text = '%YAML 1.1\n---\n' + text
+        if random.random() < 0.15:     # the end of the input right after the scalar
+            text = text.rstrip('\n') + random.choice(['', ' ', '  ', '   ', '\n  '])
         with open(os.path.join(d, 'g%05d.yaml' % i), 'w', encoding='utf-8', newline='') as f:
             f.write(text)
 

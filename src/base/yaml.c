@@ -1479,7 +1479,7 @@ static bool block_header(const uint8_t *p, size_t lb, size_t start, bhead *h)
                 else
                         break;
         }
-        return i == he || is_white(p[i]);
+        return i == he || is_white(p[i]) || p[i] == '#';     /* libfyaml takes `|#` as a header and a comment */
 }
 
 typedef struct bline {
@@ -1542,8 +1542,10 @@ static bool block_misread(composer *c, size_t at, int parent)
  * follows its ind spaces.  In a folded scalar two text lines (not starting
  * with white space) with nothing between fold to a space and with k empty
  * lines between to k newlines; every other break is kept.  Chomping decides
- * the final break and the trailing empty lines.  The end of the input
- * counts as a line break (yaml-test-suite L24T, JEF9); elsewhere the scalar
+ * the final break and the trailing empty lines.  The end of the input ends
+ * a line (yaml-test-suite L24T, JEF9) and, like libfyaml, clip adds a
+ * newline there but keep does not, and an empty line there counts only as
+ * the scalar's first; elsewhere the scalar
  * ends after its last break (libfyaml's end mark can hold the next line's
  * indentation).  False if a line is indented
  * less than ind and is not empty (libfyaml would have ended the scalar).
@@ -1553,10 +1555,14 @@ static bool block_lines(const uint8_t *p, size_t i, size_t end, bool eof, size_t
 {
         size_t o = 0, empty = 0;
         int prev = 0;           /* the last content line: 0 none, 1 text, 2 starting with white space */
+        bool last_brk = false;  /* the last content line ends in a line break */
+        const size_t first = i;
         bline l;
 
         while (i < end) {
                 int kind;
+
+                size_t ls = i;
 
                 i = next_line(p, i, end, &l);
                 if (!l.brk && !eof) {
@@ -1564,6 +1570,9 @@ static bool block_lines(const uint8_t *p, size_t i, size_t end, bool eof, size_t
                                 return false;
                         break;  /* the next node's indentation, after the last break */
                 }
+                /* libfyaml: an empty last line without a break is a line only when it is the first */
+                if (!l.brk && l.blank && l.spaces <= ind && ls != first)
+                        break;
                 if (l.blank && l.spaces <= ind) {
                         empty++;
                         continue;
@@ -1583,8 +1592,10 @@ static bool block_lines(const uint8_t *p, size_t i, size_t end, bool eof, size_t
                 memcpy(d + o, p + l.s + ind, l.e - l.s - ind);
                 o += l.e - l.s - ind;
                 prev = kind;
+                last_brk = l.brk;
         }
-        if (h->chomp != '-' && prev != 0)
+        /* like libfyaml: at the end of the input clip still ends in a newline, keep keeps only breaks it has */
+        if (prev != 0 && (h->chomp == 0 || (h->chomp == '+' && last_brk)))
                 d[o++] = '\n';
         if (h->chomp == '+') {
                 memset(d + o, '\n', empty);
