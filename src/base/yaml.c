@@ -1462,8 +1462,11 @@ static bool block_header(const uint8_t *p, size_t lb, size_t start, bhead *h)
                         he--;
         }
         hs = line_start(p, he);
+        i = lb > hs ? lb : hs;
+        if (i == 0 && he >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+                i = 3;  /* a byte order mark (only ever at offset 0, check_bytes) */
         /* only indicators and white space lie between what came before and the header (a quoted key's end is its quote) */
-        for (i = lb > hs ? lb : hs; i < he && p[i] != '|' && p[i] != '>'; i++)
+        for (; i < he && p[i] != '|' && p[i] != '>'; i++)
                 if (!is_white(p[i]) && strchr(":-?'\"", p[i]) == NULL)
                         return false;
         if (i == he)
