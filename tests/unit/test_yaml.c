@@ -217,6 +217,87 @@ static void test_yaml__double_quoted_scalars_decode_per_spec(void)
 }
 
 /*
+ * libfyaml 0.7.12 returns unwritten bytes for block scalars with an
+ * indentation indicator and white-space-only lines longer than the
+ * indentation, and a NUL for an empty block scalar at the end of the input
+ * (docs/yaml.md): prc decodes block scalars from the input.
+ */
+static void test_yaml__block_scalars_with_indicators_decode_exactly(void)
+{
+        for (int round = 0; round < 4; round++) {
+                YAML_OK("k: |2\n   \n  \t\n", "{\"k\":\" \\n\\t\\n\"}");
+                YAML_OK("k: |2\n   \n   \n", "{\"k\":\" \\n \\n\"}");
+                YAML_OK("k: |2\n  \n  \t\n", "{\"k\":\"\\n\\t\\n\"}");
+                YAML_OK("- k: >-1\n     \n   \t\n  j: 1\n", "[{\"j\":1,\"k\":\"  \\n\\t\"}]");
+                YAML_OK("k: |\n", "{\"k\":\"\"}");
+                YAML_OK("k: >+\n", "{\"k\":\"\"}");
+        }
+}
+
+/* YAML 1.2 8.1: headers, indentation, folding, chomping; libfyaml's end-of-input rules. */
+static void test_yaml__block_scalars_decode_per_spec(void)
+{
+        YAML_OK("k: >\n  a\n  b\n\n  c\n   d\n  e\n", "{\"k\":\"a b\\nc\\n d\\ne\\n\"}");
+        YAML_OK("k: |-\n  a\n\n", "{\"k\":\"a\"}");
+        YAML_OK("k: |+\n  a\n\n", "{\"k\":\"a\\n\\n\"}");
+        YAML_OK("k: |\n  a\n\n", "{\"k\":\"a\\n\"}");
+        YAML_OK("k: >\n\n  a\n\n\n  b\n", "{\"k\":\"\\na\\n\\nb\\n\"}");
+        YAML_OK("\"a|b\": |2\n   x\n", "{\"a|b\":\" x\\n\"}");
+        YAML_OK("k: &a !!str |2 # c|\n   x\n", "{\"k\":\" x\\n\"}");
+        YAML_OK("- k: |\n   x\n  j: &b |2\n     y\n", "[{\"j\":\" y\\n\",\"k\":\"x\\n\"}]");
+        YAML_OK("? |\n  x\n: >\n  y\n", "{\"x\\n\":\"y\\n\"}");
+        YAML_OK("- - |\n    x\n", "[[\"x\\n\"]]");
+        YAML_OK("|1\n x\n", "\"x\\n\"");
+        YAML_OK("--- >-\n x\n", "\"x\"");
+        YAML_OK("k: |\r\n  a\r\n  b\r\n", "{\"k\":\"a\\nb\\n\"}");
+        /* libfyaml's header forms: a comment with no space before it, a byte order mark before it */
+        YAML_OK("&k: |1+#\n :;   a", "\":;   a\"");
+        YAML_OK("\xef\xbb\xbf- |\n\n\n", "[\"\"]");
+        /* an empty key before the header (its '>' is not the header) */
+        YAML_ERR(" 2]]x1F, 0m1>, .0z1Fx1F, 0m .i-.i1_,: : >\n 1   ", PRC_E_YAML_SYNTAX);
+        /* the end of the input: clip still ends in a newline, keep adds none */
+        YAML_OK("k: |\n  x", "{\"k\":\"x\\n\"}");
+        YAML_OK("k: |+\n  x", "{\"k\":\"x\"}");
+        YAML_OK("k: |\n  x\n   ", "{\"k\":\"x\\n \\n\"}");
+        YAML_OK("k: |+\n  x\n  ", "{\"k\":\"x\\n\"}");
+        YAML_OK("- |+\n   ", "[\"\\n\"]");
+}
+
+/*
+ * libfyaml takes a line at the indentation of the collection holding an
+ * auto-indented block scalar as its content (`a:\n  x: |\n  y: 1` gives x
+ * "y: 1\n"); YAML reads the scalar as empty and the line as the next node.
+ * Refused at that line, not read either way.
+ */
+static void test_yaml__block_scalar_at_its_collections_indentation_is_refused(void)
+{
+        static const struct {
+                const char *src;
+                uint32_t line, col;
+        } bad[] = {
+                { "a:\n  x: |\n  y: 1", 3, 3 },
+                { "a:\n  k: |\n\n  j: 1\n", 4, 3 },
+                { "- k: |+ # c\n  w\n       \tq\n", 2, 3 },
+                { "- k: >\n  w", 2, 3 },
+                { "a:\n  k: |\r\n\r\n  j: 1\r\n", 4, 3 },
+        };
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                prc_err e;
+                json_t *v = load_lim(bad[i].src, &prc_limits_default, 0, &e);
+                T_ASSERT(v == NULL);
+                T_ERR(e, PRC_E_YAML_BLOCK_INDENT);
+                if (e.line != bad[i].line || e.col != bad[i].col)
+                        t_fail(__FILE__, __LINE__, "case %zu: at %u:%u, want %u:%u", i, e.line, e.col, bad[i].line,
+                               bad[i].col);
+        }
+        /* more indented than the collection, or at the top level: content */
+        YAML_OK("a:\n  x: |\n   y: 1\n", "{\"a\":{\"x\":\"y: 1\\n\"}}");
+        YAML_OK("x: |\n y: 1\n", "{\"x\":\"y: 1\\n\"}");
+        YAML_OK("k: |\nj: 1\n", "{\"j\":1,\"k\":\"\"}");
+}
+
+/*
  * libfyaml 0.7.12 corrupts its heap (SIGSEGV in fy_parser_destroy) after a
  * tab between a key's ':' and an indicator inside an explicit key; the
  * pre-scan refuses the pattern, at the tab, before libfyaml sees it.
@@ -1146,6 +1227,9 @@ static const prc_test tests[] = {
         T(test_yaml__single_quoted_scalars_fold_per_spec),
         T(test_yaml__double_quoted_escaped_space_before_a_break_decodes_exactly),
         T(test_yaml__double_quoted_scalars_decode_per_spec),
+        T(test_yaml__block_scalars_with_indicators_decode_exactly),
+        T(test_yaml__block_scalars_decode_per_spec),
+        T(test_yaml__block_scalar_at_its_collections_indentation_is_refused),
         T(test_yaml__explicit_key_tab_is_refused_before_libfyaml),
         T(test_yaml__explicit_key_tab_prescan_spares_the_rest),
         T(test_yaml__floats_are_refused_unless_allowed),
