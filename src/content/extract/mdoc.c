@@ -281,6 +281,21 @@ static int idx_cmp(const void *a, const void *b)
         return (x > y) - (x < y);
 }
 
+/* Are a's indexes ascending and unique already (as most files state them)? */
+static bool edges_sorted(const json_t *a)
+{
+        json_int_t last = -1;
+        size_t k;
+        json_t *v;
+
+        json_array_foreach(a, k, v) {
+                if (json_integer_value(v) <= last)
+                        return false;
+                last = json_integer_value(v);
+        }
+        return true;
+}
+
 bool prc_md_edges_finish(json_t *md, prc_err *err)
 {
         json_t *d, *a, *v;
@@ -295,6 +310,8 @@ bool prc_md_edges_finish(json_t *md, prc_err *err)
                                 return false;
                         continue;
                 }
+                if (edges_sorted(a))
+                        continue;
                 n = json_array_size(a);
                 ix = calloc(n + 1, sizeof(*ix));
                 if (ix == NULL)
@@ -443,17 +460,23 @@ static bool unreserved(unsigned char c)
 static bool pct(prc_buf *b, const char *s, size_t n, prc_err *err)
 {
         static const char hex[] = "0123456789ABCDEF";
+        size_t i = 0, run;
 
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)s[i];
+        while (i < n) {
+                unsigned char c;
 
-                if (unreserved(c)) {
-                        if (!prc_buf_putc(b, c, err))
-                                return false;
-                } else if (!prc_buf_putc(b, '%', err) || !prc_buf_putc(b, (uint8_t)hex[c >> 4], err) ||
-                           !prc_buf_putc(b, (uint8_t)hex[c & 15], err)) {
+                /* Names and versions are mostly unreserved: copied a run at a time. */
+                for (run = i; run < n && unreserved((unsigned char)s[run]); run++)
+                        ;
+                if (run > i && !prc_buf_put(b, s + i, run - i, err))
                         return false;
-                }
+                if (run == n)
+                        return true;
+                c = (unsigned char)s[run];
+                if (!prc_buf_putc(b, '%', err) || !prc_buf_putc(b, (uint8_t)hex[c >> 4], err) ||
+                    !prc_buf_putc(b, (uint8_t)hex[c & 15], err))
+                        return false;
+                i = run + 1;
         }
         return true;
 }
