@@ -137,8 +137,13 @@ struct edge {
  * them (none is kept).  A component is kept small (a tree of 12,000 is
  * gathered whole before any is written): its bom-ref (and purl, when it is
  * one) is its key in comps; {"n": name, "v": version, "e": ecosystem, "r":
- * scope rank, "p": [paths], "h": ["ALG hex"], "u": ["alg-value" not
- * mapped]}, the lists deduplicated when written.
+ * scope rank and first place (RANK_BITS), "p": [paths], "h": ["ALG hex"],
+ * "u": ["alg-value" not mapped]}, the lists sorted and deduplicated when
+ * written.  The documents come in the order the scan's trips finish, so
+ * nothing may depend on that order: the lists are sets, the rank is the
+ * strongest, the edges are sorted, and the name, ecosystem and version are
+ * those of the first document in inventory order that names the component
+ * (add_dep), as when the documents came in that order.
  */
 struct sbom {
         json_t      *comps;
@@ -146,7 +151,7 @@ struct sbom {
         size_t       nedges, capedges;
         json_t      *gomods;    /* directory -> {purl: true} of a go.mod of go 1.17 or later */
         json_t      *gomods_seen;       /* directory -> true: a go.mod was folded there */
-        json_t      *gosums;    /* documents folded at the end: a go.sum before its go.mod, Directory.Packages.props */
+        json_t      *gosums;    /* [document, order] held back: a go.sum before its go.mod, Directory.Packages.props */
         json_t      *nuget_refs;        /* lower-cased package ids the tree's MSBuild projects reference */
         struct member *members; /* owned once written: the components, sorted, emptied by emptier */
         size_t       nmembers;
@@ -182,25 +187,52 @@ static json_t *str_copy(const json_t *s)
 }
 
 /*
- * A new component.  Its name and version are copies of the document's
- * strings, not the strings themselves: the document's nodes live in chunks
- * that a node kept would keep whole (prc_json_arena_begin).
+ * A component's "r": its scope rank in the low RANK_BITS, above them the
+ * first place (scan.h extraction_each's order; PLACE_DEFERRED and after
+ * for the documents held to the end) of the documents naming it.
  */
-static json_t *new_comp(const json_t *name, json_t *eco, int rank, const json_t *ver)
+enum { RANK_BITS = 2, RANK_MASK = (1 << RANK_BITS) - 1 };
+#define PLACE_DEFERRED ((size_t)1 << 40)
+
+/*
+ * The name, ecosystem and version of c, from the dependency first naming
+ * it.  Copies of the document's strings, not the strings themselves: the
+ * document's nodes live in chunks that a node kept would keep whole
+ * (prc_json_arena_begin).
+ */
+static bool comp_names(json_t *c, const json_t *name, json_t *eco, const json_t *ver)
+{
+        if (json_object_set_new(c, "n", name != NULL ? str_copy(name) : json_string("")) != 0 ||
+            json_object_set(c, "e", eco) != 0)
+                return false;
+        if (ver == NULL) {
+                (void)json_object_del(c, "v");  /* -1 when it had none */
+                return true;
+        }
+        return json_object_set_new(c, "v", str_copy(ver)) == 0;
+}
+
+/* A new component; r as RANK_BITS says. */
+static json_t *new_comp(const json_t *name, json_t *eco, json_int_t r, const json_t *ver)
 {
         json_t *c = json_object();
 
-        if (c == NULL || json_object_set_new(c, "n", name != NULL ? str_copy(name) : json_string("")) != 0 ||
-            json_object_set(c, "e", eco) != 0 || json_object_set_new(c, "r", json_integer(rank)) != 0 ||
-            (ver != NULL && json_object_set_new(c, "v", str_copy(ver)) != 0)) {
+        if (c == NULL || !comp_names(c, name, eco, ver) || json_object_set_new(c, "r", json_integer(r)) != 0) {
                 json_decref(c);
                 return NULL;
         }
         return c;
 }
 
-/* Fold one dependency into comps; *key is its component's key in comps. */
-static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, const char **key, prc_err *err)
+/*
+ * Fold one dependency of the document at place into comps; *key is its
+ * component's key in comps.  A document before the one that named the
+ * component first (in inventory order) names it anew: the first in that
+ * order wins, whatever order the documents come in, and within one
+ * document the first dependency.
+ */
+static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco, size_t place, const char **key,
+                    prc_err *err)
 {
         char ref[REF_MAX];
         const json_t *name = json_object_get(dep, "name"), *ver = json_object_get(dep, "resolved");
@@ -218,14 +250,26 @@ static bool add_dep(json_t *comps, const json_t *dep, json_t *path, json_t *eco,
                                    json_string_value(path), REF_MAX);
         it = json_object_iter_at(comps, ref);
         if (it == NULL) {
-                c = new_comp(name, eco, rank, ver);
+                c = new_comp(name, eco, (json_int_t)place << RANK_BITS | rank, ver);
                 if (c == NULL || json_object_set_new(comps, ref, c) != 0 ||
                     (it = json_object_iter_at(comps, ref)) == NULL)
                         return prc_err_oom(err, "the SBOM");
         } else {
+                json_t *r;
+                json_int_t was, first;
+
                 c = json_object_iter_value(it);
-                if (rank > json_integer_value(json_object_get(c, "r")))
-                        json_object_set_new(c, "r", json_integer(rank));
+                r = json_object_get(c, "r");
+                was = json_integer_value(r);
+                first = was >> RANK_BITS;
+                if ((json_int_t)place < first) {
+                        if (!comp_names(c, name, eco, ver))
+                                return prc_err_oom(err, "the SBOM");
+                        first = (json_int_t)place;
+                }
+                if (rank < (was & RANK_MASK))
+                        rank = (int)(was & RANK_MASK);
+                json_integer_set(r, first << RANK_BITS | rank);
         }
         *key = json_object_iter_key(it);
         if (!list_add(c, "p", path, err))
@@ -318,7 +362,7 @@ static void dir_of(const char *path, char *out, size_t cap)
  * build needs (module graph pruning): remember what it requires, by
  * directory, for the go.sum beside it.
  */
-static bool note_gomod(struct sbom *sb, const json_t *md, prc_err *err)
+static bool note_gomod(struct sbom *sb, const json_t *md, size_t order, prc_err *err)
 {
         const char *go = json_string_value(json_object_get(json_object_get(md, "details"), "go"));
         char dir[4097];
@@ -328,7 +372,7 @@ static bool note_gomod(struct sbom *sb, const json_t *md, prc_err *err)
         char *end;
 
         dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
-        if (json_object_set_new(sb->gomods_seen, dir, json_true()) != 0)
+        if (json_object_set_new(sb->gomods_seen, dir, json_integer((json_int_t)order)) != 0)
                 return prc_err_oom(err, "the SBOM");
         if (go == NULL)
                 return true;
@@ -356,7 +400,8 @@ static void lower_id(const char *s, char *out, size_t cap)
         out[i] = 0;
 }
 
-static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
+/* Fold md, whose place in inventory order is place (add_dep). */
+static bool fold_doc(struct sbom *sb, const json_t *md, size_t place, prc_err *err)
 {
         const json_t *deps = json_object_get(md, "dependencies"), *dep, *only = NULL;
         bool go_sum = strcmp(json_string_value(json_object_get(md, "format")), "go-sum") == 0;
@@ -400,7 +445,7 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
                 if (only != NULL && (!json_is_string(json_object_get(dep, "purl")) ||
                                      json_object_get(only, json_string_value(json_object_get(dep, "purl"))) == NULL))
                         continue;
-                if (!add_dep(sb->comps, dep, path, eco, &keys[j], err))
+                if (!add_dep(sb->comps, dep, path, eco, place, &keys[j], err))
                         break;
         }
         ok = j == json_array_size(deps) && doc_edges(sb, deps, json_string_value(eco), keys, err);
@@ -410,27 +455,76 @@ static bool fold_doc(struct sbom *sb, const json_t *md, prc_err *err)
         return ok;
 }
 
-static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
+/* Hold md (a new reference) with its order, to be folded later. */
+static bool hold(struct sbom *sb, const json_t *md, size_t order, prc_err *err)
+{
+        return json_array_append_new(sb->gosums, json_pack("[O,I]", md, (json_int_t)order)) == 0 ||
+               prc_err_oom(err, "the SBOM");
+}
+
+/*
+ * A go.sum's place, its directory's go.mod at order gomod: its own when
+ * that go.mod comes before it in inventory order (in order it is then
+ * folded as it comes), else after every document (in order it was held to
+ * the end).
+ */
+static size_t gosum_place(json_int_t gomod, size_t order)
+{
+        return gomod >= 0 && (size_t)gomod < order ? order : PLACE_DEFERRED + order;
+}
+
+/* The go.sums held for dir's go.mod (at order gomod), folded now it has come. */
+static bool fold_held_gosums(struct sbom *sb, const char *dir, json_int_t gomod, prc_err *err)
+{
+        char d[4097];
+
+        for (size_t i = 0; i < json_array_size(sb->gosums);) {
+                const json_t *h = json_array_get(sb->gosums, i), *md = json_array_get(h, 0);
+
+                dir_of(json_string_value(json_object_get(md, "path")), d, sizeof(d));
+                if (strcmp(json_string_value(json_object_get(md, "format")), "go-sum") != 0 || strcmp(d, dir) != 0) {
+                        i++;
+                        continue;
+                }
+                if (!fold_doc(sb, md, gosum_place(gomod, (size_t)json_integer_value(json_array_get(h, 1))), err))
+                        return false;
+                json_array_remove(sb->gosums, i);
+        }
+        return true;
+}
+
+/*
+ * Fold one document (scan.h extraction_each), in whatever order they come:
+ * order is its place in inventory order.
+ */
+static bool sbom_fold(void *ctx, const json_t *md, size_t order, prc_err *err)
 {
         struct sbom *sb = ctx;
         const char *fmt = json_string_value(json_object_get(md, "format"));
+        char dir[4097];
 
         /*
-         * A go.sum whose directory's go.mod has not come yet waits for the end (the scan goes in path order,
-         * so go.mod comes first and only a go.sum without one waits).
+         * A go.sum is folded with what its directory's go.mod requires: one
+         * whose go.mod has not come yet waits for it, or for the end when
+         * there is none.
          */
         if (strcmp(fmt, "go-sum") == 0) {
-                char dir[4097];
+                const json_t *gomod;
 
                 dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
-                if (json_object_get(sb->gomods_seen, dir) == NULL)
-                        return json_array_append(sb->gosums, (json_t *)md) == 0 || prc_err_oom(err, "the SBOM");
+                gomod = json_object_get(sb->gomods_seen, dir);
+                if (gomod == NULL)
+                        return hold(sb, md, order, err);
+                return fold_doc(sb, md, gosum_place(json_integer_value(gomod), order), err);
         }
-        if (strcmp(fmt, "go-mod") == 0 && !note_gomod(sb, md, err))
-                return false;
+        if (strcmp(fmt, "go-mod") == 0) {
+                dir_of(json_string_value(json_object_get(md, "path")), dir, sizeof(dir));
+                return note_gomod(sb, md, order, err) && fold_doc(sb, md, order, err) &&
+                       fold_held_gosums(sb, dir, (json_int_t)order, err);
+        }
         /* Directory.Packages.props waits for every project: which of its pins are referenced is known only then. */
         if (strcmp(fmt, "nuget-central-packages") == 0)
-                return json_array_append(sb->gosums, (json_t *)md) == 0 || prc_err_oom(err, "the SBOM");
+                return hold(sb, md, order, err);
         if (strcmp(fmt, "nuget-msbuild-project") == 0) {
                 const json_t *dep;
                 size_t i;
@@ -441,17 +535,22 @@ static bool sbom_fold(void *ctx, const json_t *md, prc_err *err)
                                 return prc_err_oom(err, "the SBOM");
                 }
         }
-        return fold_doc(sb, md, err);
+        return fold_doc(sb, md, order, err);
 }
 
-/* The documents held back by sbom_fold (a go.sum before its go.mod, Directory.Packages.props). */
+/*
+ * The documents held back by sbom_fold to the end (a go.sum without a
+ * go.mod, Directory.Packages.props): after every other document, as when
+ * the documents come in inventory order.
+ */
 static bool sbom_fold_gosums(struct sbom *sb, prc_err *err)
 {
-        const json_t *md;
+        const json_t *h;
         size_t i;
 
-        json_array_foreach(sb->gosums, i, md)
-                if (!fold_doc(sb, md, err))
+        json_array_foreach(sb->gosums, i, h)
+                if (!fold_doc(sb, json_array_get(h, 0), PLACE_DEFERRED + (size_t)json_integer_value(json_array_get(h, 1)),
+                              err))
                         return false;
         json_array_clear(sb->gosums);
         return true;
@@ -658,7 +757,7 @@ static bool component_write(const char *ref, const json_t *c, prc_buf *b, prc_er
                   put_props(b, c, eco, err) &&
                   (strncmp(ref, "pkg:", 4) != 0 || (prc_buf_puts(b, ",\"purl\":", err) && put_str(b, ref, err))) &&
                   prc_buf_puts(b, ",\"scope\":", err) &&
-                  put_str(b, rank_name[json_integer_value(json_object_get(c, "r"))], err) &&
+                  put_str(b, rank_name[json_integer_value(json_object_get(c, "r")) & RANK_MASK], err) &&
                   prc_buf_puts(b, strcmp(eco, "docker") == 0 ? ",\"type\":\"container\"" : ",\"type\":\"library\"",
                                err) &&
                   (ver == NULL || (prc_buf_puts(b, ",\"version\":", err) &&

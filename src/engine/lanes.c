@@ -1,5 +1,6 @@
 /*
- * lanes.c - jobs in a few threads, results taken in order (lanes.h).
+ * lanes.c - jobs in a few threads, results taken in job order or as they
+ * finish (lanes.h).
  * Trust: no input of its own.
  */
 #include "engine/lanes.h"
@@ -9,17 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
+
+/* What one slot holds (under the run's lock). */
+struct slot_state {
+        unsigned char state;    /* SLOT_FREE, SLOT_BUSY (a lane runs its job), SLOT_READY (for done) */
+        bool          far;      /* its job was claimed against the budget, not among the near ones */
+        size_t        job;
+        size_t        cost;
+};
+
 struct run {
         const prc_lanes_spec *sp;
-        size_t          njobs;
-        unsigned char  *slots;          /* owned: window slots of slot_size bytes */
-        bool           *ready;          /* owned: slot i holds a finished job (under mu) */
-        size_t         *costs;          /* owned: slot i's job's cost (under mu) */
-        size_t          next;           /* the next job a lane claims (under mu) */
-        size_t          taken;          /* jobs done has taken (under mu) */
-        bool            stop;           /* done failed: claim nothing more (under mu) */
-        pthread_mutex_t mu;
-        pthread_cond_t  to_lanes, to_caller;
+        size_t             njobs;
+        unsigned char     *slots;       /* owned: window slots of slot_size bytes */
+        struct slot_state *st;          /* owned: each slot's state (under mu) */
+        size_t             next;        /* the next job a lane claims (under mu) */
+        size_t             taken;       /* jobs done has taken (under mu) */
+        size_t             nnear;       /* slots held by near jobs (under mu) */
+        size_t             far_cost;    /* what the far jobs holding slots cost (under mu) */
+        bool               stop;        /* done failed: claim nothing more (under mu) */
+        pthread_mutex_t    mu;
+        pthread_cond_t     to_lanes, to_caller;
 };
 
 struct lane {
@@ -28,29 +40,54 @@ struct lane {
         pthread_t   tid;
 };
 
-static void *slot_of(const struct run *r, size_t job)
+static void *slot_at(const struct run *r, size_t i)
 {
-        return r->slots + (job % r->sp->window) * r->sp->slot_size;
+        return r->slots + i * r->sp->slot_size;
 }
 
 /*
- * May a lane claim the next job?  Within the window; with a cost, either
- * among the near jobs after the one the caller waits for (any cost) or
- * with the jobs claimed past those within the budget.  The window is at
- * most 64 slots or so: the sum is taken anew, never kept in step.
+ * The slot the next job may take, or SIZE_MAX while it must wait.  In
+ * job order the job's own (window places past the one done waits for,
+ * which is free once done took that one); in any order, any free slot.
  */
-static bool may_claim(const struct run *r)
+static size_t free_slot(const struct run *r)
 {
         const prc_lanes_spec *sp = r->sp;
-        size_t far = 0;
 
-        if (r->next >= r->taken + sp->window)
+        if (!sp->any_order)
+                return r->next < r->taken + sp->window ? r->next % sp->window : SIZE_MAX;
+        for (size_t i = 0; i < sp->window; i++)
+                if (r->st[i].state == SLOT_FREE)
+                        return i;
+        return SIZE_MAX;
+}
+
+/*
+ * May a lane claim the next job, into which slot (*out), and as a far one?
+ * A free slot, and with a cost, a near place or room in the budget.
+ */
+static bool may_claim(const struct run *r, size_t *out, bool *far, size_t *cost)
+{
+        const prc_lanes_spec *sp = r->sp;
+        size_t i = free_slot(r);
+
+        if (i == SIZE_MAX)
                 return false;
-        if (sp->cost == NULL || r->next <= r->taken + sp->near)
-                return true;
-        for (size_t j = r->taken + sp->near + 1; j < r->next; j++)
-                far += r->costs[j % sp->window];
-        return far <= sp->budget && sp->cost(sp->ctx, r->next) <= sp->budget - far;
+        *out = i;
+        *cost = sp->cost != NULL ? sp->cost(sp->ctx, r->next) : 0;
+        *far = sp->cost != NULL && r->nnear >= sp->near;
+        return !*far || (r->far_cost <= sp->budget && *cost <= sp->budget - r->far_cost);
+}
+
+static void release(struct run *r, size_t i)
+{
+        struct slot_state *s = &r->st[i];
+
+        if (s->far)
+                r->far_cost -= s->cost;
+        else
+                r->nnear--;
+        *s = (struct slot_state){ .state = SLOT_FREE };
 }
 
 static void *lane_main(void *arg)
@@ -61,21 +98,26 @@ static void *lane_main(void *arg)
 
         pthread_mutex_lock(&r->mu);
         for (;;) {
-                size_t job;
+                size_t i = 0, job, cost = 0;
+                bool far = false;
 
-                /* A slot is free once done has taken the job window places back (and the budget allows). */
-                while (!r->stop && r->next < r->njobs && !may_claim(r))
+                /* A slot frees as done takes a job (in order: the one window places back). */
+                while (!r->stop && r->next < r->njobs && !may_claim(r, &i, &far, &cost))
                         pthread_cond_wait(&r->to_lanes, &r->mu);
                 if (r->stop || r->next >= r->njobs)
                         break;
                 job = r->next++;
-                r->costs[job % sp->window] = sp->cost != NULL ? sp->cost(sp->ctx, job) : 0;
+                r->st[i] = (struct slot_state){ .state = SLOT_BUSY, .far = far, .job = job, .cost = cost };
+                if (far)
+                        r->far_cost += cost;
+                else
+                        r->nnear++;
                 pthread_mutex_unlock(&r->mu);
-                memset(slot_of(r, job), 0, sp->slot_size);
-                sp->work(sp->ctx, l->idx, job, slot_of(r, job));
+                memset(slot_at(r, i), 0, sp->slot_size);
+                sp->work(sp->ctx, l->idx, job, slot_at(r, i));
                 pthread_mutex_lock(&r->mu);
-                r->ready[job % sp->window] = true;
-                pthread_cond_broadcast(&r->to_caller);
+                r->st[i].state = SLOT_READY;
+                pthread_cond_signal(&r->to_caller);
         }
         pthread_mutex_unlock(&r->mu);
         return NULL;
@@ -93,20 +135,41 @@ static bool run_inline(const prc_lanes_spec *sp, struct run *r, prc_err *err)
         return true;
 }
 
-/* Take the jobs in order as the lanes finish them. */
-static bool take_in_order(struct run *r, prc_err *err)
+/*
+ * The slot done takes next, or SIZE_MAX while there is none: in job order
+ * the next job's once finished; in any order the finished one of the
+ * lowest job (the order inline would take them in, as far as it can).
+ */
+static size_t ready_slot(const struct run *r)
+{
+        const prc_lanes_spec *sp = r->sp;
+        size_t best = SIZE_MAX;
+
+        if (!sp->any_order)
+                return r->st[r->taken % sp->window].state == SLOT_READY ? r->taken % sp->window : SIZE_MAX;
+        for (size_t i = 0; i < sp->window; i++)
+                if (r->st[i].state == SLOT_READY && (best == SIZE_MAX || r->st[i].job < r->st[best].job))
+                        best = i;
+        return best;
+}
+
+/* Take the jobs as the lanes finish them: each once, until one done fails. */
+static bool take_jobs(struct run *r, prc_err *err)
 {
         const prc_lanes_spec *sp = r->sp;
         bool ok = true;
 
-        for (size_t job = 0; ok && job < r->njobs; job++) {
+        while (ok && r->taken < r->njobs) {
+                size_t i, job;
+
                 pthread_mutex_lock(&r->mu);
-                while (!r->ready[job % sp->window])
+                for (i = ready_slot(r); i == SIZE_MAX; i = ready_slot(r))
                         pthread_cond_wait(&r->to_caller, &r->mu);
+                job = r->st[i].job;
                 pthread_mutex_unlock(&r->mu);
-                ok = sp->done(sp->ctx, job, slot_of(r, job), err);
+                ok = sp->done(sp->ctx, job, slot_at(r, i), err);
                 pthread_mutex_lock(&r->mu);
-                r->ready[job % sp->window] = false;
+                release(r, i);
                 r->taken++;
                 r->stop = !ok;
                 pthread_cond_broadcast(&r->to_lanes);
@@ -129,13 +192,13 @@ static bool run_lanes(struct run *r, prc_err *err)
         }
         if (started == 0)
                 return run_inline(sp, r, err);
-        ok = take_in_order(r, err);
+        ok = take_jobs(r, err);
         for (unsigned i = 0; i < started; i++)
                 pthread_join(lanes[i].tid, NULL);
-        /* Stopped early: jobs the lanes finished past the failing one are released, never taken. */
-        for (size_t job = r->taken; job < r->next; job++)
-                if (sp->drop != NULL)
-                        sp->drop(sp->ctx, job, slot_of(r, job));
+        /* Stopped early: the jobs the lanes finished and done never took are released (none is busy now). */
+        for (size_t i = 0; i < sp->window; i++)
+                if (r->st[i].state == SLOT_READY && sp->drop != NULL)
+                        sp->drop(sp->ctx, r->st[i].job, slot_at(r, i));
         return ok;
 }
 
@@ -145,17 +208,15 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
         bool ok;
 
         if (sp->nlanes < 1 || sp->nlanes > PRC_LANES_MAX || sp->window < sp->nlanes || sp->slot_size == 0 ||
-            sp->window > SIZE_MAX / sp->slot_size)
+            sp->window > SIZE_MAX / sp->slot_size || (sp->cost != NULL && sp->near < 1))
                 return prc_err_set(err, PRC_E_INTERNAL, "lanes: %u lanes, a window of %zu", sp->nlanes, sp->window);
         if (njobs == 0)
                 return true;
         r.slots = calloc(sp->window, sp->slot_size);
-        r.ready = calloc(sp->window, sizeof(*r.ready));
-        r.costs = calloc(sp->window, sizeof(*r.costs));
-        if (r.slots == NULL || r.ready == NULL || r.costs == NULL) {
+        r.st = calloc(sp->window, sizeof(*r.st));
+        if (r.slots == NULL || r.st == NULL) {
                 free(r.slots);
-                free(r.ready);
-                free(r.costs);
+                free(r.st);
                 return prc_err_oom(err, "the scan's lanes");
         }
         pthread_mutex_init(&r.mu, NULL);
@@ -165,8 +226,7 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
         pthread_cond_destroy(&r.to_caller);
         pthread_cond_destroy(&r.to_lanes);
         pthread_mutex_destroy(&r.mu);
-        free(r.costs);
-        free(r.ready);
+        free(r.st);
         free(r.slots);
         return ok;
 }

@@ -57,6 +57,7 @@ struct scan {
         size_t               nexcluded; /* names left out of the inventory other than the root's .git directory */
         size_t               nmanifests;
         json_t              *mdocs;     /* owned: the ManifestDocs, sorted by path once extraction is done */
+        size_t               xorder;    /* the next include's place in extraction_each's order (scan.h) */
         bool                *extracted; /* owned: files[i] has a ManifestDoc or an extraction gap */
         bool                 mdocs_read;        /* the analysis being assessed read the ManifestDocs */
         json_t              *errors;    /* owned: analysis errors listed on the run */
@@ -344,8 +345,12 @@ static void extract_call(const struct scan *s, void *ctx, const char *format, co
         x->ok = s->o->extract(ctx, format, path, b->data ? b->data : (const uint8_t *)"", b->len, &x->md, &x->pe);
 }
 
-/* Record files[i]'s extraction (takes x->md): its ManifestDoc, or its refusal as a gap. */
-static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *err)
+/*
+ * Record files[i]'s extraction (takes x->md): its ManifestDoc, or its
+ * refusal as a gap.  order is the document's place in the order recording
+ * one trip after the other would give (scan.h extraction_each).
+ */
+static bool extract_done(struct scan *s, size_t i, size_t order, struct xresult *x, prc_err *err)
 {
         const prc_tfile *f = &s->files[i];
         json_t *md = x->md;
@@ -362,7 +367,7 @@ static bool extract_done(struct scan *s, size_t i, struct xresult *x, prc_err *e
                  */
                 json_t *stub, *inc = json_object_get(json_object_get(md, "details"), "includes"), *incs;
                 const json_t *path = json_object_get(md, "path"), *format = json_object_get(md, "format");
-                bool ok = s->o->extraction_each(s->o->extraction_ctx, md, err);
+                bool ok = s->o->extraction_each(s->o->extraction_ctx, md, order, err);
 
                 incs = ok && inc != NULL ? json_deep_copy(inc) : NULL;
                 stub = ok && (inc == NULL || incs != NULL)
@@ -386,7 +391,7 @@ static bool extract_one(struct scan *s, size_t i, const char *format, const prc_
         struct xresult x;
 
         extract_call(s, s->o->parse_ctx, format, s->files[i].path, b, &x);
-        return extract_done(s, i, &x, err);
+        return extract_done(s, i, s->xorder++, &x, err);
 }
 
 /* dir of from + "/" + rel, with "." and ".." resolved; false when it leaves the root or is not relative. */
@@ -509,17 +514,19 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
 }
 
 /*
- * How far the lanes may run ahead of trip_done: 2 trips a lane whatever
- * they hold (as before the budget), then up to TRIP_WINDOW trips (a slot
- * is about 1.5 KiB) while the files past those hold at most TRIP_BUDGET
- * bytes, whose ManifestDocs wait (a document's tree is several times its
- * file; the worker's reply cap bounds any one).  Measured on the
+ * What the trips may hold at once (lanes.h): one a lane and the one
+ * trip_done takes whatever they hold, then up to TRIP_WINDOW trips (a slot
+ * is about 1.5 KiB) while those others hold at most TRIP_BUDGET bytes of
+ * files, whose ManifestDocs wait for trip_done (a document's tree is
+ * several times its file; the worker's reply cap bounds any one).  A
+ * lane's read buffer above TRIP_BUF_KEEP (a big lockfile's) is freed once
+ * its trip is run, not kept for the files after it.  Measured on the
  * manifests corpus (docs/extraction/peers.md): peak RSS grows with the
- * budget.
+ * budget and with the trips held at any size.
  */
-enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10 };
+enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10, TRIP_BUF_KEEP = 512 << 10 };
 
-/* One manifest's trip through the worker: what the scan records of it, in file order. */
+/* One manifest's trip through the worker: what the scan records of it. */
 struct trip {
         bool           refused; /* the read or the parse failed: pe says why */
         prc_err        pe;
@@ -549,19 +556,16 @@ static bool trip_one_call(const struct scan *s, const prc_tfile *f, const char *
 }
 
 /*
- * Read, parse and extract one manifest (prc_lane_work_fn).  Runs in a lane:
- * it reads the scan and the inventory and touches no scan state, so two
- * lanes may run at once, each with its own worker.
+ * Read, parse and extract one manifest into t, with b for its bytes.  Runs
+ * in a lane: it reads the scan and the inventory and touches no scan
+ * state, so two lanes may run at once, each with its own worker.
  */
-static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
+static void trip_run_in(const struct trips *tr, unsigned lane, size_t job, prc_buf *b, struct trip *t)
 {
-        struct trips *tr = ctx;
         const struct scan *s = tr->s;
         const prc_tfile *f = &s->files[tr->idx[job]];
         const char *fmt = prc_manifest_format_for(f->path);
         bool shell = fmt != NULL && strcmp(fmt, "shell") == 0;
-        prc_buf *b = &tr->b[lane];
-        struct trip *t = slot;
 
         if (f->symlink || f->oversized)
                 return;         /* a gap without a trip (trip_done) */
@@ -589,6 +593,16 @@ static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
                 extract_call(s, tr->ctx[lane], NULL, f->path, b, &t->x);
 }
 
+/* One manifest's trip (prc_lane_work_fn), in lane's buffer: freed after a big file. */
+static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        struct trips *tr = ctx;
+
+        trip_run_in(tr, lane, job, &tr->b[lane], slot);
+        if (tr->b[lane].cap > TRIP_BUF_KEEP)
+                prc_buf_clear(&tr->b[lane]);
+}
+
 /* What a trip holds until trip_done takes it (prc_lane_cost_fn): its file's bytes, read and extracted. */
 static size_t trip_cost(void *ctx, size_t job)
 {
@@ -609,7 +623,11 @@ static void trip_drop(void *ctx, size_t job, void *slot)
         t->doc = t->x.md = NULL;
 }
 
-/* Record one manifest's trip (prc_lane_done_fn): in file order, whichever lane ran it; takes what it holds. */
+/*
+ * Record one manifest's trip (prc_lane_done_fn), in the order the trips
+ * finish; takes what it holds.  Its gaps and documents are appended as
+ * they come and put in file order once every trip is in (trips_in_order).
+ */
 static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
 {
         struct trips *tr = ctx;
@@ -649,7 +667,7 @@ static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
         else
                 json_decref(doc);
         if (ok && t->extract)
-                return extract_done(s, i, &t->x, err);
+                return extract_done(s, i, job, &t->x, err);
         trip_drop(ctx, job, slot);
         return ok;
 }
@@ -671,20 +689,87 @@ static size_t *manifest_indexes(const struct scan *s, size_t *n, prc_err *err)
         return idx;
 }
 
+/* A gap and its place among the gaps recorded, for a stable sort. */
+struct gap_at {
+        const char *path;
+        size_t      at;
+};
+
+static int gap_at_cmp(const void *a, const void *b)
+{
+        const struct gap_at *x = a, *y = b;
+        int c = strcmp(x->path, y->path);
+
+        return c != 0 ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * gaps[g0..) in path order, each path's gaps in the order they were made:
+ * a stable sort, done only when they are out of order.
+ */
+static bool sort_gaps_from(struct scan *s, size_t g0, prc_err *err)
+{
+        size_t n = s->ngaps - g0, i;
+        struct gap_at *v;
+        prc_gap *g;
+
+        for (i = 1; i < n && strcmp(s->gaps[g0 + i - 1].path, s->gaps[g0 + i].path) <= 0; i++)
+                ;
+        if (i >= n)
+                return true;
+        v = calloc(n, sizeof(*v));
+        g = calloc(n, sizeof(*g));
+        if (v == NULL || g == NULL) {
+                free(v);
+                free(g);
+                return prc_err_oom(err, "coverage gaps");
+        }
+        for (i = 0; i < n; i++)
+                v[i] = (struct gap_at){ s->gaps[g0 + i].path, i };
+        qsort(v, n, sizeof(*v), gap_at_cmp);
+        for (i = 0; i < n; i++)
+                g[i] = s->gaps[g0 + v[i].at];
+        memcpy(s->gaps + g0, g, n * sizeof(*g));
+        free(v);
+        free(g);
+        return true;
+}
+
+/*
+ * What the trips recorded, as they finished, put in the order recording
+ * them in job order gives, before anything reads that order
+ * (install_scripts, follow_includes, the run result).  Each trip's gaps and
+ * documents name its file, the inventory is sorted bytewise by path and
+ * the jobs follow it: job order is path order.  So the gaps since g0 are
+ * sorted stably by path (a trip's own gaps keep the order it made them
+ * in), and the token documents and ManifestDocs by path (one of each a
+ * file at most).
+ */
+static bool trips_in_order(struct scan *s, size_t g0, prc_err *err)
+{
+        if (s->ndocs > 1)
+                qsort(s->docs, s->ndocs, sizeof(*s->docs), doc_cmp);
+        return sort_gaps_from(s, g0, err) && sort_mdocs(s, err);
+}
+
 /*
  * Step 2: every recognized manifest goes through the content worker: a
  * parse for the formats manifests.c names, and an extraction to a
  * ManifestDoc for every file an extractor owns.  A refusal of either is a
  * gap (one per file: the first refusal).  With a second context
- * (lane_ctx) two manifests go through two workers at once; they are
- * recorded in inventory order all the same (lanes.h).
+ * (lane_ctx) two manifests go through two workers at once, each trip is
+ * recorded as soon as it is done (lanes.h any_order: no finished trip
+ * waits behind a big lockfile), and what they recorded is then put in
+ * inventory order (trips_in_order): the result is the one recording them
+ * in order gives.
  */
 static bool content_analysis(struct scan *s, prc_err *err)
 {
         struct trips tr = { .s = s, .ctx = { s->o->parse_ctx, s->o->lane_ctx } };
-        prc_lanes_spec sp = { .nlanes = s->o->lane_ctx != NULL ? 2 : 1, .slot_size = sizeof(struct trip),
-                              .work = trip_run, .done = trip_done, .drop = trip_drop, .ctx = &tr };
-        size_t n;
+        prc_lanes_spec sp = { .nlanes = s->o->lane_ctx != NULL ? 2 : 1, .any_order = true,
+                              .slot_size = sizeof(struct trip), .work = trip_run, .done = trip_done,
+                              .drop = trip_drop, .ctx = &tr };
+        size_t n, g0 = s->ngaps;
         bool ok;
 
         s->mdocs = json_array();
@@ -706,12 +791,14 @@ static bool content_analysis(struct scan *s, prc_err *err)
          */
         sp.window = sp.nlanes > 1 ? TRIP_WINDOW : 1;
         sp.cost = trip_cost;
-        sp.near = 2 * (size_t)sp.nlanes - 1;    /* a window of 2 a lane whatever the files, as before the budget */
+        sp.near = (size_t)sp.nlanes + 1;
         sp.budget = TRIP_BUDGET;
+        s->xorder = n;          /* the includes' documents come after every manifest's */
         ok = prc_lanes_run(&sp, n, err);
         for (size_t l = 1; l < PRC_LANES_MAX; l++)
                 prc_buf_clear(&tr.b[l]);
-        ok = ok && install_scripts(s, &tr.b[0], err) && follow_includes(s, &tr.b[0], err) && sort_mdocs(s, err);
+        ok = ok && trips_in_order(s, g0, err) && install_scripts(s, &tr.b[0], err) &&
+             follow_includes(s, &tr.b[0], err) && sort_mdocs(s, err);
         prc_buf_clear(&tr.b[0]);
         free(tr.idx);
         return ok;

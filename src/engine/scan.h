@@ -90,9 +90,10 @@ typedef struct prc_scan_opts {
         /*
          * Optional: a second context for parse and extract, used from
          * another thread while parse_ctx is in use (its own content
-         * worker).  When set, two manifests go through the worker at once;
-         * the scan records them in inventory order all the same, so the
-         * result does not change (lanes.h).
+         * worker).  When set, two manifests go through the worker at once
+         * and each is recorded as it finishes; the scan then puts what it
+         * recorded in inventory order, so the result does not change
+         * (lanes.h; extraction_each below sees the finishing order).
          */
         void                *lane_ctx;
         /*
@@ -131,14 +132,18 @@ typedef struct prc_scan_opts {
         /*
          * With extraction_out: when set, each ManifestDoc is handed here
          * (borrowed) as the worker returns it, always on the scan's own
-         * thread (with lane_ctx too) and in inventory order, files reached
-         * through an include last; the scan keeps of it only what following
-         * its includes needs (path, format, details.includes): "manifests"
-         * then holds those stubs.  prc sbom folds each document into its BOM
-         * this way instead of holding every document at once.  false (err
-         * set) ends the scan.
+         * thread.  With lane_ctx they come in the order the trips finish,
+         * not in inventory order: order is the document's place in
+         * inventory order (0, 1, ...: the manifests, then the files reached
+         * through an include, in the order they were reached), so a fold
+         * whose result depends on order can make it that of the inventory
+         * (prc sbom's first-seen choices do).  The scan keeps of each only
+         * what following its includes needs (path, format,
+         * details.includes): "manifests" then holds those stubs.  prc sbom
+         * folds each document into its BOM this way instead of holding
+         * every document at once.  false (err set) ends the scan.
          */
-        bool               (*extraction_each)(void *ctx, const json_t *md, prc_err *err);
+        bool               (*extraction_each)(void *ctx, const json_t *md, size_t order, prc_err *err);
         void                *extraction_ctx;
         /*
          * Borrowed, may be NULL: the result's canonical bytes (with its id,

@@ -121,6 +121,35 @@ t_sbom_include_outside_the_tree_is_a_gap() {
         expect_out '"pkg:pypi/requests@2.31.0"'
 }
 
+# The documents are folded as the two workers finish them, not in path order: what a component keeps from
+# the manifest naming it first (its name as written, ecosystem, type, version) is still that of the first in
+# path order, and a go.sum still keeps only what its go.mod requires.  Each first file is made slow to
+# extract (padding), so the second usually finishes first; the answer must not depend on which does.
+t_sbom_first_manifest_in_path_order_names_a_component_whatever_finishes_first() {
+        mkdir -p "$TMP/tree/a" "$TMP/tree/b" "$TMP/tree/c/.github/workflows" "$TMP/tree/g"
+        pad() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "# padding line %d, to make this file slow to read\n", i }'; }
+        { printf 'Flask==2.0.1\n'; pad 40000; } >"$TMP/tree/a/requirements.txt"
+        printf 'flask==2.0.1\n' >"$TMP/tree/b/requirements.txt"
+        { printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: docker://alpine:3.18\n'
+          pad 40000; } >"$TMP/tree/c/.github/workflows/w.yml"
+        printf 'FROM alpine:3.18\n' >"$TMP/tree/c/Dockerfile"
+        { printf 'module example.com/m\n\ngo 1.21\n\nrequire example.com/kept v1.0.0\n'; pad 40000 | sed 's,^#,//,'; } \
+                >"$TMP/tree/g/go.mod"
+        printf '%s\n' 'example.com/kept v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' \
+                'example.com/dropped v1.0.0 h1:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=' >"$TMP/tree/g/go.sum"
+        for i in 1 2 3; do
+                "$PRC" sbom --target "$TMP/tree" >"$TMP/bom$i.json" || fail "prc sbom exited $?"
+                py_check "$TMP/bom$i.json" '
+c = {x["bom-ref"]: x for x in d["components"]}
+assert c["pkg:pypi/flask@2.0.1"]["name"] == "Flask", c["pkg:pypi/flask@2.0.1"]
+alpine = c["pkg:docker/alpine@3.18"]
+assert {"name": "prc:ecosystem", "value": "github-actions"} in alpine["properties"], alpine
+assert alpine["type"] == "library" and "version" not in alpine, alpine
+assert "pkg:golang/example.com/kept@v1.0.0" in c and not any("dropped" in r for r in c), sorted(c)'
+        done
+        cmp -s "$TMP/bom1.json" "$TMP/bom2.json" && cmp -s "$TMP/bom1.json" "$TMP/bom3.json" || fail "runs differ"
+}
+
 t_sbom_output_is_written_atomically() {
         "$PRC" sbom --target "$FX" >"$TMP/stdout.json" || fail "prc sbom exited $?"
         mkdir -p "$TMP/out"

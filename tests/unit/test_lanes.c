@@ -1,14 +1,18 @@
 /*
- * test_lanes.c - jobs in lanes, results taken in order: every job runs
- * once, done sees them in job order whatever lane finished first, no lane
- * runs more than the window ahead nor past the budget of cost, and a
- * failing done stops the run with every finished slot it never took
- * dropped.
+ * test_lanes.c - jobs in lanes: every job runs once and is taken once;
+ * in job order done sees them in order whatever lane finished first; with
+ * any_order done takes each as soon as it is finished (the lanes are made
+ * to finish in a chosen order by a gate, not by timing), and what done
+ * records is what inline recording gives; no more jobs are held than the
+ * window, nor past the budget of cost; a failing done stops the run with
+ * every finished slot it never took dropped (the asan build sees a leak).
  */
 #include "t.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "engine/lanes.h"
@@ -18,22 +22,45 @@ enum { JOBS = 200 };
 struct lctx {
         atomic_int   ran[JOBS];         /* work calls per job */
         atomic_int   lane_used[PRC_LANES_MAX];
-        atomic_size_t taken;            /* jobs done has taken (the caller writes, lanes read) */
-        atomic_bool  too_far;           /* a lane started a job more than window past taken */
-        atomic_bool  over_budget;       /* a lane started a job past the budget, and not the one done waits for */
-        size_t       window;
-        size_t       near, budget;      /* with job_cost: the run's near jobs and budget */
-        size_t       next_expected;     /* done's view: the job it must see next */
-        bool         out_of_order;
-        size_t       fail_at;           /* done fails on this job (JOBS: never) */
+        size_t       window, near, budget;      /* the run's spec (near and budget with job_cost) */
+        bool         any_order;
+        size_t       next_expected;     /* in job order: the job done must see next */
+        size_t       ntaken;
+        size_t       taken_order[JOBS]; /* the jobs in the order done took them */
+        int          result[JOBS];      /* what done recorded of each job */
+        bool         out_of_order;      /* in job order, done saw another job */
+        size_t       fail_at;           /* done fails on the fail_at-th job it takes (JOBS: never) */
         int          dropped[JOBS];
-        int          leaked;            /* slots holding a payload at the end */
+        int          leaked;            /* a slot dropped without its payload, or not its job's */
+        /* What is held: jobs whose work started and whose done or drop has not finished. */
+        pthread_mutex_t mu;
+        bool         held[JOBS];
+        bool         over_window, over_budget;
+        /* The gate (gated_work): job j finishes once the jobs before it in release[] are taken. */
+        const size_t *release;
+        size_t       nrelease;
+        pthread_cond_t cv;
+        bool         gave_up;           /* a gate waited 30 s: the lanes did not run the jobs at once */
 };
 
 struct slot {
         size_t job;
         int   *payload;                 /* owned: what done or drop must release */
 };
+
+static void ctx_init(struct lctx *c)
+{
+        memset(c, 0, sizeof(*c));
+        pthread_mutex_init(&c->mu, NULL);
+        pthread_cond_init(&c->cv, NULL);
+        c->fail_at = JOBS;
+}
+
+static void ctx_fini(struct lctx *c)
+{
+        pthread_cond_destroy(&c->cv);
+        pthread_mutex_destroy(&c->mu);
+}
 
 static void nap(size_t job)
 {
@@ -49,41 +76,80 @@ static size_t job_cost(void *ctx, size_t job)
         return job % 10 == 3 ? 1000 : 10 + job % 5;
 }
 
+static int cost_desc(const void *a, const void *b)
+{
+        size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+        return (x < y) - (x > y);
+}
+
+/*
+ * job starts: what is held (a subset of what the lanes hold) must fit the
+ * window, and with a cost, all of it but the near costliest jobs must fit
+ * the budget.
+ */
+static void hold(struct lctx *c, size_t job)
+{
+        size_t costs[JOBS], n = 0, far = 0;
+
+        pthread_mutex_lock(&c->mu);
+        c->held[job] = true;
+        for (size_t j = 0; j < JOBS; j++)
+                if (c->held[j])
+                        costs[n++] = job_cost(c, j);
+        if (n > c->window)
+                c->over_window = true;
+        if (c->budget > 0) {
+                qsort(costs, n, sizeof(*costs), cost_desc);
+                for (size_t k = c->near; k < n; k++)
+                        far += costs[k];
+                if (far > c->budget)
+                        c->over_budget = true;
+        }
+        pthread_mutex_unlock(&c->mu);
+}
+
+static void unhold(struct lctx *c, size_t job)
+{
+        pthread_mutex_lock(&c->mu);
+        c->held[job] = false;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+}
+
 static void work(void *ctx, unsigned lane, size_t job, void *slot)
 {
         struct lctx *c = ctx;
         struct slot *s = slot;
-        size_t taken = atomic_load(&c->taken), far = 0;
 
-        if (job >= taken + c->window)
-                atomic_store(&c->too_far, true);
-        /*
-         * The jobs past the near ones after taken, up to this one, were claimed and not taken when this one
-         * was (claims go in order; taken only grows, so the sum then was at least this one).
-         */
-        for (size_t j = taken + c->near + 1; c->budget > 0 && j <= job; j++)
-                far += job_cost(c, j);
-        if (c->budget > 0 && far > c->budget)
-                atomic_store(&c->over_budget, true);
+        hold(c, job);
         atomic_fetch_add(&c->ran[job], 1);
         atomic_fetch_add(&c->lane_used[lane], 1);
         nap(job);
         s->job = job;
         s->payload = malloc(sizeof(int));
+        if (s->payload != NULL)
+                *s->payload = (int)job * 7 + 1;
 }
 
 static bool done(void *ctx, size_t job, void *slot, prc_err *err)
 {
         struct lctx *c = ctx;
         struct slot *s = slot;
+        bool fail;
 
-        if (job != c->next_expected || s->job != job)
+        if (s->job != job || (!c->any_order && job != c->next_expected))
                 c->out_of_order = true;
         c->next_expected++;
+        c->result[job] = s->payload != NULL ? *s->payload : -1;
         free(s->payload);
         s->payload = NULL;
-        atomic_store(&c->taken, job + 1);
-        if (job == c->fail_at)
+        pthread_mutex_lock(&c->mu);
+        c->taken_order[c->ntaken] = job;
+        fail = c->ntaken++ == c->fail_at;
+        pthread_mutex_unlock(&c->mu);
+        unhold(c, job);
+        if (fail)
                 return prc_err_set(err, PRC_E_INTERNAL, "stop at %zu", job);
         return true;
 }
@@ -98,17 +164,29 @@ static void drop(void *ctx, size_t job, void *slot)
         c->dropped[job]++;
         free(s->payload);
         s->payload = NULL;
+        unhold(c, job);
 }
 
-static void run(struct lctx *c, unsigned nlanes, size_t window, size_t fail_at, bool *ok, prc_err *e)
+static bool run(struct lctx *c, unsigned nlanes, bool any_order, size_t window, size_t njobs, prc_err *e)
 {
-        prc_lanes_spec sp = { .nlanes = nlanes, .window = window, .slot_size = sizeof(struct slot),
-                              .work = work, .done = done, .drop = drop, .ctx = c };
+        prc_lanes_spec sp = { .nlanes = nlanes, .any_order = any_order, .window = window,
+                              .slot_size = sizeof(struct slot), .work = work, .done = done, .drop = drop, .ctx = c };
 
         c->window = window;
-        c->fail_at = fail_at;
+        c->any_order = any_order;
         prc_err_init(e);
-        *ok = prc_lanes_run(&sp, JOBS, e);
+        return prc_lanes_run(&sp, njobs, e);
+}
+
+/* Every job ran once, and done took it once and recorded what inline recording gives. */
+static void assert_all_taken_as_inline(const struct lctx *c, size_t njobs)
+{
+        T_EQ_INT(c->ntaken, njobs);
+        for (size_t j = 0; j < njobs; j++) {
+                T_EQ_INT(atomic_load(&c->ran[j]), 1);
+                T_EQ_INT(c->result[j], (int)j * 7 + 1);
+                T_EQ_INT(c->dropped[j], 0);
+        }
 }
 
 static void test_lanes__every_job_once_in_order(void)
@@ -116,72 +194,183 @@ static void test_lanes__every_job_once_in_order(void)
         for (unsigned nl = 1; nl <= 3; nl++) {
                 struct lctx *c = calloc(1, sizeof(*c));
                 prc_err e;
-                bool ok;
 
                 T_ASSERT(c != NULL);
-                run(c, nl, 2 * nl, JOBS, &ok, &e);
-                T_ASSERT(ok);
+                ctx_init(c);
+                T_ASSERT(run(c, nl, false, 2 * nl, JOBS, &e));
                 T_NOERR(e);
                 T_ASSERT(!c->out_of_order);
                 T_EQ_INT(c->next_expected, JOBS);
-                T_ASSERT(!atomic_load(&c->too_far));
-                for (size_t j = 0; j < JOBS; j++)
-                        T_EQ_INT(atomic_load(&c->ran[j]), 1);
+                T_ASSERT(!c->over_window);
+                assert_all_taken_as_inline(c, JOBS);
                 /* With more than one lane, every lane took jobs (each job naps, so none can take them all). */
                 for (unsigned l = 0; nl > 1 && l < nl; l++)
                         T_ASSERT(atomic_load(&c->lane_used[l]) > 0);
+                ctx_fini(c);
+                free(c);
+        }
+}
+
+/* The work of the gate tests: job waits until the jobs before it in c->release are taken. */
+static void gated_work(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        struct lctx *c = ctx;
+        size_t pos = 0;
+        struct timespec until;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 30;     /* a guard against a hang, not a timed assertion */
+        while (pos < c->nrelease && c->release[pos] != job)
+                pos++;
+        pthread_mutex_lock(&c->mu);
+        while (c->ntaken < pos && !c->gave_up)
+                if (pthread_cond_timedwait(&c->cv, &c->mu, &until) != 0)
+                        c->gave_up = true;
+        pthread_mutex_unlock(&c->mu);
+        work(ctx, lane, job, slot);
+}
+
+/*
+ * Four jobs in four lanes, finishing in every order of the 24: done takes
+ * them in exactly that order, and what it records is what inline gives.
+ */
+static void test_lanes__any_order_takes_jobs_as_they_finish(void)
+{
+        size_t perm[4] = { 0, 1, 2, 3 };
+
+        for (int k = 0; k < 24; k++) {
+                struct lctx *c = calloc(1, sizeof(*c));
+                prc_lanes_spec sp = { .nlanes = 4, .any_order = true, .window = 4, .slot_size = sizeof(struct slot),
+                                      .work = gated_work, .done = done, .drop = drop, .ctx = c };
+                size_t rest[4], n = 0, kk = (size_t)k;
+                prc_err e;
+
+                /* The k-th permutation of 0..3 (factorial numbering). */
+                for (size_t i = 0; i < 4; i++)
+                        rest[i] = i;
+                for (size_t i = 0, f = 6; i < 4; i++) {
+                        size_t pick = kk / f;
+                        perm[n++] = rest[pick];
+                        memmove(rest + pick, rest + pick + 1, (3 - i - pick) * sizeof(*rest));
+                        kk %= f;
+                        f = i < 3 ? f / (3 - i) : 1;
+                }
+                T_ASSERT(c != NULL);
+                ctx_init(c);
+                c->window = 4;
+                c->any_order = true;
+                c->release = perm;
+                c->nrelease = 4;
+                prc_err_init(&e);
+                T_ASSERT(prc_lanes_run(&sp, 4, &e));
+                T_NOERR(e);
+                T_ASSERT(!c->gave_up);
+                T_ASSERT(!c->out_of_order);
+                T_ASSERT(!c->over_window);
+                for (size_t i = 0; i < 4; i++)
+                        T_EQ_INT(c->taken_order[i], perm[i]);
+                assert_all_taken_as_inline(c, 4);
+                ctx_fini(c);
+                free(c);
+        }
+}
+
+/*
+ * Two lanes, job 0 held until every other job is taken: done takes 1..199
+ * behind it (the other lane goes on through all of them in a window of 4)
+ * and 0 last; one lane (inline) takes them in order.  Both record the same.
+ */
+static void test_lanes__no_finished_job_waits_for_a_slow_one(void)
+{
+        for (unsigned nl = 1; nl <= 2; nl++) {
+                struct lctx *c = calloc(1, sizeof(*c));
+                size_t *order = calloc(JOBS, sizeof(*order));
+                prc_lanes_spec sp = { .nlanes = nl, .any_order = true, .window = 4, .slot_size = sizeof(struct slot),
+                                      .work = gated_work, .done = done, .drop = drop };
+                prc_err e;
+
+                T_ASSERT(c != NULL && order != NULL);
+                ctx_init(c);
+                for (size_t j = 1; j < JOBS; j++)
+                        order[j - 1] = j;
+                order[JOBS - 1] = 0;
+                c->window = 4;
+                c->any_order = true;
+                /* Inline runs job 0 first: there the gate must not hold it. */
+                c->release = nl > 1 ? order : NULL;
+                c->nrelease = nl > 1 ? JOBS : 0;
+                sp.ctx = c;
+                prc_err_init(&e);
+                T_ASSERT(prc_lanes_run(&sp, JOBS, &e));
+                T_NOERR(e);
+                T_ASSERT(!c->gave_up);
+                T_ASSERT(!c->over_window);
+                for (size_t i = 0; i < JOBS; i++)
+                        T_EQ_INT(c->taken_order[i], nl > 1 ? order[i] : i);
+                assert_all_taken_as_inline(c, JOBS);
+                ctx_fini(c);
+                free(order);
                 free(c);
         }
 }
 
 static void test_lanes__failing_done_stops_and_drops_the_rest(void)
 {
-        struct lctx *c = calloc(1, sizeof(*c));
-        size_t ran = 0, dropped = 0;
-        prc_err e;
-        bool ok;
+        for (int any = 0; any <= 1; any++) {
+                struct lctx *c = calloc(1, sizeof(*c));
+                size_t ran = 0, dropped = 0;
+                prc_err e;
 
-        T_ASSERT(c != NULL);
-        run(c, 2, 4, 50, &ok, &e);
-        T_ASSERT(!ok);
-        T_ERR(e, PRC_E_INTERNAL);
-        T_EQ_INT(c->next_expected, 51);         /* done saw 0..50, nothing after the failure */
-        T_EQ_INT(c->leaked, 0);
-        for (size_t j = 0; j < JOBS; j++) {
-                ran += (size_t)atomic_load(&c->ran[j]);
-                dropped += (size_t)c->dropped[j];
-                T_ASSERT(c->dropped[j] == 0 || j > 50);
+                T_ASSERT(c != NULL);
+                ctx_init(c);
+                c->fail_at = 50;
+                T_ASSERT(!run(c, 2, any, 4, JOBS, &e));
+                T_ERR(e, PRC_E_INTERNAL);
+                T_EQ_INT(c->ntaken, 51);        /* done took 51 jobs, nothing after the failure */
+                T_EQ_INT(c->leaked, 0);
+                for (size_t j = 0; j < JOBS; j++) {
+                        ran += (size_t)atomic_load(&c->ran[j]);
+                        dropped += (size_t)c->dropped[j];
+                        T_ASSERT(c->dropped[j] <= 1);
+                }
+                for (size_t i = 0; i < c->ntaken; i++)
+                        T_EQ_INT(c->dropped[c->taken_order[i]], 0);
+                /* Every job that ran was taken or dropped, once; the lanes held at most the window. */
+                T_EQ_INT(ran, 51 + dropped);
+                T_ASSERT(dropped <= 3);
+                T_ASSERT(!c->over_window);
+                ctx_fini(c);
+                free(c);
         }
-        /* Every job that ran was taken or dropped, once; the lanes ran at most the window past the failure. */
-        T_EQ_INT(ran, 51 + dropped);
-        T_ASSERT(dropped <= 4);
-        free(c);
 }
 
 static void test_lanes__budget_bounds_what_is_held(void)
 {
         for (unsigned nl = 2; nl <= 3; nl++) {
-                struct lctx *c = calloc(1, sizeof(*c));
-                prc_lanes_spec sp = { .nlanes = nl, .window = 32, .slot_size = sizeof(struct slot), .work = work,
-                                      .done = done, .drop = drop, .cost = job_cost, .near = 2, .budget = 60,
-                                      .ctx = c };
-                prc_err e;
+                for (int any = 0; any <= 1; any++) {
+                        struct lctx *c = calloc(1, sizeof(*c));
+                        prc_lanes_spec sp = { .nlanes = nl, .any_order = any, .window = 32,
+                                              .slot_size = sizeof(struct slot), .work = work, .done = done,
+                                              .drop = drop, .cost = job_cost, .near = 2, .budget = 60, .ctx = c };
+                        prc_err e;
 
-                T_ASSERT(c != NULL);
-                c->window = sp.window;
-                c->near = sp.near;
-                c->budget = sp.budget;
-                c->fail_at = JOBS;
-                prc_err_init(&e);
-                T_ASSERT(prc_lanes_run(&sp, JOBS, &e));
-                T_NOERR(e);
-                T_ASSERT(!c->out_of_order);
-                T_ASSERT(!atomic_load(&c->too_far));
-                T_ASSERT(!atomic_load(&c->over_budget));
-                /* A job above the whole budget still runs, once (claimed once it is among the near ones). */
-                for (size_t j = 0; j < JOBS; j++)
-                        T_EQ_INT(atomic_load(&c->ran[j]), 1);
-                free(c);
+                        T_ASSERT(c != NULL);
+                        ctx_init(c);
+                        c->window = sp.window;
+                        c->near = sp.near;
+                        c->budget = sp.budget;
+                        c->any_order = any;
+                        prc_err_init(&e);
+                        T_ASSERT(prc_lanes_run(&sp, JOBS, &e));
+                        T_NOERR(e);
+                        T_ASSERT(!c->out_of_order);
+                        T_ASSERT(!c->over_window);
+                        T_ASSERT(!c->over_budget);
+                        /* A job above the whole budget still runs, once (claimed once a near place is free). */
+                        assert_all_taken_as_inline(c, JOBS);
+                        ctx_fini(c);
+                        free(c);
+                }
         }
 }
 
@@ -195,10 +384,19 @@ static void test_lanes__bad_spec_is_internal(void)
         prc_err_init(&e);
         T_ASSERT(!prc_lanes_run(&sp, 3, &e));
         T_ERR(e, PRC_E_INTERNAL);
+        /* A cost without a near place could never claim a costly job. */
+        sp.window = 4;
+        sp.cost = job_cost;
+        sp.near = 0;
+        prc_err_init(&e);
+        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
+        T_ERR(e, PRC_E_INTERNAL);
 }
 
 static const prc_test tests[] = {
         T(test_lanes__every_job_once_in_order),
+        T(test_lanes__any_order_takes_jobs_as_they_finish),
+        T(test_lanes__no_finished_job_waits_for_a_slow_one),
         T(test_lanes__failing_done_stops_and_drops_the_rest),
         T(test_lanes__budget_bounds_what_is_held),
         T(test_lanes__bad_spec_is_internal),

@@ -6,8 +6,10 @@
 #include "t.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adapter/record.h"
@@ -806,6 +808,182 @@ static void test_scan__includes_are_followed_only_inside_the_inventory(void)
         json_decref(r);
 }
 
+/*
+ * Two lanes, each trip recorded as it finishes: a gate holds the first
+ * manifest's extraction until the other manifests' are done (with
+ * extraction_each, until b's and e's documents were taken, so it is
+ * recorded after every other manifest); the run result (gaps,
+ * extractions), the extraction record and what extraction_each is given
+ * (with each document's place) are those of one lane, which records in
+ * order.
+ */
+static struct {
+        pthread_mutex_t mu;
+        pthread_cond_t  cv;
+        bool            on, each, gave_up;
+        unsigned        others;         /* extractions of the other manifests done */
+        char            seen[16][64];   /* extraction_each: "ORDER PATH", in the order given */
+        size_t          nseen;
+} gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false, 0, { { 0 } }, 0 };
+
+static bool gated_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n, json_t **out,
+                          prc_err *err)
+{
+        struct timespec until;
+        bool ok;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 30;     /* a guard against a hang, not a timed assertion */
+        pthread_mutex_lock(&gate.mu);
+        while (gate.on && strcmp(path, "a/package.json") == 0 && (gate.each ? gate.nseen < 2 : gate.others < 3) &&
+               !gate.gave_up)
+                if (pthread_cond_timedwait(&gate.cv, &gate.mu, &until) != 0)
+                        gate.gave_up = true;
+        pthread_mutex_unlock(&gate.mu);
+        ok = fake_extract(ctx, format, path, p, n, out, err);
+        /* Each includes a file the inventory holds and one it does not (a gap). */
+        if (ok && strcmp(path, "a/package.json") == 0)
+                json_object_set_new(json_object_get(*out, "details"), "includes",
+                                    json_pack("[{s:s,s:s},{s:s,s:s}]", "kind", "requirement", "path",
+                                              "../inc/x.txt", "kind", "requirement", "path", "missing-a.txt"));
+        if (ok && strcmp(path, "b/requirements.txt") == 0)
+                json_object_set_new(json_object_get(*out, "details"), "includes",
+                                    json_pack("[{s:s,s:s},{s:s,s:s}]", "kind", "requirement", "path",
+                                              "../inc/extra.txt", "kind", "requirement", "path", "missing-b.txt"));
+        pthread_mutex_lock(&gate.mu);
+        if (strcmp(path, "b/requirements.txt") == 0 || strcmp(path, "c/package.json") == 0 ||
+            strcmp(path, "e/package.json") == 0)
+                gate.others++;
+        pthread_cond_broadcast(&gate.cv);
+        pthread_mutex_unlock(&gate.mu);
+        return ok;
+}
+
+static bool record_each(void *ctx, const json_t *md, size_t order, prc_err *err)
+{
+        (void)ctx, (void)err;
+        pthread_mutex_lock(&gate.mu);
+        if (gate.nseen < PRC_ARRAY_LEN(gate.seen))
+                snprintf(gate.seen[gate.nseen++], sizeof(gate.seen[0]), "%zu %s", order,
+                         json_string_value(json_object_get(md, "path")));
+        pthread_cond_broadcast(&gate.cv);
+        pthread_mutex_unlock(&gate.mu);
+        return true;
+}
+
+static int seen_cmp(const void *a, const void *b)
+{
+        unsigned long x = strtoul(a, NULL, 10), y = strtoul(b, NULL, 10);
+
+        return (x > y) - (x < y);
+}
+
+/* One scan of target, with a second lane or not, as a run result or (each) an extraction record. */
+static json_t *lanes_scan(bool two, bool each)
+{
+        static int ctx1, ctx2;
+        json_t *r = NULL, *ex = NULL;
+        prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                            .parse = fake_parse, .extract = gated_extract, .content_floor = fake_floor,
+                            .parse_ctx = &ctx1, .lane_ctx = two ? &ctx2 : NULL };
+        prc_err e;
+        int rc;
+
+        if (each) {
+                o.extraction_out = &ex;
+                o.extraction_each = record_each;
+        }
+        gate.on = two;
+        gate.each = each;
+        gate.others = 0;
+        gate.nseen = 0;
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        T_NOERR(e);
+        T_ASSERT(!gate.gave_up);
+        return each ? ex : r;
+}
+
+/* A tree of six manifests, a/package.json (first) as given. */
+static void lanes_tree(const char *name, const char *a)
+{
+        char dir[4300], link[4400];
+
+        tree_setup(name, NULL);
+        for (const char *const *d = (const char *const[]){ "a", "b", "c", "d", "e", "g", "inc", NULL }; *d; d++) {
+                snprintf(dir, sizeof(dir), "%s/%s", target, *d);
+                T_ASSERT(mkdir(dir, 0755) == 0);
+        }
+        t_write(target, "a/package.json", a, strlen(a));
+        t_write(target, "b/requirements.txt", "flask==2.0\n", 11);
+        t_write(target, "inc/extra.txt", "requests==2.31.0\n", 17);
+        t_write(target, "inc/x.txt", "{\"dependencies\": {\"y\": \"1\"}}", 28);  /* a's format: npm */
+        t_write(target, "c/package.json", "{", 1);                 /* refused: a gap */
+        t_write(target, "d/PKGBUILD", "pkgname=x\n", 10);          /* no token document: a gap */
+        t_write(target, "e/package.json", "{\"devDependencies\": {\"x\": \"^1\"}}", 32);
+        snprintf(link, sizeof(link), "%s/g/package.json", target);
+        T_ASSERT(symlink("../e/package.json", link) == 0);         /* a gap without a trip */
+}
+
+/* The first manifest refused, recorded last: its gap is listed first all the same. */
+static void test_scan__gaps_recorded_as_trips_finish_are_listed_in_order(void)
+{
+        json_t *r1, *r2;
+
+        lanes_tree("lanes-gap", "{");
+        r1 = lanes_scan(false, false);
+        r2 = lanes_scan(true, false);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(json_object_get(r1, "coverage_gaps"), 0), "path")),
+                 "a/package.json");
+        T_ASSERT(json_equal(r1, r2));
+        json_decref(r1);
+        json_decref(r2);
+        r1 = lanes_scan(false, true);
+        r2 = lanes_scan(true, true);
+        T_ASSERT(json_equal(r1, r2));
+        json_decref(r1);
+        json_decref(r2);
+}
+
+/*
+ * The first manifest's document recorded last: the includes are followed
+ * in inventory order (their documents' places and gaps as in order), and
+ * extraction_each is told each document's place in inventory order.
+ */
+static void test_scan__documents_recorded_as_trips_finish_keep_their_places(void)
+{
+        char seen1[16][64];
+        size_t nseen1;
+        json_t *r1, *r2;
+
+        lanes_tree("lanes-doc", "{\"dependencies\": {\"left-pad\": \"1.3.0\"}}");
+        r1 = lanes_scan(false, false);
+        r2 = lanes_scan(true, false);
+        T_ASSERT(json_equal(r1, r2));
+        T_EQ_INT(json_array_size(json_object_get(r1, "extractions")), 5);
+        json_decref(r1);
+        json_decref(r2);
+
+        r1 = lanes_scan(false, true);
+        memcpy(seen1, gate.seen, sizeof(seen1));
+        nseen1 = gate.nseen;
+        r2 = lanes_scan(true, true);
+        T_ASSERT(json_equal(r1, r2));
+        /* In order: a, b, e, then the includes, a's first, after the 6 manifests. */
+        T_EQ_INT(nseen1, 5);
+        T_EQ_STR(seen1[0], "0 a/package.json");
+        T_EQ_STR(seen1[3], "6 inc/x.txt");
+        T_EQ_STR(seen1[4], "7 inc/extra.txt");
+        /* With two lanes a came after b and e, with its own place. */
+        T_EQ_INT(gate.nseen, 5);
+        T_ASSERT(strcmp(gate.seen[0], "0 a/package.json") != 0);
+        qsort(gate.seen, gate.nseen, sizeof(gate.seen[0]), seen_cmp);
+        for (size_t i = 0; i < nseen1; i++)
+                T_EQ_STR(gate.seen[i], seen1[i]);
+        json_decref(r1);
+        json_decref(r2);
+}
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
@@ -821,5 +999,7 @@ static const prc_test tests[] = {
         T(test_scan__file_above_the_gitleaks_ceiling_is_a_gap),
         T(test_scan__content_floor_is_recorded_and_changes_the_id),
         T(test_scan__includes_are_followed_only_inside_the_inventory),
+        T(test_scan__gaps_recorded_as_trips_finish_are_listed_in_order),
+        T(test_scan__documents_recorded_as_trips_finish_keep_their_places),
 };
 PRC_SUITE(scan, tests)
