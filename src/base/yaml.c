@@ -56,6 +56,7 @@ typedef struct frame {
         uint32_t  pid;          /* position-table id of this collection (0 without a table) */
         uint32_t  key_line;     /* map: 1-based line and column of the pending key */
         uint32_t  key_col;
+        int       col;          /* 0-based column of its start: a block collection's indentation */
 } frame;
 
 /*
@@ -106,11 +107,12 @@ typedef struct composer {
         struct fy_mark    at;           /* start of the event being handled */
         const uint8_t    *in;           /* borrowed: the input libfyaml parses */
         size_t            in_len;
-        char             *sq;           /* owned: the last single-quoted scalar decoded (squote_decode) */
+        char             *sq;           /* owned: the last quoted or block scalar decoded (quoted_decode, block_decode) */
         size_t            sq_cap;
         const prc_yaml_sink *sink;      /* borrowed; NULL once it stops listening (or never had one) */
         prc_yaml_pos     *pos;          /* owned until handed out; NULL unless positions were asked for */
         void             *sink_ctx;
+        size_t            last_end;     /* end of the last scalar or alias token: a block header lies past it */
 } composer;
 
 /* ---- errors ---------------------------------------------------------- */
@@ -1100,6 +1102,7 @@ static bool on_start(composer *c, bool map, struct fy_token *anc, struct fy_toke
         frame_clear(f);         /* an empty slot, or one a finished collection left (its key buffer kept) */
         f->anchor = -1;
         f->map = map;
+        f->col = c->at.column;
         f->nodes = 1;
         f->pid = pid;
         f->v = map ? json_object() : json_array();
@@ -1193,7 +1196,20 @@ static size_t fold_breaks(const uint8_t *p, size_t *i, size_t end, char *d)
         return breaks - 1;
 }
 
+static bool fold_decode(const uint8_t *p, size_t i, size_t end, bool quotes, char *d, size_t *outn);
+
 bool prc_yaml_squote_decode(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+{
+        return fold_decode(p, i, end, true, d, outn);
+}
+
+/* A plain scalar folds the same way, with no quotes (7.3.3); its marks hold no white space at either end. */
+bool prc_yaml_plain_decode(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+{
+        return fold_decode(p, i, end, false, d, outn);
+}
+
+static bool fold_decode(const uint8_t *p, size_t i, size_t end, bool quotes, char *d, size_t *outn)
 {
         size_t o = 0;
 
@@ -1207,7 +1223,7 @@ bool prc_yaml_squote_decode(const uint8_t *p, size_t i, size_t end, char *d, siz
                         while (ce > i && is_white(p[ce - 1]))
                                 ce--;
                 for (; i < ce; i++) {
-                        if (p[i] == '\'' && (++i == ce || p[i] != '\''))
+                        if (quotes && p[i] == '\'' && (++i == ce || p[i] != '\''))
                                 return false;   /* a lone quote would have closed the scalar */
                         d[o++] = (char)p[i];
                 }
@@ -1220,26 +1236,465 @@ bool prc_yaml_squote_decode(const uint8_t *p, size_t i, size_t end, char *d, siz
         return true;
 }
 
-static bool squote_decode(composer *c, struct fy_token *tok, const char **out, size_t *outn)
+/* ---- double-quoted scalars, decoded from the input ------------------------ */
+
+/*
+ * libfyaml 0.7.12 also gets some double-quoted scalars wrong: an escaped
+ * space before a line break leaves unwritten bytes in the text, and white
+ * space, an escaped break and empty lines can cut the text short.  So these
+ * are decoded from the input too, by YAML 1.2 7.3.1 and 5.7: every escape;
+ * a line break between content folds as in a single-quoted scalar, and the
+ * white space before it is not content; a backslash right before a break
+ * drops the break but keeps the white space before the backslash, and each
+ * empty line after it is a newline; leading white space of a continuation
+ * line is not content.  Escaped white space (\t, \<space>) is content.
+ */
+static int hex_val(uint8_t ch)
+{
+        if (ch >= '0' && ch <= '9')
+                return ch - '0';
+        if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
+                return (ch | 0x20) - 'a' + 10;
+        return -1;
+}
+
+static bool hex_digits(const uint8_t *p, size_t *i, size_t end, size_t digits, uint32_t *cp)
+{
+        if (end - *i < digits)
+                return false;
+        for (size_t k = 0; k < digits; k++) {
+                int v = hex_val(p[(*i)++]);
+                if (v < 0)
+                        return false;
+                *cp = *cp << 4 | (uint32_t)v;
+        }
+        return true;
+}
+
+/* The escape after the backslash at p[*i] (\x, \u, \U take 2, 4, 8 digits); 0 if not one. */
+static size_t dq_escape(const uint8_t *p, size_t *i, size_t end, char *d)
+{
+        static const char from[] = "0abtnvfre \"/\\\t";
+        static const char to[] = "\0\a\b\t\n\v\f\r\x1b \"/\\\t";
+        uint32_t cp = 0;
+        size_t digits = 0;
+        const char *hit;
+        uint8_t ch;
+
+        if (*i + 1 >= end)
+                return 0;
+        ch = p[*i + 1];
+        *i += 2;
+        hit = memchr(from, ch, sizeof(from) - 1);
+        if (hit != NULL) {
+                d[0] = to[hit - from];
+                return 1;
+        }
+        switch (ch) {
+        case 'N': cp = 0x85; break;
+        case '_': cp = 0xa0; break;
+        case 'L': cp = 0x2028; break;
+        case 'P': cp = 0x2029; break;
+        case 'x': digits = 2; break;
+        case 'u': digits = 4; break;
+        case 'U': digits = 8; break;
+        default: return 0;
+        }
+        if (digits > 0 && !hex_digits(p, i, end, digits, &cp))
+                return 0;
+        /* libfyaml, like JSON, joins a \u high surrogate and a \u low one right after it */
+        if (ch == 'u' && cp >= 0xd800 && cp <= 0xdbff && end - *i >= 6 && p[*i] == '\\' && p[*i + 1] == 'u') {
+                uint32_t lo = 0;
+                *i += 2;
+                if (!hex_digits(p, i, end, 4, &lo) || lo < 0xdc00 || lo > 0xdfff)
+                        return 0;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        }
+        if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+                return 0;
+        return prc_utf8_encode(cp, (uint8_t *)d);
+}
+
+/* The escaped line break at p[*i] and the empty lines after it: one newline for each of those. */
+static size_t dq_escaped_break(const uint8_t *p, size_t *i, size_t end, char *d)
+{
+        size_t o = 0, j;
+
+        *i = skip_break(p, *i, end);
+        for (;;) {
+                for (j = *i; j < end && is_white(p[j]); j++)
+                        ;
+                if (j == end || !is_break(p[j]))
+                        break;
+                *i = skip_break(p, j, end);
+                d[o++] = '\n';
+        }
+        *i = j;
+        return o;
+}
+
+bool prc_yaml_dquote_decode(const uint8_t *p, size_t i, size_t end, char *d, size_t *outn)
+{
+        size_t o = 0, white = SIZE_MAX; /* white: where the white space before the next break began */
+
+        while (i < end) {
+                uint8_t ch = p[i];
+                size_t k;
+
+                if (is_white(ch)) {
+                        if (white == SIZE_MAX)
+                                white = o;
+                        d[o++] = (char)ch;
+                        i++;
+                        continue;
+                }
+                if (is_break(ch)) {
+                        o = white != SIZE_MAX ? white : o;
+                        o += fold_breaks(p, &i, end, d + o);
+                } else if (ch == '"') {
+                        return false;   /* it would have closed the scalar */
+                } else if (ch != '\\') {
+                        d[o++] = (char)ch;
+                        i++;
+                } else if (i + 1 < end && is_break(p[i + 1])) {
+                        i++;
+                        o += dq_escaped_break(p, &i, end, d + o);
+                } else if ((k = dq_escape(p, &i, end, d + o)) == 0) {
+                        return false;
+                } else {
+                        o += k;
+                }
+                white = SIZE_MAX;
+        }
+        *outn = o;
+        return true;
+}
+
+/* The inside of a quoted scalar, by its token marks: just after the opening quote to the closing one. */
+static bool quoted_place(composer *c, struct fy_token *tok, uint8_t q, size_t *start, size_t *end)
 {
         const struct fy_mark *sm = fy_token_start_mark(tok), *em = fy_token_end_mark(tok);
-        size_t start, end;
 
         if (sm == NULL || em == NULL)
-                return fail(c, PRC_E_INTERNAL, "libfyaml gave a single-quoted scalar no place");
-        start = sm->input_pos;
-        end = em->input_pos;
-        if (start == 0 || start > end || end >= c->in_len || c->in[start - 1] != '\'' || c->in[end] != '\'')
-                return fail(c, PRC_E_INTERNAL, "libfyaml placed a single-quoted scalar outside its quotes");
-        if (end - start + 1 > c->sq_cap) {
-                char *nb = realloc(c->sq, end - start + 1);
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a quoted scalar no place");
+        *start = sm->input_pos;
+        *end = em->input_pos;
+        if (*start == 0 || *start > *end || *end >= c->in_len || c->in[*start - 1] != q || c->in[*end] != q)
+                return fail(c, PRC_E_INTERNAL, "libfyaml placed a quoted scalar outside its quotes");
+        return true;
+}
+
+/*
+ * A quoted scalar's value, decoded from the input.  Most need no decoding
+ * (no escape, quote or line break inside): those are the input bytes
+ * themselves, with no copy.
+ */
+static bool quoted_decode(composer *c, struct fy_token *tok, bool dq, const char **out, size_t *outn)
+{
+        const uint8_t q = dq ? '"' : '\'';
+        const uint8_t esc = dq ? '\\' : '\'';
+        size_t start = 0, end = 0, cap, i;
+        bool ok;
+
+        if (!quoted_place(c, tok, q, &start, &end))
+                return false;
+        for (i = start; i < end && c->in[i] != esc && c->in[i] != q && !is_break(c->in[i]); i++)
+                ;
+        if (i == end) {
+                *out = (const char *)c->in + start;
+                *outn = end - start;
+                return true;
+        }
+        /* \L and \P write 3 bytes for 2; nothing else writes more than it reads */
+        cap = end - start + (dq ? (end - start) / 2 + 4 : 1);
+        if (cap > c->sq_cap) {
+                char *nb = realloc(c->sq, cap);
                 if (nb == NULL)
                         return oom(c, "a scalar");
                 c->sq = nb;
-                c->sq_cap = end - start + 1;
+                c->sq_cap = cap;
         }
-        if (!prc_yaml_squote_decode(c->in, start, end, c->sq, outn))
-                return fail(c, PRC_E_INTERNAL, "a lone quote inside a single-quoted scalar");
+        ok = dq ? prc_yaml_dquote_decode(c->in, start, end, c->sq, outn)
+                : prc_yaml_squote_decode(c->in, start, end, c->sq, outn);
+        if (!ok)
+                return fail(c, PRC_E_INTERNAL, "a %s scalar libfyaml accepted does not decode",
+                            dq ? "double-quoted" : "single-quoted");
+        *out = c->sq;
+        return true;
+}
+
+/* ---- block scalars, decoded from the input -------------------------------- */
+
+/*
+ * libfyaml 0.7.12 hands back unwritten bytes for block scalars with an
+ * explicit indentation indicator and white-space-only lines (and a NUL for
+ * an empty block scalar at the end of its input; docs/yaml.md).  So prc
+ * takes only the scalar's place from libfyaml (its token marks run from the
+ * line after the header to the end of its content) and reads the header
+ * and the lines itself, by YAML 1.2 8.1.
+ */
+typedef struct bhead {
+        char   chomp;           /* '-' strip, '+' keep, 0 clip */
+        int    indent;          /* explicit indentation indicator, 0 when auto-detected */
+        bool   folded;
+} bhead;
+
+/* The offset where the line holding p[i] starts. */
+static size_t line_start(const uint8_t *p, size_t i)
+{
+        while (i > 0 && !is_break(p[i - 1]))
+                i--;
+        return i;
+}
+
+/*
+ * The header of the block scalar whose content starts at p[start]: the
+ * first '|' or '>' on its header line past lb (nothing but indicators,
+ * white space and a comment can follow it there).  False if there is none.
+ */
+static bool block_header(const uint8_t *p, size_t lb, size_t start, bhead *h)
+{
+        size_t hs, he = start, i;
+
+        if (start > 0 && is_break(p[start - 1])) {
+                he = start - 1;
+                if (he > 0 && p[he] == '\n' && p[he - 1] == '\r')
+                        he--;
+        }
+        hs = line_start(p, he);
+        i = lb > hs ? lb : hs;
+        if (i == 0 && he >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+                i = 3;  /* a byte order mark (only ever at offset 0, check_bytes) */
+        /* only indicators and white space lie between what came before and the header (a quoted key's end is its quote) */
+        for (; i < he && p[i] != '|' && p[i] != '>'; i++)
+                if (!is_white(p[i]) && strchr(":-?'\"", p[i]) == NULL)
+                        return false;
+        if (i == he)
+                return false;
+        h->folded = p[i++] == '>';
+        h->chomp = 0;
+        h->indent = 0;
+        for (int k = 0; k < 2 && i < he; k++, i++) {
+                if ((p[i] == '-' || p[i] == '+') && h->chomp == 0)
+                        h->chomp = (char)p[i];
+                else if (p[i] >= '1' && p[i] <= '9' && h->indent == 0)
+                        h->indent = p[i] - '0';
+                else
+                        break;
+        }
+        return i == he || is_white(p[i]) || p[i] == '#';     /* libfyaml takes `|#` as a header and a comment */
+}
+
+typedef struct bline {
+        size_t  s, e;           /* the line's bytes, its break excluded */
+        size_t  spaces;         /* leading spaces */
+        bool    blank;          /* nothing but spaces */
+        bool    brk;            /* ended by a line break (not by the end of the scalar) */
+} bline;
+
+static size_t next_line(const uint8_t *p, size_t i, size_t end, bline *l)
+{
+        l->s = i;
+        while (i < end && p[i] == ' ')
+                i++;
+        l->spaces = i - l->s;
+        while (i < end && !is_break(p[i]))
+                i++;
+        l->e = i;
+        l->blank = l->s + l->spaces == i;
+        l->brk = i < end;
+        return i < end ? skip_break(p, i, end) : end;
+}
+
+/*
+ * The first line with something other than spaces sets the indentation
+ * (8.1.1.1): its offset in *at.  SIZE_MAX if none does (every line is empty).
+ */
+static size_t block_auto_indent(const uint8_t *p, size_t i, size_t end, size_t *at)
+{
+        bline l;
+
+        while (i < end) {
+                i = next_line(p, i, end, &l);
+                if (!l.blank) {
+                        *at = l.s + l.spaces;
+                        return l.spaces;
+                }
+        }
+        return SIZE_MAX;
+}
+
+/* Refuse libfyaml's reading of a line at or left of the parent's indentation as content, at that line. */
+static bool block_misread(composer *c, size_t at, int parent)
+{
+        size_t ls = line_start(c->in, at);
+
+        for (size_t i = c->at.input_pos; i < ls; i++)
+                if (c->in[i] == '\n' || (c->in[i] == '\r' && (i + 1 == ls || c->in[i + 1] != '\n')))
+                        c->at.line++;
+        c->at.input_pos = at;
+        c->at.column = (int)(at - ls);
+        return fail(c, PRC_E_YAML_BLOCK_INDENT,
+                    "a block scalar's content line is indented %zu, not past its collection's %d: libfyaml 0.7.12 "
+                    "reads it as content, YAML as the next node", at - ls, parent);
+}
+
+/*
+ * Decode the lines of p[i..end) at content indentation ind (8.1.2, 8.1.3).
+ * A line of no more than ind spaces is empty; a content line keeps what
+ * follows its ind spaces.  In a folded scalar two text lines (not starting
+ * with white space) with nothing between fold to a space and with k empty
+ * lines between to k newlines; every other break is kept.  Chomping decides
+ * the final break and the trailing empty lines.  The end of the input ends
+ * a line (yaml-test-suite L24T, JEF9) and, like libfyaml, clip adds a
+ * newline there but keep does not, and an empty line there counts only as
+ * the scalar's first; elsewhere the scalar
+ * ends after its last break (libfyaml's end mark can hold the next line's
+ * indentation).  False if a line is indented
+ * less than ind and is not empty (libfyaml would have ended the scalar).
+ */
+static bool block_lines(const uint8_t *p, size_t i, size_t end, bool eof, size_t ind, const bhead *h, char *d,
+                        size_t *outn)
+{
+        size_t o = 0, empty = 0;
+        int prev = 0;           /* the last content line: 0 none, 1 text, 2 starting with white space */
+        bool last_brk = false;  /* the last content line ends in a line break */
+        const size_t first = i;
+        bline l;
+
+        while (i < end) {
+                int kind;
+
+                size_t ls = i;
+
+                i = next_line(p, i, end, &l);
+                if (!l.brk && !eof) {
+                        if (!l.blank)
+                                return false;
+                        break;  /* the next node's indentation, after the last break */
+                }
+                /* libfyaml: an empty last line without a break is a line only when it is the first */
+                if (!l.brk && l.blank && l.spaces <= ind && ls != first)
+                        break;
+                if (l.blank && l.spaces <= ind) {
+                        empty++;
+                        continue;
+                }
+                if (l.spaces < ind)
+                        return false;
+                kind = is_white(p[l.s + ind]) ? 2 : 1;
+                if (prev == 1 && kind == 1 && h->folded) {
+                        if (empty == 0)
+                                d[o++] = ' ';
+                } else if (prev != 0) {
+                        d[o++] = '\n';
+                }
+                memset(d + o, '\n', empty);
+                o += empty;
+                empty = 0;
+                memcpy(d + o, p + l.s + ind, l.e - l.s - ind);
+                o += l.e - l.s - ind;
+                prev = kind;
+                last_brk = l.brk;
+        }
+        /* like libfyaml: at the end of the input clip still ends in a newline, keep keeps only breaks it has */
+        if (prev != 0 && (h->chomp == 0 || (h->chomp == '+' && last_brk)))
+                d[o++] = '\n';
+        if (h->chomp == '+') {
+                memset(d + o, '\n', empty);
+                o += empty;
+        }
+        *outn = o;
+        return true;
+}
+
+/* A plain scalar's value: its input bytes, with no copy, unless it runs over lines and folds. */
+static bool plain_decode(composer *c, struct fy_token *tok, const char **out, size_t *outn)
+{
+        const struct fy_mark *sm, *em;
+        size_t start, end;
+
+        if (tok == NULL) {      /* an empty node (`k:`, `- `, a lone property) has no token */
+                *out = "";
+                *outn = 0;
+                return true;
+        }
+        sm = fy_token_start_mark(tok);
+        em = fy_token_end_mark(tok);
+        if (sm == NULL || em == NULL)
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a plain scalar no place");
+        start = sm->input_pos;
+        end = em->input_pos;
+        if (start > end || end > c->in_len)
+                return fail(c, PRC_E_INTERNAL, "libfyaml placed a plain scalar outside the input");
+        if (memchr(c->in + start, '\n', end - start) == NULL && memchr(c->in + start, '\r', end - start) == NULL) {
+                *out = (const char *)c->in + start;
+                *outn = end - start;
+                return true;
+        }
+        if (end - start > c->sq_cap) {
+                char *nb = realloc(c->sq, end - start);
+                if (nb == NULL)
+                        return oom(c, "a scalar");
+                c->sq = nb;
+                c->sq_cap = end - start;
+        }
+        (void)prc_yaml_plain_decode(c->in, start, end, c->sq, outn);
+        *out = c->sq;
+        return true;
+}
+
+static size_t token_end(struct fy_token *t)
+{
+        const struct fy_mark *m = t != NULL ? fy_token_end_mark(t) : NULL;
+
+        return m != NULL ? m->input_pos : 0;
+}
+
+/*
+ * The content indentation: an indicator counts from the indentation of the
+ * collection that holds the scalar (libfyaml: from 0 at the top level);
+ * otherwise the first non-empty line sets it.  libfyaml 0.7.12 also takes as
+ * content lines indented no more than that collection (`a:\n  x: |\n  y: 1`
+ * gives x the text "y: 1\n"), where YAML ends the scalar and reads the next
+ * key: that is refused, not read either way.
+ */
+static bool block_decode(composer *c, struct fy_event_scalar_data *sd, const char **out, size_t *outn)
+{
+        const struct fy_mark *sm = fy_token_start_mark(sd->value), *em = fy_token_end_mark(sd->value);
+        int parent = c->depth > 0 ? top(c)->col : -1;
+        size_t start, end, lb, ind;
+        bhead h;
+
+        if (sm == NULL || em == NULL)
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a block scalar no place");
+        start = sm->input_pos;
+        end = em->input_pos;
+        lb = c->last_end;
+        if (token_end(sd->anchor) > lb)
+                lb = token_end(sd->anchor);
+        if (token_end(sd->tag) > lb)
+                lb = token_end(sd->tag);
+        if (start > end || end > c->in_len || !block_header(c->in, lb, start, &h) ||
+            h.folded != (fy_token_scalar_style(sd->value) == FYSS_FOLDED))
+                return fail(c, PRC_E_INTERNAL, "libfyaml placed a block scalar where no header is before it");
+        if (h.indent > 0) {
+                ind = (size_t)(parent > 0 ? parent : 0) + (size_t)h.indent;
+        } else {
+                size_t at = 0;
+                ind = block_auto_indent(c->in, start, end, &at);
+                if (parent >= 0 && ind <= (size_t)parent)
+                        return block_misread(c, at, parent);
+        }
+        if (end - start + 2 > c->sq_cap) {
+                char *nb = realloc(c->sq, end - start + 2);
+                if (nb == NULL)
+                        return oom(c, "a scalar");
+                c->sq = nb;
+                c->sq_cap = end - start + 2;
+        }
+        if (!block_lines(c->in, start, end, end == c->in_len, ind, &h, c->sq, outn))
+                return fail(c, PRC_E_INTERNAL, "a line of a block scalar libfyaml accepted is indented too little");
         *out = c->sq;
         return true;
 }
@@ -1255,11 +1710,17 @@ static bool on_scalar(composer *c, struct fy_event_scalar_data *sd)
         size_t n = 0;
         json_t *v;
 
-        if (style == FYSS_SINGLE_QUOTED) {
-                if (!squote_decode(c, sd->value, &s, &n))
+        if (style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED) {
+                if (!quoted_decode(c, sd->value, style == FYSS_DOUBLE_QUOTED, &s, &n))
+                        return false;
+        } else if (style == FYSS_LITERAL || style == FYSS_FOLDED) {
+                if (!block_decode(c, sd, &s, &n))
+                        return false;
+        } else if (style == FYSS_PLAIN) {
+                if (!plain_decode(c, sd->value, &s, &n))
                         return false;
         } else {
-                s = fy_token_get_text(sd->value, &n);
+                return fail(c, PRC_E_INTERNAL, "libfyaml gave a scalar of no known style");
         }
         if (s == NULL)
                 return oom(c, "a scalar");
@@ -1337,9 +1798,19 @@ static bool on_alias(composer *c, struct fy_token *tok)
         return deliver(c, json_incref(a->v), a->nodes);
 }
 
+/* last_end past every token seen so far (NULL: an empty node, which has no place). */
+static void seen(composer *c, struct fy_token *t)
+{
+        size_t e = token_end(t);
+
+        if (e > c->last_end)
+                c->last_end = e;
+}
+
 static bool on_event(composer *c, struct fy_event *ev)
 {
         const struct fy_mark *m = fy_event_start_mark(ev);
+        bool ok;
 
         if (m != NULL)
                 c->at = *m;
@@ -1349,15 +1820,25 @@ static bool on_event(composer *c, struct fy_event *ev)
                         return fail(c, PRC_E_YAML_MULTIPLE_DOCUMENTS, "a second document in the stream");
                 return true;
         case FYET_MAPPING_START:
+                seen(c, ev->mapping_start.anchor);
+                seen(c, ev->mapping_start.tag);
                 return on_start(c, true, ev->mapping_start.anchor, ev->mapping_start.tag);
         case FYET_SEQUENCE_START:
+                seen(c, ev->sequence_start.anchor);
+                seen(c, ev->sequence_start.tag);
                 return on_start(c, false, ev->sequence_start.anchor, ev->sequence_start.tag);
         case FYET_MAPPING_END:
         case FYET_SEQUENCE_END:
+                seen(c, ev->type == FYET_MAPPING_END ? ev->mapping_end.mapping_end : ev->sequence_end.sequence_end);
                 return on_end(c);
         case FYET_SCALAR:
-                return on_scalar(c, &ev->scalar);
+                ok = on_scalar(c, &ev->scalar);
+                seen(c, ev->scalar.value);      /* a block header comes after all of these */
+                seen(c, ev->scalar.anchor);
+                seen(c, ev->scalar.tag);
+                return ok;
         case FYET_ALIAS:
+                seen(c, ev->alias.anchor);
                 return on_alias(c, ev->alias.anchor);
         default:
                 return true;

@@ -61,6 +61,17 @@ json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
 bool prc_yaml_squote_decode(const uint8_t *p, size_t start, size_t end, char *d, size_t *outn);
 
 /*
+ * The same for double-quoted scalars (YAML 1.2 7.3.1: escapes, escaped line
+ * breaks, folding): writes at most (end - start) * 3 / 2 + 2 bytes (\L and
+ * \P are 3 bytes for 2).  False on a lone quote or an escape YAML does not
+ * have (libfyaml refuses both first).  A \0 escape writes a NUL byte, which
+ * the loader then refuses.
+ */
+bool prc_yaml_dquote_decode(const uint8_t *p, size_t start, size_t end, char *d, size_t *outn);
+/* The same for a plain scalar p[start..end) (7.3.3: it folds as a single-quoted one): at most end - start bytes. */
+bool prc_yaml_plain_decode(const uint8_t *p, size_t start, size_t end, char *d, size_t *outn);
+
+/*
  * An observer of the composer (the content worker's streaming reply,
  * src/content/yaml_stream.c): told each piece of the document in document
  * order once the composer has accepted it: a collection opens, a key

@@ -152,6 +152,152 @@ static void test_yaml__single_quoted_scalars_fold_per_spec(void)
 }
 
 /*
+ * libfyaml 0.7.12 returns bytes it never wrote for a double-quoted scalar
+ * with an escaped space right before a line break, and cuts short one whose
+ * escaped break is followed by empty lines (docs/yaml.md): prc decodes
+ * double-quoted scalars from the input too.  Exact, and the same on every
+ * load whatever the heap held before.
+ */
+static void test_yaml__double_quoted_escaped_space_before_a_break_decodes_exactly(void)
+{
+        char big[4096];
+
+        for (int round = 0; round < 4; round++) {
+                YAML_OK("\"a\\ \nb\"", "\"a  b\"");
+                YAML_OK("k: \"a\\ \n  b\\ \n\n  c\"\n", "{\"k\":\"a  b \\nc\"}");
+                YAML_OK("[\"x\\ \r\n y\"]", "[\"x  y\"]");
+                YAML_OK("\"a \\\n  \n\n b\"", "\"a \\n\\nb\"");
+                memset(big, 'a' + round, sizeof(big) - 1);
+                big[0] = '"';
+                big[sizeof(big) - 2] = '"';
+                big[sizeof(big) - 1] = '\0';
+                {
+                        prc_err e;
+                        json_t *v = load_lim(big, &prc_limits_default, 0, &e);
+                        T_ASSERT(v != NULL);
+                        json_decref(v);
+                }
+        }
+}
+
+/* YAML 1.2 7.3.1 and 5.7: every escape, escaped breaks, folding, white space at line ends. */
+static void test_yaml__double_quoted_scalars_decode_per_spec(void)
+{
+        YAML_OK("\"x\\a\\b\\t\\\tx\\n\\v\\f\\r\\e\\ \\\"\\/\\\\\"",
+                "\"x\\u0007\\b\\t\\tx\\n\\u000b\\f\\r\\u001b \\\"/\\\\\"");
+        YAML_OK("\"\\N\\_\\L\\P\"", "\"\xc2\x85\xc2\xa0\xe2\x80\xa8\xe2\x80\xa9\"");
+        YAML_OK("\"\\x41\\x7e\\xe9\\u00E9\\u20ac\\U0001F600\\U0010ffff\"",
+                "\"A~\xc3\xa9\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"");
+        YAML_OK("\"\"", "\"\"");
+        YAML_OK("\" a \t\"", "\" a \\t\"");
+        YAML_OK("\"a  \n   b\"", "\"a b\"");
+        YAML_OK("\"a \t\n\t b\"", "\"a b\"");
+        YAML_OK("\"a\n\n  b\"", "\"a\\nb\"");
+        YAML_OK("\"a\r\n  b\r\n\r\n c\"", "\"a b\\nc\"");
+        YAML_OK("\"a\\t\n b\"", "\"a\\t b\"");
+        YAML_OK("\"a\\x20\n b\"", "\"a  b\"");
+        YAML_OK("\"a\\_\n b\"", "\"a\xc2\xa0 b\"");
+        YAML_OK("\"a \\\n  b\"", "\"a b\"");
+        YAML_OK("\"a\\\n\\\n b\"", "\"ab\"");
+        YAML_OK("\"a\\\r\n b\"", "\"ab\"");
+        YAML_OK("\"a\\\n\n \n b\"", "\"a\\n\\nb\"");
+        YAML_OK("\"  \n a \n\"", "\" a \"");
+        /* libfyaml folds one CR LF before the closing quote to a newline; YAML, and prc, to a space */
+        YAML_OK("\"a\r\n\"", "\"a \"");
+        YAML_OK("\"a\n\"", "\"a \"");
+        YAML_OK("\"a\rb\"", "\"a b\"");
+        YAML_OK("\"# not a comment\"", "\"# not a comment\"");
+        YAML_OK("{ \"k\\\"\": \"x\n y\" }", "{\"k\\\"\":\"x y\"}");
+        YAML_OK("\"a\xc2\x85" "b\"", "\"a\xc2\x85" "b\"");
+        YAML_OK("%YAML 1.1\n---\n\"a\xe2\x80\xa8 b\"", "\"a\xe2\x80\xa8 b\"");
+        YAML_ERR("\"\\0\"", PRC_E_NUL_BYTE);
+        YAML_ERR("\"\\uD800\"", PRC_E_YAML_SYNTAX);
+        YAML_ERR("\"\\U00110000\"", PRC_E_YAML_SYNTAX);
+        YAML_ERR("\"\\q\"", PRC_E_YAML_SYNTAX);
+}
+
+/*
+ * libfyaml 0.7.12 returns unwritten bytes for block scalars with an
+ * indentation indicator and white-space-only lines longer than the
+ * indentation, and a NUL for an empty block scalar at the end of the input
+ * (docs/yaml.md): prc decodes block scalars from the input.
+ */
+static void test_yaml__block_scalars_with_indicators_decode_exactly(void)
+{
+        for (int round = 0; round < 4; round++) {
+                YAML_OK("k: |2\n   \n  \t\n", "{\"k\":\" \\n\\t\\n\"}");
+                YAML_OK("k: |2\n   \n   \n", "{\"k\":\" \\n \\n\"}");
+                YAML_OK("k: |2\n  \n  \t\n", "{\"k\":\"\\n\\t\\n\"}");
+                YAML_OK("- k: >-1\n     \n   \t\n  j: 1\n", "[{\"j\":1,\"k\":\"  \\n\\t\"}]");
+                YAML_OK("k: |\n", "{\"k\":\"\"}");
+                YAML_OK("k: >+\n", "{\"k\":\"\"}");
+        }
+}
+
+/* YAML 1.2 8.1: headers, indentation, folding, chomping; libfyaml's end-of-input rules. */
+static void test_yaml__block_scalars_decode_per_spec(void)
+{
+        YAML_OK("k: >\n  a\n  b\n\n  c\n   d\n  e\n", "{\"k\":\"a b\\nc\\n d\\ne\\n\"}");
+        YAML_OK("k: |-\n  a\n\n", "{\"k\":\"a\"}");
+        YAML_OK("k: |+\n  a\n\n", "{\"k\":\"a\\n\\n\"}");
+        YAML_OK("k: |\n  a\n\n", "{\"k\":\"a\\n\"}");
+        YAML_OK("k: >\n\n  a\n\n\n  b\n", "{\"k\":\"\\na\\n\\nb\\n\"}");
+        YAML_OK("\"a|b\": |2\n   x\n", "{\"a|b\":\" x\\n\"}");
+        YAML_OK("k: &a !!str |2 # c|\n   x\n", "{\"k\":\" x\\n\"}");
+        YAML_OK("- k: |\n   x\n  j: &b |2\n     y\n", "[{\"j\":\" y\\n\",\"k\":\"x\\n\"}]");
+        YAML_OK("? |\n  x\n: >\n  y\n", "{\"x\\n\":\"y\\n\"}");
+        YAML_OK("- - |\n    x\n", "[[\"x\\n\"]]");
+        YAML_OK("|1\n x\n", "\"x\\n\"");
+        YAML_OK("--- >-\n x\n", "\"x\"");
+        YAML_OK("k: |\r\n  a\r\n  b\r\n", "{\"k\":\"a\\nb\\n\"}");
+        /* libfyaml's header forms: a comment with no space before it, a byte order mark before it */
+        YAML_OK("&k: |1+#\n :;   a", "\":;   a\"");
+        YAML_OK("\xef\xbb\xbf- |\n\n\n", "[\"\"]");
+        /* an empty key before the header (its '>' is not the header) */
+        YAML_ERR(" 2]]x1F, 0m1>, .0z1Fx1F, 0m .i-.i1_,: : >\n 1   ", PRC_E_YAML_SYNTAX);
+        /* the end of the input: clip still ends in a newline, keep adds none */
+        YAML_OK("k: |\n  x", "{\"k\":\"x\\n\"}");
+        YAML_OK("k: |+\n  x", "{\"k\":\"x\"}");
+        YAML_OK("k: |\n  x\n   ", "{\"k\":\"x\\n \\n\"}");
+        YAML_OK("k: |+\n  x\n  ", "{\"k\":\"x\\n\"}");
+        YAML_OK("- |+\n   ", "[\"\\n\"]");
+}
+
+/*
+ * libfyaml takes a line at the indentation of the collection holding an
+ * auto-indented block scalar as its content (`a:\n  x: |\n  y: 1` gives x
+ * "y: 1\n"); YAML reads the scalar as empty and the line as the next node.
+ * Refused at that line, not read either way.
+ */
+static void test_yaml__block_scalar_at_its_collections_indentation_is_refused(void)
+{
+        static const struct {
+                const char *src;
+                uint32_t line, col;
+        } bad[] = {
+                { "a:\n  x: |\n  y: 1", 3, 3 },
+                { "a:\n  k: |\n\n  j: 1\n", 4, 3 },
+                { "- k: |+ # c\n  w\n       \tq\n", 2, 3 },
+                { "- k: >\n  w", 2, 3 },
+                { "a:\n  k: |\r\n\r\n  j: 1\r\n", 4, 3 },
+        };
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                prc_err e;
+                json_t *v = load_lim(bad[i].src, &prc_limits_default, 0, &e);
+                T_ASSERT(v == NULL);
+                T_ERR(e, PRC_E_YAML_BLOCK_INDENT);
+                if (e.line != bad[i].line || e.col != bad[i].col)
+                        t_fail(__FILE__, __LINE__, "case %zu: at %u:%u, want %u:%u", i, e.line, e.col, bad[i].line,
+                               bad[i].col);
+        }
+        /* more indented than the collection, or at the top level: content */
+        YAML_OK("a:\n  x: |\n   y: 1\n", "{\"a\":{\"x\":\"y: 1\\n\"}}");
+        YAML_OK("x: |\n y: 1\n", "{\"x\":\"y: 1\\n\"}");
+        YAML_OK("k: |\nj: 1\n", "{\"j\":1,\"k\":\"\"}");
+}
+
+/*
  * libfyaml 0.7.12 corrupts its heap (SIGSEGV in fy_parser_destroy) after a
  * tab between a key's ':' and an indicator inside an explicit key; the
  * pre-scan refuses the pattern, at the tab, before libfyaml sees it.
@@ -832,12 +978,12 @@ static void test_yaml__merge_fanout_resolves_to_its_distinct_keys(void)
 }
 
 /*
- * Differential: on every single-quoted scalar of the YAML the shared corpora
- * hold (yaml-test-suite inputs, workflows, lockfiles, attacks), prc's decoder
- * gives what libfyaml gives, where libfyaml is right.  The corpora hold none
+ * Differential: on every plain, single- and double-quoted scalar of the YAML the
+ * shared corpora hold (yaml-test-suite inputs, workflows, lockfiles,
+ * attacks), prc's decoders give what libfyaml gives, where libfyaml is right.  The corpora hold none
  * of the patterns libfyaml gets wrong, so every scalar must agree.
  */
-static size_t sq_files, sq_scalars;
+static size_t sq_files, sq_scalars, dq_scalars, pl_scalars;
 static char sq_bad[600];
 
 static bool yaml_like(const char *path, const char *bytes, size_t n)
@@ -867,7 +1013,7 @@ static void sq_diff_file(const char *path, const char *bytes, size_t n)
         struct fy_diag *diag;
         struct fy_parser *fyp;
         struct fy_event *ev;
-        char *d = malloc(n + 1);
+        char *d = malloc(n + n / 2 + 4);
 
         T_ASSERT(d != NULL);
         memset(&dcfg, 0, sizeof(dcfg));
@@ -881,14 +1027,31 @@ static void sq_diff_file(const char *path, const char *bytes, size_t n)
         T_ASSERT(fyp != NULL && fy_parser_set_string(fyp, bytes, n) == 0);
         sq_files++;
         while ((ev = fy_parser_parse(fyp)) != NULL) {
-                if (ev->type == FYET_SCALAR && fy_token_scalar_style(ev->scalar.value) == FYSS_SINGLE_QUOTED) {
+                enum fy_scalar_style st = ev->type == FYET_SCALAR ? fy_token_scalar_style(ev->scalar.value) : FYSS_ANY;
+                if (st == FYSS_PLAIN && ev->scalar.value != NULL) {
                         struct fy_token *t = ev->scalar.value;
                         size_t ln, dn, s = fy_token_start_mark(t)->input_pos, e = fy_token_end_mark(t)->input_pos;
                         const char *lt = fy_token_get_text(t, &ln);
-                        bool ok = lt != NULL && s > 0 && s <= e && e < n && bytes[s - 1] == '\'' && bytes[e] == '\'' &&
-                                  prc_yaml_squote_decode((const uint8_t *)bytes, s, e, d, &dn) && dn == ln &&
+                        bool ok = lt != NULL && s <= e && e <= n &&
+                                  prc_yaml_plain_decode((const uint8_t *)bytes, s, e, d, &dn) && dn == ln &&
                                   memcmp(d, lt, ln) == 0;
-                        sq_scalars++;
+                        pl_scalars++;
+                        if (!ok && sq_bad[0] == '\0')
+                                snprintf(sq_bad, sizeof(sq_bad), "%s: offset %zu: libfyaml '%.*s', prc '%.*s'", path,
+                                         s, (int)(ln > 80 ? 80 : ln), lt ? lt : "", (int)(dn > 80 ? 80 : dn), d);
+                } else if (st == FYSS_SINGLE_QUOTED || st == FYSS_DOUBLE_QUOTED) {
+                        struct fy_token *t = ev->scalar.value;
+                        size_t ln, dn, s = fy_token_start_mark(t)->input_pos, e = fy_token_end_mark(t)->input_pos;
+                        const char *lt = fy_token_get_text(t, &ln);
+                        char q = st == FYSS_SINGLE_QUOTED ? '\'' : '"';
+                        bool ok = lt != NULL && s > 0 && s <= e && e < n && bytes[s - 1] == q && bytes[e] == q &&
+                                  (q == '\'' ? prc_yaml_squote_decode((const uint8_t *)bytes, s, e, d, &dn)
+                                            : prc_yaml_dquote_decode((const uint8_t *)bytes, s, e, d, &dn)) &&
+                                  dn == ln && memcmp(d, lt, ln) == 0;
+                        if (q == '\'')
+                                sq_scalars++;
+                        else
+                                dq_scalars++;
                         if (!ok && sq_bad[0] == '\0')
                                 snprintf(sq_bad, sizeof(sq_bad), "%s: offset %zu: libfyaml '%.*s', prc '%.*s'", path,
                                          s, (int)(ln > 80 ? 80 : ln), lt ? lt : "", (int)(dn > 80 ? 80 : dn), d);
@@ -915,19 +1078,20 @@ static int sq_visit(const char *path, const struct stat *st, int type, struct FT
         return 0;
 }
 
-static void test_yaml__single_quoted_decoding_matches_libfyaml_on_the_corpora(void)
+static void test_yaml__quoted_decoding_matches_libfyaml_on_the_corpora(void)
 {
         char dir[8300];
 
         (void)attacks_dir();    /* fails when the corpora are absent */
         snprintf(dir, sizeof(dir), "%s", t_corpora());
-        sq_files = sq_scalars = 0;
+        sq_files = sq_scalars = dq_scalars = pl_scalars = 0;
         sq_bad[0] = '\0';
         T_ASSERT(nftw(dir, sq_visit, 32, FTW_PHYS) == 0);
         if (sq_bad[0] != '\0')
                 t_fail(__FILE__, __LINE__, "%s", sq_bad);
-        fprintf(stderr, "    %zu YAML files, %zu single-quoted scalars agree\n", sq_files, sq_scalars);
-        T_ASSERT(sq_files > 500 && sq_scalars > 1000);
+        fprintf(stderr, "    %zu YAML files: %zu single-quoted, %zu double-quoted and %zu plain scalars agree\n",
+                sq_files, sq_scalars, dq_scalars, pl_scalars);
+        T_ASSERT(sq_files > 500 && sq_scalars > 1000 && dq_scalars > 1000 && pl_scalars > 1000);
 }
 
 /*
@@ -1061,6 +1225,11 @@ static const prc_test tests[] = {
         T(test_yaml__quoted_and_block_scalars_are_strings),
         T(test_yaml__single_quoted_runs_of_quotes_decode_exactly),
         T(test_yaml__single_quoted_scalars_fold_per_spec),
+        T(test_yaml__double_quoted_escaped_space_before_a_break_decodes_exactly),
+        T(test_yaml__double_quoted_scalars_decode_per_spec),
+        T(test_yaml__block_scalars_with_indicators_decode_exactly),
+        T(test_yaml__block_scalars_decode_per_spec),
+        T(test_yaml__block_scalar_at_its_collections_indentation_is_refused),
         T(test_yaml__explicit_key_tab_is_refused_before_libfyaml),
         T(test_yaml__explicit_key_tab_prescan_spares_the_rest),
         T(test_yaml__floats_are_refused_unless_allowed),
@@ -1099,7 +1268,7 @@ static const prc_test tests[] = {
         T(test_yaml__attack_table_covers_every_yaml_row_of_the_index),
         T(test_yaml__merge_fanout_resolves_to_its_distinct_keys),
         T(test_yaml__real_manifests_load),
-        T(test_yaml__single_quoted_decoding_matches_libfyaml_on_the_corpora),
+        T(test_yaml__quoted_decoding_matches_libfyaml_on_the_corpora),
         T(test_yaml__truncation_and_bit_flip_sweep),
 };
 PRC_SUITE(yaml, tests)
