@@ -504,6 +504,25 @@ static void test_extract_npm__yarn_classic_alias_purl_names_the_real_package(voi
         json_decref(md);
 }
 
+/*
+ * A package.json alias spec "npm:" with nothing after it names no other
+ * package: the purl is the key's, and the scan stays inside the string
+ * (fuzz_extract_npm find, session 11: strchr began one byte past its end).
+ */
+static void test_extract_npm__package_json_empty_npm_alias(void)
+{
+        prc_err e;
+        json_t *md = xs("npm-package-json", "package.json",
+                        "{\"dependencies\": {\"a\": \"npm:\", \"b\": \"npm:@\", \"c\": \"npm:r@1\"}}\n", &e);
+
+        T_ASSERT(md != NULL);
+        T_EQ_STR(sget(dep(md, "a", 0), "requirement"), "npm:");
+        T_EQ_STR(sget(dep(md, "a", 0), "purl"), "pkg:npm/a");
+        T_EQ_STR(sget(dep(md, "b", 0), "purl"), "pkg:npm/%40");
+        T_EQ_STR(sget(dep(md, "c", 0), "purl"), "pkg:npm/r");
+        json_decref(md);
+}
+
 static void test_extract_npm__pnpm_edges_v5_v6_v9(void)
 {
         static const char v5[] =
@@ -711,6 +730,7 @@ static const prc_test tests[] = {
         T(test_extract_npm__package_lock_v1_edges_from_requires),
         T(test_extract_npm__yarn_edges_classic_and_berry),
         T(test_extract_npm__yarn_classic_alias_purl_names_the_real_package),
+        T(test_extract_npm__package_json_empty_npm_alias),
         T(test_extract_npm__pnpm_edges_v5_v6_v9),
         T(test_extract_npm__npmrc_credentials_by_key_only),
         T(test_extract_npm__mdoc_check_refuses_every_bent_shape),

@@ -218,12 +218,81 @@ static void test_mdoc__find_line_agrees_with_the_byte_scan(void)
         find_line_agrees("x\n\"k\":", 6, (const char *const[]){ "\"k\":", "\"k\": " }, 2);
 }
 
+/*
+ * Dependencies share one default source object: a source set on one never
+ * shows in another, and a later document (after the first is freed) gets a
+ * source of its own (ASan sees any use of the freed one).
+ */
+static void test_mdoc__default_source_is_shared_never_changed(void)
+{
+        static const char src[] = "{}";
+        prc_xin in = { "yarn.lock", (const uint8_t *)src, 2, &prc_limits_default };
+        static const char reg[] = "{\"commit\":null,\"ref\":null,\"type\":\"registry\",\"url\":null}";
+        prc_err e;
+        json_t *md, *a, *b, *c;
+        char *dump;
+
+        prc_err_init(&e);
+        md = prc_md_new(&in, "yarn-lock", "npm", "lockfile", &e);
+        a = prc_md_add_dep(md, "a", "runtime", true, 1, &e);
+        b = prc_md_add_dep(md, "b", "runtime", true, 2, &e);
+        T_ASSERT(a != NULL && b != NULL);
+        T_ASSERT(prc_md_set_source(a, "git", "https://u:p@h/a.git", "main", "abc", &e));
+        c = prc_md_add_dep(md, "c", "runtime", true, 3, &e);
+        T_ASSERT(c != NULL && prc_md_set_source(b, "registry", NULL, NULL, NULL, &e));
+        T_NOERR(e);
+        dump = json_dumps(json_object_get(a, "source"), JSON_COMPACT | JSON_SORT_KEYS);
+        T_EQ_STR(dump, "{\"commit\":\"abc\",\"ref\":\"main\",\"type\":\"git\",\"url\":\"https://h/a.git\"}");
+        free(dump);
+        for (size_t i = 1; i < 3; i++) {
+                dump = json_dumps(json_object_get(json_array_get(json_object_get(md, "dependencies"), i), "source"),
+                                  JSON_COMPACT | JSON_SORT_KEYS);
+                T_EQ_STR(dump, reg);
+                free(dump);
+        }
+        json_decref(md);
+        md = prc_md_new(&in, "yarn-lock", "npm", "lockfile", &e);
+        a = prc_md_add_dep(md, "a", "runtime", true, 1, &e);
+        T_NOERR(e);
+        dump = json_dumps(json_object_get(a, "source"), JSON_COMPACT | JSON_SORT_KEYS);
+        T_EQ_STR(dump, reg);
+        free(dump);
+        json_decref(md);
+}
+
+/* Edges stated in order already are kept as they are; a late duplicate still folds. */
+static void test_mdoc__edges_in_order_and_a_late_duplicate(void)
+{
+        static const char src[] = "{}";
+        prc_xin in = { "Cargo.lock", (const uint8_t *)src, 2, &prc_limits_default };
+        prc_err e;
+        json_t *md;
+        char *dump;
+
+        prc_err_init(&e);
+        md = prc_md_new(&in, "cargo-lock", "cargo", "lockfile", &e);
+        for (int i = 0; i < 4; i++)
+                T_ASSERT(prc_md_add_dep(md, "d", "runtime", true, 1, &e) != NULL);
+        T_ASSERT(prc_md_edge(md, 0, 1, &e) && prc_md_edge(md, 0, 2, &e) && prc_md_edge(md, 0, 3, &e));
+        T_ASSERT(prc_md_edge(md, 1, 2, &e) && prc_md_edge(md, 1, 3, &e) && prc_md_edge(md, 1, 3, &e));
+        T_ASSERT(prc_md_edges_finish(md, &e));
+        T_NOERR(e);
+        dump = json_dumps(json_object_get(md, "dependencies"), JSON_COMPACT);
+        T_ASSERT(strstr(dump, "\"depends_on\":[1,2,3]") != NULL);
+        T_ASSERT(strstr(dump, "\"depends_on\":[2,3]") != NULL);
+        T_ASSERT(strstr(dump, "\"depends_on\":[]") != NULL);
+        free(dump);
+        json_decref(md);
+}
+
 static const prc_test tests[] = {
         T(test_mdoc__purl_encodes_each_component),
         T(test_mdoc__url_credentials_are_stripped),
         T(test_mdoc__registry_userinfo_becomes_a_credential_by_key),
         T(test_mdoc__dependency_defaults_and_limits),
         T(test_mdoc__edges_sorted_deduped_and_limited),
+        T(test_mdoc__default_source_is_shared_never_changed),
+        T(test_mdoc__edges_in_order_and_a_late_duplicate),
         T(test_mdoc__line_helpers),
         T(test_mdoc__find_line_agrees_with_the_byte_scan),
 };

@@ -638,6 +638,20 @@ json_t *prc_x_go_work(const prc_xin *in, prc_err *err)
         return gomod_common(in, "go-work", true, err);
 }
 
+/* {"dep": d, "zip": null, "mod": null} (json_pack's format, read anew per line, cost more than the object). */
+static json_t *seen_row(json_t *d)
+{
+        json_t *r = json_object();
+
+        if (r == NULL || json_object_set_new_nocheck(r, "dep", json_incref(d)) != 0 ||
+            json_object_set_new_nocheck(r, "zip", json_null()) != 0 ||
+            json_object_set_new_nocheck(r, "mod", json_null()) != 0) {
+                json_decref(r);
+                return NULL;
+        }
+        return r;
+}
+
 /*
  * go.sum: "module version hash" per line, the version either a module's
  * ("v1.2.3": the hash of its files) or its go.mod's ("v1.2.3/go.mod").
@@ -723,9 +737,7 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err)
                 if (e == NULL) {
                         d = prc_md_add_dep(md, f[0], "runtime", false, line, err);
                         if (d == NULL || !prc_md_set_str(d, "resolved", ver, err) || !set_purl(d, f[0], ver, err) ||
-                            !prc_cgc_put(seen, key, json_pack("{s:o,s:n,s:n}", "dep", json_incref(d), "zip",
-                                                              "mod"),
-                                         err)) {
+                            !prc_cgc_put(seen, key, seen_row(d), err)) {
                                 free(key);
                                 goto fail;
                         }

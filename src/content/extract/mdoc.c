@@ -17,13 +17,38 @@ static bool oom(prc_err *err)
         return prc_err_oom(err, "manifest document");
 }
 
-/* Take a new reference into obj[key] (key: one of ours, a literal); jansson frees v on failure. */
-static bool put(json_t *obj, const char *key, json_t *v, prc_err *err)
+/*
+ * Most names, versions and hashes are ASCII: one word-wide pass, and the
+ * decoder per byte only for the rest (where it also finds the bad byte).
+ */
+static bool text_ok(const char *s, size_t n, size_t *bad)
 {
-        if (v == NULL || json_object_set_new_nocheck(obj, key, v) != 0)
+        const uint64_t highs = 0x8080808080808080u;
+        uint64_t acc = 0, w;
+        uint8_t tail = 0;
+        size_t i = 0;
+
+        for (; i + 8 <= n; i += 8) {
+                memcpy(&w, s + i, 8);
+                acc |= w;
+        }
+        for (; i < n; i++)
+                tail |= (uint8_t)s[i];
+        if ((acc & highs) == 0 && (tail & 0x80) == 0)
+                return true;
+        return prc_utf8_valid((const uint8_t *)s, n, bad);
+}
+
+/* Take a new reference into obj[key] (key: one of ours, n bytes); jansson frees v on failure. */
+static bool putn(json_t *obj, const char *key, size_t n, json_t *v, prc_err *err)
+{
+        if (v == NULL || json_object_setn_new_nocheck(obj, key, n, v) != 0)
                 return oom(err);
         return true;
 }
+
+/* A key of ours, a literal: its length is known here, and it needs no check. */
+#define put(obj, key, v, err) putn(obj, "" key "", sizeof(key) - 1, v, err)
 
 /* A checked short string (or null for NULL). */
 static json_t *str(const char *s, prc_err *err)
@@ -41,7 +66,7 @@ static json_t *str(const char *s, prc_err *err)
                             PRC_MD_STR_MAX);
                 return NULL;
         }
-        if (!prc_utf8_valid((const uint8_t *)s, n, &bad)) {
+        if (!text_ok(s, n, &bad)) {
                 prc_err_set(err, PRC_E_NOT_CANONICAL, "a value that is not valid UTF-8 (byte %zu)", bad);
                 return NULL;
         }
@@ -58,23 +83,66 @@ static json_t *line_v(uint32_t line)
 }
 
 /* prc_md_set_str for a key of ours (a literal). */
-static bool set_lit(json_t *obj, const char *key, const char *val, prc_err *err)
+#define set_lit(obj, key, val, err) set_litn(obj, "" key "", sizeof(key) - 1, val, err)
+
+static bool set_litn(json_t *obj, const char *key, size_t n, const char *val, prc_err *err)
 {
         json_t *v = str(val, err);
 
-        return v != NULL && put(obj, key, v, err);
+        return v != NULL && putn(obj, key, n, v, err);
+}
+
+/*
+ * The default source, {"type": "registry", all null}: most dependencies
+ * have it, so they share one object instead of each building its own (a
+ * jansson object costs an allocation and a hash insert per member: that
+ * was a third of prc_md_add_dep).  Nothing changes a source in place:
+ * prc_md_set_source replaces it.  The shared one is made anew for each
+ * document (prc_md_new lets the last one go): in the worker every jansson
+ * value lives in the request's arena, which takes it back with the rest.
+ * This reference is the cache's own, so the object outlives the
+ * dependencies that drop it.
+ */
+static _Thread_local json_t *default_source;
+
+static void default_source_drop(void)
+{
+        prc_x_drop(default_source);     /* in the worker's arena: gone with its request already */
+        default_source = NULL;
+}
+
+static bool set_default_source(json_t *dep, prc_err *err)
+{
+        json_t *s = default_source;
+
+        if (s == NULL) {
+                s = json_object();
+                if (s == NULL)
+                        return oom(err);
+                if (!put(s, "type", json_string_nocheck("registry"), err) || !put(s, "url", json_null(), err) ||
+                    !put(s, "ref", json_null(), err) || !put(s, "commit", json_null(), err)) {
+                        json_decref(s);
+                        return false;
+                }
+                default_source = s;
+        }
+        return put(dep, "source", json_incref(s), err);
 }
 
 bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err)
 {
         json_t *v = str(val, err);
+        size_t n;
 
-        /* the caller's key may come from the file: jansson checks it */
         if (v == NULL)
                 return false;
-        if (json_object_set_new(obj, key, v) != 0)
+        /* The caller's key may come from the file: checked as jansson's json_object_set_new would. */
+        n = strlen(key);
+        if (!text_ok(key, n, NULL)) {
+                json_decref(v);
                 return oom(err);
-        return true;
+        }
+        return json_object_setn_new_nocheck(obj, key, n, v) == 0 || oom(err);
 }
 
 bool prc_md_take_purl(json_t *obj, char *purl, prc_err *err)
@@ -107,10 +175,10 @@ static json_t *list_add(json_t *md, const char *list, prc_err *err)
 
 json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem, const char *kind, prc_err *err)
 {
-        static const char *const lists[] = { "dependencies", "hooks", "registries", "credentials",
-                                             "not_extracted" };
-        json_t *md = json_object();
+        json_t *md;
 
+        default_source_drop();  /* a new document: its dependencies share a source of its own */
+        md = json_object();
         if (md == NULL) {
                 oom(err);
                 return NULL;
@@ -118,11 +186,10 @@ json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem,
         if (!put(md, "schema", json_string(PRC_MD_SCHEMA), err) || !set_lit(md, "path", in->path, err) ||
             !set_lit(md, "format", format, err) || !set_lit(md, "ecosystem", ecosystem, err) ||
             !set_lit(md, "kind", kind, err) || !put(md, "package", json_null(), err) ||
-            !put(md, "details", json_object(), err))
+            !put(md, "details", json_object(), err) || !put(md, "dependencies", json_array(), err) ||
+            !put(md, "hooks", json_array(), err) || !put(md, "registries", json_array(), err) ||
+            !put(md, "credentials", json_array(), err) || !put(md, "not_extracted", json_array(), err))
                 goto fail;
-        for (size_t i = 0; i < PRC_ARRAY_LEN(lists); i++)
-                if (!put(md, lists[i], json_array(), err))
-                        goto fail;
         return md;
 fail:
         json_decref(md);
@@ -214,6 +281,21 @@ static int idx_cmp(const void *a, const void *b)
         return (x > y) - (x < y);
 }
 
+/* Are a's indexes ascending and unique already (as most files state them)? */
+static bool edges_sorted(const json_t *a)
+{
+        json_int_t last = -1;
+        size_t k;
+        json_t *v;
+
+        json_array_foreach(a, k, v) {
+                if (json_integer_value(v) <= last)
+                        return false;
+                last = json_integer_value(v);
+        }
+        return true;
+}
+
 bool prc_md_edges_finish(json_t *md, prc_err *err)
 {
         json_t *d, *a, *v;
@@ -228,6 +310,8 @@ bool prc_md_edges_finish(json_t *md, prc_err *err)
                                 return false;
                         continue;
                 }
+                if (edges_sorted(a))
+                        continue;
                 n = json_array_size(a);
                 ix = calloc(n + 1, sizeof(*ix));
                 if (ix == NULL)
@@ -282,10 +366,13 @@ char *prc_md_url_strip(const char *url, bool *had_cred)
 bool prc_md_set_source(json_t *dep, const char *type, const char *url, const char *ref, const char *commit,
                        prc_err *err)
 {
-        json_t *s = json_object();
+        json_t *s;
         char *clean = NULL;
         bool cred = false, ok;
 
+        if (url == NULL && ref == NULL && commit == NULL && type != NULL && strcmp(type, "registry") == 0)
+                return set_default_source(dep, err);
+        s = json_object();
         if (!put(dep, "source", s, err))
                 return false;
         if (url != NULL && (clean = prc_md_url_strip(url, &cred)) == NULL)
@@ -373,17 +460,23 @@ static bool unreserved(unsigned char c)
 static bool pct(prc_buf *b, const char *s, size_t n, prc_err *err)
 {
         static const char hex[] = "0123456789ABCDEF";
+        size_t i = 0, run;
 
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)s[i];
+        while (i < n) {
+                unsigned char c;
 
-                if (unreserved(c)) {
-                        if (!prc_buf_putc(b, c, err))
-                                return false;
-                } else if (!prc_buf_putc(b, '%', err) || !prc_buf_putc(b, (uint8_t)hex[c >> 4], err) ||
-                           !prc_buf_putc(b, (uint8_t)hex[c & 15], err)) {
+                /* Names and versions are mostly unreserved: copied a run at a time. */
+                for (run = i; run < n && unreserved((unsigned char)s[run]); run++)
+                        ;
+                if (run > i && !prc_buf_put(b, s + i, run - i, err))
                         return false;
-                }
+                if (run == n)
+                        return true;
+                c = (unsigned char)s[run];
+                if (!prc_buf_putc(b, '%', err) || !prc_buf_putc(b, (uint8_t)hex[c >> 4], err) ||
+                    !prc_buf_putc(b, (uint8_t)hex[c & 15], err))
+                        return false;
+                i = run + 1;
         }
         return true;
 }

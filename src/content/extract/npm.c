@@ -263,8 +263,11 @@ static bool pj_deps(json_t *md, const prc_xin *in, const json_t *doc, const char
                 d = npm_add_dep(md, name, scope, true, line, spec, NULL, err);
                 if (d == NULL || !npm_set_spec_source(d, spec, err))
                         return false;
-                /* "npm:real@range" installs another package under this name: the purl names the real one. */
-                if (starts(spec, "npm:") && strlen(spec + 4) <= PRC_MD_STR_MAX) {
+                /*
+                 * "npm:real@range" installs another package under this name: the purl names the real one.
+                 * A bare "npm:" names none (and spec + 5 would be past its end).
+                 */
+                if (starts(spec, "npm:") && spec[4] != '\0' && strlen(spec + 4) <= PRC_MD_STR_MAX) {
                         const char *at = strchr(spec + 5, '@');
                         size_t n = at != NULL ? (size_t)(at - spec - 4) : strlen(spec + 4);
                         memcpy(alias, spec + 4, n);

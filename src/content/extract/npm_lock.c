@@ -256,6 +256,24 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
 }
 
 /* One line of a dependencies block: `name range`, either quoted ("@a/b" "^1"), kept for the edges. */
+/*
+ * [dependency, name, range, optional]: built directly, not by json_pack,
+ * whose format is read anew for each of a lockfile's thousands of edges.
+ * NULL on out of memory or a name or range that is not UTF-8 (as json_pack).
+ */
+static json_t *pend_row(json_int_t at, const char *name, const char *range, bool optional)
+{
+        json_t *r = json_array();
+
+        if (r == NULL || json_array_append_new(r, json_integer(at)) != 0 ||
+            json_array_append_new(r, json_string(name)) != 0 || json_array_append_new(r, json_string(range)) != 0 ||
+            json_array_append_new(r, json_boolean(optional)) != 0) {
+                json_decref(r);
+                return NULL;
+        }
+        return r;
+}
+
 static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_t ln, prc_err *err)
 {
         char name[PRC_MD_STR_MAX + 1], range[PRC_MD_STR_MAX + 1];
@@ -273,9 +291,8 @@ static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_
                 prc_err_set_line(err, ln, 1);
                 return false;
         }
-        if (json_array_append_new(e->pend, json_pack("[Issb]", (json_int_t)json_array_size(json_object_get(md,
-                                                                                                "dependencies")),
-                                                     name, range, e->block == 2)) != 0)
+        if (json_array_append_new(e->pend, pend_row((json_int_t)json_array_size(json_object_get(md, "dependencies")),
+                                                    name, range, e->block == 2)) != 0)
                 return prc_err_oom(err, "yarn.lock edges");
         return true;
 }
