@@ -5,6 +5,7 @@
  */
 #include "content/extract/extract.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,11 +105,26 @@ static bool set_litn(json_t *obj, const char *key, size_t n, const char *val, pr
  * dependencies that drop it.
  */
 static _Thread_local json_t *default_source;
+/* Its destructor lets a thread's last one go when the thread ends (the scan's lanes extract in process in tests). */
+static pthread_key_t default_source_key;
+static pthread_once_t default_source_once = PTHREAD_ONCE_INIT;
+static bool default_source_keyed;
 
 static void default_source_drop(void)
 {
         prc_x_drop(default_source);     /* in the worker's arena: gone with its request already */
         default_source = NULL;
+}
+
+static void default_source_at_exit(void *unused)
+{
+        (void)unused;
+        default_source_drop();
+}
+
+static void default_source_key_make(void)
+{
+        default_source_keyed = pthread_key_create(&default_source_key, default_source_at_exit) == 0;
 }
 
 static bool set_default_source(json_t *dep, prc_err *err)
@@ -125,6 +141,10 @@ static bool set_default_source(json_t *dep, prc_err *err)
                         return false;
                 }
                 default_source = s;
+                /* Any non-NULL value arms the destructor; without a key a thread's last source is only kept. */
+                (void)pthread_once(&default_source_once, default_source_key_make);
+                if (default_source_keyed)
+                        (void)pthread_setspecific(default_source_key, &default_source_keyed);
         }
         return put(dep, "source", json_incref(s), err);
 }
