@@ -1980,6 +1980,10 @@ typedef struct kscan {
         long           bm;              /* its content's indentation once known (its first line's), or -1 */
         long           region;          /* column of the '?' whose content this may be, or -1 */
         uint32_t       flow;            /* open flow collections */
+        bool           fnode;           /* in a flow collection, a node may start here (a quote opens one) */
+        bool           fjson;           /* in a flow collection, a quoted scalar or a collection just ended */
+        bool           pmore;           /* the line before ended in a block plain scalar, which may run on */
+        long           pind;            /* its first line's indentation (-1: it started a line at column 0) */
         uint8_t        quote;           /* the open quoted scalar's quote, or 0 */
         enum kmode     mode;
 } kscan;
@@ -2039,7 +2043,21 @@ static size_t k_line_start(kscan *k, size_t ind)
         }
         if (k->quote != 0 || k->flow != 0)
                 return k->ls;
-        if (r == k->le || p[r] == '#' || (ind == 0 && p[k->ls] == '%'))
+        if (r == k->le)
+                return k->le;
+        /*
+         * A line indented past the first line of a plain scalar that ran to
+         * the end of the line before continues it: its quotes and brackets
+         * are text ("a: b\n  'c" is the scalar "b 'c"), and reading one as
+         * an opening would hide the lines after it from the scan.
+         */
+        if (k->pmore && p[r] != '#' && (long)ind > k->pind &&
+            !(ind == 0 && len >= 3 && (memcmp(p + k->ls, "---", 3) == 0 || memcmp(p + k->ls, "...", 3) == 0))) {
+                k->mode = K_PLAIN;
+                return r;
+        }
+        k->pmore = false;
+        if (p[r] == '#' || (ind == 0 && p[k->ls] == '%'))
                 return k->le;
         if (k->region >= 0 && ((long)ind < k->region ||
                                ((long)ind == k->region && !(p[r] == '-' && k_alone(k, r)))))
@@ -2053,10 +2071,24 @@ static size_t k_line_start(kscan *k, size_t ind)
         return k->ls + ind;
 }
 
-/* In a quoted scalar or a flow collection: step past p[i]. */
+static size_t k_name_end(const kscan *k, size_t i);
+
+static bool k_flow_ind(uint8_t ch)
+{
+        return ch == ',' || ch == '[' || ch == ']' || ch == '{' || ch == '}';
+}
+
+/*
+ * In a quoted scalar or a flow collection: step past p[i].  In a flow
+ * collection a quote opens a scalar only where a node starts (after '[',
+ * '{', ',', a '?' or ':' indicator, or properties); inside a plain scalar
+ * ("[a'b]", "[a:'b']") it is text, and reading it as an opening would hide
+ * the lines after the collection from the scan.
+ */
 static size_t k_inside(kscan *k, size_t i)
 {
         uint8_t ch = k->p[i];
+        bool    json = k->fjson;
 
         if (k->quote != 0) {
                 if (ch == '\\' && k->quote == '"')
@@ -2068,14 +2100,33 @@ static size_t k_inside(kscan *k, size_t i)
                 k->quote = 0;
                 if (k->flow == 0)
                         k->mode = K_AFTER;
+                k->fnode = false;
+                k->fjson = true;
                 return i + 1;
         }
-        if (ch == '\'' || ch == '"')
+        if (k_blank(ch))
+                return i + 1;
+        k->fjson = false;
+        if ((ch == '\'' || ch == '"') && k->fnode) {
                 k->quote = ch;
-        else if (ch == '[' || ch == '{')
+        } else if (ch == '[' || ch == '{') {
                 k->flow++;
-        else if ((ch == ']' || ch == '}') && --k->flow == 0)
-                k->mode = K_AFTER;
+                k->fnode = true;
+        } else if (ch == ']' || ch == '}') {
+                if (--k->flow == 0)
+                        k->mode = K_AFTER;
+                k->fnode = false;
+                k->fjson = true;
+        } else if (ch == ',') {
+                k->fnode = true;
+        } else if ((ch == ':' || (ch == '?' && k->fnode)) &&
+                   ((ch == ':' && json) || i + 1 >= k->le || k_blank(k->p[i + 1]) || k_flow_ind(k->p[i + 1]))) {
+                k->fnode = true;        /* an indicator ('?' only where a node starts): its node follows */
+        } else if ((ch == '&' || ch == '!') && k->fnode) {
+                return k_name_end(k, i);        /* properties: the node still starts after them */
+        } else {
+                k->fnode = false;       /* a plain scalar's text */
+        }
         return i + 1;
 }
 
@@ -2122,6 +2173,7 @@ static size_t k_line(kscan *k)
         size_t ind = 0, i;
         long entry = -1;        /* column of the node or indicator that holds what follows */
         bool prop = false;      /* the node under way has properties (entry is theirs) */
+        bool comment = false;   /* the line ends in a comment (which ends a plain scalar) */
 
         while (k->ls + ind < k->le && p[k->ls + ind] == ' ')
                 ind++;
@@ -2129,6 +2181,9 @@ static size_t k_line(kscan *k)
         k->col = 0;
         for (i = k_line_start(k, ind); i < k->le;) {
                 uint8_t ch = p[i];
+
+                if (ch == '#' && k->quote == 0 && (i == k->ls || k_blank(p[i - 1])))
+                        comment = true;
 
                 if (k->quote != 0 || k->flow != 0) {
                         if (k->quote == 0 && ch == '#' && (i == k->ls || k_blank(p[i - 1])))
@@ -2180,14 +2235,19 @@ static size_t k_line(kscan *k)
                         continue;
                 }
                 prop = false;
-                if (ch == '\'' || ch == '"')
+                if (ch == '\'' || ch == '"') {
                         k->quote = ch;
-                else if (ch == '[' || ch == '{')
+                } else if (ch == '[' || ch == '{') {
                         k->flow = 1;
-                else
+                        k->fnode = true;
+                        k->fjson = false;
+                } else {
                         k->mode = K_PLAIN;
+                        k->pind = i == k->ls ? -1 : (long)ind;
+                }
                 i++;
         }
+        k->pmore = k->mode == K_PLAIN && !comment && k->quote == 0 && k->flow == 0 && k->bs < 0;
         return 0;
 }
 

@@ -322,6 +322,18 @@ static void test_yaml__explicit_key_tab_is_refused_before_libfyaml(void)
                 { "? *x[]:\t |\n", 1, 8 },
                 { "? a\t:\t:\n", 1, 6 },
                 { "? |\n    x\n  r:\t:\n", 3, 5 },    /* the block scalar ends at a line less indented than its first */
+                /* a quote inside a flow collection's plain scalar opens nothing: the lines after are structure */
+                { "k: [a'b]\n? x:\t:\n", 2, 5 },
+                { "k: {a\"b: c}\n? x:\t:\n", 2, 5 },
+                { "k: [a,\n b'c]\n? x:\t:\n", 3, 5 },
+                { "k: [a:'b]\n? x:\t:\n", 2, 5 },
+                { "k: [a\n  'b]\n? x:\t:\n", 3, 5 },
+                { "k: [ab'\n  ]\n? x:\t:\n", 3, 5 },
+                /* nor does one on a line that continues a block plain scalar */
+                { "k: a\n  'b\n? x:\t:\n", 3, 5 },
+                { "k: a\n\n  \"b\n? x:\t:\n", 4, 5 },
+                { "? ? a'\n  \t&x 'y\n? x:\t:\n", 3, 5 },
+                { "k: a\n  [b\n? x:\t:\n", 3, 5 },
         };
         prc_err e;
 
@@ -348,6 +360,14 @@ static void test_yaml__explicit_key_tab_prescan_spares_the_rest(void)
         YAML_OK("- ? a\n- b:\t|\n   x\n", "[{\"a\":null},{\"b\":\"x\\n\"}]");
         YAML_OK("? a\n: b:\t|\n    x\n", "{\"a\":{\"b\":\"x\\n\"}}");
         YAML_OK("k: [? a:\tb]\n", "{\"k\":[{\"a\":\"b\"}]}");
+        /* quoted scalars inside flow collections still hide what they hold */
+        YAML_OK("[ 'a]\n? x:\t:', b]\n", "[\"a] ? x:\\t:\",\"b\"]");
+        YAML_OK("{k: \"x]\n? y:\t:\"}\n", "{\"k\":\"x] ? y:\\t:\"}");
+        YAML_OK("[&x 'a]\n? x:\t:']\n", "[\"a] ? x:\\t:\"]");
+        YAML_OK("[a,\n 'b]\n? x:\t:']\n", "[\"a\",\"b] ? x:\\t:\"]");
+        YAML_OK("k: a\n  'b\nj: 'c'\n", "{\"j\":\"c\",\"k\":\"a 'b\"}");
+        YAML_OK("k: 'a\n  ? x:\t:'\n", "{\"k\":\"a ? x:\\t:\"}");
+        YAML_OK("k: a # c\nj: 'b\n  ? x:\t:'\n", "{\"j\":\"b ? x:\\t:\",\"k\":\"a\"}");
         /* block scalar content, an indentation indicator counting as libfyaml counts it */
         YAML_OK("?\n  |2\n    x:\t-\n", "{\"  x:\\t-\\n\":null}");
         YAML_OK("? |2\n   x:\t-\n", "{\" x:\\t-\\n\":null}");
