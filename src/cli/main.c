@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "adapter/native/gitleaks.h"
+#include "base/tune.h"
 #include "content/worker.h"
 
 /*
@@ -457,6 +458,9 @@ int main(int argc, char **argv)
         /* The content worker (re-executed by the client): hidden, never listed, no stdio used. */
         if (argc >= 2 && strcmp(argv[1], PRC_WORKER_ARG) == 0)
                 return prc_worker_main(argc, argv);
+        /* The one command that allocates enough for huge pages to pay for a second exec (base/tune.h). */
+        if (argc >= 3 && strcmp(argv[1], "sbom") == 0)
+                prc_tune_reexec(argv);
         if (argc < 2) {
                 help(stderr);
                 return PRC_EXIT_USAGE;

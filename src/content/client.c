@@ -21,6 +21,7 @@
 #include "base/buf.h"
 #include "base/digest.h"
 #include "base/json_strict.h"
+#include "base/tune.h"
 #include "content/docenc.h"
 #include "content/extract/mdoc_check.h"
 #include "content/frame.h"
@@ -277,8 +278,12 @@ static bool spawn(prc_client *c, prc_err *err)
                 rc = posix_spawnattr_setsigmask(&attr, &none);
         if (rc == 0)
                 rc = posix_spawnattr_setsigdefault(&attr, &all);
-        if (rc == 0)
-                rc = posix_spawn(&pid, path, &fa, &attr, (char *const *)argv, environ);
+        if (rc == 0) {
+                /* The worker's jansson and libfyaml heaps fault 2 MiB at a time (base/tune.h). */
+                char **env = prc_tune_env(environ);
+                rc = posix_spawn(&pid, path, &fa, &attr, (char *const *)argv, env != NULL ? env : environ);
+                prc_tune_env_free(env);
+        }
         posix_spawn_file_actions_destroy(&fa);
         posix_spawnattr_destroy(&attr);
         if (cr >= 0)
