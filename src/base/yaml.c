@@ -2303,6 +2303,35 @@ static void syntax_error(composer *c, struct fy_diag *diag)
                 prc_err_set_line(c->err, (uint32_t)de->line, de->column > 0 ? (uint32_t)de->column : 0);
 }
 
+/*
+ * The error libfyaml 0.7.12 reports just before fy_parser_destroy would
+ * corrupt its heap (the pre-scan above is meant to keep it from ever
+ * coming).  Parsing up to it is clean under valgrind; only the destroy
+ * writes through freed memory.  So when it comes anyway, the parser is
+ * left undestroyed: a leak of one parser (the worker counts its heap and
+ * retires when kept memory grows, worker.c), never a corrupted heap.
+ * Its offset, or SIZE_MAX when the diagnostics hold no such error.
+ */
+static size_t key_tab_error(struct fy_diag *diag)
+{
+        static const char msg[] = "cannot use tab for indentation of block entry";
+        void *it = NULL;
+        struct fy_diag_error *de;
+
+        while ((de = fy_diag_errors_iterate(diag, &it)) != NULL)
+                if (de->msg != NULL && strcmp(de->msg, msg) == 0)
+                        return de->fyt != NULL && fy_token_start_mark(de->fyt) != NULL
+                                       ? fy_token_start_mark(de->fyt)->input_pos
+                                       : 0;
+        return SIZE_MAX;
+}
+
+#if defined(PRC_TESTING) && PRC_TESTING
+bool prc_yaml_test_skip_key_tab_scan;
+#else
+static const bool prc_yaml_test_skip_key_tab_scan = false;
+#endif
+
 static void composer_clear(composer *c)
 {
         while (c->depth > 0)
@@ -2353,7 +2382,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         struct fy_parser *fyp = NULL;
         composer c;
         json_t *out = NULL;
-        bool tabs = false;
+        bool tabs = false, keep_parser = false;
 
         memset(&c, 0, sizeof(c));
         c.lim = lim;
@@ -2368,7 +2397,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         if (!check_bytes(p, n, &tabs, err))
                 return NULL;
         /* Only a document with a tab and a '?' can hold the pattern: most pay nothing more. */
-        if (tabs && memchr(p, '?', n) != NULL) {
+        if (tabs && memchr(p, '?', n) != NULL && !prc_yaml_test_skip_key_tab_scan) {
                 size_t tab = explicit_key_tab(p, n);
                 if (tab != 0) {
                         raw_fail(p, tab, err, PRC_E_YAML_EXPLICIT_KEY_TAB,
@@ -2417,8 +2446,16 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
                 struct fy_event *ev = fy_parser_parse(fyp);
                 bool ok;
                 if (ev == NULL) {
-                        if (fy_parser_get_stream_error(fyp))
+                        size_t at;
+                        if (fy_parser_get_stream_error(fyp) && (at = key_tab_error(diag)) != SIZE_MAX) {
+                                keep_parser = true;
+                                prc_err_init(err);
+                                raw_fail(p, at < n ? at : 0, err, PRC_E_YAML_EXPLICIT_KEY_TAB,
+                                         "libfyaml met a tab before an indicator inside an explicit key "
+                                         "(which it cannot parse safely)", 0);
+                        } else if (fy_parser_get_stream_error(fyp)) {
                                 syntax_error(&c, diag);
+                        }
                         break;
                 }
                 ok = on_event(&c, ev);
@@ -2441,7 +2478,18 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         }
 out:
         composer_clear(&c);
-        fy_parser_destroy(fyp);
+        /* However the loop ended: libfyaml may have met the tab while reading ahead. */
+        if (!keep_parser && fyp != NULL && diag != NULL && key_tab_error(diag) != SIZE_MAX) {
+                keep_parser = true;
+                json_decref(out);
+                out = NULL;
+                if (!prc_err_is_set(err))
+                        raw_fail(p, 0, err, PRC_E_YAML_EXPLICIT_KEY_TAB,
+                                 "libfyaml met a tab before an indicator inside an explicit key "
+                                 "(which it cannot parse safely)", 0);
+        }
+        if (!keep_parser)
+                fy_parser_destroy(fyp);
         fy_diag_destroy(diag);
         return out;
 }

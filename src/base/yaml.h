@@ -137,4 +137,9 @@ uint32_t prc_yaml_pos_index(const prc_yaml_pos *t, uint32_t id, size_t i);
 /* The place of node id; false (and *out zeroed) for id 0 or unknown. */
 bool prc_yaml_pos_get(const prc_yaml_pos *t, uint32_t id, prc_yaml_at *out);
 
+#if defined(PRC_TESTING) && PRC_TESTING
+/* Tests only: skip the explicit-key-tab pre-scan, to reach the guard behind it (yaml.c key_tab_error). */
+extern bool prc_yaml_test_skip_key_tab_scan;
+#endif
+
 #endif

@@ -346,6 +346,35 @@ static void test_yaml__explicit_key_tab_is_refused_before_libfyaml(void)
         }
 }
 
+/*
+ * Behind the pre-scan, the guard: whatever makes libfyaml report the tab
+ * error, its parser is never destroyed (that is where it corrupts its
+ * heap), and the load is refused with the same class.  Under ASan a
+ * destroy would be a use after free here.
+ */
+static void test_yaml__a_key_tab_the_pre_scan_misses_is_refused_without_destroying_the_parser(void)
+{
+        static const char *const bad[] = {
+                "? a:\t:", "? a: \t\t- b\n", "a:\n  ? b:\t:\n", "k: [a'b]\n? x:\t:\n", "k: a\n  'b\n? x:\t:\n",
+                /* fuzz_yaml, session 13: a plain scalar on its own line, continued at its own indentation */
+                "on: push\njobs:\n  cak\\u00e9 \\t \\\n  'b]\n? x:\t:\n 'b]\n?? x\n\t[0:\n: ya:F0o, ~, 0F\n1@o,  ",
+        };
+        prc_err e;
+
+        prc_yaml_test_skip_key_tab_scan = true;
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bad); i++) {
+                json_t *v = load_lim(bad[i], &prc_limits_default, 0, &e);
+                T_ASSERT(v == NULL);
+                if (e.cls != PRC_E_YAML_EXPLICIT_KEY_TAB)
+                        t_fail(__FILE__, __LINE__, "case %zu: %s (%s), want yaml-explicit-key-tab", i,
+                               prc_err_name(e.cls), e.msg);
+        }
+        prc_yaml_test_skip_key_tab_scan = false;
+        /* The fuzz find is refused by the guard with the pre-scan on too. */
+        T_ASSERT(load_lim(bad[PRC_ARRAY_LEN(bad) - 1], &prc_limits_default, 0, &e) == NULL);
+        T_ERR(e, PRC_E_YAML_EXPLICIT_KEY_TAB);
+}
+
 /* The same bytes where they are not that pattern load as before. */
 static void test_yaml__explicit_key_tab_prescan_spares_the_rest(void)
 {
@@ -1252,6 +1281,7 @@ static const prc_test tests[] = {
         T(test_yaml__block_scalar_at_its_collections_indentation_is_refused),
         T(test_yaml__explicit_key_tab_is_refused_before_libfyaml),
         T(test_yaml__explicit_key_tab_prescan_spares_the_rest),
+        T(test_yaml__a_key_tab_the_pre_scan_misses_is_refused_without_destroying_the_parser),
         T(test_yaml__floats_are_refused_unless_allowed),
         T(test_yaml__infinity_and_nan_are_refused_even_with_floats),
         T(test_yaml__floats_as_strings_keep_their_spelling),
