@@ -10,7 +10,7 @@ set -eu
 PKGS="build-essential pkg-config clang-14 libclang-rt-14-dev libjansson-dev libfyaml-dev
 libexpat1-dev libssl-dev libseccomp-dev libarchive-dev python3 python3-jsonschema python3-packaging python3-yaml openssl
 zlib1g-dev xxhash libcurl4-openssl-dev libcurl4 parallel chromium
-dpkg-dev debhelper lintian man-db zsh pre-commit"
+dpkg-dev debhelper lintian man-db zsh pre-commit strace"
 case "${1:-}" in
 --docker) PKGS="$PKGS docker.io docker-registry podman runc uidmap" ;;
 --cyclonedx|--k8s|--peers) command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm" ;;   # a NodeSource node ships its npm

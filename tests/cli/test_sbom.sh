@@ -166,6 +166,45 @@ t_sbom_output_is_written_atomically() {
         [ ! -e "$TMP/nowhere" ] || fail "created the missing directory"
 }
 
+# trace_sbom OUT_PREFIX [ENV...]: prc sbom on the fixture under strace; OUT_PREFIX.st is the trace of every
+# execve and prctl (full environments), OUT_PREFIX.json the BOM.
+trace_sbom() {
+        local o=$1; shift
+        command -v strace >/dev/null || fail "strace is missing (scripts/setup.sh installs it)"
+        env "$@" strace -f -qq -e trace=execve,prctl -s 65536 -v -o "$o.st" \
+                "$PRC_BIN" sbom --target "$FX" --output "$o.json" || fail "prc sbom exited $?"
+}
+
+# Huge pages for the heap (src/base/tune.h): prc sbom re-executes itself once with
+# glibc.malloc.hugetlb=1, gives the re-executed process back the environment and name it was
+# started with, and every worker gets the tunable; a user's own hugetlb setting stands.
+t_sbom_runs_with_huge_pages_and_gives_back_the_environment() {
+        local n
+        trace_sbom "$TMP/a"
+        # The first exec and one re-exec of /proc/self/exe with the same argv; then only workers.
+        n=$(grep -c 'execve(' "$TMP/a.st")
+        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 2 ] || fail "not exactly one re-exec: $(cat "$TMP/a.st")"
+        grep 'execve("/proc/self/exe", \["[^"]*", "sbom"' "$TMP/a.st" | grep -q '"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"' ||
+                fail "the re-exec has no huge pages"
+        [ "$(grep '"__worker"' "$TMP/a.st" | grep -c '"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"')" = $((n - 2)) ] ||
+                fail "a worker started without the tunable"
+        [ "$n" -ge 3 ] || fail "no worker started"
+        grep -q 'PR_SET_NAME, "prc"' "$TMP/a.st" || fail "the re-executed process is not named prc again"
+        # The user's tunables are kept, and given back to the re-executed process (its workers get ours added).
+        trace_sbom "$TMP/b" GLIBC_TUNABLES=glibc.malloc.tcache_count=7
+        grep 'execve("/proc/self/exe", \["[^"]*", "sbom"' "$TMP/b.st" |
+                grep -q '"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1"' || fail "user tunables lost"
+        grep '"__worker"' "$TMP/b.st" | grep -q '"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1"' ||
+                fail "a worker lost the user's tunables"
+        ! grep '"__worker"' "$TMP/b.st" | grep -q 'PRC_MALLOC_TUNED' || fail "the marker leaked to a worker"
+        cmp -s "$TMP/a.json" "$TMP/b.json" || fail "the BOM depends on the tunables"
+        # A user who says hugetlb=0: no re-exec, and the workers keep the user's value.
+        trace_sbom "$TMP/c" GLIBC_TUNABLES=glibc.malloc.hugetlb=0
+        [ "$(grep 'execve(' "$TMP/c.st" | grep -vc '"__worker"')" = 1 ] || fail "re-executed against the user's setting"
+        ! grep '"__worker"' "$TMP/c.st" | grep -q 'hugetlb=1' || fail "a worker overrode the user's setting"
+        cmp -s "$TMP/a.json" "$TMP/c.json" || fail "the BOM depends on huge pages"
+}
+
 t_sbom_usage_errors() {
         run "$PRC" sbom
         expect_rc 2

@@ -1,0 +1,128 @@
+/*
+ * test_tune.c - huge pages for the heap: the GLIBC_TUNABLES value and
+ * environment prc gives its workers (base/tune.h), and the huge-page
+ * mappings of the worker's arena (prc_huge_map, base/alloc.h).
+ */
+#include "t.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/alloc.h"
+#include "base/tune.h"
+
+static void value_is(const char *orig, const char *want)
+{
+        char *v = prc_tune_value(orig);
+
+        if (want == NULL) {
+                if (v != NULL)
+                        t_fail(__FILE__, __LINE__, "'%s' gave '%s', want nothing", orig ? orig : "(unset)", v);
+        } else {
+                T_EQ_STR(v, want);
+        }
+        free(v);
+}
+
+static void test_tune__the_value_adds_huge_pages_and_keeps_the_users_own(void)
+{
+        value_is(NULL, "glibc.malloc.hugetlb=1");
+        value_is("", "glibc.malloc.hugetlb=1");
+        value_is("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1");
+        value_is("a=1:b=2", "a=1:b=2:glibc.malloc.hugetlb=1");
+        /* The user's own choice, wherever it stands, is left alone. */
+        value_is("glibc.malloc.hugetlb=0", NULL);
+        value_is("a=1:glibc.malloc.hugetlb=2", NULL);
+        value_is("a=1:glibc.malloc.hugetlb=", NULL);
+        /* Only a whole name counts. */
+        value_is("xglibc.malloc.hugetlb=0", "xglibc.malloc.hugetlb=0:glibc.malloc.hugetlb=1");
+        value_is("glibc.malloc.hugetlbx=0", "glibc.malloc.hugetlbx=0:glibc.malloc.hugetlb=1");
+}
+
+static void test_tune__the_environment_replaces_or_adds_one_entry(void)
+{
+        char *plain[] = { "A=1", "PATH=/bin", NULL };
+        char *with[] = { "A=1", "GLIBC_TUNABLES=x=1", "B=2", NULL };
+        char *own[] = { "GLIBC_TUNABLES=glibc.malloc.hugetlb=0", NULL };
+        char *empty[] = { NULL };
+        char **e;
+
+        e = prc_tune_env(plain);
+        T_ASSERT(e != NULL);
+        T_ASSERT(e[0] == plain[0] && e[1] == plain[1]);
+        T_EQ_STR(e[2], "GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+        T_ASSERT(e[3] == NULL);
+        prc_tune_env_free(e);
+
+        e = prc_tune_env(with);
+        T_ASSERT(e != NULL);
+        T_ASSERT(e[0] == with[0] && e[1] == with[2]);
+        T_EQ_STR(e[2], "GLIBC_TUNABLES=x=1:glibc.malloc.hugetlb=1");
+        T_ASSERT(e[3] == NULL);
+        prc_tune_env_free(e);
+
+        T_ASSERT(prc_tune_env(own) == NULL);
+
+        e = prc_tune_env(empty);
+        T_ASSERT(e != NULL);
+        T_EQ_STR(e[0], "GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+        T_ASSERT(e[1] == NULL);
+        prc_tune_env_free(e);
+        prc_tune_env_free(NULL);
+}
+
+/* Every allocation the environment needs can fail: then nothing changes and nothing leaks. */
+static void test_tune__a_failed_allocation_leaves_the_environment_as_it_is(void)
+{
+        char *with[] = { "A=1", "GLIBC_TUNABLES=x=1", NULL };
+
+        for (unsigned long nth = 1;; nth++) {
+                char **e;
+
+                prc_fault_arm(nth, false);
+                e = prc_tune_env(with);
+                if (!prc_fault_fired()) {
+                        prc_fault_arm(0, false);
+                        T_ASSERT(e != NULL);
+                        prc_tune_env_free(e);
+                        T_ASSERT(nth > 1);
+                        break;
+                }
+                prc_fault_arm(0, false);
+                T_ASSERT(e == NULL);
+        }
+}
+
+static void test_tune__huge_maps_are_aligned_writable_and_refuse_odd_sizes(void)
+{
+        for (size_t pages = 1; pages <= 3; pages++) {
+                size_t n = pages * PRC_HUGE_PAGE;
+                uint8_t *p = prc_huge_map(n);
+
+                T_ASSERT(p != NULL);
+                T_ASSERT(((uintptr_t)p & (PRC_HUGE_PAGE - 1)) == 0);
+                for (size_t i = 0; i < n; i += 4096)
+                        T_ASSERT(p[i] == 0);
+                p[0] = 1;
+                p[n - 1] = 2;
+                T_ASSERT(p[0] == 1 && p[n - 1] == 2);
+                prc_huge_unmap(p, n);
+        }
+        T_ASSERT(prc_huge_map(0) == NULL);
+        T_ASSERT(prc_huge_map(4096) == NULL);
+        T_ASSERT(prc_huge_map(PRC_HUGE_PAGE + 4096) == NULL);
+        T_ASSERT(prc_huge_map(SIZE_MAX - 4095) == NULL);
+        prc_fault_arm(1, false);
+        T_ASSERT(prc_huge_map(PRC_HUGE_PAGE) == NULL);
+        T_ASSERT(prc_fault_fired());
+        prc_fault_arm(0, false);
+        prc_huge_unmap(NULL, PRC_HUGE_PAGE);
+}
+
+static const prc_test tests[] = {
+        T(test_tune__the_value_adds_huge_pages_and_keeps_the_users_own),
+        T(test_tune__the_environment_replaces_or_adds_one_entry),
+        T(test_tune__a_failed_allocation_leaves_the_environment_as_it_is),
+        T(test_tune__huge_maps_are_aligned_writable_and_refuse_odd_sizes),
+};
+PRC_SUITE(tune, tests)
