@@ -7,7 +7,8 @@
  * of them, a quarter of its CPU.  With huge pages malloc's heap and large
  * blocks fault 2 MiB at a time (docs/extraction/peers.md).  glibc reads the
  * tunable once, when a program starts, so the workers get it in their
- * environment and `prc sbom` re-executes itself once with it.  A user's
+ * environment and the commands that allocate much (sbom, scan, verify,
+ * batch: src/cli/main.c) re-execute themselves once with it.  A user's
  * own glibc.malloc.hugetlb setting always stands.
  */
 #ifndef PRC_TUNE_H

@@ -454,3 +454,23 @@ rows = {x["path"]: x for x in r["extractions"]}
 assert "a/yarn.lock" in rows and "b/yarn.lock" in rows, rows
 assert rows["a/yarn.lock"]["sha256"] != rows["b/yarn.lock"]["sha256"], rows' <<<"$OUT"
 }
+
+# Huge pages for the heap (src/base/tune.h): prc scan re-executes itself once with
+# glibc.malloc.hugetlb=1 and gives the re-executed process back the environment it was started
+# with; a one-file command (prc content parse) does not re-execute; the result is the same either way.
+t_scan_reexecutes_once_with_huge_pages_and_the_result_does_not_change() {
+        command -v strace >/dev/null || fail "strace is missing (scripts/setup.sh installs it)"
+        mk_good "$TMP/t"
+        # Exit 1: the secrets assertion is Blocked in inspect mode.
+        strace -f -qq -e trace=execve -s 65536 -v -o "$TMP/a.st" "$PRC_BIN" scan --target "$TMP/t" --format json \
+                >"$TMP/a.json" && fail "exit 0" || [ $? = 1 ] || fail "scan exited $?"
+        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 2 ] || fail "not exactly one re-exec: $(cat "$TMP/a.st")"
+        grep 'execve("/proc/self/exe", \["[^"]*", "scan"' "$TMP/a.st" | grep -q '"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"' ||
+                fail "the re-exec has no huge pages"
+        grep -q '"__worker"' "$TMP/a.st" || fail "no worker started"
+        GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$PRC_BIN" scan --target "$TMP/t" --format json >"$TMP/b.json" || true
+        cmp -s "$TMP/a.json" "$TMP/b.json" || fail "the result depends on huge pages"
+        strace -f -qq -e trace=execve -o "$TMP/c.st" "$PRC_BIN" content parse --format json "$TMP/t/package.json" \
+                >/dev/null || fail "content parse exited $?"
+        [ "$(grep 'execve(' "$TMP/c.st" | grep -vc '"__worker"')" = 1 ] || fail "content parse re-executed"
+}
