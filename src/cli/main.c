@@ -460,8 +460,8 @@ int main(int argc, char **argv)
                 return prc_worker_main(argc, argv);
         /*
          * The commands that allocate enough for huge pages to pay for a second
-         * exec (base/tune.h; measured: prc scan on the manifests corpus 0.86 s
-         * -> 0.51 s wall, 30,500 -> 2,700 page faults).
+         * exec (base/tune.h; measured: prc scan on the manifests corpus 0.93 s
+         * -> 0.68 s wall, 33,900 -> 2,900 page faults, docs/extraction/peers.md).
          */
         if (argc >= 3 && (strcmp(argv[1], "sbom") == 0 || strcmp(argv[1], "scan") == 0 ||
                           strcmp(argv[1], "verify") == 0 ||

@@ -178,8 +178,7 @@ static bool warm_up(const wcfg *c, prc_err *err)
  * that cannot grow is an allocation failure that the jansson guard reports
  * as out-of-memory.  Only jansson uses it; the parsers' own memory and
  * libraries' (libfyaml, expat, libarchive) stay on malloc.
- */
-/*
+ *
  * A standard block is one huge page of its own mapping (prc_huge_map): a
  * tree fills it front to back, so one fault backs 2 MiB where 4 KiB pages
  * took 512 (a quarter of `prc sbom`'s CPU went to page faults on a
