@@ -2183,18 +2183,16 @@ static size_t k_line(kscan *k)
         for (i = k_line_start(k, ind); i < k->le;) {
                 uint8_t ch = p[i];
 
-                if (ch == '#' && k->quote == 0 && (i == k->ls || k_blank(p[i - 1])))
+                /* A comment, wherever no quoted scalar is open; it also ends a plain scalar. */
+                if (ch == '#' && k->quote == 0 && (i == k->ls || k_blank(p[i - 1]))) {
                         comment = true;
-
+                        break;
+                }
                 if (k->quote != 0 || k->flow != 0) {
-                        if (k->quote == 0 && ch == '#' && (i == k->ls || k_blank(p[i - 1])))
-                                break;
                         i = k_inside(k, i);
                         continue;
                 }
                 if (k->mode == K_PLAIN) {
-                        if (ch == '#' && i > k->ls && k_blank(p[i - 1]))
-                                break;
                         if (ch == ':' && k_alone(k, i)) {
                                 size_t tab = k_tab_after_value(k, i);
                                 if (tab != 0)
@@ -2208,8 +2206,6 @@ static size_t k_line(kscan *k)
                         i++;
                         continue;
                 }
-                if (ch == '#' && (i == k->ls || k_blank(p[i - 1])))
-                        break;
                 if (k->mode == K_PROP)
                         k->mode = ch == ':' && k_alone(k, i) ? K_PLAIN : K_NODE;    /* an empty node as key */
                 if (k->mode == K_AFTER)
