@@ -2397,7 +2397,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         struct fy_parser *fyp = NULL;
         composer c;
         json_t *out = NULL;
-        bool tabs = false;
+        bool tabs = false, key_tab = false;
 
         memset(&c, 0, sizeof(c));
         c.lim = lim;
@@ -2412,7 +2412,8 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         if (!check_bytes(p, n, &tabs, err))
                 return NULL;
         /* Only a document with a tab and a '?' can hold the pattern: most pay nothing more. */
-        if (tabs && memchr(p, '?', n) != NULL && !prc_yaml_test_skip_key_tab_scan) {
+        key_tab = tabs && memchr(p, '?', n) != NULL;
+        if (key_tab && !prc_yaml_test_skip_key_tab_scan) {
                 size_t tab = explicit_key_tab(p, n);
                 if (tab != 0) {
                         raw_fail(p, tab, err, PRC_E_YAML_EXPLICIT_KEY_TAB,
@@ -2486,7 +2487,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
 out:
         composer_clear(&c);
         /* However the loop ended: libfyaml may have met the tab while reading ahead. */
-        if (fyp != NULL && tabs && memchr(p, '?', n) != NULL && key_tab_error(diag)) {
+        if (fyp != NULL && key_tab && key_tab_error(diag)) {
                 keep_parser_forever(fyp);
                 if (out != NULL) {      /* never seen: the error ends the stream; a refusal all the same */
                         json_decref(out);
