@@ -103,6 +103,92 @@ static void test_sig__base64_is_strict(void)
         T_EQ_INT(prc_b64_max_decoded(6), 6);
 }
 
+/*
+ * The rule b64.h states, one character at a time, written plainly: the
+ * oracle for the decoder's table over every group but the last.
+ */
+static long b64_oracle(const char *s, size_t n, uint8_t *out, size_t cap, unsigned flags, bool *partial)
+{
+        static const char std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        size_t o = 0;
+
+        *partial = false;
+        for (size_t i = 0; i < n; i += 4) {
+                size_t have = n - i < 4 ? n - i : 4, pad = 0;
+                uint32_t w = 0;
+
+                for (size_t k = 0; k < 4; k++) {
+                        int v = 0;
+                        if (k < have) {
+                                char c = s[i + k];
+                                const char *at = c != 0 ? strchr(std, c) : NULL;
+                                if (c == '=' && i + 4 >= n && k >= 2) {
+                                        pad++;
+                                } else if (pad > 0) {
+                                        return -1;
+                                } else if (at != NULL) {
+                                        v = (int)(at - std);
+                                } else if ((flags & PRC_B64_URLSAFE) && (c == '-' || c == '_')) {
+                                        v = c == '-' ? 62 : 63;
+                                } else {
+                                        return -1;
+                                }
+                        }
+                        w = w << 6 | (uint32_t)v;
+                }
+                if (have < 4) {
+                        if (pad > 0 || have < 2)
+                                return -1;
+                        if (!(flags & PRC_B64_NOPAD)) {
+                                *partial = true;
+                                return -1;
+                        }
+                        pad = 4 - have;
+                }
+                if ((pad == 1 && (w & 0xff) != 0) || (pad == 2 && (w & 0xffff) != 0) || o + 3 - pad > cap)
+                        return -1;
+                for (size_t k = 0; k < 3 - pad; k++)
+                        out[o++] = (uint8_t)(w >> (16 - 8 * k));
+        }
+        return (long)o;
+}
+
+/* The decoder against the oracle: 200,000 random texts over the alphabets, '=', and bytes outside them. */
+static void test_sig__base64_decoder_equals_the_per_character_rule(void)
+{
+        static const char pool[] = "ABCZabcz0189+/-_=  \n\x80\xff.";
+        uint64_t x = 0x9e3779b97f4a7c15u;
+        uint8_t a[32], b[32];
+        char s[40];
+
+        for (int round = 0; round < 200000; round++) {
+                size_t n, cap;
+                unsigned flags;
+                bool pa = false, pb = false;
+                long ga, gb;
+
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                n = x % 30;
+                cap = (x >> 8) % 26;
+                flags = (unsigned)(x >> 16) & 3u;
+                for (size_t i = 0; i < n; i++) {
+                        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                        /* mostly the alphabet, so that long valid prefixes are common */
+                        s[i] = (x & 7) != 0 ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[(x >> 8) % 64]
+                                            : pool[(x >> 8) % (sizeof(pool) - 1)];
+                }
+                memset(a, 0xaa, sizeof(a));
+                memset(b, 0xaa, sizeof(b));
+                ga = prc_b64_decode(s, n, a, cap, flags, &pa);
+                gb = b64_oracle(s, n, b, cap, flags, &pb);
+                if (ga != gb || pa != pb || (ga > 0 && memcmp(a, b, (size_t)ga) != 0)) {
+                        T_EQ_INT(ga, gb);
+                        T_EQ_INT(pa, pb);
+                        T_EQ_MEM(a, ga > 0 ? (size_t)ga : 0, b, gb > 0 ? (size_t)gb : 0);
+                }
+        }
+}
+
 static void test_sig__valid_signature_verifies_and_names_the_store_publisher(void)
 {
         t_key k;
@@ -407,6 +493,7 @@ static void test_sig__trust_store_finds_keys_by_fingerprint(void)
 static const prc_test tests[] = {
         T(test_sig__message_is_prefix_scope_digest),
         T(test_sig__base64_is_strict),
+        T(test_sig__base64_decoder_equals_the_per_character_rule),
         T(test_sig__valid_signature_verifies_and_names_the_store_publisher),
         T(test_sig__key_not_in_store_is_unknown_key),
         T(test_sig__scope_the_key_may_not_sign_is_refused),
