@@ -24,6 +24,7 @@
 #include "base/tune.h"
 #include "content/docenc.h"
 #include "content/extract/mdoc_check.h"
+#include "content/extract/mdoc_pack.h"
 #include "content/frame.h"
 #include "content/worker.h"
 
@@ -76,6 +77,10 @@ struct prc_client {
         size_t          nbuckets;       /* power of two, or 0 */
         size_t          cbytes, centries;
         prc_client_stats st;
+        /* packed_deps: the table reader, set for the reply of an extraction only (never a parse's) */
+        prc_mdp_hook_ctx mdp;
+        prc_docbin_hook mdp_hook;
+        const prc_docbin_hook *hook;    /* NULL, or &mdp_hook while an extraction's reply is read */
 };
 
 void prc_client_opts_default(prc_client_opts *o)
@@ -102,6 +107,7 @@ prc_client *prc_client_new(const prc_client_opts *opts, prc_err *err)
         }
         c->o = *opts;
         c->to_w = c->from_w = -1;
+        c->mdp_hook = (prc_docbin_hook){ .key = "dependencies", .read = prc_mdp_hook_read, .ctx = &c->mdp };
         prc_buf_init(&c->reqbuf, opts->req_max);
         prc_buf_init(&c->rep, opts->reply_max);
         return c;
@@ -709,6 +715,7 @@ static prc_frame_rc read_reply(prc_client *c, int64_t deadline, uint16_t *type, 
         prc_err_init(&f.io);
 again:
         prc_buf_reset(&c->rep);
+        c->mdp.made = NULL;
         /* RETIRE only as the reply's very first frame, never after a RESTART. */
         if (f.restarted)
                 rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
@@ -731,7 +738,8 @@ again:
                 f.last = *type == PRC_RE_DOC;
                 if (!prc_buf_reserve(&c->rep, f.left, e))
                         return PRC_FRAME_ERR;
-                *doc = prc_docbin_read_stream(c->rep.data, c->o.reply_max, 0, fill_from_pipe, &f, &c->o.lim, derr);
+                *doc = prc_docbin_read_stream_hook(c->rep.data, c->o.reply_max, 0, fill_from_pipe, &f, &c->o.lim,
+                                                   c->hook, derr);
                 if (f.failed) {
                         *e = f.io;
                         return PRC_FRAME_ERR;
@@ -783,8 +791,11 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
         prc_err e;
 
         prc_err_init(&e);
-        if (type == PRC_RE_DOC)
-                return doc_result(c, prc_docbin_read(p, n, &c->o.lim, &e), &e, out, err);
+        if (type == PRC_RE_DOC) {
+                c->mdp.made = NULL;
+                return doc_result(c, prc_docbin_read_stream_hook(p, n, n, NULL, NULL, &c->o.lim, c->hook, &e), &e, out,
+                                  err);
+        }
         {
                 prc_err refusal;
                 if (!prc_refusal_decode(p, n, &refusal, &e)) {
@@ -959,6 +970,18 @@ bool prc_client_parse(prc_client *c, uint16_t fmt, const char *path, const uint8
         return prc_client_call(c, PRC_OP_PARSE, fmt, 0, path, NULL, 0, bytes, len, true, out, err);
 }
 
+/* prc_mdoc_check of an extraction's document; with packed_deps, prc_mdp_check (its dependencies end as a table). */
+static bool check_extraction(prc_client *c, json_t *md, const char *path, const char *format, prc_err *err)
+{
+        bool from_tree = false, ok;
+
+        if (!c->o.packed_deps)
+                return prc_mdoc_check(md, path, format, err);
+        ok = prc_mdp_check(md, c->mdp.made, path, format, &from_tree, err);
+        c->st.packed_from_tree += from_tree;
+        return ok;
+}
+
 /* An extraction as format (NULL: by path), after the parse as parse_fmt when that is not 0 (PRC_REQ_PARSE_FIRST). */
 static bool extract(prc_client *c, const char *format, uint16_t parse_fmt, const char *path, const uint8_t *bytes,
                     size_t len, json_t **out, prc_err *err)
@@ -974,13 +997,16 @@ static bool extract(prc_client *c, const char *format, uint16_t parse_fmt, const
                 if (args == NULL)
                         return prc_err_oom(err, "extract arguments");
         }
+        c->hook = c->o.packed_deps ? &c->mdp_hook : NULL;
         ok = prc_client_call(c, PRC_OP_EXTRACT, parse_fmt, parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0, path, args,
                              args != NULL ? strlen(args) : 0, bytes, len, true, &md, err);
+        c->hook = NULL;
         free(args);
         if (!ok)
                 return false;
         /* The path the worker saw is the one sent, unless it was cut at the frame's cap (a label only). */
-        if (!prc_mdoc_check(md, path == NULL ? "" : strlen(path) > PRC_FRAME_PATH_MAX ? NULL : path, format, err)) {
+        if (!check_extraction(c, md, path == NULL ? "" : strlen(path) > PRC_FRAME_PATH_MAX ? NULL : path, format,
+                              err)) {
                 /* Only a broken or compromised worker answers so: it serves no more requests. */
                 kill_worker(c);
                 json_decref(md);

@@ -55,6 +55,7 @@ typedef struct prc_client_opts {
                                           * cpu_seconds, so RLIMIT_CPU never ends a request within its deadline */
         prc_limits         lim;          /* decoder limits sent with each request (prc_limits_default) */
         prc_floor_level    floor;        /* the floor workers must apply (PRC_FLOOR_STRICT; --content-floor) */
+        bool               packed_deps;  /* extractions give "dependencies" as a table (mdoc_pack.h; prc sbom) */
 } prc_client_opts;
 
 /* Fill opts with the defaults given above. */
@@ -130,6 +131,7 @@ typedef struct prc_client_stats {
         uint64_t workers_started;
         uint64_t restarts;        /* replies the worker started over (PRC_RE_RESTART: a streamed YAML fell back) */
         uint64_t retirements;     /* requests a worker left to a fresh one (PRC_RE_RETIRE: it kept memory) */
+        uint64_t packed_from_tree; /* packed_deps: dependencies the table reader declined, packed from the tree */
         size_t   cache_bytes, cache_entries;   /* cache_bytes: as charged (payloads + overhead) */
         pid_t    worker_pid;      /* 0 when none is running */
 } prc_client_stats;

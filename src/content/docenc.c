@@ -544,7 +544,13 @@ struct binrd {
         uint64_t          nodes;
         int               spelling;     /* of the containers seen: 0 none yet, else PRC_DOCBIN_ARRAY or _ARRAY_OPEN */
         prc_err          *err;
+        const prc_docbin_hook *hook;    /* may be NULL: a top-level member read by the caller (docenc.h) */
         json_t           *seen[RD_SEEN_SLOTS];  /* owned references: short strings made so far (rd_string) */
+};
+
+struct prc_docbin_cur {
+        struct binrd *r;
+        size_t        at;       /* the offset of the last value's tag */
 };
 
 /* rd_need when the bytes are not all there yet. */
@@ -662,6 +668,90 @@ static json_t *rd_string(struct binrd *r, const char *s, size_t len)
 static json_t *rd_value(struct binrd *r, uint32_t depth);
 
 /*
+ * The value of a member with key k (klen bytes) of an object at depth: the
+ * hook's, when this is the top-level object's member it reads and it takes
+ * the value, else read here (from the value's first byte again, the node
+ * count and spelling as they were, when the hook declined).
+ */
+static json_t *rd_member(struct binrd *r, const char *k, size_t klen, uint32_t depth)
+{
+        const prc_docbin_hook *h = r->hook;
+
+        if (depth == 0 && h != NULL && strlen(h->key) == klen && memcmp(h->key, k, klen) == 0) {
+                struct prc_docbin_cur cur = { .r = r };
+                size_t off = r->off;
+                uint64_t nodes = r->nodes;
+                int spelling = r->spelling;
+                json_t *v = NULL;
+
+                if (h->read(h->ctx, &cur, &v, r->err))
+                        return v != NULL ? v : oom(r);
+                if (prc_err_is_set(r->err))
+                        return NULL;
+                r->off = off;
+                r->nodes = nodes;
+                r->spelling = spelling;
+        }
+        return rd_value(r, depth + 1);
+}
+
+/*
+ * A container's own checks, after its tag (at at): the depth ("[]" is
+ * depth 1, as the strict reader counts), one spelling per document (so
+ * each spelling of a tree has exactly one encoding), and a counted one's
+ * count against the bytes left and, for an object, keys_max.  *count is
+ * the count, or PRC_DOCBIN_CUR_OPEN.
+ */
+static bool rd_container(struct binrd *r, uint8_t tag, size_t at, uint32_t depth, int64_t *count)
+{
+        int sp = tag >= PRC_DOCBIN_ARRAY_OPEN ? PRC_DOCBIN_ARRAY_OPEN : PRC_DOCBIN_ARRAY;
+        uint32_t c;
+
+        if (depth >= r->depth_max)
+                return prc_err_at(r->err, PRC_E_DEPTH_LIMIT, at, "nesting deeper than %u", r->depth_max);
+        if (r->spelling != 0 && r->spelling != sp)
+                return prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "counted and open containers in one document");
+        r->spelling = sp;
+        if (sp == PRC_DOCBIN_ARRAY_OPEN) {
+                *count = PRC_DOCBIN_CUR_OPEN;
+                return true;
+        }
+        if (!rd_need(r, 4))
+                return false;
+        c = get32(r);
+        if (tag == PRC_DOCBIN_ARRAY) {
+                /* Every value takes at least one byte: a count past the end is refused before any work. */
+                if (c > r->n - r->off)
+                        return prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "array of %u values in %zu bytes", c,
+                                          r->n - r->off);
+        } else {
+                if (c > r->lim->keys_max)
+                        return prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "object with %u keys exceeds %u", c,
+                                          r->lim->keys_max);
+                /* A member takes at least 5 bytes (key length and a one-byte value). */
+                if ((uint64_t)c * 5 > r->n - r->off)
+                        return prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "object of %u members in %zu bytes", c,
+                                          r->n - r->off);
+        }
+        *count = c;
+        return true;
+}
+
+/* An open object's next member key, at member index i (its end tag already looked for). */
+static bool rd_open_key(struct binrd *r, size_t i, const char **s, size_t *len)
+{
+        size_t kat = r->off;
+
+        if (r->p[r->off] != PRC_DOCBIN_STRING)
+                return prc_err_at(r->err, PRC_E_INVALID_FRAME, kat, "open object member starts with tag 0x%02x, not a key",
+                                  r->p[r->off]);
+        if (i >= r->lim->keys_max)
+                return prc_err_at(r->err, PRC_E_NODES_LIMIT, kat, "object with more than %u keys", r->lim->keys_max);
+        r->off++;
+        return rd_text(r, true, s, len);
+}
+
+/*
  * The members of an open container, up to its end tag (the tag is read).
  * No count to check up front: every value or member takes at least one
  * byte of the bounded reply, and nodes_max and keys_max bound the work as
@@ -693,21 +783,11 @@ static json_t *rd_open(struct binrd *r, bool map, uint32_t depth)
                         }
                         continue;
                 }
-                if (r->p[r->off] != PRC_DOCBIN_STRING) {
-                        prc_err_at(r->err, PRC_E_INVALID_FRAME, kat, "open object member starts with tag 0x%02x, not a key",
-                                   r->p[r->off]);
-                        goto fail;
-                }
                 before = json_object_size(v);
-                if (before >= r->lim->keys_max) {
-                        prc_err_at(r->err, PRC_E_NODES_LIMIT, kat, "object with more than %u keys", r->lim->keys_max);
-                        goto fail;
-                }
-                r->off++;
-                if (!rd_text(r, true, &s, &len))
+                if (!rd_open_key(r, before, &s, &len))
                         goto fail;
                 koff = (size_t)((const uint8_t *)s - r->p);     /* a streaming source may move p while e is read */
-                e = rd_value(r, depth + 1);
+                e = rd_member(r, s, len, depth);
                 if (e == NULL)
                         goto fail;
                 if (json_object_setn_new_nocheck(v, (const char *)r->p + koff, len, e) != 0) {
@@ -728,7 +808,8 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
 {
         size_t at = r->off, len;
         uint64_t u;
-        uint32_t count;
+        int64_t count;
+        uint8_t tag;
         const char *s;
         json_t *v;
         double d;
@@ -777,36 +858,16 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
                 prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "unknown value tag 0x%02x", r->p[at]);
                 return NULL;
         }
-        /* A container: same count as the strict reader, "[]" is depth 1. */
-        if (depth >= r->depth_max) {
-                prc_err_at(r->err, PRC_E_DEPTH_LIMIT, at, "nesting deeper than %u", r->depth_max);
+        tag = r->p[at];
+        if (!rd_container(r, tag, at, depth, &count))
                 return NULL;
-        }
-        {
-                /* One spelling per document, so each spelling of a tree has exactly one encoding. */
-                int sp = r->p[at] >= PRC_DOCBIN_ARRAY_OPEN ? PRC_DOCBIN_ARRAY_OPEN : PRC_DOCBIN_ARRAY;
-                if (r->spelling != 0 && r->spelling != sp) {
-                        prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "counted and open containers in one document");
-                        return NULL;
-                }
-                r->spelling = sp;
-                if (sp == PRC_DOCBIN_ARRAY_OPEN)
-                        return rd_open(r, r->p[at] == PRC_DOCBIN_OBJECT_OPEN, depth);
-        }
-        if (!rd_need(r, 4))
-                return NULL;
-        count = get32(r);
-        if (r->p[at] == PRC_DOCBIN_ARRAY) {
-                /* Every value takes at least one byte: a count past the end is refused before any work. */
-                if (count > r->n - r->off) {
-                        prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "array of %u values in %zu bytes", count,
-                                   r->n - r->off);
-                        return NULL;
-                }
+        if (count == PRC_DOCBIN_CUR_OPEN)
+                return rd_open(r, tag == PRC_DOCBIN_OBJECT_OPEN, depth);
+        if (tag == PRC_DOCBIN_ARRAY) {
                 v = json_array();
                 if (v == NULL)
                         return oom(r);
-                for (uint32_t i = 0; i < count; i++) {
+                for (int64_t i = 0; i < count; i++) {
                         json_t *e = rd_value(r, depth + 1);
                         if (e == NULL || json_array_append_new(v, e) != 0) {
                                 json_decref(v);
@@ -815,25 +876,16 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
                 }
                 return v;
         }
-        if (count > r->lim->keys_max) {
-                prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "object with %u keys exceeds %u", count, r->lim->keys_max);
-                return NULL;
-        }
-        /* A member takes at least 5 bytes (key length and a one-byte value). */
-        if ((uint64_t)count * 5 > r->n - r->off) {
-                prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "object of %u members in %zu bytes", count, r->n - r->off);
-                return NULL;
-        }
         v = json_object();
         if (v == NULL)
                 return oom(r);
-        for (uint32_t i = 0; i < count; i++) {
+        for (int64_t i = 0; i < count; i++) {
                 size_t kat = r->off, before = json_object_size(v), koff;
                 json_t *e;
                 if (!rd_text(r, true, &s, &len))
                         goto fail;
                 koff = (size_t)((const uint8_t *)s - r->p);     /* a streaming source may move p while e is read */
-                e = rd_value(r, depth + 1);
+                e = rd_member(r, s, len, depth);
                 if (e == NULL)
                         goto fail;
                 /* Consumes e either way; rd_text checked the key.  A replaced member leaves the size alone. */
@@ -842,7 +894,7 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
                         goto fail;
                 }
                 if (json_object_size(v) == before) {
-                        prc_err_at(r->err, PRC_E_DUPLICATE_FIELD, kat, "duplicate key in object member %u", i);
+                        prc_err_at(r->err, PRC_E_DUPLICATE_FIELD, kat, "duplicate key in object member %u", (uint32_t)i);
                         goto fail;
                 }
         }
@@ -860,7 +912,14 @@ json_t *prc_docbin_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_e
 json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
                                const prc_limits *lim, prc_err *err)
 {
-        struct binrd r = { .p = buf, .n = n, .have = have, .fill = fill, .ctx = ctx, .lim = lim, .err = err };
+        return prc_docbin_read_stream_hook(buf, n, have, fill, ctx, lim, NULL, err);
+}
+
+json_t *prc_docbin_read_stream_hook(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+                                    const prc_limits *lim, const prc_docbin_hook *hook, prc_err *err)
+{
+        struct binrd r = { .p = buf, .n = n, .have = have, .fill = fill, .ctx = ctx, .lim = lim, .err = err,
+                           .hook = hook };
         json_t *v;
 
         /* Our own recursion is bounded whatever depth the caller's limits allow. */
@@ -886,4 +945,54 @@ json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_do
                 return NULL;
         }
         return v;
+}
+
+/* The cursor (docenc.h): the reader's own steps, for a hook. */
+bool prc_docbin_cur_value(prc_docbin_cur *c, uint8_t *tag)
+{
+        struct binrd *r = c->r;
+        size_t at = r->off;
+
+        if (!rd_need(r, 1))
+                return false;
+        if (++r->nodes > r->lim->nodes_max)
+                return prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "more than %u values", r->lim->nodes_max);
+        c->at = at;
+        *tag = r->p[r->off++];
+        return true;
+}
+
+bool prc_docbin_cur_container(prc_docbin_cur *c, uint8_t tag, uint32_t depth, int64_t *count)
+{
+        return rd_container(c->r, tag, c->at, depth, count);
+}
+
+bool prc_docbin_cur_end(prc_docbin_cur *c, bool *end)
+{
+        struct binrd *r = c->r;
+
+        if (!rd_need(r, 1))
+                return false;
+        *end = r->p[r->off] == PRC_DOCBIN_END;
+        if (*end)
+                r->off++;
+        return true;
+}
+
+bool prc_docbin_cur_key(prc_docbin_cur *c, bool open, size_t i, const char **s, size_t *n)
+{
+        return open ? rd_open_key(c->r, i, s, n) : rd_text(c->r, true, s, n);
+}
+
+bool prc_docbin_cur_text(prc_docbin_cur *c, const char **s, size_t *n)
+{
+        return rd_text(c->r, false, s, n);
+}
+
+bool prc_docbin_cur_i64(prc_docbin_cur *c, int64_t *v)
+{
+        if (!rd_need(c->r, 8))
+                return false;
+        *v = (int64_t)get64(c->r);
+        return true;
 }

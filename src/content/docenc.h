@@ -142,4 +142,49 @@ typedef bool (*prc_docbin_fill_fn)(void *ctx, const uint8_t **buf, size_t have, 
 json_t *prc_docbin_read_stream(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
                                const prc_limits *lim, prc_err *err);
 
+/*
+ * A caller's own decoder for one member of the document's top-level object
+ * (prc sbom reads a ManifestDoc's dependencies into a table, mdoc_pack.h,
+ * instead of a tree).  read is called with the cursor at the member's
+ * value and either reads the whole value, giving *out (a new reference,
+ * stored as the member's value), or fails: with err set the document is
+ * refused with that error; with err clear the hook declines, and the value
+ * is read again from its first byte as any other value, so every value the
+ * hook does not take exactly as it expects gets the reader's own checks and
+ * errors.  The cursor's reads are the reader's own steps (the same limits,
+ * node count and classes at the same bytes).
+ */
+typedef struct prc_docbin_cur prc_docbin_cur;
+typedef struct prc_docbin_hook {
+        const char *key;
+        bool      (*read)(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *err);
+        void       *ctx;
+} prc_docbin_hook;
+
+/* prc_docbin_read_stream with hook (may be NULL) for the top-level object's member hook->key. */
+json_t *prc_docbin_read_stream_hook(const uint8_t *buf, size_t n, size_t have, prc_docbin_fill_fn fill, void *ctx,
+                                    const prc_limits *lim, const prc_docbin_hook *hook, prc_err *err);
+
+/*
+ * The cursor.  Every call returns false with err set on a failure the
+ * reader itself would report at the same byte (truncated input, a limit,
+ * invalid UTF-8, a malformed container) and never sets it otherwise.
+ *   value:     the next value's tag (counted as a node, as the reader does); *at its offset
+ *   container: after a container tag: the depth and spelling checks, and the
+ *              count of a counted container (*count), or PRC_DOCBIN_CUR_OPEN
+ *   end:       in an open container: true (consumed) when the end tag is next
+ *   key:       the next member's key in an object at member index i (open: its 0x05 first)
+ *   text:      a string value's bytes (after its tag); borrowed until the next cursor call
+ *   i64:       an integer value (after its tag)
+ * depth is the container's own, as the reader counts it: the top-level
+ * object is 0, its members' values 1.
+ */
+enum { PRC_DOCBIN_CUR_OPEN = -1 };
+bool prc_docbin_cur_value(prc_docbin_cur *c, uint8_t *tag) PRC_MUST_CHECK;
+bool prc_docbin_cur_container(prc_docbin_cur *c, uint8_t tag, uint32_t depth, int64_t *count) PRC_MUST_CHECK;
+bool prc_docbin_cur_end(prc_docbin_cur *c, bool *end) PRC_MUST_CHECK;
+bool prc_docbin_cur_key(prc_docbin_cur *c, bool open, size_t i, const char **s, size_t *n) PRC_MUST_CHECK;
+bool prc_docbin_cur_text(prc_docbin_cur *c, const char **s, size_t *n) PRC_MUST_CHECK;
+bool prc_docbin_cur_i64(prc_docbin_cur *c, int64_t *v) PRC_MUST_CHECK;
+
 #endif

@@ -16,13 +16,12 @@
 #include "base/strv.h"
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_details.h"
+#include "content/extract/mdoc_pack.h"
 
 static const char *const ecosystems[] = { "npm", "pypi", "cargo", "golang", "maven", "composer", "gem", "nuget",
                                           "github-actions", "docker", NULL };
 static const char *const kinds[] = { "manifest", "lockfile", "workflow", "action", "container", "registry-config",
                                      NULL };
-static const char *const scopes[] = { "runtime", "dev", "optional", "peer", "build", "test", NULL };
-static const char *const source_types[] = { "registry", "git", "url", "path", "workspace", NULL };
 
 static const char *const top_keys[] = { "schema", "path", "format", "ecosystem", "kind", "package", "dependencies",
                                         "hooks", "registries", "credentials", "not_extracted", "details", NULL };
@@ -208,14 +207,14 @@ static bool check_dep(const json_t *d, const struct at *a, prc_err *err)
         if (!take_keys(d, a, dep_keys, DK_N, m, err) || !str_val(m[DK_NAME], a, "name", NONEMPTY, NULL, err) ||
             !str_val(m[DK_REQUIREMENT], a, "requirement", NULLABLE, NULL, err) ||
             !str_val(m[DK_RESOLVED], a, "resolved", NULLABLE, NULL, err) ||
-            !str_val(m[DK_SCOPE], a, "scope", 0, scopes, err) || !purl_val(m[DK_PURL], a, err) ||
+            !str_val(m[DK_SCOPE], a, "scope", 0, prc_mdp_scopes, err) || !purl_val(m[DK_PURL], a, err) ||
             !str_val(m[DK_GROUP], a, "group", NULLABLE, NULL, err) || !line_val(m[DK_LINE], a, err))
                 return false;
         if (!json_is_boolean(m[DK_DIRECT]))
                 return bad_at(err, a, "direct", "expected true or false");
         sa.sub = "source";
         if (!take_keys(m[DK_SOURCE], &sa, source_keys, SK_N, s, err) ||
-            !str_val(s[SK_TYPE], &sa, "type", 0, source_types, err) ||
+            !str_val(s[SK_TYPE], &sa, "type", 0, prc_mdp_source_types, err) ||
             !str_val(s[SK_URL], &sa, "url", NULLABLE, NULL, err) ||
             !str_val(s[SK_REF], &sa, "ref", NULLABLE, NULL, err) ||
             !str_val(s[SK_COMMIT], &sa, "commit", NULLABLE, NULL, err))
@@ -318,7 +317,8 @@ enum { TK_SCHEMA, TK_PATH, TK_FORMAT, TK_ECOSYSTEM, TK_KIND, TK_PACKAGE, TK_DEPE
        TK_REGISTRIES, TK_CREDENTIALS, TK_NOT_EXTRACTED, TK_DETAILS, TK_N };
 _Static_assert(PRC_ARRAY_LEN(top_keys) == TK_N + 1, "top_keys and its index names differ");
 
-bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err)
+/* packed: md's dependencies are a table mdoc_pack.c made from checked values (ndeps of them), else NO_INDEX. */
+static bool check_doc(const json_t *md, const char *path, const char *format, size_t packed, prc_err *err)
 {
         const json_t *m[TK_N];
         const prc_extractor *x;
@@ -346,10 +346,22 @@ bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_
         if (!json_is_object(m[TK_DETAILS]))
                 return bad(err, "/details", "expected an object");
         return check_package(m[TK_PACKAGE], err) &&
-               check_list(m[TK_DEPENDENCIES], "dependencies", PRC_MD_DEPS_MAX, check_dep, err) &&
-               check_edges(md, err) && check_list(m[TK_HOOKS], "hooks", PRC_MD_LIST_MAX, check_hook, err) &&
+               (packed != NO_INDEX ||
+                (check_list(m[TK_DEPENDENCIES], "dependencies", PRC_MD_DEPS_MAX, check_dep, err) &&
+                 check_edges(md, err))) &&
+               check_list(m[TK_HOOKS], "hooks", PRC_MD_LIST_MAX, check_hook, err) &&
                check_list(m[TK_REGISTRIES], "registries", PRC_MD_LIST_MAX, check_registry, err) &&
                check_list(m[TK_CREDENTIALS], "credentials", PRC_MD_LIST_MAX, check_credential, err) &&
                check_list(m[TK_NOT_EXTRACTED], "not_extracted", PRC_MD_LIST_MAX, check_not_extracted, err) &&
-               prc_mdoc_details_check(md, err);
+               prc_mdoc_details_check_n(md, packed != NO_INDEX ? packed : json_array_size(m[TK_DEPENDENCIES]), err);
+}
+
+bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err)
+{
+        return check_doc(md, path, format, NO_INDEX, err);
+}
+
+bool prc_mdoc_check_packed(const json_t *md, size_t ndeps, const char *path, const char *format, prc_err *err)
+{
+        return check_doc(md, path, format, ndeps, err);
 }

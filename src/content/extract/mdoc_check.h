@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/err.h"
 
@@ -25,5 +26,13 @@
  * field), out-of-memory.
  */
 bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * prc_mdoc_check of a document whose "dependencies" is a table mdoc_pack.c
+ * made (its ndeps dependencies were checked as they were packed): every
+ * other rule, with ndeps for the details' dependency indexes.
+ */
+bool prc_mdoc_check_packed(const json_t *md, size_t ndeps, const char *path, const char *format,
+                           prc_err *err) PRC_MUST_CHECK;
 
 #endif

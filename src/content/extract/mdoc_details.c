@@ -891,8 +891,13 @@ bool prc_mdoc_details_known(const char *format)
 
 bool prc_mdoc_details_check(const json_t *md, prc_err *err)
 {
+        return prc_mdoc_details_check_n(md, json_array_size(json_object_get(md, "dependencies")), err);
+}
+
+bool prc_mdoc_details_check_n(const json_t *md, size_t ndeps, prc_err *err)
+{
         const struct fmt *f = fmt_of(json_string_value(json_object_get(md, "format")));
-        dcx c = { .err = err, .ptr = "/details", .ndeps = json_array_size(json_object_get(md, "dependencies")) };
+        dcx c = { .err = err, .ptr = "/details", .ndeps = ndeps };
         shp root;
 
         if (f == NULL)

@@ -28,6 +28,8 @@
  * bad field), out-of-memory.
  */
 bool prc_mdoc_details_check(const json_t *md, prc_err *err) PRC_MUST_CHECK;
+/* The same, with the document's dependency count given (a packed document, mdoc_pack.h). */
+bool prc_mdoc_details_check_n(const json_t *md, size_t ndeps, prc_err *err) PRC_MUST_CHECK;
 
 /* Does the checker know format (a test asserts every extractor's)? */
 bool prc_mdoc_details_known(const char *format);

@@ -1,0 +1,580 @@
+/*
+ * mdoc_pack.c - a ManifestDoc's dependencies as one flat table (mdoc_pack.h).
+ * Trust: engine-side, on a reply from a worker that may be compromised:
+ * every rule of mdoc_check.c's check_dep and check_edges holds for a value
+ * taken here; anything else is declined, never refused here, so the
+ * reader and prc_mdoc_check name it as they always do.
+ */
+#include "content/extract/mdoc_pack.h"
+
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/strv.h"
+#include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+
+const char *const prc_mdp_scopes[] = { "runtime", "dev", "optional", "peer", "build", "test", NULL };
+const char *const prc_mdp_source_types[] = { "registry", "git", "url", "path", "workspace", NULL };
+
+/* A dependency's members, in mdoc_check.c's dep_keys order. */
+enum { DK_NAME, DK_REQUIREMENT, DK_RESOLVED, DK_SCOPE, DK_DIRECT, DK_SOURCE, DK_INTEGRITY, DK_PURL, DK_GROUP,
+       DK_LINE, DK_DEPENDS_ON, DK_N };
+static const char *const dep_keys[] = { "name", "requirement", "resolved", "scope", "direct", "source",
+                                        "integrity", "purl", "group", "line", "depends_on" };
+enum { SK_TYPE, SK_URL, SK_REF, SK_COMMIT, SK_N };
+static const char *const source_keys[] = { "type", "url", "ref", "commit" };
+enum { IK_ALGORITHM, IK_VALUE, IK_N };
+static const char *const integrity_keys[] = { "algorithm", "value" };
+
+enum { NULLABLE = 1, NONEMPTY = 2 };
+
+/* The table being made: the records, the edges and the strings, joined at the end. */
+struct pk {
+        prc_buf recs, edges, pool;
+        size_t  ndeps, total_edges;
+};
+
+static void pk_init(struct pk *b)
+{
+        prc_buf_init(&b->recs, (size_t)1 << 31);
+        prc_buf_init(&b->edges, (size_t)1 << 31);
+        prc_buf_init(&b->pool, (size_t)1 << 31);
+        b->ndeps = b->total_edges = 0;
+}
+
+static void pk_clear(struct pk *b)
+{
+        prc_buf_clear(&b->recs);
+        prc_buf_clear(&b->edges);
+        prc_buf_clear(&b->pool);
+}
+
+/* Which of n keys k (klen bytes) is, or n. */
+static size_t key_index(const char *const *keys, size_t n, const char *k, size_t klen)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strlen(keys[i]) == klen && memcmp(keys[i], k, klen) == 0)
+                        return i;
+        return n;
+}
+
+/*
+ * s (n bytes) as mdoc_check's str_val takes it (how: NULLABLE is handled
+ * by the caller; NONEMPTY; in list when list is not NULL, *idx its index):
+ * false when it would refuse it.
+ */
+static bool str_ok(const char *s, size_t n, unsigned how, const char *const *list, uint8_t *idx)
+{
+        if (n > PRC_MD_STR_MAX || ((how & NONEMPTY) && n == 0) || memchr(s, 0, n) != NULL)
+                return false;
+        if (list != NULL) {
+                for (size_t i = 0; list[i] != NULL; i++)
+                        if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0) {
+                                *idx = (uint8_t)i;
+                                return true;
+                        }
+                return false;
+        }
+        return true;
+}
+
+/* s (n bytes, no NUL) into the pool as slot k of d; false: out of memory (err set). */
+static bool put_str(struct pk *b, prc_mdp_dep *d, unsigned k, const char *s, size_t n, prc_err *err)
+{
+        if (b->pool.len + n + 1 > UINT32_MAX)
+                return prc_err_oom(err, "a dependency table");
+        d->str[k] = (uint32_t)b->pool.len;
+        d->len[k] = (uint32_t)n;
+        return prc_buf_put(&b->pool, s, n, err) && prc_buf_putc(&b->pool, 0, err);
+}
+
+static void dep_init(prc_mdp_dep *d)
+{
+        memset(d, 0, sizeof(*d));
+        for (unsigned k = 0; k < PRC_MDP_NSTR; k++)
+                d->str[k] = PRC_MDP_NULL;
+        d->edges_n = PRC_MDP_NULL;
+}
+
+/* The edge x of dependency i: what check_edges would take so far (ascending, not i, not negative). */
+static bool edge_ok(struct pk *b, const prc_mdp_dep *d, size_t i, int64_t x)
+{
+        uint32_t prev;
+
+        if (x < 0 || (uint64_t)x == i || x >= (int64_t)PRC_MD_DEPS_MAX)
+                return false;
+        if (d->edges_n != PRC_MDP_NULL && d->edges_n > 0) {
+                memcpy(&prev, b->edges.data + b->edges.len - sizeof(prev), sizeof(prev));
+                if ((uint32_t)x <= prev)
+                        return false;
+        }
+        return ++b->total_edges <= PRC_MD_EDGES_MAX;
+}
+
+static bool put_edge(struct pk *b, prc_mdp_dep *d, int64_t x, prc_err *err)
+{
+        uint32_t v = (uint32_t)x;
+
+        if (d->edges_n == PRC_MDP_NULL) {
+                d->edges_n = 0;
+                d->edges_off = (uint32_t)(b->edges.len / sizeof(v));
+        }
+        d->edges_n++;
+        return prc_buf_put(&b->edges, &v, sizeof(v), err);
+}
+
+/* The table: header, records, edges, strings (offsets made absolute); NULL: out of memory or too large. */
+static json_t *pk_finish(struct pk *b)
+{
+        size_t rec0 = sizeof(prc_mdp_head), edge0 = rec0 + b->recs.len, pool0 = edge0 + b->edges.len;
+        size_t size = pool0 + b->pool.len;
+        prc_mdp_head h = { PRC_MDP_MAGIC, (uint32_t)b->ndeps, (uint32_t)(b->edges.len / sizeof(uint32_t)),
+                           (uint32_t)size };
+        uint8_t *t;
+        json_t *v;
+
+        if (size > UINT32_MAX || (t = malloc(size)) == NULL)
+                return NULL;
+        memcpy(t, &h, sizeof(h));
+        if (b->recs.len > 0)
+                memcpy(t + rec0, b->recs.data, b->recs.len);
+        if (b->edges.len > 0)
+                memcpy(t + edge0, b->edges.data, b->edges.len);
+        if (b->pool.len > 0)
+                memcpy(t + pool0, b->pool.data, b->pool.len);
+        for (size_t i = 0; i < b->ndeps; i++) {
+                prc_mdp_dep d;
+                memcpy(&d, t + rec0 + i * sizeof(d), sizeof(d));
+                for (unsigned k = 0; k < PRC_MDP_NSTR; k++)
+                        if (d.str[k] != PRC_MDP_NULL)
+                                d.str[k] += (uint32_t)pool0;
+                memcpy(t + rec0 + i * sizeof(d), &d, sizeof(d));
+        }
+        v = json_stringn_nocheck((const char *)t, size);
+        free(t);
+        return v;
+}
+
+/*
+ * ---- The hook: the reply's dependencies, off the cursor. ----
+ * Each read returns 1 taken, 0 declined (the value is not what check_dep
+ * takes), -1 failed (err set: the reader's own error, or out of memory).
+ */
+#define TRY(x)                                                                                                 \
+        do {                                                                                                   \
+                int rc_ = (x);                                                                                 \
+                if (rc_ != 1)                                                                                  \
+                        return rc_;                                                                            \
+        } while (0)
+#define CUR(x) TRY((x) ? 1 : -1)
+
+/* A string member (or null with NULLABLE) into slot k; idx for a listed one. */
+static int rd_str(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, int k, unsigned how,
+                  const char *const *list, uint8_t *idx, prc_err *err)
+{
+        const char *s;
+        size_t n;
+        uint8_t tag;
+
+        CUR(prc_docbin_cur_value(c, &tag));
+        if (tag == PRC_DOCBIN_NULL && (how & NULLABLE))
+                return 1;
+        if (tag != PRC_DOCBIN_STRING)
+                return 0;
+        CUR(prc_docbin_cur_text(c, &s, &n));
+        if (!str_ok(s, n, how, list, idx))
+                return 0;
+        if (k >= 0)
+                CUR(put_str(b, d, (unsigned)k, s, n, err));
+        return 1;
+}
+
+/*
+ * An object of exactly the nkeys keys at depth (or null, with nullable:
+ * *got false), each member read by fn in whatever order they come; a key
+ * twice or unknown, or one missing, declines.
+ */
+typedef int (*member_fn)(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err);
+
+static int rd_object(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, uint32_t depth, bool nullable,
+                     const char *const *keys, size_t nkeys, member_fn fn, bool *got, prc_err *err)
+{
+        uint32_t seen = 0;
+        int64_t count;
+        uint8_t tag;
+        bool open;
+
+        *got = false;
+        CUR(prc_docbin_cur_value(c, &tag));
+        if (tag == PRC_DOCBIN_NULL && nullable)
+                return 1;
+        if (tag != PRC_DOCBIN_OBJECT && tag != PRC_DOCBIN_OBJECT_OPEN)
+                return 0;
+        CUR(prc_docbin_cur_container(c, tag, depth, &count));
+        open = count == PRC_DOCBIN_CUR_OPEN;
+        for (size_t m = 0;; m++) {
+                const char *k;
+                size_t klen, key;
+                if (open) {
+                        bool end;
+                        CUR(prc_docbin_cur_end(c, &end));
+                        if (end)
+                                break;
+                } else if ((int64_t)m == count) {
+                        break;
+                }
+                CUR(prc_docbin_cur_key(c, open, m, &k, &klen));
+                key = key_index(keys, nkeys, k, klen);
+                if (key == nkeys || (seen & (1u << key)))
+                        return 0;
+                seen |= 1u << key;
+                TRY(fn(b, c, d, i, key, err));
+        }
+        *got = true;
+        return seen == (1u << nkeys) - 1 ? 1 : 0;
+}
+
+static int source_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
+{
+        (void)i;
+        switch (key) {
+        case SK_TYPE: return rd_str(b, c, d, -1, 0, prc_mdp_source_types, &d->source, err);
+        case SK_URL: return rd_str(b, c, d, PRC_MDP_SRC_URL, NULLABLE, NULL, NULL, err);
+        case SK_REF: return rd_str(b, c, d, PRC_MDP_SRC_REF, NULLABLE, NULL, NULL, err);
+        default: return rd_str(b, c, d, PRC_MDP_SRC_COMMIT, NULLABLE, NULL, NULL, err);
+        }
+}
+
+static int integrity_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
+{
+        (void)i;
+        return rd_str(b, c, d, key == IK_ALGORITHM ? PRC_MDP_INTEG_ALG : PRC_MDP_INTEG_VALUE, NONEMPTY, NULL, NULL,
+                      err);
+}
+
+static int rd_edges(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, prc_err *err)
+{
+        int64_t count, x;
+        uint8_t tag;
+        bool open;
+
+        CUR(prc_docbin_cur_value(c, &tag));
+        if (tag == PRC_DOCBIN_NULL)
+                return 1;
+        if (tag != PRC_DOCBIN_ARRAY && tag != PRC_DOCBIN_ARRAY_OPEN)
+                return 0;
+        CUR(prc_docbin_cur_container(c, tag, 3, &count));
+        open = count == PRC_DOCBIN_CUR_OPEN;
+        d->edges_n = 0;
+        d->edges_off = (uint32_t)(b->edges.len / sizeof(uint32_t));
+        for (int64_t m = 0;; m++) {
+                if (open) {
+                        bool end;
+                        CUR(prc_docbin_cur_end(c, &end));
+                        if (end)
+                                break;
+                } else if (m == count) {
+                        break;
+                }
+                CUR(prc_docbin_cur_value(c, &tag));
+                if (tag != PRC_DOCBIN_INT)
+                        return 0;
+                CUR(prc_docbin_cur_i64(c, &x));
+                if (!edge_ok(b, d, i, x))
+                        return 0;
+                CUR(put_edge(b, d, x, err));
+        }
+        return 1;
+}
+
+static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
+{
+        uint8_t tag;
+        int64_t x;
+        bool got;
+
+        switch (key) {
+        case DK_NAME: return rd_str(b, c, d, PRC_MDP_NAME, NONEMPTY, NULL, NULL, err);
+        case DK_REQUIREMENT: return rd_str(b, c, d, PRC_MDP_REQUIREMENT, NULLABLE, NULL, NULL, err);
+        case DK_RESOLVED: return rd_str(b, c, d, PRC_MDP_RESOLVED, NULLABLE, NULL, NULL, err);
+        case DK_SCOPE: return rd_str(b, c, d, -1, 0, prc_mdp_scopes, &d->scope, err);
+        case DK_GROUP: return rd_str(b, c, d, PRC_MDP_GROUP, NULLABLE, NULL, NULL, err);
+        case DK_PURL:
+                TRY(rd_str(b, c, d, PRC_MDP_PURL, NULLABLE, NULL, NULL, err));
+                /* purl_val: a purl starts with "pkg:" */
+                return d->str[PRC_MDP_PURL] == PRC_MDP_NULL ||
+                                       (d->len[PRC_MDP_PURL] >= 4 &&
+                                        memcmp(b->pool.data + d->str[PRC_MDP_PURL], "pkg:", 4) == 0)
+                               ? 1
+                               : 0;
+        case DK_DIRECT:
+                CUR(prc_docbin_cur_value(c, &tag));
+                if (tag != PRC_DOCBIN_TRUE && tag != PRC_DOCBIN_FALSE)
+                        return 0;
+                d->direct = tag == PRC_DOCBIN_TRUE;
+                return 1;
+        case DK_LINE:
+                CUR(prc_docbin_cur_value(c, &tag));
+                if (tag == PRC_DOCBIN_NULL)
+                        return 1;
+                if (tag != PRC_DOCBIN_INT)
+                        return 0;
+                CUR(prc_docbin_cur_i64(c, &x));
+                if (x < 1 || x > (int64_t)UINT32_MAX)
+                        return 0;
+                d->line = (uint32_t)x;
+                return 1;
+        case DK_SOURCE: return rd_object(b, c, d, i, 3, false, source_keys, SK_N, source_member, &got, err);
+        case DK_INTEGRITY:
+                TRY(rd_object(b, c, d, i, 3, true, integrity_keys, IK_N, integrity_member, &got, err));
+                d->integrity = got;
+                return 1;
+        default: return rd_edges(b, c, d, i, err);
+        }
+}
+
+/* The dependencies array at the cursor into b. */
+static int rd_deps(struct pk *b, prc_docbin_cur *c, prc_err *err)
+{
+        int64_t count;
+        uint8_t tag;
+        bool open, got;
+
+        CUR(prc_docbin_cur_value(c, &tag));
+        if (tag != PRC_DOCBIN_ARRAY && tag != PRC_DOCBIN_ARRAY_OPEN)
+                return 0;
+        CUR(prc_docbin_cur_container(c, tag, 1, &count));
+        open = count == PRC_DOCBIN_CUR_OPEN;
+        if (!open && count > (int64_t)PRC_MD_DEPS_MAX)
+                return 0;
+        for (size_t i = 0;; i++) {
+                prc_mdp_dep d;
+                if (open) {
+                        bool end;
+                        CUR(prc_docbin_cur_end(c, &end));
+                        if (end)
+                                break;
+                        if (i >= PRC_MD_DEPS_MAX)
+                                return 0;
+                } else if ((int64_t)i == count) {
+                        break;
+                }
+                dep_init(&d);
+                TRY(rd_object(b, c, &d, i, 2, false, dep_keys, DK_N, dep_member, &got, err));
+                CUR(prc_buf_put(&b->recs, &d, sizeof(d), err));
+                b->ndeps++;
+        }
+        return 1;
+}
+
+/* Every edge names a dependency of the document (check_edges' last rule, known only now). */
+static bool edges_in_range(const struct pk *b)
+{
+        for (size_t e = 0; e < b->edges.len / sizeof(uint32_t); e++) {
+                uint32_t x;
+                memcpy(&x, b->edges.data + e * sizeof(x), sizeof(x));
+                if (x >= b->ndeps)
+                        return false;
+        }
+        return true;
+}
+
+bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *err)
+{
+        prc_mdp_hook_ctx *hc = ctx;
+        struct pk b;
+        int rc;
+
+        hc->made = NULL;
+        pk_init(&b);
+        rc = rd_deps(&b, cur, err);
+        if (rc == 1 && edges_in_range(&b)) {
+                *out = pk_finish(&b);
+                if (*out == NULL)
+                        prc_err_oom(err, "a dependency table");
+                hc->made = *out;
+        }
+        pk_clear(&b);
+        return hc->made != NULL;
+}
+
+/* ---- From a checked tree: the same table, member by member in the same order. ---- */
+
+static bool tree_str(struct pk *b, prc_mdp_dep *d, unsigned k, const json_t *v, prc_err *err)
+{
+        return !json_is_string(v) || put_str(b, d, k, json_string_value(v), json_string_length(v), err);
+}
+
+static uint8_t list_index(const char *const *list, const char *s)
+{
+        uint8_t i = 0;
+
+        while (list[i] != NULL && strcmp(list[i], s) != 0)
+                i++;
+        return i;
+}
+
+static bool tree_dep(struct pk *b, const json_t *dep, prc_err *err)
+{
+        prc_mdp_dep d;
+        const char *k;
+        const json_t *v, *w;
+        const char *sk;
+        size_t x;
+
+        dep_init(&d);
+        json_object_foreach((json_t *)dep, k, v) {
+                size_t key = key_index(dep_keys, DK_N, k, strlen(k));
+                bool ok = true;
+                switch (key) {
+                case DK_NAME: ok = tree_str(b, &d, PRC_MDP_NAME, v, err); break;
+                case DK_REQUIREMENT: ok = tree_str(b, &d, PRC_MDP_REQUIREMENT, v, err); break;
+                case DK_RESOLVED: ok = tree_str(b, &d, PRC_MDP_RESOLVED, v, err); break;
+                case DK_SCOPE: d.scope = list_index(prc_mdp_scopes, json_string_value(v)); break;
+                case DK_GROUP: ok = tree_str(b, &d, PRC_MDP_GROUP, v, err); break;
+                case DK_PURL: ok = tree_str(b, &d, PRC_MDP_PURL, v, err); break;
+                case DK_DIRECT: d.direct = json_is_true(v); break;
+                case DK_LINE: d.line = json_is_integer(v) ? (uint32_t)json_integer_value(v) : 0; break;
+                case DK_SOURCE:
+                        json_object_foreach((json_t *)v, sk, w) {
+                                size_t s = key_index(source_keys, SK_N, sk, strlen(sk));
+                                if (s == SK_TYPE)
+                                        d.source = list_index(prc_mdp_source_types, json_string_value(w));
+                                else if (!tree_str(b, &d, s == SK_URL ? PRC_MDP_SRC_URL
+                                                          : s == SK_REF ? PRC_MDP_SRC_REF
+                                                                        : PRC_MDP_SRC_COMMIT, w, err))
+                                        return false;
+                        }
+                        break;
+                case DK_INTEGRITY:
+                        d.integrity = json_is_object(v);
+                        json_object_foreach((json_t *)v, sk, w)
+                                if (!tree_str(b, &d,
+                                              key_index(integrity_keys, IK_N, sk, strlen(sk)) == IK_ALGORITHM
+                                                      ? PRC_MDP_INTEG_ALG
+                                                      : PRC_MDP_INTEG_VALUE,
+                                              w, err))
+                                        return false;
+                        break;
+                default:
+                        if (!json_is_array(v))
+                                break;
+                        d.edges_n = 0;
+                        d.edges_off = (uint32_t)(b->edges.len / sizeof(uint32_t));
+                        json_array_foreach(v, x, w)
+                                if (!put_edge(b, &d, json_integer_value(w), err))
+                                        return false;
+                        break;
+                }
+                if (!ok)
+                        return false;
+        }
+        if (!prc_buf_put(&b->recs, &d, sizeof(d), err))
+                return false;
+        b->ndeps++;
+        return true;
+}
+
+json_t *prc_mdp_from_tree(const json_t *deps)
+{
+        struct pk b;
+        const json_t *dep;
+        json_t *v = NULL;
+        prc_err err;
+        size_t i;
+        bool ok = true;
+
+        prc_err_init(&err);
+        pk_init(&b);
+        json_array_foreach(deps, i, dep)
+                if (!(ok = tree_dep(&b, dep, &err)))
+                        break;
+        if (ok)
+                v = pk_finish(&b);
+        pk_clear(&b);
+        return v;
+}
+
+/* ---- Reading a table. ---- */
+
+bool prc_mdp_view(const json_t *v, prc_mdp *out)
+{
+        prc_mdp_head h;
+        const uint8_t *p;
+        size_t n;
+
+        if (!json_is_string(v))
+                return false;
+        p = (const uint8_t *)json_string_value(v);
+        n = json_string_length(v);
+        if (n < sizeof(h) || (uintptr_t)p % _Alignof(prc_mdp_dep) != 0)
+                return false;
+        memcpy(&h, p, sizeof(h));
+        if (h.magic != PRC_MDP_MAGIC || h.size != n ||
+            (uint64_t)h.ndeps * sizeof(prc_mdp_dep) + (uint64_t)h.nedges * sizeof(uint32_t) > n - sizeof(h))
+                return false;
+        out->base = p;
+        out->deps = (const prc_mdp_dep *)(const void *)(p + sizeof(h));
+        out->edges = (const uint32_t *)(const void *)(p + sizeof(h) + h.ndeps * sizeof(prc_mdp_dep));
+        out->ndeps = h.ndeps;
+        return true;
+}
+
+static json_t *str_or_null(const prc_mdp *m, size_t i, unsigned k)
+{
+        const char *s = prc_mdp_str(m, i, k);
+
+        return s != NULL ? json_stringn(s, m->deps[i].len[k]) : json_null();
+}
+
+json_t *prc_mdp_to_tree(const prc_mdp *m)
+{
+        json_t *a = json_array();
+
+        for (size_t i = 0; a != NULL && i < m->ndeps; i++) {
+                const prc_mdp_dep *d = &m->deps[i];
+                json_t *edges = json_null(), *integ = json_null(), *o;
+
+                if (d->edges_n != PRC_MDP_NULL) {
+                        edges = json_array();
+                        for (uint32_t e = 0; edges != NULL && e < d->edges_n; e++)
+                                json_array_append_new(edges, json_integer(m->edges[d->edges_off + e]));
+                }
+                if (d->integrity)
+                        integ = json_pack("{s:o,s:o}", "algorithm", str_or_null(m, i, PRC_MDP_INTEG_ALG), "value",
+                                          str_or_null(m, i, PRC_MDP_INTEG_VALUE));
+                o = json_pack("{s:o,s:o,s:o,s:s,s:b,s:{s:s,s:o,s:o,s:o},s:o,s:o,s:o,s:o,s:o}", "name",
+                              str_or_null(m, i, PRC_MDP_NAME), "requirement", str_or_null(m, i, PRC_MDP_REQUIREMENT),
+                              "resolved", str_or_null(m, i, PRC_MDP_RESOLVED), "scope", prc_mdp_scopes[d->scope],
+                              "direct", d->direct, "source", "type", prc_mdp_source_types[d->source], "url",
+                              str_or_null(m, i, PRC_MDP_SRC_URL), "ref", str_or_null(m, i, PRC_MDP_SRC_REF), "commit",
+                              str_or_null(m, i, PRC_MDP_SRC_COMMIT), "integrity", integ, "purl",
+                              str_or_null(m, i, PRC_MDP_PURL), "group", str_or_null(m, i, PRC_MDP_GROUP), "line",
+                              d->line != 0 ? json_integer(d->line) : json_null(), "depends_on", edges);
+                if (o == NULL || json_array_append_new(a, o) != 0) {
+                        json_decref(a);
+                        return NULL;
+                }
+        }
+        return a;
+}
+
+bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool *from_tree,
+                   prc_err *err)
+{
+        const json_t *deps = json_object_get(md, "dependencies");
+        prc_mdp view;
+        json_t *t;
+
+        *from_tree = false;
+        if (made != NULL && deps == made && prc_mdp_view(deps, &view))
+                return prc_mdoc_check_packed(md, view.ndeps, path, format, err);
+        if (!prc_mdoc_check(md, path, format, err))
+                return false;
+        *from_tree = true;
+        t = prc_mdp_from_tree(deps);
+        if (t == NULL || json_object_set_new(md, "dependencies", t) != 0)
+                return prc_err_oom(err, "a dependency table");
+        return true;
+}

@@ -1,0 +1,109 @@
+/*
+ * mdoc_pack.h - a ManifestDoc's dependencies as one flat table (prc sbom).
+ *
+ * prc sbom reads 23,000 dependencies on the manifests corpus and needs a
+ * handful of fields of each; as a jansson tree each costs three objects,
+ * seventeen members and their frees in the parent.  With the client's
+ * packed mode (prc_client_opts.packed_deps) the reply's "dependencies"
+ * value is read straight off the reply into this table by a docbin hook
+ * (docenc.h), checked on the way by the rules prc_mdoc_check applies to a
+ * dependency (mdoc_check.c check_dep and check_edges), and stored in the
+ * document as one string member: the table's bytes.  A value the hook does
+ * not take exactly as it expects is declined and read as a tree by the
+ * reader, checked by prc_mdoc_check, and packed from the tree
+ * (prc_mdp_from_tree): one table either way, byte for byte the same
+ * (tests/unit/test_mdoc_pack.c, fuzz/fuzz_mdoc_pack.c).
+ *
+ * Trust: engine-side, on bytes from a worker that may be compromised.  A
+ * table is only ever made here, from checked values; a string the worker
+ * sends is never taken for one (the client knows whether the hook made
+ * the value).
+ *
+ * The table: a header, then ndeps records, then the edges (u32 indexes),
+ * then the strings, each followed by a NUL.  Offsets are from the start.
+ */
+#ifndef PRC_MDOC_PACK_H
+#define PRC_MDOC_PACK_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "content/docenc.h"
+
+/* A dependency's strings, by slot; a null (or absent: no integrity) one has no text. */
+enum {
+        PRC_MDP_NAME, PRC_MDP_REQUIREMENT, PRC_MDP_RESOLVED, PRC_MDP_PURL, PRC_MDP_GROUP, PRC_MDP_SRC_URL,
+        PRC_MDP_SRC_REF, PRC_MDP_SRC_COMMIT, PRC_MDP_INTEG_ALG, PRC_MDP_INTEG_VALUE, PRC_MDP_NSTR
+};
+
+#define PRC_MDP_NULL UINT32_MAX        /* a string's offset, a line, an edge count: null */
+
+typedef struct prc_mdp_dep {
+        uint32_t str[PRC_MDP_NSTR];     /* offset of the text, or PRC_MDP_NULL */
+        uint32_t len[PRC_MDP_NSTR];
+        uint32_t line;                  /* 0: null (a line is from 1) */
+        uint32_t edges_off;             /* index of the first edge in the edge list */
+        uint32_t edges_n;               /* PRC_MDP_NULL: depends_on is null */
+        uint8_t  scope;                 /* index in prc_mdp_scopes */
+        uint8_t  source;                /* index in prc_mdp_source_types */
+        uint8_t  direct;
+        uint8_t  integrity;             /* 1: an integrity object (both its strings set) */
+} prc_mdp_dep;
+
+typedef struct prc_mdp_head {
+        uint32_t magic;
+        uint32_t ndeps;
+        uint32_t nedges;
+        uint32_t size;                  /* the whole table's bytes */
+} prc_mdp_head;
+
+#define PRC_MDP_MAGIC 0x3170646du       /* "mdp1" */
+
+extern const char *const prc_mdp_scopes[];              /* mdoc_check's scopes, NULL-terminated */
+extern const char *const prc_mdp_source_types[];        /* mdoc_check's source types, NULL-terminated */
+
+/* What the client's hook keeps: the value it made for the document being read (NULL: declined or none yet). */
+typedef struct prc_mdp_hook_ctx {
+        json_t *made;   /* borrowed: owned by the document */
+} prc_mdp_hook_ctx;
+
+/* The docbin hook's read (prc_docbin_hook.read with a prc_mdp_hook_ctx). */
+bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *err);
+
+/*
+ * prc_mdoc_check of a document read with the hook, made the value the hook
+ * made for it (NULL: none): the packed check when its dependencies are that
+ * table (never a string the worker sent), else prc_mdoc_check, and then the
+ * checked tree packed in its place (*from_tree set).  Errors: prc_mdoc_check's.
+ */
+bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool *from_tree,
+                   prc_err *err) PRC_MUST_CHECK;
+
+/* The table of a dependencies array that prc_mdoc_check accepted; NULL: out of memory. */
+json_t *prc_mdp_from_tree(const json_t *deps);
+
+/* A table's view; false when v is not a table this file made (not a string, wrong size or magic). */
+typedef struct prc_mdp {
+        const uint8_t     *base;
+        const prc_mdp_dep *deps;
+        const uint32_t    *edges;
+        size_t             ndeps;
+} prc_mdp;
+
+bool prc_mdp_view(const json_t *v, prc_mdp *out);
+
+/* Dependency i's string in slot k (NUL-terminated), or NULL when null. */
+static inline const char *prc_mdp_str(const prc_mdp *m, size_t i, unsigned k)
+{
+        uint32_t off = m->deps[i].str[k];
+
+        return off == PRC_MDP_NULL ? NULL : (const char *)m->base + off;
+}
+
+/* The dependencies array again (tests and the fuzzer compare it with the tree); NULL: out of memory. */
+json_t *prc_mdp_to_tree(const prc_mdp *m);
+
+#endif

@@ -1,0 +1,395 @@
+/*
+ * test_mdoc_pack.c - prc sbom's dependency tables (mdoc_pack.h): read off
+ * the reply by the docbin hook, they must be what the tree and
+ * prc_mdoc_check give, for every document a worker may send: the same
+ * verdict with the same error, and, when accepted, the same dependencies
+ * and the same table bytes as packing the checked tree.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "t.h"
+#include "base/buf.h"
+#include "base/file.h"
+#include "base/json_strict.h"
+#include "content/docenc.h"
+#include "content/extract/extract.h"
+#include "content/extract/mdoc_check.h"
+#include "content/extract/mdoc_pack.h"
+
+/* One reading of encoded bytes: accepted (doc set) or the error; from_tree as prc_mdp_check says. */
+struct reading {
+        json_t *doc;
+        prc_err err;
+        bool    from_tree;
+};
+
+static void read_generic(const prc_buf *b, struct reading *r)
+{
+        prc_err_init(&r->err);
+        r->from_tree = false;
+        r->doc = prc_docbin_read(b->data, b->len, &prc_limits_default, &r->err);
+        if (r->doc != NULL && !prc_mdoc_check(r->doc, NULL, NULL, &r->err)) {
+                json_decref(r->doc);
+                r->doc = NULL;
+        }
+}
+
+static void read_packed(const prc_buf *b, struct reading *r)
+{
+        prc_mdp_hook_ctx hc = { 0 };
+        prc_docbin_hook h = { .key = "dependencies", .read = prc_mdp_hook_read, .ctx = &hc };
+
+        prc_err_init(&r->err);
+        r->from_tree = false;
+        r->doc = prc_docbin_read_stream_hook(b->data, b->len, b->len, NULL, NULL, &prc_limits_default, &h, &r->err);
+        if (r->doc != NULL && !prc_mdp_check(r->doc, hc.made, NULL, NULL, &r->from_tree, &r->err)) {
+                json_decref(r->doc);
+                r->doc = NULL;
+        }
+}
+
+/*
+ * Both readings of b agree: the same verdict and error (class, message,
+ * pointer), and an accepted document is the tree's with its dependencies
+ * as a table holding the same values, byte for byte the table packed from
+ * the checked tree.  Returns the packed reading's from_tree (-1: refused).
+ */
+static int agree(const prc_buf *b)
+{
+        struct reading g, k;
+        prc_mdp view;
+        json_t *back, *tab, *rest_g, *rest_k;
+        int from_tree;
+
+        read_generic(b, &g);
+        read_packed(b, &k);
+        if (g.doc == NULL || k.doc == NULL) {
+                if (g.doc != NULL || k.doc != NULL)
+                        t_fail(__FILE__, __LINE__, "one reading accepts, the other refuses: %s (%s) / %s (%s)",
+                               prc_err_name(g.err.cls), g.err.msg, prc_err_name(k.err.cls), k.err.msg);
+                json_decref(g.doc);
+                json_decref(k.doc);
+                T_EQ_STR(prc_err_name(k.err.cls), prc_err_name(g.err.cls));
+                T_EQ_STR(k.err.msg, g.err.msg);
+                T_EQ_STR(k.err.ptr, g.err.ptr);
+                return -1;
+        }
+        T_ASSERT(prc_mdp_view(json_object_get(k.doc, "dependencies"), &view));
+        back = prc_mdp_to_tree(&view);
+        T_ASSERT(back != NULL);
+        T_ASSERT(json_equal(back, json_object_get(g.doc, "dependencies")));
+        tab = prc_mdp_from_tree(json_object_get(g.doc, "dependencies"));
+        T_ASSERT(tab != NULL);
+        T_EQ_MEM(json_string_value(tab), json_string_length(tab),
+                 json_string_value(json_object_get(k.doc, "dependencies")),
+                 json_string_length(json_object_get(k.doc, "dependencies")));
+        rest_g = json_deep_copy(g.doc);
+        rest_k = json_deep_copy(k.doc);
+        T_ASSERT(rest_g != NULL && rest_k != NULL);
+        json_object_del(rest_g, "dependencies");
+        json_object_del(rest_k, "dependencies");
+        T_ASSERT(json_equal(rest_g, rest_k));
+        from_tree = k.from_tree;
+        json_decref(rest_g);
+        json_decref(rest_k);
+        json_decref(back);
+        json_decref(tab);
+        json_decref(g.doc);
+        json_decref(k.doc);
+        return from_tree;
+}
+
+/* Both spellings of md; each agrees, and the hook took the dependencies (no tree). */
+static void both_spellings_taken(const json_t *md)
+{
+        prc_buf b;
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(&b, (size_t)1 << 30);
+        T_ASSERT(prc_docbin_write(md, &b, &err));
+        T_EQ_INT(agree(&b), 0);
+        prc_buf_reset(&b);
+        T_ASSERT(prc_docbin_write_open(md, &b, &err));
+        T_EQ_INT(agree(&b), 0);
+        prc_buf_clear(&b);
+}
+
+/* A document with every dependency field in each of its forms. */
+static json_t *fixture(void)
+{
+        static const char text[] =
+                "{\"schema\":\"prc-manifest-doc-v1\",\"path\":\"package-lock.json\",\"format\":\"npm-package-lock\","
+                "\"ecosystem\":\"npm\",\"kind\":\"lockfile\","
+                "\"package\":{\"name\":\"app\",\"version\":\"1.0.0\",\"purl\":\"pkg:npm/app@1.0.0\",\"line\":1},"
+                "\"dependencies\":["
+                "{\"name\":\"a\",\"requirement\":\"^1\",\"resolved\":\"1.2.3\",\"scope\":\"runtime\",\"direct\":true,"
+                "\"source\":{\"type\":\"registry\",\"url\":\"https://registry.npmjs.org/a/-/a-1.2.3.tgz\",\"ref\":null,"
+                "\"commit\":null},\"integrity\":{\"algorithm\":\"sha512\",\"value\":\"q83vEjRWeJA=\"},"
+                "\"purl\":\"pkg:npm/a@1.2.3\",\"group\":null,\"line\":7,\"depends_on\":[1,2]},"
+                "{\"name\":\"@s/b\",\"requirement\":null,\"resolved\":null,\"scope\":\"dev\",\"direct\":false,"
+                "\"source\":{\"type\":\"git\",\"url\":\"https://example.org/b.git\",\"ref\":\"v2\",\"commit\":\"abc\"},"
+                "\"integrity\":null,\"purl\":null,\"group\":\"g\",\"line\":null,\"depends_on\":[]},"
+                "{\"name\":\"c\\u00e9\",\"requirement\":\"\",\"resolved\":\"2\",\"scope\":\"test\",\"direct\":false,"
+                "\"source\":{\"type\":\"workspace\",\"url\":null,\"ref\":null,\"commit\":null},"
+                "\"integrity\":null,\"purl\":\"pkg:npm/c%C3%A9@2\",\"group\":null,\"line\":4294967295,"
+                "\"depends_on\":null}],"
+                "\"hooks\":[],\"registries\":[],\"credentials\":[],\"not_extracted\":[],"
+                "\"details\":{\"lockfile_version\":3}}";
+        prc_err err;
+        json_t *md;
+
+        prc_err_init(&err);
+        md = prc_json_parse((const uint8_t *)text, sizeof(text) - 1, &prc_limits_default, 0, &err);
+        T_NOERR(err);
+        return md;
+}
+
+static void test_mdoc_pack__every_field_in_every_form_reads_as_the_tree(void)
+{
+        json_t *md = fixture();
+        prc_mdp view;
+        json_t *tab;
+
+        T_ASSERT(prc_mdoc_check(md, NULL, NULL, &(prc_err){ 0 }));
+        both_spellings_taken(md);
+        /* the table's own view of the fixture */
+        tab = prc_mdp_from_tree(json_object_get(md, "dependencies"));
+        T_ASSERT(tab != NULL && prc_mdp_view(tab, &view));
+        T_EQ_INT(view.ndeps, 3);
+        T_EQ_STR(prc_mdp_str(&view, 0, PRC_MDP_INTEG_VALUE), "q83vEjRWeJA=");
+        T_ASSERT(prc_mdp_str(&view, 1, PRC_MDP_PURL) == NULL);
+        T_EQ_STR(prc_mdp_str(&view, 1, PRC_MDP_SRC_COMMIT), "abc");
+        T_EQ_STR(prc_mdp_scopes[view.deps[2].scope], "test");
+        T_EQ_INT(view.deps[2].line, 4294967295u);
+        T_EQ_INT(view.deps[0].edges_n, 2);
+        T_EQ_INT(view.edges[view.deps[0].edges_off + 1], 2);
+        T_EQ_INT(view.deps[1].edges_n, 0);
+        T_EQ_INT(view.deps[2].edges_n, PRC_MDP_NULL);
+        json_decref(tab);
+        json_decref(md);
+}
+
+/* md with dependency 0's member key set to the JSON value text (NULL: removed); both readings must refuse alike. */
+static void refused_alike(const char *key, const char *text, bool in_source)
+{
+        json_t *md = fixture(), *dep = json_array_get(json_object_get(md, "dependencies"), 0);
+        json_t *where = in_source ? json_object_get(dep, "source") : dep;
+        prc_buf b;
+        prc_err err;
+
+        prc_err_init(&err);
+        if (text == NULL) {
+                json_object_del(where, key);
+        } else {
+                json_t *v = prc_json_parse((const uint8_t *)text, strlen(text), &prc_limits_default,
+                                           PRC_JSON_ALLOW_NUL | PRC_JSON_ALLOW_FLOAT, &err);
+                T_NOERR(err);
+                json_object_set_new(where, key, v);
+        }
+        prc_buf_init(&b, (size_t)1 << 30);
+        T_ASSERT(prc_docbin_write(md, &b, &err));
+        if (agree(&b) != -1)
+                t_fail(__FILE__, __LINE__, "dependency member %s = %s was accepted", key, text ? text : "(removed)");
+        prc_buf_reset(&b);
+        T_ASSERT(prc_docbin_write_open(md, &b, &err));
+        T_EQ_INT(agree(&b), -1);
+        prc_buf_clear(&b);
+        json_decref(md);
+}
+
+static void test_mdoc_pack__every_rule_of_check_dep_refuses_alike(void)
+{
+        char long_name[PRC_MD_STR_MAX + 8];
+
+        refused_alike("name", "\"\"", false);
+        refused_alike("name", "null", false);
+        refused_alike("name", NULL, false);
+        refused_alike("requirement", "1", false);
+        refused_alike("resolved", "[]", false);
+        refused_alike("scope", "\"prod\"", false);
+        refused_alike("scope", "null", false);
+        refused_alike("direct", "null", false);
+        refused_alike("direct", "1", false);
+        refused_alike("purl", "\"npm/a@1\"", false);
+        refused_alike("purl", "\"pkg\"", false);
+        refused_alike("group", "false", false);
+        refused_alike("line", "0", false);
+        refused_alike("line", "4294967296", false);
+        refused_alike("line", "1.5", false);
+        refused_alike("line", "\"7\"", false);
+        refused_alike("depends_on", "[0]", false);             /* itself */
+        refused_alike("depends_on", "[2,1]", false);           /* not ascending */
+        refused_alike("depends_on", "[1,1]", false);           /* not unique */
+        refused_alike("depends_on", "[3]", false);             /* no such dependency */
+        refused_alike("depends_on", "[-1]", false);
+        refused_alike("depends_on", "[\"1\"]", false);
+        refused_alike("depends_on", "{}", false);
+        refused_alike("integrity", "{\"algorithm\":\"sha1\"}", false);
+        refused_alike("integrity", "{\"algorithm\":\"\",\"value\":\"x\"}", false);
+        refused_alike("integrity", "{\"algorithm\":\"sha1\",\"value\":\"x\",\"extra\":1}", false);
+        refused_alike("integrity", "\"sha1-x\"", false);
+        refused_alike("source", "null", false);
+        refused_alike("type", "\"svn\"", true);
+        refused_alike("url", "7", true);
+        refused_alike("commit", NULL, true);
+        refused_alike("extra", "1", true);
+        refused_alike("extra", "null", false);
+        refused_alike("name", "\"a\\u0000b\"", false);
+        memset(long_name, 'x', sizeof(long_name));
+        long_name[0] = '"';
+        long_name[PRC_MD_STR_MAX + 2] = '"';
+        long_name[PRC_MD_STR_MAX + 3] = 0;
+        refused_alike("name", long_name, false);
+}
+
+/*
+ * A worker that sends a string shaped like a table (the very bytes the
+ * parent would make) is refused: a table is only ever the value the hook
+ * made, and the schema wants an array.
+ */
+static void test_mdoc_pack__a_table_sent_by_the_worker_is_refused(void)
+{
+        json_t *md = fixture(), *none = json_array(), *tab = prc_mdp_from_tree(none);
+        struct reading k;
+        prc_mdp view;
+        uint8_t *at;
+        prc_buf b;
+        prc_err err;
+
+        /* the table of no dependencies: 16 bytes, all below 0x80, so valid UTF-8 as a string */
+        T_ASSERT(tab != NULL && prc_mdp_view(tab, &view) && json_string_length(tab) == 16);
+        json_object_set_new(md, "dependencies", json_string("@@@@@@@@@@@@@@@@"));
+        prc_err_init(&err);
+        prc_buf_init(&b, (size_t)1 << 30);
+        T_ASSERT(prc_docbin_write(md, &b, &err));
+        at = memmem(b.data, b.len, "@@@@@@@@@@@@@@@@", 16);
+        T_ASSERT(at != NULL);
+        memcpy(at, json_string_value(tab), 16);
+        read_packed(&b, &k);
+        T_ASSERT(k.doc == NULL);
+        T_ERR(k.err, PRC_E_MANIFEST_DOC_INVALID);
+        T_EQ_STR(k.err.ptr, "/dependencies");
+        T_EQ_INT(agree(&b), -1);
+        prc_buf_clear(&b);
+        json_decref(tab);
+        json_decref(none);
+        json_decref(md);
+}
+
+/*
+ * Random damage to both encodings of the fixture (bytes changed, cut,
+ * doubled): 30,000 documents, each read both ways with the same verdict,
+ * error and values.
+ */
+static void test_mdoc_pack__damaged_replies_read_alike(void)
+{
+        json_t *md = fixture();
+        uint64_t x = 0x2545f4914f6cdd1du;
+        prc_buf enc[2], b;
+        prc_err err;
+        int taken = 0, refused = 0;
+
+        prc_err_init(&err);
+        for (int s = 0; s < 2; s++) {
+                prc_buf_init(&enc[s], (size_t)1 << 20);
+                T_ASSERT(s == 0 ? prc_docbin_write(md, &enc[s], &err) : prc_docbin_write_open(md, &enc[s], &err));
+        }
+        prc_buf_init(&b, (size_t)1 << 20);
+        for (int round = 0; round < 30000; round++) {
+                const prc_buf *e = &enc[round & 1];
+                int k;
+                prc_buf_reset(&b);
+                T_ASSERT(prc_buf_put(&b, e->data, e->len, &err));
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                switch (x % 4) {
+                case 0: /* one byte anywhere */
+                case 1:
+                        b.data[(x >> 8) % b.len] = (uint8_t)(x >> 40);
+                        break;
+                case 2: /* one byte set to a small value: tags, lengths, counts */
+                        b.data[(x >> 8) % b.len] = (uint8_t)((x >> 40) % 12);
+                        break;
+                default: /* cut */
+                        b.len = (x >> 8) % b.len;
+                        break;
+                }
+                k = agree(&b);
+                taken += k == 0;
+                refused += k == -1;
+        }
+        /* both kinds of outcome were exercised */
+        T_ASSERT(taken > 100 && refused > 100);
+        prc_buf_clear(&b);
+        prc_buf_clear(&enc[0]);
+        prc_buf_clear(&enc[1]);
+        json_decref(md);
+}
+
+/* Every manifest of the corpus an extractor takes, extracted here: both readings agree and the hook takes all. */
+static size_t walk(const char *dir, const char *rel, size_t *docs)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        size_t files = 0;
+
+        T_ASSERT(d != NULL);
+        while ((e = readdir(d)) != NULL) {
+                char p[4096], r[4096];
+                struct stat st;
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                        continue;
+                snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+                snprintf(r, sizeof(r), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+                T_ASSERT(lstat(p, &st) == 0);
+                if (S_ISDIR(st.st_mode)) {
+                        files += walk(p, r, docs);
+                } else if (S_ISREG(st.st_mode)) {
+                        const prc_extractor *x = prc_extractor_for_path(r);
+                        prc_buf bytes;
+                        prc_err err;
+                        json_t *md;
+                        if (x == NULL)
+                                continue;
+                        files++;
+                        prc_err_init(&err);
+                        prc_buf_init(&bytes, 64u << 20);
+                        T_ASSERT(prc_file_read(p, 64u << 20, 0, &bytes, &err));
+                        md = x->fn(&(prc_xin){ r, bytes.data, bytes.len, &prc_limits_default }, &err);
+                        if (md != NULL) {
+                                both_spellings_taken(md);
+                                (*docs)++;
+                        }
+                        json_decref(md);
+                        prc_buf_clear(&bytes);
+                }
+        }
+        closedir(d);
+        return files;
+}
+
+static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
+{
+        const char *c = t_corpora();
+        char dir[4096];
+        size_t docs = 0, files;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
+        snprintf(dir, sizeof(dir), "%s/manifests", c);
+        files = walk(dir, "", &docs);
+        T_ASSERT(files >= 500);
+        T_ASSERT(docs >= 500);
+}
+
+static const prc_test tests[] = {
+        T(test_mdoc_pack__every_field_in_every_form_reads_as_the_tree),
+        T(test_mdoc_pack__every_rule_of_check_dep_refuses_alike),
+        T(test_mdoc_pack__a_table_sent_by_the_worker_is_refused),
+        T(test_mdoc_pack__damaged_replies_read_alike),
+        T(test_mdoc_pack__every_corpus_manifest_reads_as_its_tree),
+};
+PRC_SUITE(mdoc_pack, tests)
