@@ -47,7 +47,9 @@ with open(sys.argv[2], "w") as f:
 PY
 count() {       # count TARGET PROFILE -> "instructions sha"
         local out=$W/cg.out
-        PRC_PROF_WORKER=$P valgrind --tool=callgrind --callgrind-out-file="$out" "$P" scan --target "$1" \
+        # A tunable of the user's own is never overridden, so the command does not re-execute itself
+        # (/proc/self/exe is valgrind's tool here); instruction counts do not depend on huge pages.
+        GLIBC_TUNABLES=glibc.malloc.hugetlb=0 PRC_PROF_WORKER=$P valgrind --tool=callgrind --callgrind-out-file="$out" "$P" scan --target "$1" \
                 --catalog-root "$W/catalog" --profile "$2" --format json >"$W/a.json" 2>"$W/vg.log" || [ $? -le 1 ]
         build/prc scan --target "$1" --catalog-root "$W/catalog" --profile "$2" --format json >"$W/b.json" 2>/dev/null ||
                 [ $? -le 1 ]

@@ -260,15 +260,18 @@ static void test_mdoc_pack__a_table_sent_by_the_worker_is_refused(void)
         prc_buf b;
         prc_err err;
 
-        /* the table of no dependencies: 16 bytes, all below 0x80, so valid UTF-8 as a string */
-        T_ASSERT(tab != NULL && prc_mdp_view(tab, &view) && json_string_length(tab) == 16);
-        json_object_set_new(md, "dependencies", json_string("@@@@@@@@@@@@@@@@"));
+        /* the table of no dependencies: its header alone, all bytes below 0x80, so valid UTF-8 as a string */
+        T_ASSERT(tab != NULL && prc_mdp_view(tab, &view) && json_string_length(tab) == sizeof(prc_mdp_head));
+        for (size_t i = 0; i < sizeof(prc_mdp_head); i++)
+                T_ASSERT((uint8_t)json_string_value(tab)[i] < 0x80);
+        json_object_set_new(md, "dependencies", json_string("@@@@@@@@@@@@@@@@@@@@@@@@"));
         prc_err_init(&err);
         prc_buf_init(&b, (size_t)1 << 30);
         T_ASSERT(prc_docbin_write(md, &b, &err));
-        at = memmem(b.data, b.len, "@@@@@@@@@@@@@@@@", 16);
+        _Static_assert(sizeof(prc_mdp_head) == 24, "the placeholder above has the header's length");
+        at = memmem(b.data, b.len, "@@@@@@@@@@@@@@@@@@@@@@@@", 24);
         T_ASSERT(at != NULL);
-        memcpy(at, json_string_value(tab), 16);
+        memcpy(at, json_string_value(tab), 24);
         read_packed(&b, &k);
         T_ASSERT(k.doc == NULL);
         T_ERR(k.err, PRC_E_MANIFEST_DOC_INVALID);

@@ -29,18 +29,25 @@ static const char *const integrity_keys[] = { "algorithm", "value" };
 
 enum { NULLABLE = 1, NONEMPTY = 2 };
 
-/* The table being made: the records, the edges and the strings, joined at the end. */
+/*
+ * The table being made: the strings where they will stay (pool: the
+ * header's room, then each string, so a string's offset in pool is its
+ * offset in the table), the records and the edges apart, appended at the end.
+ */
 struct pk {
         prc_buf recs, edges, pool;
         size_t  ndeps, total_edges;
 };
 
-static void pk_init(struct pk *b)
+static bool pk_init(struct pk *b, prc_err *err)
 {
+        static const prc_mdp_head none;
+
         prc_buf_init(&b->recs, (size_t)1 << 31);
         prc_buf_init(&b->edges, (size_t)1 << 31);
         prc_buf_init(&b->pool, (size_t)1 << 31);
         b->ndeps = b->total_edges = 0;
+        return prc_buf_put(&b->pool, &none, sizeof(none), err);
 }
 
 static void pk_clear(struct pk *b)
@@ -50,11 +57,17 @@ static void pk_clear(struct pk *b)
         prc_buf_clear(&b->pool);
 }
 
-/* Which of n keys k (klen bytes) is, or n. */
-static size_t key_index(const char *const *keys, size_t n, const char *k, size_t klen)
+/*
+ * Which of n keys k (klen bytes) is, or n.  The one after the last found
+ * is tried first (hint): an extractor writes a dependency's keys in one
+ * order, so that is nearly always the one.
+ */
+static size_t key_index(const char *const *keys, size_t n, const char *k, size_t klen, size_t hint)
 {
+        if (hint < n && keys[hint][0] == k[0] && strlen(keys[hint]) == klen && memcmp(keys[hint], k, klen) == 0)
+                return hint;
         for (size_t i = 0; i < n; i++)
-                if (strlen(keys[i]) == klen && memcmp(keys[i], k, klen) == 0)
+                if (keys[i][0] == k[0] && strlen(keys[i]) == klen && memcmp(keys[i], k, klen) == 0)
                         return i;
         return n;
 }
@@ -70,7 +83,7 @@ static bool str_ok(const char *s, size_t n, unsigned how, const char *const *lis
                 return false;
         if (list != NULL) {
                 for (size_t i = 0; list[i] != NULL; i++)
-                        if (strlen(list[i]) == n && memcmp(list[i], s, n) == 0) {
+                        if (n > 0 && list[i][0] == s[0] && strlen(list[i]) == n && memcmp(list[i], s, n) == 0) {
                                 *idx = (uint8_t)i;
                                 return true;
                         }
@@ -84,9 +97,16 @@ static bool put_str(struct pk *b, prc_mdp_dep *d, unsigned k, const char *s, siz
 {
         if (b->pool.len + n + 1 > UINT32_MAX)
                 return prc_err_oom(err, "a dependency table");
+        if (!prc_buf_reserve(&b->pool, n + 1, err))
+                return false;
         d->str[k] = (uint32_t)b->pool.len;
         d->len[k] = (uint32_t)n;
-        return prc_buf_put(&b->pool, s, n, err) && prc_buf_putc(&b->pool, 0, err);
+        /* the text and its NUL in one step (prc_buf_put's own terminator follows) */
+        memcpy(b->pool.data + b->pool.len, s, n);
+        b->pool.data[b->pool.len + n] = 0;
+        b->pool.len += n + 1;
+        b->pool.data[b->pool.len] = 0;
+        return true;
 }
 
 static void dep_init(prc_mdp_dep *d)
@@ -124,36 +144,26 @@ static bool put_edge(struct pk *b, prc_mdp_dep *d, int64_t x, prc_err *err)
         return prc_buf_put(&b->edges, &v, sizeof(v), err);
 }
 
-/* The table: header, records, edges, strings (offsets made absolute); NULL: out of memory or too large. */
+/* The table: header, strings, records (at a multiple of 4), edges; NULL: out of memory or too large. */
 static json_t *pk_finish(struct pk *b)
 {
-        size_t rec0 = sizeof(prc_mdp_head), edge0 = rec0 + b->recs.len, pool0 = edge0 + b->edges.len;
-        size_t size = pool0 + b->pool.len;
-        prc_mdp_head h = { PRC_MDP_MAGIC, (uint32_t)b->ndeps, (uint32_t)(b->edges.len / sizeof(uint32_t)),
-                           (uint32_t)size };
-        uint8_t *t;
-        json_t *v;
+        static const uint8_t pad[4];
+        prc_mdp_head h = { .magic = PRC_MDP_MAGIC, .ndeps = (uint32_t)b->ndeps,
+                           .nedges = (uint32_t)(b->edges.len / sizeof(uint32_t)) };
+        size_t recs_off = (b->pool.len + 3) & ~(size_t)3, edges_off = recs_off + b->recs.len;
+        size_t size = edges_off + b->edges.len;
+        prc_err err;
 
-        if (size > UINT32_MAX || (t = malloc(size)) == NULL)
+        prc_err_init(&err);
+        if (size > UINT32_MAX || !prc_buf_put(&b->pool, pad, recs_off - b->pool.len, &err) ||
+            !prc_buf_put(&b->pool, b->recs.data, b->recs.len, &err) ||
+            !prc_buf_put(&b->pool, b->edges.data, b->edges.len, &err))
                 return NULL;
-        memcpy(t, &h, sizeof(h));
-        if (b->recs.len > 0)
-                memcpy(t + rec0, b->recs.data, b->recs.len);
-        if (b->edges.len > 0)
-                memcpy(t + edge0, b->edges.data, b->edges.len);
-        if (b->pool.len > 0)
-                memcpy(t + pool0, b->pool.data, b->pool.len);
-        for (size_t i = 0; i < b->ndeps; i++) {
-                prc_mdp_dep d;
-                memcpy(&d, t + rec0 + i * sizeof(d), sizeof(d));
-                for (unsigned k = 0; k < PRC_MDP_NSTR; k++)
-                        if (d.str[k] != PRC_MDP_NULL)
-                                d.str[k] += (uint32_t)pool0;
-                memcpy(t + rec0 + i * sizeof(d), &d, sizeof(d));
-        }
-        v = json_stringn_nocheck((const char *)t, size);
-        free(t);
-        return v;
+        h.size = (uint32_t)size;
+        h.recs_off = (uint32_t)recs_off;
+        h.edges_off = (uint32_t)edges_off;
+        memcpy(b->pool.data, &h, sizeof(h));
+        return json_stringn_nocheck((const char *)b->pool.data, size);
 }
 
 /*
@@ -201,6 +211,7 @@ static int rd_object(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, 
                      const char *const *keys, size_t nkeys, member_fn fn, bool *got, prc_err *err)
 {
         uint32_t seen = 0;
+        size_t hint = 0;
         int64_t count;
         uint8_t tag;
         bool open;
@@ -225,7 +236,8 @@ static int rd_object(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, 
                         break;
                 }
                 CUR(prc_docbin_cur_key(c, open, m, &k, &klen));
-                key = key_index(keys, nkeys, k, klen);
+                key = klen > 0 ? key_index(keys, nkeys, k, klen, hint) : nkeys;
+                hint = key + 1;
                 if (key == nkeys || (seen & (1u << key)))
                         return 0;
                 seen |= 1u << key;
@@ -387,8 +399,7 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
         int rc;
 
         hc->made = NULL;
-        pk_init(&b);
-        rc = rd_deps(&b, cur, err);
+        rc = pk_init(&b, err) ? rd_deps(&b, cur, err) : -1;
         if (rc == 1 && edges_in_range(&b)) {
                 *out = pk_finish(&b);
                 if (*out == NULL)
@@ -425,7 +436,7 @@ static bool tree_dep(struct pk *b, const json_t *dep, prc_err *err)
 
         dep_init(&d);
         json_object_foreach((json_t *)dep, k, v) {
-                size_t key = key_index(dep_keys, DK_N, k, strlen(k));
+                size_t key = key_index(dep_keys, DK_N, k, strlen(k), 0);
                 bool ok = true;
                 switch (key) {
                 case DK_NAME: ok = tree_str(b, &d, PRC_MDP_NAME, v, err); break;
@@ -438,7 +449,7 @@ static bool tree_dep(struct pk *b, const json_t *dep, prc_err *err)
                 case DK_LINE: d.line = json_is_integer(v) ? (uint32_t)json_integer_value(v) : 0; break;
                 case DK_SOURCE:
                         json_object_foreach((json_t *)v, sk, w) {
-                                size_t s = key_index(source_keys, SK_N, sk, strlen(sk));
+                                size_t s = key_index(source_keys, SK_N, sk, strlen(sk), 0);
                                 if (s == SK_TYPE)
                                         d.source = list_index(prc_mdp_source_types, json_string_value(w));
                                 else if (!tree_str(b, &d, s == SK_URL ? PRC_MDP_SRC_URL
@@ -451,7 +462,7 @@ static bool tree_dep(struct pk *b, const json_t *dep, prc_err *err)
                         d.integrity = json_is_object(v);
                         json_object_foreach((json_t *)v, sk, w)
                                 if (!tree_str(b, &d,
-                                              key_index(integrity_keys, IK_N, sk, strlen(sk)) == IK_ALGORITHM
+                                              key_index(integrity_keys, IK_N, sk, strlen(sk), 0) == IK_ALGORITHM
                                                       ? PRC_MDP_INTEG_ALG
                                                       : PRC_MDP_INTEG_VALUE,
                                               w, err))
@@ -486,9 +497,9 @@ json_t *prc_mdp_from_tree(const json_t *deps)
         bool ok = true;
 
         prc_err_init(&err);
-        pk_init(&b);
+        ok = pk_init(&b, &err);
         json_array_foreach(deps, i, dep)
-                if (!(ok = tree_dep(&b, dep, &err)))
+                if (!ok || !(ok = tree_dep(&b, dep, &err)))
                         break;
         if (ok)
                 v = pk_finish(&b);
@@ -511,12 +522,13 @@ bool prc_mdp_view(const json_t *v, prc_mdp *out)
         if (n < sizeof(h) || (uintptr_t)p % _Alignof(prc_mdp_dep) != 0)
                 return false;
         memcpy(&h, p, sizeof(h));
-        if (h.magic != PRC_MDP_MAGIC || h.size != n ||
-            (uint64_t)h.ndeps * sizeof(prc_mdp_dep) + (uint64_t)h.nedges * sizeof(uint32_t) > n - sizeof(h))
+        if (h.magic != PRC_MDP_MAGIC || h.size != n || h.recs_off < sizeof(h) || h.recs_off % 4 != 0 ||
+            (uint64_t)h.recs_off + (uint64_t)h.ndeps * sizeof(prc_mdp_dep) != h.edges_off ||
+            (uint64_t)h.edges_off + (uint64_t)h.nedges * sizeof(uint32_t) != n)
                 return false;
         out->base = p;
-        out->deps = (const prc_mdp_dep *)(const void *)(p + sizeof(h));
-        out->edges = (const uint32_t *)(const void *)(p + sizeof(h) + h.ndeps * sizeof(prc_mdp_dep));
+        out->deps = (const prc_mdp_dep *)(const void *)(p + h.recs_off);
+        out->edges = (const uint32_t *)(const void *)(p + h.edges_off);
         out->ndeps = h.ndeps;
         return true;
 }

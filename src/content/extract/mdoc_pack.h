@@ -19,8 +19,9 @@
  * sends is never taken for one (the client knows whether the hook made
  * the value).
  *
- * The table: a header, then ndeps records, then the edges (u32 indexes),
- * then the strings, each followed by a NUL.  Offsets are from the start.
+ * The table: a header, the strings (each followed by a NUL, written where
+ * they stay as they are read), the records from recs_off (a multiple of 4)
+ * and the edges (u32 indexes) from edges_off.  Offsets are from the start.
  */
 #ifndef PRC_MDOC_PACK_H
 #define PRC_MDOC_PACK_H
@@ -58,9 +59,10 @@ typedef struct prc_mdp_head {
         uint32_t ndeps;
         uint32_t nedges;
         uint32_t size;                  /* the whole table's bytes */
+        uint32_t recs_off, edges_off;
 } prc_mdp_head;
 
-#define PRC_MDP_MAGIC 0x3170646du       /* "mdp1" */
+#define PRC_MDP_MAGIC 0x3270646du       /* "mdp2" */
 
 extern const char *const prc_mdp_scopes[];              /* mdoc_check's scopes, NULL-terminated */
 extern const char *const prc_mdp_source_types[];        /* mdoc_check's source types, NULL-terminated */
