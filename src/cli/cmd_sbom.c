@@ -26,6 +26,8 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
+#include "base/xxh64.h"
+#include "content/extract/mdoc_check.h"
 #include "content/extract/mdoc_pack.h"
 #include "engine/lanes.h"
 #include "engine/scan.h"
@@ -166,8 +168,8 @@ struct ckey {
 #define CKEY_OF(t) ((const struct ckey *)(const void *)((t) - offsetof(struct ckey, text)))
 
 /*
- * The components by key: open addressing with linear probing, at most
- * half full.  A jansson object before (session 14): its bucket walks were
+ * The components by key (hashed with XXH64): open addressing with linear
+ * probing, at most half full.  A jansson object before (session 14): its bucket walks were
  * a tenth of the main thread, cache misses on 12,000 scattered pairs.
  */
 struct cslot {
@@ -178,23 +180,6 @@ struct cmap {
         struct cslot *slots;
         size_t        cap, n;   /* cap: a power of two, or 0 */
 };
-
-/* FNV-1a over 8-byte words, then mixed: the keys are purls, long and alike at the start. */
-static uint64_t key_hash(const char *s, size_t n)
-{
-        uint64_t h = 0xcbf29ce484222325u ^ n, w;
-        size_t i = 0;
-
-        for (; i + 8 <= n; i += 8) {
-                memcpy(&w, s + i, 8);
-                h = (h ^ w) * 0x100000001b3u;
-        }
-        for (; i < n; i++)
-                h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-        h ^= h >> 29;
-        h *= 0xbf58476d1ce4e5b9u;
-        return h ^ (h >> 32);
-}
 
 /* The slot of key s (n bytes, hash h): its own, or the empty one where it would go. */
 static struct cslot *cmap_slot(const struct cmap *m, const char *s, size_t n, uint64_t h)
@@ -232,14 +217,14 @@ static const struct ckey *cmap_find(const struct cmap *m, const char *s)
 {
         size_t n = strlen(s);
 
-        return m->cap != 0 ? cmap_slot(m, s, n, key_hash(s, n))->k : NULL;
+        return m->cap != 0 ? cmap_slot(m, s, n, prc_xxh64_once(s, n))->k : NULL;
 }
 
 /* The key equal to s, added with index ix when there is none (*added); NULL: out of memory. */
 static const struct ckey *cmap_put(struct cmap *m, const char *s, size_t ix, bool *added)
 {
         size_t n = strlen(s);
-        uint64_t h = key_hash(s, n);
+        uint64_t h = prc_xxh64_once(s, n);
         struct cslot *sl;
         struct ckey *k;
 
@@ -404,7 +389,7 @@ static bool add_dep(struct sbom *sb, const prc_mdp *m, size_t i, json_t *path, j
         const char *ref;
         struct comp *c;
         bool added;
-        int rank = scope_rank(prc_mdp_scopes[dep->scope]);
+        int rank = scope_rank(prc_md_scopes[dep->scope]);
 
         ref = dep_ref(m, i, json_string_value(eco), buf, sizeof(buf));
         if (ref == NULL)

@@ -667,6 +667,30 @@ static json_t *rd_string(struct binrd *r, const char *s, size_t len)
 
 static json_t *rd_value(struct binrd *r, uint32_t depth);
 
+/* A value's tag (read), counted against nodes_max: the first step of every value, the reader's and a hook's. */
+static bool rd_tag(struct binrd *r, uint8_t *tag)
+{
+        size_t at = r->off;
+
+        if (!rd_need(r, 1))
+                return false;
+        if (++r->nodes > r->lim->nodes_max)
+                return prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "more than %u values", r->lim->nodes_max);
+        *tag = r->p[r->off++];
+        return true;
+}
+
+/* In an open container: is its end tag next (then read)? */
+static bool rd_end(struct binrd *r, bool *end)
+{
+        if (!rd_need(r, 1))
+                return false;
+        *end = r->p[r->off] == PRC_DOCBIN_END;
+        if (*end)
+                r->off++;
+        return true;
+}
+
 /*
  * The value of a member with key k (klen bytes) of an object at depth: the
  * hook's, when this is the top-level object's member it reads and it takes
@@ -767,12 +791,11 @@ static json_t *rd_open(struct binrd *r, bool map, uint32_t depth)
                 size_t kat = r->off, len, koff, before;
                 const char *s;
                 json_t *e;
-                if (!rd_need(r, 1))
+                bool end;
+                if (!rd_end(r, &end))
                         goto fail;
-                if (r->p[r->off] == PRC_DOCBIN_END) {
-                        r->off++;
+                if (end)
                         return v;
-                }
                 if (!map) {
                         e = rd_value(r, depth + 1);
                         if (e == NULL)
@@ -809,18 +832,14 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
         size_t at = r->off, len;
         uint64_t u;
         int64_t count;
-        uint8_t tag;
+        uint8_t tag = 0;        /* set by rd_tag when it succeeds (gcc cannot see prc_err_at returns false) */
         const char *s;
         json_t *v;
         double d;
 
-        if (!rd_need(r, 1))
+        if (!rd_tag(r, &tag))
                 return NULL;
-        if (++r->nodes > r->lim->nodes_max) {
-                prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "more than %u values", r->lim->nodes_max);
-                return NULL;
-        }
-        switch (r->p[r->off++]) {
+        switch (tag) {
         case PRC_DOCBIN_NULL:
                 return json_null();
         case PRC_DOCBIN_FALSE:
@@ -858,7 +877,6 @@ static json_t *rd_value(struct binrd *r, uint32_t depth)
                 prc_err_at(r->err, PRC_E_INVALID_FRAME, at, "unknown value tag 0x%02x", r->p[at]);
                 return NULL;
         }
-        tag = r->p[at];
         if (!rd_container(r, tag, at, depth, &count))
                 return NULL;
         if (count == PRC_DOCBIN_CUR_OPEN)
@@ -950,16 +968,8 @@ json_t *prc_docbin_read_stream_hook(const uint8_t *buf, size_t n, size_t have, p
 /* The cursor (docenc.h): the reader's own steps, for a hook. */
 bool prc_docbin_cur_value(prc_docbin_cur *c, uint8_t *tag)
 {
-        struct binrd *r = c->r;
-        size_t at = r->off;
-
-        if (!rd_need(r, 1))
-                return false;
-        if (++r->nodes > r->lim->nodes_max)
-                return prc_err_at(r->err, PRC_E_NODES_LIMIT, at, "more than %u values", r->lim->nodes_max);
-        c->at = at;
-        *tag = r->p[r->off++];
-        return true;
+        c->at = c->r->off;
+        return rd_tag(c->r, tag);
 }
 
 bool prc_docbin_cur_container(prc_docbin_cur *c, uint8_t tag, uint32_t depth, int64_t *count)
@@ -969,14 +979,7 @@ bool prc_docbin_cur_container(prc_docbin_cur *c, uint8_t tag, uint32_t depth, in
 
 bool prc_docbin_cur_end(prc_docbin_cur *c, bool *end)
 {
-        struct binrd *r = c->r;
-
-        if (!rd_need(r, 1))
-                return false;
-        *end = r->p[r->off] == PRC_DOCBIN_END;
-        if (*end)
-                r->off++;
-        return true;
+        return rd_end(c->r, end);
 }
 
 bool prc_docbin_cur_key(prc_docbin_cur *c, bool open, size_t i, const char **s, size_t *n)

@@ -16,7 +16,6 @@
 #include "base/strv.h"
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_details.h"
-#include "content/extract/mdoc_pack.h"
 
 static const char *const ecosystems[] = { "npm", "pypi", "cargo", "golang", "maven", "composer", "gem", "nuget",
                                           "github-actions", "docker", NULL };
@@ -26,10 +25,12 @@ static const char *const kinds[] = { "manifest", "lockfile", "workflow", "action
 static const char *const top_keys[] = { "schema", "path", "format", "ecosystem", "kind", "package", "dependencies",
                                         "hooks", "registries", "credentials", "not_extracted", "details", NULL };
 static const char *const package_keys[] = { "name", "version", "purl", "line", NULL };
-static const char *const dep_keys[] = { "name", "requirement", "resolved", "scope", "direct", "source",
-                                        "integrity", "purl", "group", "line", "depends_on", NULL };
-static const char *const source_keys[] = { "type", "url", "ref", "commit", NULL };
-static const char *const integrity_keys[] = { "algorithm", "value", NULL };
+const char *const prc_md_dep_keys[] = { "name", "requirement", "resolved", "scope", "direct", "source",
+                                       "integrity", "purl", "group", "line", "depends_on", NULL };
+const char *const prc_md_source_keys[] = { "type", "url", "ref", "commit", NULL };
+const char *const prc_md_integrity_keys[] = { "algorithm", "value", NULL };
+const char *const prc_md_scopes[] = { "runtime", "dev", "optional", "peer", "build", "test", NULL };
+const char *const prc_md_source_types[] = { "registry", "git", "url", "path", "workspace", NULL };
 static const char *const hook_keys[] = { "name", "command", "line", NULL };
 static const char *const registry_keys[] = { "name", "scope", "url", "line", NULL };
 static const char *const credential_keys[] = { "key", "line", NULL };
@@ -172,16 +173,12 @@ static bool purl_val(const json_t *v, const struct at *a, prc_err *err)
 
 /* The members of one list entry or object, by their index in its key list. */
 enum { PK_NAME, PK_VERSION, PK_PURL, PK_LINE, PK_N };
-enum { DK_NAME, DK_REQUIREMENT, DK_RESOLVED, DK_SCOPE, DK_DIRECT, DK_SOURCE, DK_INTEGRITY, DK_PURL, DK_GROUP,
-       DK_LINE, DK_DEPENDS_ON, DK_N };
-enum { SK_TYPE, SK_URL, SK_REF, SK_COMMIT, SK_N };
-enum { IK_ALGORITHM, IK_VALUE, IK_N };
 enum { HK_NAME, HK_COMMAND, HK_LINE, HK_N };
 enum { RK_NAME, RK_SCOPE, RK_URL, RK_LINE, RK_N };
 enum { CK_KEY, CK_LINE, CK_N };
 enum { XK_WHAT, XK_REASON, XK_LINE, XK_N };
-_Static_assert(PRC_ARRAY_LEN(package_keys) == PK_N + 1 && PRC_ARRAY_LEN(dep_keys) == DK_N + 1 &&
-                       PRC_ARRAY_LEN(source_keys) == SK_N + 1 && PRC_ARRAY_LEN(integrity_keys) == IK_N + 1 &&
+_Static_assert(PRC_ARRAY_LEN(package_keys) == PK_N + 1 && PRC_ARRAY_LEN(prc_md_dep_keys) == PRC_MD_DK_N + 1 &&
+                       PRC_ARRAY_LEN(prc_md_source_keys) == PRC_MD_SK_N + 1 && PRC_ARRAY_LEN(prc_md_integrity_keys) == PRC_MD_IK_N + 1 &&
                        PRC_ARRAY_LEN(hook_keys) == HK_N + 1 && PRC_ARRAY_LEN(registry_keys) == RK_N + 1 &&
                        PRC_ARRAY_LEN(credential_keys) == CK_N + 1 && PRC_ARRAY_LEN(not_extracted_keys) == XK_N + 1,
                "a key list and its index names differ");
@@ -201,30 +198,30 @@ static bool check_package(const json_t *pkg, prc_err *err)
 
 static bool check_dep(const json_t *d, const struct at *a, prc_err *err)
 {
-        const json_t *m[DK_N], *s[SK_N], *g[IK_N];
+        const json_t *m[PRC_MD_DK_N], *s[PRC_MD_SK_N], *g[PRC_MD_IK_N];
         struct at sa = *a, ia = *a;
 
-        if (!take_keys(d, a, dep_keys, DK_N, m, err) || !str_val(m[DK_NAME], a, "name", NONEMPTY, NULL, err) ||
-            !str_val(m[DK_REQUIREMENT], a, "requirement", NULLABLE, NULL, err) ||
-            !str_val(m[DK_RESOLVED], a, "resolved", NULLABLE, NULL, err) ||
-            !str_val(m[DK_SCOPE], a, "scope", 0, prc_mdp_scopes, err) || !purl_val(m[DK_PURL], a, err) ||
-            !str_val(m[DK_GROUP], a, "group", NULLABLE, NULL, err) || !line_val(m[DK_LINE], a, err))
+        if (!take_keys(d, a, prc_md_dep_keys, PRC_MD_DK_N, m, err) || !str_val(m[PRC_MD_DK_NAME], a, "name", NONEMPTY, NULL, err) ||
+            !str_val(m[PRC_MD_DK_REQUIREMENT], a, "requirement", NULLABLE, NULL, err) ||
+            !str_val(m[PRC_MD_DK_RESOLVED], a, "resolved", NULLABLE, NULL, err) ||
+            !str_val(m[PRC_MD_DK_SCOPE], a, "scope", 0, prc_md_scopes, err) || !purl_val(m[PRC_MD_DK_PURL], a, err) ||
+            !str_val(m[PRC_MD_DK_GROUP], a, "group", NULLABLE, NULL, err) || !line_val(m[PRC_MD_DK_LINE], a, err))
                 return false;
-        if (!json_is_boolean(m[DK_DIRECT]))
+        if (!json_is_boolean(m[PRC_MD_DK_DIRECT]))
                 return bad_at(err, a, "direct", "expected true or false");
         sa.sub = "source";
-        if (!take_keys(m[DK_SOURCE], &sa, source_keys, SK_N, s, err) ||
-            !str_val(s[SK_TYPE], &sa, "type", 0, prc_mdp_source_types, err) ||
-            !str_val(s[SK_URL], &sa, "url", NULLABLE, NULL, err) ||
-            !str_val(s[SK_REF], &sa, "ref", NULLABLE, NULL, err) ||
-            !str_val(s[SK_COMMIT], &sa, "commit", NULLABLE, NULL, err))
+        if (!take_keys(m[PRC_MD_DK_SOURCE], &sa, prc_md_source_keys, PRC_MD_SK_N, s, err) ||
+            !str_val(s[PRC_MD_SK_TYPE], &sa, "type", 0, prc_md_source_types, err) ||
+            !str_val(s[PRC_MD_SK_URL], &sa, "url", NULLABLE, NULL, err) ||
+            !str_val(s[PRC_MD_SK_REF], &sa, "ref", NULLABLE, NULL, err) ||
+            !str_val(s[PRC_MD_SK_COMMIT], &sa, "commit", NULLABLE, NULL, err))
                 return false;
-        if (json_is_null(m[DK_INTEGRITY]))
+        if (json_is_null(m[PRC_MD_DK_INTEGRITY]))
                 return true;
         ia.sub = "integrity";
-        return take_keys(m[DK_INTEGRITY], &ia, integrity_keys, IK_N, g, err) &&
-               str_val(g[IK_ALGORITHM], &ia, "algorithm", NONEMPTY, NULL, err) &&
-               str_val(g[IK_VALUE], &ia, "value", NONEMPTY, NULL, err);
+        return take_keys(m[PRC_MD_DK_INTEGRITY], &ia, prc_md_integrity_keys, PRC_MD_IK_N, g, err) &&
+               str_val(g[PRC_MD_IK_ALGORITHM], &ia, "algorithm", NONEMPTY, NULL, err) &&
+               str_val(g[PRC_MD_IK_VALUE], &ia, "value", NONEMPTY, NULL, err);
 }
 
 /* Every depends_on: null, or indexes of other dependencies, ascending; PRC_MD_EDGES_MAX in all. */

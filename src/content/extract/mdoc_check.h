@@ -28,6 +28,23 @@
 bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err) PRC_MUST_CHECK;
 
 /*
+ * The schema's lists for a dependency, kept once (mdoc_pack.c reads
+ * replies by them too): its members, its source's and its integrity's, each
+ * NULL-terminated in the order extractors write them, with their indexes
+ * below; and the values scope and source.type may take.
+ */
+enum { PRC_MD_DK_NAME, PRC_MD_DK_REQUIREMENT, PRC_MD_DK_RESOLVED, PRC_MD_DK_SCOPE, PRC_MD_DK_DIRECT,
+       PRC_MD_DK_SOURCE, PRC_MD_DK_INTEGRITY, PRC_MD_DK_PURL, PRC_MD_DK_GROUP, PRC_MD_DK_LINE, PRC_MD_DK_DEPENDS_ON,
+       PRC_MD_DK_N };
+enum { PRC_MD_SK_TYPE, PRC_MD_SK_URL, PRC_MD_SK_REF, PRC_MD_SK_COMMIT, PRC_MD_SK_N };
+enum { PRC_MD_IK_ALGORITHM, PRC_MD_IK_VALUE, PRC_MD_IK_N };
+extern const char *const prc_md_dep_keys[];
+extern const char *const prc_md_source_keys[];
+extern const char *const prc_md_integrity_keys[];
+extern const char *const prc_md_scopes[];
+extern const char *const prc_md_source_types[];
+
+/*
  * prc_mdoc_check of a document whose "dependencies" is a table mdoc_pack.c
  * made (its ndeps dependencies were checked as they were packed): every
  * other rule, with ndeps for the details' dependency indexes.

@@ -14,19 +14,6 @@
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_check.h"
 
-const char *const prc_mdp_scopes[] = { "runtime", "dev", "optional", "peer", "build", "test", NULL };
-const char *const prc_mdp_source_types[] = { "registry", "git", "url", "path", "workspace", NULL };
-
-/* A dependency's members, in mdoc_check.c's dep_keys order. */
-enum { DK_NAME, DK_REQUIREMENT, DK_RESOLVED, DK_SCOPE, DK_DIRECT, DK_SOURCE, DK_INTEGRITY, DK_PURL, DK_GROUP,
-       DK_LINE, DK_DEPENDS_ON, DK_N };
-static const char *const dep_keys[] = { "name", "requirement", "resolved", "scope", "direct", "source",
-                                        "integrity", "purl", "group", "line", "depends_on" };
-enum { SK_TYPE, SK_URL, SK_REF, SK_COMMIT, SK_N };
-static const char *const source_keys[] = { "type", "url", "ref", "commit" };
-enum { IK_ALGORITHM, IK_VALUE, IK_N };
-static const char *const integrity_keys[] = { "algorithm", "value" };
-
 enum { NULLABLE = 1, NONEMPTY = 2 };
 
 /*
@@ -179,6 +166,19 @@ static json_t *pk_finish(struct pk *b)
         } while (0)
 #define CUR(x) TRY((x) ? 1 : -1)
 
+/*
+ * Does a container of count members (or PRC_DOCBIN_CUR_OPEN) have one more
+ * after m of them?  1 yes, 0 no (an open one's end tag read), -1 failed.
+ */
+static int more(prc_docbin_cur *c, int64_t count, size_t m)
+{
+        bool end;
+
+        if (count != PRC_DOCBIN_CUR_OPEN)
+                return (int64_t)m < count;
+        return prc_docbin_cur_end(c, &end) ? !end : -1;
+}
+
 /* A string member (or null with NULLABLE) into slot k; idx for a listed one. */
 static int rd_str(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, int k, unsigned how,
                   const char *const *list, uint8_t *idx, prc_err *err)
@@ -227,12 +227,10 @@ static int rd_object(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, 
         for (size_t m = 0;; m++) {
                 const char *k;
                 size_t klen, key;
-                if (open) {
-                        bool end;
-                        CUR(prc_docbin_cur_end(c, &end));
-                        if (end)
-                                break;
-                } else if ((int64_t)m == count) {
+                int rc = more(c, count, m);
+                if (rc <= 0) {
+                        if (rc < 0)
+                                return -1;
                         break;
                 }
                 CUR(prc_docbin_cur_key(c, open, m, &k, &klen));
@@ -251,9 +249,9 @@ static int source_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t
 {
         (void)i;
         switch (key) {
-        case SK_TYPE: return rd_str(b, c, d, -1, 0, prc_mdp_source_types, &d->source, err);
-        case SK_URL: return rd_str(b, c, d, PRC_MDP_SRC_URL, NULLABLE, NULL, NULL, err);
-        case SK_REF: return rd_str(b, c, d, PRC_MDP_SRC_REF, NULLABLE, NULL, NULL, err);
+        case PRC_MD_SK_TYPE: return rd_str(b, c, d, -1, 0, prc_md_source_types, &d->source, err);
+        case PRC_MD_SK_URL: return rd_str(b, c, d, PRC_MDP_SRC_URL, NULLABLE, NULL, NULL, err);
+        case PRC_MD_SK_REF: return rd_str(b, c, d, PRC_MDP_SRC_REF, NULLABLE, NULL, NULL, err);
         default: return rd_str(b, c, d, PRC_MDP_SRC_COMMIT, NULLABLE, NULL, NULL, err);
         }
 }
@@ -261,7 +259,7 @@ static int source_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t
 static int integrity_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
 {
         (void)i;
-        return rd_str(b, c, d, key == IK_ALGORITHM ? PRC_MDP_INTEG_ALG : PRC_MDP_INTEG_VALUE, NONEMPTY, NULL, NULL,
+        return rd_str(b, c, d, key == PRC_MD_IK_ALGORITHM ? PRC_MDP_INTEG_ALG : PRC_MDP_INTEG_VALUE, NONEMPTY, NULL, NULL,
                       err);
 }
 
@@ -269,7 +267,6 @@ static int rd_edges(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, p
 {
         int64_t count, x;
         uint8_t tag;
-        bool open;
 
         CUR(prc_docbin_cur_value(c, &tag));
         if (tag == PRC_DOCBIN_NULL)
@@ -277,16 +274,13 @@ static int rd_edges(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, p
         if (tag != PRC_DOCBIN_ARRAY && tag != PRC_DOCBIN_ARRAY_OPEN)
                 return 0;
         CUR(prc_docbin_cur_container(c, tag, 3, &count));
-        open = count == PRC_DOCBIN_CUR_OPEN;
         d->edges_n = 0;
         d->edges_off = (uint32_t)(b->edges.len / sizeof(uint32_t));
-        for (int64_t m = 0;; m++) {
-                if (open) {
-                        bool end;
-                        CUR(prc_docbin_cur_end(c, &end));
-                        if (end)
-                                break;
-                } else if (m == count) {
+        for (size_t m = 0;; m++) {
+                int rc = more(c, count, m);
+                if (rc <= 0) {
+                        if (rc < 0)
+                                return -1;
                         break;
                 }
                 CUR(prc_docbin_cur_value(c, &tag));
@@ -307,12 +301,12 @@ static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i,
         bool got;
 
         switch (key) {
-        case DK_NAME: return rd_str(b, c, d, PRC_MDP_NAME, NONEMPTY, NULL, NULL, err);
-        case DK_REQUIREMENT: return rd_str(b, c, d, PRC_MDP_REQUIREMENT, NULLABLE, NULL, NULL, err);
-        case DK_RESOLVED: return rd_str(b, c, d, PRC_MDP_RESOLVED, NULLABLE, NULL, NULL, err);
-        case DK_SCOPE: return rd_str(b, c, d, -1, 0, prc_mdp_scopes, &d->scope, err);
-        case DK_GROUP: return rd_str(b, c, d, PRC_MDP_GROUP, NULLABLE, NULL, NULL, err);
-        case DK_PURL:
+        case PRC_MD_DK_NAME: return rd_str(b, c, d, PRC_MDP_NAME, NONEMPTY, NULL, NULL, err);
+        case PRC_MD_DK_REQUIREMENT: return rd_str(b, c, d, PRC_MDP_REQUIREMENT, NULLABLE, NULL, NULL, err);
+        case PRC_MD_DK_RESOLVED: return rd_str(b, c, d, PRC_MDP_RESOLVED, NULLABLE, NULL, NULL, err);
+        case PRC_MD_DK_SCOPE: return rd_str(b, c, d, -1, 0, prc_md_scopes, &d->scope, err);
+        case PRC_MD_DK_GROUP: return rd_str(b, c, d, PRC_MDP_GROUP, NULLABLE, NULL, NULL, err);
+        case PRC_MD_DK_PURL:
                 TRY(rd_str(b, c, d, PRC_MDP_PURL, NULLABLE, NULL, NULL, err));
                 /* purl_val: a purl starts with "pkg:" */
                 return d->str[PRC_MDP_PURL] == PRC_MDP_NULL ||
@@ -320,13 +314,13 @@ static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i,
                                         memcmp(b->pool.data + d->str[PRC_MDP_PURL], "pkg:", 4) == 0)
                                ? 1
                                : 0;
-        case DK_DIRECT:
+        case PRC_MD_DK_DIRECT:
                 CUR(prc_docbin_cur_value(c, &tag));
                 if (tag != PRC_DOCBIN_TRUE && tag != PRC_DOCBIN_FALSE)
                         return 0;
                 d->direct = tag == PRC_DOCBIN_TRUE;
                 return 1;
-        case DK_LINE:
+        case PRC_MD_DK_LINE:
                 CUR(prc_docbin_cur_value(c, &tag));
                 if (tag == PRC_DOCBIN_NULL)
                         return 1;
@@ -337,9 +331,9 @@ static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i,
                         return 0;
                 d->line = (uint32_t)x;
                 return 1;
-        case DK_SOURCE: return rd_object(b, c, d, i, 3, false, source_keys, SK_N, source_member, &got, err);
-        case DK_INTEGRITY:
-                TRY(rd_object(b, c, d, i, 3, true, integrity_keys, IK_N, integrity_member, &got, err));
+        case PRC_MD_DK_SOURCE: return rd_object(b, c, d, i, 3, false, prc_md_source_keys, PRC_MD_SK_N, source_member, &got, err);
+        case PRC_MD_DK_INTEGRITY:
+                TRY(rd_object(b, c, d, i, 3, true, prc_md_integrity_keys, PRC_MD_IK_N, integrity_member, &got, err));
                 d->integrity = got;
                 return 1;
         default: return rd_edges(b, c, d, i, err);
@@ -351,29 +345,26 @@ static int rd_deps(struct pk *b, prc_docbin_cur *c, prc_err *err)
 {
         int64_t count;
         uint8_t tag;
-        bool open, got;
+        bool got;
 
         CUR(prc_docbin_cur_value(c, &tag));
         if (tag != PRC_DOCBIN_ARRAY && tag != PRC_DOCBIN_ARRAY_OPEN)
                 return 0;
         CUR(prc_docbin_cur_container(c, tag, 1, &count));
-        open = count == PRC_DOCBIN_CUR_OPEN;
-        if (!open && count > (int64_t)PRC_MD_DEPS_MAX)
+        if (count > (int64_t)PRC_MD_DEPS_MAX)
                 return 0;
         for (size_t i = 0;; i++) {
                 prc_mdp_dep d;
-                if (open) {
-                        bool end;
-                        CUR(prc_docbin_cur_end(c, &end));
-                        if (end)
-                                break;
-                        if (i >= PRC_MD_DEPS_MAX)
-                                return 0;
-                } else if ((int64_t)i == count) {
+                int rc = more(c, count, i);
+                if (rc <= 0) {
+                        if (rc < 0)
+                                return -1;
                         break;
                 }
+                if (i >= PRC_MD_DEPS_MAX)       /* an open array: counted ones are refused above */
+                        return 0;
                 dep_init(&d);
-                TRY(rd_object(b, c, &d, i, 2, false, dep_keys, DK_N, dep_member, &got, err));
+                TRY(rd_object(b, c, &d, i, 2, false, prc_md_dep_keys, PRC_MD_DK_N, dep_member, &got, err));
                 CUR(prc_buf_put(&b->recs, &d, sizeof(d), err));
                 b->ndeps++;
         }
@@ -436,33 +427,33 @@ static bool tree_dep(struct pk *b, const json_t *dep, prc_err *err)
 
         dep_init(&d);
         json_object_foreach((json_t *)dep, k, v) {
-                size_t key = key_index(dep_keys, DK_N, k, strlen(k), 0);
+                size_t key = key_index(prc_md_dep_keys, PRC_MD_DK_N, k, strlen(k), 0);
                 bool ok = true;
                 switch (key) {
-                case DK_NAME: ok = tree_str(b, &d, PRC_MDP_NAME, v, err); break;
-                case DK_REQUIREMENT: ok = tree_str(b, &d, PRC_MDP_REQUIREMENT, v, err); break;
-                case DK_RESOLVED: ok = tree_str(b, &d, PRC_MDP_RESOLVED, v, err); break;
-                case DK_SCOPE: d.scope = list_index(prc_mdp_scopes, json_string_value(v)); break;
-                case DK_GROUP: ok = tree_str(b, &d, PRC_MDP_GROUP, v, err); break;
-                case DK_PURL: ok = tree_str(b, &d, PRC_MDP_PURL, v, err); break;
-                case DK_DIRECT: d.direct = json_is_true(v); break;
-                case DK_LINE: d.line = json_is_integer(v) ? (uint32_t)json_integer_value(v) : 0; break;
-                case DK_SOURCE:
+                case PRC_MD_DK_NAME: ok = tree_str(b, &d, PRC_MDP_NAME, v, err); break;
+                case PRC_MD_DK_REQUIREMENT: ok = tree_str(b, &d, PRC_MDP_REQUIREMENT, v, err); break;
+                case PRC_MD_DK_RESOLVED: ok = tree_str(b, &d, PRC_MDP_RESOLVED, v, err); break;
+                case PRC_MD_DK_SCOPE: d.scope = list_index(prc_md_scopes, json_string_value(v)); break;
+                case PRC_MD_DK_GROUP: ok = tree_str(b, &d, PRC_MDP_GROUP, v, err); break;
+                case PRC_MD_DK_PURL: ok = tree_str(b, &d, PRC_MDP_PURL, v, err); break;
+                case PRC_MD_DK_DIRECT: d.direct = json_is_true(v); break;
+                case PRC_MD_DK_LINE: d.line = json_is_integer(v) ? (uint32_t)json_integer_value(v) : 0; break;
+                case PRC_MD_DK_SOURCE:
                         json_object_foreach((json_t *)v, sk, w) {
-                                size_t s = key_index(source_keys, SK_N, sk, strlen(sk), 0);
-                                if (s == SK_TYPE)
-                                        d.source = list_index(prc_mdp_source_types, json_string_value(w));
-                                else if (!tree_str(b, &d, s == SK_URL ? PRC_MDP_SRC_URL
-                                                          : s == SK_REF ? PRC_MDP_SRC_REF
+                                size_t s = key_index(prc_md_source_keys, PRC_MD_SK_N, sk, strlen(sk), 0);
+                                if (s == PRC_MD_SK_TYPE)
+                                        d.source = list_index(prc_md_source_types, json_string_value(w));
+                                else if (!tree_str(b, &d, s == PRC_MD_SK_URL ? PRC_MDP_SRC_URL
+                                                          : s == PRC_MD_SK_REF ? PRC_MDP_SRC_REF
                                                                         : PRC_MDP_SRC_COMMIT, w, err))
                                         return false;
                         }
                         break;
-                case DK_INTEGRITY:
+                case PRC_MD_DK_INTEGRITY:
                         d.integrity = json_is_object(v);
                         json_object_foreach((json_t *)v, sk, w)
                                 if (!tree_str(b, &d,
-                                              key_index(integrity_keys, IK_N, sk, strlen(sk), 0) == IK_ALGORITHM
+                                              key_index(prc_md_integrity_keys, PRC_MD_IK_N, sk, strlen(sk), 0) == PRC_MD_IK_ALGORITHM
                                                       ? PRC_MDP_INTEG_ALG
                                                       : PRC_MDP_INTEG_VALUE,
                                               w, err))
@@ -558,8 +549,8 @@ json_t *prc_mdp_to_tree(const prc_mdp *m)
                                           str_or_null(m, i, PRC_MDP_INTEG_VALUE));
                 o = json_pack("{s:o,s:o,s:o,s:s,s:b,s:{s:s,s:o,s:o,s:o},s:o,s:o,s:o,s:o,s:o}", "name",
                               str_or_null(m, i, PRC_MDP_NAME), "requirement", str_or_null(m, i, PRC_MDP_REQUIREMENT),
-                              "resolved", str_or_null(m, i, PRC_MDP_RESOLVED), "scope", prc_mdp_scopes[d->scope],
-                              "direct", d->direct, "source", "type", prc_mdp_source_types[d->source], "url",
+                              "resolved", str_or_null(m, i, PRC_MDP_RESOLVED), "scope", prc_md_scopes[d->scope],
+                              "direct", d->direct, "source", "type", prc_md_source_types[d->source], "url",
                               str_or_null(m, i, PRC_MDP_SRC_URL), "ref", str_or_null(m, i, PRC_MDP_SRC_REF), "commit",
                               str_or_null(m, i, PRC_MDP_SRC_COMMIT), "integrity", integ, "purl",
                               str_or_null(m, i, PRC_MDP_PURL), "group", str_or_null(m, i, PRC_MDP_GROUP), "line",

@@ -48,8 +48,8 @@ typedef struct prc_mdp_dep {
         uint32_t line;                  /* 0: null (a line is from 1) */
         uint32_t edges_off;             /* index of the first edge in the edge list */
         uint32_t edges_n;               /* PRC_MDP_NULL: depends_on is null */
-        uint8_t  scope;                 /* index in prc_mdp_scopes */
-        uint8_t  source;                /* index in prc_mdp_source_types */
+        uint8_t  scope;                 /* index in prc_md_scopes (mdoc_check.h) */
+        uint8_t  source;                /* index in prc_md_source_types */
         uint8_t  direct;
         uint8_t  integrity;             /* 1: an integrity object (both its strings set) */
 } prc_mdp_dep;
@@ -64,8 +64,6 @@ typedef struct prc_mdp_head {
 
 #define PRC_MDP_MAGIC 0x3270646du       /* "mdp2" */
 
-extern const char *const prc_mdp_scopes[];              /* mdoc_check's scopes, NULL-terminated */
-extern const char *const prc_mdp_source_types[];        /* mdoc_check's source types, NULL-terminated */
 
 /* What the client's hook keeps: the value it made for the document being read (NULL: declined or none yet). */
 typedef struct prc_mdp_hook_ctx {
