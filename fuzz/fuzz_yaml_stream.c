@@ -6,8 +6,11 @@
  * prc_docbin_write_open of prc_yaml_load's tree, in pieces of at least
  * PRC_DOCBIN_CHUNK bytes but the last, which the client's reader decodes
  * to the tree it decodes from the counted encoding.  It may fall back only
- * on a `<<` merge key (or memory).  The first byte picks the flags and the
- * limits (small ones, so every limit is met).
+ * on a `<<` merge key (or memory).  The first byte picks the flags, the
+ * limits (small ones, so every limit is met) and whether positions are
+ * composed too (prc_yaml_stream_pos against prc_yaml_load_pos: the same
+ * place for every node; the kept tree and table are taken back by the next
+ * load of the same key, yaml.h prc_yaml_keep).
  */
 #include <jansson.h>
 #include <string.h>
@@ -39,6 +42,27 @@ static bool collect(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *e
         return prc_buf_put(s->all, p, n, err);
 }
 
+/* The places of v's nodes in a (from id ia) and b (from ib) are the same. */
+static bool same_pos(const prc_yaml_pos *a, uint32_t ia, const prc_yaml_pos *b, uint32_t ib, const json_t *v)
+{
+        prc_yaml_at x, y;
+        const char *k;
+        json_t *m;
+        size_t i;
+        bool ok = true;
+
+        if (ia == 0 || ib == 0)
+                return ia == ib;
+        if (!prc_yaml_pos_get(a, ia, &x) || !prc_yaml_pos_get(b, ib, &y) || x.line != y.line || x.col != y.col ||
+            x.key_line != y.key_line || x.key_col != y.key_col || x.style != y.style)
+                return false;
+        json_object_foreach((json_t *)v, k, m)
+                ok = ok && same_pos(a, prc_yaml_pos_key(a, ia, k), b, prc_yaml_pos_key(b, ib, k), m);
+        json_array_foreach(v, i, m)
+                ok = ok && same_pos(a, prc_yaml_pos_index(a, ia, i), b, prc_yaml_pos_index(b, ib, i), m);
+        return ok;
+}
+
 static bool same_err(const prc_err *a, const prc_err *b)
 {
         return a->cls == b->cls && a->off == b->off && a->line == b->line && a->col == b->col &&
@@ -55,29 +79,42 @@ PRC_FUZZ_TARGET(yaml_stream)
         uint64_t size = 0;
         const char *why = NULL;
         prc_ys_rc rc;
+        prc_yaml_pos *pl = NULL, *ps = NULL, *pk = NULL;
         json_t *v, *doc = NULL, *d1, *d2;
+        bool with_pos;
 
         if (n == 0)
                 return 0;
         flags = p[0] & (PRC_YAML_ALLOW_FLOAT | PRC_YAML_FLOAT_AS_STRING);
         lim = (p[0] & 0x80) ? prc_limits_default : prc_limits_fuzz;
+        with_pos = (p[0] & 0x40) != 0;
         p++;
         n--;
         prc_err_init(&err);
-        v = prc_yaml_load(p, n, &lim, flags, &err);
+        v = with_pos ? prc_yaml_load_pos(p, n, &lim, flags, &pl, &err) : prc_yaml_load(p, n, &lim, flags, &err);
         prc_buf_init(&want, 64u << 20);
         prc_buf_init(&counted, 64u << 20);
         prc_buf_init(&got, 64u << 20);
         prc_buf_init(&chunk, 64u << 20);
         prc_err_init(&serr);
-        rc = prc_yaml_stream(p, n, &lim, flags, &chunk, collect, &sk, &size, &doc, &why, &serr);
+        rc = prc_yaml_stream_pos(p, n, &lim, flags, &chunk, collect, &sk, &size, &doc, with_pos ? &ps : NULL, &why,
+                                 &serr);
         if (v == NULL) {
-                if (rc != PRC_YS_REFUSED || doc != NULL || !same_err(&err, &serr))
+                if (rc != PRC_YS_REFUSED || doc != NULL || ps != NULL || !same_err(&err, &serr))
                         __builtin_trap();       /* not prc_yaml_load's refusal, to the letter */
                 goto out;
         }
         if (rc == PRC_YS_REFUSED || doc == NULL || !json_equal(v, doc) || size != got.len)
                 __builtin_trap();
+        if (with_pos) {
+                prc_err ek;
+                if (ps == NULL || !same_pos(pl, prc_yaml_pos_root(pl), ps, prc_yaml_pos_root(ps), v))
+                        __builtin_trap();       /* not prc_yaml_load_pos's places */
+                prc_err_init(&ek);
+                prc_yaml_keep(p, n, &lim, flags, doc, ps);
+                if (prc_yaml_load_pos(p, n, &lim, flags, &pk, &ek) != doc || pk != ps)
+                        __builtin_trap();       /* the kept tree and table are not taken back */
+        }
         prc_err_init(&e1);
         if (!prc_docbin_write_open(v, &want, &e1) || !prc_docbin_write(v, &counted, &e1))
                 goto out;       /* the tree does not encode (a NUL in a string is fine; memory): nothing to compare */
@@ -100,6 +137,8 @@ PRC_FUZZ_TARGET(yaml_stream)
         json_decref(d1);
         json_decref(d2);
 out:
+        prc_yaml_pos_free(pl);
+        prc_yaml_pos_free(ps);
         json_decref(doc);
         json_decref(v);
         prc_buf_clear(&want);

@@ -50,6 +50,9 @@ enum {
  */
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
 
+/* A table of the places of a document's nodes (prc_yaml_load_pos below). */
+typedef struct prc_yaml_pos prc_yaml_pos;
+
 /*
  * The decoder the loader uses for single-quoted scalars (libfyaml's own text
  * for them cannot be trusted, docs/yaml.md): p[start..end) is the inside of
@@ -92,9 +95,13 @@ typedef struct prc_yaml_sink {
         void (*abandon)(void *ctx, const char *why);
 } prc_yaml_sink;
 
-/* prc_yaml_load, with sink told the document as it is composed (sink NULL: exactly prc_yaml_load). */
+/*
+ * prc_yaml_load, with sink told the document as it is composed (sink NULL:
+ * exactly prc_yaml_load), and positions as prc_yaml_load_pos makes them
+ * when out_pos is not NULL.
+ */
 json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
-                           const prc_yaml_sink *sink, void *ctx, prc_err *err);
+                           const prc_yaml_sink *sink, void *ctx, prc_yaml_pos **out_pos, prc_err *err);
 
 /*
  * Positions: prc_yaml_load, plus a table giving the place of every node the
@@ -112,8 +119,6 @@ enum {
         PRC_YAML_STYLE_ALIAS, PRC_YAML_STYLE_MAP, PRC_YAML_STYLE_SEQ,
 };
 
-typedef struct prc_yaml_pos prc_yaml_pos;
-
 typedef struct prc_yaml_at {
         /*
          * Where the node starts.  A block scalar starts on the line after
@@ -129,6 +134,24 @@ typedef struct prc_yaml_at {
 json_t *prc_yaml_load_pos(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
                           prc_yaml_pos **out_pos, prc_err *err);
 void prc_yaml_pos_free(prc_yaml_pos *t);
+
+/*
+ * One composition for two readers of the same bytes: the content worker's
+ * verdict parse before an extraction (PRC_REQ_PARSE_FIRST) composes the
+ * very tree the extractor's own prc_yaml_load or prc_yaml_load_pos of
+ * those bytes would compose again, a sixth of the worker's time over a
+ * corpus of lockfiles and workflows.  prc_yaml_keep puts doc and pos (both
+ * transfer; pos may be NULL) in this thread's one slot under the key (p,
+ * n, *lim, flags), p by address; the next prc_yaml_load or
+ * prc_yaml_load_pos with exactly that key takes them instead of composing
+ * (the composer is deterministic: same bytes, limits and flags, same tree,
+ * same positions), and prc_yaml_load_pos only when the slot holds
+ * positions.  Any other load leaves the slot alone.  Whoever keeps must
+ * keep p[0..n) unchanged until prc_yaml_keep_drop, which empties the slot
+ * and frees what was not taken; a second keep drops the first.
+ */
+void prc_yaml_keep(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc, prc_yaml_pos *pos);
+void prc_yaml_keep_drop(void);
 /* The root's id (0 for an empty table or NULL). */
 uint32_t prc_yaml_pos_root(const prc_yaml_pos *t);
 /* The id of member key of mapping id, of element i of sequence id; 0 when the stream states none. */

@@ -409,6 +409,15 @@ struct out {
         uint64_t sent;          /* document bytes written (or counted) so far */
         bool     broken;        /* a write failed: the pipe is gone or the frame is cut */
         bool     count_only;    /* PRC_REQ_VERDICT: pieces are counted against the cap, not written */
+        /*
+         * parse_first: a YAML document's tree (in the arena) and, with
+         * keep_pos, its positions (owned) are left here with the loader's
+         * flags, for the extraction that follows (yaml.h prc_yaml_keep).
+         */
+        bool          keep, keep_pos;
+        json_t       *tree;
+        prc_yaml_pos *pos;
+        unsigned      flags;
 };
 
 /* Each piece is one frame as soon as it is encoded, so the client decodes while we encode. */
@@ -515,8 +524,12 @@ static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o,
         *doc = NULL;
         if (e == NULL || e->load != prc_yaml_load || r->input_len > e->input_max)
                 return false;
-        rc = prc_yaml_stream(r->input, r->input_len, &r->lim, e->load_flags | r->flags, reply, put_out, o, &sent, doc,
-                             NULL, err);
+        rc = prc_yaml_stream_pos(r->input, r->input_len, &r->lim, e->load_flags | r->flags, reply, put_out, o, &sent,
+                                 doc, o->keep_pos ? &o->pos : NULL, NULL, err);
+        if (o->keep && rc != PRC_YS_REFUSED) {
+                o->tree = *doc;
+                o->flags = e->load_flags | r->flags;
+        }
         if (o->broken || rc == PRC_YS_STREAMED) {
                 *doc = NULL;    /* in the arena: dropped with it after the reply */
                 return true;
@@ -555,22 +568,51 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
         }
 }
 
+/* Does the extractor that owns r's path read its YAML with positions (extract.h yaml_pos)? */
+static bool wants_positions(const prc_req *r)
+{
+        char path[PRC_FRAME_PATH_MAX + 1];
+        const prc_extractor *x;
+
+        if (r->path_len > 0)
+                memcpy(path, r->path, r->path_len);
+        path[r->path_len] = 0;
+        x = prc_extractor_for_path(path);
+        return x != NULL && x->yaml_pos;
+}
+
 /*
  * PRC_REQ_PARSE_FIRST (frame.h): the parse of r's input as r->format, made,
  * checked and counted exactly as a PRC_OP_PARSE with PRC_REQ_VERDICT, so
  * that its refusal is the one that request gets; nothing is sent.  Then r
- * is the extraction alone (format 0), run on a fresh arena.
+ * is the extraction alone (format 0).  A YAML document's tree is kept for
+ * the extractor's own load of the same bytes (yaml.h prc_yaml_keep), with
+ * positions when the extractor reads them; anything else runs on a fresh
+ * arena.  Positions only cost memory, so a parse that made them and
+ * refused is made again without them: that refusal is the verdict's.
  */
 static void parse_first(prc_req *r, prc_buf *reply, uint32_t reply_max, prc_err *err)
 {
         prc_req pr = *r;
-        struct out po = { .reply_max = reply_max, .count_only = true };
+        struct out po = { .reply_max = reply_max, .count_only = true, .keep = true, .keep_pos = wants_positions(r) };
 
         pr.op = PRC_OP_PARSE;
         pr.args = NULL;
         pr.args_len = 0;
         run_request(&pr, reply, &po, err);
-        arena_reset();
+        if (po.keep_pos && prc_err_is_set(err)) {
+                prc_yaml_pos_free(po.pos);
+                arena_reset();
+                prc_err_init(err);
+                po = (struct out){ .reply_max = reply_max, .count_only = true };
+                run_request(&pr, reply, &po, err);
+        }
+        if (!prc_err_is_set(err) && po.tree != NULL) {
+                prc_yaml_keep(r->input, r->input_len, &r->lim, po.flags, po.tree, po.pos);
+        } else {
+                prc_yaml_pos_free(po.pos);
+                arena_reset();
+        }
         r->format = 0;
 }
 
@@ -618,10 +660,7 @@ static int serve(const wcfg *c)
                         send_retire();  /* unanswered: the client asks a fresh worker */
                         break;
                 }
-                o.reply_max = c->reply_max;
-                o.sent = 0;
-                o.broken = false;
-                o.count_only = (r.flags & PRC_REQ_VERDICT) != 0;
+                o = (struct out){ .reply_max = c->reply_max, .count_only = (r.flags & PRC_REQ_VERDICT) != 0 };
                 first = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PARSE_FIRST) != 0;
                 /* The client's, not a loader's. */
                 r.flags &= ~(PRC_REQ_VERDICT | PRC_REQ_PARSE_FIRST);
@@ -639,7 +678,9 @@ static int serve(const wcfg *c)
                 /*
                  * Dropped after the reply is out, while the client decodes: the
                  * arena takes the whole tree back at once, so it is not walked.
+                 * A tree parse_first kept that no load took goes with it.
                  */
+                prc_yaml_keep_drop();
                 arena_reset();
                 /* Do not keep a huge buffer around between requests. */
                 if (reply.cap > (1u << 20))

@@ -73,12 +73,19 @@ prc_ys_rc prc_yaml_stream(const uint8_t *p, size_t n, const prc_limits *lim, uns
                           prc_docbin_put_fn put, void *ctx, uint64_t *out_size, json_t **doc, const char **why,
                           prc_err *err)
 {
+        return prc_yaml_stream_pos(p, n, lim, flags, chunk, put, ctx, out_size, doc, NULL, why, err);
+}
+
+prc_ys_rc prc_yaml_stream_pos(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_buf *chunk,
+                              prc_docbin_put_fn put, void *ctx, uint64_t *out_size, json_t **doc,
+                              prc_yaml_pos **out_pos, const char **why, prc_err *err)
+{
         struct ys s = { .why = NULL };
         prc_ys_rc rc = PRC_YS_FALLBACK;
 
         prc_err_init(&s.werr);
         prc_docbin_ow_init(&s.w, chunk, put, ctx);
-        *doc = prc_yaml_load_sink(p, n, lim, flags, &ys_sink, &s, err);
+        *doc = prc_yaml_load_sink(p, n, lim, flags, &ys_sink, &s, out_pos, err);
         if (*doc == NULL) {
                 rc = PRC_YS_REFUSED;
         } else if (s.why == NULL) {

@@ -26,6 +26,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/limits.h"
+#include "base/yaml.h"
 #include "content/docenc.h"
 
 typedef enum prc_ys_rc {
@@ -43,5 +44,13 @@ typedef enum prc_ys_rc {
 prc_ys_rc prc_yaml_stream(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_buf *chunk,
                           prc_docbin_put_fn put, void *ctx, uint64_t *out_size, json_t **doc, const char **why,
                           prc_err *err);
+/*
+ * prc_yaml_stream, composing as prc_yaml_load_pos does: unless REFUSED,
+ * *out_pos gets its position table too (transfers; the worker keeps both
+ * for an extractor that reads positions, yaml.h prc_yaml_keep).
+ */
+prc_ys_rc prc_yaml_stream_pos(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_buf *chunk,
+                              prc_docbin_put_fn put, void *ctx, uint64_t *out_size, json_t **doc,
+                              prc_yaml_pos **out_pos, const char **why, prc_err *err);
 
 #endif

@@ -182,7 +182,58 @@ static void test_parse_extract__one_trip_answers_as_two_over_the_corpora(void)
         prc_client_free(r.c);
 }
 
+/*
+ * The worker keeps the verdict's YAML tree for the extractor's own load of
+ * the same bytes (yaml.h prc_yaml_keep), with positions for the Actions
+ * extractors: on prc's own fixtures (no corpora needed) and on documents
+ * that stream, fall back at a merge key, or are refused (where the parse
+ * with positions is made again without them), one trip answers as two.
+ */
+static void test_parse_extract__kept_yaml_trees_answer_as_two_trips(void)
+{
+        static const char *const dirs[] = { "actions", "npm/pnpm-v5", "npm/pnpm-v6", "npm/pnpm-v9", "npm/bad" };
+        static const struct {
+                const char *name, *text;
+        } docs[] = {
+                { ".github/workflows/merge.yml",
+                  "x: &r {runs-on: ubuntu-latest}\non: push\njobs:\n  b:\n    <<: *r\n    steps:\n      - run: ls\n" },
+                { "action.yml", "runs: {using: composite, steps: [{run: ls, shell: bash}]}\nname: &n a\nauthor: *n\n" },
+                { "action.yml", "runs: [\n" },
+                { ".github/workflows/dup.yml", "on: push\non: pull_request\n" },
+                { ".github/workflows/tab.yml", "on:\n\tpush\n" },
+                { "pnpm-lock.yaml", "lockfileVersion: '9.0'\nimporters: {.: {}}\nlockfileVersion: '9.0'\n" },
+                { "pnpm-lock.yaml", "- not a mapping\n" },
+        };
+        prc_client_opts o;
+        struct pe_run r = { 0 };
+        prc_err err;
+
+        prc_client_opts_default(&o);
+        o.worker_path = worker_path();
+        o.cache_max = 0;
+        prc_err_init(&err);
+        r.c = prc_client_new(&o, &err);
+        T_ASSERT(r.c != NULL);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(dirs); i++) {
+                char dir[4096];
+                snprintf(dir, sizeof(dir), "%s/tests/fixtures/extract/%s", t_root(), dirs[i]);
+                walk(&r, dir, "", NULL);
+        }
+        T_EQ_INT(r.compared, 8);        /* two Actions files, four pnpm-locks, the bad package.json and lock */
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                prc_buf in;
+                prc_buf_init(&in, 1u << 20);
+                T_ASSERT(prc_buf_put(&in, docs[i].text, strlen(docs[i].text), &err));
+                compare(&r, docs[i].name, &in);
+                prc_buf_clear(&in);
+        }
+        T_EQ_INT(r.compared, 8 + PRC_ARRAY_LEN(docs));
+        T_ASSERT(r.refused >= 4);
+        prc_client_free(r.c);
+}
+
 static const prc_test tests[] = {
         T(test_parse_extract__one_trip_answers_as_two_over_the_corpora),
+        T(test_parse_extract__kept_yaml_trees_answer_as_two_trips),
 };
 PRC_SUITE(parse_extract, tests)

@@ -1272,7 +1272,79 @@ static void test_yaml__truncation_and_bit_flip_sweep(void)
         T_ASSERT(inputs >= 20);
 }
 
+/*
+ * The kept composition (prc_yaml_keep): the next load of exactly the same
+ * bytes (by address), limits and flags takes the kept tree, and only a
+ * load with positions takes kept positions; any other load composes anew
+ * and leaves the slot alone; a dropped or taken slot serves nobody.
+ */
+static void test_yaml__a_kept_tree_serves_exactly_its_own_key(void)
+{
+        static const char y[] = "a: 1.5\nb:\n  - x\n  - {k: v}\n";
+        const uint8_t *p = (const uint8_t *)y;
+        const size_t n = sizeof(y) - 1;
+        const unsigned S = PRC_YAML_FLOAT_AS_STRING;
+        char copy[sizeof(y)];
+        prc_limits lim = prc_limits_default;
+        prc_yaml_pos *pos = NULL, *got = NULL;
+        prc_yaml_at at;
+        prc_err e;
+        json_t *kept, *v;
+
+        memcpy(copy, y, sizeof(y));
+        prc_err_init(&e);
+        kept = prc_yaml_load_pos(p, n, &lim, S, &pos, &e);
+        T_NOERR(e);
+        prc_yaml_keep(p, n, &lim, S, kept, pos);
+        /* Another address, another length, other flags, other limits: composed anew, the slot kept. */
+        v = prc_yaml_load((const uint8_t *)copy, n, &lim, S, &e);
+        T_ASSERT(v != NULL && v != kept && json_equal(v, kept));
+        json_decref(v);
+        v = prc_yaml_load(p, n - 1, &lim, S, &e);
+        T_ASSERT(v != NULL && v != kept);
+        json_decref(v);
+        v = prc_yaml_load(p, n, &lim, PRC_YAML_ALLOW_FLOAT, &e);
+        T_ASSERT(v != NULL && v != kept && json_is_real(json_object_get(v, "a")));     /* the flags matter */
+        json_decref(v);
+        lim.nodes_max--;
+        v = prc_yaml_load(p, n, &lim, S, &e);
+        T_ASSERT(v != NULL && v != kept);
+        json_decref(v);
+        lim.nodes_max++;
+        /* The key itself: taken once, positions included. */
+        v = prc_yaml_load_pos(p, n, &lim, S, &got, &e);
+        T_NOERR(e);
+        T_ASSERT(v == kept && got == pos);
+        T_ASSERT(prc_yaml_pos_get(got, prc_yaml_pos_key(got, prc_yaml_pos_root(got), "b"), &at));
+        T_EQ_INT(at.key_line, 2);
+        v = prc_yaml_load(p, n, &lim, S, &e);
+        T_ASSERT(v != NULL && v != kept && json_equal(v, kept));
+        json_decref(v);
+        json_decref(kept);
+        prc_yaml_pos_free(got);
+        /* Without positions kept, a load with positions composes; a load without takes it. */
+        kept = prc_yaml_load(p, n, &lim, S, &e);
+        prc_yaml_keep(p, n, &lim, S, kept, NULL);
+        got = NULL;
+        v = prc_yaml_load_pos(p, n, &lim, S, &got, &e);
+        T_ASSERT(v != NULL && v != kept && got != NULL);
+        json_decref(v);
+        prc_yaml_pos_free(got);
+        v = prc_yaml_load(p, n, &lim, S, &e);
+        T_ASSERT(v == kept);
+        json_decref(v);
+        /* Dropped: composed anew (and under ASan, nothing leaks nor is freed twice). */
+        kept = prc_yaml_load(p, n, &lim, S, &e);
+        prc_yaml_keep(p, n, &lim, S, kept, NULL);
+        prc_yaml_keep_drop();
+        v = prc_yaml_load(p, n, &lim, S, &e);
+        T_ASSERT(v != NULL && json_array_size(json_object_get(v, "b")) == 2);
+        json_decref(v);
+        prc_yaml_keep_drop();   /* an empty slot drops nothing */
+}
+
 static const prc_test tests[] = {
+        T(test_yaml__a_kept_tree_serves_exactly_its_own_key),
         T(test_yaml__core_schema_null_bool_int),
         T(test_yaml__integers_outside_the_safe_range_are_unsafe),
         T(test_yaml__quoted_and_block_scalars_are_strings),

@@ -58,9 +58,79 @@ static void same_refusal(const prc_err *a, const prc_err *b)
  * whether it must stream or fall back) or the class prc_yaml_load refuses
  * with.  Returns the pieces handed over.
  */
+/* The positions of v's nodes in a (from id ia) and b (from ib) are the same, node by node. */
+static void same_positions(const prc_yaml_pos *a, uint32_t ia, const prc_yaml_pos *b, uint32_t ib, const json_t *v)
+{
+        prc_yaml_at x, y;
+        const char *k;
+        json_t *m;
+        size_t i;
+
+        T_EQ_INT(ia == 0, ib == 0);
+        if (ia == 0)
+                return;
+        T_ASSERT(prc_yaml_pos_get(a, ia, &x) && prc_yaml_pos_get(b, ib, &y));
+        T_ASSERT(x.line == y.line && x.col == y.col && x.key_line == y.key_line && x.key_col == y.key_col &&
+                 x.style == y.style);
+        json_object_foreach((json_t *)v, k, m)
+                same_positions(a, prc_yaml_pos_key(a, ia, k), b, prc_yaml_pos_key(b, ib, k), m);
+        json_array_foreach(v, i, m)
+                same_positions(a, prc_yaml_pos_index(a, ia, i), b, prc_yaml_pos_index(b, ib, i), m);
+}
+
+/*
+ * prc_yaml_stream_pos (the worker's verdict parse for an extractor that
+ * reads positions) streams what prc_yaml_stream does and composes what
+ * prc_yaml_load_pos does: the same refusal, or the same tree and the same
+ * place for every node.
+ */
+static void agree_pos(const char *text, size_t n, const prc_limits *lim, unsigned flags)
+{
+        prc_err err, serr, serr2;
+        prc_buf chunk;
+        struct sink s = { .pieces = 0 }, s2 = { .pieces = 0 };
+        uint64_t size = 0, size2 = 0;
+        prc_yaml_pos *pl = NULL, *ps = NULL;
+        prc_ys_rc rc, rc2;
+        json_t *v, *doc = NULL, *doc2 = NULL;
+
+        prc_err_init(&err);
+        prc_err_init(&serr);
+        prc_err_init(&serr2);
+        prc_buf_init(&chunk, 64u << 20);
+        prc_buf_init(&s.all, 64u << 20);
+        prc_buf_init(&s2.all, 64u << 20);
+        v = prc_yaml_load_pos((const uint8_t *)text, n, lim, flags, &pl, &err);
+        rc = prc_yaml_stream_pos((const uint8_t *)text, n, lim, flags, &chunk, collect, &s, &size, &doc, &ps, NULL,
+                                 &serr);
+        prc_buf_reset(&chunk);
+        rc2 = prc_yaml_stream((const uint8_t *)text, n, lim, flags, &chunk, collect, &s2, &size2, &doc2, NULL, &serr2);
+        same_refusal(&serr, &serr2);
+        T_EQ_INT(rc, rc2);
+        T_EQ_INT(s.all.len, s2.all.len);
+        T_ASSERT(s.all.len == 0 || memcmp(s.all.data, s2.all.data, s.all.len) == 0);
+        if (v == NULL) {
+                T_ASSERT(doc == NULL && ps == NULL && rc == PRC_YS_REFUSED);
+                same_refusal(&serr, &err);
+        } else {
+                T_ASSERT(doc != NULL && ps != NULL && json_equal(v, doc));
+                same_positions(pl, prc_yaml_pos_root(pl), ps, prc_yaml_pos_root(ps), v);
+        }
+        prc_yaml_pos_free(pl);
+        prc_yaml_pos_free(ps);
+        json_decref(v);
+        json_decref(doc);
+        json_decref(doc2);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&s.all);
+        prc_buf_clear(&s2.all);
+}
+
 static size_t agree_n(const char *text, size_t n, const prc_limits *lim, unsigned flags, prc_errclass want,
                       prc_ys_rc want_rc)
 {
+        agree_pos(text, n, lim, flags);
+
         prc_err err, serr, e;
         prc_buf chunk, enc, cnt;
         struct sink s = { .pieces = 0 };

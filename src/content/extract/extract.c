@@ -51,50 +51,50 @@ static bool match_dockerfile(const char *path, const char *base)
 #include "content/extract/python.h"
 
 const prc_extractor prc_extractors[] = {
-        /* format, ecosystem, kind, base or match, fn: one line per format, families grouped */
+        /* format, ecosystem, kind, base or match, fn, yaml_pos: one line per format, families grouped */
         /* npm (npm.c, npm_lock.c; docs/extraction/npm.md) */
-        { "npm-package-json", "npm", "manifest", "package.json", NULL, prc_x_npm_package_json },
-        { "npm-package-lock", "npm", "lockfile", "package-lock.json", NULL, prc_x_npm_package_lock },
-        { "npm-shrinkwrap", "npm", "lockfile", "npm-shrinkwrap.json", NULL, prc_x_npm_shrinkwrap },
-        { "yarn-lock", "npm", "lockfile", "yarn.lock", NULL, prc_x_yarn_lock },
-        { "pnpm-lock", "npm", "lockfile", "pnpm-lock.yaml", NULL, prc_x_pnpm_lock },
-        { "npmrc", "npm", "registry-config", ".npmrc", NULL, prc_x_npmrc },
+        { "npm-package-json", "npm", "manifest", "package.json", NULL, prc_x_npm_package_json, false },
+        { "npm-package-lock", "npm", "lockfile", "package-lock.json", NULL, prc_x_npm_package_lock, false },
+        { "npm-shrinkwrap", "npm", "lockfile", "npm-shrinkwrap.json", NULL, prc_x_npm_shrinkwrap, false },
+        { "yarn-lock", "npm", "lockfile", "yarn.lock", NULL, prc_x_yarn_lock, false },
+        { "pnpm-lock", "npm", "lockfile", "pnpm-lock.yaml", NULL, prc_x_pnpm_lock, false },
+        { "npmrc", "npm", "registry-config", ".npmrc", NULL, prc_x_npmrc, false },
         /* Python (python_*.c) */
-        { "pypi-pyproject", "pypi", "manifest", "pyproject.toml", NULL, prc_x_py_pyproject },
-        { "pypi-requirements", "pypi", "manifest", NULL, prc_x_py_match_requirements, prc_x_py_requirements },
-        { "pypi-setup-cfg", "pypi", "manifest", "setup.cfg", NULL, prc_x_py_setup_cfg },
-        { "pypi-pipfile", "pypi", "manifest", "Pipfile", NULL, prc_x_py_pipfile },
-        { "pypi-pipfile-lock", "pypi", "lockfile", "Pipfile.lock", NULL, prc_x_py_pipfile_lock },
-        { "pypi-poetry-lock", "pypi", "lockfile", "poetry.lock", NULL, prc_x_py_poetry_lock },
-        { "pypi-uv-lock", "pypi", "lockfile", "uv.lock", NULL, prc_x_py_uv_lock },
-        { "pypi-pdm-lock", "pypi", "lockfile", "pdm.lock", NULL, prc_x_py_pdm_lock },
-        { "pypi-pylock", "pypi", "lockfile", NULL, prc_x_py_match_pylock, prc_x_py_pylock },
-        { "pypi-pip-conf", "pypi", "registry-config", NULL, prc_x_py_match_pip_conf, prc_x_py_pip_conf },
+        { "pypi-pyproject", "pypi", "manifest", "pyproject.toml", NULL, prc_x_py_pyproject, false },
+        { "pypi-requirements", "pypi", "manifest", NULL, prc_x_py_match_requirements, prc_x_py_requirements, false },
+        { "pypi-setup-cfg", "pypi", "manifest", "setup.cfg", NULL, prc_x_py_setup_cfg, false },
+        { "pypi-pipfile", "pypi", "manifest", "Pipfile", NULL, prc_x_py_pipfile, false },
+        { "pypi-pipfile-lock", "pypi", "lockfile", "Pipfile.lock", NULL, prc_x_py_pipfile_lock, false },
+        { "pypi-poetry-lock", "pypi", "lockfile", "poetry.lock", NULL, prc_x_py_poetry_lock, false },
+        { "pypi-uv-lock", "pypi", "lockfile", "uv.lock", NULL, prc_x_py_uv_lock, false },
+        { "pypi-pdm-lock", "pypi", "lockfile", "pdm.lock", NULL, prc_x_py_pdm_lock, false },
+        { "pypi-pylock", "pypi", "lockfile", NULL, prc_x_py_match_pylock, prc_x_py_pylock, false },
+        { "pypi-pip-conf", "pypi", "registry-config", NULL, prc_x_py_match_pip_conf, prc_x_py_pip_conf, false },
         /* Rust, Go, PHP (cargo.c, golang.c, composer.c) */
-        { "cargo-toml", "cargo", "manifest", "Cargo.toml", NULL, prc_x_cargo_toml },
-        { "cargo-lock", "cargo", "lockfile", "Cargo.lock", NULL, prc_x_cargo_lock },
-        { "go-mod", "golang", "manifest", "go.mod", NULL, prc_x_go_mod },
-        { "go-sum", "golang", "lockfile", NULL, prc_x_cgc_match_go_sum, prc_x_go_sum },
-        { "go-work", "golang", "manifest", "go.work", NULL, prc_x_go_work },
-        { "composer-json", "composer", "manifest", "composer.json", NULL, prc_x_composer_json },
-        { "composer-lock", "composer", "lockfile", "composer.lock", NULL, prc_x_composer_lock },
+        { "cargo-toml", "cargo", "manifest", "Cargo.toml", NULL, prc_x_cargo_toml, false },
+        { "cargo-lock", "cargo", "lockfile", "Cargo.lock", NULL, prc_x_cargo_lock, false },
+        { "go-mod", "golang", "manifest", "go.mod", NULL, prc_x_go_mod, false },
+        { "go-sum", "golang", "lockfile", NULL, prc_x_cgc_match_go_sum, prc_x_go_sum, false },
+        { "go-work", "golang", "manifest", "go.work", NULL, prc_x_go_work, false },
+        { "composer-json", "composer", "manifest", "composer.json", NULL, prc_x_composer_json, false },
+        { "composer-lock", "composer", "lockfile", "composer.lock", NULL, prc_x_composer_lock, false },
         /* Java, .NET (maven.c, gradle.c, nuget.c) */
-        { "maven-pom", "maven", "manifest", "pom.xml", NULL, prc_xm_pom },
-        { "gradle-lockfile", "maven", "lockfile", NULL, prc_xm_gradle_lock_match, prc_xm_gradle_lock },
-        { "gradle-version-catalog", "maven", "manifest", NULL, prc_xm_catalog_match, prc_xm_catalog },
-        { "nuget-msbuild-project", "nuget", "manifest", NULL, prc_xn_project_match, prc_xn_project },
-        { "nuget-central-packages", "nuget", "manifest", NULL, prc_xn_central_match, prc_xn_central },
-        { "nuget-packages-config", "nuget", "manifest", NULL, prc_xn_config_pkgs_match, prc_xn_config_pkgs },
-        { "nuget-packages-lock", "nuget", "lockfile", NULL, prc_xn_lock_match, prc_xn_lock },
-        { "nuget-config", "nuget", "registry-config", NULL, prc_xn_nugetconfig_match, prc_xn_nugetconfig },
+        { "maven-pom", "maven", "manifest", "pom.xml", NULL, prc_xm_pom, false },
+        { "gradle-lockfile", "maven", "lockfile", NULL, prc_xm_gradle_lock_match, prc_xm_gradle_lock, false },
+        { "gradle-version-catalog", "maven", "manifest", NULL, prc_xm_catalog_match, prc_xm_catalog, false },
+        { "nuget-msbuild-project", "nuget", "manifest", NULL, prc_xn_project_match, prc_xn_project, false },
+        { "nuget-central-packages", "nuget", "manifest", NULL, prc_xn_central_match, prc_xn_central, false },
+        { "nuget-packages-config", "nuget", "manifest", NULL, prc_xn_config_pkgs_match, prc_xn_config_pkgs, false },
+        { "nuget-packages-lock", "nuget", "lockfile", NULL, prc_xn_lock_match, prc_xn_lock, false },
+        { "nuget-config", "nuget", "registry-config", NULL, prc_xn_nugetconfig_match, prc_xn_nugetconfig, false },
         /* Ruby (gem.c) */
-        { "gem-gemfile-lock", "gem", "lockfile", NULL, prc_xg_lock_match, prc_xg_lock },
-        { "gem-gemfile", "gem", "manifest", NULL, prc_xg_gemfile_match, prc_xg_gemfile },
+        { "gem-gemfile-lock", "gem", "lockfile", NULL, prc_xg_lock_match, prc_xg_lock, false },
+        { "gem-gemfile", "gem", "manifest", NULL, prc_xg_gemfile_match, prc_xg_gemfile, false },
         /* GitHub Actions, containers (actions.c, gha_expr.c, dockerfile.c) */
-        { "gha-workflow", "github-actions", "workflow",  NULL, match_gha_workflow, prc_extract_gha_workflow },
-        { "gha-action",   "github-actions", "action",    NULL, match_gha_action,   prc_extract_gha_action },
-        { "dockerfile",   "docker",         "container", NULL, match_dockerfile,   prc_extract_dockerfile },
-        { NULL, NULL, NULL, NULL, NULL, NULL },         /* the end: keep last */
+        { "gha-workflow", "github-actions", "workflow",  NULL, match_gha_workflow, prc_extract_gha_workflow, true },
+        { "gha-action",   "github-actions", "action",    NULL, match_gha_action,   prc_extract_gha_action,   true },
+        { "dockerfile",   "docker",         "container", NULL, match_dockerfile,   prc_extract_dockerfile, false },
+        { NULL, NULL, NULL, NULL, NULL, NULL, false },  /* the end: keep last */
 };
 
 const size_t prc_extractor_count = PRC_ARRAY_LEN(prc_extractors) - 1;

@@ -92,6 +92,13 @@ typedef struct prc_extractor {
         const char     *base;
         bool          (*match)(const char *path, const char *base);
         prc_extract_fn  fn;
+        /*
+         * Reads its YAML with prc_yaml_load_pos: a verdict parse of the same
+         * bytes before it (the worker's PRC_REQ_PARSE_FIRST) then composes
+         * the positions too, so the extractor takes both (yaml.h
+         * prc_yaml_keep) instead of parsing again.
+         */
+        bool            yaml_pos;
 } prc_extractor;
 
 /* The table (extract.c), in match order: the first match owns a file. */
