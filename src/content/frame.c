@@ -113,20 +113,22 @@ static bool write_full(int fd, const uint8_t *p, size_t n, int64_t deadline, prc
  * unblocking (a signal already pending before we started is left alone).
  * Once per frame, not per write: three system calls each time.
  */
-static bool write_frame(int fd, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, int64_t deadline,
-                        prc_err *err)
+static bool write_frame(int fd, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, const uint8_t *c,
+                        size_t cn, int64_t deadline, prc_err *err)
 {
         sigset_t pipe_set, old, pending;
         bool was_pending, ok;
 
         if (deadline == PRC_NO_DEADLINE)
-                return write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err);
+                return write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err) &&
+                       write_full(fd, c, cn, deadline, err);
         sigemptyset(&pipe_set);
         sigaddset(&pipe_set, SIGPIPE);
         sigpending(&pending);
         was_pending = sigismember(&pending, SIGPIPE) == 1;
         pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-        ok = write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err);
+        ok = write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err) &&
+             write_full(fd, c, cn, deadline, err);
         if (!ok && !was_pending) {
                 struct timespec zero = { 0, 0 };
                 while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
@@ -146,17 +148,34 @@ enum { FRAME_COALESCE = 16u << 10 };
 
 bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err)
 {
-        uint8_t one[PRC_FRAME_HDR + FRAME_COALESCE];
+        return prc_frame_write2(fd, type, p, n, NULL, 0, deadline, err);
+}
 
-        if (n > UINT32_MAX)
-                return prc_err_set(err, PRC_E_INTERNAL, "frame payload of %zu bytes", n);
-        prc_frame_hdr_encode(one, type, (uint32_t)n);
-        if (n <= FRAME_COALESCE) {
-                if (n > 0)
-                        memcpy(one + PRC_FRAME_HDR, p, n);
-                return write_frame(fd, one, PRC_FRAME_HDR + n, NULL, 0, deadline, err);
+bool prc_frame_write2(int fd, uint16_t type, const void *a, size_t an, const void *b, size_t bn, int64_t deadline,
+                      prc_err *err)
+{
+        uint8_t one[PRC_FRAME_HDR + FRAME_COALESCE];
+        size_t head = PRC_FRAME_HDR;
+
+        if (an > UINT32_MAX || bn > UINT32_MAX - an)
+                return prc_err_set(err, PRC_E_INTERNAL, "frame payload of %zu + %zu bytes", an, bn);
+        prc_frame_hdr_encode(one, type, (uint32_t)(an + bn));
+        /* What fits goes out with the header, in order: a small frame is one write, as above. */
+        if (an <= FRAME_COALESCE) {
+                if (an > 0)
+                        memcpy(one + head, a, an);
+                head += an;
+                a = NULL;
+                an = 0;
+                if (bn <= FRAME_COALESCE - (head - PRC_FRAME_HDR)) {
+                        if (bn > 0)
+                                memcpy(one + head, b, bn);
+                        head += bn;
+                        b = NULL;
+                        bn = 0;
+                }
         }
-        return write_frame(fd, one, PRC_FRAME_HDR, p, n, deadline, err);
+        return write_frame(fd, one, head, a, an, b, bn, deadline, err);
 }
 
 /* Read exactly n bytes; *got counts what arrived (so EOF at 0 can be told apart). */
@@ -281,6 +300,11 @@ size_t prc_req_size(const prc_req *r)
 
 bool prc_req_encode(const prc_req *r, prc_buf *out, prc_err *err)
 {
+        return prc_req_encode_head(r, out, err) && prc_buf_put(out, r->input, r->input_len, err);
+}
+
+bool prc_req_encode_head(const prc_req *r, prc_buf *out, prc_err *err)
+{
         const prc_limits *l = &r->lim;
 
         if (r->path_len > PRC_FRAME_PATH_MAX)
@@ -296,8 +320,7 @@ bool prc_req_encode(const prc_req *r, prc_buf *out, prc_err *err)
                put_n(out, l->depth_max, 4, err) && put_n(out, l->nodes_max, 4, err) &&
                put_n(out, l->alias_max, 4, err) && put_n(out, l->anchor_max, 4, err) &&
                put_n(out, l->merge_max, 4, err) && put_n(out, l->keys_max, 4, err) &&
-               put_str(out, r->path, r->path_len, err) && put_str(out, r->args, r->args_len, err) &&
-               prc_buf_put(out, r->input, r->input_len, err);
+               put_str(out, r->path, r->path_len, err) && put_str(out, r->args, r->args_len, err);
 }
 
 bool prc_req_decode(const uint8_t *p, size_t n, uint16_t op, prc_req *out, prc_err *err)

@@ -83,6 +83,9 @@ typedef enum prc_frame_rc {
  * Errors: io-error (peer closed: sys EPIPE), worker-timeout.
  */
 bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
+/* The same frame with the payload a[0..an) then b[0..bn), written from where they are (no copy of b past 16 KiB). */
+bool prc_frame_write2(int fd, uint16_t type, const void *a, size_t an, const void *b, size_t bn, int64_t deadline,
+                      prc_err *err) PRC_MUST_CHECK;
 
 /*
  * Read one frame: header checked as prc_frame_hdr_decode, then exactly len
@@ -152,6 +155,12 @@ typedef struct prc_req {
 size_t prc_req_size(const prc_req *r);
 /* Append the payload to out.  Errors: invalid-frame (path or args over cap), buffer-limit, out-of-memory. */
 bool prc_req_encode(const prc_req *r, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
+/*
+ * The payload but its input, which comes last: prc_req_encode is this and
+ * then the input's bytes, so the client writes the input from where it is
+ * (prc_frame_write2) instead of copying it.  Errors as prc_req_encode.
+ */
+bool prc_req_encode_head(const prc_req *r, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 /* Decode p[0..n) (borrowed into out).  Errors: invalid-frame. */
 bool prc_req_decode(const uint8_t *p, size_t n, uint16_t op, prc_req *out, prc_err *err) PRC_MUST_CHECK;
 

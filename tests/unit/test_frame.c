@@ -455,7 +455,74 @@ static void test_frame__client_refuses_an_over_cap_request_without_a_worker(void
         prc_client_free(c);
 }
 
+/* The bytes a file descriptor received (fd rewound and read whole). */
+static size_t file_bytes(int fd, uint8_t *out, size_t cap)
+{
+        size_t got = 0;
+        ssize_t r;
+
+        T_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
+        while ((r = read(fd, out + got, cap - got)) > 0)
+                got += (size_t)r;
+        return got;
+}
+
+/*
+ * prc_frame_write2 (the client's requests: the head, then the file's bytes
+ * from where they are) writes exactly the frame prc_frame_write writes for
+ * the two parts joined, at every size around the coalescing limit; and a
+ * request's head then its input is prc_req_encode's payload.
+ */
+static void test_frame__a_frame_in_two_parts_is_the_frame_of_both(void)
+{
+        static const size_t sizes[] = { 0, 1, 100, 16383, 16384, 16385, 70000 };
+        enum { MAXN = 2 * 70000 + PRC_FRAME_HDR };
+        uint8_t *src = malloc(MAXN), *want = malloc(MAXN), *got = malloc(MAXN);
+        prc_req r = { 0 };
+        prc_buf whole, head;
+        prc_err err;
+
+        T_ASSERT(src != NULL && want != NULL && got != NULL);
+        for (size_t i = 0; i < MAXN; i++)
+                src[i] = (uint8_t)(i * 131 + 7);
+        prc_err_init(&err);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(sizes); i++) {
+                for (size_t j = 0; j < PRC_ARRAY_LEN(sizes); j++) {
+                        size_t an = sizes[i], bn = sizes[j], nw, ng;
+                        FILE *fa = tmpfile(), *fb = tmpfile();
+                        T_ASSERT(fa != NULL && fb != NULL);
+                        T_ASSERT(prc_frame_write(fileno(fa), PRC_OP_EXTRACT, src, an + bn, PRC_NO_DEADLINE, &err));
+                        T_ASSERT(prc_frame_write2(fileno(fb), PRC_OP_EXTRACT, src, an, src + an, bn, PRC_NO_DEADLINE,
+                                                  &err));
+                        nw = file_bytes(fileno(fa), want, MAXN);
+                        ng = file_bytes(fileno(fb), got, MAXN);
+                        T_EQ_INT(nw, PRC_FRAME_HDR + an + bn);
+                        T_EQ_MEM(got, ng, want, nw);
+                        fclose(fa);
+                        fclose(fb);
+                }
+        }
+        r.op = PRC_OP_EXTRACT;
+        r.lim = prc_limits_default;
+        r.path = "pnpm-lock.yaml";
+        r.path_len = 14;
+        r.input = src;
+        r.input_len = 70000;
+        prc_buf_init(&whole, 1 << 20);
+        prc_buf_init(&head, 1 << 20);
+        T_ASSERT(prc_req_encode(&r, &whole, &err));
+        T_ASSERT(prc_req_encode_head(&r, &head, &err));
+        T_EQ_INT(head.len + r.input_len, whole.len);
+        T_EQ_MEM(head.data, head.len, whole.data, head.len);
+        prc_buf_clear(&whole);
+        prc_buf_clear(&head);
+        free(src);
+        free(want);
+        free(got);
+}
+
 static const prc_test tests[] = {
+        T(test_frame__a_frame_in_two_parts_is_the_frame_of_both),
         T(test_frame__header_round_trips),
         T(test_frame__bad_headers_are_refused_by_class),
         T(test_frame__read_loops_on_short_reads_and_names_eof),
