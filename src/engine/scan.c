@@ -184,6 +184,42 @@ static bool add_kind_gap(struct scan *s, const char *path, unsigned kind, const 
         return true;
 }
 
+/* One install= target as prc_aur_install_targets tells it (prc_aur_install_fn): [path|null, line, why|null]. */
+static bool record_install(void *ctx, const char *path, uint32_t line, const char *why, prc_err *err)
+{
+        return json_array_append_new(ctx, json_pack("[s?,I,s?]", path, (json_int_t)line, why)) == 0 ||
+               prc_err_oom(err, "install targets");
+}
+
+/*
+ * prc sbom (extraction_out) runs no analysis: of a token document it
+ * needs only what install_scripts reads, a PKGBUILD's install= targets.
+ * They are taken now, in the order prc_aur_install_targets tells them, and
+ * *doc (transfers) becomes their list (NULL for the other kinds), so the
+ * trees do not live to the end of the scan (7 MB of the parent's peak on
+ * the manifests corpus's 80 PKGBUILDs).  install_scripts tells the same
+ * targets in the same order: the gaps are the same.
+ */
+static bool sbom_doc(const char *path, unsigned kind, json_t **doc, prc_err *err)
+{
+        const char *slash = strrchr(path, '/');
+        json_t *calls = kind == PRC_AK_PKGBUILD ? json_array() : NULL;
+        char dir[4097];
+        bool ok;
+
+        snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+        ok = kind != PRC_AK_PKGBUILD ||
+             (calls != NULL ? prc_aur_install_targets(*doc, dir, record_install, calls, err)
+                            : prc_err_oom(err, "install targets"));
+        json_decref(*doc);
+        *doc = calls;
+        if (!ok) {
+                json_decref(calls);
+                *doc = NULL;
+        }
+        return ok;
+}
+
 static bool keep_doc(struct scan *s, const char *path, unsigned kind, json_t *doc, prc_err *err)
 {
         prc_err ce;
@@ -212,6 +248,8 @@ static bool keep_doc(struct scan *s, const char *path, unsigned kind, json_t *do
                         return false;
                 }
         }
+        if (s->o->extraction_out != NULL && !sbom_doc(path, kind, &doc, err))
+                return false;
         if (s->ndocs == s->capdocs) {
                 size_t ncap = s->capdocs ? 2 * s->capdocs : 8;
                 prc_adoc *d = realloc(s->docs, ncap * sizeof(*d));
@@ -320,6 +358,18 @@ static bool install_scripts(struct scan *s, prc_buf *b, prc_err *err)
                 if (s->docs[i].kind != PRC_AK_PKGBUILD)
                         continue;
                 snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s->docs[i].path) : 0, s->docs[i].path);
+                if (s->o->extraction_out != NULL) {
+                        /* prc sbom: the targets sbom_doc took, told again in their order. */
+                        size_t j;
+                        json_t *c;
+                        json_array_foreach((json_t *)s->docs[i].doc, j, c) {
+                                if (!install_target(&ic, json_string_value(json_array_get(c, 0)),
+                                                    (uint32_t)json_integer_value(json_array_get(c, 1)),
+                                                    json_string_value(json_array_get(c, 2)), err))
+                                        return false;
+                        }
+                        continue;
+                }
                 if (!prc_aur_install_targets(s->docs[i].doc, dir, install_target, &ic, err))
                         return false;
         }

@@ -150,6 +150,34 @@ assert "pkg:golang/example.com/kept@v1.0.0" in c and not any("dropped" in r for 
         cmp -s "$TMP/bom1.json" "$TMP/bom2.json" && cmp -s "$TMP/bom1.json" "$TMP/bom3.json" || fail "runs differ"
 }
 
+# prc sbom keeps of a PKGBUILD's token document only its install= targets (the scan's sbom_doc), yet names
+# every install-script gap `prc scan` names, in the same words: a script missing, one whose install= is not
+# static, one outside its package, one in a package() function, one that is not valid shell.
+t_sbom_names_the_install_script_gaps_the_scan_names() {
+        mkdir -p "$TMP/tree/a" "$TMP/tree/b" "$TMP/tree/c" "$TMP/tree/d" "$TMP/tree/e"
+        printf 'pkgname=a\npkgver=1\npkgrel=1\narch=(any)\ninstall=a.install\n' >"$TMP/tree/a/PKGBUILD"
+        printf 'post_install() {\n  echo "unterminated\n' >"$TMP/tree/a/a.install"
+        printf 'pkgname=b\npkgver=1\npkgrel=1\narch=(any)\ninstall=gone.install\n' >"$TMP/tree/b/PKGBUILD"
+        printf 'pkgname=c\npkgver=1\npkgrel=1\narch=(any)\ninstall="$pkgname-$(date).install"\n' >"$TMP/tree/c/PKGBUILD"
+        printf 'pkgname=d\npkgver=1\npkgrel=1\narch=(any)\ninstall=../a/a.install\n' >"$TMP/tree/d/PKGBUILD"
+        printf 'pkgname=e\npkgver=1\npkgrel=1\narch=(any)\npackage() {\n  install=e.install\n}\n' >"$TMP/tree/e/PKGBUILD"
+        printf 'post_install() {\n  true\n}\n' >"$TMP/tree/e/e.install"
+        run "$PRC" sbom --target "$TMP/tree" --output "$TMP/bom.json"
+        expect_rc 1
+        local sbom scan
+        sbom=$(sed -n 's/^prc sbom: coverage gap: //p' <<<"$ERR" | sort)
+        scan=$("$PRC" scan --target "$TMP/tree" --format json 2>/dev/null </dev/null | /usr/bin/python3 -c '
+import json, sys
+for g in json.load(sys.stdin)["coverage_gaps"]:
+    if g["path"].endswith(("PKGBUILD", ".install")):
+        print("%s: %s: %s" % (g["path"], g["class"], g["reason"]))' | sort)
+        [ "$(wc -l <<<"$sbom")" -ge 4 ] || fail "too few gaps: $sbom"
+        grep -q 'install-script-missing' <<<"$sbom" || fail "no missing script: $sbom"
+        grep -q 'install-script-dynamic' <<<"$sbom" || fail "no dynamic install=: $sbom"
+        grep -q '^a/a.install: ' <<<"$sbom" || fail "the invalid script is not named: $sbom"
+        expect_eq "$sbom" "$scan"
+}
+
 t_sbom_output_is_written_atomically() {
         "$PRC" sbom --target "$FX" >"$TMP/stdout.json" || fail "prc sbom exited $?"
         mkdir -p "$TMP/out"
