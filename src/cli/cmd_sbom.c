@@ -949,6 +949,7 @@ enum { SINK_CHUNK = 1 << 20 };
 
 struct sink;
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err);
+static bool sink_put(struct sink *o, prc_buf *b, const uint8_t *p, size_t n, prc_err *err);
 
 /* One "dependencies" entry, {"dependsOn":[...],"ref":FROM}: from and the targets e[0..n) (sorted, unique) of v. */
 static bool write_edges(const uint64_t *e, size_t n, const struct member *v, prc_buf *b, prc_err *err)
@@ -1037,7 +1038,7 @@ static bool slice_done(void *ctx, size_t job, void *slot, prc_err *err)
 
         if (!ok)
                 *err = sl->err;
-        ok = ok && prc_buf_put(w->b, sl->b.data, sl->b.len, err) && sink_flush(w->o, w->b, SINK_CHUNK, err);
+        ok = ok && sink_put(w->o, w->b, sl->b.data, sl->b.len, err);
         slice_drop(ctx, job, slot);
         return ok;
 }
@@ -1149,6 +1150,17 @@ static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err)
                 return false;
         prc_buf_reset(b);
         return true;
+}
+
+/*
+ * p[0..n) after what b holds.  To a file straight from p, once b is out (no
+ * second copy of the BOM's components in b); else into b, as sink_flush.
+ */
+static bool sink_put(struct sink *o, prc_buf *b, const uint8_t *p, size_t n, prc_err *err)
+{
+        if (o != NULL && o->fd >= 0)
+                return sink_flush(o, b, 0, err) && prc_fd_write_all(o->fd, p, n, err);
+        return prc_buf_put(b, p, n, err) && sink_flush(o, b, SINK_CHUNK, err);
 }
 
 static bool sink_commit(struct sink *o, prc_buf *b, prc_err *err)
