@@ -1142,12 +1142,23 @@ static bool sink_open(struct sink *o, const char *file, prc_err *err)
 }
 
 /* Write out what b holds once it passes chunk (0: all of it) and empty b; nothing without a file. */
+/*
+ * What was just written starts on its way to the disk now, while the rest
+ * of the BOM is made, so the commit's fsync waits for the last of it only
+ * (a hint: a failure is the fsync's to report).
+ */
+static void sink_started(const struct sink *o)
+{
+        (void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err)
 {
         if (o == NULL || o->fd < 0 || b->len < chunk || b->len == 0)
                 return true;
         if (!prc_fd_write_all(o->fd, b->data, b->len, err))
                 return false;
+        sink_started(o);
         prc_buf_reset(b);
         return true;
 }
@@ -1158,8 +1169,12 @@ static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err)
  */
 static bool sink_put(struct sink *o, prc_buf *b, const uint8_t *p, size_t n, prc_err *err)
 {
-        if (o != NULL && o->fd >= 0)
-                return sink_flush(o, b, 0, err) && prc_fd_write_all(o->fd, p, n, err);
+        if (o != NULL && o->fd >= 0) {
+                if (!sink_flush(o, b, 0, err) || !prc_fd_write_all(o->fd, p, n, err))
+                        return false;
+                sink_started(o);
+                return true;
+        }
         return prc_buf_put(b, p, n, err) && sink_flush(o, b, SINK_CHUNK, err);
 }
 
