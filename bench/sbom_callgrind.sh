@@ -24,14 +24,8 @@ command -v valgrind >/dev/null || { echo "bench/sbom_callgrind.sh: valgrind is n
 [ -d "$TREE" ] || { echo "bench/sbom_callgrind.sh: $TREE is absent" >&2; exit 1; }
 W=$(mktemp -d /tmp/prc-bench-sbomcg-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-mkdir "$W/src"
-tar cf - src Makefile scripts | (cd "$W/src" && tar xf -)
-sed -i 's|c->o.worker_path ? c->o.worker_path : "/proc/self/exe"|c->o.worker_path ? c->o.worker_path : secure_getenv("PRC_PROF_WORKER") ? secure_getenv("PRC_PROF_WORKER") : "/proc/self/exe"|' \
-        "$W/src/src/content/client.c"
-grep -q PRC_PROF_WORKER "$W/src/src/content/client.c" ||
-        { echo "bench/sbom_callgrind.sh: the worker path in src/content/client.c moved; update the patch" >&2; exit 1; }
-make -C "$W/src" -j2 VARIANT=release variant >/dev/null
-P=$W/src/build/prc
+. bench/prof_copy.sh
+prof_copy bench/sbom_callgrind.sh "$W"
 # A tunable of the user's own is never overridden, so the command does not re-execute itself
 # (/proc/self/exe is valgrind's tool here); instruction counts do not depend on huge pages.
 GLIBC_TUNABLES=glibc.malloc.hugetlb=0 PRC_PROF_WORKER=$P valgrind --tool=callgrind --callgrind-out-file="$W/cg.out" "$P" sbom --target "$TREE" \

@@ -21,14 +21,8 @@ command -v valgrind >/dev/null || { echo "bench/sbom_heap.sh: valgrind is not in
 [ -d "$TREE" ] || { echo "bench/sbom_heap.sh: $TREE is absent" >&2; exit 1; }
 W=$(mktemp -d /tmp/prc-bench-sbomheap-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-mkdir "$W/src"
-tar cf - src Makefile scripts | (cd "$W/src" && tar xf -)
-sed -i 's|c->o.worker_path ? c->o.worker_path : "/proc/self/exe"|c->o.worker_path ? c->o.worker_path : secure_getenv("PRC_PROF_WORKER") ? secure_getenv("PRC_PROF_WORKER") : "/proc/self/exe"|' \
-        "$W/src/src/content/client.c"
-grep -q PRC_PROF_WORKER "$W/src/src/content/client.c" ||
-        { echo "bench/sbom_heap.sh: the worker path in src/content/client.c moved; update the patch" >&2; exit 1; }
-make -C "$W/src" -j2 VARIANT=release variant >/dev/null
-P=$W/src/build/prc
+. bench/prof_copy.sh
+prof_copy bench/sbom_heap.sh "$W"
 echo "# bash bench/sbom_heap.sh   ($(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 # The user's own tunable is never overridden, so the command does not re-execute itself under valgrind.
 GLIBC_TUNABLES=glibc.malloc.hugetlb=0 PRC_PROF_WORKER=$P valgrind --tool=dhat --dhat-out-file="$W/dhat.json" "$P" \

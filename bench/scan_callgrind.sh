@@ -25,14 +25,9 @@ if [ $# -eq 0 ]; then
         [ -d "$CORPORA/manifests" ] || { echo "bench/scan_callgrind.sh: $CORPORA/manifests is absent" >&2; exit 1; }
         set -- $(find "$CORPORA/manifests" -mindepth 2 -maxdepth 2 -type d | sort)
 fi
-mkdir "$W/src" "$W/catalog"
-tar cf - src Makefile scripts | (cd "$W/src" && tar xf -)
-sed -i 's|c->o.worker_path ? c->o.worker_path : "/proc/self/exe"|c->o.worker_path ? c->o.worker_path : secure_getenv("PRC_PROF_WORKER") ? secure_getenv("PRC_PROF_WORKER") : "/proc/self/exe"|' \
-        "$W/src/src/content/client.c"
-grep -q PRC_PROF_WORKER "$W/src/src/content/client.c" ||
-        { echo "bench/scan_callgrind.sh: the worker path in src/content/client.c moved; update the patch" >&2; exit 1; }
-make -C "$W/src" -j2 VARIANT=release variant >/dev/null
-P=$W/src/build/prc
+mkdir "$W/catalog"
+. bench/prof_copy.sh
+prof_copy bench/scan_callgrind.sh "$W"
 # The bench profile, made as bench/scan.sh makes it.
 /usr/bin/python3 - catalog/catalog.yaml "$W/catalog/catalog.yaml" <<'PY'
 import sys, yaml

@@ -1141,7 +1141,6 @@ static bool sink_open(struct sink *o, const char *file, prc_err *err)
         return true;
 }
 
-/* Write out what b holds once it passes chunk (0: all of it) and empty b; nothing without a file. */
 /*
  * What was just written starts on its way to the disk now, while the rest
  * of the BOM is made, so the commit's fsync waits for the last of it only
@@ -1152,6 +1151,7 @@ static void sink_started(const struct sink *o)
         (void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
+/* Write out what b holds once it passes chunk (0: all of it) and empty b; nothing without a file. */
 static bool sink_flush(struct sink *o, prc_buf *b, size_t chunk, prc_err *err)
 {
         if (o == NULL || o->fd < 0 || b->len < chunk || b->len == 0)
