@@ -2401,7 +2401,7 @@ static json_t *take_kept(const uint8_t *p, size_t n, const prc_limits *lim, unsi
 {
         json_t *doc = kept.doc;
 
-        /* prc_limits has no padding (asserted below), so memcmp compares the fields. */
+        /* prc_limits has no padding (asserted above), so memcmp compares the fields. */
         if (doc == NULL || kept.p != p || kept.n != n || kept.flags != flags ||
             memcmp(&kept.lim, lim, sizeof(*lim)) != 0 || (out_pos != NULL && kept.pos == NULL))
                 return NULL;

@@ -83,7 +83,11 @@ typedef enum prc_frame_rc {
  * Errors: io-error (peer closed: sys EPIPE), worker-timeout.
  */
 bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
-/* The same frame with the payload a[0..an) then b[0..bn), written from where they are (no copy of b past 16 KiB). */
+/*
+ * The same frame with the payload a[0..an) then b[0..bn), written from
+ * where they are: only what goes out with the header in its first write
+ * (a of at most 16 KiB, and b too when the whole payload fits) is copied.
+ */
 bool prc_frame_write2(int fd, uint16_t type, const void *a, size_t an, const void *b, size_t bn, int64_t deadline,
                       prc_err *err) PRC_MUST_CHECK;
 
