@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "base/buf.h"
 #include "base/file.h"
@@ -32,6 +31,7 @@
 #include "content/docenc.h"
 #include "content/extract/extract.h"
 #include "engine/manifests.h"
+#include "bench_time.h"
 
 enum { PASSES_MAX = 99 };
 
@@ -53,20 +53,6 @@ static void *bump(size_t n)
 static void bump_free(void *p)
 {
         (void)p;
-}
-
-static double now(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-        return x < y ? -1 : x > y;
 }
 
 struct in {
@@ -158,9 +144,9 @@ int main(int argc, char **argv)
                         if (p->parse != NULL) {
                                 prc_err_init(&err);
                                 arena_used = 0;
-                                t0 = now();
+                                t0 = bench_now();
                                 doc = p->parse->load(p->b.data, p->b.len, &prc_limits_default, p->parse->load_flags, &err);
-                                t1 = now();
+                                t1 = bench_now();
                                 r->parse[s] += t1 - t0;
                                 r->parsed_files += s == 0 && doc != NULL;
                                 if (arena_used > r->peak_parse)
@@ -168,18 +154,18 @@ int main(int argc, char **argv)
                         }
                         prc_err_init(&err);
                         arena_used = 0;
-                        t0 = now();
+                        t0 = bench_now();
                         doc = p->x->fn(&xin, &err);
-                        t1 = now();
+                        t1 = bench_now();
                         r->extract[s] += t1 - t0;
                         if (doc != NULL) {
                                 prc_buf_reset(&enc);
-                                t0 = now();
+                                t0 = bench_now();
                                 if (!prc_docbin_write(doc, &enc, &err)) {
                                         fprintf(stderr, "extract_arena: %s: %s\n", p->path, err.msg);
                                         return 1;
                                 }
-                                r->encode[s] += now() - t0;
+                                r->encode[s] += bench_now() - t0;
                         }
                         if (arena_used > r->peak_extract)
                                 r->peak_extract = arena_used;
@@ -191,9 +177,9 @@ int main(int argc, char **argv)
                 struct row *r = &rows[k];
                 char parse[32] = "-";
 
-                qsort(r->parse, (size_t)passes, sizeof(double), cmp_d);
-                qsort(r->extract, (size_t)passes, sizeof(double), cmp_d);
-                qsort(r->encode, (size_t)passes, sizeof(double), cmp_d);
+                qsort(r->parse, (size_t)passes, sizeof(double), bench_cmp_d);
+                qsort(r->extract, (size_t)passes, sizeof(double), bench_cmp_d);
+                qsort(r->encode, (size_t)passes, sizeof(double), bench_cmp_d);
                 /* the parse alone, of the files with a loader of their own that it accepts ("parsed") */
                 if (r->parsed_files > 0)
                         snprintf(parse, sizeof(parse), "%.2f", r->parse[passes / 2] * 1e3);

@@ -20,12 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/buf.h"
 #include "base/file.h"
 #include "content/client.h"
 #include "content/extract/extract.h"
+#include "bench_time.h"
 
 enum { SAMPLES = 5 };
 
@@ -35,23 +35,9 @@ struct in {
         prc_buf              b;
 };
 
-static double now(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-        return x < y ? -1 : x > y;
-}
-
 static double median(double *v)
 {
-        qsort(v, SAMPLES, sizeof(*v), cmp_d);
+        qsort(v, SAMPLES, sizeof(*v), bench_cmp_d);
         return v[SAMPLES / 2];
 }
 
@@ -64,7 +50,7 @@ static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, doubl
 
         if (docs == NULL)
                 return false;
-        t0 = now();
+        t0 = bench_now();
         for (size_t i = 0; i < n; i++) {
                 prc_err err;
                 prc_xin in = { ins[i].path, ins[i].b.data, ins[i].b.len, &prc_limits_default };
@@ -81,7 +67,7 @@ static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, doubl
                         ok = false;
                 }
         }
-        t1 = now();
+        t1 = bench_now();
         for (size_t i = 0; i < n; i++)
                 json_decref(docs[i]);
         free(docs);

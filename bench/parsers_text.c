@@ -16,27 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/json_strict.h"
 #include "base/limits.h"
 #include "content/parsers/jsonc.h"
 #include "content/parsers/toml.h"
-
-static double now(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-
-        return x < y ? -1 : x > y;
-}
+#include "bench_time.h"
 
 enum which { W_TOML, W_JSONC, W_JANSSON, W_STRICT };
 
@@ -71,15 +56,15 @@ static double rounds[3][5000];
 static void measure(const struct job *jobs, size_t k, double secs, double *out)
 {
         size_t r = 0;
-        double start = now();
+        double start = bench_now();
 
         for (size_t i = 0; i < k; i++)
                 out[i] = 0;
-        while (r < 5 || (now() - start < secs && r < PRC_ARRAY_LEN(rounds[0]))) {
+        while (r < 5 || (bench_now() - start < secs && r < PRC_ARRAY_LEN(rounds[0]))) {
                 for (size_t i = 0; i < k; i++) {
-                        double a = now(), b;
+                        double a = bench_now(), b;
                         json_t *v = run(jobs[i].w, jobs[i].p, jobs[i].n);
-                        b = now();
+                        b = bench_now();
                         if (v == NULL)
                                 out[i] = -1;
                         json_decref(v);
@@ -88,7 +73,7 @@ static void measure(const struct job *jobs, size_t k, double secs, double *out)
                 r++;
         }
         for (size_t i = 0; i < k; i++) {
-                qsort(rounds[i], r, sizeof(rounds[i][0]), cmp);
+                qsort(rounds[i], r, sizeof(rounds[i][0]), bench_cmp_d);
                 if (out[i] == 0)
                         out[i] = (double)jobs[i].n / 1e6 / rounds[i][r / 2];
         }

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/buf.h"
 #include "base/file.h"
@@ -34,6 +33,7 @@
 #include "content/client.h"
 #include "content/dispatch.h"
 #include "content/frame.h"
+#include "bench_time.h"
 
 enum { SAMPLES = 5, K_MAX = 2000 };
 
@@ -47,21 +47,6 @@ static const struct {
         { "pkgbuild", PRC_OP_TOKENIZE, PRC_TOK_PKGBUILD }, { "srcinfo", PRC_OP_TOKENIZE, PRC_TOK_SRCINFO },
         { "archive", PRC_OP_WALK, 0 },
 };
-
-static double now(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-
-        return x < y ? -1 : x > y;
-}
 
 static void die(const char *what, const char *file, const prc_err *e)
 {
@@ -84,13 +69,13 @@ static double sample(prc_client *c, const prc_req *r, const char *file, size_t k
                 double t0;
 
                 prc_err_init(&err);
-                t0 = now();
+                t0 = bench_now();
                 if (c == NULL)
                         doc = prc_dispatch_run(r, &err);
                 else if (!prc_client_call(c, r->op, r->format, 0, file, r->args, r->args_len, r->input,
                                           r->input_len, false, &doc, &err))
                         doc = NULL;
-                total += now() - t0;
+                total += bench_now() - t0;
                 if (doc == NULL)
                         die(c == NULL ? "in process" : "through the worker", file, &err);
                 json_decref(doc);
@@ -187,8 +172,8 @@ int main(int argc, char **argv)
                         tin[s] = sample(NULL, &r, file, k);
                         tw[s] = sample(c, &r, file, k);
                 }
-                qsort(tin, SAMPLES, sizeof(tin[0]), cmp_d);
-                qsort(tw, SAMPLES, sizeof(tw[0]), cmp_d);
+                qsort(tin, SAMPLES, sizeof(tin[0]), bench_cmp_d);
+                qsort(tw, SAMPLES, sizeof(tw[0]), bench_cmp_d);
                 min = (double)bytes.len * (double)k / 1e6 / tin[SAMPLES / 2];
                 mw = (double)bytes.len * (double)k / 1e6 / tw[SAMPLES / 2];
                 sum_in += tin[SAMPLES / 2] / (double)k;
