@@ -184,6 +184,16 @@ static bool add_kind_gap(struct scan *s, const char *path, unsigned kind, const 
         return true;
 }
 
+enum { PKG_DIR_MAX = 4097 };
+
+/* The directory of a PKGBUILD's inventory path ("" at the root): where its install= targets are. */
+static void pkg_dir(const char *path, char dir[PKG_DIR_MAX])
+{
+        const char *slash = strrchr(path, '/');
+
+        snprintf(dir, PKG_DIR_MAX, "%.*s", slash ? (int)(slash - path) : 0, path);
+}
+
 /* One install= target as prc_aur_install_targets tells it (prc_aur_install_fn): [path|null, line, why|null]. */
 static bool record_install(void *ctx, const char *path, uint32_t line, const char *why, prc_err *err)
 {
@@ -202,12 +212,11 @@ static bool record_install(void *ctx, const char *path, uint32_t line, const cha
  */
 static bool sbom_doc(const char *path, unsigned kind, json_t **doc, prc_err *err)
 {
-        const char *slash = strrchr(path, '/');
         json_t *calls = kind == PRC_AK_PKGBUILD ? json_array() : NULL;
-        char dir[4097];
+        char dir[PKG_DIR_MAX];
         bool ok;
 
-        snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+        pkg_dir(path, dir);
         ok = kind != PRC_AK_PKGBUILD ||
              (calls != NULL ? prc_aur_install_targets(*doc, dir, record_install, calls, err)
                             : prc_err_oom(err, "install targets"));
@@ -352,12 +361,10 @@ static bool install_scripts(struct scan *s, prc_buf *b, prc_err *err)
 
         for (size_t i = 0; i < n0; i++) {
                 struct inst_ctx ic = { s, s->docs[i].path, b };
-                char dir[4097];
-                const char *slash = strrchr(s->docs[i].path, '/');
+                char dir[PKG_DIR_MAX];
 
                 if (s->docs[i].kind != PRC_AK_PKGBUILD)
                         continue;
-                snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - s->docs[i].path) : 0, s->docs[i].path);
                 if (s->o->extraction_out != NULL) {
                         /* prc sbom: the targets sbom_doc took, told again in their order. */
                         size_t j;
@@ -370,6 +377,7 @@ static bool install_scripts(struct scan *s, prc_buf *b, prc_err *err)
                         }
                         continue;
                 }
+                pkg_dir(s->docs[i].path, dir);
                 if (!prc_aur_install_targets(s->docs[i].doc, dir, install_target, &ic, err))
                         return false;
         }
