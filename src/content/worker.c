@@ -21,6 +21,7 @@
 #include "base/alloc.h"
 #include "base/buf.h"
 #include "base/json_strict.h"
+#include "base/kept.h"
 #include "base/libarchive.h"
 #include "base/limits.h"
 #include "base/yaml.h"
@@ -30,6 +31,7 @@
 #include "content/floor.h"
 #include "content/frame.h"
 #include "content/json_stream.h"
+#include "content/parsers/toml.h"
 #include "content/yaml_stream.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -418,6 +420,8 @@ struct out {
         json_t       *tree;
         prc_yaml_pos *pos;
         unsigned      flags;
+        /* An XML or TOML verdict's tree is left in tree too, for base/kept.h (0: YAML's, or none). */
+        prc_kept_kind kept_kind;
 };
 
 /* Each piece is one frame as soon as it is encoded, so the client decodes while we encode. */
@@ -547,6 +551,30 @@ static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o,
 }
 
 /*
+ * parse_first's XML or TOML verdict, accepted: its tree and the flags the
+ * extractor's own parse of the same bytes passes (base/kept.h).  The TOML
+ * verdict types integers beyond +-(2^53-1) and extractors do not, so a
+ * tree that holds one is not kept (the extractor parses again).
+ */
+static void keep_tree(const prc_req *r, struct out *o, json_t *doc)
+{
+        const prc_dispatch_entry *e = prc_dispatch_find(r->op, r->format);
+
+        if (r->op != PRC_OP_PARSE || e == NULL || e->load == NULL)
+                return;
+        if (r->format == PRC_FMT_XML) {
+                o->kept_kind = PRC_KEPT_XML;
+                o->flags = e->load_flags | r->flags;
+        } else if (r->format == PRC_FMT_TOML && !prc_toml_has_typed_int(doc)) {
+                o->kept_kind = PRC_KEPT_TOML;
+                o->flags = (e->load_flags | r->flags) & ~(unsigned)PRC_TOML_UNSAFE_INT_TYPED;
+        } else {
+                return;
+        }
+        o->tree = doc;
+}
+
+/*
  * Run r and stream its document (or count it, with o->count_only); err
  * says why there is none.  The document lives in the request arena.
  */
@@ -566,6 +594,8 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                 prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                             o->reply_max);
         }
+        if (doc != NULL && o->keep && !prc_err_is_set(err))
+                keep_tree(r, o, doc);
 }
 
 /* Does the extractor that owns r's path read its YAML with positions (extract.h yaml_pos)? */
@@ -607,7 +637,9 @@ static void parse_first(prc_req *r, prc_buf *reply, uint32_t reply_max, prc_err 
                 po = (struct out){ .reply_max = reply_max, .count_only = true };
                 run_request(&pr, reply, &po, err);
         }
-        if (!prc_err_is_set(err) && po.tree != NULL) {
+        if (!prc_err_is_set(err) && po.tree != NULL && po.kept_kind != 0) {
+                prc_kept_put(po.kept_kind, r->input, r->input_len, &r->lim, po.flags, po.tree);
+        } else if (!prc_err_is_set(err) && po.tree != NULL) {
                 prc_yaml_keep(r->input, r->input_len, &r->lim, po.flags, po.tree, po.pos);
         } else {
                 prc_yaml_pos_free(po.pos);
@@ -681,6 +713,7 @@ static int serve(const wcfg *c)
                  * A tree parse_first kept that no load took goes with it.
                  */
                 prc_yaml_keep_drop();
+                prc_kept_drop();
                 arena_reset();
                 /* Do not keep a huge buffer around between requests. */
                 if (reply.cap > (1u << 20))

@@ -232,8 +232,84 @@ static void test_parse_extract__kept_yaml_trees_answer_as_two_trips(void)
         prc_client_free(r.c);
 }
 
+/* A fixture of prc's own read under the name the worker sees. */
+static void compare_file(struct pe_run *r, const char *fixture, const char *name)
+{
+        char path[4096];
+        prc_buf in;
+        prc_err err;
+
+        snprintf(path, sizeof(path), "%s/tests/fixtures/extract/%s", t_root(), fixture);
+        prc_err_init(&err);
+        prc_buf_init(&in, prc_limits_default.input_max);
+        T_ASSERT(prc_file_read(path, prc_limits_default.input_max, 0, &in, &err));
+        compare(r, name, &in);
+        prc_buf_clear(&in);
+}
+
+/*
+ * The worker keeps the verdict's XML and TOML trees for the extractor's own
+ * parse of the same bytes (base/kept.h); a TOML tree with an integer beyond
+ * +-(2^53-1), which the verdict types and the extractor does not, is not
+ * kept.  On prc's own fixtures and on documents that are refused, hold such
+ * an integer, or hold other typed values, one trip answers as two.
+ */
+static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void)
+{
+        static const struct {
+                const char *fixture, *name;
+        } files[] = {
+                { "cargo/Cargo.toml", "Cargo.toml" },
+                { "cargo/lock-v3.lock", "Cargo.lock" },
+                { "python/pyproject.toml", "pyproject.toml" },
+                { "python/poetry-2.0.lock", "poetry.lock" },
+                { "maven/interpolation.pom.xml", "pom.xml" },
+                { "maven/no-artifact.pom.xml", "pom.xml" },
+                { "nuget/App.csproj", "App.csproj" },
+                { "nuget/packages.config", "packages.config" },
+                { "nuget/bad-packages.config", "packages.config" },
+        };
+        static const struct {
+                const char *name, *text;
+        } docs[] = {
+                { "Cargo.toml", "[package]\nname = \"a\"\nversion = \"1.0.0\"\n[package.metadata]\nbig = 9007199254740993\n" },
+                { "Cargo.lock", "version = 9007199254740993\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n" },
+                { "Cargo.lock", "version = 3\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n[metadata]\nd = 1979-05-27\n" },
+                { "pyproject.toml", "[project\n" },
+                { "pyproject.toml", "[project]\nname = \"a\"\nname = \"b\"\n" },
+                { "pom.xml", "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version></project>" },
+                { "pom.xml", "<project><a></project>" },
+                { "packages.config", "<!DOCTYPE p [<!ENTITY e \"v\">]><packages><package id=\"&e;\" version=\"1\"/></packages>" },
+                { "packages.config", "<packages><package id=\"x\" version=\"1.0\"/></packages>" },
+        };
+        prc_client_opts o;
+        struct pe_run r = { 0 };
+        prc_err err;
+
+        prc_client_opts_default(&o);
+        o.worker_path = worker_path();
+        o.cache_max = 0;
+        prc_err_init(&err);
+        r.c = prc_client_new(&o, &err);
+        T_ASSERT(r.c != NULL);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++)
+                compare_file(&r, files[i].fixture, files[i].name);
+        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files));
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                prc_buf in;
+                prc_buf_init(&in, 1u << 20);
+                T_ASSERT(prc_buf_put(&in, docs[i].text, strlen(docs[i].text), &err));
+                compare(&r, docs[i].name, &in);
+                prc_buf_clear(&in);
+        }
+        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files) + PRC_ARRAY_LEN(docs));
+        T_ASSERT(r.refused >= 4);
+        prc_client_free(r.c);
+}
+
 static const prc_test tests[] = {
         T(test_parse_extract__one_trip_answers_as_two_over_the_corpora),
         T(test_parse_extract__kept_yaml_trees_answer_as_two_trips),
+        T(test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips),
 };
 PRC_SUITE(parse_extract, tests)

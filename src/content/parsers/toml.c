@@ -29,6 +29,7 @@
 
 #include "base/buf.h"
 #include "base/jcs.h"
+#include "base/kept.h"
 #include "base/utf8.h"
 #include "content/parsers/text.h"
 
@@ -1235,11 +1236,38 @@ static bool document(struct tp *t, json_t *root)
         }
 }
 
+bool prc_toml_has_typed_int(const json_t *doc)
+{
+        const char *k;
+        json_t *v;
+        size_t i;
+
+        if (json_is_array(doc)) {
+                json_array_foreach(doc, i, v)
+                        if (prc_toml_has_typed_int(v))
+                                return true;
+                return false;
+        }
+        if (!json_is_object(doc))
+                return false;
+        v = json_object_get(doc, "$toml");
+        if (v != NULL)
+                return json_is_string(v) && strcmp(json_string_value(v), "integer") == 0;
+        json_object_foreach((json_t *)doc, k, v)
+                if (prc_toml_has_typed_int(v))
+                        return true;
+        return false;
+}
+
 json_t *prc_toml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
         struct tp t = { .p = p, .n = n, .lim = lim, .flags = flags, .err = err };
-        json_t *root = NULL;
+        json_t *root = prc_kept_take(PRC_KEPT_TOML, p, n, lim, flags);
         bool ok = false;
+
+        /* The worker's verdict parse of these very bytes (base/kept.h). */
+        if (root != NULL)
+                return root;
 
         if (!prc_text_precheck(p, n, lim, err))
                 goto out;

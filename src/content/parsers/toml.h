@@ -22,6 +22,7 @@
 #define PRC_TOML_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,5 +52,14 @@ enum {
  * nodes-limit, scalar-limit, out-of-memory.
  */
 json_t *prc_toml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err);
+
+/*
+ * Does doc, made without PRC_TOML_TAGGED, hold an integer typed by
+ * PRC_TOML_UNSAFE_INT_TYPED?  When it does not, the same bytes parsed
+ * without that flag give the same tree ("$toml" is a reserved key, so only
+ * the parser makes such an object): the worker keeps a verdict's tree for
+ * the extractor's parse then (base/kept.h).
+ */
+bool prc_toml_has_typed_int(const json_t *doc);
 
 #endif
