@@ -4,11 +4,14 @@
  * with an offset has a line; the tagged mode (toml-test JSON) gives the same
  * verdict and class as the default mode, except that only the default mode
  * reserves the key "$toml"; PRC_TOML_UNSAFE_INT_TYPED never changes the
- * verdict.
+ * verdict, and its tree equals the default one exactly when it holds no
+ * typed integer (prc_toml_has_typed_int), when the worker's kept slot
+ * (base/kept.h) hands that very tree to the default mode's parse.
  */
 #include <jansson.h>
 
 #include "fuzz.h"
+#include "base/kept.h"
 #include "base/limits.h"
 #include "content/parsers/toml.h"
 
@@ -34,6 +37,17 @@ PRC_FUZZ_TARGET(toml)
         y = prc_toml_parse(p, n, &prc_limits_fuzz, PRC_TOML_UNSAFE_INT_TYPED, &b);
         if (b.cls != a.cls || (x == NULL) != (y == NULL))
                 __builtin_trap();
+        if (y != NULL && prc_toml_has_typed_int(y) == json_equal(x, y))
+                __builtin_trap();
+        if (y != NULL && !prc_toml_has_typed_int(y)) {
+                json_t *z;
+                prc_kept_put(PRC_KEPT_TOML, p, n, &prc_limits_fuzz, 0, json_incref(y));
+                prc_err_init(&b);
+                z = prc_toml_parse(p, n, &prc_limits_fuzz, 0, &b);
+                if (z != y || prc_kept_take(PRC_KEPT_TOML, p, n, &prc_limits_fuzz, 0) != NULL)
+                        __builtin_trap();
+                json_decref(z);
+        }
         json_decref(x);
         json_decref(y);
         return 0;

@@ -2343,8 +2343,11 @@ static void keep_parser_forever(struct fy_parser *fyp)
 
 #if defined(PRC_TESTING) && PRC_TESTING
 bool prc_yaml_test_skip_key_tab_scan;
+bool prc_yaml_test_no_line_reader;
+_Thread_local unsigned long prc_yaml_test_line_reads;
 #else
 static const bool prc_yaml_test_skip_key_tab_scan = false;
+static const bool prc_yaml_test_no_line_reader = false;
 #endif
 
 static void composer_clear(composer *c)
@@ -2434,6 +2437,530 @@ json_t *prc_yaml_load_pos(const uint8_t *p, size_t n, const prc_limits *lim, uns
         return doc != NULL ? doc : load(p, n, lim, flags, NULL, NULL, out_pos, err);
 }
 
+/* ---- the line reader: block YAML as lockfile generators write it ---------- */
+
+/*
+ * pnpm-lock.yaml and yarn (berry) yarn.lock are YAML that programs write:
+ * block mappings and sequences indented by spaces, one entry a line, flow
+ * collections closed on their line, plain and quoted scalars of one line.
+ * libfyaml and the composer above take some 30 us a KiB of that; this reader
+ * takes it line by line into the very tree the composer makes, or declines,
+ * and load() then reads the bytes as before.  It declines whatever it does
+ * not read exactly as the composer would: tabs, CR, a byte order mark,
+ * directives and document markers, anchors, aliases, tags, block scalars,
+ * explicit and merge keys, escapes, scalars or flow collections over more
+ * than one line, an entry indented past its parent's or a sequence at its
+ * key's column, a mapping inside a sequence entry, duplicate keys, floats
+ * it would have to convert, unsafe numbers, and every limit before it is
+ * reached; so every refusal is still the composer's.  No positions: loads
+ * that want them compose.  fuzz/fuzz_yaml.c holds the two readings to the
+ * same tree on every input the line reader takes.
+ */
+typedef struct lr {
+        composer      *c;       /* flags, limits, err (out of memory only) */
+        const uint8_t *p;
+        size_t         n, next; /* next: where the line after the current one starts */
+        size_t         ls, le;  /* the current line's content, after its indentation, before its break */
+        long           ind;     /* its indentation; -1: no line left */
+        uint64_t       nodes;
+        bool           no;      /* declined */
+} lr;
+
+static json_t *lr_decline(lr *r)
+{
+        r->no = true;
+        return NULL;
+}
+
+/* The next line with content (not blank, not only a comment); column 0 may not hold a document marker. */
+static void lr_line(lr *r)
+{
+        while (r->next < r->n) {
+                const uint8_t *e = memchr(r->p + r->next, '\n', r->n - r->next);
+                size_t s = r->next, le = e != NULL ? (size_t)(e - r->p) : r->n, i = s;
+                r->next = e != NULL ? le + 1 : r->n;
+                while (i < le && r->p[i] == ' ')
+                        i++;
+                if (i == le || r->p[i] == '#')
+                        continue;
+                if (i == s && (r->p[i] == '%' || (le - i >= 3 && (memcmp(r->p + i, "---", 3) == 0 ||
+                                                                  memcmp(r->p + i, "...", 3) == 0)))) {
+                        r->no = true;
+                        break;
+                }
+                r->ls = i;
+                r->le = le;
+                r->ind = (long)(i - s);
+                return;
+        }
+        r->ind = -1;
+}
+
+static bool lr_count(lr *r)
+{
+        if (r->nodes >= r->c->lim->nodes_max)
+                return false;
+        r->nodes++;
+        return true;
+}
+
+static bool lr_space(uint8_t ch)
+{
+        return ch == ' ';
+}
+
+/* After a node on the line: spaces, then the line's end or a comment (after a space). */
+static bool lr_rest_empty(const lr *r, size_t j)
+{
+        size_t k = j;
+
+        while (k < r->le && lr_space(r->p[k]))
+                k++;
+        return k == r->le || (r->p[k] == '#' && k > 0 && lr_space(r->p[k - 1]));
+}
+
+/*
+ * A scalar at p[j..le): quoted (closed on the line, single quotes doubled,
+ * no escape in double quotes) or plain.  A plain one may not start with an
+ * indicator; it ends at the line's end, at " #", at ':' before a space or
+ * the end (key: the key's end; otherwise declined) and, in flow, at ',',
+ * ']' and '}' ('[' and '{' inside decline).  *s, *n: its text (in buf when
+ * decoded); *plain; *end: the first byte after it (trailing spaces of a
+ * plain one are not its own).  False: declined.
+ */
+static bool lr_scalar(lr *r, size_t j, bool flow, bool key, prc_buf *buf, const char **s, size_t *n, bool *plain,
+                      size_t *end)
+{
+        const uint8_t *p = r->p;
+        size_t le = r->le, k;
+        uint8_t q = p[j];
+
+        if (q == '\'' || q == '"') {
+                bool doubled = false;
+                for (k = j + 1; k < le; k++) {
+                        if (q == '"' && p[k] == '\\')
+                                return false;
+                        if (p[k] == q) {
+                                if (q == '\'' && k + 1 < le && p[k + 1] == '\'') {
+                                        doubled = true;
+                                        k++;
+                                        continue;
+                                }
+                                break;
+                        }
+                }
+                if (k >= le)
+                        return false;
+                *plain = false;
+                *end = k + 1;
+                if (!doubled) {
+                        *s = (const char *)p + j + 1;
+                        *n = k - j - 1;
+                        return true;
+                }
+                prc_buf_reset(buf);
+                for (size_t m = j + 1; m < k; m++) {
+                        if (!prc_buf_putc(buf, p[m], r->c->err))
+                                return false;
+                        if (p[m] == '\'')
+                                m++;
+                }
+                *s = (const char *)buf->data;
+                *n = buf->len;
+                return true;
+        }
+        if (strchr(",[]{}#&*!|>%@`", q) != NULL ||
+            ((q == '-' || q == '?' || q == ':') && (j + 1 == le || lr_space(p[j + 1]) ||
+                                                     (flow && strchr(",[]{}", p[j + 1]) != NULL))))
+                return false;
+        for (k = j; k < le; k++) {
+                uint8_t ch = p[k];
+                if (ch == ':' && (k + 1 == le || lr_space(p[k + 1]) || (flow && strchr(",[]{}", p[k + 1]) != NULL))) {
+                        if (!key)
+                                return false;
+                        break;
+                }
+                if (ch == '#' && lr_space(p[k - 1]))
+                        break;
+                if (flow && (ch == ',' || ch == ']' || ch == '}'))
+                        break;
+                if (flow && (ch == '[' || ch == '{'))
+                        return false;
+        }
+        *end = k;
+        while (k > j && lr_space(p[k - 1]))
+                k--;
+        *plain = true;
+        *s = (const char *)p + j;
+        *n = k - j;
+        return *n > 0;
+}
+
+/* A plain `<<`: a merge key, which the composer merges (declined here). */
+static bool lr_merge_key(const char *s, size_t n, bool plain)
+{
+        return plain && n == 2 && memcmp(s, "<<", 2) == 0;
+}
+
+/* A value scalar's node, as on_scalar makes it; NULL: declined (r->no) or out of memory (err). */
+static json_t *lr_value(lr *r, const char *s, size_t n, bool plain)
+{
+        enum rkind k = R_STR;
+        int64_t iv = 0;
+
+        if (n > r->c->lim->scalar_max || !lr_count(r))
+                return lr_decline(r);
+        if (plain)
+                k = resolve_plain(s, n, &iv);
+        if (k == R_INT_UNSAFE || k == R_NONFINITE || (k == R_FLOAT && !(r->c->flags & PRC_YAML_FLOAT_AS_STRING)))
+                return lr_decline(r);
+        return scalar_json(r->c, s, n, k, iv);
+}
+
+/* Add key s[0..n) (its text as key_text makes it) with v (taken) to o. */
+static bool lr_member(lr *r, json_t *o, const char *s, size_t n, bool plain, json_t *v)
+{
+        char num[32];
+        enum rkind k = R_STR;
+        int64_t iv = 0;
+        size_t chars = 0;
+
+        if (plain)
+                k = resolve_plain(s, n, &iv);
+        if (k == R_NULL || k == R_TRUE || k == R_FALSE || k == R_INT) {
+                if (k == R_INT)
+                        snprintf(num, sizeof(num), "%" PRId64, iv);
+                else
+                        snprintf(num, sizeof(num), "%s", k == R_NULL ? "null" : k == R_TRUE ? "true" : "false");
+                s = num;
+                n = strlen(num);
+        }
+        for (size_t i = 0; i < n; i++)
+                chars += ((uint8_t)s[i] & 0xc0) != 0x80;
+        if (chars > KEY_CHARS_MAX || json_object_getn(o, s, n) != NULL || json_object_size(o) >= r->c->lim->keys_max) {
+                json_decref(v);
+                r->no = true;
+                return false;
+        }
+        if (json_object_setn_new_nocheck(o, s, n, v) != 0) {
+                oom(r->c, "a mapping");
+                return false;
+        }
+        return true;
+}
+
+static json_t *lr_flow(lr *r, size_t j, uint32_t depth, prc_buf *buf, size_t *end);
+
+/*
+ * A key's text stays where it is while its value is read, unless it was
+ * decoded into buf, which the value reuses: then *copy holds it (free it).
+ */
+static bool lr_key_keep(lr *r, const prc_buf *buf, const char **ks, size_t kn, char **copy)
+{
+        *copy = NULL;
+        if (*ks != (const char *)buf->data)
+                return true;
+        *copy = malloc(kn ? kn : 1);
+        if (*copy == NULL)
+                return oom(r->c, "a key");
+        memcpy(*copy, *ks, kn);
+        *ks = *copy;
+        return true;
+}
+
+/* A node that starts at p[j] on the line: a flow collection or a scalar (a key's value: no ': ' after it). */
+static json_t *lr_inline(lr *r, size_t j, bool flow, uint32_t depth, prc_buf *buf, size_t *end)
+{
+        const char *s;
+        size_t n;
+        bool plain;
+
+        if (r->p[j] == '[' || r->p[j] == '{')
+                return lr_flow(r, j, depth, buf, end);
+        if (!lr_scalar(r, j, flow, false, buf, &s, &n, &plain, end))
+                return lr_decline(r);
+        return lr_value(r, s, n, plain);
+}
+
+/* A flow collection at p[j], closed on its line. */
+static json_t *lr_flow(lr *r, size_t j, uint32_t depth, prc_buf *buf, size_t *end)
+{
+        bool map = r->p[j] == '{';
+        uint8_t close = map ? '}' : ']';
+        json_t *v;
+        size_t k = j + 1;
+
+        if (depth >= r->c->lim->depth_max || !lr_count(r))
+                return lr_decline(r);
+        v = map ? json_object() : json_array();
+        if (v == NULL) {
+                oom(r->c, "a collection");
+                return NULL;
+        }
+        while (k < r->le && lr_space(r->p[k]))
+                k++;
+        if (k < r->le && r->p[k] == close) {
+                *end = k + 1;
+                return v;
+        }
+        for (;;) {
+                const char *ks = NULL;
+                size_t kn = 0, e;
+                bool kplain = false;
+                char *kcopy = NULL;
+                json_t *x;
+
+                if (k >= r->le)
+                        goto no;
+                if (map) {
+                        if (!lr_scalar(r, k, true, true, buf, &ks, &kn, &kplain, &e) || e >= r->le ||
+                            r->p[e] != ':' || e + 1 >= r->le || !lr_space(r->p[e + 1]) || kn > r->c->lim->scalar_max ||
+                            lr_merge_key(ks, kn, kplain) || !lr_count(r))
+                                goto no;
+                        if (!lr_key_keep(r, buf, &ks, kn, &kcopy)) {
+                                json_decref(v);
+                                return NULL;
+                        }
+                        k = e + 1;
+                        while (k < r->le && lr_space(r->p[k]))
+                                k++;
+                        if (k >= r->le || r->p[k] == ',' || r->p[k] == '}') {
+                                free(kcopy);
+                                goto no;
+                        }
+                }
+                x = lr_inline(r, k, true, depth + 1, buf, &e);
+                if (x == NULL) {
+                        free(kcopy);
+                        json_decref(v);
+                        return NULL;
+                }
+                if (map) {
+                        bool ok = lr_member(r, v, ks, kn, kplain, x);
+                        free(kcopy);
+                        if (!ok) {
+                                json_decref(v);
+                                return NULL;
+                        }
+                } else if (json_array_append_new(v, x) != 0) {
+                        json_decref(v);
+                        oom(r->c, "a sequence");
+                        return NULL;
+                }
+                k = e;
+                while (k < r->le && lr_space(r->p[k]))
+                        k++;
+                if (k < r->le && r->p[k] == close) {
+                        *end = k + 1;
+                        return v;
+                }
+                /* An implicit pair in a sequence (`[a: b]`), a trailing comma, anything else: declined. */
+                if (k >= r->le || r->p[k] != ',')
+                        goto no;
+                k++;
+                while (k < r->le && lr_space(r->p[k]))
+                        k++;
+                if (k < r->le && r->p[k] == close)
+                        goto no;
+        }
+no:
+        json_decref(v);
+        return lr_decline(r);
+}
+
+static json_t *lr_block(lr *r, long parent, uint32_t depth, prc_buf *buf);
+
+/* The value of a key or entry whose line holds nothing more: the lines below, or null. */
+static json_t *lr_below(lr *r, long ind, uint32_t depth, prc_buf *buf)
+{
+        lr_line(r);
+        if (r->no)
+                return NULL;
+        if (r->ind > ind)
+                return lr_block(r, ind, depth, buf);
+        /* `k:` then `- x` at k's column: a sequence YAML gives k; declined. */
+        if (r->ind == ind && r->p[r->ls] == '-' && (r->ls + 1 == r->le || lr_space(r->p[r->ls + 1])))
+                return lr_decline(r);
+        return lr_value(r, "", 0, true);
+}
+
+/* A block sequence at the current line's column: "- " entries of one line each. */
+static json_t *lr_seq(lr *r, uint32_t depth, prc_buf *buf)
+{
+        long ind = r->ind;
+        json_t *a;
+
+        if (depth >= r->c->lim->depth_max || !lr_count(r))
+                return lr_decline(r);
+        a = json_array();
+        if (a == NULL) {
+                oom(r->c, "a sequence");
+                return NULL;
+        }
+        while (r->ind == ind) {
+                size_t j = r->ls + 1, e;
+                json_t *x;
+                if (r->p[r->ls] != '-' || j >= r->le || !lr_space(r->p[j]))
+                        goto no;
+                while (j < r->le && lr_space(r->p[j]))
+                        j++;
+                if (j >= r->le || r->p[j] == '#')
+                        goto no;
+                x = lr_inline(r, j, false, depth + 1, buf, &e);
+                if (x == NULL) {
+                        json_decref(a);
+                        return NULL;
+                }
+                if (json_array_append_new(a, x) != 0) {
+                        json_decref(a);
+                        oom(r->c, "a sequence");
+                        return NULL;
+                }
+                if (!lr_rest_empty(r, e))
+                        goto no;
+                lr_line(r);
+                if (r->no || r->ind > ind)
+                        goto no;
+        }
+        return a;
+no:
+        json_decref(a);
+        return lr_decline(r);
+}
+
+/* A block mapping at the current line's column. */
+static json_t *lr_map(lr *r, uint32_t depth, prc_buf *buf)
+{
+        long ind = r->ind;
+        json_t *o;
+
+        if (depth >= r->c->lim->depth_max || !lr_count(r))
+                return lr_decline(r);
+        o = json_object();
+        if (o == NULL) {
+                oom(r->c, "a mapping");
+                return NULL;
+        }
+        while (r->ind == ind) {
+                const char *ks;
+                size_t kn, e, j;
+                bool kplain;
+                char *kcopy;
+                json_t *x;
+                bool ok;
+
+                if (!lr_scalar(r, r->ls, false, true, buf, &ks, &kn, &kplain, &e) || e >= r->le || r->p[e] != ':' ||
+                    (e + 1 < r->le && !lr_space(r->p[e + 1])) || kn > r->c->lim->scalar_max ||
+                    lr_merge_key(ks, kn, kplain) || !lr_count(r))
+                        goto no;
+                if (!lr_key_keep(r, buf, &ks, kn, &kcopy)) {
+                        json_decref(o);
+                        return NULL;
+                }
+                j = e + 1;
+                while (j < r->le && lr_space(r->p[j]))
+                        j++;
+                if (j >= r->le || r->p[j] == '#') {
+                        x = lr_below(r, ind, depth + 1, buf);
+                } else {
+                        x = lr_inline(r, j, false, depth + 1, buf, &e);
+                        if (x != NULL && !lr_rest_empty(r, e)) {
+                                json_decref(x);
+                                x = lr_decline(r);
+                        }
+                        if (x != NULL) {
+                                lr_line(r);
+                                /* A line indented past the key continues a scalar, or is an error: declined. */
+                                if (r->no || r->ind > ind) {
+                                        json_decref(x);
+                                        x = lr_decline(r);
+                                }
+                        }
+                }
+                if (x == NULL) {
+                        free(kcopy);
+                        json_decref(o);
+                        return NULL;
+                }
+                ok = lr_member(r, o, ks, kn, kplain, x);
+                free(kcopy);
+                if (!ok) {
+                        json_decref(o);
+                        return NULL;
+                }
+        }
+        if (r->ind > ind)
+                goto no;
+        return o;
+no:
+        json_decref(o);
+        return lr_decline(r);
+}
+
+/* The block node at the current line, indented past parent. */
+static json_t *lr_block(lr *r, long parent, uint32_t depth, prc_buf *buf)
+{
+        (void)parent;
+        if (r->p[r->ls] == '-' && (r->ls + 1 == r->le || lr_space(r->p[r->ls + 1])))
+                return lr_seq(r, depth, buf);
+        return lr_map(r, depth, buf);
+}
+
+/*
+ * The document by the line reader, or NULL: declined (err unset) or out of
+ * memory (err set).  The root is a block collection at column 0 and
+ * nothing follows it.
+ */
+static json_t *lr_load(composer *c, const uint8_t *p, size_t n)
+{
+        lr r = { .c = c, .p = p, .n = n };
+        prc_buf buf;
+        json_t *v;
+
+        /* CR, and NEL, LS and PS (which libfyaml may take for breaks): composed. */
+        if (n == 0 || memchr(p, '\r', n) != NULL || (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) ||
+            memmem(p, n, "\xc2\x85", 2) != NULL || memmem(p, n, "\xe2\x80\xa8", 3) != NULL ||
+            memmem(p, n, "\xe2\x80\xa9", 3) != NULL)
+                return NULL;
+        prc_buf_init(&buf, c->lim->scalar_max + 1);
+        lr_line(&r);
+        v = r.no || r.ind != 0 ? NULL : lr_block(&r, -1, 0, &buf);
+        prc_buf_clear(&buf);
+        if (v != NULL && (r.no || r.ind != -1)) {
+                json_decref(v);
+                v = NULL;
+        }
+        if (v != NULL)
+                c->nodes = r.nodes;
+        return v;
+}
+
+/* Tell the sink the document the line reader made, as the composer would have (no merges, no aliases). */
+static void lr_tell(composer *c, const json_t *v)
+{
+        const char *k;
+        size_t i, kl;
+        json_t *x;
+
+        if (c->sink == NULL)
+                return;
+        if (json_is_object(v)) {
+                sink_open(c, true);
+                json_object_keylen_foreach((json_t *)v, k, kl, x) {
+                        sink_key(c, k, kl);
+                        lr_tell(c, x);
+                }
+                sink_close(c);
+        } else if (json_is_array(v)) {
+                sink_open(c, false);
+                json_array_foreach(v, i, x)
+                        lr_tell(c, x);
+                sink_close(c);
+        } else {
+                sink_value(c, v);
+        }
+}
+
 static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, const prc_yaml_sink *sink,
                     void *ctx, prc_yaml_pos **out_pos, prc_err *err)
 {
@@ -2468,6 +2995,17 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
                                  "which libfyaml cannot parse safely", 0);
                         return NULL;
                 }
+        }
+        if (out_pos == NULL && !tabs && !prc_yaml_test_no_line_reader) {
+                out = lr_load(&c, p, n);
+                if (out != NULL) {
+#if defined(PRC_TESTING) && PRC_TESTING
+                        prc_yaml_test_line_reads++;
+#endif
+                        lr_tell(&c, out);
+                }
+                if (out != NULL || prc_err_is_set(err))
+                        return out;
         }
         if (out_pos != NULL) {
                 c.pos = calloc(1, sizeof(*c.pos));

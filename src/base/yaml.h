@@ -163,6 +163,10 @@ bool prc_yaml_pos_get(const prc_yaml_pos *t, uint32_t id, prc_yaml_at *out);
 #if defined(PRC_TESTING) && PRC_TESTING
 /* Tests only: skip the explicit-key-tab pre-scan, to reach the guard behind it (yaml.c key_tab_error). */
 extern bool prc_yaml_test_skip_key_tab_scan;
+/* Tests and fuzzers only: every load composes (no line reader), to compare the two readings. */
+extern bool prc_yaml_test_no_line_reader;
+/* Tests only: documents this thread's loads took from the line reader. */
+extern _Thread_local unsigned long prc_yaml_test_line_reads;
 #endif
 
 #endif

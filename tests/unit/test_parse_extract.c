@@ -272,14 +272,17 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
         static const struct {
                 const char *name, *text;
         } docs[] = {
-                { "Cargo.toml", "[package]\nname = \"a\"\nversion = \"1.0.0\"\n[package.metadata]\nbig = 9007199254740993\n" },
+                { "Cargo.toml",
+                  "[package]\nname = \"a\"\nversion = \"1.0.0\"\n[package.metadata]\nbig = 9007199254740993\n" },
                 { "Cargo.lock", "version = 9007199254740993\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n" },
-                { "Cargo.lock", "version = 3\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n[metadata]\nd = 1979-05-27\n" },
+                { "Cargo.lock",
+                  "version = 3\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n[metadata]\nd = 1979-05-27\n" },
                 { "pyproject.toml", "[project\n" },
                 { "pyproject.toml", "[project]\nname = \"a\"\nname = \"b\"\n" },
                 { "pom.xml", "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version></project>" },
                 { "pom.xml", "<project><a></project>" },
-                { "packages.config", "<!DOCTYPE p [<!ENTITY e \"v\">]><packages><package id=\"&e;\" version=\"1\"/></packages>" },
+                { "packages.config",
+                  "<!DOCTYPE p [<!ENTITY e \"v\">]><packages><package id=\"&e;\" version=\"1\"/></packages>" },
                 { "packages.config", "<packages><package id=\"x\" version=\"1.0\"/></packages>" },
         };
         prc_client_opts o;

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/file.h"
 #include "base/jcs.h"
 #include "base/utf8.h"
 #include "base/yaml.h"
@@ -1343,8 +1345,158 @@ static void test_yaml__a_kept_tree_serves_exactly_its_own_key(void)
         prc_yaml_keep_drop();   /* an empty slot drops nothing */
 }
 
+/* Both readings of p[0..n) (the line reader allowed, and always composing) under flags: the same outcome. */
+static bool same_both_ways(const uint8_t *p, size_t n, unsigned flags, const char *what)
+{
+        prc_err a, b;
+        json_t *v, *w;
+        bool same;
+
+        prc_err_init(&a);
+        prc_err_init(&b);
+        v = prc_yaml_load(p, n, &prc_limits_default, flags, &a);
+        prc_yaml_test_no_line_reader = true;
+        w = prc_yaml_load(p, n, &prc_limits_default, flags, &b);
+        prc_yaml_test_no_line_reader = false;
+        same = (v == NULL) == (w == NULL) && (v == NULL ? prc_err_same(&a, &b) : json_equal(v, w));
+        if (!same)
+                t_fail(__FILE__, __LINE__, "%s: the line reader %s (%s), the composer %s (%s)", what,
+                       v != NULL ? "loads" : "refuses", prc_err_name(a.cls), w != NULL ? "loads" : "refuses",
+                       prc_err_name(b.cls));
+        json_decref(v);
+        json_decref(w);
+        return same;
+}
+
+/*
+ * The line reader (yaml.c lr_load) takes block YAML as lockfile generators
+ * write it and declines the rest, which is composed as before: either way
+ * the document or the refusal is the composer's.  The first group is taken
+ * by the line reader, the second declined (each for one of its reasons).
+ */
+static void test_yaml__the_line_reader_changes_no_outcome(void)
+{
+        static const char *const taken[] = {
+                "a: 1\nb:\n  - x\n  - 'y'''\n  - {k: v, l: [1, 2], m: {}}\nc: \"q\"\n",
+                "# head\n\na: b # c\nd: b#c\ne:    \nf: []\n'g h': ~\n",
+                "0x10: a\ntrue: b\nnull: c\n+1: d\n1.5: e\n'': f\n",
+                "- a\n- -1\n- [x, 'y']\n- ''\n",
+                "a : 1\nb: 'x' # c\n",
+                "a:\n  b:\n    c: d\n  e: f\ng: h\n",
+                "a: https://x/y?z=1&w=2\nb: 3.56.5(encoding@0.1.13)(typescript@5.8.3)\nc: x:y\n",
+                "'@babel/core@7.0.0':\n  resolution: {integrity: sha512-ab+/c==, tarball: https://r/x.tgz}\n"
+                "  engines: {node: '>=12'}\n  cpu: [x64]\n",
+                "\"@a/b@npm:^1.0.0, @a/b@npm:^1.1.0\":\n  version: 1.1.0\n  dependencies:\n    c: \"npm:^2.0.0\"\n",
+        };
+        static const char *const declined[] = {
+                "a: b\n  c\n", "a:\n- x\n", "a: &x 1\nb: *x\n", "a: |\n  x\n", "a: 1\na: 2\n", "a: 1.5\n",
+                "a: 'x' y\n", "? a\n: b\n", "a: [b, c]d\n", "{a: b}\n", "a: -\n", "a: b: c\n", "a: !!str 1\n",
+                "a: 1\n---\nb: 2\n", "a: 1\r\nb: 2\r\n", "a:\tb\n", "a: \"x\\ty\"\n", "- a: b\n", "a: [b,\n  c]\n",
+                "<<: {a: 1}\n", "x: {<<: {a: 1}, b: 2}\n", "x: [{<<: {a: 1}}]\n", "a: 9007199254740993\n",
+                "a: .inf\n", "  a: 1\n", "a: 1\n b: 2\n", "a: [b: c]\n", "a: {b: 1, b: 2}\n", "a: [1, ]\n",
+                "a: @x\n", "a: '\n", "a: 'x'# c\n", "'a':b\n", "-x ?:\n-''':: t\n';,':r '\n",
+                "\xef\xbb\xbf" "a: 1\n", "a: x\xc2\x85y\n", "",
+        };
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(taken); i++) {
+                unsigned long before = prc_yaml_test_line_reads;
+                T_ASSERT(same_both_ways((const uint8_t *)taken[i], strlen(taken[i]), PRC_YAML_FLOAT_AS_STRING,
+                                        taken[i]));
+                if (prc_yaml_test_line_reads != before + 1)
+                        t_fail(__FILE__, __LINE__, "the line reader did not take %s", taken[i]);
+        }
+        for (size_t i = 0; i < PRC_ARRAY_LEN(declined); i++) {
+                unsigned long before = prc_yaml_test_line_reads;
+                T_ASSERT(same_both_ways((const uint8_t *)declined[i], strlen(declined[i]), 0, declined[i]));
+                if (prc_yaml_test_line_reads != before)
+                        t_fail(__FILE__, __LINE__, "the line reader took %s", declined[i]);
+        }
+}
+
+/* Each regular file under dir (name ending in suffix) both ways under both flag sets; adds to *files. */
+static unsigned long both_ways_tree(const char *dir, const char *suffix, size_t *files)
+{
+        unsigned long before = prc_yaml_test_line_reads;
+        DIR *d = opendir(dir);
+        struct dirent *de;
+
+        T_ASSERT(d != NULL);
+        while ((de = readdir(d)) != NULL) {
+                char path[4096];
+                struct stat st;
+                size_t len = strlen(de->d_name), sl = strlen(suffix);
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+                if (lstat(path, &st) != 0)
+                        continue;
+                if (S_ISDIR(st.st_mode)) {
+                        both_ways_tree(path, suffix, files);
+                } else if (S_ISREG(st.st_mode) && len >= sl && strcmp(de->d_name + len - sl, suffix) == 0 &&
+                           st.st_size <= (off_t)prc_limits_default.input_max) {
+                        prc_buf in;
+                        prc_err err;
+                        prc_err_init(&err);
+                        prc_buf_init(&in, prc_limits_default.input_max);
+                        T_ASSERT(prc_file_read(path, prc_limits_default.input_max, 0, &in, &err));
+                        same_both_ways(in.data, in.len, 0, path);
+                        same_both_ways(in.data, in.len, PRC_YAML_FLOAT_AS_STRING, path);
+                        prc_buf_clear(&in);
+                        (*files)++;
+                }
+        }
+        closedir(d);
+        return prc_yaml_test_line_reads - before;
+}
+
+/* prc's own lockfile fixtures: the pnpm and yarn berry locks are taken by the line reader, to the same trees. */
+static void test_yaml__the_line_reader_takes_the_lockfile_fixtures(void)
+{
+        char dir[4096];
+        size_t files = 0;
+        unsigned long took = 0;
+
+        snprintf(dir, sizeof(dir), "%s/tests/fixtures/extract/npm", t_root());
+        took += both_ways_tree(dir, "pnpm-lock.yaml", &files);
+        took += both_ways_tree(dir, "yarn.lock", &files);
+        T_ASSERT(files >= 5);
+        /* Three pnpm locks and the berry lock, each under two flag sets; a classic yarn.lock is no YAML. */
+        T_ASSERT(took >= 8);
+}
+
+/*
+ * Over the YAML test suite, the attack inputs and every YAML file and
+ * yarn.lock of the manifests corpus: the same outcome both ways; the
+ * corpus's pnpm and berry locks are taken.
+ */
+static void test_yaml__the_line_reader_changes_no_outcome_over_the_corpora(void)
+{
+        static const struct {
+                const char *dir, *suffix;
+        } trees[] = {
+                { "parsers/yaml-test-suite", "" }, { "parsers/attacks/yaml", "" }, { "manifests", ".yaml" },
+                { "manifests", ".yml" },           { "manifests", "yarn.lock" },
+        };
+        const char *c = t_corpora();
+        size_t files = 0;
+        unsigned long took = 0;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its YAML suites");
+        for (size_t i = 0; c != NULL && i < PRC_ARRAY_LEN(trees); i++) {
+                char dir[4096];
+                snprintf(dir, sizeof(dir), "%s/%s", c, trees[i].dir);
+                took += both_ways_tree(dir, trees[i].suffix, &files);
+        }
+        T_ASSERT(files >= 1000);
+        T_ASSERT(took >= 100);
+}
+
 static const prc_test tests[] = {
         T(test_yaml__a_kept_tree_serves_exactly_its_own_key),
+        T(test_yaml__the_line_reader_changes_no_outcome),
+        T(test_yaml__the_line_reader_takes_the_lockfile_fixtures),
+        T(test_yaml__the_line_reader_changes_no_outcome_over_the_corpora),
         T(test_yaml__core_schema_null_bool_int),
         T(test_yaml__integers_outside_the_safe_range_are_unsafe),
         T(test_yaml__quoted_and_block_scalars_are_strings),
