@@ -7,7 +7,14 @@
  * buffer, and the plain reader then prc_mdoc_check, give the same verdict
  * with the same error (class, message, pointer; the stream's class); an accepted document has
  * the tree's values, its table holds the tree's dependencies and is byte
- * for byte the table packed from the checked tree.
+ * for byte the table packed from the checked tree.  A worker's table (a
+ * blob, protocol version 7), which the plain reader refuses as an unknown
+ * tag: one the hook takes holds dependencies prc_mdoc_check takes (its tree,
+ * put in the document's place, reads and checks back to the same values).
+ * And for a ManifestDoc as JSON: the worker's packer (prc_mdp_pack_checked)
+ * packs every dependency array the tree reading accepts, to the same bytes
+ * as prc_mdp_from_tree, into a table prc_mdp_table_check takes; sent as a
+ * blob, the document reads as the tree does (the same verdict and error).
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -74,6 +81,12 @@ static void packed(const uint8_t *p, size_t n, bool stream, struct reading *r)
         }
 }
 
+static bool collect(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
+{
+        (void)last;
+        return prc_buf_put(ctx, p, n, err);
+}
+
 static void same_error(const prc_err *a, const prc_err *b)
 {
         if (a->cls != b->cls || strcmp(a->msg, b->msg) != 0 || strcmp(a->ptr, b->ptr) != 0)
@@ -106,9 +119,91 @@ static void same_doc(const json_t *g, const json_t *k)
         json_decref(tab);
 }
 
+static bool limit_class(prc_errclass c)
+{
+        return c == PRC_E_NODES_LIMIT || c == PRC_E_SCALAR_LIMIT || c == PRC_E_DEPTH_LIMIT;
+}
+
+/* k (read with the hook, holding a table) against its own tree put back: the plain reader and prc_mdoc_check agree. */
+static void blob_taken(const json_t *k)
+{
+        const json_t *kd = json_object_get(k, "dependencies");
+        json_t *t = json_deep_copy(k), *back, *g2;
+        prc_buf enc;
+        prc_mdp view;
+        prc_err err;
+
+        if (t == NULL || !prc_mdp_view(kd, &view) || (back = prc_mdp_to_tree(&view)) == NULL ||
+            json_object_set_new(t, "dependencies", back) != 0)
+                __builtin_trap();
+        prc_err_init(&err);
+        prc_buf_init(&enc, (size_t)64 << 20);
+        if (!prc_docbin_write(t, &enc, &err))
+                __builtin_trap();
+        /* The default limits: a table's dependencies cost no nodes, so their tree may pass the fuzzer's. */
+        g2 = prc_docbin_read(enc.data, enc.len, &prc_limits_default, &err);
+        if (g2 == NULL || !prc_mdoc_check(g2, NULL, NULL, &err) ||
+            !json_equal(json_object_get(g2, "dependencies"), json_object_get(t, "dependencies")))
+                __builtin_trap();
+        json_decref(g2);
+        json_decref(t);
+        prc_buf_clear(&enc);
+}
+
+/* A ManifestDoc as JSON (md), read as a tree into g: the worker's packer and the blob it sends. */
+static void worker_table(const json_t *md, const struct reading *g)
+{
+        const json_t *deps = json_object_get(md, "dependencies");
+        json_t *t, *ft;
+        struct reading k;
+        size_t at;
+        prc_buf chunk, enc;
+        uint64_t sent = 0;
+        prc_err err;
+
+        prc_err_init(&err);
+        t = prc_mdp_pack_checked(deps, &err);
+        if (t == NULL) {
+                /* Declined: never a dependency array the tree reading takes (out of memory aside). */
+                if (g->doc != NULL && !prc_err_is_set(&err))
+                        __builtin_trap();
+                return;
+        }
+        if (prc_mdp_table_check((const uint8_t *)json_string_value(t), json_string_length(t), &at) != NULL)
+                __builtin_trap();
+        if (g->doc != NULL) {
+                ft = prc_mdp_from_tree(json_object_get(g->doc, "dependencies"));
+                if (ft == NULL || json_string_length(ft) != json_string_length(t) ||
+                    memcmp(json_string_value(ft), json_string_value(t), json_string_length(t)) != 0)
+                        __builtin_trap();
+                json_decref(ft);
+        }
+        prc_buf_init(&chunk, (size_t)64 << 20);
+        prc_buf_init(&enc, (size_t)64 << 20);
+        if (!prc_docbin_stream_blob(md, "dependencies", (const uint8_t *)json_string_value(t), json_string_length(t),
+                                    &chunk, collect, &enc, &sent, &err)) {
+                json_decref(t);
+                prc_buf_clear(&chunk);
+                prc_buf_clear(&enc);
+                return;         /* a document the worker could not encode (not UTF-8 elsewhere): never sent */
+        }
+        packed(enc.data, enc.len, false, &k);
+        if (k.doc != NULL)
+                blob_taken(k.doc);
+        /* The same verdict and error, but where the tree met a limit (nodes, long strings) a table does not have. */
+        if (g->doc != NULL ? k.doc == NULL
+                           : !limit_class(g->err.cls) && (k.doc != NULL || !prc_err_same(&g->err, &k.err)))
+                __builtin_trap();
+        json_decref(k.doc);
+        json_decref(t);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&enc);
+}
+
 PRC_FUZZ_TARGET(mdoc_pack)
 {
         struct reading g, k, ks;
+        json_t *md = NULL;
         prc_buf enc;
         prc_err err;
 
@@ -120,13 +215,13 @@ PRC_FUZZ_TARGET(mdoc_pack)
                 if (!prc_buf_put(&enc, p + 1, n - 1, &err))
                         return 0;
         } else {
-                json_t *md = prc_json_parse(p + 1, n - 1, &prc_limits_fuzz,
-                                            PRC_JSON_ALLOW_NUL | PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT,
-                                            &err);
-                bool ok = md != NULL && (p[0] % 4 == 1 ? prc_docbin_write(md, &enc, &err)
-                                                       : prc_docbin_write_open(md, &enc, &err));
-                json_decref(md);
+                bool ok;
+                md = prc_json_parse(p + 1, n - 1, &prc_limits_fuzz,
+                                    PRC_JSON_ALLOW_NUL | PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, &err);
+                ok = md != NULL && (p[0] % 4 == 1 ? prc_docbin_write(md, &enc, &err)
+                                                  : prc_docbin_write_open(md, &enc, &err));
                 if (!ok) {
+                        json_decref(md);
                         prc_buf_clear(&enc);
                         return 0;
                 }
@@ -139,9 +234,18 @@ PRC_FUZZ_TARGET(mdoc_pack)
         }
         packed(enc.data, enc.len, false, &k);
         packed(enc.data, enc.len, true, &ks);
-        if ((g.doc == NULL) != (k.doc == NULL) || (g.doc == NULL) != (ks.doc == NULL))
+        if (g.doc == NULL && g.err.cls == PRC_E_INVALID_FRAME &&
+            strncmp(g.err.msg, "unknown value tag 0x0b", 22) == 0) {
+                /* A blob: the plain reader never takes one; what the hook takes must be what check_dep takes. */
+                if ((k.doc == NULL) != (ks.doc == NULL))
+                        __builtin_trap();
+                if (k.doc != NULL) {
+                        blob_taken(k.doc);
+                        blob_taken(ks.doc);
+                }
+        } else if ((g.doc == NULL) != (k.doc == NULL) || (g.doc == NULL) != (ks.doc == NULL)) {
                 __builtin_trap();
-        if (g.doc == NULL) {
+        } else if (g.doc == NULL) {
                 same_error(&g.err, &k.err);
                 /* a stream's messages count the bytes it was handed: its class is the same */
                 if (ks.err.cls != g.err.cls)
@@ -150,6 +254,9 @@ PRC_FUZZ_TARGET(mdoc_pack)
                 same_doc(g.doc, k.doc);
                 same_doc(g.doc, ks.doc);
         }
+        if (md != NULL)
+                worker_table(md, &g);
+        json_decref(md);
         json_decref(g.doc);
         json_decref(k.doc);
         json_decref(ks.doc);

@@ -989,6 +989,7 @@ static bool extract(prc_client *c, const char *format, uint16_t parse_fmt, const
 {
         char *args = NULL;
         json_t *md = NULL, *a;
+        uint32_t flags;
         bool ok;
 
         if (format != NULL) {
@@ -999,7 +1000,8 @@ static bool extract(prc_client *c, const char *format, uint16_t parse_fmt, const
                         return prc_err_oom(err, "extract arguments");
         }
         c->hook = c->o.packed_deps ? &c->mdp_hook : NULL;
-        ok = prc_client_call(c, PRC_OP_EXTRACT, parse_fmt, parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0, path, args,
+        flags = (parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0) | (c->o.packed_deps ? PRC_REQ_PACKED_DEPS : 0);
+        ok = prc_client_call(c, PRC_OP_EXTRACT, parse_fmt, flags, path, args,
                              args != NULL ? strlen(args) : 0, bytes, len, true, &md, err);
         c->hook = NULL;
         free(args);

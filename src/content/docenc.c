@@ -258,6 +258,9 @@ struct binw {
         prc_docbin_put_fn flush;        /* streaming: takes each full chunk */
         void             *ctx;
         bool              open;         /* containers in the open spelling (ended by PRC_DOCBIN_END) */
+        const char       *blob_key;     /* NULL, or the top-level member written as the blob below */
+        const uint8_t    *blob;
+        size_t            blob_n;
 };
 
 /* Room for n more bytes, written in place: one compare on the fast path. */
@@ -341,6 +344,21 @@ static bool bin_flush(struct binw *w, bool last, prc_err *err)
         return true;
 }
 
+/* The blob in place of a member's value: tag, u32 length, the bytes. */
+static bool bin_blob(struct binw *w, prc_err *err)
+{
+        if (w->blob_n > UINT32_MAX)
+                return prc_err_set(err, PRC_E_BUFFER_LIMIT, "blob of %zu bytes does not fit the encoding", w->blob_n);
+        if (!room(w, w->blob_n + 5, err))
+                return false;
+        put8(w, PRC_DOCBIN_BLOB);
+        put32(w, (uint32_t)w->blob_n);
+        if (w->blob_n > 0)
+                memcpy(w->b->data + w->b->len, w->blob, w->blob_n);
+        w->b->len += w->blob_n;
+        return true;
+}
+
 static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *err)
 {
         size_t n;
@@ -421,8 +439,15 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
                         key = json_object_iter_key(it);
                         klen = json_object_iter_key_len(it);
                         e = json_object_iter_value(it);
-                        if (!bin_key(w, key, klen, err) || !bin_value(w, e, depth + 1, err))
+                        if (!bin_key(w, key, klen, err))
                                 return false;
+                        if (depth == 0 && w->blob_key != NULL && strlen(w->blob_key) == klen &&
+                            memcmp(w->blob_key, key, klen) == 0) {
+                                if (!bin_blob(w, err))
+                                        return false;
+                        } else if (!bin_value(w, e, depth + 1, err)) {
+                                return false;
+                        }
                 }
                 return !w->open || bin_end(w, err);
         }
@@ -516,6 +541,18 @@ bool prc_docbin_ow_finish(prc_docbin_ow *w, prc_err *err)
         bool ok = bin_flush(&b, true, err);
 
         w->size = b.size;
+        return ok;
+}
+
+bool prc_docbin_stream_blob(const json_t *v, const char *key, const uint8_t *p, size_t n, prc_buf *chunk,
+                            prc_docbin_put_fn put, void *ctx, uint64_t *out_size, prc_err *err)
+{
+        struct binw w = { .b = chunk, .flush = put, .ctx = ctx, .blob_key = key, .blob = p, .blob_n = n };
+        bool ok;
+
+        prc_buf_reset(chunk);
+        ok = bin_value(&w, v, 0, err) && bin_flush(&w, true, err);
+        *out_size = w.size;
         return ok;
 }
 
@@ -990,6 +1027,23 @@ bool prc_docbin_cur_key(prc_docbin_cur *c, bool open, size_t i, const char **s, 
 bool prc_docbin_cur_text(prc_docbin_cur *c, const char **s, size_t *n)
 {
         return rd_text(c->r, false, s, n);
+}
+
+bool prc_docbin_cur_blob(prc_docbin_cur *c, const uint8_t **p, size_t *n, size_t *off)
+{
+        struct binrd *r = c->r;
+        size_t len;
+
+        if (!rd_need(r, 4))
+                return false;
+        len = get32(r);
+        if (!rd_need(r, len))
+                return false;
+        *p = r->p + r->off;
+        *n = len;
+        *off = r->off;
+        r->off += len;
+        return true;
 }
 
 bool prc_docbin_cur_i64(prc_docbin_cur *c, int64_t *v)

@@ -44,12 +44,17 @@ json_t *prc_docenc_read(const uint8_t *p, size_t n, const prc_limits *lim, prc_e
  *   0x0a end of an open container (nowhere else)
  * One document uses one spelling for all its containers (the reader refuses
  * a mix), so each spelling has exactly one encoding of a tree.
+ *   0x0b blob:    u32 length, bytes (raw): only as the value of the
+ *                 top-level member a caller's hook reads and asked the
+ *                 writer for (a ManifestDoc's packed dependencies,
+ *                 mdoc_pack.h, protocol version 7); the reader refuses it
+ *                 anywhere else as an unknown tag.
  * Members keep the document's own order; the writer sorts nothing.
  */
 enum {
         PRC_DOCBIN_NULL = 0, PRC_DOCBIN_FALSE, PRC_DOCBIN_TRUE, PRC_DOCBIN_INT, PRC_DOCBIN_REAL,
         PRC_DOCBIN_STRING, PRC_DOCBIN_ARRAY, PRC_DOCBIN_OBJECT,
-        PRC_DOCBIN_ARRAY_OPEN, PRC_DOCBIN_OBJECT_OPEN, PRC_DOCBIN_END,
+        PRC_DOCBIN_ARRAY_OPEN, PRC_DOCBIN_OBJECT_OPEN, PRC_DOCBIN_END, PRC_DOCBIN_BLOB,
 };
 
 /* The streaming writer hands over this much at a time (the last piece may be shorter). */
@@ -95,6 +100,15 @@ typedef bool (*prc_docbin_put_fn)(void *ctx, const uint8_t *p, size_t n, bool la
  */
 bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,
                        prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * prc_docbin_stream of an object v whose top-level member key is written
+ * as a blob of the n bytes at p instead of its value in v (the worker's
+ * packed dependencies; key must be a member of v).  Errors: as
+ * prc_docbin_stream; buffer-limit for a blob over 4 GiB.
+ */
+bool prc_docbin_stream_blob(const json_t *v, const char *key, const uint8_t *p, size_t n, prc_buf *chunk,
+                            prc_docbin_put_fn put, void *ctx, uint64_t *out_size, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * An open-spelling document written event by event (the streaming YAML
@@ -176,6 +190,7 @@ json_t *prc_docbin_read_stream_hook(const uint8_t *buf, size_t n, size_t have, p
  *   key:       the next member's key in an object at member index i (open: its 0x05 first)
  *   text:      a string value's bytes (after its tag); borrowed until the next cursor call
  *   i64:       an integer value (after its tag)
+ *   blob:      a blob's bytes (after its tag) and the offset of the first; borrowed until the next call
  * depth is the container's own, as the reader counts it: the top-level
  * object is 0, its members' values 1.
  */
@@ -186,5 +201,6 @@ bool prc_docbin_cur_end(prc_docbin_cur *c, bool *end) PRC_MUST_CHECK;
 bool prc_docbin_cur_key(prc_docbin_cur *c, bool open, size_t i, const char **s, size_t *n) PRC_MUST_CHECK;
 bool prc_docbin_cur_text(prc_docbin_cur *c, const char **s, size_t *n) PRC_MUST_CHECK;
 bool prc_docbin_cur_i64(prc_docbin_cur *c, int64_t *v) PRC_MUST_CHECK;
+bool prc_docbin_cur_blob(prc_docbin_cur *c, const uint8_t **p, size_t *n, size_t *off) PRC_MUST_CHECK;
 
 #endif

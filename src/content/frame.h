@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 6, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 7, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
@@ -154,6 +154,14 @@ typedef struct prc_req {
  * and extracts: the first refusal is the parse's, as with two requests.
  */
 #define PRC_REQ_PARSE_FIRST (1u << 30)
+/*
+ * Request flag of PRC_OP_EXTRACT (protocol version 7), never passed on to
+ * an extractor: the ManifestDoc's "dependencies" may come as one blob
+ * (docenc.h) holding the packed table (mdoc_pack.h) instead of the array;
+ * the worker sends the array when its dependencies are not exactly what
+ * the ManifestDoc's rules take.  The client checks every byte of a table.
+ */
+#define PRC_REQ_PACKED_DEPS (1u << 29)
 
 /* Bytes prc_req_encode will produce (to refuse an over-cap request before building it). */
 size_t prc_req_size(const prc_req *r);

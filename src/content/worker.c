@@ -27,6 +27,7 @@
 #include "base/yaml.h"
 #include "content/dispatch.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_pack.h"
 #include "content/docenc.h"
 #include "content/floor.h"
 #include "content/frame.h"
@@ -411,6 +412,7 @@ struct out {
         uint64_t sent;          /* document bytes written (or counted) so far */
         bool     broken;        /* a write failed: the pipe is gone or the frame is cut */
         bool     count_only;    /* PRC_REQ_VERDICT: pieces are counted against the cap, not written */
+        bool     packed;        /* PRC_REQ_PACKED_DEPS: an extraction's dependencies go as a table (a blob) */
         /*
          * parse_first: a YAML document's tree (in the arena) and, with
          * keep_pos, its positions (owned) are left here with the loader's
@@ -580,7 +582,7 @@ static void keep_tree(const prc_req *r, struct out *o, json_t *doc)
  */
 static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err *err)
 {
-        json_t *doc = NULL;
+        json_t *doc = NULL, *table = NULL;
         uint64_t sent;
 
         if (prc_dispatch_needs_archive(r->op) && !prc_libarchive_loaded())
@@ -588,7 +590,29 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                 prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "this worker was started without libarchive");
         else if (!parse_json_streamed(r, reply, o, &doc, err) && !parse_yaml_streamed(r, reply, o, &doc, err))
                 doc = prc_dispatch_run(r, err);
-        if (doc != NULL && !prc_docbin_stream(doc, reply, put_out, o, &sent, err) && err->cls == PRC_E_BUFFER_LIMIT) {
+        if (doc != NULL && o->packed && !prc_err_is_set(err))
+                table = prc_mdp_pack_checked(json_object_get(doc, "dependencies"), err);
+#if defined(PRC_TESTING) && PRC_TESTING
+        /* A compromised worker, for the client's table check (test_worker.c): the first dependency's scope bent. */
+        if (table != NULL && r->path_len > 20 && memcmp(r->path, "prc-test-bend/table/", 20) == 0 &&
+            json_string_length(table) > sizeof(prc_mdp_head)) {
+                prc_mdp_head h;
+                memcpy(&h, json_string_value(table), sizeof(h));
+                if (h.ndeps > 0)
+                        ((uint8_t *)json_string_value(table))[h.recs_off + offsetof(prc_mdp_dep, scope)] = 0xee;
+        }
+#endif
+        if (table != NULL) {
+                /* The table in the arena like the tree; the client checks every byte of it (mdoc_pack.h). */
+                if (!prc_docbin_stream_blob(doc, "dependencies", (const uint8_t *)json_string_value(table),
+                                            json_string_length(table), reply, put_out, o, &sent, err) &&
+                    err->cls == PRC_E_BUFFER_LIMIT) {
+                        prc_err_init(err);
+                        prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
+                                    o->reply_max);
+                }
+        } else if (doc != NULL && !prc_err_is_set(err) && !prc_docbin_stream(doc, reply, put_out, o, &sent, err) &&
+                   err->cls == PRC_E_BUFFER_LIMIT) {
                 /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
                 prc_err_init(err);
                 prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
@@ -692,10 +716,11 @@ static int serve(const wcfg *c)
                         send_retire();  /* unanswered: the client asks a fresh worker */
                         break;
                 }
-                o = (struct out){ .reply_max = c->reply_max, .count_only = (r.flags & PRC_REQ_VERDICT) != 0 };
+                o = (struct out){ .reply_max = c->reply_max, .count_only = (r.flags & PRC_REQ_VERDICT) != 0,
+                                  .packed = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PACKED_DEPS) != 0 };
                 first = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PARSE_FIRST) != 0;
                 /* The client's, not a loader's. */
-                r.flags &= ~(PRC_REQ_VERDICT | PRC_REQ_PARSE_FIRST);
+                r.flags &= ~(PRC_REQ_VERDICT | PRC_REQ_PARSE_FIRST | PRC_REQ_PACKED_DEPS);
                 if (first)
                         parse_first(&r, &reply, c->reply_max, &err);
                 if (!prc_err_is_set(&err))

@@ -120,10 +120,79 @@ static bool both_spellings(const json_t *md, int want)
         return ok;
 }
 
-/* Both spellings of md agree, and the hook took the dependencies (no tree). */
+static bool collect(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
+{
+        (void)last;
+        return prc_buf_put(ctx, p, n, err);
+}
+
+/* md as the worker sends it with PRC_REQ_PACKED_DEPS: its dependencies as the blob of table t. */
+static void blob_encode(const json_t *md, const json_t *t, prc_buf *out)
+{
+        prc_buf chunk;
+        uint64_t sent;
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(&chunk, (size_t)1 << 30);
+        T_ASSERT(prc_docbin_stream_blob(md, "dependencies", (const uint8_t *)json_string_value(t),
+                                        json_string_length(t), &chunk, collect, out, &sent, &err));
+        T_NOERR(err);
+        prc_buf_clear(&chunk);
+}
+
+/*
+ * The worker's side of an accepted md: prc_mdp_pack_checked packs its
+ * dependencies to the bytes prc_mdp_from_tree makes, prc_mdp_table_check
+ * takes them, and sent as a blob the document reads as the tree does.
+ */
+static void worker_table_taken(const json_t *md)
+{
+        const json_t *deps = json_object_get(md, "dependencies");
+        json_t *t, *ft, *rest_g, *rest_k, *back;
+        struct reading k;
+        prc_buf b;
+        prc_mdp view;
+        size_t at;
+        prc_err err;
+
+        prc_err_init(&err);
+        t = prc_mdp_pack_checked(deps, &err);
+        T_NOERR(err);
+        T_ASSERT(t != NULL);
+        ft = prc_mdp_from_tree(deps);
+        T_ASSERT(ft != NULL);
+        T_EQ_MEM(json_string_value(t), json_string_length(t), json_string_value(ft), json_string_length(ft));
+        T_ASSERT(prc_mdp_table_check((const uint8_t *)json_string_value(t), json_string_length(t), &at) == NULL);
+        prc_buf_init(&b, (size_t)1 << 30);
+        blob_encode(md, t, &b);
+        read_packed(&b, &k);
+        if (k.doc == NULL)
+                t_fail(__FILE__, __LINE__, "the blob was refused: %s (%s)", prc_err_name(k.err.cls), k.err.msg);
+        T_ASSERT(!k.from_tree);
+        T_ASSERT(prc_mdp_view(json_object_get(k.doc, "dependencies"), &view));
+        back = prc_mdp_to_tree(&view);
+        T_ASSERT(back != NULL && json_equal(back, deps));
+        rest_g = json_deep_copy(md);
+        rest_k = json_deep_copy(k.doc);
+        T_ASSERT(rest_g != NULL && rest_k != NULL);
+        json_object_del(rest_g, "dependencies");
+        json_object_del(rest_k, "dependencies");
+        T_ASSERT(json_equal(rest_g, rest_k));
+        json_decref(rest_g);
+        json_decref(rest_k);
+        json_decref(back);
+        json_decref(k.doc);
+        json_decref(t);
+        json_decref(ft);
+        prc_buf_clear(&b);
+}
+
+/* Both spellings of md agree, the hook took the dependencies (no tree), and the worker's table reads the same. */
 static void both_spellings_taken(const json_t *md)
 {
         T_ASSERT(both_spellings(md, 0));
+        worker_table_taken(md);
 }
 
 /* A document with every dependency field in each of its forms. */
@@ -199,7 +268,150 @@ static void refused_alike(const char *key, const char *text, bool in_source)
         }
         if (!both_spellings(md, -1))
                 t_fail(__FILE__, __LINE__, "dependency member %s = %s was accepted", key, text ? text : "(removed)");
+        /* The worker's packer declines it too (and sends the tree, which the client names). */
+        if (prc_mdp_pack_checked(json_object_get(md, "dependencies"), &err) != NULL || prc_err_is_set(&err))
+                t_fail(__FILE__, __LINE__, "dependency member %s = %s was packed", key, text ? text : "(removed)");
         json_decref(md);
+}
+
+/* The fixture's table with one change made by bend; prc_mdp_table_check and the client's reading refuse it. */
+typedef void (*bend_fn)(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d);
+
+static void bent_table_refused(const char *what, bend_fn bend)
+{
+        json_t *md = fixture(), *t;
+        prc_mdp_head h;
+        prc_mdp_dep d[3];
+        struct reading k;
+        uint8_t *p;
+        size_t n, at, recs;
+        prc_buf b;
+        prc_err err;
+
+        prc_err_init(&err);
+        t = prc_mdp_pack_checked(json_object_get(md, "dependencies"), &err);
+        T_ASSERT(t != NULL);
+        n = json_string_length(t);
+        p = malloc(n);
+        T_ASSERT(p != NULL);
+        memcpy(p, json_string_value(t), n);
+        memcpy(&h, p, sizeof(h));
+        recs = h.recs_off;
+        T_EQ_INT(h.ndeps, 3);
+        memcpy(d, p + recs, sizeof(d));
+        bend(p, &h, d);
+        memcpy(p + recs, d, sizeof(d));
+        memcpy(p, &h, sizeof(h));
+        if (prc_mdp_table_check(p, n, &at) == NULL)
+                t_fail(__FILE__, __LINE__, "%s: the table was taken", what);
+        json_decref(t);
+        t = json_stringn_nocheck((const char *)p, n);
+        prc_buf_init(&b, (size_t)1 << 30);
+        blob_encode(md, t, &b);
+        read_packed(&b, &k);
+        T_ASSERT(k.doc == NULL);
+        T_ERR(k.err, PRC_E_INVALID_FRAME);
+        T_ASSERT(strncmp(k.err.msg, "the dependency table: ", 22) == 0);
+        prc_buf_clear(&b);
+        json_decref(t);
+        json_decref(md);
+        free(p);
+}
+
+/* The fixture table's string of dependency i in slot k, as a pointer into p. */
+static uint8_t *slot(uint8_t *p, const prc_mdp_dep *d, size_t i, unsigned k)
+{
+        return p + d[i].str[k];
+}
+
+static void b_magic(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)d; h->magic ^= 1; }
+static void b_size(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)d; h->size--; }
+static void b_ndeps(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)d; h->ndeps++; }
+static void b_nedges(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)d; h->nedges--; }
+static void b_recs(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)d; h->recs_off += 4; }
+static void b_scope(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[1].scope = 200; }
+static void b_source(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[2].source = 200; }
+static void b_direct(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[0].direct = 2; }
+static void b_integ(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[0].integrity = 0; }
+static void b_integ2(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[1].integrity = 1; }
+static void b_noname(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d)
+{
+        (void)p;
+        (void)h;
+        d[2].str[PRC_MDP_NAME] = PRC_MDP_NULL;
+        d[2].len[PRC_MDP_NAME] = 0;
+}
+static void b_nulllen(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[1].len[PRC_MDP_PURL] = 3; }
+static void b_alias(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d)
+{
+        (void)p;
+        (void)h;
+        d[1].str[PRC_MDP_GROUP] = d[0].str[PRC_MDP_NAME];       /* "g" and "a": one byte each */
+}
+static void b_longer(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[1].len[PRC_MDP_GROUP]++; }
+static void b_nul(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)h; slot(p, d, 0, PRC_MDP_PURL)[5] = 0; }
+static void b_utf8(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)h; slot(p, d, 0, PRC_MDP_PURL)[5] = 0xff; }
+static void b_purl(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)h; slot(p, d, 0, PRC_MDP_PURL)[0] = 'q'; }
+static void b_empty(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d)
+{
+        (void)h;
+        /* dependency 0's algorithm "sha512" made empty: its NUL moved, the bytes after it no longer a string */
+        slot(p, d, 0, PRC_MDP_INTEG_ALG)[0] = 0;
+        d[0].len[PRC_MDP_INTEG_ALG] = 0;
+}
+static void edge(uint8_t *p, const prc_mdp_head *h, size_t e, uint32_t v) { memcpy(p + h->edges_off + 4 * e, &v, 4); }
+static void b_self(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)d; edge(p, h, 0, 0); }
+static void b_order(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)d; edge(p, h, 1, 1); }
+static void b_range(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)d; edge(p, h, 1, 3); }
+static void b_nulloff(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[2].edges_off = 1; }
+static void b_edgeoff(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[1].edges_off = 0; }
+static void b_edgen(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d) { (void)p; (void)h; d[0].edges_n = 1; }
+static void b_pad(uint8_t *p, prc_mdp_head *h, prc_mdp_dep *d)
+{
+        (void)d;
+        /* The string area ends with padding or a NUL: either way that byte is no longer zero. */
+        p[h->recs_off - 1] = 'x';
+}
+
+/*
+ * A table the worker sends is taken only when every rule of check_dep and
+ * check_edges holds and its layout is the one the worker's packer makes:
+ * one change of each kind is refused, by prc_mdp_table_check and by the
+ * client's reading of a reply (invalid-frame, "the dependency table: ...").
+ */
+static void test_mdoc_pack__a_worker_table_breaking_any_rule_is_refused(void)
+{
+        static const struct {
+                const char *what;
+                bend_fn     fn;
+        } bends[] = {
+                { "magic", b_magic },           { "size", b_size },
+                { "dependency count", b_ndeps }, { "edge count", b_nedges },
+                { "records offset", b_recs },   { "scope", b_scope },
+                { "source type", b_source },    { "direct", b_direct },
+                { "integrity flag off", b_integ }, { "integrity flag on", b_integ2 },
+                { "no name", b_noname },        { "a null string's length", b_nulllen },
+                { "aliased strings", b_alias }, { "a string over its NUL", b_longer },
+                { "NUL in a string", b_nul },   { "invalid UTF-8", b_utf8 },
+                { "purl prefix", b_purl },      { "empty algorithm", b_empty },
+                { "edge to itself", b_self },   { "edges not ascending", b_order },
+                { "edge out of range", b_range }, { "null edge list's offset", b_nulloff },
+                { "edge list offset", b_edgeoff }, { "edge count of a list", b_edgen },
+                { "padding", b_pad },
+        };
+        json_t *md = fixture(), *t;
+        size_t at;
+        prc_err err;
+
+        /* The unbent table is taken. */
+        prc_err_init(&err);
+        t = prc_mdp_pack_checked(json_object_get(md, "dependencies"), &err);
+        T_ASSERT(t != NULL);
+        T_ASSERT(prc_mdp_table_check((const uint8_t *)json_string_value(t), json_string_length(t), &at) == NULL);
+        json_decref(t);
+        json_decref(md);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bends); i++)
+                bent_table_refused(bends[i].what, bends[i].fn);
 }
 
 static void test_mdoc_pack__every_rule_of_check_dep_refuses_alike(void)
@@ -393,6 +605,7 @@ static const prc_test tests[] = {
         T(test_mdoc_pack__every_field_in_every_form_reads_as_the_tree),
         T(test_mdoc_pack__every_rule_of_check_dep_refuses_alike),
         T(test_mdoc_pack__a_table_sent_by_the_worker_is_refused),
+        T(test_mdoc_pack__a_worker_table_breaking_any_rule_is_refused),
         T(test_mdoc_pack__damaged_replies_read_alike),
         T(test_mdoc_pack__every_corpus_manifest_reads_as_its_tree),
 };

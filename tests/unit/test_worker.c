@@ -28,6 +28,7 @@
 #include "base/json_strict.h"
 #include "base/yaml.h"
 #include "content/client.h"
+#include "content/extract/mdoc_pack.h"
 #include "content/dispatch.h"
 #include "content/docenc.h"
 #include "content/frame.h"
@@ -1511,7 +1512,62 @@ static void test_worker__bent_details_are_refused_and_the_worker_ended(void)
         prc_client_free(c);
 }
 
+/*
+ * prc sbom's packed dependencies (PRC_REQ_PACKED_DEPS): the worker sends its
+ * table, which reads as the tree a plain extraction gives; a worker that
+ * bends a byte of it (the test worker's "prc-test-bend/table/" paths) is
+ * refused as invalid-frame and ended, and the next request is clean.
+ */
+static void test_worker__packed_dependencies_and_a_bent_table(void)
+{
+        static const char lock[] = "{\"name\":\"app\",\"version\":\"1.0.0\",\"lockfileVersion\":3,\"packages\":{"
+                                   "\"\":{\"name\":\"app\",\"version\":\"1.0.0\",\"dependencies\":{\"a\":\"^1\"}},"
+                                   "\"node_modules/a\":{\"version\":\"1.2.3\",\"resolved\":"
+                                   "\"https://registry.npmjs.org/a/-/a-1.2.3.tgz\",\"integrity\":\"sha512-q83vEjRWeJA=\"}}}";
+        prc_client_opts o;
+        prc_client *plain, *c;
+        prc_client_stats st;
+        json_t *md = NULL, *tree = NULL, *back;
+        prc_mdp view;
+        prc_err err;
+
+        opts(&o);
+        o.cache_max = 0;
+        plain = client_with(&o);
+        o.packed_deps = true;
+        c = client_with(&o);
+        prc_err_init(&err);
+        T_ASSERT(prc_client_extract(plain, NULL, "package-lock.json", (const uint8_t *)lock, sizeof(lock) - 1, &tree,
+                                    &err));
+        T_ASSERT(prc_client_extract(c, NULL, "package-lock.json", (const uint8_t *)lock, sizeof(lock) - 1, &md, &err));
+        T_NOERR(err);
+        T_ASSERT(prc_mdp_view(json_object_get(md, "dependencies"), &view));
+        T_EQ_INT(view.ndeps, 1);
+        back = prc_mdp_to_tree(&view);
+        T_ASSERT(back != NULL && json_equal(back, json_object_get(tree, "dependencies")));
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.packed_from_tree, 0);       /* the worker's table, not the tree packed here */
+        json_decref(back);
+        json_decref(md);
+        md = NULL;
+        T_ASSERT(!prc_client_extract(c, NULL, "prc-test-bend/table/package-lock.json", (const uint8_t *)lock,
+                                     sizeof(lock) - 1, &md, &err));
+        T_ASSERT(md == NULL);
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        T_ASSERT(strstr(err.msg, "the dependency table: a scope, source type or flag out of range") != NULL);
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.worker_pid, 0);
+        prc_err_init(&err);
+        T_ASSERT(prc_client_extract(c, NULL, "package-lock.json", (const uint8_t *)lock, sizeof(lock) - 1, &md, &err));
+        T_ASSERT(prc_mdp_view(json_object_get(md, "dependencies"), &view) && view.ndeps == 1);
+        json_decref(md);
+        json_decref(tree);
+        prc_client_free(c);
+        prc_client_free(plain);
+}
+
 static const prc_test tests[] = {
+        T(test_worker__packed_dependencies_and_a_bent_table),
         T(test_worker__bent_details_are_refused_and_the_worker_ended),
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__large_documents_stream_to_the_in_process_tree),

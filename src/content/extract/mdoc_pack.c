@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/strv.h"
+#include "base/utf8.h"
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_check.h"
 
@@ -340,14 +341,12 @@ static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i,
         }
 }
 
-/* The dependencies array at the cursor into b. */
-static int rd_deps(struct pk *b, prc_docbin_cur *c, prc_err *err)
+/* The dependencies array (its tag read) at the cursor into b. */
+static int rd_deps(struct pk *b, prc_docbin_cur *c, uint8_t tag, prc_err *err)
 {
         int64_t count;
-        uint8_t tag;
         bool got;
 
-        CUR(prc_docbin_cur_value(c, &tag));
         if (tag != PRC_DOCBIN_ARRAY && tag != PRC_DOCBIN_ARRAY_OPEN)
                 return 0;
         CUR(prc_docbin_cur_container(c, tag, 1, &count));
@@ -387,10 +386,29 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
 {
         prc_mdp_hook_ctx *hc = ctx;
         struct pk b;
+        uint8_t tag;
         int rc;
 
         hc->made = NULL;
-        rc = pk_init(&b, err) ? rd_deps(&b, cur, err) : -1;
+        if (!prc_docbin_cur_value(cur, &tag))
+                return false;
+        if (tag == PRC_DOCBIN_BLOB) {
+                /* The worker's own table (prc_mdp_pack_checked): taken only when every rule holds. */
+                const uint8_t *p;
+                const char *why;
+                size_t n, off, at;
+                if (!prc_docbin_cur_blob(cur, &p, &n, &off))
+                        return false;
+                why = prc_mdp_table_check(p, n, &at);
+                if (why != NULL)
+                        return prc_err_at(err, PRC_E_INVALID_FRAME, off + at, "the dependency table: %s", why);
+                *out = json_stringn_nocheck((const char *)p, n);
+                if (*out == NULL)
+                        return prc_err_oom(err, "a dependency table");
+                hc->made = *out;
+                return true;
+        }
+        rc = pk_init(&b, err) ? rd_deps(&b, cur, tag, err) : -1;
         if (rc == 1 && edges_in_range(&b)) {
                 *out = pk_finish(&b);
                 if (*out == NULL)
@@ -496,6 +514,281 @@ json_t *prc_mdp_from_tree(const json_t *deps)
                 v = pk_finish(&b);
         pk_clear(&b);
         return v;
+}
+
+/* ---- The worker's side: a checked tree's dependencies as a table, to send as a blob. ---- */
+
+/* A string member of a tree as rd_str takes one off the reply: 1 taken, 0 not what check_dep takes, -1 failed. */
+static int tree_chk_str(struct pk *b, prc_mdp_dep *d, int k, const json_t *v, unsigned how, const char *const *list,
+                        uint8_t *idx, prc_err *err)
+{
+        const char *s;
+        size_t n;
+
+        if (json_is_null(v) && (how & NULLABLE))
+                return 1;
+        if (!json_is_string(v))
+                return 0;
+        s = json_string_value(v);
+        n = json_string_length(v);
+        if (!str_ok(s, n, how, list, idx) || !prc_utf8_valid((const uint8_t *)s, n, NULL))
+                return 0;
+        return k < 0 || put_str(b, d, (unsigned)k, s, n, err) ? 1 : -1;
+}
+
+static int tree_chk_source(struct pk *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
+{
+        static const int slot[] = { -1, PRC_MDP_SRC_URL, PRC_MDP_SRC_REF, PRC_MDP_SRC_COMMIT };
+        const char *k;
+        json_t *x;
+
+        if (!json_is_object(v) || json_object_size(v) != PRC_MD_SK_N)
+                return 0;
+        json_object_foreach((json_t *)v, k, x) {
+                size_t key = key_index(prc_md_source_keys, PRC_MD_SK_N, k, strlen(k), 0);
+                if (key == PRC_MD_SK_N)
+                        return 0;
+                TRY(tree_chk_str(b, d, slot[key], x, key == PRC_MD_SK_TYPE ? 0 : NULLABLE,
+                                 key == PRC_MD_SK_TYPE ? prc_md_source_types : NULL, &d->source, err));
+        }
+        return 1;
+}
+
+static int tree_chk_integrity(struct pk *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
+{
+        const char *k;
+        json_t *x;
+
+        if (json_is_null(v))
+                return 1;
+        if (!json_is_object(v) || json_object_size(v) != PRC_MD_IK_N)
+                return 0;
+        json_object_foreach((json_t *)v, k, x) {
+                size_t key = key_index(prc_md_integrity_keys, PRC_MD_IK_N, k, strlen(k), 0);
+                if (key == PRC_MD_IK_N)
+                        return 0;
+                TRY(tree_chk_str(b, d, key == PRC_MD_IK_ALGORITHM ? PRC_MDP_INTEG_ALG : PRC_MDP_INTEG_VALUE, x,
+                                 NONEMPTY, NULL, NULL, err));
+        }
+        d->integrity = 1;
+        return 1;
+}
+
+static int tree_chk_edges(struct pk *b, prc_mdp_dep *d, size_t i, const json_t *v, prc_err *err)
+{
+        json_t *x;
+        size_t e;
+
+        if (json_is_null(v))
+                return 1;
+        if (!json_is_array(v))
+                return 0;
+        d->edges_n = 0;
+        d->edges_off = (uint32_t)(b->edges.len / sizeof(uint32_t));
+        json_array_foreach(v, e, x) {
+                if (!json_is_integer(x) || !edge_ok(b, d, i, json_integer_value(x)))
+                        return 0;
+                CUR(put_edge(b, d, json_integer_value(x), err));
+        }
+        return 1;
+}
+
+/* Dependency i of a tree: exactly the members check_dep takes, in any order. */
+static int tree_chk_dep(struct pk *b, const json_t *dep, size_t i, prc_err *err)
+{
+        prc_mdp_dep d;
+        const char *k;
+        json_t *v;
+        json_int_t line;
+
+        if (!json_is_object(dep) || json_object_size(dep) != PRC_MD_DK_N)
+                return 0;
+        dep_init(&d);
+        json_object_foreach((json_t *)dep, k, v) {
+                switch (key_index(prc_md_dep_keys, PRC_MD_DK_N, k, strlen(k), 0)) {
+                case PRC_MD_DK_NAME: TRY(tree_chk_str(b, &d, PRC_MDP_NAME, v, NONEMPTY, NULL, NULL, err)); break;
+                case PRC_MD_DK_REQUIREMENT:
+                        TRY(tree_chk_str(b, &d, PRC_MDP_REQUIREMENT, v, NULLABLE, NULL, NULL, err));
+                        break;
+                case PRC_MD_DK_RESOLVED:
+                        TRY(tree_chk_str(b, &d, PRC_MDP_RESOLVED, v, NULLABLE, NULL, NULL, err));
+                        break;
+                case PRC_MD_DK_SCOPE: TRY(tree_chk_str(b, &d, -1, v, 0, prc_md_scopes, &d.scope, err)); break;
+                case PRC_MD_DK_GROUP: TRY(tree_chk_str(b, &d, PRC_MDP_GROUP, v, NULLABLE, NULL, NULL, err)); break;
+                case PRC_MD_DK_PURL:
+                        TRY(tree_chk_str(b, &d, PRC_MDP_PURL, v, NULLABLE, NULL, NULL, err));
+                        if (d.str[PRC_MDP_PURL] != PRC_MDP_NULL &&
+                            (d.len[PRC_MDP_PURL] < 4 || memcmp(b->pool.data + d.str[PRC_MDP_PURL], "pkg:", 4) != 0))
+                                return 0;
+                        break;
+                case PRC_MD_DK_DIRECT:
+                        if (!json_is_boolean(v))
+                                return 0;
+                        d.direct = json_is_true(v);
+                        break;
+                case PRC_MD_DK_LINE:
+                        if (json_is_null(v))
+                                break;
+                        line = json_is_integer(v) ? json_integer_value(v) : 0;
+                        if (line < 1 || line > (json_int_t)UINT32_MAX)
+                                return 0;
+                        d.line = (uint32_t)line;
+                        break;
+                case PRC_MD_DK_SOURCE: TRY(tree_chk_source(b, &d, v, err)); break;
+                case PRC_MD_DK_INTEGRITY: TRY(tree_chk_integrity(b, &d, v, err)); break;
+                case PRC_MD_DK_DEPENDS_ON: TRY(tree_chk_edges(b, &d, i, v, err)); break;
+                default: return 0;
+                }
+        }
+        CUR(prc_buf_put(&b->recs, &d, sizeof(d), err));
+        b->ndeps++;
+        return 1;
+}
+
+json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err)
+{
+        struct pk b;
+        const json_t *dep;
+        json_t *v = NULL;
+        int rc = 1;
+        size_t i;
+
+        if (!json_is_array(deps) || json_array_size(deps) > PRC_MD_DEPS_MAX)
+                return NULL;
+        if (!pk_init(&b, err))
+                return NULL;
+        json_array_foreach(deps, i, dep)
+                if ((rc = tree_chk_dep(&b, dep, i, err)) != 1)
+                        break;
+        if (rc == 1 && edges_in_range(&b)) {
+                v = pk_finish(&b);
+                if (v == NULL)
+                        prc_err_oom(err, "a dependency table");
+        }
+        pk_clear(&b);
+        return v;
+}
+
+/* ---- A table the worker sent (protocol version 7): checked whole before it is taken. ---- */
+
+static size_t list_len(const char *const *list)
+{
+        size_t n = 0;
+
+        while (list[n] != NULL)
+                n++;
+        return n;
+}
+
+/*
+ * One string of a table: valid UTF-8 without NUL, at most PRC_MD_STR_MAX
+ * bytes, starting where the one before it ended (*next) and followed by its
+ * NUL inside the string area (below recs_off).
+ */
+static const char *table_str(const uint8_t *p, uint32_t recs_off, uint32_t off, uint32_t len, size_t *next)
+{
+        if (off != *next)
+                return "a string not right after the one before it (or overlapping it)";
+        if (len > PRC_MD_STR_MAX)
+                return "a string longer than the ManifestDoc allows";
+        if ((uint64_t)off + len + 1 > recs_off)
+                return "a string past the string area";
+        if (p[off + len] != 0 || memchr(p + off, 0, len) != NULL)
+                return "a string without its NUL, or with one inside";
+        if (!prc_utf8_valid(p + off, len, NULL))
+                return "a string that is not valid UTF-8";
+        *next = (size_t)off + len + 1;
+        return NULL;
+}
+
+/* Dependency i's record (at rec): every rule check_dep and check_edges apply, and the canonical layout. */
+static const char *table_dep(const uint8_t *p, const prc_mdp_head *h, size_t i, const prc_mdp_dep *d, size_t *next,
+                             uint32_t *next_edge)
+{
+        static const unsigned nonempty = 1u << PRC_MDP_NAME | 1u << PRC_MDP_INTEG_ALG | 1u << PRC_MDP_INTEG_VALUE;
+        unsigned order[PRC_MDP_NSTR], n = 0;
+        const char *why;
+
+        if (d->scope >= list_len(prc_md_scopes) || d->source >= list_len(prc_md_source_types) || d->direct > 1 ||
+            d->integrity > 1)
+                return "a scope, source type or flag out of range";
+        if (d->str[PRC_MDP_NAME] == PRC_MDP_NULL)
+                return "a dependency without a name";
+        if ((d->str[PRC_MDP_INTEG_ALG] != PRC_MDP_NULL) != d->integrity ||
+            (d->str[PRC_MDP_INTEG_VALUE] != PRC_MDP_NULL) != d->integrity)
+                return "an integrity without both its strings, or strings without an integrity";
+        for (unsigned k = 0; k < PRC_MDP_NSTR; k++) {
+                if (d->str[k] == PRC_MDP_NULL) {
+                        if (d->len[k] != 0)
+                                return "a null string with a length";
+                        continue;
+                }
+                if (((nonempty >> k) & 1) && d->len[k] == 0)
+                        return "an empty name or integrity string";
+                /* In the order of their offsets (at most ten: insertion). */
+                unsigned j = n++;
+                while (j > 0 && d->str[order[j - 1]] > d->str[k]) {
+                        order[j] = order[j - 1];
+                        j--;
+                }
+                order[j] = k;
+        }
+        for (unsigned j = 0; j < n; j++)
+                if ((why = table_str(p, h->recs_off, d->str[order[j]], d->len[order[j]], next)) != NULL)
+                        return why;
+        if (d->str[PRC_MDP_PURL] != PRC_MDP_NULL &&
+            (d->len[PRC_MDP_PURL] < 4 || memcmp(p + d->str[PRC_MDP_PURL], "pkg:", 4) != 0))
+                return "a purl that does not start with pkg:";
+        if (d->edges_n == PRC_MDP_NULL)
+                return d->edges_off == 0 ? NULL : "a null edge list with an offset";
+        if (d->edges_off != *next_edge || d->edges_n > h->nedges - *next_edge)
+                return "an edge list not right after the one before it, or past the edges";
+        for (uint32_t e = 0; e < d->edges_n; e++) {
+                uint32_t x, prev = 0;
+                memcpy(&x, p + h->edges_off + ((size_t)d->edges_off + e) * sizeof(x), sizeof(x));
+                if (e > 0)
+                        memcpy(&prev, p + h->edges_off + ((size_t)d->edges_off + e - 1) * sizeof(x), sizeof(x));
+                if (x >= h->ndeps || x == i || (e > 0 && x <= prev))
+                        return "an edge out of range, to itself, or not ascending";
+        }
+        *next_edge += d->edges_n;
+        return NULL;
+}
+
+const char *prc_mdp_table_check(const uint8_t *p, size_t n, size_t *at)
+{
+        prc_mdp_head h;
+        size_t next = sizeof(h);
+        uint32_t next_edge = 0;
+        const char *why;
+
+        *at = 0;
+        if (n < sizeof(h))
+                return "shorter than its header";
+        memcpy(&h, p, sizeof(h));
+        if (h.magic != PRC_MDP_MAGIC || h.size != n)
+                return "not a table (magic or size)";
+        if (h.ndeps > PRC_MD_DEPS_MAX || h.nedges > PRC_MD_EDGES_MAX)
+                return "more dependencies or edges than a ManifestDoc allows";
+        if (h.recs_off < sizeof(h) || h.recs_off % 4 != 0 ||
+            (uint64_t)h.recs_off + (uint64_t)h.ndeps * sizeof(prc_mdp_dep) != h.edges_off ||
+            (uint64_t)h.edges_off + (uint64_t)h.nedges * sizeof(uint32_t) != n)
+                return "its parts do not add up to its size";
+        for (size_t i = 0; i < h.ndeps; i++) {
+                prc_mdp_dep d;
+                *at = h.recs_off + i * sizeof(d);
+                memcpy(&d, p + *at, sizeof(d));
+                if ((why = table_dep(p, &h, i, &d, &next, &next_edge)) != NULL)
+                        return why;
+        }
+        *at = next;
+        if (h.recs_off - next >= 4)
+                return "bytes between the strings and the records";
+        for (size_t k = next; k < h.recs_off; k++)
+                if (p[k] != 0)
+                        return "padding that is not zero";
+        *at = h.edges_off;
+        return next_edge == h.nedges ? NULL : "edges no dependency holds";
 }
 
 /* ---- Reading a table. ---- */

@@ -14,10 +14,15 @@
  * (prc_mdp_from_tree): one table either way, byte for byte the same
  * (tests/unit/test_mdoc_pack.c, fuzz/fuzz_mdoc_pack.c).
  *
+ * With PRC_REQ_PACKED_DEPS (protocol version 7) the worker packs the table
+ * itself (prc_mdp_pack_checked) and sends it as a blob (docenc.h); the hook
+ * takes it only when prc_mdp_table_check finds every rule of check_dep and
+ * check_edges and the packer's layout (no string or edge list shared).
+ *
  * Trust: engine-side, on bytes from a worker that may be compromised.  A
- * table is only ever made here, from checked values; a string the worker
- * sends is never taken for one (the client knows whether the hook made
- * the value).
+ * table is only ever made here, from checked values, or taken from a blob
+ * checked byte by byte; a string the worker sends is never taken for one
+ * (the client knows whether the hook made the value).
  *
  * The table: a header, the strings (each followed by a NUL, written where
  * they stay as they are read), the records from recs_off (a multiple of 4)
@@ -84,6 +89,26 @@ bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char 
 
 /* The table of a dependencies array that prc_mdoc_check accepted; NULL: out of memory. */
 json_t *prc_mdp_from_tree(const json_t *deps);
+
+/*
+ * The worker's side (protocol version 7, PRC_REQ_PACKED_DEPS): the table of
+ * a dependencies array, made only when every dependency is exactly what
+ * check_dep and check_edges take (as the hook reads one); NULL otherwise
+ * (err clear: the worker sends the tree, and the client's checks name what
+ * is wrong) or out of memory (err set).  The same bytes as prc_mdp_from_tree.
+ */
+json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err);
+
+/*
+ * A table a worker sent as a blob, p[0..n): NULL when it is one
+ * prc_mdp_pack_checked could have made from dependencies prc_mdoc_check
+ * takes (the rules of check_dep and check_edges, and the canonical layout:
+ * the header's parts adding up to n, each dependency's strings one after the
+ * other after the dependency before, each with its NUL, zero padding to the
+ * records, each edge list after the one before), else why not, with *at the
+ * offset in p of the record or byte at fault.
+ */
+const char *prc_mdp_table_check(const uint8_t *p, size_t n, size_t *at);
 
 /* A table's view; false when v is not a table this file made (not a string, wrong size or magic). */
 typedef struct prc_mdp {
