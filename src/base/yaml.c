@@ -1906,7 +1906,8 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
  */
 static const uint64_t plain_ascii[2] = { 0xffffefff00000000ULL, 0x57ffffffd7ffffffULL };
 
-static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, prc_err *err)
+/* *tabs: a tab seen; *breaks: CR, NEL, LS or PS seen (what the line reader leaves to the composer). */
+static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, bool *breaks, prc_err *err)
 {
         size_t i = 0;
         uint32_t flow = 0, on_line = 0;
@@ -1939,6 +1940,7 @@ static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, prc_err *err)
                         on_line = 0;
                 if (p[i] == '\n' || p[i] == '\r' || p[i] == '\t') {
                         *tabs |= p[i] == '\t';
+                        *breaks |= p[i] == '\r';
                         i++;
                         continue;
                 }
@@ -1950,6 +1952,7 @@ static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, prc_err *err)
                         return raw_fail(p, i, err, PRC_E_YAML_SYNTAX, "non-printable character", cp);
                 if (cp == 0xfeff && i != 0)
                         return raw_fail(p, i, err, PRC_E_YAML_SYNTAX, "byte order mark inside the stream", cp);
+                *breaks |= cp == 0x85 || cp == 0x2028 || cp == 0x2029;
                 i += len;
         }
         return true;
@@ -2917,10 +2920,8 @@ static json_t *lr_load(composer *c, const uint8_t *p, size_t n)
         prc_buf buf;
         json_t *v;
 
-        /* CR, and NEL, LS and PS (which libfyaml may take for breaks): composed. */
-        if (n == 0 || memchr(p, '\r', n) != NULL || (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) ||
-            memmem(p, n, "\xc2\x85", 2) != NULL || memmem(p, n, "\xe2\x80\xa8", 3) != NULL ||
-            memmem(p, n, "\xe2\x80\xa9", 3) != NULL)
+        /* (CR, NEL, LS and PS, which libfyaml may take for breaks, are load()'s to leave to the composer.) */
+        if (n == 0 || (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0))
                 return NULL;
         prc_buf_init(&buf, c->lim->scalar_max + 1);
         lr_line(&r);
@@ -2971,7 +2972,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
         struct fy_parser *fyp = NULL;
         composer c;
         json_t *out = NULL;
-        bool tabs = false, key_tab = false;
+        bool tabs = false, key_tab = false, breaks = false;
 
         memset(&c, 0, sizeof(c));
         c.lim = lim;
@@ -2983,7 +2984,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
                 prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "YAML input of %zu bytes, limit %zu", n, lim->input_max);
                 return NULL;
         }
-        if (!check_bytes(p, n, &tabs, err))
+        if (!check_bytes(p, n, &tabs, &breaks, err))
                 return NULL;
         /* Only a document with a tab and a '?' can hold the pattern: most pay nothing more. */
         key_tab = tabs && memchr(p, '?', n) != NULL;
@@ -2996,7 +2997,7 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
                         return NULL;
                 }
         }
-        if (out_pos == NULL && !tabs && !prc_yaml_test_no_line_reader) {
+        if (out_pos == NULL && !tabs && !breaks && !prc_yaml_test_no_line_reader) {
                 out = lr_load(&c, p, n);
                 if (out != NULL) {
 #if defined(PRC_TESTING) && PRC_TESTING

@@ -344,18 +344,34 @@ static bool bin_flush(struct binw *w, bool last, prc_err *err)
         return true;
 }
 
-/* The blob in place of a member's value: tag, u32 length, the bytes. */
+/*
+ * The blob in place of a member's value: tag, u32 length, the bytes.  A
+ * streaming writer hands it over a piece at a time (the reader takes a
+ * value across pieces), so the piece buffer never holds a big table whole.
+ */
 static bool bin_blob(struct binw *w, prc_err *err)
 {
+        size_t done = 0;
+
         if (w->blob_n > UINT32_MAX)
                 return prc_err_set(err, PRC_E_BUFFER_LIMIT, "blob of %zu bytes does not fit the encoding", w->blob_n);
-        if (!room(w, w->blob_n + 5, err))
+        if (!room(w, 5, err))
                 return false;
         put8(w, PRC_DOCBIN_BLOB);
         put32(w, (uint32_t)w->blob_n);
-        if (w->blob_n > 0)
-                memcpy(w->b->data + w->b->len, w->blob, w->blob_n);
-        w->b->len += w->blob_n;
+        while (done < w->blob_n) {
+                size_t k = w->blob_n - done;
+                /* A full piece goes before more is written, so the last bytes always stay for the final flush. */
+                if (w->flush != NULL && w->b->len >= PRC_DOCBIN_CHUNK && !bin_flush(w, false, err))
+                        return false;
+                if (w->flush != NULL && k > PRC_DOCBIN_CHUNK - w->b->len)
+                        k = PRC_DOCBIN_CHUNK - w->b->len;
+                if (!room(w, k, err))
+                        return false;
+                memcpy(w->b->data + w->b->len, w->blob + done, k);
+                w->b->len += k;
+                done += k;
+        }
         return true;
 }
 

@@ -224,6 +224,14 @@ static void ablock_free(ablock *b)
 #endif
 }
 
+/*
+ * PRC_REQ_PACKED_DEPS tables are made here, its buffers kept from one
+ * request to the next (their pages stay touched: on a paravirtualized VM
+ * a first touch is most of the cost) unless one grew past PACKER_KEEP.
+ */
+enum { PACKER_KEEP = 4u << 20 };
+static prc_mdp_packer packer;
+
 static ablock  *arena_cur;      /* owned: blocks of this request, the current one first */
 static ablock  *arena_spare;    /* owned: standard blocks kept for the next requests */
 static size_t   arena_nspare;
@@ -357,10 +365,11 @@ static size_t heap_in_use(size_t *pieces)
 static size_t heap_kept(const prc_buf *req, const prc_buf *reply, size_t *pieces)
 {
         size_t used = heap_in_use(pieces);
+        size_t packed = packer.recs.cap + packer.edges.cap + packer.pool.cap;
 #ifdef PRC_WORKER_ASAN
-        size_t ours = arena_nspare * ARENA_MAP + req->cap + reply->cap;
+        size_t ours = arena_nspare * ARENA_MAP + req->cap + reply->cap + packed;
 #else
-        size_t ours = req->cap + reply->cap;    /* spare blocks are mappings of their own, outside the count */
+        size_t ours = req->cap + reply->cap + packed;   /* spare blocks are mappings of their own, outside the count */
 #endif
 
         return used > ours ? used - ours : 0;
@@ -582,7 +591,9 @@ static void keep_tree(const prc_req *r, struct out *o, json_t *doc)
  */
 static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err *err)
 {
-        json_t *doc = NULL, *table = NULL;
+        json_t *doc = NULL;
+        uint8_t *table = NULL;
+        size_t table_n = 0;
         uint64_t sent;
 
         if (prc_dispatch_needs_archive(r->op) && !prc_libarchive_loaded())
@@ -590,22 +601,23 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                 prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "this worker was started without libarchive");
         else if (!parse_json_streamed(r, reply, o, &doc, err) && !parse_yaml_streamed(r, reply, o, &doc, err))
                 doc = prc_dispatch_run(r, err);
-        if (doc != NULL && o->packed && !prc_err_is_set(err))
-                table = prc_mdp_pack_checked(json_object_get(doc, "dependencies"), err);
+        if (doc != NULL && o->packed && !prc_err_is_set(err) &&
+            prc_mdp_pack(&packer, json_object_get(doc, "dependencies"), err) == 1) {
+                table = packer.pool.data;
+                table_n = packer.pool.len;
+        }
 #if defined(PRC_TESTING) && PRC_TESTING
         /* A compromised worker, for the client's table check (test_worker.c): the first dependency's scope bent. */
-        if (table != NULL && r->path_len > 20 && memcmp(r->path, "prc-test-bend/table/", 20) == 0 &&
-            json_string_length(table) > sizeof(prc_mdp_head)) {
+        if (table != NULL && r->path_len > 20 && memcmp(r->path, "prc-test-bend/table/", 20) == 0) {
                 prc_mdp_head h;
-                memcpy(&h, json_string_value(table), sizeof(h));
+                memcpy(&h, table, sizeof(h));
                 if (h.ndeps > 0)
-                        ((uint8_t *)json_string_value(table))[h.recs_off + offsetof(prc_mdp_dep, scope)] = 0xee;
+                        table[h.recs_off + offsetof(prc_mdp_dep, scope)] = 0xee;
         }
 #endif
         if (table != NULL) {
-                /* The table in the arena like the tree; the client checks every byte of it (mdoc_pack.h). */
-                if (!prc_docbin_stream_blob(doc, "dependencies", (const uint8_t *)json_string_value(table),
-                                            json_string_length(table), reply, put_out, o, &sent, err) &&
+                /* The client checks every byte of the table (mdoc_pack.h). */
+                if (!prc_docbin_stream_blob(doc, "dependencies", table, table_n, reply, put_out, o, &sent, err) &&
                     err->cls == PRC_E_BUFFER_LIMIT) {
                         prc_err_init(err);
                         prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
@@ -691,6 +703,7 @@ static int serve(const wcfg *c)
                         allowed[nallowed++] = prc_dispatch_table[i].op;
         }
         prc_buf_init(&req, c->req_max);
+        prc_mdp_packer_init(&packer);
         prc_buf_init(&reply, c->reply_max);
         kept0 = heap_kept(&req, &reply, &pieces);
         for (;;) {
@@ -745,10 +758,13 @@ static int serve(const wcfg *c)
                         prc_buf_clear(&reply);
                 if (req.cap > (1u << 20))
                         prc_buf_clear(&req);
+                if (packer.recs.cap > PACKER_KEEP || packer.edges.cap > PACKER_KEEP || packer.pool.cap > PACKER_KEEP)
+                        prc_mdp_packer_clear(&packer);
                 retiring = heap_kept(&req, &reply, &pieces) > kept0 + KEPT_MAX || pieces > FREE_PIECES_MAX;
         }
         prc_buf_clear(&req);
         prc_buf_clear(&reply);
+        prc_mdp_packer_clear(&packer);
         return status;
 }
 

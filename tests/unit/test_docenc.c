@@ -595,6 +595,106 @@ static void test_docenc__stream_read_decodes_as_bytes_arrive(void)
         json_decref(v);
 }
 
+/* A hook that takes its member's value only as a blob, and keeps its bytes (test_docenc's own). */
+struct blob_take {
+        prc_buf got;
+        size_t  off;
+};
+
+static bool blob_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *err)
+{
+        struct blob_take *t = ctx;
+        const uint8_t *p;
+        uint8_t tag;
+        size_t n;
+
+        if (!prc_docbin_cur_value(cur, &tag))
+                return false;
+        if (tag != PRC_DOCBIN_BLOB)
+                return false;   /* declined: read as any value */
+        if (!prc_docbin_cur_blob(cur, &p, &n, &t->off) || !prc_buf_put(&t->got, p, n, err))
+                return false;
+        *out = json_null();
+        return true;
+}
+
+/*
+ * prc_docbin_stream_blob: the member's value goes as a blob (tag 0x0b, u32
+ * length, the bytes), handed over in pieces no larger than a full chunk
+ * (a table never sits whole in the piece buffer); a hook reading the member
+ * gets the very bytes, whole and as they arrive; every other reader refuses
+ * the tag, and the hook sees no blob where the tree has a value.
+ */
+static void test_docenc__a_blob_streams_in_pieces_to_its_hook(void)
+{
+        json_t *v = json_pack("{s:i,s:n,s:s}", "a", 1, "dependencies", "z", "x"), *back;
+        size_t n = 3 * PRC_DOCBIN_CHUNK + 123;
+        uint8_t *blob = malloc(n);
+        struct sink s = { .fail_at = 0 };
+        struct blob_take t;
+        prc_docbin_hook h = { .key = "dependencies", .read = blob_read, .ctx = &t };
+        prc_buf chunk;
+        uint64_t sent = 0;
+        struct src src;
+        prc_err err;
+
+        T_ASSERT(v != NULL && blob != NULL);
+        for (size_t i = 0; i < n; i++)
+                blob[i] = (uint8_t)(i * 7 + 3);      /* raw bytes: not UTF-8, NULs */
+        prc_err_init(&err);
+        prc_buf_init(&s.got, 16u << 20);
+        prc_buf_init(&chunk, 16u << 20);
+        T_ASSERT(prc_docbin_stream_blob(v, "dependencies", blob, n, &chunk, sink_put, &s, &sent, &err));
+        T_NOERR(err);
+        T_EQ_INT(sent, s.got.len);
+        T_ASSERT(s.pieces >= 4 && s.saw_last);
+        T_ASSERT(chunk.cap < n);        /* never the whole blob at once */
+        /* read whole, then as the bytes arrive */
+        for (int way = 0; way < 2; way++) {
+                prc_buf_init(&t.got, 16u << 20);
+                prc_err_init(&err);
+                if (way == 0) {
+                        back = prc_docbin_read_stream_hook(s.got.data, s.got.len, s.got.len, NULL, NULL,
+                                                           &prc_limits_default, &h, &err);
+                } else {
+                        src = (struct src){ .p = s.got.data, .n = s.got.len, .step = 1000 };
+                        src.buf = calloc(1, 1);
+                        T_ASSERT(src.buf != NULL);
+                        back = prc_docbin_read_stream_hook(src.buf, s.got.len, 0, src_fill, &src,
+                                                           &prc_limits_default, &h, &err);
+                        free(src.buf);
+                }
+                T_NOERR(err);
+                T_ASSERT(back != NULL);
+                T_EQ_INT(json_integer_value(json_object_get(back, "a")), 1);
+                T_EQ_STR(json_string_value(json_object_get(back, "z")), "x");
+                T_EQ_MEM(t.got.data, t.got.len, blob, n);
+                T_EQ_INT(s.got.data[t.off - 5], PRC_DOCBIN_BLOB);
+                json_decref(back);
+                prc_buf_clear(&t.got);
+        }
+        /* Without the hook the tag is unknown. */
+        prc_err_init(&err);
+        T_ASSERT(prc_docbin_read(s.got.data, s.got.len, &prc_limits_default, &err) == NULL);
+        T_ERR(err, PRC_E_INVALID_FRAME);
+        T_ASSERT(strstr(err.msg, "unknown value tag 0x0b") != NULL);
+        /* A hook on a document without a blob declines, and the value reads as any. */
+        prc_err_init(&err);
+        prc_buf_reset(&s.got);
+        T_ASSERT(prc_docbin_write(v, &s.got, &err));
+        prc_buf_init(&t.got, 16u << 20);
+        back = prc_docbin_read_stream_hook(s.got.data, s.got.len, s.got.len, NULL, NULL, &prc_limits_default, &h,
+                                           &err);
+        T_NOERR(err);
+        T_ASSERT(back != NULL && json_equal(back, v) && t.got.len == 0);
+        json_decref(back);
+        prc_buf_clear(&t.got);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&s.got);
+        free(blob);
+        json_decref(v);
+}
+
 /* The open spelling (streaming YAML): the documented bytes, the same tree, one encoding per spelling. */
 static void test_docenc__open_spelling_is_the_same_tree(void)
 {
@@ -833,6 +933,7 @@ static const prc_test tests[] = {
         T(test_docenc__open_writer_pieces),
         T(test_docenc__stream_is_the_same_bytes_in_chunks),
         T(test_docenc__stream_read_decodes_as_bytes_arrive),
+        T(test_docenc__a_blob_streams_in_pieces_to_its_hook),
         T(test_docenc__reply_tree_is_carved_from_an_arena),
 };
 PRC_SUITE(docenc, tests)

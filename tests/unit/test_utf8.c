@@ -5,6 +5,8 @@
  */
 #include "t.h"
 
+#include <string.h>
+
 #include "base/utf8.h"
 
 struct ucase {
@@ -88,7 +90,58 @@ static void test_utf8__round_trip_every_scalar_value(void)
         }
 }
 
+/* The reading one byte at a time (prc_utf8_decode from each sequence's start): valid, and where it is not. */
+static bool valid_slow(const uint8_t *p, size_t n, size_t *bad)
+{
+        for (size_t i = 0; i < n;) {
+                uint32_t cp;
+                size_t k = p[i] < 0x80 ? 1 : prc_utf8_decode(p + i, n - i, &cp);
+                if (k == 0) {
+                        *bad = i;
+                        return false;
+                }
+                i += k;
+        }
+        return true;
+}
+
+/*
+ * prc_utf8_valid skips ASCII eight bytes at a time: on 200,000 random
+ * texts (mostly ASCII, a multi-byte or broken sequence at any offset and
+ * length around the word size), the same verdict and the same first bad
+ * offset as the byte-at-a-time reading.
+ */
+static void test_utf8__word_skip_agrees_with_the_byte_reading(void)
+{
+        static const char *const pieces[] = { "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\xc3", "\x80",
+                                              "\xe2\x80", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\xff" };
+        uint64_t x = 0x9e3779b97f4a7c15u;
+
+        for (int t = 0; t < 200000; t++) {
+                uint8_t b[40];
+                size_t n = 0, bad1 = SIZE_MAX, bad2 = SIZE_MAX;
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                size_t len = x % 33, at = (x >> 8) % 33;
+                for (size_t i = 0; i < len && n < sizeof(b) - 4; i++) {
+                        if (i == at || ((x >> (i % 60)) & 0x3f) == 1) {
+                                const char *pc = pieces[(x >> 20 >> (i % 16)) % PRC_ARRAY_LEN(pieces)];
+                                memcpy(b + n, pc, strlen(pc));
+                                n += strlen(pc);
+                        } else {
+                                b[n++] = (uint8_t)(0x20 + (x >> (i % 50)) % 95);
+                        }
+                }
+                bool a = prc_utf8_valid(b, n, &bad1), s = valid_slow(b, n, &bad2);
+                T_EQ_INT(a, s);
+                if (!a)
+                        T_EQ_INT(bad1, bad2);
+        }
+}
+
 static const prc_test tests[] = {
+        T(test_utf8__word_skip_agrees_with_the_byte_reading),
         T(test_utf8__valid_and_invalid_sequences),
         T(test_utf8__decode_lengths_and_values),
         T(test_utf8__round_trip_every_scalar_value),

@@ -17,32 +17,40 @@
 
 enum { NULLABLE = 1, NONEMPTY = 2 };
 
-/*
- * The table being made: the strings where they will stay (pool: the
- * header's room, then each string, so a string's offset in pool is its
- * offset in the table), the records and the edges apart, appended at the end.
- */
-struct pk {
-        prc_buf recs, edges, pool;
-        size_t  ndeps, total_edges;
-};
+/* The table being made (prc_mdp_packer in mdoc_pack.h). */
+#define pk prc_mdp_packer
 
-static bool pk_init(struct pk *b, prc_err *err)
+void prc_mdp_packer_init(prc_mdp_packer *b)
 {
-        static const prc_mdp_head none;
-
         prc_buf_init(&b->recs, (size_t)1 << 31);
         prc_buf_init(&b->edges, (size_t)1 << 31);
         prc_buf_init(&b->pool, (size_t)1 << 31);
         b->ndeps = b->total_edges = 0;
-        return prc_buf_put(&b->pool, &none, sizeof(none), err);
 }
 
-static void pk_clear(struct pk *b)
+void prc_mdp_packer_clear(prc_mdp_packer *b)
 {
         prc_buf_clear(&b->recs);
         prc_buf_clear(&b->edges);
         prc_buf_clear(&b->pool);
+}
+
+/* Start a table in b, keeping its buffers' room. */
+static bool pk_start(struct pk *b, prc_err *err)
+{
+        static const prc_mdp_head none;
+
+        prc_buf_reset(&b->recs);
+        prc_buf_reset(&b->edges);
+        prc_buf_reset(&b->pool);
+        b->ndeps = b->total_edges = 0;
+        return prc_buf_put(&b->pool, &none, sizeof(none), err);
+}
+
+static bool pk_init(struct pk *b, prc_err *err)
+{
+        prc_mdp_packer_init(b);
+        return pk_start(b, err);
 }
 
 /*
@@ -132,8 +140,8 @@ static bool put_edge(struct pk *b, prc_mdp_dep *d, int64_t x, prc_err *err)
         return prc_buf_put(&b->edges, &v, sizeof(v), err);
 }
 
-/* The table: header, strings, records (at a multiple of 4), edges; NULL: out of memory or too large. */
-static json_t *pk_finish(struct pk *b)
+/* The table, in pool: header, strings, records (at a multiple of 4), edges; false: out of memory or too large. */
+static bool pk_close(struct pk *b)
 {
         static const uint8_t pad[4];
         prc_mdp_head h = { .magic = PRC_MDP_MAGIC, .ndeps = (uint32_t)b->ndeps,
@@ -146,12 +154,18 @@ static json_t *pk_finish(struct pk *b)
         if (size > UINT32_MAX || !prc_buf_put(&b->pool, pad, recs_off - b->pool.len, &err) ||
             !prc_buf_put(&b->pool, b->recs.data, b->recs.len, &err) ||
             !prc_buf_put(&b->pool, b->edges.data, b->edges.len, &err))
-                return NULL;
+                return false;
         h.size = (uint32_t)size;
         h.recs_off = (uint32_t)recs_off;
         h.edges_off = (uint32_t)edges_off;
         memcpy(b->pool.data, &h, sizeof(h));
-        return json_stringn_nocheck((const char *)b->pool.data, size);
+        return true;
+}
+
+/* The table as a string value; NULL: out of memory or too large. */
+static json_t *pk_finish(struct pk *b)
+{
+        return pk_close(b) ? json_stringn_nocheck((const char *)b->pool.data, b->pool.len) : NULL;
 }
 
 /*
@@ -415,7 +429,7 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
                         prc_err_oom(err, "a dependency table");
                 hc->made = *out;
         }
-        pk_clear(&b);
+        prc_mdp_packer_clear(&b);
         return hc->made != NULL;
 }
 
@@ -512,7 +526,7 @@ json_t *prc_mdp_from_tree(const json_t *deps)
                         break;
         if (ok)
                 v = pk_finish(&b);
-        pk_clear(&b);
+        prc_mdp_packer_clear(&b);
         return v;
 }
 
@@ -645,27 +659,36 @@ static int tree_chk_dep(struct pk *b, const json_t *dep, size_t i, prc_err *err)
         return 1;
 }
 
-json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err)
+int prc_mdp_pack(prc_mdp_packer *b, const json_t *deps, prc_err *err)
 {
-        struct pk b;
         const json_t *dep;
-        json_t *v = NULL;
         int rc = 1;
         size_t i;
 
         if (!json_is_array(deps) || json_array_size(deps) > PRC_MD_DEPS_MAX)
-                return NULL;
-        if (!pk_init(&b, err))
-                return NULL;
+                return 0;
+        if (!pk_start(b, err))
+                return -1;
         json_array_foreach(deps, i, dep)
-                if ((rc = tree_chk_dep(&b, dep, i, err)) != 1)
-                        break;
-        if (rc == 1 && edges_in_range(&b)) {
-                v = pk_finish(&b);
+                if ((rc = tree_chk_dep(b, dep, i, err)) != 1)
+                        return rc;
+        if (!edges_in_range(b))
+                return 0;
+        return pk_close(b) ? 1 : (prc_err_oom(err, "a dependency table"), -1);
+}
+
+json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err)
+{
+        prc_mdp_packer b;
+        json_t *v = NULL;
+
+        prc_mdp_packer_init(&b);
+        if (prc_mdp_pack(&b, deps, err) == 1) {
+                v = json_stringn_nocheck((const char *)b.pool.data, b.pool.len);
                 if (v == NULL)
                         prc_err_oom(err, "a dependency table");
         }
-        pk_clear(&b);
+        prc_mdp_packer_clear(&b);
         return v;
 }
 

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "content/docenc.h"
 
@@ -98,6 +99,21 @@ json_t *prc_mdp_from_tree(const json_t *deps);
  * is wrong) or out of memory (err set).  The same bytes as prc_mdp_from_tree.
  */
 json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err);
+
+/*
+ * prc_mdp_pack_checked into a packer whose buffers a caller keeps from one
+ * table to the next (the worker: their pages stay touched): 1 made (the
+ * table is pool.data[0..pool.len), until the next call), 0 declined, -1
+ * failed (err set).
+ */
+typedef struct prc_mdp_packer {
+        prc_buf recs, edges, pool;      /* pool: the header's room, then the strings where they stay */
+        size_t  ndeps, total_edges;
+} prc_mdp_packer;
+
+void prc_mdp_packer_init(prc_mdp_packer *k);
+void prc_mdp_packer_clear(prc_mdp_packer *k);
+int prc_mdp_pack(prc_mdp_packer *k, const json_t *deps, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * A table a worker sent as a blob, p[0..n): NULL when it is one
