@@ -2599,6 +2599,19 @@ static bool lr_scalar(lr *r, size_t j, bool flow, bool key, prc_buf *buf, const 
         return *n > 0;
 }
 
+/* A new collection at depth (counted as on_start counts it); NULL: declined, or out of memory (err). */
+static json_t *lr_open(lr *r, bool map, uint32_t depth)
+{
+        json_t *v;
+
+        if (depth >= r->c->lim->depth_max || !lr_count(r))
+                return lr_decline(r);
+        v = map ? json_object() : json_array();
+        if (v == NULL)
+                oom(r->c, map ? "a mapping" : "a sequence");
+        return v;
+}
+
 /* A plain `<<`: a merge key, which the composer merges (declined here). */
 static bool lr_merge_key(const char *s, size_t n, bool plain)
 {
@@ -2690,16 +2703,11 @@ static json_t *lr_flow(lr *r, size_t j, uint32_t depth, prc_buf *buf, size_t *en
 {
         bool map = r->p[j] == '{';
         uint8_t close = map ? '}' : ']';
-        json_t *v;
+        json_t *v = lr_open(r, map, depth);
         size_t k = j + 1;
 
-        if (depth >= r->c->lim->depth_max || !lr_count(r))
-                return lr_decline(r);
-        v = map ? json_object() : json_array();
-        if (v == NULL) {
-                oom(r->c, "a collection");
+        if (v == NULL)
                 return NULL;
-        }
         while (k < r->le && lr_space(r->p[k]))
                 k++;
         if (k < r->le && r->p[k] == close) {
@@ -2791,15 +2799,10 @@ static json_t *lr_below(lr *r, long ind, uint32_t depth, prc_buf *buf)
 static json_t *lr_seq(lr *r, uint32_t depth, prc_buf *buf)
 {
         long ind = r->ind;
-        json_t *a;
+        json_t *a = lr_open(r, false, depth);
 
-        if (depth >= r->c->lim->depth_max || !lr_count(r))
-                return lr_decline(r);
-        a = json_array();
-        if (a == NULL) {
-                oom(r->c, "a sequence");
+        if (a == NULL)
                 return NULL;
-        }
         while (r->ind == ind) {
                 size_t j = r->ls + 1, e;
                 json_t *x;
@@ -2835,15 +2838,10 @@ no:
 static json_t *lr_map(lr *r, uint32_t depth, prc_buf *buf)
 {
         long ind = r->ind;
-        json_t *o;
+        json_t *o = lr_open(r, true, depth);
 
-        if (depth >= r->c->lim->depth_max || !lr_count(r))
-                return lr_decline(r);
-        o = json_object();
-        if (o == NULL) {
-                oom(r->c, "a mapping");
+        if (o == NULL)
                 return NULL;
-        }
         while (r->ind == ind) {
                 const char *ks;
                 size_t kn, e, j;

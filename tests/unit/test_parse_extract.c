@@ -96,6 +96,35 @@ static void compare(struct pe_run *r, const char *name, const prc_buf *in)
         json_decref(b);
 }
 
+/* A client of the test worker that answers every request itself (no cache). */
+static prc_client *pe_client(void)
+{
+        prc_client_opts o;
+        prc_client *c;
+        prc_err err;
+
+        prc_client_opts_default(&o);
+        o.worker_path = worker_path();
+        o.cache_max = 0;        /* every answer from the worker */
+        prc_err_init(&err);
+        c = prc_client_new(&o, &err);
+        T_ASSERT(c != NULL);
+        return c;
+}
+
+/* text under the name the worker sees, compared one trip against two. */
+static void compare_text(struct pe_run *r, const char *name, const char *text)
+{
+        prc_buf in;
+        prc_err err;
+
+        prc_err_init(&err);
+        prc_buf_init(&in, 1u << 20);
+        T_ASSERT(prc_buf_put(&in, text, strlen(text), &err));
+        compare(r, name, &in);
+        prc_buf_clear(&in);
+}
+
 /* Each regular file under dir (rel: its path from the walk's root), read and passed to fn. */
 static void walk(struct pe_run *r, const char *dir, const char *rel, const char *const *names)
 {
@@ -159,18 +188,11 @@ static void test_parse_extract__one_trip_answers_as_two_over_the_corpora(void)
                 { "parsers/attacks/utf8", any },
         };
         const char *c = t_corpora();
-        prc_client_opts o;
         struct pe_run r = { 0 };
-        prc_err err;
 
         if (c == NULL)
                 t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests and suites");
-        prc_client_opts_default(&o);
-        o.worker_path = worker_path();
-        o.cache_max = 0;        /* every answer from the worker */
-        prc_err_init(&err);
-        r.c = prc_client_new(&o, &err);
-        T_ASSERT(r.c != NULL);
+        r.c = pe_client();
         for (size_t i = 0; i < PRC_ARRAY_LEN(suites); i++) {
                 char dir[4096];
                 snprintf(dir, sizeof(dir), "%s/%s", c, suites[i].dir);
@@ -204,29 +226,15 @@ static void test_parse_extract__kept_yaml_trees_answer_as_two_trips(void)
                 { "pnpm-lock.yaml", "lockfileVersion: '9.0'\nimporters: {.: {}}\nlockfileVersion: '9.0'\n" },
                 { "pnpm-lock.yaml", "- not a mapping\n" },
         };
-        prc_client_opts o;
-        struct pe_run r = { 0 };
-        prc_err err;
-
-        prc_client_opts_default(&o);
-        o.worker_path = worker_path();
-        o.cache_max = 0;
-        prc_err_init(&err);
-        r.c = prc_client_new(&o, &err);
-        T_ASSERT(r.c != NULL);
+        struct pe_run r = { .c = pe_client() };
         for (size_t i = 0; i < PRC_ARRAY_LEN(dirs); i++) {
                 char dir[4096];
                 snprintf(dir, sizeof(dir), "%s/tests/fixtures/extract/%s", t_root(), dirs[i]);
                 walk(&r, dir, "", NULL);
         }
         T_EQ_INT(r.compared, 8);        /* two Actions files, four pnpm-locks, the bad package.json and lock */
-        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
-                prc_buf in;
-                prc_buf_init(&in, 1u << 20);
-                T_ASSERT(prc_buf_put(&in, docs[i].text, strlen(docs[i].text), &err));
-                compare(&r, docs[i].name, &in);
-                prc_buf_clear(&in);
-        }
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++)
+                compare_text(&r, docs[i].name, docs[i].text);
         T_EQ_INT(r.compared, 8 + PRC_ARRAY_LEN(docs));
         T_ASSERT(r.refused >= 4);
         prc_client_free(r.c);
@@ -285,26 +293,12 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
                   "<!DOCTYPE p [<!ENTITY e \"v\">]><packages><package id=\"&e;\" version=\"1\"/></packages>" },
                 { "packages.config", "<packages><package id=\"x\" version=\"1.0\"/></packages>" },
         };
-        prc_client_opts o;
-        struct pe_run r = { 0 };
-        prc_err err;
-
-        prc_client_opts_default(&o);
-        o.worker_path = worker_path();
-        o.cache_max = 0;
-        prc_err_init(&err);
-        r.c = prc_client_new(&o, &err);
-        T_ASSERT(r.c != NULL);
+        struct pe_run r = { .c = pe_client() };
         for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++)
                 compare_file(&r, files[i].fixture, files[i].name);
         T_EQ_INT(r.compared, PRC_ARRAY_LEN(files));
-        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
-                prc_buf in;
-                prc_buf_init(&in, 1u << 20);
-                T_ASSERT(prc_buf_put(&in, docs[i].text, strlen(docs[i].text), &err));
-                compare(&r, docs[i].name, &in);
-                prc_buf_clear(&in);
-        }
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++)
+                compare_text(&r, docs[i].name, docs[i].text);
         T_EQ_INT(r.compared, PRC_ARRAY_LEN(files) + PRC_ARRAY_LEN(docs));
         T_ASSERT(r.refused >= 4);
         prc_client_free(r.c);
