@@ -2466,6 +2466,7 @@ typedef struct lr {
         size_t         ls, le;  /* the current line's content, after its indentation, before its break */
         long           ind;     /* its indentation; -1: no line left */
         uint64_t       nodes;
+        frame          kf;      /* only its key buffer: key_text's text of the key being added */
         bool           no;      /* declined */
 } lr;
 
@@ -2636,21 +2637,18 @@ static json_t *lr_value(lr *r, const char *s, size_t n, bool plain)
 /* Add key s[0..n) (its text as key_text makes it) with v (taken) to o. */
 static bool lr_member(lr *r, json_t *o, const char *s, size_t n, bool plain, json_t *v)
 {
-        char num[32];
         enum rkind k = R_STR;
         int64_t iv = 0;
         size_t chars = 0;
 
         if (plain)
                 k = resolve_plain(s, n, &iv);
-        if (k == R_NULL || k == R_TRUE || k == R_FALSE || k == R_INT) {
-                if (k == R_INT)
-                        snprintf(num, sizeof(num), "%" PRId64, iv);
-                else
-                        snprintf(num, sizeof(num), "%s", k == R_NULL ? "null" : k == R_TRUE ? "true" : "false");
-                s = num;
-                n = strlen(num);
+        if (!key_text(r->c, &r->kf, s, n, k, iv)) {
+                json_decref(v);
+                return false;
         }
+        s = r->kf.key;
+        n = r->kf.klen;
         for (size_t i = 0; i < n; i++)
                 chars += ((uint8_t)s[i] & 0xc0) != 0x80;
         if (chars > KEY_CHARS_MAX || json_object_getn(o, s, n) != NULL || json_object_size(o) >= r->c->lim->keys_max) {
@@ -2779,7 +2777,7 @@ no:
         return lr_decline(r);
 }
 
-static json_t *lr_block(lr *r, long parent, uint32_t depth, prc_buf *buf);
+static json_t *lr_block(lr *r, uint32_t depth, prc_buf *buf);
 
 /* The value of a key or entry whose line holds nothing more: the lines below, or null. */
 static json_t *lr_below(lr *r, long ind, uint32_t depth, prc_buf *buf)
@@ -2788,7 +2786,7 @@ static json_t *lr_below(lr *r, long ind, uint32_t depth, prc_buf *buf)
         if (r->no)
                 return NULL;
         if (r->ind > ind)
-                return lr_block(r, ind, depth, buf);
+                return lr_block(r, depth, buf);
         /* `k:` then `- x` at k's column: a sequence YAML gives k; declined. */
         if (r->ind == ind && r->p[r->ls] == '-' && (r->ls + 1 == r->le || lr_space(r->p[r->ls + 1])))
                 return lr_decline(r);
@@ -2898,10 +2896,9 @@ no:
         return lr_decline(r);
 }
 
-/* The block node at the current line, indented past parent. */
-static json_t *lr_block(lr *r, long parent, uint32_t depth, prc_buf *buf)
+/* The block node at the current line (a sequence when it is a "- " entry). */
+static json_t *lr_block(lr *r, uint32_t depth, prc_buf *buf)
 {
-        (void)parent;
         if (r->p[r->ls] == '-' && (r->ls + 1 == r->le || lr_space(r->p[r->ls + 1])))
                 return lr_seq(r, depth, buf);
         return lr_map(r, depth, buf);
@@ -2923,14 +2920,13 @@ static json_t *lr_load(composer *c, const uint8_t *p, size_t n)
                 return NULL;
         prc_buf_init(&buf, c->lim->scalar_max + 1);
         lr_line(&r);
-        v = r.no || r.ind != 0 ? NULL : lr_block(&r, -1, 0, &buf);
+        v = r.no || r.ind != 0 ? NULL : lr_block(&r, 0, &buf);
         prc_buf_clear(&buf);
+        free(r.kf.key);
         if (v != NULL && (r.no || r.ind != -1)) {
                 json_decref(v);
                 v = NULL;
         }
-        if (v != NULL)
-                c->nodes = r.nodes;
         return v;
 }
 
