@@ -615,16 +615,11 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                         table[h.recs_off + offsetof(prc_mdp_dep, scope)] = 0xee;
         }
 #endif
-        if (table != NULL) {
-                /* The client checks every byte of the table (mdoc_pack.h). */
-                if (!prc_docbin_stream_blob(doc, "dependencies", table, table_n, reply, put_out, o, &sent, err) &&
-                    err->cls == PRC_E_BUFFER_LIMIT) {
-                        prc_err_init(err);
-                        prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
-                                    o->reply_max);
-                }
-        } else if (doc != NULL && !prc_err_is_set(err) && !prc_docbin_stream(doc, reply, put_out, o, &sent, err) &&
-                   err->cls == PRC_E_BUFFER_LIMIT) {
+        /* With a table, the client checks every byte of it (mdoc_pack.h). */
+        if (doc != NULL && !prc_err_is_set(err) &&
+            !(table != NULL ? prc_docbin_stream_blob(doc, "dependencies", table, table_n, reply, put_out, o, &sent, err)
+                            : prc_docbin_stream(doc, reply, put_out, o, &sent, err)) &&
+            err->cls == PRC_E_BUFFER_LIMIT) {
                 /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
                 prc_err_init(err);
                 prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
