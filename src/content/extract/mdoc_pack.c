@@ -17,9 +17,6 @@
 
 enum { NULLABLE = 1, NONEMPTY = 2 };
 
-/* The table being made (prc_mdp_packer in mdoc_pack.h). */
-#define pk prc_mdp_packer
-
 void prc_mdp_packer_init(prc_mdp_packer *b)
 {
         prc_buf_init(&b->recs, (size_t)1 << 31);
@@ -36,7 +33,7 @@ void prc_mdp_packer_clear(prc_mdp_packer *b)
 }
 
 /* Start a table in b, keeping its buffers' room. */
-static bool pk_start(struct pk *b, prc_err *err)
+static bool pk_start(prc_mdp_packer *b, prc_err *err)
 {
         static const prc_mdp_head none;
 
@@ -47,7 +44,7 @@ static bool pk_start(struct pk *b, prc_err *err)
         return prc_buf_put(&b->pool, &none, sizeof(none), err);
 }
 
-static bool pk_init(struct pk *b, prc_err *err)
+static bool pk_init(prc_mdp_packer *b, prc_err *err)
 {
         prc_mdp_packer_init(b);
         return pk_start(b, err);
@@ -89,7 +86,7 @@ static bool str_ok(const char *s, size_t n, unsigned how, const char *const *lis
 }
 
 /* s (n bytes, no NUL) into the pool as slot k of d; false: out of memory (err set). */
-static bool put_str(struct pk *b, prc_mdp_dep *d, unsigned k, const char *s, size_t n, prc_err *err)
+static bool put_str(prc_mdp_packer *b, prc_mdp_dep *d, unsigned k, const char *s, size_t n, prc_err *err)
 {
         if (b->pool.len + n + 1 > UINT32_MAX)
                 return prc_err_oom(err, "a dependency table");
@@ -114,7 +111,7 @@ static void dep_init(prc_mdp_dep *d)
 }
 
 /* The edge x of dependency i: what check_edges would take so far (ascending, not i, not negative). */
-static bool edge_ok(struct pk *b, const prc_mdp_dep *d, size_t i, int64_t x)
+static bool edge_ok(prc_mdp_packer *b, const prc_mdp_dep *d, size_t i, int64_t x)
 {
         uint32_t prev;
 
@@ -128,7 +125,7 @@ static bool edge_ok(struct pk *b, const prc_mdp_dep *d, size_t i, int64_t x)
         return ++b->total_edges <= PRC_MD_EDGES_MAX;
 }
 
-static bool put_edge(struct pk *b, prc_mdp_dep *d, int64_t x, prc_err *err)
+static bool put_edge(prc_mdp_packer *b, prc_mdp_dep *d, int64_t x, prc_err *err)
 {
         uint32_t v = (uint32_t)x;
 
@@ -141,7 +138,7 @@ static bool put_edge(struct pk *b, prc_mdp_dep *d, int64_t x, prc_err *err)
 }
 
 /* The table, in pool: header, strings, records (at a multiple of 4), edges; false: out of memory or too large. */
-static bool pk_close(struct pk *b)
+static bool pk_close(prc_mdp_packer *b)
 {
         static const uint8_t pad[4];
         prc_mdp_head h = { .magic = PRC_MDP_MAGIC, .ndeps = (uint32_t)b->ndeps,
@@ -163,7 +160,7 @@ static bool pk_close(struct pk *b)
 }
 
 /* The table as a string value; NULL: out of memory or too large. */
-static json_t *pk_finish(struct pk *b)
+static json_t *pk_finish(prc_mdp_packer *b)
 {
         return pk_close(b) ? json_stringn_nocheck((const char *)b->pool.data, b->pool.len) : NULL;
 }
@@ -195,7 +192,7 @@ static int more(prc_docbin_cur *c, int64_t count, size_t m)
 }
 
 /* A string member (or null with NULLABLE) into slot k; idx for a listed one. */
-static int rd_str(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, int k, unsigned how,
+static int rd_str(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, int k, unsigned how,
                   const char *const *list, uint8_t *idx, prc_err *err)
 {
         const char *s;
@@ -220,9 +217,9 @@ static int rd_str(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, int k, unsign
  * *got false), each member read by fn in whatever order they come; a key
  * twice or unknown, or one missing, declines.
  */
-typedef int (*member_fn)(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err);
+typedef int (*member_fn)(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err);
 
-static int rd_object(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, uint32_t depth, bool nullable,
+static int rd_object(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, uint32_t depth, bool nullable,
                      const char *const *keys, size_t nkeys, member_fn fn, bool *got, prc_err *err)
 {
         uint32_t seen = 0;
@@ -260,7 +257,7 @@ static int rd_object(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, 
         return seen == (1u << nkeys) - 1 ? 1 : 0;
 }
 
-static int source_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
+static int source_member(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
 {
         (void)i;
         switch (key) {
@@ -271,14 +268,14 @@ static int source_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t
         }
 }
 
-static int integrity_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
+static int integrity_member(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
 {
         (void)i;
         return rd_str(b, c, d, key == PRC_MD_IK_ALGORITHM ? PRC_MDP_INTEG_ALG : PRC_MDP_INTEG_VALUE, NONEMPTY, NULL, NULL,
                       err);
 }
 
-static int rd_edges(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, prc_err *err)
+static int rd_edges(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, prc_err *err)
 {
         int64_t count, x;
         uint8_t tag;
@@ -309,7 +306,7 @@ static int rd_edges(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, p
         return 1;
 }
 
-static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
+static int dep_member(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i, size_t key, prc_err *err)
 {
         uint8_t tag;
         int64_t x;
@@ -356,7 +353,7 @@ static int dep_member(struct pk *b, prc_docbin_cur *c, prc_mdp_dep *d, size_t i,
 }
 
 /* The dependencies array (its tag read) at the cursor into b. */
-static int rd_deps(struct pk *b, prc_docbin_cur *c, uint8_t tag, prc_err *err)
+static int rd_deps(prc_mdp_packer *b, prc_docbin_cur *c, uint8_t tag, prc_err *err)
 {
         int64_t count;
         bool got;
@@ -385,7 +382,7 @@ static int rd_deps(struct pk *b, prc_docbin_cur *c, uint8_t tag, prc_err *err)
 }
 
 /* Every edge names a dependency of the document (check_edges' last rule, known only now). */
-static bool edges_in_range(const struct pk *b)
+static bool edges_in_range(const prc_mdp_packer *b)
 {
         for (size_t e = 0; e < b->edges.len / sizeof(uint32_t); e++) {
                 uint32_t x;
@@ -399,7 +396,7 @@ static bool edges_in_range(const struct pk *b)
 bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *err)
 {
         prc_mdp_hook_ctx *hc = ctx;
-        struct pk b;
+        prc_mdp_packer b;
         uint8_t tag;
         int rc;
 
@@ -433,107 +430,10 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
         return hc->made != NULL;
 }
 
-/* ---- From a checked tree: the same table, member by member in the same order. ---- */
-
-static bool tree_str(struct pk *b, prc_mdp_dep *d, unsigned k, const json_t *v, prc_err *err)
-{
-        return !json_is_string(v) || put_str(b, d, k, json_string_value(v), json_string_length(v), err);
-}
-
-static uint8_t list_index(const char *const *list, const char *s)
-{
-        uint8_t i = 0;
-
-        while (list[i] != NULL && strcmp(list[i], s) != 0)
-                i++;
-        return i;
-}
-
-static bool tree_dep(struct pk *b, const json_t *dep, prc_err *err)
-{
-        prc_mdp_dep d;
-        const char *k;
-        const json_t *v, *w;
-        const char *sk;
-        size_t x;
-
-        dep_init(&d);
-        json_object_foreach((json_t *)dep, k, v) {
-                size_t key = key_index(prc_md_dep_keys, PRC_MD_DK_N, k, strlen(k), 0);
-                bool ok = true;
-                switch (key) {
-                case PRC_MD_DK_NAME: ok = tree_str(b, &d, PRC_MDP_NAME, v, err); break;
-                case PRC_MD_DK_REQUIREMENT: ok = tree_str(b, &d, PRC_MDP_REQUIREMENT, v, err); break;
-                case PRC_MD_DK_RESOLVED: ok = tree_str(b, &d, PRC_MDP_RESOLVED, v, err); break;
-                case PRC_MD_DK_SCOPE: d.scope = list_index(prc_md_scopes, json_string_value(v)); break;
-                case PRC_MD_DK_GROUP: ok = tree_str(b, &d, PRC_MDP_GROUP, v, err); break;
-                case PRC_MD_DK_PURL: ok = tree_str(b, &d, PRC_MDP_PURL, v, err); break;
-                case PRC_MD_DK_DIRECT: d.direct = json_is_true(v); break;
-                case PRC_MD_DK_LINE: d.line = json_is_integer(v) ? (uint32_t)json_integer_value(v) : 0; break;
-                case PRC_MD_DK_SOURCE:
-                        json_object_foreach((json_t *)v, sk, w) {
-                                size_t s = key_index(prc_md_source_keys, PRC_MD_SK_N, sk, strlen(sk), 0);
-                                if (s == PRC_MD_SK_TYPE)
-                                        d.source = list_index(prc_md_source_types, json_string_value(w));
-                                else if (!tree_str(b, &d, s == PRC_MD_SK_URL ? PRC_MDP_SRC_URL
-                                                          : s == PRC_MD_SK_REF ? PRC_MDP_SRC_REF
-                                                                        : PRC_MDP_SRC_COMMIT, w, err))
-                                        return false;
-                        }
-                        break;
-                case PRC_MD_DK_INTEGRITY:
-                        d.integrity = json_is_object(v);
-                        json_object_foreach((json_t *)v, sk, w)
-                                if (!tree_str(b, &d,
-                                              key_index(prc_md_integrity_keys, PRC_MD_IK_N, sk, strlen(sk), 0) == PRC_MD_IK_ALGORITHM
-                                                      ? PRC_MDP_INTEG_ALG
-                                                      : PRC_MDP_INTEG_VALUE,
-                                              w, err))
-                                        return false;
-                        break;
-                default:
-                        if (!json_is_array(v))
-                                break;
-                        d.edges_n = 0;
-                        d.edges_off = (uint32_t)(b->edges.len / sizeof(uint32_t));
-                        json_array_foreach(v, x, w)
-                                if (!put_edge(b, &d, json_integer_value(w), err))
-                                        return false;
-                        break;
-                }
-                if (!ok)
-                        return false;
-        }
-        if (!prc_buf_put(&b->recs, &d, sizeof(d), err))
-                return false;
-        b->ndeps++;
-        return true;
-}
-
-json_t *prc_mdp_from_tree(const json_t *deps)
-{
-        struct pk b;
-        const json_t *dep;
-        json_t *v = NULL;
-        prc_err err;
-        size_t i;
-        bool ok = true;
-
-        prc_err_init(&err);
-        ok = pk_init(&b, &err);
-        json_array_foreach(deps, i, dep)
-                if (!ok || !(ok = tree_dep(&b, dep, &err)))
-                        break;
-        if (ok)
-                v = pk_finish(&b);
-        prc_mdp_packer_clear(&b);
-        return v;
-}
-
 /* ---- The worker's side: a checked tree's dependencies as a table, to send as a blob. ---- */
 
 /* A string member of a tree as rd_str takes one off the reply: 1 taken, 0 not what check_dep takes, -1 failed. */
-static int tree_chk_str(struct pk *b, prc_mdp_dep *d, int k, const json_t *v, unsigned how, const char *const *list,
+static int tree_chk_str(prc_mdp_packer *b, prc_mdp_dep *d, int k, const json_t *v, unsigned how, const char *const *list,
                         uint8_t *idx, prc_err *err)
 {
         const char *s;
@@ -550,7 +450,7 @@ static int tree_chk_str(struct pk *b, prc_mdp_dep *d, int k, const json_t *v, un
         return k < 0 || put_str(b, d, (unsigned)k, s, n, err) ? 1 : -1;
 }
 
-static int tree_chk_source(struct pk *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
+static int tree_chk_source(prc_mdp_packer *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
 {
         static const int slot[] = { -1, PRC_MDP_SRC_URL, PRC_MDP_SRC_REF, PRC_MDP_SRC_COMMIT };
         const char *k;
@@ -568,7 +468,7 @@ static int tree_chk_source(struct pk *b, prc_mdp_dep *d, const json_t *v, prc_er
         return 1;
 }
 
-static int tree_chk_integrity(struct pk *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
+static int tree_chk_integrity(prc_mdp_packer *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
 {
         const char *k;
         json_t *x;
@@ -588,7 +488,7 @@ static int tree_chk_integrity(struct pk *b, prc_mdp_dep *d, const json_t *v, prc
         return 1;
 }
 
-static int tree_chk_edges(struct pk *b, prc_mdp_dep *d, size_t i, const json_t *v, prc_err *err)
+static int tree_chk_edges(prc_mdp_packer *b, prc_mdp_dep *d, size_t i, const json_t *v, prc_err *err)
 {
         json_t *x;
         size_t e;
@@ -608,7 +508,7 @@ static int tree_chk_edges(struct pk *b, prc_mdp_dep *d, size_t i, const json_t *
 }
 
 /* Dependency i of a tree: exactly the members check_dep takes, in any order. */
-static int tree_chk_dep(struct pk *b, const json_t *dep, size_t i, prc_err *err)
+static int tree_chk_dep(prc_mdp_packer *b, const json_t *dep, size_t i, prc_err *err)
 {
         prc_mdp_dep d;
         const char *k;
@@ -690,6 +590,15 @@ json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err)
         }
         prc_mdp_packer_clear(&b);
         return v;
+}
+
+json_t *prc_mdp_from_tree(const json_t *deps)
+{
+        prc_err err;
+
+        /* A tree prc_mdoc_check accepted is one the checked packer packs (fuzz/fuzz_mdoc_pack.c holds them together). */
+        prc_err_init(&err);
+        return prc_mdp_pack_checked(deps, &err);
 }
 
 /* ---- A table the worker sent (protocol version 7): checked whole before it is taken. ---- */

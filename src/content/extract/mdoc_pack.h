@@ -88,7 +88,11 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
 bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool *from_tree,
                    prc_err *err) PRC_MUST_CHECK;
 
-/* The table of a dependencies array that prc_mdoc_check accepted; NULL: out of memory. */
+/*
+ * The table of a dependencies array that prc_mdoc_check accepted; NULL: out
+ * of memory.  It is prc_mdp_pack_checked's, which packs every array that
+ * check accepts.
+ */
 json_t *prc_mdp_from_tree(const json_t *deps);
 
 /*
@@ -96,7 +100,7 @@ json_t *prc_mdp_from_tree(const json_t *deps);
  * a dependencies array, made only when every dependency is exactly what
  * check_dep and check_edges take (as the hook reads one); NULL otherwise
  * (err clear: the worker sends the tree, and the client's checks name what
- * is wrong) or out of memory (err set).  The same bytes as prc_mdp_from_tree.
+ * is wrong) or out of memory (err set).
  */
 json_t *prc_mdp_pack_checked(const json_t *deps, prc_err *err);
 
