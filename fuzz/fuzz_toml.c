@@ -41,10 +41,10 @@ PRC_FUZZ_TARGET(toml)
                 __builtin_trap();
         if (y != NULL && !prc_toml_has_typed_int(y)) {
                 json_t *z;
-                prc_kept_put(PRC_KEPT_TOML, p, n, &prc_limits_fuzz, 0, json_incref(y));
+                prc_kept_put(PRC_KEPT_TOML, p, n, &prc_limits_fuzz, 0, json_incref(y), NULL, NULL);
                 prc_err_init(&b);
                 z = prc_toml_parse(p, n, &prc_limits_fuzz, 0, &b);
-                if (z != y || prc_kept_take(PRC_KEPT_TOML, p, n, &prc_limits_fuzz, 0) != NULL)
+                if (z != y || prc_kept_take(PRC_KEPT_TOML, p, n, &prc_limits_fuzz, 0, NULL) != NULL)
                         __builtin_trap();
                 json_decref(z);
         }

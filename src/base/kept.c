@@ -12,17 +12,28 @@ static _Thread_local struct {
         prc_limits     lim;
         unsigned       flags;
         json_t        *doc;     /* owned; NULL: the slot is empty */
+        void          *extra;   /* owned, may be NULL */
+        void         (*extra_free)(void *);
 } slot;
 
 _Static_assert(sizeof(prc_limits) == 2 * sizeof(size_t) + 6 * sizeof(uint32_t), "prc_limits has no padding");
+
+static void free_extra(void)
+{
+        if (slot.extra != NULL)
+                slot.extra_free(slot.extra);
+        slot.extra = NULL;
+}
 
 void prc_kept_drop(void)
 {
         json_decref(slot.doc);
         slot.doc = NULL;
+        free_extra();
 }
 
-void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc)
+void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc,
+                  void *extra, void (*extra_free)(void *))
 {
         prc_kept_drop();
         slot.kind = kind;
@@ -31,16 +42,25 @@ void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limi
         slot.lim = *lim;
         slot.flags = flags;
         slot.doc = doc;
+        slot.extra = extra;
+        slot.extra_free = extra_free;
 }
 
-json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags)
+json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                      void **extra)
 {
         json_t *doc = slot.doc;
 
         /* prc_limits has no padding (asserted above), so memcmp compares the fields. */
         if (doc == NULL || slot.kind != kind || slot.p != p || slot.n != n || slot.flags != flags ||
-            memcmp(&slot.lim, lim, sizeof(*lim)) != 0)
+            memcmp(&slot.lim, lim, sizeof(*lim)) != 0 || (extra != NULL && slot.extra == NULL))
                 return NULL;
+        if (extra != NULL) {
+                *extra = slot.extra;
+                slot.extra = NULL;
+        } else {
+                free_extra();
+        }
         slot.doc = NULL;
         return doc;
 }

@@ -3,16 +3,16 @@
  *
  * The content worker answers PRC_REQ_PARSE_FIRST by parsing a file for the
  * verdict and then running the extractor, which parses the same bytes
- * again (docs/content-protocol.md).  For XML and TOML the worker leaves the
- * verdict's tree here, and the parser's next call on the same input,
- * limits and flags takes it instead of parsing: one parse per file.  YAML
- * has its own slot, with positions (yaml.h prc_yaml_keep).
+ * again (docs/content-protocol.md).  The worker leaves the verdict's tree
+ * here, and the parser's next call on the same input, limits and flags
+ * takes it instead of parsing: one parse per file.  YAML keeps its
+ * position table with the tree (yaml.h prc_yaml_keep).
  *
- * The slot is thread-local and holds one tree; it is taken once (the
- * taker owns it) or dropped with the request's arena (prc_kept_drop).  The
- * key is the input's address and length, the limits and the flags, so a
- * tree is never handed to a parse of other bytes, under other limits or
- * for another shape.
+ * The slot is thread-local and holds one tree (a second put drops the
+ * first); it is taken once (the taker owns it) or dropped with the
+ * request's arena (prc_kept_drop).  The key is the parser, the input's
+ * address and length, the limits and the flags, so a tree is never handed
+ * to a parse of other bytes, under other limits or for another shape.
  * Trust: the tree is the worker's own, made by prc's parser from the
  * hostile bytes; nothing here reads it.
  */
@@ -25,15 +25,26 @@
 
 #include "base/limits.h"
 
-typedef enum { PRC_KEPT_XML = 1, PRC_KEPT_TOML } prc_kept_kind;
+typedef enum { PRC_KEPT_YAML = 1, PRC_KEPT_XML, PRC_KEPT_TOML } prc_kept_kind;
 
-/* Keep doc (taken over) as kind's parse of p[0..n) under *lim and flags; a tree kept before goes. */
-void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc);
+/*
+ * Keep doc (taken over) as kind's parse of p[0..n) under *lim and flags,
+ * with extra (taken over, may be NULL; extra_free frees it); whatever was
+ * kept before goes.
+ */
+void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc,
+                  void *extra, void (*extra_free)(void *));
 
-/* The kept tree when (kind, p, n, *lim, flags) is its key (the caller owns it, the slot is empty); else NULL. */
-json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags);
+/*
+ * The kept tree when (kind, p, n, *lim, flags) is its key (the caller owns
+ * it, the slot is empty); else NULL, the slot as it was.  extra NULL: the
+ * extra is not wanted (freed); otherwise only a slot that holds one is
+ * taken, and *extra gets it.
+ */
+json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
+                      void **extra);
 
-/* Let the kept tree go, if any (the worker: before the request's arena is reset). */
+/* Let the kept tree and its extra go, if any (the worker: before the request's arena is reset). */
 void prc_kept_drop(void);
 
 #endif

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/jcs.h"
+#include "base/kept.h"
 #include "base/json_strict.h"
 #include "base/utf8.h"
 
@@ -2378,50 +2379,19 @@ static json_t *load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned 
 
 /* ---- the kept composition (yaml.h prc_yaml_keep) ------------------------- */
 
-static _Thread_local struct kept {
-        const uint8_t *p;
-        size_t         n;
-        prc_limits     lim;
-        unsigned       flags;
-        json_t        *doc;     /* owned; NULL: the slot is empty */
-        prc_yaml_pos  *pos;     /* owned, may be NULL */
-} kept;
-
-void prc_yaml_keep_drop(void)
+static void pos_free(void *t)
 {
-        json_decref(kept.doc);
-        prc_yaml_pos_free(kept.pos);
-        kept = (struct kept){ .doc = NULL };
+        prc_yaml_pos_free(t);
 }
 
 void prc_yaml_keep(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc, prc_yaml_pos *pos)
 {
-        prc_yaml_keep_drop();
-        kept = (struct kept){ .p = p, .n = n, .lim = *lim, .flags = flags, .doc = doc, .pos = pos };
-}
-
-_Static_assert(sizeof(prc_limits) == 2 * sizeof(size_t) + 6 * sizeof(uint32_t), "prc_limits has no padding");
-
-/* The kept tree when (p, n, *lim, flags) is its key and it has positions if asked for them; else NULL. */
-static json_t *take_kept(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_yaml_pos **out_pos)
-{
-        json_t *doc = kept.doc;
-
-        /* prc_limits has no padding (asserted above), so memcmp compares the fields. */
-        if (doc == NULL || kept.p != p || kept.n != n || kept.flags != flags ||
-            memcmp(&kept.lim, lim, sizeof(*lim)) != 0 || (out_pos != NULL && kept.pos == NULL))
-                return NULL;
-        if (out_pos != NULL)
-                *out_pos = kept.pos;
-        else
-                prc_yaml_pos_free(kept.pos);
-        kept = (struct kept){ .doc = NULL };
-        return doc;
+        prc_kept_put(PRC_KEPT_YAML, p, n, lim, flags, doc, pos, pos_free);
 }
 
 json_t *prc_yaml_load(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
-        json_t *doc = take_kept(p, n, lim, flags, NULL);
+        json_t *doc = prc_kept_take(PRC_KEPT_YAML, p, n, lim, flags, NULL);
 
         return doc != NULL ? doc : load(p, n, lim, flags, NULL, NULL, NULL, err);
 }
@@ -2435,9 +2405,13 @@ json_t *prc_yaml_load_sink(const uint8_t *p, size_t n, const prc_limits *lim, un
 json_t *prc_yaml_load_pos(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
                           prc_yaml_pos **out_pos, prc_err *err)
 {
-        json_t *doc = take_kept(p, n, lim, flags, out_pos);
+        void *pos = NULL;
+        json_t *doc = prc_kept_take(PRC_KEPT_YAML, p, n, lim, flags, &pos);
 
-        return doc != NULL ? doc : load(p, n, lim, flags, NULL, NULL, out_pos, err);
+        if (doc == NULL)
+                return load(p, n, lim, flags, NULL, NULL, out_pos, err);
+        *out_pos = pos;
+        return doc;
 }
 
 /* ---- the line reader: block YAML as lockfile generators write it ---------- */

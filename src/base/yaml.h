@@ -147,11 +147,11 @@ void prc_yaml_pos_free(prc_yaml_pos *t);
  * (the composer is deterministic: same bytes, limits and flags, same tree,
  * same positions), and prc_yaml_load_pos only when the slot holds
  * positions.  Any other load leaves the slot alone.  Whoever keeps must
- * keep p[0..n) unchanged until prc_yaml_keep_drop, which empties the slot
- * and frees what was not taken; a second keep drops the first.
+ * keep p[0..n) unchanged until prc_kept_drop (base/kept.h: the slot the
+ * XML and TOML verdicts' trees use too), which empties the slot and frees
+ * what was not taken; a second keep drops the first.
  */
 void prc_yaml_keep(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, json_t *doc, prc_yaml_pos *pos);
-void prc_yaml_keep_drop(void);
 /* The root's id (0 for an empty table or NULL). */
 uint32_t prc_yaml_pos_root(const prc_yaml_pos *t);
 /* The id of member key of mapping id, of element i of sequence id; 0 when the stream states none. */

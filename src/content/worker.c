@@ -669,7 +669,7 @@ static void parse_first(prc_req *r, prc_buf *reply, uint32_t reply_max, prc_err 
                 run_request(&pr, reply, &po, err);
         }
         if (!prc_err_is_set(err) && po.tree != NULL && po.kept_kind != 0) {
-                prc_kept_put(po.kept_kind, r->input, r->input_len, &r->lim, po.flags, po.tree);
+                prc_kept_put(po.kept_kind, r->input, r->input_len, &r->lim, po.flags, po.tree, NULL, NULL);
         } else if (!prc_err_is_set(err) && po.tree != NULL) {
                 prc_yaml_keep(r->input, r->input_len, &r->lim, po.flags, po.tree, po.pos);
         } else {
@@ -745,7 +745,6 @@ static int serve(const wcfg *c)
                  * arena takes the whole tree back at once, so it is not walked.
                  * A tree parse_first kept that no load took goes with it.
                  */
-                prc_yaml_keep_drop();
                 prc_kept_drop();
                 arena_reset();
                 /* Do not keep a huge buffer around between requests. */

@@ -28,7 +28,7 @@ static void test_kept__an_xml_tree_serves_exactly_its_own_key(void)
         kept = prc_xml_parse(p, n, &lim, 0, &e);
         T_NOERR(e);
         T_ASSERT(kept != NULL);
-        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, kept);
+        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, kept, NULL, NULL);
         /* Another address, length, flags or limits, or another parser: parsed anew, the slot kept. */
         v = prc_xml_parse((const uint8_t *)copy, n, &lim, 0, &e);
         T_ASSERT(v != NULL && v != kept && json_equal(v, kept));
@@ -45,7 +45,7 @@ static void test_kept__an_xml_tree_serves_exactly_its_own_key(void)
         T_ASSERT(v != NULL && v != kept);
         json_decref(v);
         lim.depth_max++;
-        T_ASSERT(prc_kept_take(PRC_KEPT_TOML, p, n, &lim, 0) == NULL);
+        T_ASSERT(prc_kept_take(PRC_KEPT_TOML, p, n, &lim, 0, NULL) == NULL);
         /* The key itself: taken once. */
         v = prc_xml_parse(p, n, &lim, 0, &e);
         T_NOERR(e);
@@ -55,12 +55,12 @@ static void test_kept__an_xml_tree_serves_exactly_its_own_key(void)
         json_decref(v);
         json_decref(kept);
         /* Dropped, or replaced by another put: that tree goes (under ASan nothing leaks nor is freed twice). */
-        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, prc_xml_parse(p, n, &lim, 0, &e));
+        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, prc_xml_parse(p, n, &lim, 0, &e), NULL, NULL);
         prc_kept_drop();
-        T_ASSERT(prc_kept_take(PRC_KEPT_XML, p, n, &lim, 0) == NULL);
-        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, prc_xml_parse(p, n, &lim, 0, &e));
-        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, prc_xml_parse(p, n, &lim, 0, &e));
-        v = prc_kept_take(PRC_KEPT_XML, p, n, &lim, 0);
+        T_ASSERT(prc_kept_take(PRC_KEPT_XML, p, n, &lim, 0, NULL) == NULL);
+        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, prc_xml_parse(p, n, &lim, 0, &e), NULL, NULL);
+        prc_kept_put(PRC_KEPT_XML, p, n, &lim, 0, prc_xml_parse(p, n, &lim, 0, &e), NULL, NULL);
+        v = prc_kept_take(PRC_KEPT_XML, p, n, &lim, 0, NULL);
         T_ASSERT(v != NULL);
         json_decref(v);
         prc_kept_drop();        /* an empty slot drops nothing */
@@ -78,8 +78,8 @@ static void test_kept__a_toml_tree_serves_exactly_its_own_key(void)
         prc_err_init(&e);
         kept = prc_toml_parse(p, n, &lim, 0, &e);
         T_NOERR(e);
-        prc_kept_put(PRC_KEPT_TOML, p, n, &lim, 0, kept);
-        T_ASSERT(prc_kept_take(PRC_KEPT_XML, p, n, &lim, 0) == NULL);
+        prc_kept_put(PRC_KEPT_TOML, p, n, &lim, 0, kept, NULL, NULL);
+        T_ASSERT(prc_kept_take(PRC_KEPT_XML, p, n, &lim, 0, NULL) == NULL);
         v = prc_toml_parse(p, n, &lim, PRC_TOML_UNSAFE_INT_TYPED, &e);
         T_ASSERT(v != NULL && v != kept && json_equal(v, kept));
         json_decref(v);

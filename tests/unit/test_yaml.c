@@ -19,6 +19,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
+#include "base/kept.h"
 #include "base/utf8.h"
 #include "base/yaml.h"
 
@@ -1338,11 +1339,11 @@ static void test_yaml__a_kept_tree_serves_exactly_its_own_key(void)
         /* Dropped: composed anew (and under ASan, nothing leaks nor is freed twice). */
         kept = prc_yaml_load(p, n, &lim, S, &e);
         prc_yaml_keep(p, n, &lim, S, kept, NULL);
-        prc_yaml_keep_drop();
+        prc_kept_drop();
         v = prc_yaml_load(p, n, &lim, S, &e);
         T_ASSERT(v != NULL && json_array_size(json_object_get(v, "b")) == 2);
         json_decref(v);
-        prc_yaml_keep_drop();   /* an empty slot drops nothing */
+        prc_kept_drop();   /* an empty slot drops nothing */
 }
 
 /* Both readings of p[0..n) (the line reader allowed, and always composing) under flags: the same outcome. */

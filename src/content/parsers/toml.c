@@ -1262,7 +1262,7 @@ bool prc_toml_has_typed_int(const json_t *doc)
 json_t *prc_toml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags, prc_err *err)
 {
         struct tp t = { .p = p, .n = n, .lim = lim, .flags = flags, .err = err };
-        json_t *root = prc_kept_take(PRC_KEPT_TOML, p, n, lim, flags);
+        json_t *root = prc_kept_take(PRC_KEPT_TOML, p, n, lim, flags, NULL);
         bool ok = false;
 
         /* The worker's verdict parse of these very bytes (base/kept.h). */

@@ -672,7 +672,7 @@ json_t *prc_xml_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsigne
                 return NULL;
         }
         /* The worker's verdict parse of these very bytes (base/kept.h). */
-        res = prc_kept_take(PRC_KEPT_XML, p, n, lim, flags);
+        res = prc_kept_take(PRC_KEPT_XML, p, n, lim, flags, NULL);
         if (res != NULL)
                 return res;
         memset(&c, 0, sizeof(c));
