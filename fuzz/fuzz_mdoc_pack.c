@@ -75,7 +75,7 @@ static void packed(const uint8_t *p, size_t n, bool stream, struct reading *r)
                 r->doc = NULL;
                 prc_err_set(&r->err, PRC_E_INVALID_FRAME, "bytes after the document");
         }
-        if (r->doc != NULL && !prc_mdp_check(r->doc, hc.made, NULL, NULL, &from_tree, &r->err)) {
+        if (r->doc != NULL && !prc_mdp_check(r->doc, hc.made, NULL, NULL, false, &from_tree, &r->err)) {
                 json_decref(r->doc);
                 r->doc = NULL;
         }

@@ -971,14 +971,18 @@ bool prc_client_parse(prc_client *c, uint16_t fmt, const char *path, const uint8
         return prc_client_call(c, PRC_OP_PARSE, fmt, 0, path, NULL, 0, bytes, len, true, out, err);
 }
 
-/* prc_mdoc_check of an extraction's document; with packed_deps, prc_mdp_check (its dependencies end as a table). */
+/*
+ * prc_mdoc_check of an extraction's document; with packed_deps, prc_mdp_check (its dependencies end as a table);
+ * with slim_details, the slim check of each.
+ */
 static bool check_extraction(prc_client *c, json_t *md, const char *path, const char *format, prc_err *err)
 {
         bool from_tree = false, ok;
 
         if (!c->o.packed_deps)
-                return prc_mdoc_check(md, path, format, err);
-        ok = prc_mdp_check(md, c->mdp.made, path, format, &from_tree, err);
+                return c->o.slim_details ? prc_mdoc_check_slim(md, PRC_MDOC_DEPS_ARRAY, path, format, err)
+                                         : prc_mdoc_check(md, path, format, err);
+        ok = prc_mdp_check(md, c->mdp.made, path, format, c->o.slim_details, &from_tree, err);
         c->st.packed_from_tree += from_tree;
         return ok;
 }
@@ -1000,7 +1004,8 @@ static bool extract(prc_client *c, const char *format, uint16_t parse_fmt, const
                         return prc_err_oom(err, "extract arguments");
         }
         c->hook = c->o.packed_deps ? &c->mdp_hook : NULL;
-        flags = (parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0) | (c->o.packed_deps ? PRC_REQ_PACKED_DEPS : 0);
+        flags = (parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0) | (c->o.packed_deps ? PRC_REQ_PACKED_DEPS : 0) |
+                (c->o.slim_details ? PRC_REQ_SLIM_DETAILS : 0);
         ok = prc_client_call(c, PRC_OP_EXTRACT, parse_fmt, flags, path, args,
                              args != NULL ? strlen(args) : 0, bytes, len, true, &md, err);
         c->hook = NULL;

@@ -56,6 +56,7 @@ typedef struct prc_client_opts {
         prc_limits         lim;          /* decoder limits sent with each request (prc_limits_default) */
         prc_floor_level    floor;        /* the floor workers must apply (PRC_FLOOR_STRICT; --content-floor) */
         bool               packed_deps;  /* extractions give "dependencies" as a table (mdoc_pack.h; prc sbom) */
+        bool               slim_details; /* extractions give "details" slim (PRC_REQ_SLIM_DETAILS, frame.h; prc sbom) */
 } prc_client_opts;
 
 /* Fill opts with the defaults given above. */

@@ -261,6 +261,9 @@ struct binw {
         const char       *blob_key;     /* NULL, or the top-level member written as the blob below */
         const uint8_t    *blob;
         size_t            blob_n;
+        const char       *swap_key;     /* NULL, or the top-level member written as swap (docenc.h prc_docbin_top) */
+        const json_t     *swap;
+        uint64_t         *credit;
 };
 
 /* Room for n more bytes, written in place: one compare on the fast path. */
@@ -292,8 +295,8 @@ static inline void put64(struct binw *w, uint64_t v)
         w->b->len += 8;
 }
 
-/* Tag (a string) or none (a key), u32 length, the bytes.  key: no NUL (an open object's key has a tag). */
-static bool bin_text(struct binw *w, int tag, bool key, const char *s, size_t n, prc_err *err)
+/* What the encoding takes of a string or key: its length fits a u32, UTF-8, and a key holds no NUL. */
+static bool text_ok(bool key, const char *s, size_t n, prc_err *err)
 {
         if (n > UINT32_MAX)
                 return prc_err_set(err, PRC_E_BUFFER_LIMIT, "string of %zu bytes does not fit the encoding", n);
@@ -304,6 +307,14 @@ static bool bin_text(struct binw *w, int tag, bool key, const char *s, size_t n,
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "%s is not valid UTF-8", key ? "key" : "string");
         if (key && nul)
                 return prc_err_set(err, PRC_E_NOT_CANONICAL, "key holds a NUL byte");
+        return true;
+}
+
+/* Tag (a string) or none (a key), u32 length, the bytes.  key: no NUL (an open object's key has a tag). */
+static bool bin_text(struct binw *w, int tag, bool key, const char *s, size_t n, prc_err *err)
+{
+        if (!text_ok(key, s, n, err))
+                return false;
         if (!room(w, n + (tag ? 5 : 4), err))
                 return false;
         if (tag)
@@ -374,6 +385,66 @@ static bool bin_blob(struct binw *w, prc_err *err)
         }
         return true;
 }
+
+/*
+ * The bytes bin_value would write for v at depth into *n (the counted
+ * spelling: the only one that swaps), with every refusal it would give, in
+ * the same order: the same walk without the writes.
+ */
+static bool bin_size(const json_t *v, unsigned depth, uint64_t *n, prc_err *err)
+{
+        if (depth > DOCENC_DEPTH_MAX)
+                return prc_err_set(err, PRC_E_DEPTH_LIMIT, "document nests deeper than %d", DOCENC_DEPTH_MAX);
+        switch (json_typeof(v)) {
+        case JSON_NULL:
+        case JSON_FALSE:
+        case JSON_TRUE:
+                *n += 1;
+                return true;
+        case JSON_INTEGER:
+                *n += 9;
+                return true;
+        case JSON_REAL:
+                if (!isfinite(json_real_value(v)))
+                        return prc_err_set(err, PRC_E_NOT_CANONICAL, "non-finite float");
+                *n += 9;
+                return true;
+        case JSON_STRING:
+                *n += 5 + json_string_length(v);
+                return text_ok(false, json_string_value(v), json_string_length(v), err);
+        case JSON_ARRAY: {
+                json_t *e;
+                size_t i;
+                if (json_array_size(v) > UINT32_MAX)
+                        return prc_err_set(err, PRC_E_BUFFER_LIMIT, "array of %zu values", json_array_size(v));
+                *n += 5;
+                json_array_foreach(v, i, e)
+                        if (!bin_size(e, depth + 1, n, err))
+                                return false;
+                return true;
+        }
+        case JSON_OBJECT:
+                if (json_object_size(v) > UINT32_MAX)
+                        return prc_err_set(err, PRC_E_BUFFER_LIMIT, "object of %zu members", json_object_size(v));
+                *n += 5;
+                for (void *it = json_object_iter((json_t *)v); it != NULL;
+                     it = json_object_iter_next((json_t *)v, it)) {
+                        size_t klen = json_object_iter_key_len(it);
+                        *n += 4 + klen;
+                        if (!text_ok(true, json_object_iter_key(it), klen, err) ||
+                            !bin_size(json_object_iter_value(it), depth + 1, n, err))
+                                return false;
+                }
+                return true;
+        }
+        return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
+}
+
+/*
+ * The swap member's value: its own measured (as its encoding would refuse
+ * it), the swap written, and *credit told the bytes the swap saved.
+ */
+static bool bin_swap(struct binw *w, const json_t *own, unsigned depth, prc_err *err);
 
 static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *err)
 {
@@ -461,6 +532,10 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
                             memcmp(w->blob_key, key, klen) == 0) {
                                 if (!bin_blob(w, err))
                                         return false;
+                        } else if (depth == 0 && w->swap_key != NULL && strlen(w->swap_key) == klen &&
+                                   memcmp(w->swap_key, key, klen) == 0) {
+                                if (!bin_swap(w, e, depth + 1, err))
+                                        return false;
                         } else if (!bin_value(w, e, depth + 1, err)) {
                                 return false;
                         }
@@ -469,6 +544,16 @@ static bool bin_value(struct binw *w, const json_t *v, unsigned depth, prc_err *
         }
         }
         return prc_err_set(err, PRC_E_INTERNAL, "unknown JSON type");
+}
+
+static bool bin_swap(struct binw *w, const json_t *own, unsigned depth, prc_err *err)
+{
+        uint64_t full = 0, slim = 0;
+
+        if (!bin_size(own, depth, &full, err) || !bin_size(w->swap, depth, &slim, err))
+                return false;
+        *w->credit += full > slim ? full - slim : 0;
+        return bin_value(w, w->swap, depth, err);
 }
 
 static bool docbin_write(const json_t *v, prc_buf *out, bool open, prc_err *err)
@@ -560,16 +645,27 @@ bool prc_docbin_ow_finish(prc_docbin_ow *w, prc_err *err)
         return ok;
 }
 
-bool prc_docbin_stream_blob(const json_t *v, const char *key, const uint8_t *p, size_t n, prc_buf *chunk,
-                            prc_docbin_put_fn put, void *ctx, uint64_t *out_size, prc_err *err)
+bool prc_docbin_stream_top(const json_t *v, const prc_docbin_top *t, prc_buf *chunk, prc_docbin_put_fn put,
+                           void *ctx, uint64_t *out_size, prc_err *err)
 {
-        struct binw w = { .b = chunk, .flush = put, .ctx = ctx, .blob_key = key, .blob = p, .blob_n = n };
+        struct binw w = { .b = chunk, .flush = put, .ctx = ctx, .blob_key = t->blob_key, .blob = t->blob,
+                          .blob_n = t->blob_n, .swap_key = t->swap_key, .swap = t->swap, .credit = t->credit };
         bool ok;
 
+        if (t->swap_key != NULL && (t->swap == NULL || t->credit == NULL))
+                return prc_err_set(err, PRC_E_INTERNAL, "a swapped member without its value or credit");
         prc_buf_reset(chunk);
         ok = bin_value(&w, v, 0, err) && bin_flush(&w, true, err);
         *out_size = w.size;
         return ok;
+}
+
+bool prc_docbin_stream_blob(const json_t *v, const char *key, const uint8_t *p, size_t n, prc_buf *chunk,
+                            prc_docbin_put_fn put, void *ctx, uint64_t *out_size, prc_err *err)
+{
+        prc_docbin_top t = { .blob_key = key, .blob = p, .blob_n = n };
+
+        return prc_docbin_stream_top(v, &t, chunk, put, ctx, out_size, err);
 }
 
 bool prc_docbin_stream(const json_t *v, prc_buf *chunk, prc_docbin_put_fn put, void *ctx, uint64_t *out_size,

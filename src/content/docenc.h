@@ -111,6 +111,29 @@ bool prc_docbin_stream_blob(const json_t *v, const char *key, const uint8_t *p, 
                             prc_docbin_put_fn put, void *ctx, uint64_t *out_size, prc_err *err) PRC_MUST_CHECK;
 
 /*
+ * What prc_docbin_stream_top writes in place of up to two top-level
+ * members of an object v (a key NULL: none; else a member of v):
+ * blob_key's value as the blob of blob_n bytes at blob (as
+ * prc_docbin_stream_blob), swap_key's as the value swap.  When swap_key is
+ * met, v's own value there is measured first, with every refusal its
+ * encoding would give, and the bytes it would have taken beyond swap's are
+ * added to *credit before anything after it is handed to put (the worker's
+ * slim details count against the reply cap as the whole document would).
+ */
+typedef struct prc_docbin_top {
+        const char    *blob_key;
+        const uint8_t *blob;
+        size_t         blob_n;
+        const char    *swap_key;
+        const json_t  *swap;
+        uint64_t      *credit;
+} prc_docbin_top;
+
+/* prc_docbin_stream of an object v with t's members in place of its own.  Errors: as prc_docbin_stream_blob. */
+bool prc_docbin_stream_top(const json_t *v, const prc_docbin_top *t, prc_buf *chunk, prc_docbin_put_fn put,
+                           void *ctx, uint64_t *out_size, prc_err *err) PRC_MUST_CHECK;
+
+/*
  * An open-spelling document written event by event (the streaming YAML
  * composer): open, key, value and close in document order, every piece
  * handed to put once it holds PRC_DOCBIN_CHUNK bytes (checked before each

@@ -21,7 +21,7 @@
 #include "base/limits.h"
 
 /* Header, big-endian: u32 magic | u16 version | u16 type | u32 len; then len bytes. */
-enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 7, PRC_FRAME_HDR = 12 };
+enum { PRC_FRAME_MAGIC = 0x50524357, PRC_FRAME_VERSION = 8, PRC_FRAME_HDR = 12 };
 /* Default hard caps: a 10 MiB file (the analysis ceiling) fits a request; replies may expand. */
 enum { PRC_REQ_MAX = 16u << 20, PRC_REPLY_MAX = 64u << 20 };
 
@@ -162,6 +162,15 @@ typedef struct prc_req {
  * the ManifestDoc's rules take.  The client checks every byte of a table.
  */
 #define PRC_REQ_PACKED_DEPS (1u << 29)
+/*
+ * Request flag of PRC_OP_EXTRACT (protocol version 8), never passed on to
+ * an extractor: the client reads of "details" only the members
+ * prc_mdoc_slim_keys names (mdoc_details.h; prc sbom).  The worker makes
+ * the whole document, and measures and counts it against the reply cap as
+ * if it sent it whole (so every refusal is the one the whole document
+ * gets), but sends "details" with those members only.
+ */
+#define PRC_REQ_SLIM_DETAILS (1u << 28)
 
 /* Bytes prc_req_encode will produce (to refuse an over-cap request before building it). */
 size_t prc_req_size(const prc_req *r);

@@ -27,6 +27,7 @@
 #include "base/yaml.h"
 #include "content/dispatch.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_details.h"
 #include "content/extract/mdoc_pack.h"
 #include "content/docenc.h"
 #include "content/floor.h"
@@ -422,6 +423,7 @@ struct out {
         bool     broken;        /* a write failed: the pipe is gone or the frame is cut */
         bool     count_only;    /* PRC_REQ_VERDICT: pieces are counted against the cap, not written */
         bool     packed;        /* PRC_REQ_PACKED_DEPS: an extraction's dependencies go as a table (a blob) */
+        bool     slim;          /* PRC_REQ_SLIM_DETAILS: an extraction's details go slim, counted whole in sent */
         /*
          * parse_first: a YAML document's tree (in the arena) and, with
          * keep_pos, its positions (owned) are left here with the loader's
@@ -440,7 +442,7 @@ static bool put_out(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *e
 {
         struct out *o = ctx;
 
-        if (n > o->reply_max - o->sent)
+        if (o->sent > o->reply_max || n > o->reply_max - o->sent)
                 return prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",
                                    o->reply_max);
         if (o->count_only) {
@@ -586,15 +588,39 @@ static void keep_tree(const prc_req *r, struct out *o, json_t *doc)
 }
 
 /*
+ * PRC_REQ_SLIM_DETAILS: *out is a new object of the members of doc's
+ * details that prc_mdoc_slim_keys names (borrowed values), or NULL where
+ * doc's details are not an object (sent whole: the client's check refuses
+ * it).  False on out of memory.
+ */
+static bool slim_details(const json_t *doc, json_t **out, prc_err *err)
+{
+        const json_t *d = json_object_get(doc, "details");
+        json_t *v;
+
+        *out = NULL;
+        if (!json_is_object(d))
+                return true;
+        *out = json_object();
+        if (*out == NULL)
+                return prc_err_oom(err, "slim details");
+        for (const char *const *k = prc_mdoc_slim_keys; *k != NULL; k++)
+                if ((v = json_object_get(d, *k)) != NULL && json_object_set(*out, *k, v) != 0)
+                        return prc_err_oom(err, "slim details");
+        return true;
+}
+
+/*
  * Run r and stream its document (or count it, with o->count_only); err
  * says why there is none.  The document lives in the request arena.
  */
 static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err *err)
 {
-        json_t *doc = NULL;
+        json_t *doc = NULL, *slim = NULL;
         uint8_t *table = NULL;
         size_t table_n = 0;
         uint64_t sent;
+        prc_docbin_top top = { 0 };
 
         if (prc_dispatch_needs_archive(r->op) && !prc_libarchive_loaded())
                 /* dlopen now would need open(): seccomp would kill us.  The client starts archive workers. */
@@ -615,10 +641,24 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                         table[h.recs_off + offsetof(prc_mdp_dep, scope)] = 0xee;
         }
 #endif
+        if (table != NULL) {
+                top.blob_key = "dependencies";
+                top.blob = table;
+                top.blob_n = table_n;
+        }
+        /* The details' own bytes go into sent as the stream meets them: the reply cap is the whole document's. */
+        if (doc != NULL && o->slim && !prc_err_is_set(err) && slim_details(doc, &slim, err) && slim != NULL) {
+                top.swap_key = "details";
+                top.swap = slim;
+                top.credit = &o->sent;
+#if defined(PRC_TESTING) && PRC_TESTING
+                /* A compromised worker, for the client's slim check (test_worker.c): a member slim details lack. */
+                if (r->path_len > 19 && memcmp(r->path, "prc-test-bend/slim/", 19) == 0)
+                        (void)json_object_set_new(slim, "jobs", json_array());
+#endif
+        }
         /* With a table, the client checks every byte of it (mdoc_pack.h). */
-        if (doc != NULL && !prc_err_is_set(err) &&
-            !(table != NULL ? prc_docbin_stream_blob(doc, "dependencies", table, table_n, reply, put_out, o, &sent, err)
-                            : prc_docbin_stream(doc, reply, put_out, o, &sent, err)) &&
+        if (doc != NULL && !prc_err_is_set(err) && !prc_docbin_stream_top(doc, &top, reply, put_out, o, &sent, err) &&
             err->cls == PRC_E_BUFFER_LIMIT) {
                 /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
                 prc_err_init(err);
@@ -725,10 +765,11 @@ static int serve(const wcfg *c)
                         break;
                 }
                 o = (struct out){ .reply_max = c->reply_max, .count_only = (r.flags & PRC_REQ_VERDICT) != 0,
-                                  .packed = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PACKED_DEPS) != 0 };
+                                  .packed = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PACKED_DEPS) != 0,
+                                  .slim = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_SLIM_DETAILS) != 0 };
                 first = r.op == PRC_OP_EXTRACT && (r.flags & PRC_REQ_PARSE_FIRST) != 0;
                 /* The client's, not a loader's. */
-                r.flags &= ~(PRC_REQ_VERDICT | PRC_REQ_PARSE_FIRST | PRC_REQ_PACKED_DEPS);
+                r.flags &= ~(PRC_REQ_VERDICT | PRC_REQ_PARSE_FIRST | PRC_REQ_PACKED_DEPS | PRC_REQ_SLIM_DETAILS);
                 if (first)
                         parse_first(&r, &reply, c->reply_max, &err);
                 if (!prc_err_is_set(&err))

@@ -695,6 +695,124 @@ static void test_docenc__a_blob_streams_in_pieces_to_its_hook(void)
         json_decref(v);
 }
 
+/* A sink that notes the credit as each piece comes (prc_docbin_top.credit). */
+struct credit_sink {
+        struct sink      s;
+        const uint64_t  *credit;
+        uint64_t         first, last;
+};
+
+static bool credit_put(void *ctx, const uint8_t *p, size_t n, bool last, prc_err *err)
+{
+        struct credit_sink *c = ctx;
+
+        if (c->s.pieces == 0)
+                c->first = *c->credit;
+        c->last = *c->credit;
+        return sink_put(&c->s, p, n, last, err);
+}
+
+/*
+ * prc_docbin_stream_top with a swapped member: the bytes are those of the
+ * document with the swap in its place (with and without a blob beside it);
+ * the credit is exactly what the member's own encoding takes beyond the
+ * swap's, told when the stream meets it (a piece before it saw none); and
+ * a member its encoding would refuse (bad UTF-8, a NUL in a key, too deep)
+ * is refused with the class and words the whole document's encoding gives.
+ */
+static void test_docenc__a_swapped_member_is_measured_as_its_encoding(void)
+{
+        static char piece[200];
+        json_t *own, *v, *swap, *slim, *deep, *in, *big = json_array();
+        prc_buf whole, chunk;
+        uint64_t credit, sent, wsent;
+        prc_err err, err2;
+
+        /* more than two pieces' worth, in values shorter than a piece */
+        memset(piece, 'b', sizeof(piece) - 1);
+        for (int i = 0; big != NULL && i < 800; i++)
+                T_ASSERT(json_array_append_new(big, json_string(piece)) == 0);
+        own = json_pack("{s:s,s:[i,f,b,n,{s:s,s:[]}],s:{},s:s}", "go", "1.22", "jobs", 7, 0.5, 1, "x",
+                        "\xc3\xa9t\xc3\xa9", "y", "steps", "z", "zz");
+        swap = json_pack("{s:s}", "go", "1.22");
+        T_ASSERT(own != NULL && swap != NULL);
+        prc_buf_init(&whole, 64u << 20);
+        prc_buf_init(&chunk, 16u << 20);
+        for (int blob = 0; blob < 2; blob++) {
+                /* a long first member, so a piece goes before the swap is met */
+                struct credit_sink c = { .credit = &credit };
+                struct sink want = { .fail_at = 0 };
+                prc_docbin_top t = { .swap_key = "details", .swap = swap, .credit = &credit };
+
+                v = json_pack("{s:O,s:s,s:O,s:O}", "a", big, "dependencies", "tree", "details", own, "z", big);
+                slim = json_pack("{s:O,s:s,s:O,s:O}", "a", big, "dependencies", "tree", "details", swap, "z", big);
+                T_ASSERT(v != NULL && slim != NULL);
+                if (blob) {
+                        t.blob_key = "dependencies";
+                        t.blob = (const uint8_t *)"\x00\xff\x01\x02";
+                        t.blob_n = 4;
+                }
+                prc_err_init(&err);
+                prc_buf_reset(&whole);
+                prc_buf_init(&want.got, 64u << 20);
+                T_ASSERT(prc_docbin_write(v, &whole, &err));
+                T_ASSERT(blob ? prc_docbin_stream_blob(slim, "dependencies", t.blob, t.blob_n, &chunk, sink_put, &want,
+                                                       &wsent, &err)
+                              : prc_docbin_stream(slim, &chunk, sink_put, &want, &wsent, &err));
+                prc_buf_init(&c.s.got, 64u << 20);
+                credit = 0;
+                T_ASSERT(prc_docbin_stream_top(v, &t, &chunk, credit_put, &c, &sent, &err));
+                T_NOERR(err);
+                T_EQ_INT(sent, c.s.got.len);
+                T_EQ_MEM(c.s.got.data, c.s.got.len, want.got.data, want.got.len);
+                /* the blob takes what "tree" took: the whole document less the swap's saving */
+                T_EQ_INT(credit, whole.len - want.got.len);
+                T_ASSERT(credit > 0 && c.first == 0 && c.last == credit && c.s.pieces > 2);
+                prc_buf_clear(&c.s.got);
+                prc_buf_clear(&want.got);
+                json_decref(slim);
+                json_decref(v);
+        }
+        /* A member its encoding refuses: the class and words of the whole document's encoding. */
+        deep = json_array();
+        in = deep;
+        for (int d = 0; d < 2000 && in != NULL; d++) {
+                json_t *next = json_array();
+                T_ASSERT(next != NULL && json_array_append_new(in, next) == 0);
+                in = next;
+        }
+        for (int i = 0; i < 3; i++) {
+                struct sink s = { .fail_at = 0 };
+                prc_docbin_top t = { .swap_key = "details", .swap = swap, .credit = &credit };
+                json_t *m = i == 0 ? json_stringn_nocheck("a\xff", 2) : i == 1 ? json_object() : json_incref(deep);
+
+                T_ASSERT(m != NULL);
+                if (i == 1)
+                        T_ASSERT(json_object_setn_new_nocheck(m, "a\0b", 3, json_null()) == 0);
+                v = json_pack("{s:s,s:o}", "a", "b", "details", m);
+                T_ASSERT(v != NULL);
+                prc_err_init(&err);
+                prc_err_init(&err2);
+                prc_buf_reset(&whole);
+                T_ASSERT(!prc_docbin_write(v, &whole, &err2));
+                T_ASSERT(err2.cls == (i == 2 ? PRC_E_DEPTH_LIMIT : PRC_E_NOT_CANONICAL));
+                prc_buf_init(&s.got, 1u << 20);
+                credit = 0;
+                T_ASSERT(!prc_docbin_stream_top(v, &t, &chunk, sink_put, &s, &sent, &err));
+                T_ERR(err, err2.cls);
+                T_EQ_STR(err.msg, err2.msg);
+                T_EQ_INT(credit, 0);
+                prc_buf_clear(&s.got);
+                json_decref(v);
+        }
+        json_decref(deep);
+        prc_buf_clear(&chunk);
+        prc_buf_clear(&whole);
+        json_decref(swap);
+        json_decref(own);
+        json_decref(big);
+}
+
 /* The open spelling (streaming YAML): the documented bytes, the same tree, one encoding per spelling. */
 static void test_docenc__open_spelling_is_the_same_tree(void)
 {
@@ -934,6 +1052,7 @@ static const prc_test tests[] = {
         T(test_docenc__stream_is_the_same_bytes_in_chunks),
         T(test_docenc__stream_read_decodes_as_bytes_arrive),
         T(test_docenc__a_blob_streams_in_pieces_to_its_hook),
+        T(test_docenc__a_swapped_member_is_measured_as_its_encoding),
         T(test_docenc__reply_tree_is_carved_from_an_arena),
 };
 PRC_SUITE(docenc, tests)

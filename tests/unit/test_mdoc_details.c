@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/strv.h"
 #include "content/extract/extract.h"
 #include "content/extract/mdoc_check.h"
 #include "content/extract/mdoc_details.h"
@@ -124,43 +125,58 @@ static void test_mdoc_details__every_extractor_format_has_a_shape(void)
         T_ASSERT(!prc_mdoc_details_known("no-such-format"));
 }
 
+/* One fixture of every format, [format, file under tests/fixtures/extract]. */
+static const char *const fixtures[][2] = {
+        { "gha-workflow", "actions/.github/workflows/tricky.yml" }, { "gha-action", "actions/action.yml" },
+        { "dockerfile", "docker/Dockerfile" }, { "npm-package-json", "npm/package.json" },
+        { "npm-package-lock", "npm/lock-v1/package-lock.json" },
+        { "npm-package-lock", "npm/lock-v3/package-lock.json" },
+        { "npm-shrinkwrap", "npm/shrinkwrap/npm-shrinkwrap.json" },
+        { "yarn-lock", "npm/yarn-classic/yarn.lock" }, { "yarn-lock", "npm/yarn-berry/yarn.lock" },
+        { "pnpm-lock", "npm/pnpm-v5/pnpm-lock.yaml" }, { "npmrc", "npm/npmrc/.npmrc" },
+        { "pypi-pyproject", "python/pyproject.toml" }, { "pypi-pyproject", "python/pyproject-poetry.toml" },
+        { "pypi-requirements", "python/requirements.txt" }, { "pypi-setup-cfg", "python/setup.cfg" },
+        { "pypi-pipfile", "python/Pipfile" }, { "pypi-pipfile-lock", "python/Pipfile.lock" },
+        { "pypi-poetry-lock", "python/poetry-2.1.lock" }, { "pypi-uv-lock", "python/uv.lock" },
+        { "pypi-pdm-lock", "python/pdm.lock" }, { "pypi-pylock", "python/pylock.toml" },
+        { "pypi-pip-conf", "python/pip.conf" }, { "cargo-toml", "cargo/Cargo.toml" },
+        { "cargo-lock", "cargo/lock-v4.lock" }, { "go-mod", "golang/go.mod" }, { "go-sum", "golang/go.sum" },
+        { "go-work", "golang/go.work" }, { "composer-json", "composer/composer.json" },
+        { "composer-lock", "composer/composer.lock" }, { "maven-pom", "maven/interpolation.pom.xml" },
+        { "gradle-lockfile", "maven/gradle.lockfile" }, { "gradle-version-catalog", "maven/libs.versions.toml" },
+        { "nuget-msbuild-project", "nuget/App.csproj" },
+        { "nuget-central-packages", "nuget/Directory.Packages.props" },
+        { "nuget-packages-config", "nuget/packages.config" },
+        { "nuget-packages-lock", "nuget/packages.lock.v2.json" }, { "nuget-config", "nuget/NuGet.config" },
+        { "gem-gemfile-lock", "gem/Gemfile.lock" }, { "gem-gemfile", "gem/Gemfile" },
+};
+
 /* Real extractor output of every family passes (the CLI test runs every fixture through the worker too). */
 static void test_mdoc_details__fixtures_of_every_family_pass(void)
 {
-        static const char *const cases[][2] = {
-                { "gha-workflow", "actions/.github/workflows/tricky.yml" }, { "gha-action", "actions/action.yml" },
-                { "dockerfile", "docker/Dockerfile" }, { "npm-package-json", "npm/package.json" },
-                { "npm-package-lock", "npm/lock-v1/package-lock.json" },
-                { "npm-package-lock", "npm/lock-v3/package-lock.json" },
-                { "npm-shrinkwrap", "npm/shrinkwrap/npm-shrinkwrap.json" },
-                { "yarn-lock", "npm/yarn-classic/yarn.lock" }, { "yarn-lock", "npm/yarn-berry/yarn.lock" },
-                { "pnpm-lock", "npm/pnpm-v5/pnpm-lock.yaml" }, { "npmrc", "npm/npmrc/.npmrc" },
-                { "pypi-pyproject", "python/pyproject.toml" }, { "pypi-pyproject", "python/pyproject-poetry.toml" },
-                { "pypi-requirements", "python/requirements.txt" }, { "pypi-setup-cfg", "python/setup.cfg" },
-                { "pypi-pipfile", "python/Pipfile" }, { "pypi-pipfile-lock", "python/Pipfile.lock" },
-                { "pypi-poetry-lock", "python/poetry-2.1.lock" }, { "pypi-uv-lock", "python/uv.lock" },
-                { "pypi-pdm-lock", "python/pdm.lock" }, { "pypi-pylock", "python/pylock.toml" },
-                { "pypi-pip-conf", "python/pip.conf" }, { "cargo-toml", "cargo/Cargo.toml" },
-                { "cargo-lock", "cargo/lock-v4.lock" }, { "go-mod", "golang/go.mod" }, { "go-sum", "golang/go.sum" },
-                { "go-work", "golang/go.work" }, { "composer-json", "composer/composer.json" },
-                { "composer-lock", "composer/composer.lock" }, { "maven-pom", "maven/interpolation.pom.xml" },
-                { "gradle-lockfile", "maven/gradle.lockfile" }, { "gradle-version-catalog", "maven/libs.versions.toml" },
-                { "nuget-msbuild-project", "nuget/App.csproj" },
-                { "nuget-central-packages", "nuget/Directory.Packages.props" },
-                { "nuget-packages-config", "nuget/packages.config" },
-                { "nuget-packages-lock", "nuget/packages.lock.v2.json" }, { "nuget-config", "nuget/NuGet.config" },
-                { "gem-gemfile-lock", "gem/Gemfile.lock" }, { "gem-gemfile", "gem/Gemfile" },
-        };
-
-        for (size_t i = 0; i < PRC_ARRAY_LEN(cases); i++) {
-                json_t *md = xf(cases[i][0], cases[i][1]);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(fixtures); i++) {
+                json_t *md = xf(fixtures[i][0], fixtures[i][1]);
                 prc_err e;
 
                 prc_err_init(&e);
-                if (!prc_mdoc_check(md, cases[i][1], cases[i][0], &e))
-                        t_fail(__FILE__, __LINE__, "%s: %s: %s at %s", cases[i][1], prc_err_name(e.cls), e.msg, e.ptr);
+                if (!prc_mdoc_check(md, fixtures[i][1], fixtures[i][0], &e))
+                        t_fail(__FILE__, __LINE__, "%s: %s: %s at %s", fixtures[i][1], prc_err_name(e.cls), e.msg,
+                               e.ptr);
                 json_decref(md);
         }
+}
+
+/* md with its details cut to the members prc_mdoc_slim_keys names (in place; md returned). */
+static json_t *slim_cut(json_t *md)
+{
+        json_t *d = json_object(), *v;
+
+        T_ASSERT(d != NULL);
+        for (const char *const *k = prc_mdoc_slim_keys; *k != NULL; k++)
+                if ((v = json_object_get(json_object_get(md, "details"), *k)) != NULL)
+                        T_ASSERT(json_object_set(d, *k, v) == 0);
+        T_ASSERT(json_object_set_new(md, "details", d) == 0);
+        return md;
 }
 
 struct walk {
@@ -215,6 +231,10 @@ static void walk_tree(const char *dir, const char *rel, struct walk *w)
                         if (!prc_mdoc_check(md, r, x->format, &err))
                                 t_fail(__FILE__, __LINE__, "%s (%s): %s: %s at %s", r, x->format, prc_err_name(err.cls),
                                        err.msg, err.ptr);
+                        /* and slim, as prc sbom gets it */
+                        if (!prc_mdoc_check_slim(slim_cut(md), PRC_MDOC_DEPS_ARRAY, r, x->format, &err))
+                                t_fail(__FILE__, __LINE__, "%s (%s) slim: %s: %s at %s", r, x->format,
+                                       prc_err_name(err.cls), err.msg, err.ptr);
                         w->ok++;
                         json_decref(md);
                 }
@@ -222,7 +242,10 @@ static void walk_tree(const char *dir, const char *rel, struct walk *w)
         closedir(d);
 }
 
-/* Every manifest of the real corpus the extractors read passes the check: the tables refuse no real output. */
+/*
+ * Every manifest of the real corpus the extractors read passes the check,
+ * whole and slim: the tables refuse no real output.
+ */
 static void test_mdoc_details__corpus_output_passes(void)
 {
         const char *c = t_corpora();
@@ -236,6 +259,71 @@ static void test_mdoc_details__corpus_output_passes(void)
         /* 550 documents on 2026-12-03, 252 workflows and 12 Dockerfiles among them */
         if (w.ok < 500)
                 t_fail(__FILE__, __LINE__, "only %zu documents extracted from %s", w.ok, dir);
+}
+
+/*
+ * Slim details (PRC_REQ_SLIM_DETAILS): every fixture's document cut to the
+ * members prc_mdoc_slim_keys names passes the slim check, with its
+ * dependencies as the array or as a count; a whole document with any other
+ * member is refused at that member; and a slim member is held to the whole
+ * document's shape (a bad value, a member the format does not have).
+ */
+static void test_mdoc_details__slim_details(void)
+{
+        static const struct {
+                const char *format, *fixture, *member, *value, *want;
+        } bent[] = {
+                { "go-mod", "golang/go.mod", "go", "5", "/details/go" },
+                { "go-mod", "golang/go.mod", "jobs", "[]", "/details/jobs" },
+                { "pypi-requirements", "python/requirements.txt", "includes",
+                  "[{\"kind\": \"include\", \"path\": \"a.txt\", \"line\": 1}]", "/details/includes/0/kind" },
+                { "npm-package-lock", "npm/lock-v3/package-lock.json", "go", "\"1.22\"", "/details/go" },
+                { "gha-workflow", "actions/.github/workflows/tricky.yml", "includes", "[]", "/details/includes" },
+        };
+        size_t whole_refused = 0;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(fixtures); i++) {
+                json_t *md = xf(fixtures[i][0], fixtures[i][1]), *cut = json_deep_copy(md);
+                size_t extra = 0;
+                prc_err e;
+
+                T_ASSERT(cut != NULL);
+                slim_cut(cut);
+                for (void *it = json_object_iter(json_object_get(md, "details")); it != NULL;
+                     it = json_object_iter_next(json_object_get(md, "details"), it))
+                        extra += !prc_strv_has(prc_mdoc_slim_keys, json_object_iter_key(it));
+                prc_err_init(&e);
+                if (!prc_mdoc_check_slim(cut, PRC_MDOC_DEPS_ARRAY, fixtures[i][1], fixtures[i][0], &e) ||
+                    !prc_mdoc_check_slim(cut, json_array_size(json_object_get(cut, "dependencies")), NULL, NULL, &e))
+                        t_fail(__FILE__, __LINE__, "%s slim: %s: %s at %s", fixtures[i][1], prc_err_name(e.cls), e.msg,
+                               e.ptr);
+                prc_err_init(&e);
+                if (prc_mdoc_check_slim(md, PRC_MDOC_DEPS_ARRAY, NULL, NULL, &e) != (extra == 0))
+                        t_fail(__FILE__, __LINE__, "%s: the whole document with %zu other members, slim check %s",
+                               fixtures[i][1], extra, prc_err_is_set(&e) ? e.msg : "passed");
+                if (extra > 0) {
+                        T_ERR(e, PRC_E_MANIFEST_DOC_DETAILS);
+                        T_ASSERT(strncmp(e.ptr, "/details/", 9) == 0 &&
+                                 !prc_strv_has(prc_mdoc_slim_keys, e.ptr + 9));
+                        whole_refused++;
+                }
+                json_decref(cut);
+                json_decref(md);
+        }
+        T_ASSERT(whole_refused > 30);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(bent); i++) {
+                json_t *md = slim_cut(xf(bent[i].format, bent[i].fixture));
+                json_t *v = json_loads(bent[i].value, JSON_DECODE_ANY, NULL);
+                prc_err e;
+
+                T_ASSERT(v != NULL && json_object_set_new(json_object_get(md, "details"), bent[i].member, v) == 0);
+                prc_err_init(&e);
+                T_ASSERT(!prc_mdoc_check_slim(md, PRC_MDOC_DEPS_ARRAY, NULL, NULL, &e));
+                T_ERR(e, PRC_E_MANIFEST_DOC_DETAILS);
+                if (strcmp(e.ptr, bent[i].want) != 0)
+                        t_fail(__FILE__, __LINE__, "case %zu: at %s (%s), want %s", i, e.ptr, e.msg, bent[i].want);
+                json_decref(md);
+        }
 }
 
 #define WF "gha-workflow", "actions/.github/workflows/tricky.yml"
@@ -389,6 +477,7 @@ static const prc_test tests[] = {
         T(test_mdoc_details__every_extractor_format_has_a_shape),
         T(test_mdoc_details__no_shape_repeats_a_key),
         T(test_mdoc_details__fixtures_of_every_family_pass),
+        T(test_mdoc_details__slim_details),
         T(test_mdoc_details__corpus_output_passes),
         T(test_mdoc_details__workflow_bent),
         T(test_mdoc_details__action_bent),

@@ -45,7 +45,7 @@ static void read_packed(const prc_buf *b, struct reading *r)
         prc_err_init(&r->err);
         r->from_tree = false;
         r->doc = prc_docbin_read_stream_hook(b->data, b->len, b->len, NULL, NULL, &prc_limits_default, &h, &r->err);
-        if (r->doc != NULL && !prc_mdp_check(r->doc, hc.made, NULL, NULL, &r->from_tree, &r->err)) {
+        if (r->doc != NULL && !prc_mdp_check(r->doc, hc.made, NULL, NULL, false, &r->from_tree, &r->err)) {
                 json_decref(r->doc);
                 r->doc = NULL;
         }

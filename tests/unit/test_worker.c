@@ -28,6 +28,7 @@
 #include "base/json_strict.h"
 #include "base/yaml.h"
 #include "content/client.h"
+#include "content/extract/mdoc_details.h"
 #include "content/extract/mdoc_pack.h"
 #include "content/dispatch.h"
 #include "content/docenc.h"
@@ -1566,8 +1567,120 @@ static void test_worker__packed_dependencies_and_a_bent_table(void)
         prc_client_free(plain);
 }
 
+/* md with its details cut to the members prc_mdoc_slim_keys names (a new reference). */
+static json_t *slimmed(const json_t *md)
+{
+        json_t *d = json_object(), *out = json_deep_copy(md), *v;
+
+        T_ASSERT(d != NULL && out != NULL);
+        for (const char *const *k = prc_mdoc_slim_keys; *k != NULL; k++)
+                if ((v = json_object_get(json_object_get(md, "details"), *k)) != NULL)
+                        T_ASSERT(json_object_set(d, *k, v) == 0);
+        T_ASSERT(json_object_set_new(out, "details", d) == 0);
+        return out;
+}
+
+/*
+ * prc sbom's slim details (PRC_REQ_SLIM_DETAILS): a workflow, a
+ * requirements file with its includes and a go.mod come back as the plain
+ * extraction with details cut to what the SBOM reads, with or without the
+ * packed table; the reply cap is the whole document's (a cap one byte
+ * under its encoding refuses the slim reply too, as reply-too-large, and
+ * one at it serves it); a worker that sends a member slim details never
+ * hold (the test worker's "prc-test-bend/slim/" paths) is refused at that
+ * member and ended, and the next request is clean.
+ */
+static void test_worker__slim_details_are_the_sboms_and_counted_whole(void)
+{
+        static const struct {
+                const char *path, *text, *kept;
+        } files[] = {
+                { ".github/workflows/ci.yml", "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n"
+                  "      - uses: actions/checkout@v4\n      - run: |\n          make ${{ github.ref }}\n", NULL },
+                { "requirements.txt", "-r base.txt\n-c pins.txt\nrequests==2.31.0\n", "includes" },
+                { "go.mod", "module example.org/m\n\ngo 1.22\n\ntoolchain go1.22.1\n\n"
+                  "require golang.org/x/text v0.14.0\n", "go" },
+        };
+        prc_client_opts o;
+        prc_client *plain, *slim, *both, *capped;
+        prc_client_stats st;
+        json_t *full = NULL, *md = NULL, *want;
+        prc_buf enc;
+        prc_mdp view;
+        prc_err err;
+
+        opts(&o);
+        o.cache_max = 0;
+        plain = client_with(&o);
+        o.slim_details = true;
+        slim = client_with(&o);
+        o.packed_deps = true;
+        both = client_with(&o);
+        for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++) {
+                const uint8_t *b = (const uint8_t *)files[i].text;
+                size_t n = strlen(files[i].text);
+
+                prc_err_init(&err);
+                T_ASSERT(prc_client_extract(plain, NULL, files[i].path, b, n, &full, &err));
+                T_ASSERT(json_object_size(json_object_get(full, "details")) > (files[i].kept != NULL ? 1u : 0u));
+                want = slimmed(full);
+                T_EQ_INT(json_object_size(json_object_get(want, "details")), files[i].kept != NULL);
+                T_ASSERT(prc_client_extract(slim, NULL, files[i].path, b, n, &md, &err));
+                T_NOERR(err);
+                T_ASSERT(json_equal(md, want));
+                json_decref(md);
+                T_ASSERT(prc_client_extract(both, NULL, files[i].path, b, n, &md, &err));
+                T_ASSERT(prc_mdp_view(json_object_get(md, "dependencies"), &view));
+                T_EQ_INT(view.ndeps, json_array_size(json_object_get(full, "dependencies")));
+                T_ASSERT(json_equal(json_object_get(md, "details"), json_object_get(want, "details")));
+                json_decref(md);
+                /* the cap: the whole document's bytes, not the slim reply's */
+                prc_buf_init(&enc, 1u << 24);
+                T_ASSERT(prc_docbin_write(full, &enc, &err));
+                for (int at = 0; at < 2; at++) {
+                        prc_client_opts oc;
+                        opts(&oc);
+                        oc.cache_max = 0;
+                        oc.slim_details = true;
+                        oc.reply_max = (uint32_t)enc.len - (at == 0 ? 1 : 0);
+                        capped = client_with(&oc);
+                        prc_err_init(&err);
+                        md = NULL;
+                        T_ASSERT(prc_client_extract(capped, NULL, files[i].path, b, n, &md, &err) == (at == 1));
+                        if (at == 0)
+                                T_ERR(err, PRC_E_REPLY_TOO_LARGE);
+                        else
+                                T_ASSERT(json_equal(md, want));
+                        json_decref(md);
+                        prc_client_free(capped);
+                }
+                prc_buf_clear(&enc);
+                json_decref(want);
+                json_decref(full);
+        }
+        /* A member slim details never hold: refused there, the worker ended, the next request clean. */
+        prc_err_init(&err);
+        md = NULL;
+        T_ASSERT(!prc_client_extract(both, NULL, "prc-test-bend/slim/go.mod", (const uint8_t *)files[2].text,
+                                     strlen(files[2].text), &md, &err));
+        T_ASSERT(md == NULL);
+        T_ERR(err, PRC_E_MANIFEST_DOC_DETAILS);
+        T_EQ_STR(err.ptr, "/details/jobs");
+        prc_client_get_stats(both, &st);
+        T_EQ_INT(st.worker_pid, 0);
+        prc_err_init(&err);
+        T_ASSERT(prc_client_extract(both, NULL, "go.mod", (const uint8_t *)files[2].text, strlen(files[2].text), &md,
+                                    &err));
+        T_EQ_STR(json_string_value(json_object_get(json_object_get(md, "details"), "go")), "1.22");
+        json_decref(md);
+        prc_client_free(both);
+        prc_client_free(slim);
+        prc_client_free(plain);
+}
+
 static const prc_test tests[] = {
         T(test_worker__packed_dependencies_and_a_bent_table),
+        T(test_worker__slim_details_are_the_sboms_and_counted_whole),
         T(test_worker__bent_details_are_refused_and_the_worker_ended),
         T(test_worker__parses_json_through_a_floored_worker),
         T(test_worker__large_documents_stream_to_the_in_process_tree),
@@ -1657,6 +1770,7 @@ static const prc_test client_tests[] = {
         T(test_worker__malformed_document_reply_is_invalid_frame),
         T(test_worker__worker_killed_between_requests_is_worker_dead_not_sigpipe),
         T(test_worker__document_over_the_reply_cap_is_refused_by_the_worker),
+        T(test_worker__slim_details_are_the_sboms_and_counted_whole),
         T(test_worker__cache_hit_costs_no_round_trip),
         T(test_worker__cache_evicts_least_recently_used_by_bytes),
         T(test_worker__cache_holds_many_entries),

@@ -315,7 +315,8 @@ enum { TK_SCHEMA, TK_PATH, TK_FORMAT, TK_ECOSYSTEM, TK_KIND, TK_PACKAGE, TK_DEPE
 _Static_assert(PRC_ARRAY_LEN(top_keys) == TK_N + 1, "top_keys and its index names differ");
 
 /* packed: md's dependencies are a table mdoc_pack.c made from checked values (ndeps of them), else NO_INDEX. */
-static bool check_doc(const json_t *md, const char *path, const char *format, size_t packed, prc_err *err)
+static bool check_doc(const json_t *md, const char *path, const char *format, size_t packed, bool slim,
+                      prc_err *err)
 {
         const json_t *m[TK_N];
         const prc_extractor *x;
@@ -350,15 +351,22 @@ static bool check_doc(const json_t *md, const char *path, const char *format, si
                check_list(m[TK_REGISTRIES], "registries", PRC_MD_LIST_MAX, check_registry, err) &&
                check_list(m[TK_CREDENTIALS], "credentials", PRC_MD_LIST_MAX, check_credential, err) &&
                check_list(m[TK_NOT_EXTRACTED], "not_extracted", PRC_MD_LIST_MAX, check_not_extracted, err) &&
-               prc_mdoc_details_check_n(md, packed != NO_INDEX ? packed : json_array_size(m[TK_DEPENDENCIES]), err);
+               (slim ? prc_mdoc_details_check_slim_n
+                     : prc_mdoc_details_check_n)(md, packed != NO_INDEX ? packed : json_array_size(m[TK_DEPENDENCIES]),
+                                                 err);
 }
 
 bool prc_mdoc_check(const json_t *md, const char *path, const char *format, prc_err *err)
 {
-        return check_doc(md, path, format, NO_INDEX, err);
+        return check_doc(md, path, format, NO_INDEX, false, err);
 }
 
 bool prc_mdoc_check_packed(const json_t *md, size_t ndeps, const char *path, const char *format, prc_err *err)
 {
-        return check_doc(md, path, format, ndeps, err);
+        return check_doc(md, path, format, ndeps, false, err);
+}
+
+bool prc_mdoc_check_slim(const json_t *md, size_t ndeps, const char *path, const char *format, prc_err *err)
+{
+        return check_doc(md, path, format, ndeps == PRC_MDOC_DEPS_ARRAY ? NO_INDEX : ndeps, true, err);
 }

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/err.h"
 
@@ -51,5 +52,16 @@ extern const char *const prc_md_source_types[];
  */
 bool prc_mdoc_check_packed(const json_t *md, size_t ndeps, const char *path, const char *format,
                            prc_err *err) PRC_MUST_CHECK;
+
+/*
+ * The check of a slim document (PRC_REQ_SLIM_DETAILS, frame.h): every rule
+ * of prc_mdoc_check, but "details" holds only members prc_mdoc_slim_keys
+ * names (mdoc_details.h), each checked as in the whole document.  ndeps:
+ * the table's count as prc_mdoc_check_packed takes it, or
+ * PRC_MDOC_DEPS_ARRAY when "dependencies" is the array, checked here.
+ */
+#define PRC_MDOC_DEPS_ARRAY SIZE_MAX
+bool prc_mdoc_check_slim(const json_t *md, size_t ndeps, const char *path, const char *format,
+                         prc_err *err) PRC_MUST_CHECK;
 
 #endif

@@ -908,6 +908,44 @@ bool prc_mdoc_details_check_n(const json_t *md, size_t ndeps, prc_err *err)
                (f->post == NULL || f->post(&c, json_object_get(md, "details")));
 }
 
+const char *const prc_mdoc_slim_keys[] = { "go", "includes", NULL };
+
+bool prc_mdoc_details_check_slim_n(const json_t *md, size_t ndeps, prc_err *err)
+{
+        const struct fmt *f = fmt_of(json_string_value(json_object_get(md, "format")));
+        const json_t *d = json_object_get(md, "details"), *m;
+        dcx c = { .err = err, .ptr = "/details", .ndeps = ndeps };
+        seg here = { 0 };
+        size_t found = 0;
+
+        if (f == NULL)
+                return bad(&c, "no details shape for format \"%.64s\"",
+                           json_string_value(json_object_get(md, "format")));
+        for (const char *const *k = prc_mdoc_slim_keys; *k != NULL; k++) {
+                const fld *x = find_fld(f->f, *k);
+
+                m = json_object_get(d, *k);
+                here.key = *k;
+                c.top = &here;
+                if (m == NULL && x != NULL && !(x->fl & F_OPT))
+                        return bad(&c, "missing");
+                if (m == NULL)
+                        continue;
+                found++;
+                if (x == NULL)
+                        return bad(&c, "not a member of %s details", f->format);
+                if (!check(&c, m, x->s, x->fl))
+                        return false;
+        }
+        if (found != json_object_size(d))
+                for (void *it = json_object_iter((json_t *)d); it != NULL; it = json_object_iter_next((json_t *)d, it))
+                        if (!prc_strv_has(prc_mdoc_slim_keys, json_object_iter_key(it))) {
+                                here.key = json_object_iter_key(it);
+                                return bad(&c, "not a member slim details hold (only what prc sbom reads)");
+                        }
+        return true;
+}
+
 #if defined(PRC_TESTING) && PRC_TESTING
 /* A key of a twice, or one of a and one of b (a and b: key lists, b may be NULL). */
 static const char *repeated(const fld *a, const fld *b)

@@ -31,6 +31,20 @@ bool prc_mdoc_details_check(const json_t *md, prc_err *err) PRC_MUST_CHECK;
 /* The same, with the document's dependency count given (a packed document, mdoc_pack.h). */
 bool prc_mdoc_details_check_n(const json_t *md, size_t ndeps, prc_err *err) PRC_MUST_CHECK;
 
+/*
+ * The members of "details" prc sbom reads (cmd_sbom.c note_gomod: "go";
+ * scan.c follow_includes: "includes"), NULL-terminated: with
+ * PRC_REQ_SLIM_DETAILS (frame.h) the worker sends only these.
+ */
+extern const char *const prc_mdoc_slim_keys[];
+/*
+ * prc_mdoc_details_check_n of a slim document: "details" holds no member
+ * but those prc_mdoc_slim_keys names, and each one it holds (and each the
+ * format requires) is checked as in the whole document.  Errors: as
+ * prc_mdoc_details_check.
+ */
+bool prc_mdoc_details_check_slim_n(const json_t *md, size_t ndeps, prc_err *err) PRC_MUST_CHECK;
+
 /* Does the checker know format (a test asserts every extractor's)? */
 bool prc_mdoc_details_known(const char *format);
 

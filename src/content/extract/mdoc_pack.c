@@ -788,8 +788,8 @@ json_t *prc_mdp_to_tree(const prc_mdp *m)
         return a;
 }
 
-bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool *from_tree,
-                   prc_err *err)
+bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool slim,
+                   bool *from_tree, prc_err *err)
 {
         const json_t *deps = json_object_get(md, "dependencies");
         prc_mdp view;
@@ -797,8 +797,10 @@ bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char 
 
         *from_tree = false;
         if (made != NULL && deps == made && prc_mdp_view(deps, &view))
-                return prc_mdoc_check_packed(md, view.ndeps, path, format, err);
-        if (!prc_mdoc_check(md, path, format, err))
+                return slim ? prc_mdoc_check_slim(md, view.ndeps, path, format, err)
+                            : prc_mdoc_check_packed(md, view.ndeps, path, format, err);
+        if (!(slim ? prc_mdoc_check_slim(md, PRC_MDOC_DEPS_ARRAY, path, format, err)
+                   : prc_mdoc_check(md, path, format, err)))
                 return false;
         *from_tree = true;
         t = prc_mdp_from_tree(deps);

@@ -83,10 +83,11 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
  * prc_mdoc_check of a document read with the hook, made the value the hook
  * made for it (NULL: none): the packed check when its dependencies are that
  * table (never a string the worker sent), else prc_mdoc_check, and then the
- * checked tree packed in its place (*from_tree set).  Errors: prc_mdoc_check's.
+ * checked tree packed in its place (*from_tree set).  slim: the document's
+ * details are slim (prc_mdoc_check_slim).  Errors: prc_mdoc_check's.
  */
-bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool *from_tree,
-                   prc_err *err) PRC_MUST_CHECK;
+bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool slim,
+                   bool *from_tree, prc_err *err) PRC_MUST_CHECK;
 
 /*
  * The table of a dependencies array that prc_mdoc_check accepted; NULL: out
