@@ -9,8 +9,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +64,7 @@ _Static_assert((sizeof(centry) + 8 + 15) / 16 * 16 + 32 + 2 * sizeof(centry *) <
 struct prc_client {
         prc_client_opts o;              /* copy; its pointers are borrowed from the caller */
         pid_t           pid;            /* running worker, or 0 */
-        pid_t           owner;          /* the process that started it (fork safety) */
+        unsigned        owner;          /* the fork generation that started it (fork safety: forks below) */
         int             to_w, from_w;   /* owned: our pipe ends, -1 when none */
         unsigned        served;         /* requests answered by this worker */
         bool            archive_worker; /* the running worker was started with libarchive */
@@ -97,6 +99,25 @@ void prc_client_opts_default(prc_client_opts *o)
         o->lim = prc_limits_default;
 }
 
+/*
+ * Forks this process has gone through (each child counts one more than
+ * its parent, pthread_atfork): a memory read per request where getpid()
+ * was a system call.  A client's worker belongs to the generation that
+ * started it.
+ */
+static atomic_uint forks;
+static pthread_once_t forks_once = PTHREAD_ONCE_INIT;
+
+static void forked(void)
+{
+        atomic_fetch_add(&forks, 1);
+}
+
+static void forks_watch(void)
+{
+        (void)pthread_atfork(NULL, NULL, forked);
+}
+
 prc_client *prc_client_new(const prc_client_opts *opts, prc_err *err)
 {
         prc_client *c = calloc(1, sizeof(*c));
@@ -105,6 +126,7 @@ prc_client *prc_client_new(const prc_client_opts *opts, prc_err *err)
                 prc_err_oom(err, "content client");
                 return NULL;
         }
+        (void)pthread_once(&forks_once, forks_watch);
         c->o = *opts;
         c->to_w = c->from_w = -1;
         c->mdp_hook = (prc_docbin_hook){ .key = "dependencies", .read = prc_mdp_hook_read, .ctx = &c->mdp };
@@ -130,7 +152,7 @@ static void close_fds(prc_client *c)
 /* In a forked child: forget the parent's worker without touching it. */
 static void check_fork(prc_client *c)
 {
-        if (c->pid != 0 && c->owner != getpid())
+        if (c->pid != 0 && c->owner != atomic_load(&forks))
                 close_fds(c);   /* our copies only; the parent's worker never notices */
 }
 
@@ -308,7 +330,7 @@ static bool spawn(prc_client *c, prc_err *err)
                 return prc_err_sys(err, PRC_E_WORKER_START, rc, "cannot start worker '%s': %s", path, strerror(rc));
         }
         c->pid = pid;
-        c->owner = getpid();
+        c->owner = atomic_load(&forks);
         c->to_w = rq[1];
         c->from_w = rp[0];
         c->served = 0;
@@ -720,6 +742,8 @@ again:
         if (f.restarted)
                 rc = prc_frame_read_hdr(c->from_w, reply_types, PRC_ARRAY_LEN(reply_types), c->o.reply_max,
                                         PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
+        else if (!prc_frame_wait(c->from_w, deadline, e))   /* the request has only just gone */
+                rc = PRC_FRAME_ERR;
         else
                 rc = prc_frame_read_hdr(c->from_w, first_types, PRC_ARRAY_LEN(first_types), c->o.reply_max,
                                         PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD, deadline, type, &len, e);
@@ -1044,7 +1068,7 @@ void prc_client_get_stats(const prc_client *c, prc_client_stats *out)
         *out = c->st;
         out->cache_bytes = c->cbytes;
         out->cache_entries = c->centries;
-        out->worker_pid = c->pid != 0 && c->owner == getpid() ? c->pid : 0;
+        out->worker_pid = c->pid != 0 && c->owner == atomic_load(&forks) ? c->pid : 0;
 }
 
 void prc_client_free(prc_client *c)

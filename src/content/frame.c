@@ -87,6 +87,11 @@ static bool wait_fd(int fd, short events, int64_t deadline, prc_err *err)
         }
 }
 
+bool prc_frame_wait(int fd, int64_t deadline, prc_err *err)
+{
+        return wait_fd(fd, POLLIN, deadline, err);
+}
+
 static bool write_full(int fd, const uint8_t *p, size_t n, int64_t deadline, prc_err *err)
 {
         while (n > 0) {
@@ -106,12 +111,27 @@ static bool write_full(int fd, const uint8_t *p, size_t n, int64_t deadline, prc
         return true;
 }
 
+/* This thread keeps SIGPIPE blocked for good (prc_frame_hold_sigpipe). */
+static __thread bool sigpipe_held;
+
+void prc_frame_hold_sigpipe(void)
+{
+        sigset_t pipe_set;
+
+        if (sigpipe_held)
+                return;
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        sigpipe_held = pthread_sigmask(SIG_BLOCK, &pipe_set, NULL) == 0;
+}
+
 /*
  * The frame's bytes, a then b.  With a deadline (the client) SIGPIPE is
  * blocked around the writes, so a dead peer is EPIPE rather than the end
  * of the caller; a SIGPIPE raised by our write is consumed before
  * unblocking (a signal already pending before we started is left alone).
- * Once per frame, not per write: three system calls each time.
+ * Once per frame, not per write: three system calls each time, none in a
+ * thread that holds SIGPIPE blocked anyway.
  */
 static bool write_frame(int fd, const uint8_t *a, size_t an, const uint8_t *b, size_t bn, const uint8_t *c,
                         size_t cn, int64_t deadline, prc_err *err)
@@ -119,7 +139,7 @@ static bool write_frame(int fd, const uint8_t *a, size_t an, const uint8_t *b, s
         sigset_t pipe_set, old, pending;
         bool was_pending, ok;
 
-        if (deadline == PRC_NO_DEADLINE)
+        if (deadline == PRC_NO_DEADLINE || sigpipe_held)
                 return write_full(fd, a, an, deadline, err) && write_full(fd, b, bn, deadline, err) &&
                        write_full(fd, c, cn, deadline, err);
         sigemptyset(&pipe_set);

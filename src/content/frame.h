@@ -84,6 +84,22 @@ typedef enum prc_frame_rc {
  */
 bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
 /*
+ * Wait until fd is readable (or hung up) or the deadline passes: for a
+ * reply that cannot be there yet, a poll before the read saves the read
+ * that would only say EAGAIN.  Errors: worker-timeout, io-error.
+ */
+bool prc_frame_wait(int fd, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
+/*
+ * The calling thread keeps SIGPIPE blocked from now until it ends (the
+ * scan's lanes: engine/lanes.h lane_start): its frame writes then skip the
+ * three system calls a write otherwise spends blocking SIGPIPE around it
+ * and checking what was pending (a third of a small file's trip on this
+ * host's paravirtualized syscalls).  A SIGPIPE its writes raise stays
+ * pending, blocked, in the thread and goes with it.  Once per thread: a
+ * second call costs nothing.
+ */
+void prc_frame_hold_sigpipe(void);
+/*
  * The same frame with the payload a[0..an) then b[0..bn), written from
  * where they are: only what goes out with the header in its first write
  * (a of at most 16 KiB, and b too when the whole payload fits) is copied.

@@ -96,6 +96,8 @@ static void *lane_main(void *arg)
         struct run *r = l->r;
         const prc_lanes_spec *sp = r->sp;
 
+        if (sp->lane_start != NULL)
+                sp->lane_start();
         pthread_mutex_lock(&r->mu);
         for (;;) {
                 size_t i = 0, job, cost = 0;

@@ -51,6 +51,7 @@ typedef struct prc_lanes_spec {
         prc_lane_cost_fn cost;          /* NULL: every job costs nothing (the window alone bounds) */
         size_t           near;          /* with cost: jobs holding a slot at any cost (>= 1) */
         size_t           budget;        /* with cost: the most the other jobs holding a slot may cost */
+        void           (*lane_start)(void);     /* NULL, or run in each lane thread before its first job */
         void            *ctx;
 } prc_lanes_spec;
 

@@ -25,6 +25,7 @@
 #include "base/path.h"
 #include "base/testkeep.h"
 #include "content/extract/extract.h"
+#include "content/frame.h"
 #include "engine/builtin.h"
 #include "engine/catalog.h"
 #include "engine/findings.h"
@@ -828,6 +829,9 @@ static bool content_analysis(struct scan *s, prc_err *err)
                               .slot_size = sizeof(struct trip), .work = trip_run, .done = trip_done,
                               .drop = trip_drop, .ctx = &tr };
         size_t n, g0 = s->ngaps;
+
+        /* A lane's trips write to its worker's pipe: the lane keeps SIGPIPE blocked rather than each write. */
+        sp.lane_start = prc_frame_hold_sigpipe;
         bool ok;
 
         s->mdocs = json_array();

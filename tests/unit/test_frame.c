@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -167,6 +169,62 @@ static void test_frame__write_to_a_closed_pipe_is_an_error_not_a_signal(void)
         T_ASSERT(!prc_frame_write(fds[1], PRC_OP_PING, "x", 1, prc_now_ns() + 1000000000, &err));
         T_ERR(err, PRC_E_IO);
         T_EQ_INT(err.sys, EPIPE);
+        close(fds[1]);
+}
+
+/* In its own thread: hold SIGPIPE, then write to a closed pipe twice; *out: 0 when all went as it should. */
+static void *held_write(void *arg)
+{
+        int *out = arg, fds[2];
+        sigset_t mask, pending;
+        prc_err err;
+
+        *out = 1;
+        if (pipe2(fds, O_NONBLOCK) != 0)
+                return NULL;
+        close(fds[0]);
+        prc_frame_hold_sigpipe();
+        prc_frame_hold_sigpipe();       /* a second call changes nothing */
+        for (int i = 0; i < 2; i++) {
+                prc_err_init(&err);
+                if (prc_frame_write(fds[1], PRC_OP_PING, "x", 1, prc_now_ns() + 1000000000, &err) ||
+                    err.cls != PRC_E_IO || err.sys != EPIPE)
+                        return NULL;
+        }
+        close(fds[1]);
+        /* still blocked here, the write's SIGPIPE pending in this thread: it goes with the thread */
+        if (pthread_sigmask(SIG_BLOCK, NULL, &mask) != 0 || sigismember(&mask, SIGPIPE) != 1 ||
+            sigpending(&pending) != 0 || sigismember(&pending, SIGPIPE) != 1)
+                return NULL;
+        *out = 0;
+        return NULL;
+}
+
+/*
+ * prc_frame_hold_sigpipe (the scan's lanes): a thread that holds SIGPIPE
+ * blocked gets EPIPE from a closed pipe, never the signal, keeps it blocked
+ * with the write's SIGPIPE pending in it alone; the caller's mask and
+ * pending set are untouched, and its own write still does the whole dance.
+ */
+static void test_frame__a_thread_that_holds_sigpipe_gets_epipe(void)
+{
+        sigset_t mask, pending;
+        pthread_t t;
+        int fds[2], bad = -1;
+        prc_err err;
+
+        T_ASSERT(pthread_create(&t, NULL, held_write, &bad) == 0);
+        T_ASSERT(pthread_join(t, NULL) == 0);
+        T_EQ_INT(bad, 0);
+        T_ASSERT(pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 && sigismember(&mask, SIGPIPE) == 0);
+        T_ASSERT(sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 0);
+        T_ASSERT(pipe2(fds, O_NONBLOCK) == 0);
+        close(fds[0]);
+        prc_err_init(&err);
+        T_ASSERT(!prc_frame_write(fds[1], PRC_OP_PING, "x", 1, prc_now_ns() + 1000000000, &err));
+        T_EQ_INT(err.sys, EPIPE);
+        T_ASSERT(pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 && sigismember(&mask, SIGPIPE) == 0);
+        T_ASSERT(sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 0);
         close(fds[1]);
 }
 
@@ -529,6 +587,7 @@ static const prc_test tests[] = {
         T(test_frame__over_cap_length_is_refused_before_allocating),
         T(test_frame__read_times_out_at_the_deadline),
         T(test_frame__write_to_a_closed_pipe_is_an_error_not_a_signal),
+        T(test_frame__a_thread_that_holds_sigpipe_gets_epipe),
         T(test_frame__request_round_trips),
         T(test_frame__request_path_with_nul_is_refused),
         T(test_frame__refusal_crosses_by_name_and_is_sanitized),

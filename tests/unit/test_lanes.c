@@ -189,6 +189,62 @@ static void assert_all_taken_as_inline(const struct lctx *c, size_t njobs)
         }
 }
 
+/* lane_start's record: which threads it ran in, and each lane's first job's thread. */
+static pthread_mutex_t start_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t started[PRC_LANES_MAX + 1];
+static size_t nstarted;
+static __thread bool started_here;
+static atomic_int work_before_start;
+
+static void lane_start(void)
+{
+        pthread_mutex_lock(&start_mu);
+        if (nstarted < PRC_ARRAY_LEN(started))
+                started[nstarted] = pthread_self();
+        nstarted++;
+        pthread_mutex_unlock(&start_mu);
+        started_here = true;
+}
+
+static void started_work(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        if (!started_here)
+                atomic_fetch_add(&work_before_start, 1);
+        work(ctx, lane, job, slot);
+}
+
+/*
+ * lane_start runs once in each lane thread, before that lane's first job,
+ * and never in the caller's thread (nor with one lane, which runs inline
+ * there).
+ */
+static void test_lanes__lane_start_runs_once_in_each_lane_first(void)
+{
+        for (unsigned nl = 1; nl <= 3; nl++) {
+                struct lctx *c = calloc(1, sizeof(*c));
+                prc_lanes_spec sp = { .nlanes = nl, .window = 2 * nl, .slot_size = sizeof(struct slot),
+                                      .work = started_work, .done = done, .drop = drop, .lane_start = lane_start };
+                prc_err e;
+
+                T_ASSERT(c != NULL);
+                ctx_init(c);
+                sp.ctx = c;
+                nstarted = 0;
+                atomic_store(&work_before_start, 0);
+                prc_err_init(&e);
+                T_ASSERT(prc_lanes_run(&sp, JOBS, &e));
+                assert_all_taken_as_inline(c, JOBS);
+                T_EQ_INT(nstarted, nl > 1 ? nl : 0);
+                T_EQ_INT(atomic_load(&work_before_start), nl > 1 ? 0 : JOBS);
+                T_ASSERT(!started_here);
+                for (size_t i = 0; i < nstarted && i < PRC_ARRAY_LEN(started); i++)
+                        for (size_t j = i + 1; j < nstarted && j < PRC_ARRAY_LEN(started); j++)
+                                T_ASSERT(!pthread_equal(started[i], started[j]));
+                ctx_fini(c);
+                free(c);
+        }
+}
+
 static void test_lanes__every_job_once_in_order(void)
 {
         for (unsigned nl = 1; nl <= 3; nl++) {
@@ -395,6 +451,7 @@ static void test_lanes__bad_spec_is_internal(void)
 
 static const prc_test tests[] = {
         T(test_lanes__every_job_once_in_order),
+        T(test_lanes__lane_start_runs_once_in_each_lane_first),
         T(test_lanes__any_order_takes_jobs_as_they_finish),
         T(test_lanes__no_finished_job_waits_for_a_slow_one),
         T(test_lanes__failing_done_stops_and_drops_the_rest),
