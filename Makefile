@@ -21,11 +21,13 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 BASE_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) -Isrc -include src/base/banned.h \
         $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libarchive is loaded on first use (src/base/libarchive.h), never linked into prc: its
-# dependency chain cost every content worker's exec ~4.7 ms.  Only the unit tests, which
-# write archives with it, link it.  libcurl (src/net/https.c) is loaded the same way, by
-# `prc setup native` only; its headers are on the default include path (libcurl4-openssl-dev).
-LIBS := $(shell pkg-config --libs $(filter-out libarchive,$(PKGS)) 2>/dev/null) -lpthread -ldl
-LIBS_TESTS := $(LIBS) $(shell pkg-config --libs libarchive 2>/dev/null)
+# dependency chain cost every content worker's exec ~4.7 ms.  libcrypto is loaded the same
+# way (src/base/crypto.h; binding it cost every exec ~3 ms).  Only the unit tests, which
+# write archives and sign with them, link both.  libcurl (src/net/https.c) is loaded the same
+# way, by `prc setup native` only; its headers are on the default include path (libcurl4-openssl-dev).
+DLOPENED := libarchive libcrypto
+LIBS := $(shell pkg-config --libs $(filter-out $(DLOPENED),$(PKGS)) 2>/dev/null) -lpthread -ldl
+LIBS_TESTS := $(LIBS) $(shell pkg-config --libs $(DLOPENED) 2>/dev/null)
 
 ifeq ($(VARIANT),release)
 B      := build

@@ -6,11 +6,11 @@
  */
 #include "adapter/sig.h"
 
-#include <openssl/evp.h>
 #include <string.h>
 
 #include "adapter/trust.h"
 #include "base/b64.h"
+#include "base/crypto.h"
 #include "base/doc.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
@@ -56,6 +56,7 @@ bool prc_sig_message(prc_sig_scope scope, const char *digest_hex, prc_buf *out, 
 bool prc_sig_verify_raw(const uint8_t pub[PRC_ED25519_PUB_LEN], prc_sig_scope scope, const char *digest_hex,
                         const uint8_t *sig, size_t siglen, prc_err *err)
 {
+        const prc_crypto *cr;
         EVP_PKEY *key = NULL;
         EVP_MD_CTX *ctx = NULL;
         prc_buf msg;
@@ -71,22 +72,25 @@ bool prc_sig_verify_raw(const uint8_t pub[PRC_ED25519_PUB_LEN], prc_sig_scope sc
                                    PRC_ED25519_SIG_LEN);
         if (!prc_sig_message(scope, digest_hex, &msg, err))
                 goto out;
-        key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pub, PRC_ED25519_PUB_LEN);
+        cr = prc_crypto_load(err);
+        if (cr == NULL)
+                goto out;
+        key = cr->EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pub, PRC_ED25519_PUB_LEN);
         if (key == NULL) {
                 prc_err_set(err, PRC_E_SIG_INVALID, "OpenSSL refuses the Ed25519 public key");
                 goto out;
         }
-        ctx = EVP_MD_CTX_new();
+        ctx = cr->EVP_MD_CTX_new();
         if (ctx == NULL) {
                 prc_err_oom(err, "a signature check");
                 goto out;
         }
         /* Ed25519 is one-shot (no digest parameter): EVP_DigestVerify over the whole message. */
-        if (EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, key) != 1) {
+        if (cr->EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, key) != 1) {
                 prc_err_set(err, PRC_E_SIG_INVALID, "OpenSSL cannot start an Ed25519 check with this key");
                 goto out;
         }
-        rc = EVP_DigestVerify(ctx, sig, siglen, msg.data, msg.len);
+        rc = cr->EVP_DigestVerify(ctx, sig, siglen, msg.data, msg.len);
         if (rc != 1) {
                 prc_err_set(err, PRC_E_SIG_INVALID, "Ed25519 signature does not verify for scope '%s' and digest %s",
                             prc_sig_scope_name(scope), digest_hex);
@@ -94,8 +98,11 @@ bool prc_sig_verify_raw(const uint8_t pub[PRC_ED25519_PUB_LEN], prc_sig_scope sc
         }
         ok = true;
 out:
-        EVP_MD_CTX_free(ctx);
-        EVP_PKEY_free(key);
+        /* Both NULL unless the table was loaded. */
+        if (key != NULL || ctx != NULL) {
+                prc_cr->EVP_MD_CTX_free(ctx);
+                prc_cr->EVP_PKEY_free(key);
+        }
         prc_buf_clear(&msg);
         return ok;
 }

@@ -68,7 +68,8 @@ bool prc_sig_message(prc_sig_scope scope, const char *digest_hex, prc_buf *out, 
  * Verify a raw 64-byte signature by the raw 32-byte public key pub over
  * the message for (scope, digest_hex).  Errors: signature-truncated (fewer
  * than 64 bytes), signature-malformed (more), signature-invalid (does not
- * verify, or OpenSSL refuses the key), invalid-digest, out-of-memory.
+ * verify, or OpenSSL refuses the key), invalid-digest, out-of-memory,
+ * library-unavailable (libcrypto cannot be loaded, base/crypto.h).
  */
 bool prc_sig_verify_raw(const uint8_t pub[PRC_ED25519_PUB_LEN], prc_sig_scope scope, const char *digest_hex,
                         const uint8_t *sig, size_t siglen, prc_err *err) PRC_MUST_CHECK;

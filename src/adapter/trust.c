@@ -5,11 +5,11 @@
  */
 #include "adapter/trust.h"
 
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/b64.h"
+#include "base/crypto.h"
 #include "base/doc.h"
 #include "base/json_strict.h"
 #include "base/limits.h"
@@ -71,6 +71,7 @@ static bool load_key(prc_trust_store *ts, const char *pubid, const json_t *kobj,
         size_t i;
         bool partial;
         long len;
+        const prc_crypto *cr;
         EVP_PKEY *probe;
 
         if (!prc_json_fields(kobj, ptr, fields, PRC_ARRAY_LEN(fields), err))
@@ -83,10 +84,13 @@ static bool load_key(prc_trust_store *ts, const char *pubid, const json_t *kobj,
         if (len != PRC_ED25519_PUB_LEN)
                 return at(err, PRC_E_TRUST_BAD_KEY, fp, "public_key is not canonical base64 of a raw 32-byte Ed25519 key");
         /* OpenSSL checks only the length here; the point itself is checked when a signature is verified. */
-        probe = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, k->pub, sizeof(k->pub));
+        cr = prc_crypto_load(err);
+        if (cr == NULL)
+                return false;
+        probe = cr->EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, k->pub, sizeof(k->pub));
         if (probe == NULL)
                 return at(err, PRC_E_TRUST_BAD_KEY, fp, "OpenSSL refuses this Ed25519 public key");
-        EVP_PKEY_free(probe);
+        cr->EVP_PKEY_free(probe);
         if (!prc_sha256_hex_once(k->pub, sizeof(k->pub), k->key_sha256, err))
                 return false;
         for (size_t j = 0; j < ts->nkeys; j++) {

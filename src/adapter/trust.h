@@ -44,7 +44,8 @@ typedef struct prc_trust_key {
  * Returns a new store (caller frees with prc_trust_free) or NULL with err:
  * not-an-object, unknown-field, missing-field, wrong-type, invalid-value
  * (schema, ids, empty lists, limits), trust-duplicate-publisher,
- * trust-duplicate-key, trust-bad-key, trust-unknown-scope, out-of-memory.
+ * trust-duplicate-key, trust-bad-key, trust-unknown-scope, out-of-memory,
+ * library-unavailable (libcrypto cannot be loaded, base/crypto.h).
  * err->ptr names the offending field.
  */
 prc_trust_store *prc_trust_from_doc(const json_t *doc, prc_err *err);

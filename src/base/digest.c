@@ -1,15 +1,17 @@
 /*
- * digest.c - SHA-256 via libcrypto EVP (uses SHA-NI where the CPU has it).
+ * digest.c - SHA-256 via libcrypto EVP (uses SHA-NI where the CPU has it),
+ * through the table of base/crypto.h: the first hash loads libcrypto, and
+ * one that cannot (or a worker started without it) is library-unavailable.
  * Trust: engine-side and worker-side; digest strings parsed here come from
  * hostile documents, so the parser accepts exactly one spelling.
  */
 #include "base/digest.h"
 
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/crypto.h"
 
 struct prc_sha256 {
         EVP_MD_CTX *ctx;        /* owned */
@@ -26,26 +28,30 @@ static const EVP_MD *md_fetched;
 
 static void md_fetch(void)
 {
-        md_fetched = EVP_MD_fetch(NULL, "SHA256", NULL);
+        md_fetched = prc_cr->EVP_MD_fetch(NULL, "SHA256", NULL);
 }
 
+/* Only after prc_crypto_load succeeded (a context exists, or prc_sha256_once checked). */
 static const EVP_MD *sha256_md(void)
 {
         (void)pthread_once(&md_once, md_fetch);
-        return md_fetched != NULL ? md_fetched : EVP_sha256();
+        return md_fetched != NULL ? md_fetched : prc_cr->EVP_sha256();
 }
 
 prc_sha256 *prc_sha256_new(prc_err *err)
 {
-        prc_sha256 *h = prc_calloc(1, sizeof(*h));
+        prc_sha256 *h;
 
+        if (prc_crypto_load(err) == NULL)
+                return NULL;
+        h = prc_calloc(1, sizeof(*h));
         if (h == NULL) {
                 prc_err_oom(err, "a SHA-256 context");
                 return NULL;
         }
-        h->ctx = EVP_MD_CTX_new();
-        if (h->ctx == NULL || EVP_DigestInit_ex(h->ctx, sha256_md(), NULL) != 1) {
-                EVP_MD_CTX_free(h->ctx);
+        h->ctx = prc_cr->EVP_MD_CTX_new();
+        if (h->ctx == NULL || prc_cr->EVP_DigestInit_ex(h->ctx, sha256_md(), NULL) != 1) {
+                prc_cr->EVP_MD_CTX_free(h->ctx);
                 free(h);
                 prc_err_oom(err, "a SHA-256 context");
                 return NULL;
@@ -57,13 +63,13 @@ void prc_sha256_free(prc_sha256 *h)
 {
         if (h == NULL)
                 return;
-        EVP_MD_CTX_free(h->ctx);
+        prc_cr->EVP_MD_CTX_free(h->ctx);
         free(h);
 }
 
 bool prc_sha256_reset(prc_sha256 *h, prc_err *err)
 {
-        if (EVP_DigestInit_ex(h->ctx, sha256_md(), NULL) != 1)
+        if (prc_cr->EVP_DigestInit_ex(h->ctx, sha256_md(), NULL) != 1)
                 return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 init failed");
         return true;
 }
@@ -72,7 +78,7 @@ bool prc_sha256_update(prc_sha256 *h, const void *p, size_t n, prc_err *err)
 {
         if (n == 0)
                 return true;
-        if (EVP_DigestUpdate(h->ctx, p, n) != 1)
+        if (prc_cr->EVP_DigestUpdate(h->ctx, p, n) != 1)
                 return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 update failed");
         return true;
 }
@@ -83,7 +89,7 @@ bool prc_sha256_final(prc_sha256 *h, uint8_t out[PRC_SHA256_LEN], prc_err *err)
         unsigned int n = 0;
 
         /* Outputs are written only on success. */
-        if (EVP_DigestFinal_ex(h->ctx, md, &n) != 1 || n != PRC_SHA256_LEN)
+        if (prc_cr->EVP_DigestFinal_ex(h->ctx, md, &n) != 1 || n != PRC_SHA256_LEN)
                 return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 final failed");
         if (!prc_sha256_reset(h, err))
                 return false;
@@ -96,7 +102,9 @@ bool prc_sha256_once(const void *p, size_t n, uint8_t out[PRC_SHA256_LEN], prc_e
         uint8_t md[EVP_MAX_MD_SIZE];
         unsigned int len = 0;
 
-        if (EVP_Digest(n ? p : "", n, md, &len, sha256_md(), NULL) != 1 || len != PRC_SHA256_LEN)
+        if (prc_crypto_load(err) == NULL)
+                return false;
+        if (prc_cr->EVP_Digest(n ? p : "", n, md, &len, sha256_md(), NULL) != 1 || len != PRC_SHA256_LEN)
                 return prc_err_set(err, PRC_E_INTERNAL, "SHA-256 failed");
         memcpy(out, md, PRC_SHA256_LEN);
         return true;

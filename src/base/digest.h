@@ -16,7 +16,10 @@ enum { PRC_SHA256_LEN = 32, PRC_SHA256_HEX = 64 };
 
 typedef struct prc_sha256 prc_sha256;   /* opaque: wraps an EVP_MD_CTX */
 
-/* NULL on out-of-memory (err set). */
+/*
+ * NULL with err set: out-of-memory, or library-unavailable when libcrypto
+ * cannot be loaded (base/crypto.h).
+ */
 prc_sha256 *prc_sha256_new(prc_err *err) PRC_MUST_CHECK;
 void prc_sha256_free(prc_sha256 *h);
 /* Restart for a new message. */
@@ -25,7 +28,7 @@ bool prc_sha256_update(prc_sha256 *h, const void *p, size_t n, prc_err *err) PRC
 /* Finish; h may be reset and reused afterwards. */
 bool prc_sha256_final(prc_sha256 *h, uint8_t out[PRC_SHA256_LEN], prc_err *err) PRC_MUST_CHECK;
 
-/* One-shot digest. */
+/* One-shot digest.  Errors: library-unavailable (as prc_sha256_new), internal. */
 bool prc_sha256_once(const void *p, size_t n, uint8_t out[PRC_SHA256_LEN], prc_err *err) PRC_MUST_CHECK;
 /* One-shot digest as 64 lowercase hex plus NUL. */
 bool prc_sha256_hex_once(const void *p, size_t n, char out[PRC_SHA256_HEX + 1], prc_err *err) PRC_MUST_CHECK;

@@ -11,11 +11,11 @@
 #include <expat.h>
 #include <jansson.h>
 #include <libfyaml.h>
-#include <openssl/crypto.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/crypto.h"
 #include "base/libarchive.h"
 #include "buildconf.h"
 #include "content/floor.h"
@@ -31,6 +31,7 @@ static void loaded_libraries(void)
         const struct scmp_version *sv = seccomp_version();
         XML_Expat_Version xv = XML_ExpatVersionInfo();
         const prc_libarchive *la;
+        const prc_crypto *cr;
         const char *curl, *las = NULL;
         char buf[64];
         prc_err err;
@@ -40,7 +41,12 @@ static void loaded_libraries(void)
         library("libfyaml", fy_library_version(), "");
         snprintf(buf, sizeof(buf), "%d.%d.%d", xv.major, xv.minor, xv.micro);
         library("expat", buf, "");
-        library("OpenSSL", OpenSSL_version(OPENSSL_VERSION_STRING), "");
+        prc_err_init(&err);
+        cr = prc_crypto_load(&err);
+        library("OpenSSL", cr != NULL ? cr->OpenSSL_version(OPENSSL_VERSION_STRING) : "not available",
+                cr != NULL ? " (loaded for SHA-256 and signatures)" : "");
+        if (cr == NULL)
+                printf("              %s\n", err.msg);
         snprintf(buf, sizeof(buf), "%u.%u.%u", sv->major, sv->minor, sv->micro);
         library("libseccomp", buf, "");
         prc_err_init(&err);

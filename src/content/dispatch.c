@@ -19,6 +19,8 @@
 #include "content/parsers/xml.h"
 
 #if defined(PRC_TESTING) && PRC_TESTING
+#include "base/digest.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -88,12 +90,19 @@ static long args_num(const prc_req *req)
 
 static volatile unsigned long spin_sink;
 
+struct mapped {
+        const char *soname;     /* borrowed: a string literal */
+        bool        found;
+};
+
 /* dl_iterate_phdr callback: the link map walk needs no system call. */
-static int has_libarchive(struct dl_phdr_info *info, size_t size, void *ctx)
+static int has_library(struct dl_phdr_info *info, size_t size, void *ctx)
 {
+        struct mapped *m = ctx;
+
         (void)size;
-        if (info->dlpi_name != NULL && strstr(info->dlpi_name, "libarchive.so") != NULL)
-                *(bool *)ctx = true;
+        if (info->dlpi_name != NULL && strstr(info->dlpi_name, m->soname) != NULL)
+                m->found = true;
         return 0;
 }
 static void *volatile leak_sink;       /* PRC_T_LEAK: still referenced, as a library's lost buffer is not */
@@ -271,10 +280,17 @@ static json_t *op_test(const prc_req *req, prc_err *err)
                 leak_sink = p;
                 break;
         }
-        case PRC_T_LIBARCHIVE: {
-                bool mapped = false;
-                (void)dl_iterate_phdr(has_libarchive, &mapped);
-                return json_boolean(mapped);
+        case PRC_T_LIBARCHIVE:
+        case PRC_T_LIBCRYPTO: {
+                struct mapped m = { req->format == PRC_T_LIBARCHIVE ? "libarchive.so" : "libcrypto.so", false };
+                (void)dl_iterate_phdr(has_library, &m);
+                return json_boolean(m.found);
+        }
+        case PRC_T_SHA256: {
+                char hex[PRC_SHA256_HEX + 1];
+                if (!prc_sha256_hex_once(req->args, req->args_len, hex, err))
+                        return NULL;
+                return json_string(hex);
         }
         case PRC_T_FRAGMENT: {
                 enum { N = 30000 };
@@ -456,7 +472,8 @@ const prc_dispatch_entry prc_dispatch_table[] = {
         PRC_TEST_ENTRY(PRC_T_BYTES_AFTER_DOC), PRC_TEST_ENTRY(PRC_T_EMPTY_DOC_AFTER),
         PRC_TEST_ENTRY(PRC_T_RESTART),       PRC_TEST_ENTRY(PRC_T_LEAK),
         PRC_TEST_ENTRY(PRC_T_RETIRE),        PRC_TEST_ENTRY(PRC_T_FRAGMENT),
-        PRC_TEST_ENTRY(PRC_T_LIBARCHIVE),
+        PRC_TEST_ENTRY(PRC_T_LIBARCHIVE),    PRC_TEST_ENTRY(PRC_T_LIBCRYPTO),
+        PRC_TEST_ENTRY(PRC_T_SHA256),
 #undef PRC_TEST_ENTRY
 #endif
 };

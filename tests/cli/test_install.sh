@@ -146,6 +146,8 @@ t_version_names_commit_libraries_and_floor() {
         for lib in jansson libfyaml expat OpenSSL libseccomp libarchive libcurl; do
                 grep -qE "^  $lib +[0-9]+\.[0-9]+" <<<"$OUT" || fail "$lib has no version: $OUT"
         done
+        # libcrypto is loaded on first use, not linked (src/base/crypto.h): the line says so.
+        grep -qE '^  OpenSSL +3\.[0-9.]+ \(loaded for SHA-256 and signatures\)$' <<<"$OUT" || fail "OpenSSL: $OUT"
         # The version each library reports is the one pkg-config knows on this build host.
         grep -qE "^  jansson +$(pkg-config --modversion jansson)$" <<<"$OUT" || fail "jansson version differs"
         grep -qE "^  expat +$(pkg-config --modversion expat)$" <<<"$OUT" || fail "expat version differs"
@@ -153,16 +155,19 @@ t_version_names_commit_libraries_and_floor() {
 }
 
 t_version_says_when_a_loaded_library_is_missing() {
-        # An unloadable libcurl.so.4 and libarchive.so.13 first on the search path.
+        # An unloadable libcurl.so.4, libarchive.so.13 and libcrypto.so.3 first on the search path.
         mkdir -p "$TMP/lib"
         : >"$TMP/lib/libcurl.so.4"
         : >"$TMP/lib/libarchive.so.13"
+        : >"$TMP/lib/libcrypto.so.3"
         run env LD_LIBRARY_PATH="$TMP/lib" "$PRC" --version
         expect_rc 0
         grep -qE '^  libcurl +not available$' <<<"$OUT" || fail "libcurl: $OUT"
         grep -qE '^  libarchive +not available$' <<<"$OUT" || fail "libarchive: $OUT"
+        grep -qE '^  OpenSSL +not available$' <<<"$OUT" || fail "OpenSSL: $OUT"
         expect_out "cannot load libcurl.so.4"
         expect_out "cannot load libarchive.so.13"
+        expect_out "cannot load libcrypto.so.3"
 }
 
 t_version_reports_the_strongest_floor_the_host_gives() {

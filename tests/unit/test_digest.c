@@ -1,12 +1,16 @@
 /*
  * test_digest.c - SHA-256 known vectors (FIPS 180-2 examples), streaming in
- * odd chunk sizes equals one-shot, hex encoding, strict digest parsing.
+ * odd chunk sizes equals one-shot, hex encoding, strict digest parsing, and
+ * libcrypto's table (base/crypto.h): loaded on first use, refused once sealed.
  */
 #include "t.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/crypto.h"
 #include "base/digest.h"
 
 static void hex_of(const void *p, size_t n, char out[PRC_SHA256_HEX + 1])
@@ -224,6 +228,108 @@ static void test_digest__context_allocation_failure_is_oom(void)
         T_ERR(e, PRC_E_OUT_OF_MEMORY);
 }
 
+/* Every slot filled, the same table each time, and it hashes the FIPS 180-2 "abc" vector. */
+static void test_digest__libcrypto_table_loads_whole(void)
+{
+        const prc_crypto *cr;
+        char hex[PRC_SHA256_HEX + 1];
+        prc_err e;
+
+        prc_err_init(&e);
+        cr = prc_crypto_load(&e);
+        T_NOERR(e);
+        T_ASSERT(cr != NULL && cr == prc_cr);
+        T_ASSERT(prc_crypto_loaded());
+#define SLOT_SET(name) T_ASSERT(cr->name != NULL);
+        PRC_CR_FUNCS(SLOT_SET)
+#undef SLOT_SET
+        T_ASSERT(prc_crypto_load(&e) == cr);
+        T_ASSERT(strncmp(cr->OpenSSL_version(OPENSSL_VERSION), "OpenSSL 3.", 10) == 0);
+        hex_of("abc", 3, hex);
+        T_EQ_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+/*
+ * In a forked child, as a content worker without libcrypto: the table
+ * forgotten, then sealed as worker.c does before its floor.  The first hash
+ * must be refused, by every entry point, without loading.  Exit codes say
+ * which check failed; a signal would mean it died.
+ */
+static int sealed_child(void)
+{
+        char hex[PRC_SHA256_HEX + 1];
+        uint8_t md[PRC_SHA256_LEN];
+        prc_sha256 *h;
+        prc_err e;
+
+        prc_crypto_test_forget();
+        if (prc_crypto_loaded())
+                return 10;
+        prc_crypto_seal();
+        prc_err_init(&e);
+        if (prc_sha256_hex_once("abc", 3, hex, &e) || e.cls != PRC_E_LIBRARY_UNAVAILABLE ||
+            strcmp(e.msg, "this worker was started without libcrypto") != 0)
+                return 11;
+        prc_err_init(&e);
+        if (prc_sha256_once("", 0, md, &e) || e.cls != PRC_E_LIBRARY_UNAVAILABLE)
+                return 12;
+        prc_err_init(&e);
+        h = prc_sha256_new(&e);
+        if (h != NULL || e.cls != PRC_E_LIBRARY_UNAVAILABLE) {
+                prc_sha256_free(h);
+                return 13;
+        }
+        prc_err_init(&e);
+        if (prc_crypto_load(&e) != NULL || e.cls != PRC_E_LIBRARY_UNAVAILABLE)
+                return 14;
+        /* No dlopen ran: the table is still empty. */
+        if (prc_crypto_loaded() || prc_cr->EVP_Digest != NULL)
+                return 15;
+        return 0;
+}
+
+static void test_digest__first_hash_after_the_worker_seal_is_library_unavailable(void)
+{
+        int status;
+        pid_t pid;
+
+        fflush(NULL);
+        pid = fork();
+        T_ASSERT(pid >= 0);
+        if (pid == 0)
+                _exit(sealed_child());
+        T_ASSERT(waitpid(pid, &status, 0) == pid);
+        if (!WIFEXITED(status))
+                t_fail(__FILE__, __LINE__, "the sealed child died (status %#x)", status);
+        T_EQ_INT(WEXITSTATUS(status), 0);
+}
+
+/* An archive worker loads before its seal: hashing after it works. */
+static void test_digest__loaded_before_the_seal_keeps_hashing(void)
+{
+        char hex[PRC_SHA256_HEX + 1];
+        int status;
+        pid_t pid;
+
+        fflush(NULL);
+        pid = fork();
+        T_ASSERT(pid >= 0);
+        if (pid == 0) {
+                prc_err e;
+                prc_crypto_test_forget();
+                prc_err_init(&e);
+                if (prc_crypto_load(&e) == NULL)
+                        _exit(10);
+                prc_crypto_seal();
+                if (!prc_sha256_hex_once("abc", 3, hex, &e))
+                        _exit(11);
+                _exit(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0 ? 0 : 12);
+        }
+        T_ASSERT(waitpid(pid, &status, 0) == pid);
+        T_ASSERT(WIFEXITED(status));
+        T_EQ_INT(WEXITSTATUS(status), 0);
+}
+
 static const prc_test tests[] = {
         T(test_digest__known_vectors),
         T(test_digest__million_a_streamed_in_odd_chunks),
@@ -233,5 +339,8 @@ static const prc_test tests[] = {
         T(test_digest__parse_rejects_case_length_and_junk),
         T(test_digest__prefixed_form_is_strict),
         T(test_digest__context_allocation_failure_is_oom),
+        T(test_digest__libcrypto_table_loads_whole),
+        T(test_digest__first_hash_after_the_worker_seal_is_library_unavailable),
+        T(test_digest__loaded_before_the_seal_keeps_hashing),
 };
 PRC_SUITE(digest, tests)
