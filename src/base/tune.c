@@ -17,13 +17,11 @@
 
 static const char tunables[] = "GLIBC_TUNABLES=";
 
-/* Does the tunables list name glibc.malloc.hugetlb (any value)? */
-static bool names_hugetlb(const char *v)
+/* Does the tunables list v name the tunable key (klen bytes up to and with its '=')? */
+static bool names(const char *v, const char *key, size_t klen)
 {
-        static const char key[] = "glibc.malloc.hugetlb=";
-
         for (const char *p = v; p != NULL && *p != '\0';) {
-                if (strncmp(p, key, sizeof(key) - 1) == 0)
+                if (strncmp(p, key, klen) == 0)
                         return true;
                 p = strchr(p, ':');
                 if (p != NULL)
@@ -34,18 +32,28 @@ static bool names_hugetlb(const char *v)
 
 char *prc_tune_value(const char *orig)
 {
-        size_t n;
+        static const char all[] = PRC_TUNE_ALL, hugetlb[] = "glibc.malloc.hugetlb=";
+        size_t n, len;
         char  *v;
 
         if (orig == NULL || *orig == '\0')
                 orig = NULL;
-        if (orig != NULL && names_hugetlb(orig))
+        if (orig != NULL && names(orig, hugetlb, sizeof(hugetlb) - 1))
                 return NULL;
-        n = (orig != NULL ? strlen(orig) + 1 : 0) + sizeof(PRC_TUNE_HUGETLB);
+        n = (orig != NULL ? strlen(orig) + 1 : 0) + sizeof(all);
         v = prc_malloc(n);
         if (v == NULL)
                 return NULL;
-        snprintf(v, n, "%s%s%s", orig != NULL ? orig : "", orig != NULL ? ":" : "", PRC_TUNE_HUGETLB);
+        len = (size_t)snprintf(v, n, "%s", orig != NULL ? orig : "");
+        /* Each of ours the user has not named, in PRC_TUNE_ALL's order. */
+        for (const char *t = all; *t != '\0';) {
+                const char *end = strchr(t, ':'), *eq = strchr(t, '=');
+                size_t tl = end != NULL ? (size_t)(end - t) : strlen(t);
+
+                if (orig == NULL || !names(orig, t, (size_t)(eq - t) + 1))
+                        len += (size_t)snprintf(v + len, n - len, "%s%.*s", len > 0 ? ":" : "", (int)tl, t);
+                t += tl + (end != NULL);
+        }
         return v;
 }
 

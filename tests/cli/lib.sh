@@ -13,6 +13,9 @@ PRC=${PRC:-$PRC_ROOT/build/prc}
 # PRC_BIN is the binary itself, for the tests that inspect or copy it.
 PRC_BIN=$PRC
 export PRC PRC_BIN
+# The GLIBC_TUNABLES prc gives itself and its workers (src/base/tune.h PRC_TUNE_ALL), for the tests that look.
+PRC_TUNED=glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432
+PRC_TUNED=$PRC_TUNED:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=8388608
 
 # Issue 22: every run result, batch index and execution record a CLI test makes is validated against its
 # schema in schemas/ by python3-jsonschema, an implementation independent of prc (tests/cli/result_validate.py).

@@ -203,7 +203,7 @@ trace_sbom() {
                 "$PRC_BIN" sbom --target "$FX" --output "$o.json" || fail "prc sbom exited $?"
 }
 
-# Huge pages for the heap (src/base/tune.h): prc sbom re-executes itself once with
+# Huge pages for the heap (src/base/tune.h PRC_TUNE_ALL): prc sbom re-executes itself once with
 # glibc.malloc.hugetlb=1, gives the re-executed process back the environment and name it was
 # started with, and every worker gets the tunable; a user's own hugetlb setting stands.
 t_sbom_runs_with_huge_pages_and_gives_back_the_environment() {
@@ -212,17 +212,17 @@ t_sbom_runs_with_huge_pages_and_gives_back_the_environment() {
         # The first exec and one re-exec of /proc/self/exe with the same argv; then only workers.
         n=$(grep -c 'execve(' "$TMP/a.st")
         [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 2 ] || fail "not exactly one re-exec: $(cat "$TMP/a.st")"
-        grep 'execve("/proc/self/exe", \["[^"]*", "sbom"' "$TMP/a.st" | grep -q '"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"' ||
+        grep 'execve("/proc/self/exe", \["[^"]*", "sbom"' "$TMP/a.st" | grep -q "\"GLIBC_TUNABLES=$PRC_TUNED\"" ||
                 fail "the re-exec has no huge pages"
-        [ "$(grep '"__worker"' "$TMP/a.st" | grep -c '"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"')" = $((n - 2)) ] ||
+        [ "$(grep '"__worker"' "$TMP/a.st" | grep -c "\"GLIBC_TUNABLES=$PRC_TUNED\"")" = $((n - 2)) ] ||
                 fail "a worker started without the tunable"
         [ "$n" -ge 3 ] || fail "no worker started"
         grep -q 'PR_SET_NAME, "prc"' "$TMP/a.st" || fail "the re-executed process is not named prc again"
         # The user's tunables are kept, and given back to the re-executed process (its workers get ours added).
         trace_sbom "$TMP/b" GLIBC_TUNABLES=glibc.malloc.tcache_count=7
         grep 'execve("/proc/self/exe", \["[^"]*", "sbom"' "$TMP/b.st" |
-                grep -q '"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1"' || fail "user tunables lost"
-        grep '"__worker"' "$TMP/b.st" | grep -q '"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1"' ||
+                grep -q "\"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:$PRC_TUNED\"" || fail "user tunables lost"
+        grep '"__worker"' "$TMP/b.st" | grep -q "\"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:$PRC_TUNED\"" ||
                 fail "a worker lost the user's tunables"
         ! grep '"__worker"' "$TMP/b.st" | grep -q 'PRC_MALLOC_TUNED' || fail "the marker leaked to a worker"
         cmp -s "$TMP/a.json" "$TMP/b.json" || fail "the BOM depends on the tunables"

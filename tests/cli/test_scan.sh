@@ -455,7 +455,7 @@ assert "a/yarn.lock" in rows and "b/yarn.lock" in rows, rows
 assert rows["a/yarn.lock"]["sha256"] != rows["b/yarn.lock"]["sha256"], rows' <<<"$OUT"
 }
 
-# Huge pages for the heap (src/base/tune.h): prc scan re-executes itself once with
+# Huge pages for the heap (src/base/tune.h PRC_TUNE_ALL): prc scan re-executes itself once with
 # glibc.malloc.hugetlb=1 and gives the re-executed process back the environment it was started
 # with; a one-file command (prc content parse) does not re-execute; the result is the same either way.
 t_scan_reexecutes_once_with_huge_pages_and_the_result_does_not_change() {
@@ -465,7 +465,7 @@ t_scan_reexecutes_once_with_huge_pages_and_the_result_does_not_change() {
         strace -f -qq -e trace=execve -s 65536 -v -o "$TMP/a.st" "$PRC_BIN" scan --target "$TMP/t" --format json \
                 >"$TMP/a.json" && fail "exit 0" || [ $? = 1 ] || fail "scan exited $?"
         [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 2 ] || fail "not exactly one re-exec: $(cat "$TMP/a.st")"
-        grep 'execve("/proc/self/exe", \["[^"]*", "scan"' "$TMP/a.st" | grep -q '"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"' ||
+        grep 'execve("/proc/self/exe", \["[^"]*", "scan"' "$TMP/a.st" | grep -q "\"GLIBC_TUNABLES=$PRC_TUNED\"" ||
                 fail "the re-exec has no huge pages"
         grep -q '"__worker"' "$TMP/a.st" || fail "no worker started"
         GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$PRC_BIN" scan --target "$TMP/t" --format json >"$TMP/b.json" || true

@@ -24,19 +24,30 @@ static void value_is(const char *orig, const char *want)
         free(v);
 }
 
+#define ALL PRC_TUNE_ALL
+#define REST "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=8388608"
+
 static void test_tune__the_value_adds_huge_pages_and_keeps_the_users_own(void)
 {
-        value_is(NULL, "glibc.malloc.hugetlb=1");
-        value_is("", "glibc.malloc.hugetlb=1");
-        value_is("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=1");
-        value_is("a=1:b=2", "a=1:b=2:glibc.malloc.hugetlb=1");
-        /* The user's own choice, wherever it stands, is left alone. */
+        T_EQ_STR(ALL, "glibc.malloc.hugetlb=1:" REST);
+        value_is(NULL, ALL);
+        value_is("", ALL);
+        value_is("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7:" ALL);
+        value_is("a=1:b=2", "a=1:b=2:" ALL);
+        /* The user's own hugetlb choice, wherever it stands, is left alone, and with it all malloc tuning. */
         value_is("glibc.malloc.hugetlb=0", NULL);
         value_is("a=1:glibc.malloc.hugetlb=2", NULL);
         value_is("a=1:glibc.malloc.hugetlb=", NULL);
+        /* Any other tunable of ours the user names stands: ours is not added after it. */
+        value_is("glibc.malloc.top_pad=0", "glibc.malloc.top_pad=0:glibc.malloc.hugetlb=1:"
+                 "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456");
+        value_is("glibc.malloc.trim_threshold=1:glibc.malloc.mmap_threshold=2",
+                 "glibc.malloc.trim_threshold=1:glibc.malloc.mmap_threshold=2:glibc.malloc.hugetlb=1:"
+                 "glibc.malloc.top_pad=8388608");
         /* Only a whole name counts. */
-        value_is("xglibc.malloc.hugetlb=0", "xglibc.malloc.hugetlb=0:glibc.malloc.hugetlb=1");
-        value_is("glibc.malloc.hugetlbx=0", "glibc.malloc.hugetlbx=0:glibc.malloc.hugetlb=1");
+        value_is("xglibc.malloc.hugetlb=0", "xglibc.malloc.hugetlb=0:" ALL);
+        value_is("glibc.malloc.hugetlbx=0", "glibc.malloc.hugetlbx=0:" ALL);
+        value_is("glibc.malloc.top_padx=0", "glibc.malloc.top_padx=0:" ALL);
 }
 
 static void test_tune__the_environment_replaces_or_adds_one_entry(void)
@@ -50,14 +61,14 @@ static void test_tune__the_environment_replaces_or_adds_one_entry(void)
         e = prc_tune_env(plain);
         T_ASSERT(e != NULL);
         T_ASSERT(e[0] == plain[0] && e[1] == plain[1]);
-        T_EQ_STR(e[2], "GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+        T_EQ_STR(e[2], "GLIBC_TUNABLES=" ALL);
         T_ASSERT(e[3] == NULL);
         prc_tune_env_free(e);
 
         e = prc_tune_env(with);
         T_ASSERT(e != NULL);
         T_ASSERT(e[0] == with[0] && e[1] == with[2]);
-        T_EQ_STR(e[2], "GLIBC_TUNABLES=x=1:glibc.malloc.hugetlb=1");
+        T_EQ_STR(e[2], "GLIBC_TUNABLES=x=1:" ALL);
         T_ASSERT(e[3] == NULL);
         prc_tune_env_free(e);
 
@@ -65,7 +76,7 @@ static void test_tune__the_environment_replaces_or_adds_one_entry(void)
 
         e = prc_tune_env(empty);
         T_ASSERT(e != NULL);
-        T_EQ_STR(e[0], "GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+        T_EQ_STR(e[0], "GLIBC_TUNABLES=" ALL);
         T_ASSERT(e[1] == NULL);
         prc_tune_env_free(e);
         prc_tune_env_free(NULL);
