@@ -727,12 +727,57 @@ static void test_inventory__read_checks_bytes_against_the_listing(void)
         T_ASSERT(!prc_inventory_read(inv, "README", 1024, &b, &err));
         T_ERR(err, PRC_E_INV_MISMATCH);
         T_EQ_INT(b.len, 0);
+        /* Grown or shrunk since: refused, nothing left in the buffer. */
+        fx_text("README", "readme!");
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "README", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        T_EQ_INT(b.len, 0);
+        fx_text("README", "readm");
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "README", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        T_EQ_INT(b.len, 0);
         /* A parent directory swapped for a symlink to a copy: refused, not followed. */
         T_ASSERT(rename(fx_path("dir"), fx_path("dir2")) == 0);
         fx_symlink("dir2", "dir");
         prc_err_init(&err);
         T_ASSERT(!prc_inventory_read(inv, "dir/manifest.json", 1024, &b, &err));
         T_ERR(err, PRC_E_INV_MISMATCH);
+        prc_buf_clear(&b);
+        prc_inventory_free(inv);
+}
+
+/*
+ * A read asks for one byte more than the inventoried size and stops once
+ * the size is in: an empty file reads empty, a file as long as the
+ * buffer's cap reads whole (the extra byte's room is the NUL slot), and a
+ * buffer smaller than the file is buffer-limit.
+ */
+static void test_inventory__a_read_takes_exactly_the_inventoried_bytes(void)
+{
+        static char big[4096];
+        prc_inventory *inv;
+        prc_buf b;
+        prc_err err;
+
+        memset(big, 'x', sizeof(big) - 1);
+        fx_text("empty", "");
+        fx_text("big", big);
+        inv = build_ok(NULL);
+        prc_buf_init(&b, sizeof(big) - 1);
+        prc_err_init(&err);
+        T_ASSERT(prc_inventory_read(inv, "empty", 1024, &b, &err));
+        T_EQ_INT(b.len, 0);
+        T_ASSERT(prc_inventory_read(inv, "big", sizeof(big), &b, &err));
+        T_EQ_MEM(b.data, b.len, big, sizeof(big) - 1);
+        T_EQ_INT(b.data[b.len], 0);
+        prc_buf_clear(&b);
+        prc_buf_init(&b, sizeof(big) - 2);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "big", sizeof(big), &b, &err));
+        T_ERR(err, PRC_E_BUFFER_LIMIT);
+        T_EQ_INT(b.len, 0);
         prc_buf_clear(&b);
         prc_inventory_free(inv);
 }
@@ -1061,6 +1106,7 @@ static const prc_test tests[] = {
         T(test_inventory__listing_names_that_are_not_entries_count_too),
         T(test_inventory__root_must_be_a_directory),
         T(test_inventory__read_checks_bytes_against_the_listing),
+        T(test_inventory__a_read_takes_exactly_the_inventoried_bytes),
         T(test_inventory__component_walk_fallback_refuses_symlinks_too),
         T(test_inventory__canonical_writer_equals_jcs_of_the_document),
         T(test_inventory__listing_is_the_same_for_any_thread_count_and_walk_mode),
