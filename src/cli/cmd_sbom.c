@@ -726,20 +726,59 @@ static int member_cmp(const void *a, const void *b)
         return strcmp(((const struct member *)a)->key, ((const struct member *)b)->key);
 }
 
-/* The components, sorted by key (unique, so the order is the keys' alone): no key is looked up again. */
+/* Half of the members, sorted on a thread of its own (sorted_members). */
+struct half {
+        struct member *v;
+        size_t         n;
+};
+
+static void *half_sort(void *arg)
+{
+        struct half *h = arg;
+
+        qsort(h->v, h->n, sizeof(*h->v), member_cmp);
+        return NULL;
+}
+
+/* Halves below this many members are not worth a thread. */
+enum { SORT_SPLIT = 2048 };
+
+/*
+ * The components, sorted by key (unique, so the order is the keys' alone):
+ * no key is looked up again.  Two halves sorted at once and merged: the
+ * sort is 4-6 ms of the run's tail, where the other core has little to do.
+ */
 static struct member *sorted_members(const struct sbom *sb, size_t *n)
 {
-        struct member *v = calloc(sb->comps.n + 1, sizeof(*v));
-        size_t i = 0;
+        struct member *v = calloc(sb->comps.n + 1, sizeof(*v)), *out;
+        struct half lo, hi;
+        struct bg t = { 0 };
+        size_t i = 0, a, b, k;
 
         if (v == NULL)
                 return NULL;
         for (size_t s = 0; s < sb->comps.cap; s++)
                 if (sb->comps.slots[s].k != NULL)
                         v[i++] = (struct member){ sb->comps.slots[s].k->text, &sb->cv[sb->comps.slots[s].k->ix] };
-        qsort(v, i, sizeof(*v), member_cmp);
         *n = i;
-        return v;
+        out = i >= 2 * SORT_SPLIT ? calloc(i + 1, sizeof(*out)) : NULL;
+        if (out == NULL) {
+                qsort(v, i, sizeof(*v), member_cmp);
+                return v;
+        }
+        lo = (struct half){ v, i / 2 };
+        hi = (struct half){ v + i / 2, i - i / 2 };
+        bg_run(&t, half_sort, &hi);
+        (void)half_sort(&lo);
+        bg_wait(&t);
+        for (a = 0, b = 0, k = 0; a < lo.n && b < hi.n; k++)
+                out[k] = member_cmp(&lo.v[a], &hi.v[b]) < 0 ? lo.v[a++] : hi.v[b++];
+        while (a < lo.n)
+                out[k++] = lo.v[a++];
+        while (b < hi.n)
+                out[k++] = hi.v[b++];
+        free(v);
+        return out;
 }
 
 enum { LIST_SMALL = 8 };

@@ -49,6 +49,25 @@ assert refs == sorted(refs) and len(set(refs)) == len(refs), "components not sor
 assert d["metadata"]["tools"]["components"][0]["name"] == "prc"'
 }
 
+# A tree of more components than the sort splits at (cmd_sbom.c SORT_SPLIT: two halves sorted at
+# once and merged): every one is listed once, in bom-ref order.
+t_sbom_sorts_thousands_of_components_whole() {
+        mkdir -p "$TMP/big"
+        /usr/bin/python3 -c '
+import json, sys
+pk = {"": {"name": "big", "version": "1.0.0", "dependencies": {"p%04d" % i: "1" for i in range(0, 5003, 7)}}}
+for i in range(5003):
+    pk["node_modules/p%04d" % i] = {"version": "1.%d.0" % (i % 13)}
+json.dump({"name": "big", "version": "1.0.0", "lockfileVersion": 3, "packages": pk}, open(sys.argv[1], "w"))
+' "$TMP/big/package-lock.json"
+        "$PRC" sbom --target "$TMP/big" --output "$TMP/big.json" || fail "prc sbom exited $?"
+        py_check "$TMP/big.json" '
+refs = [c["bom-ref"] for c in d["components"]]
+assert refs == sorted(refs) and len(set(refs)) == len(refs), "components not sorted or not unique"
+want = {"pkg:npm/p%04d@1.%d.0" % (i, i % 13) for i in range(5003)}
+assert set(refs) == want, (len(refs), sorted(want - set(refs))[:5], sorted(set(refs) - want)[:5])'
+}
+
 t_sbom_lists_the_declared_components_with_scope_hashes_and_paths() {
         "$PRC" sbom --target "$FX" >"$TMP/bom.json" || fail "prc sbom exited $?"
         py_check "$TMP/bom.json" '
