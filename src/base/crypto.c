@@ -28,10 +28,19 @@ static char cr_why[160];
                 memcpy(&cr.name, &p_, sizeof(p_));                                                      \
         } while (0);
 
+/* Weak: defined only where crypto_linked.c is linked in (crypto.h). */
+extern const prc_crypto prc_crypto_linked __attribute__((weak));
+
 static void cr_load(void)
 {
         unsigned long (*version)(void);
         void *h, *p;
+
+        if (&prc_crypto_linked != NULL) {
+                cr = prc_crypto_linked;
+                atomic_store(&cr_ok, true);
+                return;
+        }
 
         /* RTLD_NOW: every symbol bound here, before a worker's floor; never unloaded. */
         h = dlopen(PRC_CR_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);

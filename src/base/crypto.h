@@ -35,6 +35,15 @@ typedef struct prc_crypto {
 #undef PRC_CR_SLOT
 
 /*
+ * libcrypto's functions as linked (src/base/crypto_linked.c), for a program
+ * linked statically against libcrypto.a, where there is no libcrypto.so.3
+ * to load: the OCI stand-ins, which run in scratch images.  Such a program
+ * adds crypto_linked.c to its link; prc_crypto_load then takes this table
+ * and loads nothing.  prc itself never links it (a weak reference: NULL).
+ */
+extern const prc_crypto prc_crypto_linked;
+
+/*
  * prc_crypto_load: the table, loading libcrypto.so.3 on the first call
  * (thread-safe; later calls return the same table).  NULL with
  * library-unavailable when the library or one of the functions is missing,

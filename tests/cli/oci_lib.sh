@@ -64,9 +64,11 @@ oci_standin_ready() {
 }
 
 # oci_static_standin SRC OUT LOG: link a native stand-in statically against the testing build's
-# libprc.a, which carries the protocol table the stand-in checks its argv against.
+# libprc.a, which carries the protocol table the stand-in checks its argv against, with libcrypto's
+# functions as linked (src/base/crypto_linked.c: a scratch image has no libcrypto.so.3 to load).
 oci_static_standin() {
-        gcc -static -O2 -std=c17 -D_GNU_SOURCE -I"$PRC_ROOT/src" -o "$2" "$1" "$PRC_ROOT/build/test/libprc.a" \
+        gcc -static -O2 -std=c17 -D_GNU_SOURCE -I"$PRC_ROOT/src" -o "$2" "$1" "$PRC_ROOT/src/base/crypto_linked.c" \
+                "$PRC_ROOT/build/test/libprc.a" \
                 -ljansson -lfyaml -lexpat -lcrypto -lseccomp -larchive -lz -lbz2 -llzma -lxml2 -lpthread -ldl 2>"$3"
 }
 
