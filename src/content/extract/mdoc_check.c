@@ -366,7 +366,9 @@ bool prc_mdoc_check_packed(const json_t *md, size_t ndeps, const char *path, con
         return check_doc(md, path, format, ndeps, false, err);
 }
 
+_Static_assert(PRC_MDOC_DEPS_ARRAY == NO_INDEX, "the array's mark is check_doc's own");
+
 bool prc_mdoc_check_slim(const json_t *md, size_t ndeps, const char *path, const char *format, prc_err *err)
 {
-        return check_doc(md, path, format, ndeps == PRC_MDOC_DEPS_ARRAY ? NO_INDEX : ndeps, true, err);
+        return check_doc(md, path, format, ndeps, true, err);
 }
