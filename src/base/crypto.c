@@ -31,6 +31,16 @@ static char cr_why[160];
 /* Weak: defined only where crypto_linked.c is linked in (crypto.h). */
 extern const prc_crypto prc_crypto_linked __attribute__((weak));
 
+/* The library's own setup, before any other call into it: no configuration file (crypto.h). */
+static void cr_init(void)
+{
+        if (cr.OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL) != 1) {
+                snprintf(cr_why, sizeof(cr_why), "%s could not be initialized", PRC_CR_SONAME);
+                return;
+        }
+        atomic_store(&cr_ok, true);
+}
+
 static void cr_load(void)
 {
         unsigned long (*version)(void);
@@ -38,7 +48,7 @@ static void cr_load(void)
 
         if (&prc_crypto_linked != NULL) {
                 cr = prc_crypto_linked;
-                atomic_store(&cr_ok, true);
+                cr_init();
                 return;
         }
 
@@ -62,7 +72,7 @@ static void cr_load(void)
                 return;
         }
         PRC_CR_FUNCS(CR_SYM)
-        atomic_store(&cr_ok, true);
+        cr_init();
 }
 
 const prc_crypto *prc_crypto_load(prc_err *err)

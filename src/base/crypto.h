@@ -11,6 +11,12 @@
  *
  * The table holds exactly the functions prc calls, typed from the
  * declarations of <openssl/evp.h> and <openssl/crypto.h>.
+ *
+ * Loading initializes the library without its configuration file
+ * (OPENSSL_INIT_NO_LOAD_CONFIG): prc uses the default provider only, so
+ * openssl.cnf, or a file OPENSSL_CONF names, is never read, and whatever
+ * provider or engine modules such a file lists never load into prc.  It is
+ * also about a millisecond less per process (measured).
  */
 #ifndef PRC_CRYPTO_H
 #define PRC_CRYPTO_H
@@ -25,7 +31,7 @@
 #define PRC_CR_FUNCS(X)                                                                                 \
         X(EVP_Digest) X(EVP_DigestFinal_ex) X(EVP_DigestInit_ex) X(EVP_DigestUpdate) X(EVP_DigestVerify) \
         X(EVP_DigestVerifyInit) X(EVP_MD_CTX_free) X(EVP_MD_CTX_new) X(EVP_MD_fetch) X(EVP_PKEY_free)   \
-        X(EVP_PKEY_new_raw_public_key) X(EVP_sha256) X(OpenSSL_version)
+        X(EVP_PKEY_new_raw_public_key) X(EVP_sha256) X(OPENSSL_init_crypto) X(OpenSSL_version)
 
 /* Each slot has the type of OpenSSL's own declaration. */
 #define PRC_CR_SLOT(name) __typeof__(&name) name;

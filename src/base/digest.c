@@ -51,9 +51,13 @@ prc_sha256 *prc_sha256_new(prc_err *err)
         }
         h->ctx = prc_cr->EVP_MD_CTX_new();
         if (h->ctx == NULL || prc_cr->EVP_DigestInit_ex(h->ctx, sha256_md(), NULL) != 1) {
+                /* Only the context is memory: an init that fails is libcrypto's (no SHA-256 to be had). */
+                if (h->ctx == NULL)
+                        prc_err_oom(err, "a SHA-256 context");
+                else
+                        prc_err_set(err, PRC_E_INTERNAL, "SHA-256 init failed");
                 prc_cr->EVP_MD_CTX_free(h->ctx);
                 free(h);
-                prc_err_oom(err, "a SHA-256 context");
                 return NULL;
         }
         return h;

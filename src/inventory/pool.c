@@ -229,6 +229,21 @@ static void *feed_main(void *arg)
         struct feed_worker *fw = arg;
         prc_pool_feed *f = fw->f;
 
+        /*
+         * Each slot's SHA-256 context is made here, by the thread that uses
+         * it: the first one loads libcrypto (base/crypto.h), a few ms that
+         * the walk publishing the first jobs now overlaps instead of waiting
+         * for.  A failure is every job's, so it is charged to job 0, which
+         * any run has claimed or will.
+         */
+        if (fw->w.h == NULL) {
+                prc_err_init(&fw->w.err);
+                fw->w.h = prc_sha256_new(&fw->w.err);
+                if (fw->w.h == NULL) {
+                        feed_failure(f, 0, &fw->w.err);
+                        return NULL;
+                }
+        }
         for (;;) {
                 size_t pos;
 
@@ -313,8 +328,7 @@ prc_pool_feed *prc_pool_feed_start(unsigned threads, prc_pool_fn fn, void *ctx, 
                 f->wk[i].f = f;
                 prc_err_init(&f->wk[i].w.err);
                 f->wk[i].w.buf = malloc(PRC_POOL_BUF);
-                f->wk[i].w.h = prc_sha256_new(err);
-                if (f->wk[i].w.buf == NULL || f->wk[i].w.h == NULL) {
+                if (f->wk[i].w.buf == NULL) {
                         feed_free(f);
                         prc_err_oom(err, "a worker buffer");
                         return NULL;
