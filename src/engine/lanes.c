@@ -25,7 +25,10 @@ struct run {
         size_t             njobs;
         unsigned char     *slots;       /* owned: window slots of slot_size bytes */
         struct slot_state *st;          /* owned: each slot's state (under mu) */
-        size_t             next;        /* the next job a lane claims (under mu) */
+        size_t             next;        /* the next job a lane claims (under mu; bigs are skipped) */
+        size_t            *bigs;        /* owned: the big jobs, costliest first (lanes.h big) */
+        size_t             nbigs;
+        size_t             big_next;    /* the next of bigs lane 0 claims (under mu) */
         size_t             taken;       /* jobs done has taken (under mu) */
         size_t             nnear;       /* slots held by near jobs (under mu) */
         size_t             far_cost;    /* what the far jobs holding slots cost (under mu) */
@@ -62,11 +65,34 @@ static size_t free_slot(const struct run *r)
         return SIZE_MAX;
 }
 
+static bool is_big(const struct run *r, size_t job)
+{
+        return r->sp->big > 0 && r->sp->cost(r->sp->ctx, job) >= r->sp->big;
+}
+
 /*
- * May a lane claim the next job, into which slot (*out), and as a far one?
- * A free slot, and with a cost, a near place or room in the budget.
+ * The job lane claims next (*job; *from_big when it is one of bigs), or
+ * false when none is left for it.  The cursor steps over the big jobs,
+ * which only lane 0 takes, from bigs, before any other.
  */
-static bool may_claim(const struct run *r, size_t *out, bool *far, size_t *cost)
+static bool next_job(struct run *r, unsigned lane, size_t *job, bool *from_big)
+{
+        *from_big = lane == 0 && r->big_next < r->nbigs;
+        if (*from_big) {
+                *job = r->bigs[r->big_next];
+                return true;
+        }
+        while (r->next < r->njobs && is_big(r, r->next))
+                r->next++;
+        *job = r->next;
+        return r->next < r->njobs;
+}
+
+/*
+ * May a lane claim job, into which slot (*out), and as a far one?  A free
+ * slot, and with a cost, a near place or room in the budget.
+ */
+static bool may_claim(const struct run *r, size_t job, size_t *out, bool *far, size_t *cost)
 {
         const prc_lanes_spec *sp = r->sp;
         size_t i = free_slot(r);
@@ -74,7 +100,7 @@ static bool may_claim(const struct run *r, size_t *out, bool *far, size_t *cost)
         if (i == SIZE_MAX)
                 return false;
         *out = i;
-        *cost = sp->cost != NULL ? sp->cost(sp->ctx, r->next) : 0;
+        *cost = sp->cost != NULL ? sp->cost(sp->ctx, job) : 0;
         *far = sp->cost != NULL && r->nnear >= sp->near;
         return !*far || (r->far_cost <= sp->budget && *cost <= sp->budget - r->far_cost);
 }
@@ -100,15 +126,19 @@ static void *lane_main(void *arg)
                 sp->lane_start();
         pthread_mutex_lock(&r->mu);
         for (;;) {
-                size_t i = 0, job, cost = 0;
-                bool far = false;
+                size_t i = 0, job = 0, cost = 0;
+                bool far = false, have = false, from_big = false;
 
                 /* A slot frees as done takes a job (in order: the one window places back). */
-                while (!r->stop && r->next < r->njobs && !may_claim(r, &i, &far, &cost))
+                while (!r->stop && (have = next_job(r, l->idx, &job, &from_big)) &&
+                       !may_claim(r, job, &i, &far, &cost))
                         pthread_cond_wait(&r->to_lanes, &r->mu);
-                if (r->stop || r->next >= r->njobs)
+                if (r->stop || !have)
                         break;
-                job = r->next++;
+                if (from_big)
+                        r->big_next++;
+                else
+                        r->next++;
                 r->st[i] = (struct slot_state){ .state = SLOT_BUSY, .far = far, .job = job, .cost = cost };
                 if (far)
                         r->far_cost += cost;
@@ -204,22 +234,68 @@ static bool run_lanes(struct run *r, prc_err *err)
         return ok;
 }
 
+/* A big job and its cost, for the order lane 0 takes them in. */
+struct big_job {
+        size_t cost, job;
+};
+
+static int big_cmp(const void *a, const void *b)
+{
+        const struct big_job *x = a, *y = b;
+
+        if (x->cost != y->cost)
+                return (x->cost < y->cost) - (x->cost > y->cost);
+        return (x->job > y->job) - (x->job < y->job);
+}
+
+/* r->bigs: the jobs costing at least sp->big, costliest first (ties in job order). */
+static bool find_bigs(struct run *r, prc_err *err)
+{
+        const prc_lanes_spec *sp = r->sp;
+        struct big_job *v;
+        size_t n = 0;
+
+        if (sp->big == 0 || sp->nlanes == 1)
+                return true;
+        for (size_t j = 0; j < r->njobs; j++)
+                n += is_big(r, j);
+        if (n == 0)
+                return true;
+        v = calloc(n, sizeof(*v));
+        r->bigs = calloc(n, sizeof(*r->bigs));
+        if (v == NULL || r->bigs == NULL) {
+                free(v);
+                return prc_err_oom(err, "the scan's lanes");
+        }
+        for (size_t j = 0, k = 0; j < r->njobs; j++)
+                if (is_big(r, j))
+                        v[k++] = (struct big_job){ sp->cost(sp->ctx, j), j };
+        qsort(v, n, sizeof(*v), big_cmp);
+        for (size_t k = 0; k < n; k++)
+                r->bigs[k] = v[k].job;
+        r->nbigs = n;
+        free(v);
+        return true;
+}
+
 bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
 {
         struct run r = { .sp = sp, .njobs = njobs };
         bool ok;
 
         if (sp->nlanes < 1 || sp->nlanes > PRC_LANES_MAX || sp->window < sp->nlanes || sp->slot_size == 0 ||
-            sp->window > SIZE_MAX / sp->slot_size || (sp->cost != NULL && sp->near < 1))
+            sp->window > SIZE_MAX / sp->slot_size || (sp->cost != NULL && sp->near < 1) ||
+            (sp->big > 0 && (sp->cost == NULL || !sp->any_order)))
                 return prc_err_set(err, PRC_E_INTERNAL, "lanes: %u lanes, a window of %zu", sp->nlanes, sp->window);
         if (njobs == 0)
                 return true;
         r.slots = calloc(sp->window, sp->slot_size);
         r.st = calloc(sp->window, sizeof(*r.st));
-        if (r.slots == NULL || r.st == NULL) {
+        if (r.slots == NULL || r.st == NULL || !find_bigs(&r, err)) {
                 free(r.slots);
                 free(r.st);
-                return prc_err_oom(err, "the scan's lanes");
+                free(r.bigs);
+                return prc_err_is_set(err) ? false : prc_err_oom(err, "the scan's lanes");
         }
         pthread_mutex_init(&r.mu, NULL);
         pthread_cond_init(&r.to_lanes, NULL);
@@ -228,6 +304,7 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
         pthread_cond_destroy(&r.to_caller);
         pthread_cond_destroy(&r.to_lanes);
         pthread_mutex_destroy(&r.mu);
+        free(r.bigs);
         free(r.st);
         free(r.slots);
         return ok;

@@ -19,6 +19,13 @@
  * the others together cost at most `budget`: behind a big job the lanes go
  * on through many small ones, and what is held is bounded by near jobs
  * plus the budget, not by the window's worth of jobs.
+ *
+ * With `big` (any order, with a cost), a job costing at least big runs in
+ * lane 0 only, and lane 0 takes those first, costliest first, before it
+ * joins the other lanes in the rest: whatever a lane's job makes lasting
+ * (a content worker keeps the memory its largest request touched) grows
+ * in one lane only, and the longest jobs start first, so no lane is left
+ * with one at the end while the others wait.
  * Trust: no input of its own; the jobs handle the hostile bytes.
  */
 #ifndef PRC_ENGINE_LANES_H
@@ -51,6 +58,7 @@ typedef struct prc_lanes_spec {
         prc_lane_cost_fn cost;          /* NULL: every job costs nothing (the window alone bounds) */
         size_t           near;          /* with cost: jobs holding a slot at any cost (>= 1) */
         size_t           budget;        /* with cost: the most the other jobs holding a slot may cost */
+        size_t           big;           /* with cost and any_order: lane 0's jobs, from this cost (0: none) */
         void           (*lane_start)(void);     /* NULL, or run in each lane thread before its first job */
         void            *ctx;
 } prc_lanes_spec;

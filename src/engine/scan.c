@@ -585,6 +585,15 @@ static bool sort_mdocs(struct scan *s, prc_err *err)
  */
 enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10, TRIP_BUF_KEEP = 512 << 10 };
 
+/*
+ * Files of at least TRIP_BIG bytes go through the first lane's worker, the
+ * largest first (lanes.h big): a worker keeps the memory its largest file
+ * took (worker.c, the arena), so the other stays small, and the longest
+ * trips start first.  Measured on the manifests corpus
+ * (docs/extraction/peers.md, session 18).
+ */
+enum { TRIP_BIG = 128 << 10 };
+
 /* One manifest's trip through the worker: what the scan records of it. */
 struct trip {
         bool           refused; /* the read or the parse failed: pe says why */
@@ -855,6 +864,7 @@ static bool content_analysis(struct scan *s, prc_err *err)
         sp.cost = trip_cost;
         sp.near = (size_t)sp.nlanes + 1;
         sp.budget = TRIP_BUDGET;
+        sp.big = TRIP_BIG;
         s->xorder = n;          /* the includes' documents come after every manifest's */
         ok = prc_lanes_run(&sp, n, err);
         for (size_t l = 1; l < PRC_LANES_MAX; l++)

@@ -430,6 +430,68 @@ static void test_lanes__budget_bounds_what_is_held(void)
         }
 }
 
+/* Jobs 3, 13, 23...: costs 1000 + job, so lane 0 must take them highest job first. */
+static size_t big_cost(void *ctx, size_t job)
+{
+        (void)ctx;
+        return job % 10 == 3 ? 1000 + job : 10 + job % 5;
+}
+
+/* Which lane ran each job, and the jobs lane 0 started, in the order it started them. */
+static int big_lane[JOBS];
+static size_t lane0_order[JOBS], nlane0;
+static pthread_mutex_t big_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void big_work(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        pthread_mutex_lock(&big_mu);
+        big_lane[job] = (int)lane;
+        if (lane == 0)
+                lane0_order[nlane0++] = job;
+        pthread_mutex_unlock(&big_mu);
+        work(ctx, lane, job, slot);
+}
+
+/*
+ * With big, every job costing at least big runs in lane 0, which starts
+ * them before anything else, costliest first; the others still run once,
+ * in any lane, within the window and the budget.
+ */
+static void test_lanes__big_jobs_run_in_lane_zero_costliest_first(void)
+{
+        for (unsigned nl = 2; nl <= 3; nl++) {
+                struct lctx *c = calloc(1, sizeof(*c));
+                prc_lanes_spec sp = { .nlanes = nl, .any_order = true, .window = 32, .slot_size = sizeof(struct slot),
+                                      .work = big_work, .done = done, .drop = drop, .cost = big_cost, .near = 2,
+                                      .budget = 60, .big = 1000, .ctx = c };
+                size_t k = 0;
+                prc_err e;
+
+                T_ASSERT(c != NULL);
+                ctx_init(c);
+                c->window = sp.window;
+                c->any_order = true;
+                nlane0 = 0;
+                for (size_t j = 0; j < JOBS; j++)
+                        big_lane[j] = -1;
+                prc_err_init(&e);
+                T_ASSERT(prc_lanes_run(&sp, JOBS, &e));
+                T_NOERR(e);
+                T_ASSERT(!c->over_window);
+                assert_all_taken_as_inline(c, JOBS);
+                for (size_t j = 0; j < JOBS; j++)
+                        if (j % 10 == 3)
+                                T_EQ_INT(big_lane[j], 0);
+                /* 193, 183, ..., 3: the first twenty lane 0 started. */
+                T_ASSERT(nlane0 >= JOBS / 10);
+                for (size_t j = JOBS; j-- > 0;)
+                        if (j % 10 == 3)
+                                T_EQ_INT(lane0_order[k++], j);
+                ctx_fini(c);
+                free(c);
+        }
+}
+
 static void test_lanes__bad_spec_is_internal(void)
 {
         struct lctx c0;
@@ -447,6 +509,17 @@ static void test_lanes__bad_spec_is_internal(void)
         prc_err_init(&e);
         T_ASSERT(!prc_lanes_run(&sp, 3, &e));
         T_ERR(e, PRC_E_INTERNAL);
+        /* Big jobs need a cost to be known by, and any order (in job order lane 0 could not go first). */
+        sp.near = 1;
+        sp.big = 5;
+        prc_err_init(&e);
+        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
+        T_ERR(e, PRC_E_INTERNAL);
+        sp.any_order = true;
+        sp.cost = NULL;
+        prc_err_init(&e);
+        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
+        T_ERR(e, PRC_E_INTERNAL);
 }
 
 static const prc_test tests[] = {
@@ -456,6 +529,7 @@ static const prc_test tests[] = {
         T(test_lanes__no_finished_job_waits_for_a_slow_one),
         T(test_lanes__failing_done_stops_and_drops_the_rest),
         T(test_lanes__budget_bounds_what_is_held),
+        T(test_lanes__big_jobs_run_in_lane_zero_costliest_first),
         T(test_lanes__bad_spec_is_internal),
 };
 PRC_SUITE(lanes, tests)
