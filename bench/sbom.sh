@@ -2,7 +2,8 @@
 # sbom.sh - `prc sbom` against Trivy and cdxgen on the whole of
 # ../shared/corpora/manifests, side by side in one run: each round runs the
 # three tools once, in turn; medians over the rounds of wall time and peak
-# RSS (/usr/bin/time -f "%e %M"), the CPU time (user + system, of the tool and
+# RSS (bench/timed.py: what /usr/bin/time -f "%e %M" gives, to the
+# millisecond), the CPU time (user + system, of the tool and
 # everything it starts: on a loaded host the wall time mostly measures the
 # wait), and each peer's ratio to prc.  The issue's
 # aims: 20x faster than Trivy, 50x faster than cdxgen, peak memory under a
@@ -43,10 +44,10 @@ case " $TOOLS " in
                 { echo "sbom: the peers are not installed in $PEERS: run sh scripts/setup.sh --peers"; exit 1; }
         ;;
 esac
-[ -x /usr/bin/time ] || { echo "sbom: /usr/bin/time is missing (Debian package time)"; exit 1; }
 unshare -rn true 2>/dev/null || { echo "sbom: cannot make a network namespace (unshare -rn)"; exit 1; }
 make -s all
 OUT=$(pwd)/build/bench/sbom
+TIMED=$(pwd)/bench/timed.py
 mkdir -p "$OUT"
 # The binary this run measures (a rebuild during the run does not change it; the worker is this file too).
 cp build/prc "$OUT/prc-under-test"
@@ -62,14 +63,14 @@ run() {
         local tool=$1 out=$OUT/$1.json rc=0
         rm -rf "$out" "$OUT/trivy-cache"
         case $tool in
-        prc) unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" "$OUT/prc-under-test" sbom --target "$TREE" --output "$out" \
+        prc) unshare -rn python3 "$TIMED" "$OUT/time" "$OUT/prc-under-test" sbom --target "$TREE" --output "$out" \
                         >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;
-        prc-base) unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" "$OUT/prc-base" sbom --target "$TREE" \
+        prc-base) unshare -rn python3 "$TIMED" "$OUT/time" "$OUT/prc-base" sbom --target "$TREE" \
                         --output "$out" >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;
-        trivy) unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" "$TRIVY" fs --offline-scan --skip-db-update \
+        trivy) unshare -rn python3 "$TIMED" "$OUT/time" "$TRIVY" fs --offline-scan --skip-db-update \
                         --cache-dir "$OUT/trivy-cache" --format cyclonedx --output "$out" "$TREE" \
                         >/dev/null 2>"$OUT/$tool.err" || rc=$? ;;
-        cdxgen) (cd "$OUT" && CDXGEN_ALLOWED_COMMANDS=none unshare -rn /usr/bin/time -f "%e %M %U %S" -o "$OUT/time" \
+        cdxgen) (cd "$OUT" && CDXGEN_ALLOWED_COMMANDS=none unshare -rn python3 "$TIMED" "$OUT/time" \
                         node "$CDXGEN" -r --no-install-deps --spec-version 1.6 -o "$out" "$TREE" \
                         >/dev/null 2>"$OUT/$tool.err") || rc=$? ;;
         esac
@@ -101,6 +102,6 @@ print(f"{'tool':8} {'runs':>4} {'wall (median)':>14} {'CPU (median)':>13} {'peak
 for tool, (w, m, n, c) in med.items():
     comps = len(json.load(open(f"{sys.argv[2]}/{tool}.json")).get("components", []))
     p = med.get("prc")
-    rw, rc, rm = (f"{w / p[0]:.1f}x", f"{c / p[3]:.1f}x", f"{m / p[1]:.2f}x") if p else ("-", "-", "-")
-    print(f"{tool:8} {n:>4} {w:>12.2f} s {c:>11.2f} s {m:>14.1f} MiB {comps:>11} {rw:>11} {rc:>10} {rm:>10}")
+    rw, rc, rm = (f"{w / p[0]:.2f}x", f"{c / p[3]:.2f}x", f"{m / p[1]:.2f}x") if p else ("-", "-", "-")
+    print(f"{tool:8} {n:>4} {w:>12.3f} s {c:>11.3f} s {m:>14.1f} MiB {comps:>11} {rw:>11} {rc:>10} {rm:>10}")
 EOF
