@@ -12,6 +12,7 @@
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
 
+
 /* What one slot holds (under the run's lock). */
 struct slot_state {
         unsigned char state;    /* SLOT_FREE, SLOT_BUSY (a lane runs its job), SLOT_READY (for done) */
@@ -33,6 +34,9 @@ struct run {
         size_t             nnear;       /* slots held by near jobs (under mu) */
         size_t             far_cost;    /* what the far jobs holding slots cost (under mu) */
         bool               stop;        /* done failed: claim nothing more (under mu) */
+        size_t             nready;      /* slots SLOT_READY (under mu) */
+        unsigned           live;        /* lanes not yet returned (under mu) */
+        unsigned           waiting;     /* lanes waiting for a slot (under mu) */
         pthread_mutex_t    mu;
         pthread_cond_t     to_lanes, to_caller;
 };
@@ -116,6 +120,27 @@ static void release(struct run *r, size_t i)
         *s = (struct slot_state){ .state = SLOT_FREE };
 }
 
+/*
+ * May the caller take what is finished now (under mu)?  As soon as
+ * anything is, unless the spec has a batch (lanes.h take_batch): then once
+ * that many jobs are, or a lane waits for a slot the caller would free, or
+ * no lane is left to finish more (the last jobs of a run).
+ */
+static bool caller_may_take(const struct run *r)
+{
+        const prc_lanes_spec *sp = r->sp;
+
+        if (r->nready == 0)
+                return false;
+        return sp->take_batch <= 1 || r->nready >= sp->take_batch || r->waiting > 0 || r->live == 0;
+}
+
+static void wake_caller(struct run *r)
+{
+        if (caller_may_take(r))
+                pthread_cond_signal(&r->to_caller);
+}
+
 static void *lane_main(void *arg)
 {
         struct lane *l = arg;
@@ -131,8 +156,12 @@ static void *lane_main(void *arg)
 
                 /* A slot frees as done takes a job (in order: the one window places back). */
                 while (!r->stop && (have = next_job(r, l->idx, &job, &from_big)) &&
-                       !may_claim(r, job, &i, &far, &cost))
+                       !may_claim(r, job, &i, &far, &cost)) {
+                        r->waiting++;
+                        wake_caller(r);
                         pthread_cond_wait(&r->to_lanes, &r->mu);
+                        r->waiting--;
+                }
                 if (r->stop || !have)
                         break;
                 if (from_big)
@@ -149,8 +178,11 @@ static void *lane_main(void *arg)
                 sp->work(sp->ctx, l->idx, job, slot_at(r, i));
                 pthread_mutex_lock(&r->mu);
                 r->st[i].state = SLOT_READY;
-                pthread_cond_signal(&r->to_caller);
+                r->nready++;
+                wake_caller(r);
         }
+        r->live--;
+        wake_caller(r);
         pthread_mutex_unlock(&r->mu);
         return NULL;
 }
@@ -185,28 +217,41 @@ static size_t ready_slot(const struct run *r)
         return best;
 }
 
+/* Take slot i (under mu, dropped around done); false once done failed. */
+static bool take_one(struct run *r, size_t i, prc_err *err)
+{
+        const prc_lanes_spec *sp = r->sp;
+        size_t job = r->st[i].job;
+        bool ok;
+
+        pthread_mutex_unlock(&r->mu);
+        ok = sp->done(sp->ctx, job, slot_at(r, i), err);
+        pthread_mutex_lock(&r->mu);
+        release(r, i);
+        r->nready--;
+        r->taken++;
+        r->stop = !ok;
+        pthread_cond_broadcast(&r->to_lanes);
+        return ok;
+}
+
 /* Take the jobs as the lanes finish them: each once, until one done fails. */
 static bool take_jobs(struct run *r, prc_err *err)
 {
-        const prc_lanes_spec *sp = r->sp;
         bool ok = true;
 
+        pthread_mutex_lock(&r->mu);
         while (ok && r->taken < r->njobs) {
-                size_t i, job;
+                size_t i;
 
-                pthread_mutex_lock(&r->mu);
-                for (i = ready_slot(r); i == SIZE_MAX; i = ready_slot(r))
+                while (!caller_may_take(r) || (i = ready_slot(r)) == SIZE_MAX)
                         pthread_cond_wait(&r->to_caller, &r->mu);
-                job = r->st[i].job;
-                pthread_mutex_unlock(&r->mu);
-                ok = sp->done(sp->ctx, job, slot_at(r, i), err);
-                pthread_mutex_lock(&r->mu);
-                release(r, i);
-                r->taken++;
-                r->stop = !ok;
-                pthread_cond_broadcast(&r->to_lanes);
-                pthread_mutex_unlock(&r->mu);
+                ok = take_one(r, i, err);
+                /* In any order, the rest of what is finished, without waiting again. */
+                while (ok && r->sp->any_order && (i = ready_slot(r)) != SIZE_MAX)
+                        ok = take_one(r, i, err);
         }
+        pthread_mutex_unlock(&r->mu);
         return ok;
 }
 
@@ -217,6 +262,7 @@ static bool run_lanes(struct run *r, prc_err *err)
         unsigned started = 0;
         bool ok;
 
+        r->live = sp->nlanes;   /* before any lane can return; less the lanes that never start */
         for (unsigned i = 0; i < sp->nlanes; i++) {
                 lanes[started] = (struct lane){ .r = r, .idx = started };
                 if (pthread_create(&lanes[started].tid, NULL, lane_main, &lanes[started]) == 0)
@@ -224,6 +270,9 @@ static bool run_lanes(struct run *r, prc_err *err)
         }
         if (started == 0)
                 return run_inline(sp, r, err);
+        pthread_mutex_lock(&r->mu);
+        r->live -= sp->nlanes - started;
+        pthread_mutex_unlock(&r->mu);
         ok = take_jobs(r, err);
         for (unsigned i = 0; i < started; i++)
                 pthread_join(lanes[i].tid, NULL);
@@ -285,7 +334,7 @@ bool prc_lanes_run(const prc_lanes_spec *sp, size_t njobs, prc_err *err)
 
         if (sp->nlanes < 1 || sp->nlanes > PRC_LANES_MAX || sp->window < sp->nlanes || sp->slot_size == 0 ||
             sp->window > SIZE_MAX / sp->slot_size || (sp->cost != NULL && sp->near < 1) ||
-            (sp->big > 0 && (sp->cost == NULL || !sp->any_order)))
+            (sp->big > 0 && (sp->cost == NULL || !sp->any_order)) || (sp->take_batch > 1 && !sp->any_order))
                 return prc_err_set(err, PRC_E_INTERNAL, "lanes: %u lanes, a window of %zu", sp->nlanes, sp->window);
         if (njobs == 0)
                 return true;

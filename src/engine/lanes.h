@@ -20,6 +20,14 @@
  * on through many small ones, and what is held is bounded by near jobs
  * plus the budget, not by the window's worth of jobs.
  *
+ * With `take_batch` (any order), the caller is woken once that many jobs
+ * are finished, and takes every finished one, instead of waking for each:
+ * every wake is a context switch, and on the VMs measured a switch costs
+ * several microseconds of CPU (docs/extraction/peers.md, session 18).  It
+ * is woken before that when a lane waits for a slot it would free, and
+ * when no lane is left (the last jobs), so a finished job waits at most
+ * for the batch to fill or the lanes to run out of room.
+ *
  * With `big` (any order, with a cost), a job costing at least big runs in
  * lane 0 only, and lane 0 takes those first, costliest first, before it
  * joins the other lanes in the rest: whatever a lane's job makes lasting
@@ -59,6 +67,7 @@ typedef struct prc_lanes_spec {
         size_t           near;          /* with cost: jobs holding a slot at any cost (>= 1) */
         size_t           budget;        /* with cost: the most the other jobs holding a slot may cost */
         size_t           big;           /* with cost and any_order: lane 0's jobs, from this cost (0: none) */
+        size_t           take_batch;    /* any_order: done's thread wakes for this many at once (0, 1: each) */
         void           (*lane_start)(void);     /* NULL, or run in each lane thread before its first job */
         void            *ctx;
 } prc_lanes_spec;

@@ -97,6 +97,13 @@ typedef struct prc_scan_opts {
          */
         void                *lane_ctx;
         /*
+         * With lane_ctx: the finished trips recorded at once (lanes.h
+         * take_batch; 0: the scan's own, 8).  1 records each as it
+         * finishes, which tests that make one trip wait for another's
+         * recording need.
+         */
+        size_t               take_batch;
+        /*
          * The content floor the parses ran under (required; issue 23), asked
          * after content analysis: a new reference (transfers), NULL on
          * out-of-memory.  Recorded as the run's "content_floor" and in every

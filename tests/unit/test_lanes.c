@@ -492,6 +492,75 @@ static void test_lanes__big_jobs_run_in_lane_zero_costliest_first(void)
         }
 }
 
+struct watched_run {
+        prc_lanes_spec  sp;
+        prc_err         e;
+        bool            ok;
+        atomic_bool     finished;
+};
+
+static void *watched_main(void *arg)
+{
+        struct watched_run *w = arg;
+
+        w->ok = prc_lanes_run(&w->sp, JOBS, &w->e);
+        atomic_store(&w->finished, true);
+        return NULL;
+}
+
+/*
+ * With take_batch above the window, or a budget that stops the lanes
+ * first, the caller is still woken (a lane waits for a slot) and the run
+ * ends: every job once, as inline records it, within the window and the
+ * budget.  A run that stalls fails here after 30 s instead of hanging.
+ */
+static void test_lanes__batched_takes_never_stall(void)
+{
+        for (unsigned nl = 2; nl <= 3; nl++) {
+                for (int budgeted = 0; budgeted <= 1; budgeted++) {
+                        struct lctx *c = calloc(1, sizeof(*c));
+                        struct watched_run *w = calloc(1, sizeof(*w));
+                        pthread_t t;
+                        int waited = 0;
+
+                        T_ASSERT(c != NULL && w != NULL);
+                        ctx_init(c);
+                        w->sp = (prc_lanes_spec){ .nlanes = nl, .any_order = true, .window = budgeted ? 32 : 4,
+                                                  .slot_size = sizeof(struct slot), .work = work, .done = done,
+                                                  .drop = drop, .take_batch = 8, .ctx = c };
+                        if (budgeted) {
+                                w->sp.cost = job_cost;
+                                w->sp.near = 2;
+                                w->sp.budget = 60;
+                        }
+                        c->window = w->sp.window;
+                        c->near = w->sp.near;
+                        c->budget = w->sp.budget;
+                        c->any_order = true;
+                        prc_err_init(&w->e);
+                        T_ASSERT(pthread_create(&t, NULL, watched_main, w) == 0);
+                        while (!atomic_load(&w->finished) && waited++ < 30000) {
+                                struct timespec ms = { 0, 1000000 };
+                                nanosleep(&ms, NULL);
+                        }
+                        if (!atomic_load(&w->finished)) {
+                                t_fail(__FILE__, __LINE__, "the lanes stalled (%u lanes%s)", nl,
+                                       budgeted ? ", a budget" : "");
+                                return;         /* the stalled run keeps c and w */
+                        }
+                        pthread_join(t, NULL);
+                        T_ASSERT(w->ok);
+                        T_NOERR(w->e);
+                        T_ASSERT(!c->over_window);
+                        T_ASSERT(!c->over_budget);
+                        assert_all_taken_as_inline(c, JOBS);
+                        ctx_fini(c);
+                        free(c);
+                        free(w);
+                }
+        }
+}
+
 static void test_lanes__bad_spec_is_internal(void)
 {
         struct lctx c0;
@@ -520,6 +589,13 @@ static void test_lanes__bad_spec_is_internal(void)
         prc_err_init(&e);
         T_ASSERT(!prc_lanes_run(&sp, 3, &e));
         T_ERR(e, PRC_E_INTERNAL);
+        /* A batch only in any order: in job order the caller waits for one job in particular. */
+        sp.big = 0;
+        sp.any_order = false;
+        sp.take_batch = 4;
+        prc_err_init(&e);
+        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
+        T_ERR(e, PRC_E_INTERNAL);
 }
 
 static const prc_test tests[] = {
@@ -530,6 +606,7 @@ static const prc_test tests[] = {
         T(test_lanes__failing_done_stops_and_drops_the_rest),
         T(test_lanes__budget_bounds_what_is_held),
         T(test_lanes__big_jobs_run_in_lane_zero_costliest_first),
+        T(test_lanes__batched_takes_never_stall),
         T(test_lanes__bad_spec_is_internal),
 };
 PRC_SUITE(lanes, tests)

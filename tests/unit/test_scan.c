@@ -885,7 +885,8 @@ static json_t *lanes_scan(bool two, bool each)
         json_t *r = NULL, *ex = NULL;
         prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
                             .parse = fake_parse, .extract = gated_extract, .content_floor = fake_floor,
-                            .parse_ctx = &ctx1, .lane_ctx = two ? &ctx2 : NULL };
+                            .parse_ctx = &ctx1, .lane_ctx = two ? &ctx2 : NULL,
+                            .take_batch = 1 };  /* a/package.json waits for others' recording */
         prc_err e;
         int rc;
 
