@@ -1,12 +1,12 @@
 #!/bin/bash
 # sbom.sh - `prc sbom` against Trivy and cdxgen on the whole of
 # ../shared/corpora/manifests, side by side in one run: each round runs the
-# three tools once, in turn, each round starting one tool later and each run
-# after a pause (SBOM_BENCH_PAUSE seconds, 2: see the loop below; the table's
-# last lines give each tool's median by the tool before it); medians over the
-# rounds of wall time and peak
-# RSS (bench/timed.py: what /usr/bin/time -f "%e %M" gives, to the
-# millisecond), the CPU time (user + system, of the tool and
+# three tools once, in turn, each round starting one tool later (each tool is
+# first, second and last equally often) and each run after a pause
+# (SBOM_BENCH_PAUSE seconds, 2: see the loop below; the table's last lines
+# give each tool's median by the tool that ran just before it); medians over
+# the rounds of wall time and peak RSS (bench/timed.py: what /usr/bin/time
+# -f "%e %M" gives, to the millisecond), the CPU time (user + system, of the tool and
 # everything it starts: on a loaded host the wall time mostly measures the
 # wait), and each peer's ratio to prc.  The issue's
 # aims: 20x faster than Trivy, 50x faster than cdxgen, peak memory under a
