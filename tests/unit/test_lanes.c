@@ -561,41 +561,40 @@ static void test_lanes__batched_takes_never_stall(void)
         }
 }
 
+/* sp is refused before anything runs: internal. */
+static void assert_refused(const prc_lanes_spec *sp)
+{
+        prc_err e;
+
+        prc_err_init(&e);
+        T_ASSERT(!prc_lanes_run(sp, 3, &e));
+        T_ERR(e, PRC_E_INTERNAL);
+}
+
 static void test_lanes__bad_spec_is_internal(void)
 {
         struct lctx c0;
         prc_lanes_spec sp = { .nlanes = 2, .window = 1, .slot_size = sizeof(struct slot), .work = work,
                               .done = done, .drop = drop, .ctx = &c0 };
-        prc_err e;
 
-        prc_err_init(&e);
-        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
-        T_ERR(e, PRC_E_INTERNAL);
+        assert_refused(&sp);
         /* A cost without a near place could never claim a costly job. */
         sp.window = 4;
         sp.cost = job_cost;
         sp.near = 0;
-        prc_err_init(&e);
-        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
-        T_ERR(e, PRC_E_INTERNAL);
+        assert_refused(&sp);
         /* Big jobs need a cost to be known by, and any order (in job order lane 0 could not go first). */
         sp.near = 1;
         sp.big = 5;
-        prc_err_init(&e);
-        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
-        T_ERR(e, PRC_E_INTERNAL);
+        assert_refused(&sp);
         sp.any_order = true;
         sp.cost = NULL;
-        prc_err_init(&e);
-        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
-        T_ERR(e, PRC_E_INTERNAL);
+        assert_refused(&sp);
         /* A batch only in any order: in job order the caller waits for one job in particular. */
         sp.big = 0;
         sp.any_order = false;
         sp.take_batch = 4;
-        prc_err_init(&e);
-        T_ASSERT(!prc_lanes_run(&sp, 3, &e));
-        T_ERR(e, PRC_E_INTERNAL);
+        assert_refused(&sp);
 }
 
 static const prc_test tests[] = {
