@@ -29,7 +29,8 @@ struct run {
         size_t             next;        /* the next job a lane claims (under mu; bigs are skipped) */
         size_t            *bigs;        /* owned: the big jobs, costliest first (lanes.h big) */
         size_t             nbigs;
-        size_t             big_next;    /* the next of bigs lane 0 claims (under mu) */
+        size_t             big_next;    /* bigs[big_next, big_end) are unclaimed (under mu): lane 0 claims */
+        size_t             big_end;     /* from the front, the others from the back once no small job is left */
         size_t             taken;       /* jobs done has taken (under mu) */
         size_t             nnear;       /* slots held by near jobs (under mu) */
         size_t             far_cost;    /* what the far jobs holding slots cost (under mu) */
@@ -74,22 +75,36 @@ static bool is_big(const struct run *r, size_t job)
         return r->sp->big > 0 && r->sp->cost(r->sp->ctx, job) >= r->sp->big;
 }
 
+/* Where a lane's next job comes from: the cursor, or the big jobs' front or back. */
+enum { FROM_NEXT, FROM_BIG_FRONT, FROM_BIG_BACK };
+
 /*
- * The job lane claims next (*job; *from_big when it is one of bigs), or
- * false when none is left for it.  The cursor steps over the big jobs,
- * which only lane 0 takes, from bigs, before any other.
+ * The job lane claims next (*job, and *from), or false when none is left
+ * for it.  The cursor steps over the big jobs: lane 0 takes those first,
+ * costliest first; another lane takes one only once no small job is left,
+ * the least costly first, so a tree of big files still keeps every lane
+ * busy.
  */
-static bool next_job(struct run *r, unsigned lane, size_t *job, bool *from_big)
+static bool next_job(struct run *r, unsigned lane, size_t *job, int *from)
 {
-        *from_big = lane == 0 && r->big_next < r->nbigs;
-        if (*from_big) {
+        if (lane == 0 && r->big_next < r->big_end) {
+                *from = FROM_BIG_FRONT;
                 *job = r->bigs[r->big_next];
                 return true;
         }
         while (r->next < r->njobs && is_big(r, r->next))
                 r->next++;
-        *job = r->next;
-        return r->next < r->njobs;
+        if (r->next < r->njobs) {
+                *from = FROM_NEXT;
+                *job = r->next;
+                return true;
+        }
+        if (r->big_next < r->big_end) {
+                *from = FROM_BIG_BACK;
+                *job = r->bigs[r->big_end - 1];
+                return true;
+        }
+        return false;
 }
 
 /*
@@ -152,10 +167,11 @@ static void *lane_main(void *arg)
         pthread_mutex_lock(&r->mu);
         for (;;) {
                 size_t i = 0, job = 0, cost = 0;
-                bool far = false, have = false, from_big = false;
+                bool far = false, have = false;
+                int from = FROM_NEXT;
 
                 /* A slot frees as done takes a job (in order: the one window places back). */
-                while (!r->stop && (have = next_job(r, l->idx, &job, &from_big)) &&
+                while (!r->stop && (have = next_job(r, l->idx, &job, &from)) &&
                        !may_claim(r, job, &i, &far, &cost)) {
                         r->waiting++;
                         wake_caller(r);
@@ -164,8 +180,10 @@ static void *lane_main(void *arg)
                 }
                 if (r->stop || !have)
                         break;
-                if (from_big)
+                if (from == FROM_BIG_FRONT)
                         r->big_next++;
+                else if (from == FROM_BIG_BACK)
+                        r->big_end--;
                 else
                         r->next++;
                 r->st[i] = (struct slot_state){ .state = SLOT_BUSY, .far = far, .job = job, .cost = cost };
@@ -322,7 +340,7 @@ static bool find_bigs(struct run *r, prc_err *err)
         qsort(v, n, sizeof(*v), big_cmp);
         for (size_t k = 0; k < n; k++)
                 r->bigs[k] = v[k].job;
-        r->nbigs = n;
+        r->nbigs = r->big_end = n;
         free(v);
         return true;
 }

@@ -28,12 +28,14 @@
  * when no lane is left (the last jobs), so a finished job waits at most
  * for the batch to fill or the lanes to run out of room.
  *
- * With `big` (any order, with a cost), a job costing at least big runs in
- * lane 0 only, and lane 0 takes those first, costliest first, before it
- * joins the other lanes in the rest: whatever a lane's job makes lasting
- * (a content worker keeps the memory its largest request touched) grows
- * in one lane only, and the longest jobs start first, so no lane is left
- * with one at the end while the others wait.
+ * With `big` (any order, with a cost), lane 0 takes the jobs costing at
+ * least big first, costliest first, before it joins the other lanes in
+ * the rest; the others take one only once no smaller job is left, the
+ * least costly first.  Whatever a lane's job makes lasting (a content
+ * worker keeps the memory its largest request touched) grows in lane 0
+ * alone unless the big jobs are most of the work, the longest jobs start
+ * first, so no lane is left with one at the end while the others wait,
+ * and a run of big jobs only still keeps every lane busy.
  * Trust: no input of its own; the jobs handle the hostile bytes.
  */
 #ifndef PRC_ENGINE_LANES_H
@@ -66,7 +68,7 @@ typedef struct prc_lanes_spec {
         prc_lane_cost_fn cost;          /* NULL: every job costs nothing (the window alone bounds) */
         size_t           near;          /* with cost: jobs holding a slot at any cost (>= 1) */
         size_t           budget;        /* with cost: the most the other jobs holding a slot may cost */
-        size_t           big;           /* with cost and any_order: lane 0's jobs, from this cost (0: none) */
+        size_t           big;           /* with cost and any_order: lane 0's first jobs, from this cost (0: none) */
         size_t           take_batch;    /* any_order: done's thread wakes for this many at once (0, 1: each) */
         void           (*lane_start)(void);     /* NULL, or run in each lane thread before its first job */
         void            *ctx;

@@ -587,10 +587,11 @@ enum { TRIP_WINDOW = 64, TRIP_BUDGET = 256 << 10, TRIP_BUF_KEEP = 512 << 10 };
 
 /*
  * Files of at least TRIP_BIG bytes go through the first lane's worker, the
- * largest first (lanes.h big): a worker keeps the memory its largest file
- * took (worker.c, the arena), so the other stays small, and the longest
- * trips start first.  Measured on the manifests corpus
- * (docs/extraction/peers.md, session 18).
+ * largest first (lanes.h big; the other lane takes one only once no small
+ * file is left): a worker keeps the memory its largest file took
+ * (worker.c, the arena), so the other stays small, and the longest trips
+ * start first.  Measured on the manifests corpus (docs/extraction/peers.md,
+ * session 18).
  */
 enum { TRIP_BIG = 128 << 10 };
 
