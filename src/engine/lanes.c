@@ -12,7 +12,6 @@
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
 
-
 /* What one slot holds (under the run's lock). */
 struct slot_state {
         unsigned char state;    /* SLOT_FREE, SLOT_BUSY (a lane runs its job), SLOT_READY (for done) */
