@@ -108,7 +108,10 @@ static bool next_job(struct run *r, unsigned lane, size_t *job, int *from)
 
 /*
  * May a lane claim job, into which slot (*out), and as a far one?  A free
- * slot, and with a cost, a near place or room in the budget.
+ * slot, and with a cost, room in the budget or else a near place: a job
+ * that fits the budget never takes a near place, which stays for a costly
+ * job (finished small jobs waiting for a batched take once held every
+ * near place, and a big lockfile's lane waited for the caller).
  */
 static bool may_claim(const struct run *r, size_t job, size_t *out, bool *far, size_t *cost)
 {
@@ -119,8 +122,12 @@ static bool may_claim(const struct run *r, size_t job, size_t *out, bool *far, s
                 return false;
         *out = i;
         *cost = sp->cost != NULL ? sp->cost(sp->ctx, job) : 0;
-        *far = sp->cost != NULL && r->nnear >= sp->near;
-        return !*far || (r->far_cost <= sp->budget && *cost <= sp->budget - r->far_cost);
+        if (sp->cost == NULL) {
+                *far = false;
+                return true;
+        }
+        *far = r->far_cost <= sp->budget && *cost <= sp->budget - r->far_cost;
+        return *far || r->nnear < sp->near;
 }
 
 static void release(struct run *r, size_t i)

@@ -18,7 +18,9 @@
  * bytes, say), only `near` of the jobs holding a slot may cost anything;
  * the others together cost at most `budget`: behind a big job the lanes go
  * on through many small ones, and what is held is bounded by near jobs
- * plus the budget, not by the window's worth of jobs.
+ * plus the budget, not by the window's worth of jobs.  A job is held
+ * against the budget when it fits, and only otherwise at a near place, so
+ * the near places stay for the jobs the budget cannot hold.
  *
  * With `take_batch` (any order), the caller is woken once that many jobs
  * are finished, and takes every finished one, instead of waking for each:

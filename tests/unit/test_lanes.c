@@ -533,6 +533,72 @@ static void test_lanes__big_jobs_start_in_lane_zero_costliest_first(void)
         }
 }
 
+/* Jobs 0-2 cost 1, job 3 costs more than the whole budget. */
+static size_t three_small_cost(void *ctx, size_t job)
+{
+        (void)ctx;
+        return job < 3 ? 1 : 100;
+}
+
+/* The first done waits (30 s at most) until job 3 has started: a lane must claim it while that job is held. */
+static bool costly_started, costly_gave_up;
+static pthread_mutex_t costly_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t costly_cv = PTHREAD_COND_INITIALIZER;
+
+static void costly_work(void *ctx, unsigned lane, size_t job, void *slot)
+{
+        pthread_mutex_lock(&costly_mu);
+        costly_started = costly_started || job == 3;
+        pthread_cond_broadcast(&costly_cv);
+        pthread_mutex_unlock(&costly_mu);
+        work(ctx, lane, job, slot);
+}
+
+static bool costly_done(void *ctx, size_t job, void *slot, prc_err *err)
+{
+        struct timespec until;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 30;     /* a guard against a hang, not a timed assertion */
+        pthread_mutex_lock(&costly_mu);
+        while (!costly_started && !costly_gave_up)
+                if (pthread_cond_timedwait(&costly_cv, &costly_mu, &until) != 0)
+                        costly_gave_up = true;
+        pthread_mutex_unlock(&costly_mu);
+        return done(ctx, job, slot, err);
+}
+
+/*
+ * A job that fits the budget is held against it, not at a near place: the
+ * near places stay for the costly jobs.  With one near place, while done
+ * holds a small job the other lane still claims the costly one; had the
+ * small jobs taken the near place, it would wait for done, which waits for
+ * it.
+ */
+static void test_lanes__small_jobs_leave_near_places_to_costly_ones(void)
+{
+        struct lctx *c = calloc(1, sizeof(*c));
+        prc_lanes_spec sp = { .nlanes = 2, .any_order = true, .window = 8, .slot_size = sizeof(struct slot),
+                              .work = costly_work, .done = costly_done, .drop = drop, .cost = three_small_cost,
+                              .near = 1, .budget = 10 };
+        prc_err e;
+
+        T_ASSERT(c != NULL);
+        ctx_init(c);
+        sp.ctx = c;
+        c->window = sp.window;
+        c->any_order = true;
+        costly_started = costly_gave_up = false;
+        prc_err_init(&e);
+        T_ASSERT(prc_lanes_run(&sp, 4, &e));
+        T_NOERR(e);
+        T_ASSERT(!costly_gave_up);
+        T_ASSERT(!c->over_window);
+        assert_all_taken_as_inline(c, 4);
+        ctx_fini(c);
+        free(c);
+}
+
 struct watched_run {
         prc_lanes_spec  sp;
         prc_err         e;
@@ -646,6 +712,7 @@ static const prc_test tests[] = {
         T(test_lanes__failing_done_stops_and_drops_the_rest),
         T(test_lanes__budget_bounds_what_is_held),
         T(test_lanes__big_jobs_start_in_lane_zero_costliest_first),
+        T(test_lanes__small_jobs_leave_near_places_to_costly_ones),
         T(test_lanes__batched_takes_never_stall),
         T(test_lanes__bad_spec_is_internal),
 };
