@@ -748,6 +748,12 @@ static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
         return ok;
 }
 
+/* Is path a manifest (a file a format or an extractor owns)?  Pure: the inventory's hashing threads ask it. */
+static bool is_manifest(const char *path)
+{
+        return prc_manifest_format_for(path) != NULL || prc_extractor_for_path(path) != NULL;
+}
+
 /* The manifests of the inventory: files a format or an extractor owns, in inventory order. */
 static size_t *manifest_indexes(const struct scan *s, size_t *n, prc_err *err)
 {
@@ -759,8 +765,7 @@ static size_t *manifest_indexes(const struct scan *s, size_t *n, prc_err *err)
                 return NULL;
         }
         for (size_t i = 0; i < s->nfiles; i++)
-                if (prc_manifest_format_for(s->files[i].path) != NULL ||
-                    prc_extractor_for_path(s->files[i].path) != NULL)
+                if (is_manifest(s->files[i].path))
                         idx[(*n)++] = i;
         return idx;
 }
@@ -1387,8 +1392,10 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                         goto out;
         }
         progress(&s, "inventorying the target");
+        /* Small manifests stay in memory as hashed: each is read whole once more, by its trip. */
         if (o->open_target != NULL ? !o->open_target(o->target_ctx, &s.inv, &s.archive, err)
-                                   : !prc_inventory_build(o->target, NULL, &s.inv, err))
+                                   : !prc_inventory_build(o->target, &(prc_inventory_opts){ .keep = is_manifest },
+                                                          &s.inv, err))
                 goto out;
         if (!build_files(&s, err))
                 goto out;

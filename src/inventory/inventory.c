@@ -50,6 +50,7 @@ struct ent {
         dev_t         dev;
         ino_t         ino;
         uint8_t       head[PRC_SHA256_LEN];     /* files above PRC_INV_HEAD: digest of the first PRC_INV_HEAD bytes */
+        const uint8_t *kept;    /* NULL, or the pub.size bytes hashed (opts.keep), in the keep blocks */
 };
 
 struct unrep {
@@ -92,6 +93,10 @@ struct prc_inventory {
         char             digest[PRC_SHA256_HEX + 1];
         prc_inv_source_read_fn source;  /* listing inventories: borrowed reader of member bytes */
         void            *source_ctx;    /* borrowed */
+        prc_inv_keep_fn  keep;          /* the build's opts.keep (NULL: none) */
+        pthread_mutex_t  keep_mu;       /* guards the keep blocks and kept_bytes (hashing threads) */
+        struct arena_block *keep_blocks;        /* owned: the kept files' bytes */
+        size_t           kept_bytes;
 };
 
 /* Entry i of the walk's segments (i < the number recorded). */
@@ -549,6 +554,38 @@ static bool head_digest(prc_pool_worker *w, int fd, struct ent *e, prc_err *err)
                prc_sha256_final(w->h, e->head, err);
 }
 
+/*
+ * Keep e's bytes, whole in w->buf after its hash (opts.keep), when they fit
+ * the limits; a file not kept is read from disk again, so running out of
+ * room or memory only costs that read.
+ */
+static void keep_bytes(prc_inventory *inv, struct ent *e, const prc_pool_worker *w)
+{
+        size_t n = (size_t)e->pub.size;
+        struct arena_block *b;
+
+        if (inv->keep == NULL || !w->whole || n > PRC_INV_KEEP_FILE || !inv->keep(e->path))
+                return;
+        pthread_mutex_lock(&inv->keep_mu);
+        b = inv->keep_blocks;
+        if (inv->kept_bytes + n <= PRC_INV_KEEP_TOTAL && (b == NULL || b->cap - b->used < n)) {
+                b = malloc(sizeof(*b) + ARENA_BLOCK);
+                if (b != NULL) {
+                        b->next = inv->keep_blocks;
+                        b->used = 0;
+                        b->cap = ARENA_BLOCK;
+                        inv->keep_blocks = b;
+                }
+        }
+        if (b != NULL && inv->kept_bytes + n <= PRC_INV_KEEP_TOTAL && b->cap - b->used >= n) {
+                memcpy(b->data + b->used, w->buf, n);
+                e->kept = (const uint8_t *)b->data + b->used;
+                b->used += n;
+                inv->kept_bytes += n;
+        }
+        pthread_mutex_unlock(&inv->keep_mu);
+}
+
 /* Pool job: hash entry job of the walk (if it is a regular file) beneath the root. */
 static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
 {
@@ -590,8 +627,10 @@ static bool hash_job(void *ctx, size_t job, prc_pool_worker *w)
         }
         ok = prc_pool_stream(w, fd, &st, -1, e->path, PRC_E_INV_FILE_CHANGED, PRC_INV_HOOK_HASH_READ, d, &w->err);
         close(fd);
-        if (ok)
+        if (ok) {
                 prc_hex_encode(d, sizeof(d), e->pub.sha256);
+                keep_bytes(inv, e, w);
+        }
         return ok;
 }
 
@@ -840,6 +879,8 @@ bool prc_inventory_build_at(int dirfd, const prc_inventory_opts *opts, prc_inven
         if (inv == NULL)
                 return prc_err_oom(err, "the inventory");
         inv->doc_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+        inv->keep_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+        inv->keep = opts->keep;
         inv->max_entries = opts->max_entries ? opts->max_entries : PRC_INV_MAX_ENTRIES;
         inv->rootfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
         if (inv->rootfd < 0) {
@@ -931,6 +972,7 @@ bool prc_inventory_from_listing(const prc_inv_member *members, size_t n, const p
                 return prc_err_oom(err, "the inventory");
         memset(&st, 0, sizeof(st));
         inv->doc_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+        inv->keep_mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
         inv->max_entries = PRC_INV_MAX_ENTRIES;
         inv->rootfd = -1;
         inv->source = read;
@@ -1026,6 +1068,11 @@ void prc_inventory_free(prc_inventory *inv)
                 free(inv->arena);
                 inv->arena = next;
         }
+        while (inv->keep_blocks != NULL) {
+                struct arena_block *next = inv->keep_blocks->next;
+                free(inv->keep_blocks);
+                inv->keep_blocks = next;
+        }
         for (size_t k = 0; k < ENT_NSEG; k++)
                 free(inv->seg[k]);
         for (size_t i = 0; i < inv->nunreps; i++)
@@ -1034,6 +1081,7 @@ void prc_inventory_free(prc_inventory *inv)
         free(inv->unreps);
         json_decref(inv->doc);
         pthread_mutex_destroy(&inv->doc_mu);
+        pthread_mutex_destroy(&inv->keep_mu);
         if (inv->rootfd >= 0)
                 close(inv->rootfd);
         free(inv);
@@ -1225,6 +1273,14 @@ bool prc_inventory_read(const prc_inventory *inv, const char *path, size_t max, 
                 return prc_err_set(err, PRC_E_INPUT_TOO_LARGE, "'%s' has %llu bytes, more than %zu", path,
                                    (unsigned long long)e->size, max);
         prc_buf_reset(out);
+        if (inv->ents[i].kept != NULL) {
+                /* The bytes the digest was made of (opts.keep): no second read, nothing to check again. */
+                if (!prc_buf_put(out, inv->ents[i].kept, (size_t)e->size, err)) {
+                        prc_buf_reset(out);
+                        return false;
+                }
+                return true;
+        }
         if (inv->source != NULL) {
                 /* A listing's member comes from its source; the same size and digest checks bind it. */
                 ok = inv->source(inv->source_ctx, path, (size_t)e->size, out, err);

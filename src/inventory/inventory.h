@@ -65,11 +65,32 @@ typedef struct prc_inv_unrep {
         const char *kind;       /* "file", "symlink", "directory" (not descended) */
 } prc_inv_unrep;
 
+/*
+ * Which files the caller will read whole (prc_inventory_read), by path:
+ * called from the hashing threads, so it must be safe to call from several
+ * threads at once.
+ */
+typedef bool (*prc_inv_keep_fn)(const char *path);
+
 typedef struct prc_inventory_opts {
         unsigned threads;       /* hashing workers; 0 = online CPUs (at most 8) */
         size_t   max_entries;   /* 0 = PRC_INV_MAX_ENTRIES */
         bool     no_exclude;    /* walk the root's .git/.prc too (snapshot verification) */
+        /*
+         * NULL, or the files to keep in memory as they were hashed, up to
+         * PRC_INV_KEEP_FILE bytes each and PRC_INV_KEEP_TOTAL in all (the
+         * first hashed first): prc_inventory_read then gives those bytes
+         * without opening, reading and hashing the file again.  They are
+         * the bytes the digest was made of, so the read is bound to the
+         * seal as a read from disk is (docs/inventory.md, "Kept files").
+         */
+        prc_inv_keep_fn keep;
 } prc_inventory_opts;
+
+enum {
+        PRC_INV_KEEP_FILE = 16u << 10,          /* a kept file's bytes, at most */
+        PRC_INV_KEEP_TOTAL = 4u << 20,          /* all kept files' bytes, at most */
+};
 
 /*
  * Inventory the tree at root (the operator's path: symlinks in it are

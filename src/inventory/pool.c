@@ -517,7 +517,9 @@ bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int out
         uint64_t want = (uint64_t)st0->st_size, total = 0;
         struct stat st1;
         bool first = true;
+        unsigned reads = 0;
 
+        w->whole = false;
         if (!prc_sha256_reset(w->h, err))
                 return false;
         if (outfd < 0 && map_wanted(want)) {
@@ -565,6 +567,7 @@ bool prc_pool_stream(prc_pool_worker *w, int fd, const struct stat *st0, int out
                 if (outfd >= 0 && !prc_fd_write_all(outfd, w->buf, (size_t)r, err))
                         return false;
                 total += (uint64_t)r;
+                reads++;
                 if (first) {
                         first = false;
                         prc_inv_hook_call(hook_point, rel);
@@ -578,7 +581,10 @@ hashed:
                 return prc_err_sys(err, PRC_E_IO, errno, "cannot stat '%s'", rel);
         if (st1.st_size != st0->st_size || !same_times(st0, &st1))
                 return prc_err_set(err, changed_cls, "'%s' changed while it was read (size or mtime moved)", rel);
-        return prc_sha256_final(w->h, out, err);
+        if (!prc_sha256_final(w->h, out, err))
+                return false;
+        w->whole = reads == 1 && total > 0;     /* one read into buf from its start: buf holds the file */
+        return true;
 }
 
 bool prc_pool_copy(prc_pool_worker *w, int src, const struct stat *st0, int dst, const char *rel,

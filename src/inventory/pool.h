@@ -30,6 +30,7 @@ typedef struct prc_pool_worker {
         prc_sha256 *h;          /* owned by the pool */
         prc_err     err;        /* the first error of this worker's jobs */
         const volatile sig_atomic_t *cancel;   /* borrowed: may be NULL */
+        bool        whole;      /* after prc_pool_stream: buf[0..size) is the whole file, hashed in one read */
 } prc_pool_worker;
 
 /* One job; returns false with w->err set to stop the pool. */

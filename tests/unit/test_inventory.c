@@ -748,6 +748,86 @@ static void test_inventory__read_checks_bytes_against_the_listing(void)
         prc_inventory_free(inv);
 }
 
+/* The files a test keeps (opts.keep): names ending in ".json". */
+static bool keep_json(const char *path)
+{
+        size_t n = strlen(path);
+
+        return n >= 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/*
+ * opts.keep: a kept file reads as it was hashed, whatever is on disk now
+ * (those are the bytes the seal binds); a file not kept (the predicate
+ * says no, or above PRC_INV_KEEP_FILE) is read from disk and checked as
+ * ever.  What is kept stops at PRC_INV_KEEP_TOTAL; the rest is read from
+ * disk, never lost.
+ */
+static void test_inventory__kept_files_read_as_hashed(void)
+{
+        enum { MANY = PRC_INV_KEEP_TOTAL / PRC_INV_KEEP_FILE + 8 };
+        static char big[PRC_INV_KEEP_FILE + 1];
+        prc_inventory_opts o = { .keep = keep_json };
+        size_t kept = 0, reread = 0;
+        prc_inventory *inv;
+        char name[64];
+        prc_buf b;
+        prc_err err;
+
+        fx_text("a/package.json", "{\"a\":1}");
+        fx_text("README", "readme");
+        memset(big, 'x', sizeof(big));
+        fx_file("big.json", big, sizeof(big), 0644);
+        inv = build_ok(&o);
+        fx_text("a/package.json", "{\"a\":2}");
+        fx_text("README", "README");
+        big[0] = 'y';
+        fx_file("big.json", big, sizeof(big), 0644);
+        prc_buf_init(&b, 1u << 20);
+        prc_err_init(&err);
+        T_ASSERT(prc_inventory_read(inv, "a/package.json", 1024, &b, &err));
+        T_EQ_MEM(b.data, b.len, "{\"a\":1}", 7);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "a/package.json", 6, &b, &err));
+        T_ERR(err, PRC_E_INPUT_TOO_LARGE);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "README", 1024, &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        prc_err_init(&err);
+        T_ASSERT(!prc_inventory_read(inv, "big.json", sizeof(big), &b, &err));
+        T_ERR(err, PRC_E_INV_MISMATCH);
+        prc_inventory_free(inv);
+
+        /* More than PRC_INV_KEEP_TOTAL of files to keep: some are, the rest read from disk. */
+        memset(big, 'k', PRC_INV_KEEP_FILE);
+        for (size_t i = 0; i < MANY; i++) {
+                snprintf(name, sizeof(name), "many/%03zu.json", i);
+                fx_file(name, big, PRC_INV_KEEP_FILE, 0644);
+        }
+        inv = build_ok(&o);
+        big[0] = 'z';
+        for (size_t i = 0; i < MANY; i++) {
+                snprintf(name, sizeof(name), "many/%03zu.json", i);
+                fx_file(name, big, PRC_INV_KEEP_FILE, 0644);
+        }
+        for (size_t i = 0; i < MANY; i++) {
+                snprintf(name, sizeof(name), "many/%03zu.json", i);
+                prc_err_init(&err);
+                if (prc_inventory_read(inv, name, PRC_INV_KEEP_FILE, &b, &err)) {
+                        T_EQ_INT(b.len, PRC_INV_KEEP_FILE);
+                        T_EQ_INT(b.data[0], 'k');
+                        kept++;
+                } else {
+                        T_ERR(err, PRC_E_INV_MISMATCH);
+                        reread++;
+                }
+        }
+        T_ASSERT(kept > 0 && reread > 0);
+        T_ASSERT(kept * PRC_INV_KEEP_FILE <= PRC_INV_KEEP_TOTAL);
+        prc_buf_clear(&b);
+        prc_inventory_free(inv);
+}
+
 /*
  * A read asks for one byte more than the inventoried size and stops once
  * the size is in: an empty file reads empty, a file as long as the
@@ -1106,6 +1186,7 @@ static const prc_test tests[] = {
         T(test_inventory__listing_names_that_are_not_entries_count_too),
         T(test_inventory__root_must_be_a_directory),
         T(test_inventory__read_checks_bytes_against_the_listing),
+        T(test_inventory__kept_files_read_as_hashed),
         T(test_inventory__a_read_takes_exactly_the_inventoried_bytes),
         T(test_inventory__component_walk_fallback_refuses_symlinks_too),
         T(test_inventory__canonical_writer_equals_jcs_of_the_document),
