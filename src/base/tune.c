@@ -3,17 +3,18 @@
  */
 #include "base/tune.h"
 
+#include <malloc.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/prctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/alloc.h"
-
-#define MARK "PRC_MALLOC_TUNED"         /* set only between the re-exec and its undo */
 
 static const char tunables[] = "GLIBC_TUNABLES=";
 
@@ -103,55 +104,75 @@ void prc_tune_env_free(char **tuned)
         free(tuned);
 }
 
-/* In the re-executed process: the environment and name it was started with ("COMM/+VALUE" or "COMM/-"). */
-static void undo(const char *mark)
-{
-        const char *slash = strchr(mark, '/');
-        char        comm[16];
-        size_t      n;
+/* The heap advised so far: [heap_lo, heap_hi); heap_lo 0 while prc_tune_heap has not tuned this process. */
+static uintptr_t heap_lo;
+static _Atomic uintptr_t heap_hi;
 
-        if (slash != NULL && (slash[1] == '+' || slash[1] == '-')) {
-                n = (size_t)(slash - mark) < sizeof(comm) - 1 ? (size_t)(slash - mark) : sizeof(comm) - 1;
-                memcpy(comm, mark, n);
-                comm[n] = '\0';
-                (void)prctl(PR_SET_NAME, comm, 0, 0, 0);        /* else ps shows "exe" */
-                if (slash[1] == '+')
-                        (void)setenv("GLIBC_TUNABLES", slash + 2, 1);
-                else
-                        (void)unsetenv("GLIBC_TUNABLES");
-        }
-        (void)unsetenv(MARK);
+static uintptr_t page_down(uintptr_t a)
+{
+        return a & ~(uintptr_t)4095;
 }
 
-void prc_tune_reexec(char **argv)
+static uintptr_t page_up(uintptr_t a)
 {
-        const char *mark = getenv(MARK), *orig;
-        char        comm[17] = { 0 };
-        char       *val, *m;
-        size_t      n;
+        return (a + 4095) & ~(uintptr_t)4095;
+}
 
-        if (mark != NULL) {
-                undo(mark);
+/* The break now, or 0 (sbrk(0) reads the break glibc keeps: no system call). */
+static uintptr_t brk_now(void)
+{
+        void *b = sbrk(0);
+
+        return b == (void *)-1 ? 0 : (uintptr_t)b;
+}
+
+void prc_tune_heap(void)
+{
+        static const char hugetlb[] = "glibc.malloc.hugetlb=", mmap_t[] = "glibc.malloc.mmap_threshold=",
+                          trim_t[] = "glibc.malloc.trim_threshold=", top_pad[] = "glibc.malloc.top_pad=";
+        const char *orig = getenv("GLIBC_TUNABLES");
+        uintptr_t cur, hi;
+        void *p;
+
+        /* glibc ignores a set-id process's tunables: then the user's setting cannot be known, and nothing is done. */
+        if (getauxval(AT_SECURE) != 0 || heap_lo != 0 || (orig != NULL && names(orig, hugetlb, sizeof(hugetlb) - 1)))
                 return;
+        /* Each tunable the user named stands: glibc applied it at the start. */
+        if (orig == NULL || !names(orig, mmap_t, sizeof(mmap_t) - 1))
+                (void)mallopt(M_MMAP_THRESHOLD, PRC_TUNE_MMAP_THRESHOLD);
+        if (orig == NULL || !names(orig, trim_t, sizeof(trim_t) - 1))
+                (void)mallopt(M_TRIM_THRESHOLD, PRC_TUNE_TRIM_THRESHOLD);
+        if (orig == NULL || !names(orig, top_pad, sizeof(top_pad) - 1))
+                (void)mallopt(M_TOP_PAD, PRC_TUNE_HEAP_RESERVE);
+        /*
+         * The heap from a huge-page boundary, so its first 2 MiB are one huge
+         * page too: a break moved before malloc's first use is where its heap
+         * starts, and one moved after it only leaves a gap below that glibc
+         * steps over (it takes the break as foreign).
+         */
+        cur = brk_now();
+        if (cur != 0 && (cur & (PRC_HUGE_PAGE - 1)) != 0)
+                (void)sbrk((intptr_t)(PRC_HUGE_PAGE - (cur & (PRC_HUGE_PAGE - 1))));
+        /* The first block reserves the heap (the top pad); it is advised from there to the break. */
+        p = malloc(1);
+        hi = brk_now();
+        if (p == NULL || hi <= (uintptr_t)p) {
+                free(p);
+                return;         /* no heap from the break (glibc took a mapping): tuned as far as mallopt goes */
         }
-        if (getauxval(AT_SECURE) != 0)
+        heap_lo = page_down((uintptr_t)p);
+        (void)madvise((void *)heap_lo, page_up(hi) - heap_lo, MADV_HUGEPAGE);
+        atomic_store(&heap_hi, page_up(hi));
+        free(p);
+}
+
+void prc_tune_heap_grown(void)
+{
+        uintptr_t was = atomic_load(&heap_hi), hi;
+
+        if (heap_lo == 0 || (hi = page_up(brk_now())) <= was)
                 return;
-        orig = getenv("GLIBC_TUNABLES");
-        val = prc_tune_value(orig);
-        if (val == NULL)
-                return;
-        (void)prctl(PR_GET_NAME, comm, 0, 0, 0);
-        n = strlen(comm) + 3 + (orig != NULL ? strlen(orig) : 0);
-        m = prc_malloc(n);
-        if (m == NULL) {
-                free(val);
-                return;
-        }
-        snprintf(m, n, "%s/%s%s", comm, orig != NULL ? "+" : "-", orig != NULL ? orig : "");
-        if (setenv(MARK, m, 1) == 0 && setenv("GLIBC_TUNABLES", val, 1) == 0)
-                execv("/proc/self/exe", argv);
-        /* No re-exec (no /proc, say): put everything back and run as we are. */
-        undo(m);
-        free(m);
-        free(val);
+        /* One caller advises each stretch; one that loses the race finds it done. */
+        if (atomic_compare_exchange_strong(&heap_hi, &was, hi))
+                (void)madvise((void *)was, hi - was, MADV_HUGEPAGE);
 }

@@ -1,16 +1,17 @@
 /*
  * tune.h - glibc malloc tuning for prc's own processes: transparent huge
- * pages for the heap (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) and a heap
- * that keeps what it has (PRC_TUNE_ALL).
+ * pages for the heap and a heap that keeps what it has (PRC_TUNE_ALL).
  *
  * Why: on paravirtualized VMs (common CI runners) an anonymous page fault
  * costs about 10 us; `prc sbom` over a tree of manifests took some 17,000
  * of them, a quarter of its CPU.  With huge pages malloc's heap and large
- * blocks fault 2 MiB at a time (docs/extraction/peers.md).  glibc reads the
- * tunable once, when a program starts, so the workers get it in their
- * environment and the commands that allocate much (sbom, scan, verify,
- * batch: src/cli/main.c) re-execute themselves once with it.  A user's
- * own glibc.malloc.hugetlb setting always stands.
+ * blocks fault 2 MiB at a time (docs/extraction/peers.md).  The content
+ * workers get the tunables in their environment (glibc reads them once,
+ * at a program's start); the commands that allocate much (sbom, scan,
+ * verify, batch: src/cli/main.c) apply the same in their own process
+ * (prc_tune_heap): a second exec of the binary with the tunables cost
+ * about 3 ms of every run (session 19).  A user's own
+ * glibc.malloc.hugetlb setting always stands.
  */
 #ifndef PRC_TUNE_H
 #define PRC_TUNE_H
@@ -44,14 +45,31 @@ char *prc_tune_value(const char *orig);
 char **prc_tune_env(char *const *env);
 void prc_tune_env_free(char **tuned);
 
+/* PRC_TUNE_ALL's values, for prc_tune_heap's mallopt (the parent's top pad is a reserve: see there). */
+enum {
+        PRC_TUNE_MMAP_THRESHOLD = 32 << 20,
+        PRC_TUNE_TRIM_THRESHOLD = 256 << 20,
+        PRC_TUNE_HEAP_RESERVE   = 64 << 20,
+};
+
 /*
- * Called first thing by a command that allocates much: re-executes
- * /proc/self/exe once with argv and the tunable, unless the user set
- * glibc.malloc.hugetlb, the process is set-id (glibc ignores tunables then)
- * or this is the re-executed process, which gets back the environment and
- * process name it was started with.  Returns when no re-exec happens
- * (including when execve fails: the command runs untuned).
+ * Called first thing by a command that allocates much: PRC_TUNE_ALL in
+ * this process.  The thresholds the user did not name by mallopt; the top
+ * pad is PRC_TUNE_HEAP_RESERVE, so the heap's first growth reserves 64
+ * MiB (address space only: pages come as they are touched), from a
+ * huge-page boundary, advised MADV_HUGEPAGE, which glibc's hugetlb tunable
+ * would do for each growth.  Nothing when the user set
+ * glibc.malloc.hugetlb or the process is set-id; once per process.
  */
-void prc_tune_reexec(char **argv);
+void prc_tune_heap(void);
+
+/*
+ * What the heap grew by past what prc_tune_heap advised (or the last call)
+ * advised MADV_HUGEPAGE too; without it, growth past the reserve would
+ * fault 4 KiB at a time.  Cheap (no system call unless the heap grew), so
+ * the places where the heap grows call it as they go: the scan after the
+ * inventory and each manifest, prc sbom before writing.  Any thread.
+ */
+void prc_tune_heap_grown(void);
 
 #endif

@@ -26,6 +26,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/jcs.h"
+#include "base/tune.h"
 #include "base/xxh64.h"
 #include "content/extract/mdoc_check.h"
 #include "content/extract/mdoc_pack.h"
@@ -1426,6 +1427,7 @@ int cmd_sbom(int argc, char **argv)
         bg_run(&bg_w1, client_free_bg, pc.client);
         bg_run(&bg_w2, client_free_bg, pc2.client);
         pc.client = pc2.client = NULL;
+        prc_tune_heap_grown();  /* what the fold took; the write's buffers come next */
         if (!ok || !sbom_fold_gosums(&sb, &err) || (output != NULL && !sink_open(&sink, output, &err)) ||
             !sbom_write(&sb, &b, output != NULL ? &sink : NULL, &err)) {
                 sink_abort(&sink);

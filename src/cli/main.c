@@ -459,14 +459,14 @@ int main(int argc, char **argv)
         if (argc >= 2 && strcmp(argv[1], PRC_WORKER_ARG) == 0)
                 return prc_worker_main(argc, argv);
         /*
-         * The commands that allocate enough for huge pages to pay for a second
-         * exec (base/tune.h; measured: prc scan on the manifests corpus 0.93 s
-         * -> 0.68 s wall, 33,900 -> 2,900 page faults, docs/extraction/peers.md).
+         * The commands that allocate enough for huge pages to pay (base/tune.h;
+         * measured: prc scan on the manifests corpus 0.93 s -> 0.68 s wall,
+         * 33,900 -> 2,900 page faults, docs/extraction/peers.md).
          */
         if (argc >= 3 && (strcmp(argv[1], "sbom") == 0 || strcmp(argv[1], "scan") == 0 ||
                           strcmp(argv[1], "verify") == 0 ||
                           (strcmp(argv[1], "batch") == 0 && strcmp(argv[2], "merge") != 0)))
-                prc_tune_reexec(argv);
+                prc_tune_heap();
         if (argc < 2) {
                 help(stderr);
                 return PRC_EXIT_USAGE;

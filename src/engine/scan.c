@@ -24,6 +24,7 @@
 #include "base/limits.h"
 #include "base/path.h"
 #include "base/testkeep.h"
+#include "base/tune.h"
 #include "content/extract/extract.h"
 #include "content/frame.h"
 #include "engine/builtin.h"
@@ -718,6 +719,7 @@ static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
 
         t->doc = NULL;
         s->nmanifests++;
+        prc_tune_heap_grown();  /* the documents are what grows the heap */
         if (prc_extractor_for_path(f->path) != NULL)
                 s->extracted[i] = true;         /* the gap below, if any, stands for the extraction too */
         if (f->symlink) {
@@ -1397,6 +1399,7 @@ bool prc_scan_run(const prc_scan_opts *o, json_t **out_result, int *out_exit, pr
                                    : !prc_inventory_build(o->target, &(prc_inventory_opts){ .keep = is_manifest },
                                                           &s.inv, err))
                 goto out;
+        prc_tune_heap_grown();
         if (!build_files(&s, err))
                 goto out;
         if (!excluded_gaps(&s, err))

@@ -455,22 +455,25 @@ assert "a/yarn.lock" in rows and "b/yarn.lock" in rows, rows
 assert rows["a/yarn.lock"]["sha256"] != rows["b/yarn.lock"]["sha256"], rows' <<<"$OUT"
 }
 
-# Huge pages for the heap (src/base/tune.h PRC_TUNE_ALL): prc scan re-executes itself once with
-# glibc.malloc.hugetlb=1 and gives the re-executed process back the environment it was started
-# with; a one-file command (prc content parse) does not re-execute; the result is the same either way.
-t_scan_reexecutes_once_with_huge_pages_and_the_result_does_not_change() {
+# Huge pages for the heap (src/base/tune.h): prc scan tunes its own heap in process (advised
+# MADV_HUGEPAGE, no second exec); a one-file command (prc content parse) does not; the result is the
+# same either way.
+t_scan_advises_its_heap_for_huge_pages_and_the_result_does_not_change() {
+        local pid
         command -v strace >/dev/null || fail "strace is missing (scripts/setup.sh installs it)"
         mk_good "$TMP/t"
         # Exit 1: the secrets assertion is Blocked in inspect mode.
-        strace -f -qq -e trace=execve -s 65536 -v -o "$TMP/a.st" "$PRC_BIN" scan --target "$TMP/t" --format json \
-                >"$TMP/a.json" && fail "exit 0" || [ $? = 1 ] || fail "scan exited $?"
-        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 2 ] || fail "not exactly one re-exec: $(cat "$TMP/a.st")"
-        grep 'execve("/proc/self/exe", \["[^"]*", "scan"' "$TMP/a.st" | grep -q "\"GLIBC_TUNABLES=$PRC_TUNED\"" ||
-                fail "the re-exec has no huge pages"
+        strace -f -qq -e trace=execve,madvise -s 65536 -v -o "$TMP/a.st" "$PRC_BIN" scan --target "$TMP/t" \
+                --format json >"$TMP/a.json" && fail "exit 0" || [ $? = 1 ] || fail "scan exited $?"
+        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 1 ] || fail "scan executed itself again: $(cat "$TMP/a.st")"
+        pid=$(head -1 "$TMP/a.st" | cut -d' ' -f1)
+        grep -q "^$pid madvise(.*MADV_HUGEPAGE" "$TMP/a.st" || fail "the heap is not advised for huge pages"
         grep -q '"__worker"' "$TMP/a.st" || fail "no worker started"
         GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$PRC_BIN" scan --target "$TMP/t" --format json >"$TMP/b.json" || true
         cmp -s "$TMP/a.json" "$TMP/b.json" || fail "the result depends on huge pages"
-        strace -f -qq -e trace=execve -o "$TMP/c.st" "$PRC_BIN" content parse --format json "$TMP/t/package.json" \
-                >/dev/null || fail "content parse exited $?"
-        [ "$(grep 'execve(' "$TMP/c.st" | grep -vc '"__worker"')" = 1 ] || fail "content parse re-executed"
+        strace -f -qq -e trace=execve,madvise -o "$TMP/c.st" "$PRC_BIN" content parse --format json \
+                "$TMP/t/package.json" >/dev/null || fail "content parse exited $?"
+        pid=$(head -1 "$TMP/c.st" | cut -d' ' -f1)
+        [ "$(grep 'execve(' "$TMP/c.st" | grep -vc '"__worker"')" = 1 ] || fail "content parse executed itself again"
+        ! grep -q "^$pid madvise(.*MADV_HUGEPAGE" "$TMP/c.st" || fail "content parse tuned its heap"
 }

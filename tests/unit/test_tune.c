@@ -6,7 +6,11 @@
 #include "t.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/tune.h"
@@ -30,6 +34,9 @@ static void value_is(const char *orig, const char *want)
 static void test_tune__the_value_adds_huge_pages_and_keeps_the_users_own(void)
 {
         T_EQ_STR(ALL, "glibc.malloc.hugetlb=1:" REST);
+        /* prc_tune_heap's mallopt values are the workers' tunables. */
+        T_EQ_INT(PRC_TUNE_MMAP_THRESHOLD, 33554432);
+        T_EQ_INT(PRC_TUNE_TRIM_THRESHOLD, 268435456);
         value_is(NULL, ALL);
         value_is("", ALL);
         value_is("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7:" ALL);
@@ -130,10 +137,92 @@ static void test_tune__huge_maps_are_aligned_writable_and_refuse_odd_sizes(void)
         prc_huge_unmap(NULL, PRC_HUGE_PAGE);
 }
 
+/* Is the mapping holding address a advised MADV_HUGEPAGE ("hg" in its VmFlags)?  -1: no mapping holds it. */
+static int advised(uintptr_t a)
+{
+        FILE *f = fopen("/proc/self/smaps", "r");
+        char line[512];
+        bool in = false;
+        int r = -1;
+
+        if (f == NULL)
+                return -1;
+        while (r == -1 && fgets(line, sizeof(line), f) != NULL) {
+                unsigned long lo, hi;
+                if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+                        in = a >= lo && a < hi;
+                else if (in && strncmp(line, "VmFlags:", 8) == 0)
+                        r = strstr(line, " hg") != NULL;
+        }
+        fclose(f);
+        return r;
+}
+
+/* In a child (the heap is the process's): 0 when every check holds, else the number of the one that failed. */
+static int heap_child(bool users_hugetlb)
+{
+        uintptr_t top;
+        void *keep[160];
+        size_t n = 0;
+
+        if (users_hugetlb && setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=0", 1) != 0)
+                return 10;
+        prc_tune_heap();
+#if defined(__SANITIZE_ADDRESS__)
+        /* malloc is the sanitizer's, not glibc's heap: only that the process goes on as before. */
+        keep[0] = malloc(1u << 20);
+        free(keep[0]);
+        prc_tune_heap_grown();
+        return keep[0] != NULL ? 0 : 12;
+#endif
+        top = (uintptr_t)sbrk(0) - 1;
+        if (users_hugetlb)
+                return advised(top) == 0 ? 0 : 11;
+        if (advised(top) != 1)
+                return 1;       /* the reserve is advised */
+        /* Past the reserve: 1 MiB blocks come from the heap (the mmap threshold), which grows unadvised... */
+        while ((uintptr_t)sbrk(0) - 1 == top || n == 0) {
+                if (n == sizeof(keep) / sizeof(keep[0]) || (keep[n] = malloc(1u << 20)) == NULL)
+                        return 2;
+                memset(keep[n++], 1, 1u << 20);
+        }
+        top = (uintptr_t)sbrk(0) - 1;
+        if (advised(top) != 0)
+                return 3;
+        /* ...until it is told. */
+        prc_tune_heap_grown();
+        if (advised(top) != 1)
+                return 4;
+        prc_tune_heap_grown();  /* nothing new: nothing to do */
+        return advised(top) == 1 ? 0 : 5;
+}
+
+/*
+ * prc_tune_heap: the heap is reserved and advised for huge pages (the
+ * tunable's effect, without a second exec); its growth past the reserve is
+ * advised by prc_tune_heap_grown; a user's own hugetlb setting stands.
+ * Each run in a child of its own (heap_child says what ASan's allows).
+ */
+static void test_tune__the_heap_is_reserved_and_advised_for_huge_pages(void)
+{
+        for (int users = 0; users <= 1; users++) {
+                int st = 0;
+                pid_t pid = fork();
+
+                T_ASSERT(pid >= 0);
+                if (pid == 0)
+                        _exit(heap_child(users == 1));
+                T_ASSERT(waitpid(pid, &st, 0) == pid);
+                T_ASSERT(WIFEXITED(st));
+                T_EQ_INT(WEXITSTATUS(st), 0);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_tune__the_value_adds_huge_pages_and_keeps_the_users_own),
         T(test_tune__the_environment_replaces_or_adds_one_entry),
         T(test_tune__a_failed_allocation_leaves_the_environment_as_it_is),
         T(test_tune__huge_maps_are_aligned_writable_and_refuse_odd_sizes),
+        T(test_tune__the_heap_is_reserved_and_advised_for_huge_pages),
 };
 PRC_SUITE(tune, tests)
