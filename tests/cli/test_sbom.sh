@@ -236,7 +236,8 @@ t_sbom_advises_its_heap_for_huge_pages_and_tunes_its_workers() {
         local n
         trace_sbom "$TMP/a"
         n=$(grep -c 'execve(' "$TMP/a.st")
-        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 1 ] || fail "prc executed itself again: $(cat "$TMP/a.st")"
+        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 1 ] ||
+                fail "prc executed itself again: $(cat "$TMP/a.st")"
         advised "$TMP/a.st" || fail "the heap is not advised for huge pages: $(cat "$TMP/a.st")"
         [ "$(grep '"__worker"' "$TMP/a.st" | grep -c "\"GLIBC_TUNABLES=$PRC_TUNED\"")" = $((n - 1)) ] ||
                 fail "a worker started without the tunable"

@@ -465,7 +465,8 @@ t_scan_advises_its_heap_for_huge_pages_and_the_result_does_not_change() {
         # Exit 1: the secrets assertion is Blocked in inspect mode.
         strace -f -qq -e trace=execve,madvise -s 65536 -v -o "$TMP/a.st" "$PRC_BIN" scan --target "$TMP/t" \
                 --format json >"$TMP/a.json" && fail "exit 0" || [ $? = 1 ] || fail "scan exited $?"
-        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 1 ] || fail "scan executed itself again: $(cat "$TMP/a.st")"
+        [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 1 ] ||
+                fail "scan executed itself again: $(cat "$TMP/a.st")"
         pid=$(head -1 "$TMP/a.st" | cut -d' ' -f1)
         grep -q "^$pid madvise(.*MADV_HUGEPAGE" "$TMP/a.st" || fail "the heap is not advised for huge pages"
         grep -q '"__worker"' "$TMP/a.st" || fail "no worker started"
