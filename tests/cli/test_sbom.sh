@@ -226,7 +226,7 @@ trace_sbom() {
 advised() {
         local pid
         pid=$(head -1 "$1" | cut -d' ' -f1)
-        grep -q "^$pid madvise(.*MADV_HUGEPAGE" "$1"
+        grep -Eq "^$pid +madvise\(.*MADV_HUGEPAGE" "$1"
 }
 
 # Huge pages for the heap (src/base/tune.h): prc sbom tunes its own heap in process, with no second

@@ -468,7 +468,7 @@ t_scan_advises_its_heap_for_huge_pages_and_the_result_does_not_change() {
         [ "$(grep 'execve(' "$TMP/a.st" | grep -vc '"__worker"')" = 1 ] ||
                 fail "scan executed itself again: $(cat "$TMP/a.st")"
         pid=$(head -1 "$TMP/a.st" | cut -d' ' -f1)
-        grep -q "^$pid madvise(.*MADV_HUGEPAGE" "$TMP/a.st" || fail "the heap is not advised for huge pages"
+        grep -Eq "^$pid +madvise\(.*MADV_HUGEPAGE" "$TMP/a.st" || fail "the heap is not advised for huge pages"
         grep -q '"__worker"' "$TMP/a.st" || fail "no worker started"
         GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$PRC_BIN" scan --target "$TMP/t" --format json >"$TMP/b.json" || true
         cmp -s "$TMP/a.json" "$TMP/b.json" || fail "the result depends on huge pages"
@@ -476,5 +476,5 @@ t_scan_advises_its_heap_for_huge_pages_and_the_result_does_not_change() {
                 "$TMP/t/package.json" >/dev/null || fail "content parse exited $?"
         pid=$(head -1 "$TMP/c.st" | cut -d' ' -f1)
         [ "$(grep 'execve(' "$TMP/c.st" | grep -vc '"__worker"')" = 1 ] || fail "content parse executed itself again"
-        ! grep -q "^$pid madvise(.*MADV_HUGEPAGE" "$TMP/c.st" || fail "content parse tuned its heap"
+        ! grep -Eq "^$pid +madvise\(.*MADV_HUGEPAGE" "$TMP/c.st" || fail "content parse tuned its heap"
 }
