@@ -156,9 +156,16 @@ void prc_tune_heap(void)
         /* The first block reserves the heap (the top pad); it is advised from there to the break. */
         p = malloc(1);
         hi = brk_now();
+        /*
+         * Later growth pads as the workers' does and is advised as it comes
+         * (prc_tune_heap_grown): under a data or address-space limit another
+         * 64 MiB might not fit where the block asked for would.
+         */
+        if (orig == NULL || !names(orig, top_pad, sizeof(top_pad) - 1))
+                (void)mallopt(M_TOP_PAD, PRC_TUNE_TOP_PAD);
         if (p == NULL || hi <= (uintptr_t)p) {
                 free(p);
-                return;         /* no heap from the break (glibc took a mapping): tuned as far as mallopt goes */
+                return;         /* no reserve (a limit), or no heap from the break: tuned as far as mallopt goes */
         }
         heap_lo = page_down((uintptr_t)p);
         (void)madvise((void *)heap_lo, page_up(hi) - heap_lo, MADV_HUGEPAGE);

@@ -49,17 +49,20 @@ void prc_tune_env_free(char **tuned);
 enum {
         PRC_TUNE_MMAP_THRESHOLD = 32 << 20,
         PRC_TUNE_TRIM_THRESHOLD = 256 << 20,
+        PRC_TUNE_TOP_PAD        = 8 << 20,      /* the workers' */
         PRC_TUNE_HEAP_RESERVE   = 64 << 20,
 };
 
 /*
  * Called first thing by a command that allocates much: PRC_TUNE_ALL in
- * this process.  The thresholds the user did not name by mallopt; the top
- * pad is PRC_TUNE_HEAP_RESERVE, so the heap's first growth reserves 64
- * MiB (address space only: pages come as they are touched), from a
- * huge-page boundary, advised MADV_HUGEPAGE, which glibc's hugetlb tunable
- * would do for each growth.  Nothing when the user set
- * glibc.malloc.hugetlb or the process is set-id; once per process.
+ * this process.  The thresholds the user did not name by mallopt; the
+ * heap's first growth reserves PRC_TUNE_HEAP_RESERVE (a top pad of 64 MiB:
+ * address space only, pages come as they are touched), from a huge-page
+ * boundary, advised MADV_HUGEPAGE, which glibc's hugetlb tunable would do
+ * for each growth; later growth pads PRC_TUNE_TOP_PAD, as the workers'.
+ * Where a limit leaves no room for the reserve, only that is missing.
+ * Nothing when the user set glibc.malloc.hugetlb or the process is set-id;
+ * once per process.
  */
 void prc_tune_heap(void);
 

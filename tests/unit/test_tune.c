@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@ static void test_tune__the_value_adds_huge_pages_and_keeps_the_users_own(void)
         /* prc_tune_heap's mallopt values are the workers' tunables. */
         T_EQ_INT(PRC_TUNE_MMAP_THRESHOLD, 33554432);
         T_EQ_INT(PRC_TUNE_TRIM_THRESHOLD, 268435456);
+        T_EQ_INT(PRC_TUNE_TOP_PAD, 8388608);
         value_is(NULL, ALL);
         value_is("", ALL);
         value_is("glibc.malloc.tcache_count=7", "glibc.malloc.tcache_count=7:" ALL);
@@ -197,21 +199,67 @@ static int heap_child(bool users_hugetlb)
         return advised(top) == 1 ? 0 : 5;
 }
 
+/* This process's VmData (what RLIMIT_DATA counts), in bytes; 0 when /proc does not say. */
+static unsigned long long vm_data(void)
+{
+        FILE *f = fopen("/proc/self/status", "r");
+        char line[256];
+        unsigned long long kb = 0;
+
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+                if (sscanf(line, "VmData: %llu kB", &kb) == 1)
+                        break;
+        if (f != NULL)
+                fclose(f);
+        return kb * 1024;
+}
+
+/*
+ * In a child: under a data limit 40 MiB above what the process holds (no
+ * room for another 64 MiB at once), the tuned heap still grows by 24 MiB.
+ * 0 when it does.
+ */
+static int limited_child(void)
+{
+        unsigned long long data = vm_data();
+        struct rlimit rl;
+        void *keep[24];
+
+#if defined(__SANITIZE_ADDRESS__)
+        return 0;       /* the sanitizer's allocator maps memory of its own: the limit would test that */
+#endif
+        if (data == 0 || getrlimit(RLIMIT_DATA, &rl) != 0)
+                return 20;
+        rl.rlim_cur = (rlim_t)(data + (40u << 20));
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+                return 21;
+        if (setrlimit(RLIMIT_DATA, &rl) != 0)
+                return 22;
+        prc_tune_heap();
+        for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+                if ((keep[i] = malloc(1u << 20)) == NULL)
+                        return 23;
+                memset(keep[i], 1, 1u << 20);
+        }
+        return 0;
+}
+
 /*
  * prc_tune_heap: the heap is reserved and advised for huge pages (the
  * tunable's effect, without a second exec); its growth past the reserve is
- * advised by prc_tune_heap_grown; a user's own hugetlb setting stands.
+ * advised by prc_tune_heap_grown; a user's own hugetlb setting stands; and
+ * under a data limit with no room for a second reserve the heap still grows.
  * Each run in a child of its own (heap_child says what ASan's allows).
  */
 static void test_tune__the_heap_is_reserved_and_advised_for_huge_pages(void)
 {
-        for (int users = 0; users <= 1; users++) {
+        for (int run = 0; run <= 2; run++) {
                 int st = 0;
                 pid_t pid = fork();
 
                 T_ASSERT(pid >= 0);
                 if (pid == 0)
-                        _exit(heap_child(users == 1));
+                        _exit(run == 2 ? limited_child() : heap_child(run == 1));
                 T_ASSERT(waitpid(pid, &st, 0) == pid);
                 T_ASSERT(WIFEXITED(st));
                 T_EQ_INT(WEXITSTATUS(st), 0);
