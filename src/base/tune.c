@@ -131,6 +131,7 @@ void prc_tune_heap(void)
         static const char hugetlb[] = "glibc.malloc.hugetlb=", mmap_t[] = "glibc.malloc.mmap_threshold=",
                           trim_t[] = "glibc.malloc.trim_threshold=", top_pad[] = "glibc.malloc.top_pad=";
         const char *orig = getenv("GLIBC_TUNABLES");
+        bool own_pad = orig != NULL && names(orig, top_pad, sizeof(top_pad) - 1);
         uintptr_t cur, hi;
         void *p;
 
@@ -142,7 +143,7 @@ void prc_tune_heap(void)
                 (void)mallopt(M_MMAP_THRESHOLD, PRC_TUNE_MMAP_THRESHOLD);
         if (orig == NULL || !names(orig, trim_t, sizeof(trim_t) - 1))
                 (void)mallopt(M_TRIM_THRESHOLD, PRC_TUNE_TRIM_THRESHOLD);
-        if (orig == NULL || !names(orig, top_pad, sizeof(top_pad) - 1))
+        if (!own_pad)
                 (void)mallopt(M_TOP_PAD, PRC_TUNE_HEAP_RESERVE);
         /*
          * The heap from a huge-page boundary, so its first 2 MiB are one huge
@@ -161,7 +162,7 @@ void prc_tune_heap(void)
          * (prc_tune_heap_grown): under a data or address-space limit another
          * 64 MiB might not fit where the block asked for would.
          */
-        if (orig == NULL || !names(orig, top_pad, sizeof(top_pad) - 1))
+        if (!own_pad)
                 (void)mallopt(M_TOP_PAD, PRC_TUNE_TOP_PAD);
         if (p == NULL || hi <= (uintptr_t)p) {
                 free(p);

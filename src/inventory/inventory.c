@@ -108,25 +108,44 @@ static struct ent *seg_ent(const prc_inventory *inv, size_t i)
         return &inv->seg[k][i - ENT_SEG0 * (((size_t)1 << k) - 1)];
 }
 
-static char *arena_dup(prc_inventory *inv, const char *p, size_t n)
+/* n bytes of room at the front block of the list *head (a new block when it has none), or NULL. */
+static char *block_room(struct arena_block **head, size_t n)
 {
-        struct arena_block *b = inv->arena;
+        struct arena_block *b = *head;
         char *out;
 
-        if (b == NULL || b->cap - b->used < n + 1) {
-                size_t cap = n + 1 > ARENA_BLOCK ? n + 1 : ARENA_BLOCK;
+        if (b == NULL || b->cap - b->used < n) {
+                size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
                 b = malloc(sizeof(*b) + cap);
                 if (b == NULL)
                         return NULL;
-                b->next = inv->arena;
+                b->next = *head;
                 b->used = 0;
                 b->cap = cap;
-                inv->arena = b;
+                *head = b;
         }
         out = b->data + b->used;
+        b->used += n;
+        return out;
+}
+
+static void blocks_free(struct arena_block **head)
+{
+        while (*head != NULL) {
+                struct arena_block *next = (*head)->next;
+                free(*head);
+                *head = next;
+        }
+}
+
+static char *arena_dup(prc_inventory *inv, const char *p, size_t n)
+{
+        char *out = block_room(&inv->arena, n + 1);
+
+        if (out == NULL)
+                return NULL;
         memcpy(out, p, n);
         out[n] = '\0';
-        b->used += n + 1;
         return out;
 }
 
@@ -562,25 +581,14 @@ static bool head_digest(prc_pool_worker *w, int fd, struct ent *e, prc_err *err)
 static void keep_bytes(prc_inventory *inv, struct ent *e, const prc_pool_worker *w)
 {
         size_t n = (size_t)e->pub.size;
-        struct arena_block *b;
+        char *room;
 
         if (inv->keep == NULL || !w->whole || n > PRC_INV_KEEP_FILE || !inv->keep(e->path))
                 return;
         pthread_mutex_lock(&inv->keep_mu);
-        b = inv->keep_blocks;
-        if (inv->kept_bytes + n <= PRC_INV_KEEP_TOTAL && (b == NULL || b->cap - b->used < n)) {
-                b = malloc(sizeof(*b) + ARENA_BLOCK);
-                if (b != NULL) {
-                        b->next = inv->keep_blocks;
-                        b->used = 0;
-                        b->cap = ARENA_BLOCK;
-                        inv->keep_blocks = b;
-                }
-        }
-        if (b != NULL && inv->kept_bytes + n <= PRC_INV_KEEP_TOTAL && b->cap - b->used >= n) {
-                memcpy(b->data + b->used, w->buf, n);
-                e->kept = (const uint8_t *)b->data + b->used;
-                b->used += n;
+        if (inv->kept_bytes + n <= PRC_INV_KEEP_TOTAL && (room = block_room(&inv->keep_blocks, n)) != NULL) {
+                memcpy(room, w->buf, n);
+                e->kept = (const uint8_t *)room;
                 inv->kept_bytes += n;
         }
         pthread_mutex_unlock(&inv->keep_mu);
@@ -1063,16 +1071,8 @@ void prc_inventory_free(prc_inventory *inv)
 {
         if (inv == NULL)
                 return;
-        while (inv->arena != NULL) {
-                struct arena_block *next = inv->arena->next;
-                free(inv->arena);
-                inv->arena = next;
-        }
-        while (inv->keep_blocks != NULL) {
-                struct arena_block *next = inv->keep_blocks->next;
-                free(inv->keep_blocks);
-                inv->keep_blocks = next;
-        }
+        blocks_free(&inv->arena);
+        blocks_free(&inv->keep_blocks);
         for (size_t k = 0; k < ENT_NSEG; k++)
                 free(inv->seg[k]);
         for (size_t i = 0; i < inv->nunreps; i++)
