@@ -818,9 +818,8 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
                 char *vcs = NULL;
                 bool ok;
 
-                d = prc_md_add_dep(md, pk[i].name, "runtime", direct[i], pk[i].line, err);
-                if (d == NULL || !prc_md_set_str(d, "resolved", pk[i].version, err) ||
-                    !lock_source(md, d, &pk[i], &vcs, err))
+                d = prc_md_add_dep_rr(md, pk[i].name, "runtime", direct[i], pk[i].line, NULL, pk[i].version, err);
+                if (d == NULL || !lock_source(md, d, &pk[i], &vcs, err))
                         goto fail;
                 if (!opt_str(p, "checksum", &sum, pk[i].line, pk[i].name, err) ||
                     !opt_str(p, "replace", &rep, pk[i].line, pk[i].name, err)) {

@@ -413,8 +413,8 @@ static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char 
         if (ref == NULL)
                 ref = json_string_value(json_object_get(dist, "reference"));
         shasum = json_string_value(json_object_get(dist, "shasum"));
-        d = prc_md_add_dep(md, name, scope, false, line, err);
-        if (d == NULL || !prc_md_set_str(d, "resolved", ver, err) || !set_purl(d, name, ver, false, NULL, 0, err))
+        d = prc_md_add_dep_rr(md, name, scope, false, line, NULL, ver, err);
+        if (d == NULL || !set_purl(d, name, ver, false, NULL, 0, err))
                 return false;
         if (note != NULL && strncmp(note, "https://packagist.org/", 22) == 0)
                 ok = prc_md_set_source(d, "registry", NULL, NULL, ref, err);

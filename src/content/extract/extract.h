@@ -141,6 +141,9 @@ bool prc_md_set_package(json_t *md, const char *name, const char *version, const
  */
 json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                        prc_err *err);
+/* The same with requirement and resolved (NULL: null) as prc_md_set_str would set them after. */
+json_t *prc_md_add_dep_rr(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+                          const char *requirement, const char *resolved, prc_err *err);
 /*
  * Dependency edges, for formats that state them.  prc_md_edge records that
  * dependency from depends on dependency to (indexes into "dependencies";

@@ -114,8 +114,8 @@ static bool add_spec(lock *st, const char *s, size_t n, uint32_t line)
                 return false;
         if (ver == NULL || *ver == '\0')
                 return shape(st->err, line, "a spec without a version");
-        d = prc_md_add_dep(st->md, name, "runtime", false, line, st->err);
-        if (d == NULL || !prc_md_set_str(d, "resolved", ver, st->err) || !set_purl(d, name, ver, plat, st->err))
+        d = prc_md_add_dep_rr(st->md, name, "runtime", false, line, NULL, ver, st->err);
+        if (d == NULL || !set_purl(d, name, ver, plat, st->err))
                 return false;
         switch (st->sect) {
         case S_GEM:

@@ -325,9 +325,9 @@ static bool d_require(gofile *g, const goline *l, size_t a, prc_err *err)
                 return usage(l, err, "require module/path v1.2.3");
         if (!is_version(l->tok[a + 1]))
                 return syntax(PRC_E_GOMOD_SYNTAX, l->line, err, "a required version that does not start with 'v'");
-        d = prc_md_add_dep(g->md, l->tok[a], "runtime", !is_indirect(l->comment), l->line, err);
-        return d != NULL && prc_md_set_str(d, "requirement", l->tok[a + 1], err) &&
-               prc_md_set_str(d, "resolved", l->tok[a + 1], err) && set_purl(d, l->tok[a], l->tok[a + 1], err);
+        d = prc_md_add_dep_rr(g->md, l->tok[a], "runtime", !is_indirect(l->comment), l->line, l->tok[a + 1],
+                              l->tok[a + 1], err);
+        return d != NULL && set_purl(d, l->tok[a], l->tok[a + 1], err);
 }
 
 /* exclude, tool, ignore, use: one path (and a version for exclude) into a details list. */
@@ -735,8 +735,8 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err)
                 }
                 e = json_object_get(seen, key);
                 if (e == NULL) {
-                        d = prc_md_add_dep(md, f[0], "runtime", false, line, err);
-                        if (d == NULL || !prc_md_set_str(d, "resolved", ver, err) || !set_purl(d, f[0], ver, err) ||
+                        d = prc_md_add_dep_rr(md, f[0], "runtime", false, line, NULL, ver, err);
+                        if (d == NULL || !set_purl(d, f[0], ver, err) ||
                             !prc_cgc_put(seen, key, seen_row(d), err)) {
                                 free(key);
                                 goto fail;

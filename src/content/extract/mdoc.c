@@ -229,6 +229,17 @@ bool prc_md_set_package(json_t *md, const char *name, const char *version, const
 
 json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line, prc_err *err)
 {
+        return prc_md_add_dep_rr(md, name, scope, direct, line, NULL, NULL, err);
+}
+
+/*
+ * The requirement and the resolved version are put in as the object is
+ * made, in their places: setting them after (null, then the value) hashed
+ * each key twice, and most lockfile rows state both.
+ */
+json_t *prc_md_add_dep_rr(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+                          const char *requirement, const char *resolved, prc_err *err)
+{
         json_t *deps = json_object_get(md, "dependencies"), *d;
 
         if (json_array_size(deps) >= PRC_MD_DEPS_MAX) {
@@ -246,8 +257,8 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
                 oom(err);
                 return NULL;
         }
-        if (!set_lit(d, "name", name, err) || !put(d, "requirement", json_null(), err) ||
-            !put(d, "resolved", json_null(), err) || !set_lit(d, "scope", scope, err) ||
+        if (!set_lit(d, "name", name, err) || !set_lit(d, "requirement", requirement, err) ||
+            !set_lit(d, "resolved", resolved, err) || !set_lit(d, "scope", scope, err) ||
             !put(d, "direct", json_boolean(direct), err) ||
             !prc_md_set_source(d, "registry", NULL, NULL, NULL, err) || !put(d, "integrity", json_null(), err) ||
             !put(d, "purl", json_null(), err) || !put(d, "group", json_null(), err) ||

@@ -48,12 +48,7 @@ char *npm_purl(const char *name, const char *version)
 json_t *npm_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                     const char *requirement, const char *resolved, prc_err *err)
 {
-        json_t *d = prc_md_add_dep(md, name, scope, direct, line, err);
-
-        if (d == NULL || !prc_md_set_str(d, "requirement", requirement, err) ||
-            !prc_md_set_str(d, "resolved", resolved, err))
-                return NULL;
-        return d;
+        return prc_md_add_dep_rr(md, name, scope, direct, line, requirement, resolved, err);
 }
 
 static bool starts(const char *s, const char *p)

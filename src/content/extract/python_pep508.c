@@ -440,9 +440,6 @@ json_t *py_dep(json_t *md, const char *name, const char *requirement, const char
                 prc_err_set_line(err, line, 0);
                 return NULL;
         }
-        d = prc_md_add_dep(md, name, scope, direct, line, err);
-        if (d == NULL)
-                return NULL;
         if (resolved == NULL && requirement != NULL)
                 resolved = pin = py_pinned(requirement);
         purl = py_purl(name, resolved);
@@ -451,8 +448,8 @@ json_t *py_dep(json_t *md, const char *name, const char *requirement, const char
                 py_oom(err);
                 return NULL;
         }
-        ok = prc_md_set_str(d, "requirement", requirement, err) && prc_md_set_str(d, "resolved", resolved, err) &&
-             prc_md_set_str(d, "purl", purl, err) && prc_md_set_str(d, "group", group, err);
+        d = prc_md_add_dep_rr(md, name, scope, direct, line, requirement, resolved, err);
+        ok = d != NULL && prc_md_set_str(d, "purl", purl, err) && prc_md_set_str(d, "group", group, err);
         free(pin);
         free(purl);
         return ok ? d : NULL;
