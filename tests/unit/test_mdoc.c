@@ -141,6 +141,52 @@ static void test_mdoc__edges_sorted_deduped_and_limited(void)
         json_decref(md);
 }
 
+/* Two documents built at once (prc_md_edge keeps the last one's lookups): each keeps its own rows, edges and count. */
+static void test_mdoc__edges_of_two_documents_at_once(void)
+{
+        static const char src[] = "{}";
+        prc_xin in = { "Cargo.lock", (const uint8_t *)src, 2, &prc_limits_default };
+        json_t *a, *b, *da, *db;
+        prc_err e;
+
+        prc_err_init(&e);
+        a = prc_md_new(&in, "cargo-lock", "cargo", "lockfile", &e);
+        b = prc_md_new(&in, "cargo-lock", "cargo", "lockfile", &e);
+        T_ASSERT(a != NULL && b != NULL);
+        T_ASSERT(prc_md_add_dep(a, "a0", "runtime", true, 1, &e) != NULL);
+        T_ASSERT(prc_md_add_dep(b, "b0", "runtime", true, 1, &e) != NULL);
+        T_ASSERT(prc_md_add_dep(a, "a1", "runtime", false, 2, &e) != NULL);
+        T_ASSERT(prc_md_add_dep(b, "b1", "runtime", false, 2, &e) != NULL);
+        T_ASSERT(prc_md_add_dep(b, "b2", "runtime", false, 3, &e) != NULL);
+        da = json_object_get(a, "dependencies");
+        db = json_object_get(b, "dependencies");
+        T_EQ_INT(json_array_size(da), 2);
+        T_EQ_INT(json_array_size(db), 3);
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(db, 2), "name")), "b2");
+        /* a's edge to 2 exists only in b */
+        T_ASSERT(prc_md_edge(b, 0, 2, &e) && prc_md_edge(a, 0, 1, &e));
+        T_ASSERT(!prc_md_edge(a, 0, 2, &e));
+        T_ERR(e, PRC_E_INTERNAL);
+        prc_err_init(&e);
+        /* a's count reaches the limit while b's edges come in between; b's stay its own */
+        for (unsigned i = 1; i < PRC_MD_EDGES_MAX; i++)
+                if (!prc_md_edge(a, 1, 0, &e) || (i % 1000 == 0 && !prc_md_edge(b, 1, 0, &e)))
+                        t_fail(__FILE__, __LINE__, "edge %u refused: %s", i, e.msg);
+        T_ASSERT(!prc_md_edge(a, 1, 0, &e));
+        T_ERR(e, PRC_E_EXTRACT_LIMIT);
+        prc_err_init(&e);
+        T_ASSERT(prc_md_edge(b, 2, 1, &e));
+        T_ASSERT(prc_md_edges_finish(a, &e) && prc_md_edges_finish(b, &e));
+        T_NOERR(e);
+        T_ASSERT(json_object_get(a, "_edges") == NULL && json_object_get(b, "_edges") == NULL);
+        T_EQ_INT(json_array_size(json_object_get(json_array_get(da, 0), "depends_on")), 1);
+        T_EQ_INT(json_array_size(json_object_get(json_array_get(db, 0), "depends_on")), 1);
+        T_EQ_INT(json_integer_value(json_array_get(json_object_get(json_array_get(db, 0), "depends_on"), 0)), 2);
+        T_EQ_INT(json_integer_value(json_array_get(json_object_get(json_array_get(db, 2), "depends_on"), 0)), 1);
+        json_decref(a);
+        json_decref(b);
+}
+
 static void test_mdoc__line_helpers(void)
 {
         static const char src[] = "a\nname = \"x\"\n\nname = \"y\"";
@@ -291,6 +337,7 @@ static const prc_test tests[] = {
         T(test_mdoc__registry_userinfo_becomes_a_credential_by_key),
         T(test_mdoc__dependency_defaults_and_limits),
         T(test_mdoc__edges_sorted_deduped_and_limited),
+        T(test_mdoc__edges_of_two_documents_at_once),
         T(test_mdoc__default_source_is_shared_never_changed),
         T(test_mdoc__edges_in_order_and_a_late_duplicate),
         T(test_mdoc__line_helpers),

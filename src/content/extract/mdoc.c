@@ -193,10 +193,33 @@ static json_t *list_add(json_t *md, const char *list, prc_err *err)
         return o;
 }
 
+/*
+ * The last document's "dependencies" and hidden edge count, so a row and
+ * an edge do not look them up by key each (a lockfile states thousands of
+ * both: two hash lookups an edge).  Only prc_md_new makes a document, and
+ * it forgets them, as prc_md_edges_finish does when it drops the count; the
+ * array and the count stay the same objects while the document lives.
+ */
+static _Thread_local struct {
+        const json_t *md;
+        json_t       *deps, *count;
+} md_last;
+
+static json_t *md_deps(json_t *md)
+{
+        if (md_last.md != md) {
+                md_last.md = md;
+                md_last.deps = json_object_get(md, "dependencies");
+                md_last.count = json_object_get(md, "_edges");
+        }
+        return md_last.deps;
+}
+
 json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem, const char *kind, prc_err *err)
 {
         json_t *md;
 
+        md_last.md = NULL;
         default_source_drop();  /* a new document: its dependencies share a source of its own */
         md = json_object();
         if (md == NULL) {
@@ -240,7 +263,7 @@ json_t *prc_md_add_dep(json_t *md, const char *name, const char *scope, bool dir
 json_t *prc_md_add_dep_rr(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                           const char *requirement, const char *resolved, prc_err *err)
 {
-        json_t *deps = json_object_get(md, "dependencies"), *d;
+        json_t *deps = md_deps(md), *d;
 
         if (json_array_size(deps) >= PRC_MD_DEPS_MAX) {
                 prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependencies in one file", PRC_MD_DEPS_MAX);
@@ -269,8 +292,8 @@ json_t *prc_md_add_dep_rr(json_t *md, const char *name, const char *scope, bool 
 
 bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
 {
-        json_t *deps = json_object_get(md, "dependencies"), *d = json_array_get(deps, from), *a;
-        json_t *count = json_object_get(md, "_edges");
+        json_t *deps = md_deps(md), *d = json_array_get(deps, from), *a;
+        json_t *count = md_last.count;
 
         if (d == NULL || to >= json_array_size(deps))
                 return prc_err_set(err, PRC_E_INTERNAL, "an edge between dependencies %zu and %zu of %zu", from, to,
@@ -281,7 +304,7 @@ bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
         if (!json_is_array(a) && !put(d, "depends_on", a = json_array(), err))
                 return false;
         /* Counted in a hidden member until prc_md_edges_finish: the limit is on the file, not on one row. */
-        if (count == NULL && !put(md, "_edges", count = json_integer(0), err))
+        if (count == NULL && !put(md, "_edges", md_last.count = count = json_integer(0), err))
                 return false;
         if (json_integer_value(count) >= PRC_MD_EDGES_MAX) {
                 prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependency edges in one file", PRC_MD_EDGES_MAX);
@@ -334,6 +357,7 @@ bool prc_md_edges_finish(json_t *md, prc_err *err)
         json_int_t *ix;
 
         json_object_del(md, "_edges");
+        md_last.md = NULL;
         json_array_foreach(json_object_get(md, "dependencies"), i, d) {
                 a = json_object_get(d, "depends_on");
                 if (!json_is_array(a)) {
