@@ -1907,6 +1907,25 @@ static bool raw_fail(const uint8_t *p, size_t off, prc_err *err, prc_errclass cl
  */
 static const uint64_t plain_ascii[2] = { 0xffffefff00000000ULL, 0x57ffffffd7ffffffULL };
 
+/*
+ * Eight bytes at once, all in plain_ascii's set: none at or above 0x80,
+ * below 0x20 or DEL, and none of ',', '[' or '{', ']' or '}' (a byte or'd
+ * with 0x20 is '{' only for '[' and '{', '}' only for ']' and '}').  The
+ * zero-byte tests are exact as yes or no: a word they doubt goes byte by
+ * byte.  A third of the YAML read's own instructions went to the byte loop.
+ */
+static bool plain_word(uint64_t w)
+{
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        uint64_t y = w | 0x20u * ones, bad = w;
+
+#define PRC_YAML_HAS(x, c) ((((x) ^ (c) * ones) - ones) & ~((x) ^ (c) * ones))
+        bad |= (w - 0x20u * ones) & ~w;         /* a byte below 0x20 (every byte is below 0x80 here) */
+        bad |= PRC_YAML_HAS(w, 0x7fu) | PRC_YAML_HAS(w, 0x2cu) | PRC_YAML_HAS(y, 0x7bu) | PRC_YAML_HAS(y, 0x7du);
+#undef PRC_YAML_HAS
+        return (bad & highs) == 0;
+}
+
 /* *tabs: a tab seen; *breaks: CR, NEL, LS or PS seen (what the line reader leaves to the composer). */
 static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, bool *breaks, prc_err *err)
 {
@@ -1917,6 +1936,8 @@ static bool check_bytes(const uint8_t *p, size_t n, bool *tabs, bool *breaks, pr
                 uint32_t cp;
                 size_t len;
 
+                for (uint64_t w; n - i >= 8 && (memcpy(&w, p + i, 8), plain_word(w));)
+                        i += 8;
                 while (i < n && p[i] < 0x80 && (plain_ascii[p[i] >> 6] >> (p[i] & 63) & 1))
                         i++;
                 if (i == n)

@@ -661,6 +661,83 @@ static void test_yaml__depth_limit_is_exact(void)
         YAML_ERR_LIM("a:\n  b:\n    c:\n      d: 1\n", &lim, 0, PRC_E_DEPTH_LIMIT);
 }
 
+/*
+ * The pre-scan skips plain ASCII eight bytes at a time: every byte it must
+ * stop at (a control byte, DEL, a non-ASCII byte, NUL) is found at its own
+ * offset wherever it falls in a word, and every bracket counts, at any
+ * offset (a stride of 7, and runs of 8 to 15, put them at each of the eight).
+ */
+static void test_yaml__prescan_finds_each_byte_at_any_offset(void)
+{
+        static const uint8_t stop[] = { 0x01, 0x1f, 0x7f, 0xff, 0xc3, 0x00 };
+        enum { RUN = 24, N = 10001 };
+        char *doc = malloc((size_t)N * 30 + 16);
+        prc_err e;
+        json_t *v;
+
+        T_ASSERT(doc != NULL);
+        for (size_t b = 0; b < sizeof(stop); b++) {
+                prc_errclass first = PRC_E_OK;
+
+                for (size_t k = 0; k < RUN; k++) {
+                        uint8_t in[3 + RUN + 2];
+
+                        memcpy(in, "a: ", 3);
+                        memset(in + 3, 'x', RUN);
+                        memcpy(in + 3 + RUN, "\n", 2);
+                        in[3 + k] = stop[b];
+                        prc_err_init(&e);
+                        v = prc_yaml_load(in, sizeof(in), &prc_limits_default, 0, &e);
+                        if (v != NULL || e.off != 3 + k)
+                                t_fail(__FILE__, __LINE__, "byte %02x at offset %zu: %s at %llu", stop[b], 3 + k,
+                                       v != NULL ? "loaded" : prc_err_name(e.cls), (unsigned long long)e.off);
+                        json_decref(v);
+                        if (k == 0)
+                                first = e.cls;
+                        else if (e.cls != first)
+                                t_fail(__FILE__, __LINE__, "byte %02x: %s at offset %zu, %s at 3", stop[b],
+                                       prc_err_name(e.cls), 3 + k, prc_err_name(first));
+                }
+        }
+        /* Openers every 7 bytes: each one counts. */
+        for (const char *o = "[{"; *o != '\0'; o++) {
+                for (size_t i = 0; i < N; i++) {
+                        memset(doc + i * 7, 'x', 7);
+                        doc[i * 7] = *o;
+                }
+                doc[(size_t)N * 7] = '\0';
+                YAML_ERR(doc, PRC_E_DEPTH_LIMIT);
+        }
+        /*
+         * A closer after 8 to 15 plain bytes (in a quoted scalar: the
+         * pre-scan counts brackets there too) ends up at each offset of a
+         * word with nothing else to stop at: each one counts, so the depth
+         * never grows past one.
+         */
+        {
+                size_t at = 0;
+
+                for (size_t i = 0; i < N; i++) {
+                        size_t k = 8 + i % 8;
+
+                        memcpy(doc + at, "- '", 3);
+                        doc[at + 3] = i % 2 ? '{' : '[';
+                        memset(doc + at + 4, 'x', k + 9);
+                        doc[at + 4 + k] = i % 2 ? '}' : ']';
+                        memcpy(doc + at + 4 + k + 9, "'\n", 2);
+                        at += 4 + k + 9 + 2;
+                }
+                doc[at] = '\0';
+        }
+        v = load_lim(doc, &prc_limits_default, 0, &e);
+        if (v == NULL)
+                t_fail(__FILE__, __LINE__, "refused %s: %s", prc_err_name(e.cls), e.msg);
+        T_EQ_INT(json_array_size(v), N);
+        T_EQ_STR(json_string_value(json_array_get(v, 1)), "{xxxxxxxxx}xxxxxxxx");
+        json_decref(v);
+        free(doc);
+}
+
 static void test_yaml__flow_brackets_are_prescanned(void)
 {
         size_t n = 10001;
@@ -1532,6 +1609,7 @@ static const prc_test tests[] = {
         T(test_yaml__keys_are_bounded),
         T(test_yaml__depth_limit_is_exact),
         T(test_yaml__flow_brackets_are_prescanned),
+        T(test_yaml__prescan_finds_each_byte_at_any_offset),
         T(test_yaml__crowded_flow_lines_are_prescanned),
         T(test_yaml__scalar_and_input_limits),
         T(test_yaml__exactly_one_document),
