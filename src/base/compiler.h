@@ -7,6 +7,7 @@
 #define PRC_PRINTF(f, a)  __attribute__((format(printf, f, a)))
 #define PRC_MUST_CHECK    __attribute__((warn_unused_result))
 #define PRC_NORETURN      __attribute__((noreturn))
+#define PRC_NOINLINE      __attribute__((noinline))
 #define PRC_ARRAY_LEN(a)  (sizeof(a) / sizeof((a)[0]))
 
 /* Statics that unit tests reach: static outside test builds (curl's UNITTEST). */

@@ -539,13 +539,30 @@ void prc_json_arena_end(void)
         darena.on = false;
 }
 
+static void *jalloc_slow(size_t n);
+
+/*
+ * jansson's every allocation (a million a large lockfile): the backend's
+ * path kept apart from the arena's and malloc's, which need registers
+ * saved around their calls; inlined together, every call paid for them.
+ */
 static void *jalloc(size_t n)
+{
+        if (jback_alloc != NULL) {
+                void *p = jback_alloc(n);
+
+                if (p == NULL)
+                        jalloc_failed = true;
+                return p;
+        }
+        return jalloc_slow(n);
+}
+
+PRC_NOINLINE static void *jalloc_slow(size_t n)
 {
         void *p;
 
-        if (jback_alloc != NULL) {
-                p = jback_alloc(n);
-        } else if (darena.on && n <= DARENA_BIG) {
+        if (darena.on && n <= DARENA_BIG) {
                 p = darena_alloc(n);
         } else {
                 p = prc_malloc(n);
