@@ -388,10 +388,17 @@ static bool add_nodes(composer *c, uint64_t n)
 
 enum rkind { R_NULL, R_TRUE, R_FALSE, R_INT, R_INT_UNSAFE, R_FLOAT, R_NONFINITE, R_STR };
 
-static bool is_one_of(const char *s, size_t n, const char *const *words)
+/* A word with its length: versions ("1.2.3") are tested against eleven words, a strlen each was a tenth of it. */
+struct word {
+        const char *s;
+        size_t      n;
+};
+#define WORD(lit) { "" lit "", sizeof(lit) - 1 }
+
+static bool is_one_of(const char *s, size_t n, const struct word *words)
 {
-        for (size_t i = 0; words[i] != NULL; i++)
-                if (strlen(words[i]) == n && memcmp(words[i], s, n) == 0)
+        for (size_t i = 0; words[i].s != NULL; i++)
+                if (words[i].n == n && memcmp(words[i].s, s, n) == 0)
                         return true;
         return false;
 }
@@ -472,11 +479,13 @@ static bool is_float_text(const char *s, size_t n)
 /* Resolve a plain scalar by the YAML 1.2 core schema (spec 10.3.2). */
 static enum rkind resolve_plain(const char *s, size_t n, int64_t *out_int)
 {
-        static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
-        static const char *const trues[] = { "true", "True", "TRUE", NULL };
-        static const char *const falses[] = { "false", "False", "FALSE", NULL };
-        static const char *const specials[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-                                                "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL };
+        static const struct word nulls[] = { WORD(""), WORD("~"), WORD("null"), WORD("Null"), WORD("NULL"), { 0 } };
+        static const struct word trues[] = { WORD("true"), WORD("True"), WORD("TRUE"), { 0 } };
+        static const struct word falses[] = { WORD("false"), WORD("False"), WORD("FALSE"), { 0 } };
+        static const struct word specials[] = {
+                WORD(".inf"), WORD(".Inf"), WORD(".INF"), WORD("+.inf"), WORD("+.Inf"), WORD("+.INF"), WORD("-.inf"),
+                WORD("-.Inf"), WORD("-.INF"), WORD(".nan"), WORD(".NaN"), WORD(".NAN"), { 0 },
+        };
         enum rkind k;
 
         /* Most plain scalars are names: only these first characters can start a non-string. */

@@ -39,6 +39,57 @@ static json_t *parse(const char *s, unsigned flags, prc_err *e)
                 json_decref(v_);                                                        \
         } while (0)
 
+/*
+ * A basic string's plain bytes are skipped eight at a time: each byte that
+ * ends the run (a quote, a backslash escape, a tab, a control byte, DEL)
+ * is taken at whichever offset of a word it falls on.
+ */
+static void test_toml__string_runs_stop_at_each_byte_at_any_offset(void)
+{
+        enum { RUN = 24 };
+
+        for (size_t k = 0; k < RUN; k++) {
+                char doc[RUN + 32], want[RUN + 8];
+                size_t at = 0;
+                prc_err e;
+                json_t *v;
+
+                /* a = "xx...\"xx..." with the escaped quote at offset k of the run */
+                at = (size_t)snprintf(doc, sizeof(doc), "a = \"");
+                memset(doc + at, 'x', RUN + 1);
+                memcpy(doc + at + k, "\\\"", 2);
+                memcpy(doc + at + RUN + 1, "\"\n", 3);
+                memset(want, 'x', RUN);
+                want[k] = '"';
+                want[RUN] = '\0';
+                v = parse(doc, 0, &e);
+                T_NOERR(e);
+                T_EQ_STR(json_string_value(json_object_get(v, "a")), want);
+                json_decref(v);
+                /* a tab is text; a closing quote ends the string there */
+                doc[at + k] = '\t';
+                doc[at + k + 1] = 'x';
+                v = parse(doc, 0, &e);
+                T_NOERR(e);
+                T_EQ_INT(json_string_length(json_object_get(v, "a")), RUN + 1);
+                T_ASSERT(json_string_value(json_object_get(v, "a"))[k] == '\t');
+                json_decref(v);
+                doc[at + k] = '"';
+                REFUSE(doc, PRC_E_TOML_SYNTAX);         /* the rest of the run follows the string */
+                /* a control byte and DEL are refused where they stand */
+                for (const char *c = "\x01\x1f\x7f"; *c != '\0'; c++) {
+                        doc[at + k] = *c;
+                        v = parse(doc, 0, &e);
+                        if (v != NULL || e.off != at + k)
+                                t_fail(__FILE__, __LINE__, "byte %02x at %zu: %s at %llu", (unsigned)(uint8_t)*c,
+                                       at + k, v != NULL ? "accepted" : prc_err_name(e.cls),
+                                       (unsigned long long)e.off);
+                        json_decref(v);
+                }
+                doc[at + k] = 'x';
+        }
+}
+
 static void test_toml__document_model(void)
 {
         DUMPS("s = 'lit'\nb = \"x\\ty\"\ni = 0xff\nt = true\nf = 1_000.5e3\nd = 1979-05-27\n"
@@ -440,6 +491,7 @@ static const prc_test tests[] = {
         T(test_toml__unsafe_integers_are_kept),
         T(test_toml__truncation_and_bit_flip_sweep),
         T(test_toml__allocation_failures_are_refusals_without_leaks),
+        T(test_toml__string_runs_stop_at_each_byte_at_any_offset),
         T(test_toml__attack_corpus_in_place),
         T(test_toml__real_manifests_parse),
 };
