@@ -460,22 +460,6 @@ static const uint8_t str_plain[256] = {
         [0x80 ... 0xff] = 1,
 };
 
-/*
- * Eight bytes at once, all plain: none below 0x20 (a tab too: a word with
- * one goes byte by byte, which takes it), none of '"', '\'', '\\' or DEL.
- * The zero-byte tests are exact as yes or no; bytes from 0x80 are plain.
- */
-static bool str_plain_word(uint64_t w)
-{
-        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-        uint64_t bad = (w - 0x20u * ones) & ~w;
-
-#define PRC_TOML_HAS(x, c) ((((x) ^ (c) * ones) - ones) & ~((x) ^ (c) * ones))
-        bad |= PRC_TOML_HAS(w, 0x22u) | PRC_TOML_HAS(w, 0x27u) | PRC_TOML_HAS(w, 0x5cu) | PRC_TOML_HAS(w, 0x7fu);
-#undef PRC_TOML_HAS
-        return (bad & highs) == 0;
-}
-
 static bool string_body(struct tp *t, prc_buf *out, uint8_t quote, bool multiline)
 {
         size_t start = out->len;
@@ -495,8 +479,6 @@ static bool string_body(struct tp *t, prc_buf *out, uint8_t quote, bool multilin
                         const uint8_t *p = t->p;
                         size_t i = t->i, n = t->n;
 
-                        for (uint64_t w; n - i >= 8 && (memcpy(&w, p + i, 8), str_plain_word(w));)
-                                i += 8;
                         while (i < n && str_plain[p[i]])
                                 i++;
                         t->i = i;
