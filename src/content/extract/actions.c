@@ -368,7 +368,7 @@ static json_t *parse_uses(gx *g, const json_t *v, uint32_t id, bool job_level, c
                 img = prc_x_image_ref(raw + 9, g->err);
                 if (img == NULL)
                         goto bad;
-                if (!json_is_true(json_object_get(img, "valid")))
+                if (!json_is_true(PRC_JGET(img, "valid")))
                         error = "not a valid image reference";
                 else if (!prc_x_image_dep(g->md, img, "build", group, line, g->err))
                         goto bad;
@@ -409,11 +409,11 @@ static json_t *parse_uses(gx *g, const json_t *v, uint32_t id, bool job_level, c
             !prc_md_set_str(u, "repo", repo, g->err) || !prc_md_set_str(u, "path", path, g->err) ||
             !prc_md_set_str(u, "error", error, g->err))
                 goto bad;
-        if (json_object_get(u, "ref") == NULL && !setn(g, u, "ref", json_null()))
+        if (PRC_JGET(u, "ref") == NULL && !setn(g, u, "ref", json_null()))
                 goto bad;
         if (!setn(g, u, "ref_is_sha",
-                  json_boolean(json_is_string(json_object_get(u, "ref")) &&
-                               prc_x_is_sha40(json_string_value(json_object_get(u, "ref"))))))
+                  json_boolean(json_is_string(PRC_JGET(u, "ref")) &&
+                               prc_x_is_sha40(json_string_value(PRC_JGET(u, "ref"))))))
                 goto bad;
         if (!setn(g, u, "image", img != NULL ? img : json_null()))
                 goto bad_noimg;
@@ -504,7 +504,7 @@ static bool append_scalar(gx *g, json_t *out, const json_t *v, uint32_t line, co
 {
         json_t *one = json_object();
         bool ok = one != NULL && set_scalar(g, one, "x", v, line, what) &&
-                  json_array_append(out, json_object_get(one, "x")) == 0;
+                  json_array_append(out, PRC_JGET(one, "x")) == 0;
 
         json_decref(one);
         return ok;
@@ -665,7 +665,7 @@ static json_t *run_obj(gx *g, const json_t *v, uint32_t id, const char *shell, b
 
 static const char *defaults_shell(const json_t *defaults)
 {
-        const json_t *s = json_object_get(json_object_get(defaults, "run"), "shell");
+        const json_t *s = PRC_JGET(PRC_JGET(defaults, "run"), "shell");
 
         return json_is_string(s) ? json_string_value(s) : NULL;
 }
@@ -694,16 +694,16 @@ static json_t *step_obj(gx *g, const json_t *st, uint32_t id, size_t idx, const 
         }
         if (!setn(g, o, "index", json_integer((json_int_t)idx)) ||
             !setn(g, o, "line", line ? json_integer(line) : json_null()) ||
-            !set_scalar(g, o, "id", json_object_get(st, "id"), line, "id") ||
-            !set_scalar(g, o, "name", json_object_get(st, "name"), line, "name") ||
+            !set_scalar(g, o, "id", PRC_JGET(st, "id"), line, "id") ||
+            !set_scalar(g, o, "name", PRC_JGET(st, "name"), line, "name") ||
             !setn(g, o, "if", as_written(g, st, id, "if")) ||
-            !set_scalar(g, o, "shell", json_object_get(st, "shell"), line, "shell") ||
-            !set_scalar(g, o, "working_directory", json_object_get(st, "working-directory"), line,
+            !set_scalar(g, o, "shell", PRC_JGET(st, "shell"), line, "shell") ||
+            !set_scalar(g, o, "working_directory", PRC_JGET(st, "working-directory"), line,
                         "working-directory") ||
             !setn(g, o, "continue_on_error", as_written(g, st, id, "continue-on-error")) ||
             !setn(g, o, "timeout_minutes", as_written(g, st, id, "timeout-minutes")))
                 goto bad;
-        v = json_object_get(st, "uses");
+        v = PRC_JGET(st, "uses");
         if (v != NULL) {
                 json_t *u = parse_uses(g, v, prc_yaml_pos_key(g->pos, id, "uses"), false, group);
                 if (u == NULL || !setn(g, o, "uses", u))
@@ -711,13 +711,13 @@ static json_t *step_obj(gx *g, const json_t *st, uint32_t id, size_t idx, const 
         } else if (!setn(g, o, "uses", json_null())) {
                 goto bad;
         }
-        if (!setn(g, o, "with", name_values(g, json_object_get(st, "with"), prc_yaml_pos_key(g->pos, id, "with"), "with")) ||
-            !setn(g, o, "env", name_values(g, json_object_get(st, "env"), prc_yaml_pos_key(g->pos, id, "env"), "env")))
+        if (!setn(g, o, "with", name_values(g, PRC_JGET(st, "with"), prc_yaml_pos_key(g->pos, id, "with"), "with")) ||
+            !setn(g, o, "env", name_values(g, PRC_JGET(st, "env"), prc_yaml_pos_key(g->pos, id, "env"), "env")))
                 goto bad;
-        v = json_object_get(st, "run");
+        v = PRC_JGET(st, "run");
         if (v != NULL) {
-                const char *sh = json_is_string(json_object_get(st, "shell")) ?
-                                 json_string_value(json_object_get(st, "shell")) : dshell;
+                const char *sh = json_is_string(PRC_JGET(st, "shell")) ?
+                                 json_string_value(PRC_JGET(st, "shell")) : dshell;
                 char rw[300];
                 json_t *r;
                 snprintf(rw, sizeof(rw), "%s.run", here);
@@ -727,7 +727,7 @@ static json_t *step_obj(gx *g, const json_t *st, uint32_t id, size_t idx, const 
         } else if (!setn(g, o, "run", json_null())) {
                 goto bad;
         }
-        if (!scan_if(g, exprs, json_object_get(st, "if"), prc_yaml_pos_key(g->pos, id, "if")) ||
+        if (!scan_if(g, exprs, PRC_JGET(st, "if"), prc_yaml_pos_key(g->pos, id, "if")) ||
             !scan_tree(g, exprs, "", st, id, skip, 0))
                 goto bad;
         if (!setn(g, o, "expressions", exprs))
@@ -769,10 +769,10 @@ static json_t *steps_list(gx *g, const json_t *steps, uint32_t id, const char *g
 /* An image member (container, services.x): {"image": IMG|null, "raw", "line", "credentials"}. */
 static json_t *image_member(gx *g, const json_t *v, uint32_t id, const char *group, const char *where)
 {
-        const json_t *img = json_is_object(v) ? json_object_get(v, "image") : v;
+        const json_t *img = json_is_object(v) ? PRC_JGET(v, "image") : v;
         uint32_t iid = json_is_object(v) ? prc_yaml_pos_key(g->pos, id, "image") : id;
         uint32_t line = node_line(g, iid);
-        const json_t *cred = json_is_object(v) ? json_object_get(v, "credentials") : NULL;
+        const json_t *cred = json_is_object(v) ? PRC_JGET(v, "credentials") : NULL;
         json_t *o = json_object(), *parsed = json_null();
 
         if (!oomj(g, o, "an image"))
@@ -795,7 +795,7 @@ static json_t *image_member(gx *g, const json_t *v, uint32_t id, const char *gro
                         json_decref(o);
                         return NULL;
                 }
-                if (json_is_true(json_object_get(parsed, "valid")) ?
+                if (json_is_true(PRC_JGET(parsed, "valid")) ?
                     !prc_x_image_dep(g->md, parsed, "build", group, line, g->err) :
                     !prc_md_not_extracted(g->md, where, "not a valid image reference", line, g->err)) {
                         json_decref(parsed);
@@ -810,8 +810,8 @@ static json_t *image_member(gx *g, const json_t *v, uint32_t id, const char *gro
                 return NULL;
         }
         /* A literal password (not an expression) is a credential in the file: by key, never by value. */
-        if (json_is_object(cred) && json_is_string(json_object_get(cred, "password")) &&
-            strstr(json_string_value(json_object_get(cred, "password")), "${{") == NULL) {
+        if (json_is_object(cred) && json_is_string(PRC_JGET(cred, "password")) &&
+            strstr(json_string_value(PRC_JGET(cred, "password")), "${{") == NULL) {
                 char key[300];
                 snprintf(key, sizeof(key), "%s.credentials.password", where);
                 if (!prc_md_add_credential(g->md, key, member_line(g, prc_yaml_pos_key(g->pos, id, "credentials"),
@@ -839,7 +839,7 @@ static bool runs_on_windows(const json_t *ro)
 
 static bool add_perm(gx *g, json_t *o, const json_t *parent, uint32_t pid)
 {
-        const json_t *p = json_object_get(parent, "permissions");
+        const json_t *p = PRC_JGET(parent, "permissions");
 
         if (p != NULL && !json_is_string(p) && !json_is_object(p))
                 return shape(g, member_line(g, pid, "permissions"), "'%s' must be a string or a mapping",
@@ -866,14 +866,14 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
         o = json_object();
         if (!oomj(g, o, "a job"))
                 return NULL;
-        windows = runs_on_windows(json_object_get(j, "runs-on"));
-        dshell = defaults_shell(json_object_get(j, "defaults"));
+        windows = runs_on_windows(PRC_JGET(j, "runs-on"));
+        dshell = defaults_shell(PRC_JGET(j, "defaults"));
         if (dshell == NULL)
                 dshell = wshell;
         if (!prc_md_set_str(o, "id", jid, g->err) || !setn(g, o, "line", line ? json_integer(line) : json_null()) ||
-            !set_scalar(g, o, "name", json_object_get(j, "name"), line, "name") ||
+            !set_scalar(g, o, "name", PRC_JGET(j, "name"), line, "name") ||
             !setn(g, o, "runs_on", as_written(g, j, id, "runs-on")) ||
-            !setn(g, o, "needs", str_list(g, json_object_get(j, "needs"), member_line(g, id, "needs"), "needs")) ||
+            !setn(g, o, "needs", str_list(g, PRC_JGET(j, "needs"), member_line(g, id, "needs"), "needs")) ||
             !setn(g, o, "if", as_written(g, j, id, "if")) ||
             !setn(g, o, "environment", as_written(g, j, id, "environment")) || !add_perm(g, o, j, id) ||
             !setn(g, o, "concurrency", as_written(g, j, id, "concurrency")) ||
@@ -882,13 +882,13 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
             !setn(g, o, "defaults", as_written(g, j, id, "defaults")) ||
             !setn(g, o, "timeout_minutes", as_written(g, j, id, "timeout-minutes")) ||
             !setn(g, o, "continue_on_error", as_written(g, j, id, "continue-on-error")) ||
-            !setn(g, o, "env", name_values(g, json_object_get(j, "env"), prc_yaml_pos_key(g->pos, id, "env"), "env")) ||
-            !setn(g, o, "outputs", name_values(g, json_object_get(j, "outputs"),
+            !setn(g, o, "env", name_values(g, PRC_JGET(j, "env"), prc_yaml_pos_key(g->pos, id, "env"), "env")) ||
+            !setn(g, o, "outputs", name_values(g, PRC_JGET(j, "outputs"),
                                                prc_yaml_pos_key(g->pos, id, "outputs"), "outputs")) ||
-            !setn(g, o, "with", name_values(g, json_object_get(j, "with"), prc_yaml_pos_key(g->pos, id, "with"),
+            !setn(g, o, "with", name_values(g, PRC_JGET(j, "with"), prc_yaml_pos_key(g->pos, id, "with"),
                                             "with")))
                 goto bad;
-        v = json_object_get(j, "secrets");
+        v = PRC_JGET(j, "secrets");
         if (json_is_string(v) && strcmp(json_string_value(v), "inherit") == 0) {
                 if (!setn(g, o, "secrets", json_string("inherit")))
                         goto bad;
@@ -900,7 +900,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
         }
         if (!setn(g, o, "secrets_line", v != NULL ? json_integer(member_line(g, id, "secrets")) : json_null()))
                 goto bad;
-        v = json_object_get(j, "uses");
+        v = PRC_JGET(j, "uses");
         if (v != NULL) {
                 json_t *u = parse_uses(g, v, prc_yaml_pos_key(g->pos, id, "uses"), true, jid);
                 if (u == NULL || !setn(g, o, "uses", u))
@@ -908,7 +908,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
         } else if (!setn(g, o, "uses", json_null())) {
                 goto bad;
         }
-        v = json_object_get(j, "container");
+        v = PRC_JGET(j, "container");
         if (v != NULL) {
                 char w2[320];
                 json_t *c;
@@ -922,7 +922,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
         svc = json_array();
         if (!setn(g, o, "services", svc))
                 goto bad;
-        v = json_object_get(j, "services");
+        v = PRC_JGET(j, "services");
         if (v != NULL) {
                 const char *sid;
                 json_t *sv;
@@ -942,7 +942,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
                                 goto bad;
                 }
         }
-        v = json_object_get(j, "steps");
+        v = PRC_JGET(j, "steps");
         {
                 json_t *s = steps_list(g, v, prc_yaml_pos_key(g->pos, id, "steps"), jid, dshell, windows, where);
                 if (s == NULL || !setn(g, o, "steps", s))
@@ -950,7 +950,7 @@ static json_t *job_obj(gx *g, const char *jid, const json_t *j, uint32_t id, con
         }
         exprs = json_array();
         if (!oomj(g, exprs, "expressions") || !setn(g, o, "expressions", exprs) ||
-            !scan_if(g, exprs, json_object_get(j, "if"), prc_yaml_pos_key(g->pos, id, "if")) ||
+            !scan_if(g, exprs, PRC_JGET(j, "if"), prc_yaml_pos_key(g->pos, id, "if")) ||
             !scan_tree(g, exprs, "", j, id, skip, 0))
                 goto bad;
         return o;
@@ -1002,7 +1002,7 @@ static json_t *trigger(gx *g, const char *ev, const json_t *cfg, uint32_t id, ui
                         if (!oomj(g, cron, "a schedule"))
                                 goto bad;
                         json_array_foreach(cfg, i, m) {
-                                const json_t *c = json_object_get(m, "cron");
+                                const json_t *c = PRC_JGET(m, "cron");
                                 if (json_is_string(c) && json_array_append(cron, (json_t *)c) != 0) {
                                         json_decref(cron);
                                         prc_err_oom(g->err, "a schedule");
@@ -1118,8 +1118,8 @@ static json_t *extract_workflow(const prc_xin *in, prc_err *err)
                 return NULL;
         g = (gx){ in, NULL, pos, err, 0, 1 };
         rid = prc_yaml_pos_root(pos);
-        on = json_object_get(root, "on");
-        jv = json_object_get(root, "jobs");
+        on = PRC_JGET(root, "on");
+        jv = PRC_JGET(root, "jobs");
         if (on == NULL || jv == NULL) {
                 prc_err_set(err, PRC_E_GHA_NOT_WORKFLOW, "no '%s' key: GitHub would not run this file as a workflow",
                             on == NULL ? "on" : "jobs");
@@ -1135,14 +1135,14 @@ static json_t *extract_workflow(const prc_xin *in, prc_err *err)
                 goto out;
         g.md = md;
         det = prc_md_details(md);
-        wshell = defaults_shell(json_object_get(root, "defaults"));
-        if (!set_scalar(&g, det, "name", json_object_get(root, "name"), 1, "name") ||
+        wshell = defaults_shell(PRC_JGET(root, "defaults"));
+        if (!set_scalar(&g, det, "name", PRC_JGET(root, "name"), 1, "name") ||
             !setn(&g, det, "run_name", as_written(&g, root, rid, "run-name")) ||
             !setn(&g, det, "triggers", triggers(&g, on, prc_yaml_pos_key(pos, rid, "on"))) ||
             !add_perm(&g, det, root, rid) || !setn(&g, det, "concurrency", as_written(&g, root, rid, "concurrency")) ||
             !setn(&g, det, "cache_mode", as_written(&g, root, rid, "cache-mode")) ||
             !setn(&g, det, "defaults", as_written(&g, root, rid, "defaults")) ||
-            !setn(&g, det, "env", name_values(&g, json_object_get(root, "env"), prc_yaml_pos_key(pos, rid, "env"), "env")))
+            !setn(&g, det, "env", name_values(&g, PRC_JGET(root, "env"), prc_yaml_pos_key(pos, rid, "env"), "env")))
                 goto fail;
         jobs = json_array();
         if (!setn(&g, det, "jobs", jobs))
@@ -1191,7 +1191,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 return NULL;
         g = (gx){ in, NULL, pos, err, 0, 1 };
         rid = prc_yaml_pos_root(pos);
-        rv = json_object_get(root, "runs");
+        rv = PRC_JGET(root, "runs");
         if (!json_is_object(rv)) {
                 prc_err_set(err, PRC_E_GHA_NOT_ACTION, "no 'runs' mapping: not a GitHub Action metadata file");
                 prc_err_set_line(err, rv != NULL ? member_line(&g, rid, "runs") : 1, 1);
@@ -1204,15 +1204,15 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 goto out;
         g.md = md;
         det = prc_md_details(md);
-        if (!set_scalar(&g, det, "name", json_object_get(root, "name"), 1, "name") ||
-            !set_scalar(&g, det, "description", json_object_get(root, "description"), 1, "description") ||
-            !setn(&g, det, "outputs", name_values(&g, json_object_get(root, "outputs"),
+        if (!set_scalar(&g, det, "name", PRC_JGET(root, "name"), 1, "name") ||
+            !set_scalar(&g, det, "description", PRC_JGET(root, "description"), 1, "description") ||
+            !setn(&g, det, "outputs", name_values(&g, PRC_JGET(root, "outputs"),
                                                   prc_yaml_pos_key(pos, rid, "outputs"), "outputs")))
                 goto fail;
         inputs = json_array();
         if (!setn(&g, det, "inputs", inputs))
                 goto fail;
-        iv = json_object_get(root, "inputs");
+        iv = PRC_JGET(root, "inputs");
         if (iv != NULL && !json_is_object(iv)) {
                 shape(&g, member_line(&g, rid, "inputs"), "'%s' must be a mapping", "inputs");
                 goto fail;
@@ -1224,12 +1224,12 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 json_object_foreach((json_t *)iv, k, m) {
                         uint32_t l = member_line(&g, iid, k);
                         json_t *e = json_pack("{s:s, s:O, s:O, s:O, s:o}", "name", k, "required",
-                                              json_is_object(m) && json_object_get(m, "required") ?
-                                              json_object_get(m, "required") : json_null(),
-                                              "default", json_is_object(m) && json_object_get(m, "default") ?
-                                              json_object_get(m, "default") : json_null(),
+                                              json_is_object(m) && PRC_JGET(m, "required") ?
+                                              PRC_JGET(m, "required") : json_null(),
+                                              "default", json_is_object(m) && PRC_JGET(m, "default") ?
+                                              PRC_JGET(m, "default") : json_null(),
                                               "deprecated", json_is_object(m) &&
-                                              json_object_get(m, "deprecationMessage") ? json_true() : json_false(),
+                                              PRC_JGET(m, "deprecationMessage") ? json_true() : json_false(),
                                               "line", l ? json_integer(l) : json_null());
                         if (e == NULL || json_array_append_new(inputs, e) != 0) {
                                 prc_err_oom(err, "inputs");
@@ -1241,8 +1241,8 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
         if (!setn(&g, det, "runs", runs))
                 goto fail;
         {
-                const json_t *using = json_object_get(rv, "using");
-                const json_t *image = json_object_get(rv, "image");
+                const json_t *using = PRC_JGET(rv, "using");
+                const json_t *image = PRC_JGET(rv, "image");
                 const char *dshell = NULL;
                 json_t *img = json_null(), *steps;
                 uint32_t ul = member_line(&g, runs_id, "using");
@@ -1252,15 +1252,15 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 }
                 if (!prc_md_set_str(runs, "using", json_string_value(using), err) ||
                     !setn(&g, runs, "line", json_integer(member_line(&g, rid, "runs"))) ||
-                    !set_scalar(&g, runs, "main", json_object_get(rv, "main"), ul, "main") ||
-                    !set_scalar(&g, runs, "pre", json_object_get(rv, "pre"), ul, "pre") ||
-                    !set_scalar(&g, runs, "post", json_object_get(rv, "post"), ul, "post") ||
+                    !set_scalar(&g, runs, "main", PRC_JGET(rv, "main"), ul, "main") ||
+                    !set_scalar(&g, runs, "pre", PRC_JGET(rv, "pre"), ul, "pre") ||
+                    !set_scalar(&g, runs, "post", PRC_JGET(rv, "post"), ul, "post") ||
                     !setn(&g, runs, "pre_if", as_written(&g, rv, runs_id, "pre-if")) ||
                     !setn(&g, runs, "post_if", as_written(&g, rv, runs_id, "post-if")) ||
                     !set_scalar(&g, runs, "image_raw", image, ul, "image") ||
                     !setn(&g, runs, "entrypoint", as_written(&g, rv, runs_id, "entrypoint")) ||
                     !setn(&g, runs, "args", as_written(&g, rv, runs_id, "args")) ||
-                    !setn(&g, runs, "env", name_values(&g, json_object_get(rv, "env"),
+                    !setn(&g, runs, "env", name_values(&g, PRC_JGET(rv, "env"),
                                                        prc_yaml_pos_key(pos, runs_id, "env"), "env")))
                         goto fail;
                 /* `image: Dockerfile` builds from the action's own Dockerfile; only docker:// names an image. */
@@ -1270,7 +1270,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                         img = prc_x_image_ref(json_string_value(image) + 9, err);
                         if (img == NULL)
                                 goto fail;
-                        if (json_is_true(json_object_get(img, "valid")) &&
+                        if (json_is_true(PRC_JGET(img, "valid")) &&
                             !prc_x_image_dep(md, img, "build", NULL, il, err)) {
                                 json_decref(img);
                                 goto fail;
@@ -1278,7 +1278,7 @@ static json_t *extract_action(const prc_xin *in, prc_err *err)
                 }
                 if (!setn(&g, runs, "image", img))
                         goto fail;
-                steps = steps_list(&g, json_object_get(rv, "steps"), prc_yaml_pos_key(pos, runs_id, "steps"), NULL,
+                steps = steps_list(&g, PRC_JGET(rv, "steps"), prc_yaml_pos_key(pos, runs_id, "steps"), NULL,
                                    dshell, false, "runs");
                 if (steps == NULL || !setn(&g, runs, "steps", steps))
                         goto fail;

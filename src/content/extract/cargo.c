@@ -270,8 +270,8 @@ static bool toml_dep(json_t *md, const lindex *x, const char *const *tpath, cons
                     !opt_str(v, "registry-index", &regidx, line, key, err) ||
                     !opt_str(v, "package", &pkg, line, key, err))
                         return false;
-                opt = json_object_get(v, "optional");
-                ws = json_object_get(v, "workspace");
+                opt = PRC_JGET(v, "optional");
+                ws = PRC_JGET(v, "workspace");
                 if ((opt != NULL && !json_is_boolean(opt)) || (ws != NULL && !json_is_boolean(ws)))
                         return shape(err, line, "'optional' or 'workspace' of %.100s is not a boolean", key);
                 if (json_is_true(opt) && strcmp(scope, "runtime") == 0)
@@ -292,7 +292,7 @@ static bool toml_dep(json_t *md, const lindex *x, const char *const *tpath, cons
         d = prc_md_add_dep(md, name, scope, true, line, err);
         if (d == NULL || !prc_md_set_str(d, "requirement", req, err) || !prc_md_set_str(d, "group", group, err))
                 return false;
-        if (json_is_true(json_object_get(v, "workspace"))) {
+        if (json_is_true(PRC_JGET(v, "workspace"))) {
                 if (!prc_md_set_source(d, "workspace", NULL, NULL, NULL, err))
                         return false;
         } else if (git != NULL) {
@@ -411,9 +411,9 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
         }
         if (!lx_build(in, &x, err) || (md = prc_md_new(in, "cargo-toml", "cargo", "manifest", err)) == NULL)
                 goto fail;
-        pkg = json_object_get(root, "package");
+        pkg = PRC_JGET(root, "package");
         if (pkg == NULL)
-                pkg = json_object_get(root, "project");         /* the pre-2018 name of [package] */
+                pkg = PRC_JGET(root, "project");         /* the pre-2018 name of [package] */
         if (pkg != NULL) {
                 const char *name, *ver = NULL, *build = NULL;
                 uint32_t pl = lx_line(&x, (const char *const[]){ "package", NULL });
@@ -421,15 +421,15 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
 
                 if (pl == 0)
                         pl = lx_line(&x, (const char *const[]){ "project", NULL });
-                if (!json_is_object(pkg) || !json_is_string(json_object_get(pkg, "name"))) {
+                if (!json_is_object(pkg) || !json_is_string(PRC_JGET(pkg, "name"))) {
                         shape(err, pl, "%s has no string 'name'", "[package]");
                         goto fail;
                 }
-                name = json_string_value(json_object_get(pkg, "name"));
-                pv = json_object_get(pkg, "version");
+                name = json_string_value(PRC_JGET(pkg, "name"));
+                pv = PRC_JGET(pkg, "version");
                 if (json_is_string(pv)) {
                         ver = json_string_value(pv);
-                } else if (json_is_object(pv) && json_is_true(json_object_get(pv, "workspace"))) {
+                } else if (json_is_object(pv) && json_is_true(PRC_JGET(pv, "workspace"))) {
                         if (!prc_cgc_put(prc_md_details(md), "version_from_workspace", json_true(), err))
                                 goto fail;
                 } else if (pv != NULL) {
@@ -447,7 +447,7 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
                                 goto fail;
                 }
                 /* A build script runs at build time with the builder's rights: a hook, as npm's install scripts. */
-                pb = json_object_get(pkg, "build");
+                pb = PRC_JGET(pkg, "build");
                 if (pb != NULL && !json_is_boolean(pb) && !opt_str(pkg, "build", &build, pl, "[package]", err))
                         goto fail;
                 if (build != NULL &&
@@ -457,7 +457,7 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
         }
         if (!toml_kinds(md, &x, root, NULL, NULL, NULL, err))
                 goto fail;
-        tgt = json_object_get(root, "target");
+        tgt = PRC_JGET(root, "target");
         if (tgt != NULL && !json_is_object(tgt)) {
                 shape(err, 0, "%s is not a table", "'target'");
                 goto fail;
@@ -471,7 +471,7 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
                 if (!toml_kinds(md, &x, root, "target", key, key, err))
                         goto fail;
         }
-        ws = json_object_get(root, "workspace");
+        ws = PRC_JGET(root, "workspace");
         if (ws != NULL) {
                 json_t *wd;
 
@@ -481,10 +481,10 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
                 }
                 if (!prc_cgc_put(prc_md_details(md), "workspace", json_object(), err))
                         goto fail;
-                wd = json_object_get(prc_md_details(md), "workspace");
-                if (!str_list(wd, "members", json_object_get(ws, "members"), 0, err) ||
-                    !str_list(wd, "exclude", json_object_get(ws, "exclude"), 0, err) ||
-                    !str_list(wd, "default-members", json_object_get(ws, "default-members"), 0, err))
+                wd = PRC_JGET(prc_md_details(md), "workspace");
+                if (!str_list(wd, "members", PRC_JGET(ws, "members"), 0, err) ||
+                    !str_list(wd, "exclude", PRC_JGET(ws, "exclude"), 0, err) ||
+                    !str_list(wd, "default-members", PRC_JGET(ws, "default-members"), 0, err))
                         goto fail;
                 if (!toml_table(md, &x, root, (const char *const[]){ "workspace", "dependencies", NULL }, "runtime",
                                 "workspace", err))
@@ -492,7 +492,7 @@ json_t *prc_x_cargo_toml(const prc_xin *in, prc_err *err)
         }
         /* [patch.REGISTRY] and [replace] override where crates come from; listed, not applied. */
         {
-                json_t *patch = json_object_get(root, "patch"), *rep = json_object_get(root, "replace"), *t;
+                json_t *patch = PRC_JGET(root, "patch"), *rep = PRC_JGET(root, "replace"), *t;
                 const char *reg, *name;
 
                 if ((patch != NULL && !json_is_object(patch)) || (rep != NULL && !json_is_object(rep))) {
@@ -705,8 +705,8 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         }
         if (!lx_build(in, &x, err) || (md = prc_md_new(in, "cargo-lock", "cargo", "lockfile", err)) == NULL)
                 goto fail;
-        ver = json_object_get(root, "version");
-        meta = json_object_get(root, "metadata");
+        ver = PRC_JGET(root, "version");
+        meta = PRC_JGET(root, "metadata");
         if (meta != NULL && !json_is_object(meta)) {
                 shape(err, lx_line(&x, (const char *const[]){ "metadata", NULL }), "%s is not a table",
                       "[metadata]");
@@ -731,8 +731,8 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         }
         if (!prc_cgc_put(prc_md_details(md), "lockfile_version", json_integer(version), err))
                 goto fail;
-        pkgs = json_object_get(root, "package");
-        rootpkg = json_object_get(root, "root");       /* the oldest version 1 files: the root package */
+        pkgs = PRC_JGET(root, "package");
+        rootpkg = PRC_JGET(root, "root");       /* the oldest version 1 files: the root package */
         if ((pkgs != NULL && !json_is_array(pkgs)) || (rootpkg != NULL && !json_is_object(rootpkg))) {
                 shape(err, 0, "%s is not an array of tables", "'package' (or 'root')");
                 goto fail;
@@ -765,18 +765,18 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
                         q->line = lx_line(&x, (const char *const[]){ "root", NULL });
                 else if (json_array_size(x.packages) == np - off)
                         q->line = (uint32_t)json_integer_value(json_array_get(x.packages, i - off));
-                if (!json_is_object(p) || !json_is_string(json_object_get(p, "name")) ||
-                    !json_is_string(json_object_get(p, "version"))) {
+                if (!json_is_object(p) || !json_is_string(PRC_JGET(p, "name")) ||
+                    !json_is_string(PRC_JGET(p, "version"))) {
                         shape(err, q->line, "%s has no string 'name' and 'version'", "a [[package]]");
                         goto fail;
                 }
-                q->name = json_string_value(json_object_get(p, "name"));
-                q->version = json_string_value(json_object_get(p, "version"));
+                q->name = json_string_value(PRC_JGET(p, "name"));
+                q->version = json_string_value(PRC_JGET(p, "version"));
                 if (!opt_str(p, "source", &q->source, q->line, q->name, err))
                         goto fail;
                 if (!lock_index(byname, q, i, err))
                         goto fail;
-                list = json_object_get(p, "dependencies");
+                list = PRC_JGET(p, "dependencies");
                 if (list != NULL && !json_is_array(list)) {
                         shape(err, q->line, "'dependencies' of %.200s is not an array", q->name);
                         goto fail;
@@ -784,7 +784,7 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         }
         /* Edges, and which packages are direct: the workspace's own (no source) and what they name. */
         for (i = 0; i < np; i++) {
-                json_t *list = json_object_get(json_array_get(all, i), "dependencies"), *e, *out = json_array();
+                json_t *list = PRC_JGET(json_array_get(all, i), "dependencies"), *e, *out = json_array();
 
                 if (out == NULL || json_array_append_new(graph, out) != 0) {
                         prc_err_oom(err, "lockfile");
@@ -847,10 +847,10 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
                 if (vcs != NULL) {
                         qual[0] = "vcs_url";
                         qual[1] = vcs;
-                } else if (pk[i].source != NULL && json_is_string(json_object_get(json_object_get(d, "source"),
+                } else if (pk[i].source != NULL && json_is_string(json_object_get(PRC_JGET(d, "source"),
                                                                                   "url"))) {
                         qual[0] = "repository_url";
-                        qual[1] = json_string_value(json_object_get(json_object_get(d, "source"), "url"));
+                        qual[1] = json_string_value(PRC_JGET(PRC_JGET(d, "source"), "url"));
                 }
                 ok = (sum == NULL || prc_md_set_integrity(d, "sha256", sum, err)) &&
                      set_cargo_purl(d, pk[i].name, pk[i].version, qual, err);
@@ -874,9 +874,9 @@ json_t *prc_x_cargo_lock(const prc_xin *in, prc_err *err)
         if (!prc_md_edges_finish(md, err))
                 goto fail;
         {
-                json_t *patch = json_object_get(root, "patch"), *un;
+                json_t *patch = PRC_JGET(root, "patch"), *un;
 
-                un = json_object_get(patch, "unused");
+                un = PRC_JGET(patch, "unused");
                 if (patch != NULL && (!json_is_object(patch) || (un != NULL && !json_is_array(un)))) {
                         shape(err, 0, "%s is not a table of arrays", "[patch]");
                         goto fail;

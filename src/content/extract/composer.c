@@ -174,17 +174,17 @@ static bool repository(const prc_xin *in, json_t *md, const char *key, const jso
                 return prc_cgc_put(prc_md_details(md), "packagist_disabled", json_true(), err);
         if (!json_is_object(r))
                 return prc_cgc_shape(err, sl, "a repository is not an object");
-        if (json_object_size(r) == 1 && json_is_false(json_object_get(r, "packagist.org")))
+        if (json_object_size(r) == 1 && json_is_false(PRC_JGET(r, "packagist.org")))
                 return prc_cgc_put(prc_md_details(md), "packagist_disabled", json_true(), err);
-        if (!json_is_string(json_object_get(r, "type")))
+        if (!json_is_string(PRC_JGET(r, "type")))
                 return prc_cgc_shape(err, sl, "a repository has no string 'type'");
-        type = json_string_value(json_object_get(r, "type"));
-        if (json_is_string(json_object_get(r, "name")))
-                name = json_string_value(json_object_get(r, "name"));
+        type = json_string_value(PRC_JGET(r, "type"));
+        if (json_is_string(PRC_JGET(r, "name")))
+                name = json_string_value(PRC_JGET(r, "name"));
         opt_type(r, "url", is_str, "a string", sl, err, &ok);
         if (!ok)
                 return false;
-        url = json_string_value(json_object_get(r, "url"));
+        url = json_string_value(PRC_JGET(r, "url"));
         if (url != NULL && qline(in, url, sl, false) > 0)
                 line = qline(in, url, sl, false);
         if (strcmp(type, "package") == 0 || url == NULL)
@@ -236,14 +236,14 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
                 opt_type(root, "version", is_str, "a string", qline(in, "version", 1, true), err, &ok);
         if (!ok)
                 goto fail;
-        name = json_string_value(json_object_get(root, "name"));
-        ver = json_string_value(json_object_get(root, "version"));
+        name = json_string_value(PRC_JGET(root, "name"));
+        ver = json_string_value(PRC_JGET(root, "version"));
         if (name != NULL && !set_purl(md, name, ver, true, ver, qline(in, "name", 1, true), err))
                 goto fail;
         if (!requires(in, md, root, "require", "runtime", err) || !requires(in, md, root, "require-dev", "dev", err))
                 goto fail;
         sl = qline(in, "repositories", 1, true);
-        repos = json_object_get(root, "repositories");
+        repos = PRC_JGET(root, "repositories");
         if (json_is_array(repos)) {
                 size_t i;
 
@@ -253,7 +253,7 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
 
                         /* [{"packagist.org": false}] and [{"name": {...}}] are composer's list spellings too */
                         if (json_is_object(v) && json_object_size(v) == 1 &&
-                            !json_is_string(json_object_get(v, "type"))) {
+                            !json_is_string(PRC_JGET(v, "type"))) {
                                 k = json_object_iter_key(json_object_iter(v));
                                 only = json_object_iter_value(json_object_iter(v));
                                 if (json_is_object(only))
@@ -346,9 +346,9 @@ json_t *prc_x_composer_json(const prc_xin *in, prc_err *err)
                             !prc_md_set_str(prc_md_details(md), plain[i],
                                             json_string_value(json_object_get(root, plain[i])), err))
                                 goto fail;
-                if (json_is_boolean(json_object_get(root, "prefer-stable")) &&
+                if (json_is_boolean(PRC_JGET(root, "prefer-stable")) &&
                     !prc_cgc_put(prc_md_details(md), "prefer-stable",
-                                 json_boolean(json_is_true(json_object_get(root, "prefer-stable"))), err))
+                                 json_boolean(json_is_true(PRC_JGET(root, "prefer-stable"))), err))
                         goto fail;
         }
         if (!str_map(root, "replace", md, qline(in, "replace", 1, true), err) ||
@@ -379,12 +379,12 @@ static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char 
         json_t *d;
         bool ok;
 
-        if (!json_is_object(p) || !json_is_string(json_object_get(p, "name")) ||
-            !json_is_string(json_object_get(p, "version")))
+        if (!json_is_object(p) || !json_is_string(PRC_JGET(p, "name")) ||
+            !json_is_string(PRC_JGET(p, "version")))
                 return prc_cgc_shape(err, from->line, "a package of '%s' has no string 'name' and 'version'",
                                      strcmp(scope, "dev") == 0 ? "packages-dev" : "packages");
-        name = json_string_value(json_object_get(p, "name"));
-        ver = json_string_value(json_object_get(p, "version"));
+        name = json_string_value(PRC_JGET(p, "name"));
+        ver = json_string_value(PRC_JGET(p, "version"));
         snprintf(needle, sizeof(needle), "\"name\": \"%s\"", name);
         /* from the last package's line on, not from the start of the file each time */
         line = prc_x_find_line_at(in, needle, from);
@@ -404,15 +404,15 @@ static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char 
                 opt_type(dist, "shasum", is_str, "a string", line, err, &ok);
         if (!ok)
                 return false;
-        note = json_string_value(json_object_get(p, "notification-url"));
-        stype = json_string_value(json_object_get(src, "type"));
-        surl = json_string_value(json_object_get(src, "url"));
-        dtype = json_string_value(json_object_get(dist, "type"));
-        durl = json_string_value(json_object_get(dist, "url"));
-        ref = json_string_value(json_object_get(src, "reference"));
+        note = json_string_value(PRC_JGET(p, "notification-url"));
+        stype = json_string_value(PRC_JGET(src, "type"));
+        surl = json_string_value(PRC_JGET(src, "url"));
+        dtype = json_string_value(PRC_JGET(dist, "type"));
+        durl = json_string_value(PRC_JGET(dist, "url"));
+        ref = json_string_value(PRC_JGET(src, "reference"));
         if (ref == NULL)
-                ref = json_string_value(json_object_get(dist, "reference"));
-        shasum = json_string_value(json_object_get(dist, "shasum"));
+                ref = json_string_value(PRC_JGET(dist, "reference"));
+        shasum = json_string_value(PRC_JGET(dist, "shasum"));
         d = prc_md_add_dep_rr(md, name, scope, false, line, NULL, ver, err);
         if (d == NULL || !set_purl(d, name, ver, false, NULL, 0, err))
                 return false;
@@ -431,8 +431,8 @@ static bool lock_pkg(const prc_xin *in, json_t *md, const json_t *p, const char 
         /* composer writes "shasum": "" when the dist has none */
         if (shasum != NULL && shasum[0] != '\0' && !prc_md_set_integrity(d, "sha1", shasum, err))
                 return false;
-        if (json_is_string(json_object_get(p, "type")) &&
-            strcmp(json_string_value(json_object_get(p, "type")), "composer-plugin") == 0) {
+        if (json_is_string(PRC_JGET(p, "type")) &&
+            strcmp(json_string_value(PRC_JGET(p, "type")), "composer-plugin") == 0) {
                 /* A plugin's code runs inside composer during install: the lockfile's install-time hook. */
                 json_t *pl = prc_cgc_detail_add(md, "plugins", err);
 
@@ -470,7 +470,7 @@ static bool lock_edges(json_t *md, const json_t *pkgs, prc_err *err)
         for (int pass = 0; ok && pass < 3; pass++)
                 json_array_foreach(pkgs, i, p) {
                         if (pass == 0) {
-                                lower(key, sizeof(key), json_string_value(json_object_get(p, "name")));
+                                lower(key, sizeof(key), json_string_value(PRC_JGET(p, "name")));
                                 ok = json_object_set_new(at, key, json_integer((json_int_t)i)) == 0;
                                 continue;
                         }
@@ -485,14 +485,14 @@ static bool lock_edges(json_t *md, const json_t *pkgs, prc_err *err)
                 return prc_err_is_set(err) || prc_err_oom(err, "composer.lock edges");
         }
         json_array_foreach(pkgs, i, p) {
-                const json_t *req = json_object_get(p, "require");
+                const json_t *req = PRC_JGET(p, "require");
                 if (req != NULL && !json_is_object(req)) {
                         json_decref(at);
                         return prc_cgc_shape(err, (uint32_t)json_integer_value(json_object_get(
-                                                          json_array_get(json_object_get(md, "dependencies"), i),
+                                                          json_array_get(PRC_JGET(md, "dependencies"), i),
                                                           "line")),
                                              "'require' of %.200s is not an object",
-                                             json_string_value(json_object_get(p, "name")));
+                                             json_string_value(PRC_JGET(p, "name")));
                 }
                 json_object_foreach((json_t *)req, name, v) {
                         if (is_platform(name))
@@ -525,7 +525,7 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
                 return NULL;
         }
         /* composer writes "packages" always: a lock without it is not one composer made */
-        if (!json_is_array(json_object_get(root, "packages"))) {
+        if (!json_is_array(PRC_JGET(root, "packages"))) {
                 prc_cgc_shape(err, qline(in, "packages", 1, true), "'packages' is missing or not a list");
                 goto fail;
         }
@@ -552,9 +552,9 @@ json_t *prc_x_composer_lock(const prc_xin *in, prc_err *err)
         if (ok)
                 opt_type(root, "plugin-api-version", is_str, "a string", 0, err, &ok);
         if (!ok || !prc_md_set_str(prc_md_details(md), "content_hash",
-                                   json_string_value(json_object_get(root, "content-hash")), err) ||
+                                   json_string_value(PRC_JGET(root, "content-hash")), err) ||
             !prc_md_set_str(prc_md_details(md), "plugin_api_version",
-                            json_string_value(json_object_get(root, "plugin-api-version")), err) ||
+                            json_string_value(PRC_JGET(root, "plugin-api-version")), err) ||
             !str_map(root, "platform", md, qline(in, "platform", 1, true), err) ||
             !str_map(root, "platform-dev", md, qline(in, "platform-dev", 1, true), err))
                 goto fail;

@@ -134,15 +134,15 @@ json_t *prc_x_image_ref(const char *raw, prc_err *err)
 
 char *prc_x_image_purl(const json_t *img)
 {
-        const char *reg = json_string_value(json_object_get(img, "registry"));
-        const char *repo = json_string_value(json_object_get(img, "repository"));
-        const char *tag = json_string_value(json_object_get(img, "tag"));
-        const char *dig = json_string_value(json_object_get(img, "digest"));
+        const char *reg = json_string_value(PRC_JGET(img, "registry"));
+        const char *repo = json_string_value(PRC_JGET(img, "repository"));
+        const char *tag = json_string_value(PRC_JGET(img, "tag"));
+        const char *dig = json_string_value(PRC_JGET(img, "digest"));
         const char *q[] = { "repository_url", NULL, NULL };
         char *ns = NULL, *out;
         const char *name, *slash;
 
-        if (!json_is_true(json_object_get(img, "valid")) || reg == NULL || repo == NULL)
+        if (!json_is_true(PRC_JGET(img, "valid")) || reg == NULL || repo == NULL)
                 return NULL;
         /* purl-spec docker: Docker Hub is the default (no qualifier), official images have no namespace. */
         if (strcmp(reg, "docker.io") != 0)
@@ -164,8 +164,8 @@ char *prc_x_image_purl(const json_t *img)
 bool prc_x_image_dep(json_t *md, const json_t *img, const char *scope, const char *group, uint32_t line,
                      prc_err *err)
 {
-        const char *reg = json_string_value(json_object_get(img, "registry"));
-        const char *raw = json_string_value(json_object_get(img, "raw"));
+        const char *reg = json_string_value(PRC_JGET(img, "registry"));
+        const char *raw = json_string_value(PRC_JGET(img, "raw"));
         char *purl = prc_x_image_purl(img), *name, *url = NULL;
         const char *cut;
         json_t *d;
@@ -176,16 +176,16 @@ bool prc_x_image_dep(json_t *md, const json_t *img, const char *scope, const cha
         /* The name as written, without tag or digest. */
         cut = strchr(raw, '@');
         name = strndup(raw, cut != NULL ? (size_t)(cut - raw) : strlen(raw));
-        if (name != NULL && json_is_string(json_object_get(img, "tag")))
-                name[strlen(name) - json_string_length(json_object_get(img, "tag")) - 1] = '\0';
+        if (name != NULL && json_is_string(PRC_JGET(img, "tag")))
+                name[strlen(name) - json_string_length(PRC_JGET(img, "tag")) - 1] = '\0';
         if (name == NULL || (strcmp(reg, "docker.io") != 0 && asprintf(&url, "https://%s", reg) < 0)) {
                 free(purl);
                 free(name);
                 return prc_err_oom(err, "an image dependency");
         }
         d = prc_md_add_dep(md, name, scope, true, line, err);
-        ok = d != NULL && prc_md_set_str(d, "requirement", json_string_value(json_object_get(img, "tag")), err) &&
-             prc_md_set_str(d, "resolved", json_string_value(json_object_get(img, "digest")), err) &&
+        ok = d != NULL && prc_md_set_str(d, "requirement", json_string_value(PRC_JGET(img, "tag")), err) &&
+             prc_md_set_str(d, "resolved", json_string_value(PRC_JGET(img, "digest")), err) &&
              prc_md_set_source(d, "registry", url, NULL, NULL, err) && prc_md_set_str(d, "purl", purl, err) &&
              prc_md_set_str(d, "group", group, err);
         free(url);
@@ -786,8 +786,8 @@ static bool heredoc_tokens(dx *x, instr *it)
         size_t i;
 
         json_array_foreach(it->heredocs, i, h) {
-                const char *body = json_string_value(json_object_get(h, "body"));
-                json_int_t start = json_integer_value(json_object_get(h, "line"));
+                const char *body = json_string_value(PRC_JGET(h, "body"));
+                json_int_t start = json_integer_value(PRC_JGET(h, "line"));
                 json_t *doc = NULL;
                 char *nl;
                 if (body == NULL)
@@ -894,7 +894,7 @@ static json_t *find_stage(dx *x, const char *name, bool by_index)
         if (by_index && isdigit((unsigned char)*name) && *end == '\0')
                 return idx < json_array_size(x->stages) ? json_array_get(x->stages, idx) : NULL;
         json_array_foreach(x->stages, i, st) {
-                const char *a = json_string_value(json_object_get(st, "name"));
+                const char *a = json_string_value(PRC_JGET(st, "name"));
                 if (a != NULL && strcasecmp(a, name) == 0)
                         return st;
         }
@@ -935,8 +935,8 @@ static bool from(dx *x, const char *args, uint32_t line)
         if (base == NULL)
                 goto out;
         /* The platform is kept as written: it usually names BuildKit's automatic ARGs ($BUILDPLATFORM). */
-        if (json_is_string(json_object_get(fl, "platform"))) {
-                plat = strdup(json_string_value(json_object_get(fl, "platform")));
+        if (json_is_string(PRC_JGET(fl, "platform"))) {
+                plat = strdup(json_string_value(PRC_JGET(fl, "platform")));
                 if (plat == NULL) {
                         prc_err_oom(x->err, "a stage");
                         goto out;
@@ -947,7 +947,7 @@ static bool from(dx *x, const char *args, uint32_t line)
                 earlier = NULL;
         /* A stage built on an earlier one keeps its SHELL (image configuration); others start with /bin/sh -c. */
         {
-                json_t *sh = earlier != NULL ? json_object_get(earlier, "shell") : NULL;
+                json_t *sh = earlier != NULL ? PRC_JGET(earlier, "shell") : NULL;
                 x->posix = sh == NULL || json_is_null(sh) || posix_exe(sh);
                 if (!setn_d(x, st, "shell", sh != NULL ? json_incref(sh) : json_null()))
                         goto out;
@@ -958,7 +958,7 @@ static bool from(dx *x, const char *args, uint32_t line)
             !prc_md_set_str(st, "platform", plat, x->err) || !setn_d(x, st, "flags", json_incref(fl)) ||
             !setn_d(x, st, "unresolved", json_incref(unres)) ||
             !setn_d(x, st, "scratch", json_boolean(earlier == NULL && strcmp(base, "scratch") == 0)) ||
-            !setn_d(x, st, "from_stage", earlier != NULL ? json_incref(json_object_get(earlier, "index")) : json_null()) ||
+            !setn_d(x, st, "from_stage", earlier != NULL ? json_incref(PRC_JGET(earlier, "index")) : json_null()) ||
             !setn_d(x, st, "user", json_null()) || !setn_d(x, st, "args", json_array()) ||
             !setn_d(x, st, "instructions", json_array()))
                 goto out;
@@ -970,7 +970,7 @@ static bool from(dx *x, const char *args, uint32_t line)
                 img = prc_x_image_ref(base, x->err);
                 if (img == NULL)
                         goto out;
-                if (!json_is_true(json_object_get(img, "valid"))) {
+                if (!json_is_true(PRC_JGET(img, "valid"))) {
                         if (!prc_md_not_extracted(x->md, base, "not a valid image reference", line, x->err))
                                 goto out;
                 } else if (!prc_x_image_dep(x->md, img, "build", alias, line, x->err)) {
@@ -1081,17 +1081,17 @@ static bool copy_add(dx *x, json_t *o, const char *args, uint32_t line, bool add
                 return false;
         }
         json_decref(list);
-        if (!setn_d(x, o, "checksum", json_incref(json_object_get(fl, "checksum") ? json_object_get(fl, "checksum")
+        if (!setn_d(x, o, "checksum", json_incref(PRC_JGET(fl, "checksum") ? PRC_JGET(fl, "checksum")
                                                                                    : json_null())))
                 return false;
-        from = json_string_value(json_object_get(fl, "from"));
+        from = json_string_value(PRC_JGET(fl, "from"));
         if (from == NULL)
                 return setn_d(x, o, "from", json_null()) && setn_d(x, o, "from_stage", json_null()) &&
                        setn_d(x, o, "from_image", json_null());
         {
                 json_t *st = find_stage(x, from, true), *img;
                 if (!prc_md_set_str(o, "from", from, x->err) ||
-                    !setn_d(x, o, "from_stage", st != NULL ? json_incref(json_object_get(st, "index")) : json_null()))
+                    !setn_d(x, o, "from_stage", st != NULL ? json_incref(PRC_JGET(st, "index")) : json_null()))
                         return false;
                 if (st != NULL)
                         return setn_d(x, o, "from_image", json_null());
@@ -1103,7 +1103,7 @@ static bool copy_add(dx *x, json_t *o, const char *args, uint32_t line, bool add
                 img = prc_x_image_ref(from, x->err);
                 if (img == NULL)
                         return false;
-                if (json_is_true(json_object_get(img, "valid")) ?
+                if (json_is_true(PRC_JGET(img, "valid")) ?
                     !prc_x_image_dep(x->md, img, "build", NULL, line, x->err) :
                     !prc_md_not_extracted(x->md, from, "not a valid image reference", line, x->err)) {
                         json_decref(img);
@@ -1137,11 +1137,11 @@ static bool instruction(dx *x, instr *it)
                 return from(x, args, it->line);
         if (x->stage == NULL) {
                 if (strcmp(kw, "ARG") == 0)
-                        return arg(x, args, it->line, json_object_get(prc_md_details(x->md), "args"));
+                        return arg(x, args, it->line, PRC_JGET(prc_md_details(x->md), "args"));
                 return dfail(x, PRC_E_DOCKER_NO_STAGE, it->line, "'%s' before the first FROM", kw);
         }
         o = json_object();
-        list = json_object_get(x->stage, "instructions");
+        list = PRC_JGET(x->stage, "instructions");
         if (o == NULL || json_array_size(list) >= PRC_MD_LIST_MAX || json_array_append_new(list, o) != 0) {
                 if (o != NULL && json_array_size(list) >= PRC_MD_LIST_MAX) {
                         json_decref(o);
@@ -1155,7 +1155,7 @@ static bool instruction(dx *x, instr *it)
             !setn_d(x, o, "heredocs", json_incref(it->heredocs)))
                 return false;
         if (strcmp(kw, "ARG") == 0)
-                return arg(x, args, it->line, json_object_get(x->stage, "args"));
+                return arg(x, args, it->line, PRC_JGET(x->stage, "args"));
         if (strcmp(kw, "RUN") == 0) {
                 json_t *fl = json_object();
                 const char *rest;
@@ -1340,14 +1340,14 @@ json_t *prc_extract_dockerfile(const prc_xin *in, prc_err *err)
         }
         {
                 json_t *last = json_array_get(x.stages, json_array_size(x.stages) - 1);
-                json_t *deps = json_object_get(md, "dependencies"), *d;
-                json_int_t fl = json_integer_value(json_object_get(last, "line"));
+                json_t *deps = PRC_JGET(md, "dependencies"), *d;
+                json_int_t fl = json_integer_value(PRC_JGET(last, "line"));
                 size_t k;
                 if (!setn_d(&x, det, "final_stage", json_integer((json_int_t)json_array_size(x.stages) - 1)))
                         goto fail;
                 /* The final stage's base image is what the container runs on: scope runtime, the rest build. */
                 json_array_foreach(deps, k, d)
-                        if (json_integer_value(json_object_get(d, "line")) == fl &&
+                        if (json_integer_value(PRC_JGET(d, "line")) == fl &&
                             json_object_set_new(d, "scope", json_string("runtime")) != 0) {
                                 prc_err_oom(err, "a dependency");
                                 goto fail;

@@ -140,7 +140,7 @@ static bool add_spec(lock *st, const char *s, size_t n, uint32_t line)
         key = prc_mx_keepf(st->scratch, st->err, "%s (%s)", name, req);
         reqs = json_array();
         if (key == NULL || reqs == NULL || json_array_append_new(st->keys, json_string(key)) != 0 ||
-            json_object_set_new(json_object_get(prc_md_details(st->md), "requires"), key, reqs) != 0)
+            json_object_set_new(PRC_JGET(prc_md_details(st->md), "requires"), key, reqs) != 0)
                 return prc_err_oom(st->err, "Gemfile.lock");
         st->cur_requires = reqs;
         return true;
@@ -262,7 +262,7 @@ static bool body(lock *st, const char *s, size_t n, size_t ind, uint32_t line)
                         return add_nested(st, s, n, line);
                 return shape(st->err, line, "a spec line indented by %zu spaces", ind);
         case S_PLATFORMS:
-                return prc_mx_list_str(json_object_get(d, "platforms"), s, n, st->err);
+                return prc_mx_list_str(PRC_JGET(d, "platforms"), s, n, st->err);
         case S_DEPS: {
                 json_t *o;
 
@@ -323,14 +323,14 @@ static bool body(lock *st, const char *s, size_t n, size_t ind, uint32_t line)
  */
 static bool lock_edges(lock *st)
 {
-        json_t *byname = json_object(), *deps = json_object_get(st->md, "dependencies"), *d, *l;
-        const json_t *reqs = json_object_get(prc_md_details(st->md), "requires"), *r, *t;
+        json_t *byname = json_object(), *deps = PRC_JGET(st->md, "dependencies"), *d, *l;
+        const json_t *reqs = PRC_JGET(prc_md_details(st->md), "requires"), *r, *t;
         size_t i, k, j;
 
         if (byname == NULL)
                 return prc_err_oom(st->err, "Gemfile.lock edges");
         json_array_foreach(deps, i, d) {
-                const char *n = json_string_value(json_object_get(d, "name"));
+                const char *n = json_string_value(PRC_JGET(d, "name"));
                 l = json_object_get(byname, n);
                 if (l == NULL && (json_object_set_new(byname, n, l = json_array()) != 0 || l == NULL))
                         goto oom;
@@ -339,11 +339,11 @@ static bool lock_edges(lock *st)
         }
         json_array_foreach(deps, i, d) {
                 json_array_foreach(json_object_get(reqs, json_string_value(json_array_get(st->keys, i))), k, r) {
-                        const char *n = json_string_value(json_object_get(r, "name"));
+                        const char *n = json_string_value(PRC_JGET(r, "name"));
                         l = json_object_get(byname, n);
                         if (l == NULL && strcmp(n, "bundler") != 0 &&
                             !prc_md_edge_unresolved(st->md, i, n,
-                                                    json_string_value(json_object_get(r, "requirement")), st->err))
+                                                    json_string_value(PRC_JGET(r, "requirement")), st->err))
                                 goto fail;
                         json_array_foreach(l, j, t)
                                 if (!prc_md_edge(st->md, i, (size_t)json_integer_value(t), st->err))
@@ -362,24 +362,24 @@ fail:
 /* DEPENDENCIES marks the direct gems; CHECKSUMS gives integrity. */
 static bool finish(lock *st)
 {
-        json_t *deps = json_object_get(st->md, "dependencies"), *d;
+        json_t *deps = PRC_JGET(st->md, "dependencies"), *d;
         const char *name;
         json_t *o;
         size_t i;
 
         json_array_foreach(deps, i, d) {
-                const char *n = json_string_value(json_object_get(d, "name")),
+                const char *n = json_string_value(PRC_JGET(d, "name")),
                            *key = json_string_value(json_array_get(st->keys, i)),
                            *sum = json_string_value(json_object_get(st->checks, key));
 
                 o = json_object_get(st->direct, n);
                 if (o != NULL) {
-                        if (json_is_true(json_object_get(o, "pinned")) && json_object_get(o, "seen") == NULL &&
-                            !prc_mx_list_str(json_object_get(prc_md_details(st->md), "source_pinned"), n,
+                        if (json_is_true(PRC_JGET(o, "pinned")) && PRC_JGET(o, "seen") == NULL &&
+                            !prc_mx_list_str(PRC_JGET(prc_md_details(st->md), "source_pinned"), n,
                                              strlen(n), st->err))
                                 return false;
                         if (json_object_set_new(d, "direct", json_true()) != 0 ||
-                            json_object_set(d, "requirement", json_object_get(o, "requirement")) != 0)
+                            json_object_set(d, "requirement", PRC_JGET(o, "requirement")) != 0)
                                 return prc_err_oom(st->err, "Gemfile.lock");
                         (void)json_object_set_new(o, "seen", json_true());
                 }
@@ -398,13 +398,13 @@ static bool finish(lock *st)
                 }
         }
         json_object_foreach(st->direct, name, o) {
-                if (json_object_get(o, "seen") == NULL) {
+                if (PRC_JGET(o, "seen") == NULL) {
                         char what[PRC_MD_STR_MAX + 32];
 
                         snprintf(what, sizeof(what), "dependency %.4000s", name);
                         if (!prc_md_not_extracted(st->md, what, "listed in DEPENDENCIES without a spec in any "
                                                   "source (another platform's gem?)",
-                                                  (uint32_t)json_integer_value(json_object_get(o, "line")), st->err))
+                                                  (uint32_t)json_integer_value(PRC_JGET(o, "line")), st->err))
                                 return false;
                 }
         }
@@ -1055,7 +1055,7 @@ static bool statement(gf *st, const char *s, size_t n, uint32_t line)
                             line);
         if (stat && !c.block && strcmp(c.name, "ruby") == 0) {
                 /* the first one wins: a second is another branch of a condition prc does not evaluate */
-                if (!json_is_null(json_object_get(prc_md_details(st->md), "ruby")))
+                if (!json_is_null(PRC_JGET(prc_md_details(st->md), "ruby")))
                         return note(st, s, n, "a second ruby version (another branch?): the first is kept", line);
                 if (c.nargs >= 1 && c.args[0].key == NULL && c.args[0].v.k == V_STR)
                         return prc_md_set_str(prc_md_details(st->md), "ruby", c.args[0].v.s, st->err);

@@ -388,7 +388,7 @@ static bool d_replace(gofile *g, const goline *l, size_t a, prc_err *err)
             !prc_md_set_str(o, dir ? "path" : "new_name", nw, err) ||
             !(dir || prc_md_set_str(o, "new_version", newv, err)) || !prc_cgc_put_line(o, l->line, err))
                 return false;
-        g->replaces = json_object_get(prc_md_details(g->md), "replace");
+        g->replaces = PRC_JGET(prc_md_details(g->md), "replace");
         return true;
 }
 
@@ -485,24 +485,24 @@ static void above_add(gofile *g, const char *c)
  */
 static bool apply_replaces(gofile *g, prc_err *err)
 {
-        json_t *deps = json_object_get(g->md, "dependencies");
+        json_t *deps = PRC_JGET(g->md, "dependencies");
         size_t i, j;
 
         for (i = 0; i < json_array_size(deps); i++) {
                 json_t *d = json_array_get(deps, i), *hit = NULL;
-                const char *name = json_string_value(json_object_get(d, "name"));
-                const char *ver = json_string_value(json_object_get(d, "requirement"));
+                const char *name = json_string_value(PRC_JGET(d, "name"));
+                const char *ver = json_string_value(PRC_JGET(d, "requirement"));
 
                 for (j = 0; j < json_array_size(g->replaces); j++) {
                         json_t *r = json_array_get(g->replaces, j);
-                        const char *rv = json_string_value(json_object_get(r, "version"));
+                        const char *rv = json_string_value(PRC_JGET(r, "version"));
 
-                        if (strcmp(json_string_value(json_object_get(r, "name")), name) == 0 &&
+                        if (strcmp(json_string_value(PRC_JGET(r, "name")), name) == 0 &&
                             (rv == NULL || strcmp(rv, ver) == 0))
                                 hit = r;
                 }
-                if (hit != NULL && json_is_string(json_object_get(hit, "path")) &&
-                    !prc_md_set_source(d, "path", json_string_value(json_object_get(hit, "path")), NULL, NULL,
+                if (hit != NULL && json_is_string(PRC_JGET(hit, "path")) &&
+                    !prc_md_set_source(d, "path", json_string_value(PRC_JGET(hit, "path")), NULL, NULL,
                                        err))
                         return false;
         }
@@ -610,7 +610,7 @@ static json_t *gomod_common(const prc_xin *in, const char *format, bool work, pr
                 syntax(PRC_E_GOMOD_SYNTAX, block_line, err, "a block that is never closed with ')'");
                 goto fail;
         }
-        if (!work && !g->seen_module && json_array_size(json_object_get(md, "dependencies")) > 0) {
+        if (!work && !g->seen_module && json_array_size(PRC_JGET(md, "dependencies")) > 0) {
                 /* The go command refuses a go.mod with requirements but no module path. */
                 syntax(PRC_E_GOMOD_SYNTAX, 1, err, "requirements without a module directive");
                 goto fail;
@@ -680,7 +680,7 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err)
                 prc_err_oom(err, "go.sum reader");
                 goto fail;
         }
-        modh = json_object_get(prc_md_details(md), "go_mod_hashes");
+        modh = PRC_JGET(prc_md_details(md), "go_mod_hashes");
         while (off < in->n) {
                 const uint8_t *s = in->p + off;
                 const uint8_t *nl = memchr(s, '\n', in->n - off);
@@ -743,7 +743,7 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err)
                         }
                         e = json_object_get(seen, key);
                 }
-                d = json_object_get(e, "dep");
+                d = PRC_JGET(e, "dep");
                 {
                         const char *slot = gomod ? "mod" : "zip";
                         const char *had = json_string_value(json_object_get(e, slot));
@@ -776,7 +776,7 @@ json_t *prc_x_go_sum(const prc_xin *in, prc_err *err)
                                 free(key);
                                 goto fail;
                         }
-                        if (json_is_null(json_object_get(e, "zip"))) {
+                        if (json_is_null(PRC_JGET(e, "zip"))) {
                                 *colon = '\0';
                                 if (!prc_md_set_integrity(d, f[2], colon + 1, err) ||
                                     !prc_md_set_str(d, "group", "go.mod", err)) {

@@ -247,8 +247,8 @@ static bool catalog_version(catalog *c, const char *alias, const json_t *v, uint
         }
         if (!json_is_object(v))
                 return shape(c->err, line, "the version of '%.200s' is neither a string nor a table", alias);
-        if (json_object_get(v, "ref") != NULL) {
-                const json_t *r = json_object_get(v, "ref"), *to;
+        if (PRC_JGET(v, "ref") != NULL) {
+                const json_t *r = PRC_JGET(v, "ref"), *to;
 
                 if (!json_is_string(r))
                         return shape(c->err, line, "the version.ref of '%.200s' is not a string", alias);
@@ -303,7 +303,7 @@ static bool catalog_dep(catalog *c, const char *alias, const char *g, const char
         /* The accessor name (libs.<alias>, libs.plugins.<alias>) -> its index in dependencies. */
         {
                 char key[PRC_MD_STR_MAX + 16];
-                json_t *aliases = json_object_get(prc_md_details(c->md), "aliases");
+                json_t *aliases = PRC_JGET(prc_md_details(c->md), "aliases");
 
                 snprintf(key, sizeof(key), "%s%.4000s", strcmp(scope, "build") == 0 ? "plugins." : "", alias);
                 if (json_object_set_new(aliases, key,
@@ -351,8 +351,8 @@ static bool catalog_libraries(catalog *c, const json_t *libs, uint32_t from)
                         g = buf;
                         a = c1 + 1;
                 } else if (json_is_object(v)) {
-                        const json_t *mod = json_object_get(v, "module"), *gr = json_object_get(v, "group"),
-                                     *nm = json_object_get(v, "name");
+                        const json_t *mod = PRC_JGET(v, "module"), *gr = PRC_JGET(v, "group"),
+                                     *nm = PRC_JGET(v, "name");
 
                         if (mod != NULL) {
                                 char *c1;
@@ -374,7 +374,7 @@ static bool catalog_libraries(catalog *c, const json_t *libs, uint32_t from)
                                 return shape(c->err, line, "library '%.200s' has neither module nor group and name",
                                              alias);
                         }
-                        if (!catalog_version(c, alias, json_object_get(v, "version"), line, &req, &res, 0))
+                        if (!catalog_version(c, alias, PRC_JGET(v, "version"), line, &req, &res, 0))
                                 return false;
                 } else {
                         return shape(c->err, line, "library '%.200s' is neither a string nor a table", alias);
@@ -419,9 +419,9 @@ static bool catalog_plugins(catalog *c, const json_t *plugins, uint32_t from)
                                 res = prc_mx_maven_exact(req) ? req : NULL;
                         }
                         id = buf;
-                } else if (json_is_object(v) && json_is_string(json_object_get(v, "id"))) {
-                        id = json_string_value(json_object_get(v, "id"));
-                        if (!catalog_version(c, alias, json_object_get(v, "version"), line, &req, &res, 0))
+                } else if (json_is_object(v) && json_is_string(PRC_JGET(v, "id"))) {
+                        id = json_string_value(PRC_JGET(v, "id"));
+                        if (!catalog_version(c, alias, PRC_JGET(v, "version"), line, &req, &res, 0))
                                 return false;
                 } else {
                         return shape(c->err, line, "plugin '%.200s' is neither \"id:version\" nor a table with id",
@@ -472,22 +472,22 @@ json_t *prc_xm_catalog(const prc_xin *in, prc_err *err)
                                                  prc_x_find_line(in, key, 1), err))
                         goto fail;
         }
-        c.versions = json_object_get(doc, "versions");
+        c.versions = PRC_JGET(doc, "versions");
         {
                 char hdr[32];
                 uint32_t from;
 
                 snprintf(hdr, sizeof(hdr), "[libraries]");
                 from = prc_x_find_line(in, hdr, 1);
-                if (json_object_get(doc, "libraries") != NULL &&
-                    !catalog_libraries(&c, json_object_get(doc, "libraries"), from ? from : 1))
+                if (PRC_JGET(doc, "libraries") != NULL &&
+                    !catalog_libraries(&c, PRC_JGET(doc, "libraries"), from ? from : 1))
                         goto fail;
                 from = prc_x_find_line(in, "[plugins]", 1);
-                if (json_object_get(doc, "plugins") != NULL &&
-                    !catalog_plugins(&c, json_object_get(doc, "plugins"), from ? from : 1))
+                if (PRC_JGET(doc, "plugins") != NULL &&
+                    !catalog_plugins(&c, PRC_JGET(doc, "plugins"), from ? from : 1))
                         goto fail;
         }
-        bundles = json_object_get(doc, "bundles");
+        bundles = PRC_JGET(doc, "bundles");
         if (bundles != NULL) {
                 json_object_foreach(bundles, key, v) {
                         size_t i;

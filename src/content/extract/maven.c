@@ -492,7 +492,7 @@ static bool emit_deps_section(pom *st, const json_t *e, const char *n, const cha
 
 static bool emit_profiles(pom *st, const json_t *profiles)
 {
-        json_t *ids = json_object_get(prc_md_details(st->md), "profiles");
+        json_t *ids = PRC_JGET(prc_md_details(st->md), "profiles");
 
         for (size_t i = 0; i < prc_mx_nkids(profiles); i++) {
                 const json_t *p = prc_mx_kid(profiles, i);
@@ -612,7 +612,7 @@ json_t *prc_xm_pom(const prc_xin *in, prc_err *err)
                         uint32_t l = locate(&st, "artifactId", st.paid);
 
                         if (l > 0)
-                                json_object_set_new(json_object_get(prc_md_details(md), "parent"), "line",
+                                json_object_set_new(PRC_JGET(prc_md_details(md), "parent"), "line",
                                                     json_integer(l));
                 } else if (strcmp(n, "artifactId") == 0) {
                         pkg_line = locate(&st, "artifactId", st.aid);

@@ -209,8 +209,8 @@ static json_t *md_deps(json_t *md)
 {
         if (md_last.md != md) {
                 md_last.md = md;
-                md_last.deps = json_object_get(md, "dependencies");
-                md_last.count = json_object_get(md, "_edges");
+                md_last.deps = PRC_JGET(md, "dependencies");
+                md_last.count = PRC_JGET(md, "_edges");
         }
         return md_last.deps;
 }
@@ -300,7 +300,7 @@ bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
                                    json_array_size(deps));
         if (from == to)
                 return true;    /* a package that names itself (a cycle of one) is no edge */
-        a = json_object_get(d, "depends_on");
+        a = PRC_JGET(d, "depends_on");
         if (!json_is_array(a) && !put(d, "depends_on", a = json_array(), err))
                 return false;
         /* Counted in a hidden member until prc_md_edges_finish: the limit is on the file, not on one row. */
@@ -316,10 +316,10 @@ bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
 
 bool prc_md_edge_unresolved(json_t *md, size_t from, const char *name, const char *requirement, prc_err *err)
 {
-        const json_t *d = json_array_get(json_object_get(md, "dependencies"), from);
-        const char *fn = json_string_value(json_object_get(d, "name"));
-        const char *fv = json_string_value(json_object_get(d, "resolved"));
-        const json_t *line = json_object_get(d, "line");
+        const json_t *d = json_array_get(PRC_JGET(md, "dependencies"), from);
+        const char *fn = json_string_value(PRC_JGET(d, "name"));
+        const char *fv = json_string_value(PRC_JGET(d, "resolved"));
+        const json_t *line = PRC_JGET(d, "line");
         char what[3 * 256 + 64];
 
         snprintf(what, sizeof(what), "the dependency of %.256s%s%.256s on %.256s%s%.256s", fn ? fn : "",
@@ -358,8 +358,8 @@ bool prc_md_edges_finish(json_t *md, prc_err *err)
 
         json_object_del(md, "_edges");
         md_last.md = NULL;
-        json_array_foreach(json_object_get(md, "dependencies"), i, d) {
-                a = json_object_get(d, "depends_on");
+        json_array_foreach(PRC_JGET(md, "dependencies"), i, d) {
+                a = PRC_JGET(d, "depends_on");
                 if (!json_is_array(a)) {
                         if (!put(d, "depends_on", json_array(), err))
                                 return false;
@@ -503,7 +503,7 @@ bool prc_md_not_extracted(json_t *md, const char *what, const char *reason, uint
 
 json_t *prc_md_details(json_t *md)
 {
-        return json_object_get(md, "details");
+        return PRC_JGET(md, "details");
 }
 
 static bool unreserved(unsigned char c)

@@ -227,14 +227,14 @@ static bool check_dep(const json_t *d, const struct at *a, prc_err *err)
 /* Every depends_on: null, or indexes of other dependencies, ascending; PRC_MD_EDGES_MAX in all. */
 static bool check_edges(const json_t *md, prc_err *err)
 {
-        const json_t *deps = json_object_get(md, "dependencies"), *d, *a, *v;
+        const json_t *deps = PRC_JGET(md, "dependencies"), *d, *a, *v;
         size_t i, k, n = json_array_size(deps), total = 0;
 
         json_array_foreach(deps, i, d) {
                 struct at at = { "dependencies", i, NULL };
                 json_int_t prev = -1;
 
-                a = json_object_get(d, "depends_on");
+                a = PRC_JGET(d, "depends_on");
                 if (json_is_null(a))
                         continue;
                 if (!json_is_array(a))

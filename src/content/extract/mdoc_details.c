@@ -288,7 +288,7 @@ static bool check_tokens(dcx *c, const json_t *v)
 
         if (!json_is_object(v))
                 return bad(c, "a token document is an object");
-        if (json_object_get(v, "format") != NULL)
+        if (PRC_JGET(v, "format") != NULL)
                 return bad(c, "a token document has no \"format\" here");
         prc_err_init(&e);
         if (prc_sh_check_tokens(v, &e))
@@ -714,7 +714,7 @@ static bool at(dcx *c, const char *ptr)
 
 static bool idx_is(dcx *c, const json_t *o, size_t want)
 {
-        return (size_t)json_integer_value(json_object_get(o, "index")) == want ||
+        return (size_t)json_integer_value(PRC_JGET(o, "index")) == want ||
                bad(c, "\"index\" is not its place in the list (%zu)", want);
 }
 
@@ -725,9 +725,9 @@ static bool exprs_ok(dcx *c, const json_t *list, const char *where)
         size_t i;
 
         json_array_foreach(list, i, x) {
-                bool parsed = json_is_array(json_object_get(x, "contexts"));
-                if (parsed != json_is_array(json_object_get(x, "functions")) ||
-                    parsed == json_is_string(json_object_get(x, "error"))) {
+                bool parsed = json_is_array(PRC_JGET(x, "contexts"));
+                if (parsed != json_is_array(PRC_JGET(x, "functions")) ||
+                    parsed == json_is_string(PRC_JGET(x, "error"))) {
                         snprintf(c->ptr, sizeof(c->ptr), "%s", where);
                         prc_jptr_index(c->ptr, sizeof(c->ptr), i);
                         return bad(c, "an expression has contexts and functions, or an error");
@@ -749,7 +749,7 @@ static bool steps_ok(dcx *c, const json_t *list, const char *where)
                 if (!idx_is(c, s, i))
                         return false;
                 prc_jptr_push(p, sizeof(p), "expressions");
-                if (!exprs_ok(c, json_object_get(s, "expressions"), p))
+                if (!exprs_ok(c, PRC_JGET(s, "expressions"), p))
                         return false;
         }
         return true;
@@ -761,14 +761,14 @@ static bool post_workflow(dcx *c, const json_t *d)
         size_t i;
         char p[256];
 
-        if (!exprs_ok(c, json_object_get(d, "expressions"), "/details/expressions"))
+        if (!exprs_ok(c, PRC_JGET(d, "expressions"), "/details/expressions"))
                 return false;
-        json_array_foreach(json_object_get(d, "jobs"), i, j) {
+        json_array_foreach(PRC_JGET(d, "jobs"), i, j) {
                 snprintf(p, sizeof(p), "/details/jobs/%zu/expressions", i);
-                if (!exprs_ok(c, json_object_get(j, "expressions"), p))
+                if (!exprs_ok(c, PRC_JGET(j, "expressions"), p))
                         return false;
                 snprintf(p, sizeof(p), "/details/jobs/%zu/steps", i);
-                if (!steps_ok(c, json_object_get(j, "steps"), p))
+                if (!steps_ok(c, PRC_JGET(j, "steps"), p))
                         return false;
         }
         return true;
@@ -776,20 +776,20 @@ static bool post_workflow(dcx *c, const json_t *d)
 
 static bool post_action(dcx *c, const json_t *d)
 {
-        return exprs_ok(c, json_object_get(d, "expressions"), "/details/expressions") &&
-               steps_ok(c, json_object_get(json_object_get(d, "runs"), "steps"), "/details/runs/steps");
+        return exprs_ok(c, PRC_JGET(d, "expressions"), "/details/expressions") &&
+               steps_ok(c, PRC_JGET(PRC_JGET(d, "runs"), "steps"), "/details/runs/steps");
 }
 
 /* An instruction's form says which of exec and tokens it has. */
 static bool form_ok(dcx *c, const json_t *in)
 {
-        const char *f = json_string_value(json_object_get(in, "form"));
+        const char *f = json_string_value(PRC_JGET(in, "form"));
 
         if (f == NULL)
                 return true;
-        if (strcmp(f, "exec") == 0 ? !json_is_array(json_object_get(in, "exec")) ||
-                                             !json_is_null(json_object_get(in, "tokens"))
-                                   : !json_is_null(json_object_get(in, "exec")))
+        if (strcmp(f, "exec") == 0 ? !json_is_array(PRC_JGET(in, "exec")) ||
+                                             !json_is_null(PRC_JGET(in, "tokens"))
+                                   : !json_is_null(PRC_JGET(in, "exec")))
                 return bad(c, "\"form\" %s does not match \"exec\" and \"tokens\"", f);
         return true;
 }
@@ -802,24 +802,24 @@ static bool form_ok(dcx *c, const json_t *in)
  */
 static bool post_dockerfile(dcx *c, const json_t *d)
 {
-        const json_t *st = json_object_get(d, "stages"), *s, *in;
+        const json_t *st = PRC_JGET(d, "stages"), *s, *in;
         size_t n = json_array_size(st), i, k;
         char p[256];
 
         if (n == 0)
                 return at(c, "/details/stages") && bad(c, "no stage");
-        if ((size_t)json_integer_value(json_object_get(d, "final_stage")) != n - 1)
+        if ((size_t)json_integer_value(PRC_JGET(d, "final_stage")) != n - 1)
                 return at(c, "/details/final_stage") && bad(c, "not the last stage");
         json_array_foreach(st, i, s) {
-                const json_t *fs = json_object_get(s, "from_stage");
+                const json_t *fs = PRC_JGET(s, "from_stage");
                 snprintf(p, sizeof(p), "/details/stages/%zu", i);
                 at(c, p);
                 if (!idx_is(c, s, i))
                         return false;
                 if (json_is_integer(fs) && (size_t)json_integer_value(fs) >= i)
                         return bad(c, "\"from_stage\" is not an earlier stage");
-                json_array_foreach(json_object_get(s, "instructions"), k, in) {
-                        const json_t *cf = json_object_get(in, "from_stage");
+                json_array_foreach(PRC_JGET(s, "instructions"), k, in) {
+                        const json_t *cf = PRC_JGET(in, "from_stage");
                         snprintf(p, sizeof(p), "/details/stages/%zu/instructions/%zu", i, k);
                         at(c, p);
                         if (json_is_integer(cf) && (size_t)json_integer_value(cf) > i)
@@ -891,36 +891,36 @@ bool prc_mdoc_details_known(const char *format)
 
 bool prc_mdoc_details_check(const json_t *md, prc_err *err)
 {
-        return prc_mdoc_details_check_n(md, json_array_size(json_object_get(md, "dependencies")), err);
+        return prc_mdoc_details_check_n(md, json_array_size(PRC_JGET(md, "dependencies")), err);
 }
 
 bool prc_mdoc_details_check_n(const json_t *md, size_t ndeps, prc_err *err)
 {
-        const struct fmt *f = fmt_of(json_string_value(json_object_get(md, "format")));
+        const struct fmt *f = fmt_of(json_string_value(PRC_JGET(md, "format")));
         dcx c = { .err = err, .ptr = "/details", .ndeps = ndeps };
         shp root;
 
         if (f == NULL)
                 return bad(&c, "no details shape for format \"%.64s\"",
-                           json_string_value(json_object_get(md, "format")));
+                           json_string_value(PRC_JGET(md, "format")));
         root = (shp){ .k = K_OBJ, .f = f->f };
-        return check(&c, json_object_get(md, "details"), &root, 0) &&
-               (f->post == NULL || f->post(&c, json_object_get(md, "details")));
+        return check(&c, PRC_JGET(md, "details"), &root, 0) &&
+               (f->post == NULL || f->post(&c, PRC_JGET(md, "details")));
 }
 
 const char *const prc_mdoc_slim_keys[] = { "go", "includes", NULL };
 
 bool prc_mdoc_details_check_slim_n(const json_t *md, size_t ndeps, prc_err *err)
 {
-        const struct fmt *f = fmt_of(json_string_value(json_object_get(md, "format")));
-        const json_t *d = json_object_get(md, "details"), *m;
+        const struct fmt *f = fmt_of(json_string_value(PRC_JGET(md, "format")));
+        const json_t *d = PRC_JGET(md, "details"), *m;
         dcx c = { .err = err, .ptr = "/details", .ndeps = ndeps };
         seg here = { 0 };
         size_t found = 0;
 
         if (f == NULL)
                 return bad(&c, "no details shape for format \"%.64s\"",
-                           json_string_value(json_object_get(md, "format")));
+                           json_string_value(PRC_JGET(md, "format")));
         for (const char *const *k = prc_mdoc_slim_keys; *k != NULL; k++) {
                 const fld *x = find_fld(f->f, *k);
 
@@ -1023,7 +1023,7 @@ static json_t *schema_of(const shp *s, json_t *defs, bool top);
 /* x, or null too: a scalar's "type" (and "enum") gains null, anything else is an anyOf. */
 static json_t *nullable(json_t *x, unsigned fl)
 {
-        json_t *t = json_object_get(x, "type"), *en = json_object_get(x, "enum");
+        json_t *t = PRC_JGET(x, "type"), *en = PRC_JGET(x, "enum");
 
         if (!(fl & F_NULL) || x == NULL)
                 return x;
@@ -1102,7 +1102,7 @@ static json_t *schema_body(const shp *s, json_t *defs)
                         json_t *one = schema_fields(s->f, v->f, defs), *en = json_array();
                         for (const char *const *e = v->values; *e != NULL; e++)
                                 json_array_append_new(en, json_string(*e));
-                        json_object_set_new(json_object_get(json_object_get(one, "properties"), s->disc), "enum", en);
+                        json_object_set_new(json_object_get(PRC_JGET(one, "properties"), s->disc), "enum", en);
                         json_array_append_new(a, one);
                 }
                 return json_pack("{s:o}", "oneOf", a);

@@ -791,7 +791,7 @@ json_t *prc_mdp_to_tree(const prc_mdp *m)
 bool prc_mdp_check(json_t *md, const json_t *made, const char *path, const char *format, bool slim,
                    bool *from_tree, prc_err *err)
 {
-        const json_t *deps = json_object_get(md, "dependencies");
+        const json_t *deps = PRC_JGET(md, "dependencies");
         prc_mdp view;
         json_t *t;
 

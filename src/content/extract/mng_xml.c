@@ -90,7 +90,7 @@ uint32_t prc_mx_locate(prc_mx_loc *l, const char *needle)
 
 const char *prc_mx_local(const json_t *el)
 {
-        const char *n = json_string_value(json_object_get(el, "name")), *c;
+        const char *n = json_string_value(PRC_JGET(el, "name")), *c;
 
         if (n == NULL)
                 return "";
@@ -100,12 +100,12 @@ const char *prc_mx_local(const json_t *el)
 
 size_t prc_mx_nkids(const json_t *el)
 {
-        return json_array_size(json_object_get(el, "children"));
+        return json_array_size(PRC_JGET(el, "children"));
 }
 
 const json_t *prc_mx_kid(const json_t *el, size_t i)
 {
-        return json_array_get(json_object_get(el, "children"), i);
+        return json_array_get(PRC_JGET(el, "children"), i);
 }
 
 const json_t *prc_mx_child(const json_t *el, const char *local)
@@ -123,7 +123,7 @@ const json_t *prc_mx_child(const json_t *el, const char *local)
 
 const char *prc_mx_attr(const json_t *el, const char *name)
 {
-        return json_string_value(json_object_get(json_object_get(el, "attrs"), name));
+        return json_string_value(json_object_get(PRC_JGET(el, "attrs"), name));
 }
 
 const char *prc_mx_keep(json_t *scratch, const char *s, size_t n, prc_err *err)

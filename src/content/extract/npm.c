@@ -269,7 +269,7 @@ static bool pj_deps(json_t *md, const prc_xin *in, const json_t *doc, const char
                         alias[n] = 0;
                         real = alias;
                 }
-                if (strcmp(json_string_value(json_object_get(json_object_get(d, "source"), "type")), "registry") ==
+                if (strcmp(json_string_value(PRC_JGET(PRC_JGET(d, "source"), "type")), "registry") ==
                             0 &&
                     !set_purl(d, real, NULL, err))
                         return false;
@@ -371,7 +371,7 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                         goto fail;
         det = prc_md_details(md);
         /* peerDependenciesMeta {"x": {"optional": true}}: the optional peers, by name. */
-        v = json_object_get(doc, "peerDependenciesMeta");
+        v = PRC_JGET(doc, "peerDependenciesMeta");
         if (v != NULL) {
                 json_t *opt = json_array(), *m;
                 if (opt == NULL || json_object_set_new(det, "optional_peers", opt) != 0 || !json_is_object(v)) {
@@ -383,20 +383,20 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                         goto fail;
                 }
                 json_object_foreach((json_t *)v, k, m)
-                        if (json_is_true(json_object_get(m, "optional")) && !push_str(opt, k, "optional peers", err))
+                        if (json_is_true(PRC_JGET(m, "optional")) && !push_str(opt, k, "optional peers", err))
                                 goto fail;
         }
         /* bundleDependencies: an array of names, or true for all of dependencies. */
-        v = json_object_get(doc, "bundleDependencies");
+        v = PRC_JGET(doc, "bundleDependencies");
         if (v == NULL)
-                v = json_object_get(doc, "bundledDependencies");
+                v = PRC_JGET(doc, "bundledDependencies");
         bundled = json_array();
         if (bundled == NULL || json_object_set_new(det, "bundled", bundled) != 0) {
                 prc_err_oom(err, "details");
                 goto fail;
         }
         if (json_is_true(v)) {
-                json_object_foreach(json_object_get(doc, "dependencies"), k, other)
+                json_object_foreach(PRC_JGET(doc, "dependencies"), k, other)
                         if (!push_str(bundled, k, "bundled dependencies", err))
                                 goto fail;
         } else if (v != NULL && !json_is_false(v) && !json_is_null(v) &&
@@ -408,13 +408,13 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                 prc_err_oom(err, "details");
                 goto fail;
         }
-        if ((v = json_object_get(doc, "overrides")) != NULL &&
+        if ((v = PRC_JGET(doc, "overrides")) != NULL &&
             !pj_overrides(ov, in, v, "", "overrides", "\"overrides\"", 0, err))
                 goto fail;
-        if ((v = json_object_get(doc, "resolutions")) != NULL &&
+        if ((v = PRC_JGET(doc, "resolutions")) != NULL &&
             !pj_overrides(ov, in, v, "", "resolutions", "\"resolutions\"", 0, err))
                 goto fail;
-        if ((v = json_object_get(json_object_get(doc, "pnpm"), "overrides")) != NULL &&
+        if ((v = PRC_JGET(PRC_JGET(doc, "pnpm"), "overrides")) != NULL &&
             !pj_overrides(ov, in, v, "", "pnpm.overrides", "\"overrides\"", 0, err))
                 goto fail;
         /* workspaces: ["packages/x"] or {"packages": [...], "nohoist": [...]} */
@@ -423,9 +423,9 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                 prc_err_oom(err, "details");
                 goto fail;
         }
-        v = json_object_get(doc, "workspaces");
+        v = PRC_JGET(doc, "workspaces");
         if (json_is_object(v))
-                v = json_object_get(v, "packages");
+                v = PRC_JGET(v, "packages");
         if (v != NULL && !str_array(v, ws, in, "\"workspaces\"", err))
                 goto fail;
         /* Lifecycle scripts npm runs at install are hooks; the other scripts are listed by name. */
@@ -434,7 +434,7 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                 prc_err_oom(err, "details");
                 goto fail;
         }
-        v = json_object_get(doc, "scripts");
+        v = PRC_JGET(doc, "scripts");
         if (v != NULL && !json_is_object(v)) {
                 shape(err, prc_x_find_line(in, "\"scripts\"", 1), "%s is not an object", "\"scripts\"");
                 goto fail;
@@ -469,8 +469,8 @@ json_t *prc_x_npm_package_json(const prc_xin *in, prc_err *err)
                     !prc_md_set_str(det, "package_manager", pm, err))
                         goto fail;
         }
-        if (json_object_get(doc, "private") != NULL &&
-            json_object_set_new(det, "private", json_boolean(json_is_true(json_object_get(doc, "private")))) != 0) {
+        if (PRC_JGET(doc, "private") != NULL &&
+            json_object_set_new(det, "private", json_boolean(json_is_true(PRC_JGET(doc, "private")))) != 0) {
                 prc_err_oom(err, "details");
                 goto fail;
         }
@@ -498,7 +498,7 @@ struct lock {
 /* Remember where dependency (the last added) is installed, for the edges. */
 static bool lock_row(struct lock *l, const char *folder, const json_t *e, prc_err *err)
 {
-        size_t i = json_array_size(json_object_get(l->md, "dependencies")) - 1;
+        size_t i = json_array_size(PRC_JGET(l->md, "dependencies")) - 1;
 
         if (json_object_set_new(l->at, folder, json_integer((json_int_t)i)) != 0 ||
             json_array_append_new(l->rows, json_pack("[sO]", folder, e)) != 0)
@@ -566,8 +566,8 @@ static bool lock_edges(struct lock *l, int lv, prc_err *err)
                 const json_t *e = json_array_get(row, 1), *ix;
                 bool ws = strstr(folder, "node_modules/") == NULL;
 
-                if (json_is_true(json_object_get(e, "link"))) {
-                        const json_t *res = json_object_get(e, "resolved");
+                if (json_is_true(PRC_JGET(e, "link"))) {
+                        const json_t *res = PRC_JGET(e, "resolved");
 
                         ix = json_object_get(l->at, json_is_string(res) ? json_string_value(res) : "");
                         if (ix != NULL && !prc_md_edge(l->md, i, (size_t)json_integer_value(ix), err))
@@ -598,7 +598,7 @@ static bool lock_edges(struct lock *l, int lv, prc_err *err)
 bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err)
 {
         json_t *det = prc_md_details(md), *a = json_object_get(det, key);
-        size_t idx = json_array_size(json_object_get(md, "dependencies"));
+        size_t idx = json_array_size(PRC_JGET(md, "dependencies"));
 
         if (idx == 0)
                 return true;
@@ -618,11 +618,11 @@ bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err)
 /* The scope a lockfile entry carries: dev, optional, devOptional (dev), peer; runtime otherwise. */
 static const char *entry_scope(const json_t *e)
 {
-        if (json_is_true(json_object_get(e, "dev")) || json_is_true(json_object_get(e, "devOptional")))
+        if (json_is_true(PRC_JGET(e, "dev")) || json_is_true(PRC_JGET(e, "devOptional")))
                 return "dev";
-        if (json_is_true(json_object_get(e, "optional")))
+        if (json_is_true(PRC_JGET(e, "optional")))
                 return "optional";
-        if (json_is_true(json_object_get(e, "peer")))
+        if (json_is_true(PRC_JGET(e, "peer")))
                 return "peer";
         return "runtime";
 }
@@ -638,7 +638,7 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
         if (!opt_str(e, "version", &version, l->in, err) || !opt_str(e, "resolved", &resolved, l->in, err) ||
             !opt_str(e, "integrity", &integrity, l->in, err) || !opt_str(e, "name", &real, l->in, err))
                 return false;
-        if (json_is_true(json_object_get(e, "link"))) {
+        if (json_is_true(PRC_JGET(e, "link"))) {
                 /* A workspace member linked into node_modules: resolved is its folder. */
                 d = npm_add_dep(l->md, name, entry_scope(e), direct, line, NULL, NULL, err);
                 return d != NULL && prc_md_set_source(d, "workspace", resolved, NULL, NULL, err);
@@ -665,9 +665,9 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
                 return false;
         if (version != NULL && !set_purl(d, real != NULL ? real : name, version, err))
                 return false;
-        if (json_is_true(json_object_get(e, "hasInstallScript")) && !npm_note_dep(l->md, "install_scripts", line, err))
+        if (json_is_true(PRC_JGET(e, "hasInstallScript")) && !npm_note_dep(l->md, "install_scripts", line, err))
                 return false;
-        if (json_is_true(json_object_get(e, "inBundle")) && !npm_note_dep(l->md, "in_bundle", line, err))
+        if (json_is_true(PRC_JGET(e, "inBundle")) && !npm_note_dep(l->md, "in_bundle", line, err))
                 return false;
         return true;
 }
@@ -692,8 +692,8 @@ static bool lock_v1(struct lock *l, const json_t *deps, const char *folder, int 
                 if (asprintf(&sub, "%s%snode_modules/%s", folder, folder[0] ? "/" : "", name) < 0)
                         return prc_err_oom(err, "lockfile edges");
                 if (!lock_row(l, sub, e, err) ||
-                    (json_object_get(e, "dependencies") != NULL &&
-                     !lock_v1(l, json_object_get(e, "dependencies"), sub, depth + 1, err))) {
+                    (PRC_JGET(e, "dependencies") != NULL &&
+                     !lock_v1(l, PRC_JGET(e, "dependencies"), sub, depth + 1, err))) {
                         free(sub);
                         return false;
                 }
@@ -726,12 +726,12 @@ static bool lock_packages(struct lock *l, const json_t *pkgs, prc_err *err)
                 }
                 if (nm == NULL) {
                         /* A workspace member's own folder ("packages/a"): named by its "name". */
-                        const char *wname = json_string_value(json_object_get(e, "name"));
+                        const char *wname = json_string_value(PRC_JGET(e, "name"));
                         json_t *d;
                         if (!json_is_object(e))
                                 return shape(err, line, "the lockfile entry for %s is not an object", key);
                         d = npm_add_dep(l->md, wname != NULL && *wname != '\0' ? wname : key, "runtime", false, line,
-                                        NULL, json_string_value(json_object_get(e, "version")), err);
+                                        NULL, json_string_value(PRC_JGET(e, "version")), err);
                         if (d == NULL || !prc_md_set_source(d, "workspace", key, NULL, NULL, err) ||
                             !lock_row(l, key, e, err))
                                 return false;
@@ -761,7 +761,7 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
 
         if (doc == NULL || direct == NULL)
                 goto fail;
-        ver = json_object_get(doc, "lockfileVersion");
+        ver = PRC_JGET(doc, "lockfileVersion");
         if (!json_is_integer(ver) || json_integer_value(ver) < 1 || json_integer_value(ver) > 3) {
                 prc_err_set(err, PRC_E_EXTRACT_VERSION, "lockfileVersion %s (prc reads 1, 2 and 3)",
                             ver == NULL ? "missing" : json_is_integer(ver) ? "unknown" : "not an integer");
@@ -783,7 +783,7 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
                 goto fail;
         }
         /* Direct: what the root declares (v2, v3: packages[""]; v1: "requires" of the root is not kept). */
-        root = json_object_get(json_object_get(doc, "packages"), "");
+        root = PRC_JGET(PRC_JGET(doc, "packages"), "");
         for (size_t i = 0; i < PRC_ARRAY_LEN(root_lists); i++) {
                 const json_t *o = json_object_get(root, root_lists[i]), *s;
                 const char *k;
@@ -796,12 +796,12 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
                 goto fail;
         }
         if (lv >= 2) {
-                if (json_object_get(doc, "packages") == NULL) {
+                if (PRC_JGET(doc, "packages") == NULL) {
                         prc_err_set(err, PRC_E_EXTRACT_SHAPE, "lockfileVersion %d without \"packages\"", (int)lv);
                         goto fail;
                 }
                 (void)npm_cur_find(in, &l.cur, "\"packages\"");
-                if (!lock_packages(&l, json_object_get(doc, "packages"), err))
+                if (!lock_packages(&l, PRC_JGET(doc, "packages"), err))
                         goto fail;
         } else {
                 /* v1 keeps no list of what the root declares: every entry is transitive-or-unknown. */
@@ -810,8 +810,8 @@ static json_t *lock_extract(const prc_xin *in, const char *format, prc_err *err)
                         goto fail;
                 }
                 (void)npm_cur_find(in, &l.cur, "\"dependencies\"");
-                if (json_object_get(doc, "dependencies") != NULL &&
-                    !lock_v1(&l, json_object_get(doc, "dependencies"), "", 0, err))
+                if (PRC_JGET(doc, "dependencies") != NULL &&
+                    !lock_v1(&l, PRC_JGET(doc, "dependencies"), "", 0, err))
                         goto fail;
         }
         if (!lock_edges(&l, (int)lv, err))

@@ -109,8 +109,8 @@ static bool ynames(json_t *md, json_t **names, prc_err *err)
         *names = json_object();
         if (*names == NULL)
                 return prc_err_oom(err, "yarn.lock edges");
-        json_array_foreach(json_object_get(md, "dependencies"), i, d) {
-                const char *n = json_string_value(json_object_get(d, "name"));
+        json_array_foreach(PRC_JGET(md, "dependencies"), i, d) {
+                const char *n = json_string_value(PRC_JGET(d, "name"));
 
                 seen = json_object_get(*names, n);
                 if (seen != NULL ? json_is_integer(seen) && json_object_set_new(*names, n, json_null()) != 0
@@ -222,7 +222,7 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
         e->open = false;
         if (e->version[0] == '\0')
                 return shape_at(err, e->line, "a yarn.lock entry without a version");
-        if (!ydesc_map(e->map, e->specs, json_array_size(json_object_get(md, "dependencies")), err))
+        if (!ydesc_map(e->map, e->specs, json_array_size(PRC_JGET(md, "dependencies")), err))
                 return false;
         d = npm_add_dep(md, e->name, "runtime", false, e->line, e->specs, e->version, err);
         if (d == NULL)
@@ -241,7 +241,7 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
         if (e->integrity[0] != '\0' && !npm_set_integrity(d, e->integrity, NULL, err))
                 return false;
         {
-                const char *t = json_string_value(json_object_get(json_object_get(d, "source"), "type"));
+                const char *t = json_string_value(PRC_JGET(PRC_JGET(d, "source"), "type"));
                 char *purl;
                 bool ok;
                 if (strcmp(t, "registry") != 0)
@@ -291,7 +291,7 @@ static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_
                 prc_err_set_line(err, ln, 1);
                 return false;
         }
-        if (json_array_append_new(e->pend, pend_row((json_int_t)json_array_size(json_object_get(md, "dependencies")),
+        if (json_array_append_new(e->pend, pend_row((json_int_t)json_array_size(PRC_JGET(md, "dependencies")),
                                                     name, range, e->block == 2)) != 0)
                 return prc_err_oom(err, "yarn.lock edges");
         return true;
@@ -445,13 +445,13 @@ static bool berry_edges(json_t *md, const json_t *doc, const json_t *map, prc_er
         size_t i = 0;
 
         json_object_foreach((json_t *)doc, key, e) {
-                const json_t *meta = json_object_get(e, "dependenciesMeta");
+                const json_t *meta = PRC_JGET(e, "dependenciesMeta");
                 if (strcmp(key, "__metadata") == 0)
                         continue;
-                json_object_foreach(json_object_get(e, "dependencies"), name, v) {
+                json_object_foreach(PRC_JGET(e, "dependencies"), name, v) {
                         char vb[64];
                         const char *range = npm_scalar(v, vb, sizeof(vb));
-                        bool opt = json_is_true(json_object_get(json_object_get(meta, name), "optional"));
+                        bool opt = json_is_true(PRC_JGET(json_object_get(meta, name), "optional"));
                         if (range == NULL || !yedge(md, map, &names, i, name, range, opt, err)) {
                                 prc_x_drop(names);
                                 return range == NULL ? shape_at(err, 0, "a yarn.lock dependency range that is not a string")
@@ -468,7 +468,7 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
 {
         json_t *md = prc_md_new(in, "yarn-lock", "npm", "lockfile", err), *direct = json_object();
         json_t *map = json_object();
-        const json_t *meta = json_object_get(doc, "__metadata"), *e, *v;
+        const json_t *meta = PRC_JGET(doc, "__metadata"), *e, *v;
         const char *key, *k;
         char buf[32], name[PRC_MD_STR_MAX + 1];
         const char *ver;
@@ -480,7 +480,7 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                         prc_err_oom(err, "yarn.lock");
                 goto fail;
         }
-        ver = npm_scalar(json_object_get(meta, "version"), buf, sizeof(buf));
+        ver = npm_scalar(PRC_JGET(meta, "version"), buf, sizeof(buf));
         lv = ver != NULL ? strtol(ver, NULL, 10) : 0;
         /* Yarn 2 wrote 4, Yarn 3 5 and 6, Yarn 4 8 and (since 4.2) 10; the fields are the same in all. */
         if (lv != 4 && lv != 5 && lv != 6 && lv != 8 && lv != 10) {
@@ -496,10 +496,10 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
         }
         /* Direct: what the workspaces (entries resolved as "workspace:") declare. */
         json_object_foreach(doc, key, e) {
-                const char *res = json_string_value(json_object_get(e, "resolution"));
+                const char *res = json_string_value(PRC_JGET(e, "resolution"));
                 if (res == NULL || strstr(res, "@workspace:") == NULL)
                         continue;
-                json_object_foreach(json_object_get(e, "dependencies"), k, v)
+                json_object_foreach(PRC_JGET(e, "dependencies"), k, v)
                         json_object_set_new(direct, k, json_true());
         }
         json_object_foreach(doc, key, e) {
@@ -516,10 +516,10 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                         shape_at(err, line, "a yarn.lock entry that is not a mapping");
                         goto fail;
                 }
-                res = json_string_value(json_object_get(e, "resolution"));
-                version = npm_scalar(json_object_get(e, "version"), vb, sizeof(vb));
-                checksum = json_string_value(json_object_get(e, "checksum"));
-                link = json_string_value(json_object_get(e, "linkType"));
+                res = json_string_value(PRC_JGET(e, "resolution"));
+                version = npm_scalar(PRC_JGET(e, "version"), vb, sizeof(vb));
+                checksum = json_string_value(PRC_JGET(e, "checksum"));
+                link = json_string_value(PRC_JGET(e, "linkType"));
                 if (res == NULL || version == NULL) {
                         shape_at(err, line, "a yarn.lock entry without a resolution or a version");
                         goto fail;
@@ -576,7 +576,7 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                     !prc_md_not_extracted(md, name, "a soft link (link: or portal:) to a folder: its own "
                                           "dependencies are in that folder's package.json", line, err))
                         goto fail;
-                if (!ydesc_map(map, key, json_array_size(json_object_get(md, "dependencies")) - 1, err))
+                if (!ydesc_map(map, key, json_array_size(PRC_JGET(md, "dependencies")) - 1, err))
                         goto fail;
         }
         if (!berry_edges(md, doc, map, err))
@@ -680,7 +680,7 @@ static bool pnpm_key(const char *key, int major, char *name, char *version, size
 /* An importer's version of a dependency: v5 a string, v6/v9 {"specifier", "version"}. */
 static const char *imp_version(const json_t *v)
 {
-        return json_is_object(v) ? json_string_value(json_object_get(v, "version")) : json_string_value(v);
+        return json_is_object(v) ? json_string_value(PRC_JGET(v, "version")) : json_string_value(v);
 }
 
 static bool pnpm_direct(struct pnpm *p, const json_t *imp, prc_err *err)
@@ -717,7 +717,7 @@ static bool pnpm_direct(struct pnpm *p, const json_t *imp, prc_err *err)
 static bool pnpm_reach(struct pnpm *p, prc_err *err)
 {
         static const char *const order[] = { "runtime", "optional", "dev" };
-        const json_t *snaps = json_object_get(p->doc, "snapshots");
+        const json_t *snaps = PRC_JGET(p->doc, "snapshots");
         json_t *queue = json_array(), *index = json_object();
         const char *sk0;
         const json_t *snap0;
@@ -844,7 +844,7 @@ static bool pnpm_edges(struct pnpm *p, const json_t *at, prc_err *err)
 
 static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
 {
-        const json_t *imps = json_object_get(p->doc, "importers"), *pkgs = json_object_get(p->doc, "packages"), *e;
+        const json_t *imps = PRC_JGET(p->doc, "importers"), *pkgs = PRC_JGET(p->doc, "packages"), *e;
         const char *key;
         npm_cur cur = { 0, 1 };
         char name[PRC_MD_STR_MAX + 1], version[PRC_MD_STR_MAX + 1], id[2 * PRC_MD_STR_MAX + 2];
@@ -867,9 +867,9 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 return shape_at(err, prc_x_find_line(p->in, "packages:", 1), "packages is not a mapping"), NULL;
         (void)npm_cur_find(p->in, &cur, "\npackages:");
         json_object_foreach((json_t *)pkgs, key, e) {
-                const json_t *res = json_object_get(e, "resolution");
-                const char *n2 = json_string_value(json_object_get(e, "name"));
-                const char *v2 = json_string_value(json_object_get(e, "version"));
+                const json_t *res = PRC_JGET(e, "resolution");
+                const char *n2 = json_string_value(PRC_JGET(e, "name"));
+                const char *v2 = json_string_value(PRC_JGET(e, "version"));
                 const char *scope = "runtime", *sc, *integ;
                 bool keyed = pnpm_key(key, p->major, name, version, sizeof(name));
                 uint32_t line = npm_cur_find(p->in, &cur, key);
@@ -889,9 +889,9 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 if (p->major == 9) {
                         sc = json_string_value(json_object_get(p->reach, id));
                         scope = sc != NULL ? sc : "runtime";
-                } else if (json_is_true(json_object_get(e, "dev"))) {
+                } else if (json_is_true(PRC_JGET(e, "dev"))) {
                         scope = "dev";
-                } else if (json_is_true(json_object_get(e, "optional"))) {
+                } else if (json_is_true(PRC_JGET(e, "optional"))) {
                         scope = "optional";
                 }
                 d = npm_add_dep(p->md, name, scope, json_object_get(p->direct, id) != NULL, line, NULL, version, err);
@@ -902,22 +902,22 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                                                                                                  "dependencies")) -
                                                      1)) != 0)
                         return prc_err_oom(err, "pnpm edges"), NULL;
-                if (json_is_true(json_object_get(e, "requiresBuild")) &&
+                if (json_is_true(PRC_JGET(e, "requiresBuild")) &&
                     !npm_note_dep(p->md, "install_scripts", line, err))
                         return NULL;
-                integ = json_string_value(json_object_get(res, "integrity"));
+                integ = json_string_value(PRC_JGET(res, "integrity"));
                 if (integ != NULL && !npm_set_integrity(d, integ, NULL, err))
                         return NULL;
-                if (json_string_value(json_object_get(res, "commit")) != NULL) {
-                        if (!prc_md_set_source(d, "git", json_string_value(json_object_get(res, "repo")), NULL,
-                                               json_string_value(json_object_get(res, "commit")), err))
+                if (json_string_value(PRC_JGET(res, "commit")) != NULL) {
+                        if (!prc_md_set_source(d, "git", json_string_value(PRC_JGET(res, "repo")), NULL,
+                                               json_string_value(PRC_JGET(res, "commit")), err))
                                 return NULL;
-                } else if (json_string_value(json_object_get(res, "directory")) != NULL) {
-                        if (!prc_md_set_source(d, "path", json_string_value(json_object_get(res, "directory")), NULL,
+                } else if (json_string_value(PRC_JGET(res, "directory")) != NULL) {
+                        if (!prc_md_set_source(d, "path", json_string_value(PRC_JGET(res, "directory")), NULL,
                                                NULL, err))
                                 return NULL;
-                } else if (json_string_value(json_object_get(res, "tarball")) != NULL) {
-                        const char *t = json_string_value(json_object_get(res, "tarball"));
+                } else if (json_string_value(PRC_JGET(res, "tarball")) != NULL) {
+                        const char *t = json_string_value(PRC_JGET(res, "tarball"));
                         if (!prc_md_set_source(d, strncmp(t, "file:", 5) == 0 ? "path" : "url", t, NULL, NULL, err))
                                 return NULL;
                 } else {
@@ -947,7 +947,7 @@ json_t *prc_x_pnpm_lock(const prc_xin *in, prc_err *err)
                 shape_at(err, 1, "pnpm-lock.yaml is not a mapping");
                 goto out;
         }
-        lv = npm_scalar(json_object_get(p.doc, "lockfileVersion"), buf, sizeof(buf));
+        lv = npm_scalar(PRC_JGET(p.doc, "lockfileVersion"), buf, sizeof(buf));
         p.major = lv != NULL ? (int)strtol(lv, NULL, 10) : 0;
         if (p.major != 5 && p.major != 6 && p.major != 9) {
                 prc_err_set(err, PRC_E_EXTRACT_VERSION, "pnpm lockfileVersion %.32s (prc reads 5.x, 6.x and 9.x)",

@@ -202,7 +202,7 @@ static bool emit_item(proj *st, const json_t *it, const char *kind, const char *
                 ver = over;
         if (inc == NULL) {
                 /* Update changes items an imported file adds: a version policy, kept in details. */
-                json_t *u = json_object(), *list = json_object_get(prc_md_details(st->md), "updates");
+                json_t *u = json_object(), *list = PRC_JGET(prc_md_details(st->md), "updates");
 
                 line = locate_attr(st, "Update", upd);
                 if (json_array_size(list) >= PRC_MD_LIST_MAX)
@@ -252,8 +252,8 @@ static bool walk_items(proj *st, const json_t *el, const char *cond, unsigned de
 {
         static const char *const items[] = { "PackageReference", "GlobalPackageReference", "PackageVersion",
                                              "PackageDownload" };
-        json_t *refs = json_object_get(prc_md_details(st->md), "project_references"),
-               *imps = json_object_get(prc_md_details(st->md), "imports");
+        json_t *refs = PRC_JGET(prc_md_details(st->md), "project_references"),
+               *imps = PRC_JGET(prc_md_details(st->md), "imports");
 
         for (size_t i = 0; i < prc_mx_nkids(el); i++) {
                 const json_t *k = prc_mx_kid(el, i);
@@ -298,9 +298,9 @@ static bool project_details(proj *st, const json_t *root)
         json_t *d = prc_md_details(st->md);
         const char *tf, *tfs, *cpm;
 
-        tf = json_string_value(json_object_get(st->props, "targetframework"));
-        tfs = json_string_value(json_object_get(st->props, "targetframeworks"));
-        cpm = json_string_value(json_object_get(st->props, "managepackageversionscentrally"));
+        tf = json_string_value(PRC_JGET(st->props, "targetframework"));
+        tfs = json_string_value(PRC_JGET(st->props, "targetframeworks"));
+        cpm = json_string_value(PRC_JGET(st->props, "managepackageversionscentrally"));
         if (json_object_set_new(d, "project_references", json_array()) != 0 ||
             json_object_set_new(d, "imports", json_array()) != 0 ||
             json_object_set_new(d, "updates", json_array()) != 0)
@@ -466,7 +466,7 @@ static bool lock_edges(json_t *md, const json_t *rows, prc_err *err)
         json_array_foreach(rows, i, row) {
                 const char *tfm = json_string_value(json_array_get(row, 0));
                 lock_key(key, sizeof(key), tfm, strlen(tfm),
-                         json_string_value(json_object_get(json_array_get(json_object_get(md, "dependencies"), i),
+                         json_string_value(json_object_get(json_array_get(PRC_JGET(md, "dependencies"), i),
                                                            "name")));
                 if (json_object_set_new(at, key, json_integer((json_int_t)i)) != 0) {
                         json_decref(at);
@@ -512,7 +512,7 @@ json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
         doc = prc_json_parse(in->p, in->n, in->lim, 0, err);
         if (doc == NULL)
                 goto fail;
-        ver = json_object_get(doc, "version");
+        ver = PRC_JGET(doc, "version");
         if (!json_is_object(doc) || !json_is_integer(ver)) {
                 (void)shape(err, 1, "packages.lock.json without an integer \"version\"");
                 goto fail;
@@ -524,7 +524,7 @@ json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
                 prc_err_set_line(err, prc_x_find_line(in, "\"version\"", 1), 0);
                 goto fail;
         }
-        deps = json_object_get(doc, "dependencies");
+        deps = PRC_JGET(doc, "dependencies");
         if (!json_is_object(deps)) {
                 (void)shape(err, prc_x_find_line(in, "\"dependencies\"", 1), "\"dependencies\" is not an object");
                 goto fail;
@@ -592,7 +592,7 @@ json_t *prc_xn_lock(const prc_xin *in, prc_err *err)
                         }
                         if (hash != NULL && !prc_md_set_integrity(d, "sha512", hash, err))
                                 goto fail;
-                        sub = json_object_get(e, "dependencies");
+                        sub = PRC_JGET(e, "dependencies");
                         if (sub != NULL) {
                                 const char *k;
                                 const json_t *v;
@@ -702,7 +702,7 @@ static bool ncfg_sources(ncfg *c, const json_t *sec)
                         if (!prc_md_add_registry(c->md, k, NULL, v, line, c->err))
                                 return false;
                 } else if (strcmp(n, "remove") == 0 && k != NULL) {
-                        if (!list_str(json_object_get(d, "removed_sources"), k, c->err))
+                        if (!list_str(PRC_JGET(d, "removed_sources"), k, c->err))
                                 return false;
                 }
         }
@@ -711,7 +711,7 @@ static bool ncfg_sources(ncfg *c, const json_t *sec)
 
 static bool ncfg_mapping(ncfg *c, const json_t *sec)
 {
-        json_t *list = json_object_get(prc_md_details(c->md), "package_source_mapping");
+        json_t *list = PRC_JGET(prc_md_details(c->md), "package_source_mapping");
 
         for (size_t i = 0; i < prc_mx_nkids(sec); i++) {
                 const json_t *s = prc_mx_kid(sec, i);
@@ -778,7 +778,7 @@ static bool ncfg_credentials(ncfg *c, const json_t *sec)
 /* <apikeys> (push keys, per source URL) and secret-looking <config> keys: present, by key only. */
 static bool ncfg_keyed(ncfg *c, const json_t *sec, const char *section, bool all_secret)
 {
-        json_t *keys = json_object_get(prc_md_details(c->md), "config_keys");
+        json_t *keys = PRC_JGET(prc_md_details(c->md), "config_keys");
 
         for (size_t i = 0; i < prc_mx_nkids(sec); i++) {
                 const json_t *a = prc_mx_kid(sec, i);
@@ -867,7 +867,7 @@ json_t *prc_xn_nugetconfig(const prc_xin *in, prc_err *err)
                                 const char *k = prc_mx_attr(a, "key"), *v = prc_mx_attr(a, "value");
 
                                 if (json_is_object(a) && k != NULL && v != NULL && strcasecmp(v, "true") == 0)
-                                        ok = list_str(json_object_get(d, "disabled_sources"), k, err);
+                                        ok = list_str(PRC_JGET(d, "disabled_sources"), k, err);
                         }
                 } else {
                         ok = prc_md_not_extracted(c.md, n, "a NuGet.config section that names no source, mapping "

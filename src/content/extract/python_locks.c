@@ -107,13 +107,13 @@ static char *edge_name(const char *s)
  */
 static bool link_edges(json_t *md, prc_err *err)
 {
-        json_t *byname = json_object(), *deps = json_object_get(md, "dependencies"), *d, *l;
+        json_t *byname = json_object(), *deps = PRC_JGET(md, "dependencies"), *d, *l;
         const json_t *e, *t;
         size_t i, k;
         bool ok = byname != NULL || py_oom(err);
 
         json_array_foreach(deps, i, d) {
-                char *n = py_norm(json_string_value(json_object_get(d, "name")));
+                char *n = py_norm(json_string_value(PRC_JGET(d, "name")));
                 if (!ok || n == NULL) {
                         free(n);
                         ok = ok && py_oom(err);
@@ -126,9 +126,9 @@ static bool link_edges(json_t *md, prc_err *err)
                         ok = py_oom(err);
                 free(n);
         }
-        json_array_foreach(ok ? json_object_get(prc_md_details(md), "edges") : NULL, i, e) {
-                const char *fv = json_string_value(json_object_get(e, "version"));
-                char *fn = edge_name(json_string_value(json_object_get(e, "from")));
+        json_array_foreach(ok ? PRC_JGET(prc_md_details(md), "edges") : NULL, i, e) {
+                const char *fv = json_string_value(PRC_JGET(e, "version"));
+                char *fn = edge_name(json_string_value(PRC_JGET(e, "from")));
                 long from = -1;
 
                 if (fn == NULL) {
@@ -144,7 +144,7 @@ static bool link_edges(json_t *md, prc_err *err)
                 free(fn);
                 if (from < 0)
                         continue;
-                json_array_foreach(json_object_get(e, "to"), k, t) {
+                json_array_foreach(PRC_JGET(e, "to"), k, t) {
                         char *tn = edge_name(json_string_value(t));
                         if (tn == NULL) {
                                 ok = py_oom(err);
@@ -229,15 +229,15 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                 py_parse_failed(in, err);
                 return NULL;
         }
-        if (!json_is_object(doc) || !json_is_object(meta = json_object_get(doc, "_meta"))) {
+        if (!json_is_object(doc) || !json_is_object(meta = PRC_JGET(doc, "_meta"))) {
                 prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a Pipfile.lock is a JSON object with a \"_meta\" object");
                 goto fail;
         }
-        spec = json_object_get(meta, "pipfile-spec");
+        spec = PRC_JGET(meta, "pipfile-spec");
         md = lock_doc(in, &lockv, spec, json_is_integer(spec) && json_integer_value(spec) == 6, err);
         if (md == NULL)
                 goto fail;
-        sources = json_object_get(meta, "sources");
+        sources = PRC_JGET(meta, "sources");
         json_array_foreach(sources, i, s) {
                 const char *url = py_str(s, "url");
 
@@ -308,7 +308,7 @@ json_t *prc_x_py_pipfile_lock(const prc_xin *in, prc_err *err)
                                                 goto fail;
                                 }
                         }
-                        h = json_array_get(json_object_get(e, "hashes"), 0);
+                        h = json_array_get(PRC_JGET(e, "hashes"), 0);
                         if (json_is_string(h) && !py_set_hash(d, json_string_value(h), err))
                                 goto fail;
                 }
@@ -376,7 +376,7 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                 py_parse_failed(in, err);
                 return NULL;
         }
-        lv = json_object_get(json_object_get(doc, "metadata"), "lock-version");
+        lv = PRC_JGET(PRC_JGET(doc, "metadata"), "lock-version");
         lvs = json_string_value(lv);
         for (size_t k = 0; lvs != NULL && k < PRC_ARRAY_LEN(known); k++)
                 ok = ok || strcmp(lvs, known[k]) == 0;
@@ -384,8 +384,8 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
         if (md == NULL)
                 goto fail;
         v1 = lvs[0] == '1';
-        mfiles = json_object_get(json_object_get(doc, "metadata"), "files");
-        pkgs = json_object_get(doc, "package");
+        mfiles = PRC_JGET(PRC_JGET(doc, "metadata"), "files");
+        pkgs = PRC_JGET(doc, "package");
         if (pkgs != NULL && !py_want(pkgs, JSON_ARRAY, "poetry.lock package", err))
                 goto fail;
         py_cur_init(&cur, in);
@@ -405,7 +405,7 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                 cat = py_str(p, "category");
                 if (cat != NULL && strcmp(cat, "dev") == 0)
                         scope = "dev";
-                groups = json_object_get(p, "groups");
+                groups = PRC_JGET(p, "groups");
                 if (json_is_array(groups) && json_array_size(groups) > 0) {
                         /* 2.x: the groups that need it; "main" alone is the runtime */
                         size_t j, len = 0;
@@ -437,13 +437,13 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                                 group = gjoin;
                         }
                 }
-                if (json_is_true(json_object_get(p, "optional")))
+                if (json_is_true(PRC_JGET(p, "optional")))
                         scope = "optional";
                 d = py_dep(md, name, NULL, ver, scope, false, group, l, err);
                 free(gjoin);
                 if (d == NULL)
                         goto fail;
-                src = json_object_get(p, "source");
+                src = PRC_JGET(p, "source");
                 if (json_is_object(src)) {
                         const char *t = py_str(src, "type"), *url = py_str(src, "url");
                         const char *ref = py_str(src, "reference"), *res = py_str(src, "resolved_reference");
@@ -465,13 +465,13 @@ json_t *prc_x_py_poetry_lock(const prc_xin *in, prc_err *err)
                         if (!set)
                                 goto fail;
                 }
-                files = json_object_get(p, "files");
+                files = PRC_JGET(p, "files");
                 if (files == NULL)
                         files = json_object_get(mfiles, name);
                 h = first_hash(files);
                 if (h != NULL && !py_set_hash(d, h, err))
                         goto fail;
-                if (!edge(md, name, ver, dep_names(json_object_get(p, "dependencies")), err))
+                if (!edge(md, name, ver, dep_names(PRC_JGET(p, "dependencies")), err))
                         goto fail;
         }
         (void)v1;
@@ -501,7 +501,7 @@ static bool in_list(const json_t *names, const char *n)
 static void root_names(const json_t *p, json_t *run, json_t *dev)
 {
         static const char *const keys[] = { "optional-dependencies", "dev-dependencies" };
-        json_t *v = json_object_get(p, "dependencies"), *e, *grp;
+        json_t *v = PRC_JGET(p, "dependencies"), *e, *grp;
         const char *k;
         size_t i;
 
@@ -567,28 +567,28 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                         py_parse_failed(in, err);
                 goto fail;
         }
-        ver = json_object_get(doc, "version");
+        ver = PRC_JGET(doc, "version");
         md = lock_doc(in, &lockv, ver, json_is_integer(ver) && json_integer_value(ver) == 1, err);
         if (md == NULL)
                 goto fail;
-        if (json_object_get(doc, "revision") != NULL && !version_detail(md, "revision",
-                                                                        json_object_get(doc, "revision"), err))
+        if (PRC_JGET(doc, "revision") != NULL && !version_detail(md, "revision",
+                                                                        PRC_JGET(doc, "revision"), err))
                 goto fail;
-        pkgs = json_object_get(doc, "package");
+        pkgs = PRC_JGET(doc, "package");
         if (pkgs != NULL && !py_want(pkgs, JSON_ARRAY, "uv.lock package", err))
                 goto fail;
         /* workspace members (editable or virtual sources) are the roots; what they name is direct */
         json_array_foreach(pkgs, i, p) {
-                const json_t *src = json_object_get(p, "source");
+                const json_t *src = PRC_JGET(p, "source");
 
                 if (!py_want(p, JSON_OBJECT, "a uv.lock package", err))
                         goto fail;
-                if (json_object_get(src, "editable") != NULL || json_object_get(src, "virtual") != NULL)
+                if (PRC_JGET(src, "editable") != NULL || PRC_JGET(src, "virtual") != NULL)
                         root_names(p, run, dev);
         }
         py_cur_init(&cur, in);
         json_array_foreach(pkgs, i, p) {
-                const json_t *src = json_object_get(p, "source"), *sd, *wh;
+                const json_t *src = PRC_JGET(p, "source"), *sd, *wh;
                 const char *name, *version, *v, *h = NULL, *member = NULL;
                 bool direct, is_root;
                 json_t *d;
@@ -599,7 +599,7 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                 l = entry_line(&cur, "[[package]]", name);
                 version = py_str(p, "version");
                 is_root = (member = py_str(src, "editable")) != NULL || (member = py_str(src, "virtual")) != NULL;
-                if (is_root && strcmp(member, ".") == 0 && json_is_null(json_object_get(md, "package"))) {
+                if (is_root && strcmp(member, ".") == 0 && json_is_null(PRC_JGET(md, "package"))) {
                         char *purl = py_purl(name, version);
                         bool ok = purl != NULL && prc_md_set_package(md, name, version, purl, l, err);
 
@@ -608,7 +608,7 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                         free(purl);
                         if (!ok)
                                 goto fail;
-                        if (!edge(md, name, version, dep_names(json_object_get(p, "dependencies")), err))
+                        if (!edge(md, name, version, dep_names(PRC_JGET(p, "dependencies")), err))
                                 goto fail;
                         continue;
                 }
@@ -644,14 +644,14 @@ json_t *prc_x_py_uv_lock(const prc_xin *in, prc_err *err)
                         prc_err_set_line(err, l, 0);
                         goto fail;
                 }
-                sd = json_object_get(p, "sdist");
-                wh = json_object_get(p, "wheels");
+                sd = PRC_JGET(p, "sdist");
+                wh = PRC_JGET(p, "wheels");
                 h = py_str(sd, "hash");
                 if (h == NULL)
                         h = py_str(json_array_get(wh, 0), "hash");
                 if (h != NULL && !py_set_hash(d, h, err))
                         goto fail;
-                if (!edge(md, name, version, dep_names(json_object_get(p, "dependencies")), err))
+                if (!edge(md, name, version, dep_names(PRC_JGET(p, "dependencies")), err))
                         goto fail;
         }
         if (!link_edges(md, err))
@@ -684,8 +684,8 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                 py_parse_failed(in, err);
                 return NULL;
         }
-        meta = json_object_get(doc, "metadata");
-        lv = json_object_get(meta, "lock_version");
+        meta = PRC_JGET(doc, "metadata");
+        lv = PRC_JGET(meta, "lock_version");
         lvs = json_string_value(lv);
         /* 4.0 to 4.5 (with a patch level since 4.4.1) are the versions PDM 2 writes */
         md = lock_doc(in, &lockv, lv,
@@ -695,11 +695,11 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                       err);
         if (md == NULL)
                 goto fail;
-        if (json_object_get(meta, "groups") != NULL && !version_detail(md, "groups", json_object_get(meta, "groups"),
+        if (PRC_JGET(meta, "groups") != NULL && !version_detail(md, "groups", PRC_JGET(meta, "groups"),
                                                                         err))
                 goto fail;
-        mfiles = json_object_get(meta, "files");
-        pkgs = json_object_get(doc, "package");
+        mfiles = PRC_JGET(meta, "files");
+        pkgs = PRC_JGET(doc, "package");
         if (pkgs != NULL && !py_want(pkgs, JSON_ARRAY, "pdm.lock package", err))
                 goto fail;
         py_cur_init(&cur, in);
@@ -714,7 +714,7 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                         goto fail;
                 l = entry_line(&cur, "[[package]]", name);
                 version = py_str(p, "version");
-                groups = json_object_get(p, "groups");
+                groups = PRC_JGET(p, "groups");
                 if (json_is_array(groups) && json_array_size(groups) > 0 && !in_list(groups, "default"))
                         scope = "dev";
                 d = py_dep(md, name, NULL, version, scope, false, NULL, l, err);
@@ -738,7 +738,7 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                         if (!py_set_url_source(md, d, url, l, err))
                                 goto fail;
                 }
-                files = json_object_get(p, "files");
+                files = PRC_JGET(p, "files");
                 if (files == NULL) {
                         char key[PRC_MD_STR_MAX + 64];
 
@@ -748,7 +748,7 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                 h = first_hash(files);
                 if (h != NULL && !py_set_hash(d, h, err))
                         goto fail;
-                if (!edge(md, name, version, dep_names(json_object_get(p, "dependencies")), err))
+                if (!edge(md, name, version, dep_names(PRC_JGET(p, "dependencies")), err))
                         goto fail;
         }
         if (!link_edges(md, err))
@@ -769,7 +769,7 @@ static bool pylock_hash(json_t *dep, const json_t *hashes, prc_err *err)
         const char *k;
         json_t *v;
 
-        if (json_is_string(json_object_get(hashes, "sha256")))
+        if (json_is_string(PRC_JGET(hashes, "sha256")))
                 return prc_md_set_integrity(dep, "sha256", py_str(hashes, "sha256"), err);
         json_object_foreach((json_t *)hashes, k, v) if (json_is_string(v))
                 return prc_md_set_integrity(dep, k, json_string_value(v), err);
@@ -789,17 +789,17 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
                 py_parse_failed(in, err);
                 return NULL;
         }
-        lv = json_object_get(doc, "lock-version");
+        lv = PRC_JGET(doc, "lock-version");
         lvs = json_string_value(lv);
         /* PEP 751: an unknown major version is an error; 1.x minor versions stay readable */
         md = lock_doc(in, &lockv, lv,
                       lvs != NULL && strncmp(lvs, "1.", 2) == 0 && lvs[2] >= '0' && lvs[2] <= '9', err);
         if (md == NULL)
                 goto fail;
-        if (json_is_string(json_object_get(doc, "created-by")) &&
-            !version_detail(md, "created_by", json_object_get(doc, "created-by"), err))
+        if (json_is_string(PRC_JGET(doc, "created-by")) &&
+            !version_detail(md, "created_by", PRC_JGET(doc, "created-by"), err))
                 goto fail;
-        pkgs = json_object_get(doc, "packages");
+        pkgs = PRC_JGET(doc, "packages");
         if (!py_want(pkgs, JSON_ARRAY, "pylock.toml packages", err))
                 goto fail;
         py_cur_init(&cur, in);
@@ -816,11 +816,11 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
                 d = py_dep(md, name, NULL, py_str(p, "version"), "runtime", false, NULL, l, err);
                 if (d == NULL)
                         goto fail;
-                vcs = json_object_get(p, "vcs");
-                dir = json_object_get(p, "directory");
-                arch = json_object_get(p, "archive");
-                sd = json_object_get(p, "sdist");
-                wh = json_array_get(json_object_get(p, "wheels"), 0);
+                vcs = PRC_JGET(p, "vcs");
+                dir = PRC_JGET(p, "directory");
+                arch = PRC_JGET(p, "archive");
+                sd = PRC_JGET(p, "sdist");
+                wh = json_array_get(PRC_JGET(p, "wheels"), 0);
                 idx = py_str(p, "index");
                 if (vcs != NULL) {
                         const char *u = py_str(vcs, "url") != NULL ? py_str(vcs, "url") : py_str(vcs, "path");
@@ -838,15 +838,15 @@ json_t *prc_x_py_pylock(const prc_xin *in, prc_err *err)
                         if (u != NULL ? !py_set_url_source(md, d, u, l, err)
                                       : !prc_md_set_source(d, "path", py_str(arch, "path"), NULL, NULL, err))
                                 goto fail;
-                        if (!pylock_hash(d, json_object_get(arch, "hashes"), err))
+                        if (!pylock_hash(d, PRC_JGET(arch, "hashes"), err))
                                 goto fail;
                 } else if (idx != NULL && strcmp(idx, "https://pypi.org/simple") != 0 &&
                            strcmp(idx, "https://pypi.org/simple/") != 0) {
                         if (!py_source(md, d, "registry", idx, NULL, NULL, l, err))
                                 goto fail;
                 }
-                if (json_is_null(json_object_get(d, "integrity")) &&
-                    !pylock_hash(d, json_object_get(sd != NULL ? sd : wh, "hashes"), err))
+                if (json_is_null(PRC_JGET(d, "integrity")) &&
+                    !pylock_hash(d, PRC_JGET(sd != NULL ? sd : wh, "hashes"), err))
                         goto fail;
         }
         json_decref(doc);

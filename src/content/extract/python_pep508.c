@@ -531,7 +531,7 @@ bool py_set_hash(json_t *dep, const char *text, prc_err *err)
 
         /* NAME:VALUE (pip, uv, poetry) or NAME=VALUE; without a name or a value it is no hash */
         if (text[k] == '\0' || k == 0 || text[k + 1] == '\0') {
-                const json_t *line = json_object_get(dep, "line");
+                const json_t *line = PRC_JGET(dep, "line");
 
                 prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a hash that is not NAME:VALUE (\"%.64s\")", text);
                 if (json_is_integer(line))
@@ -563,7 +563,7 @@ json_t *py_det_array(json_t *md, const char *key, prc_err *err)
 static bool req_details(json_t *md, const py_req *r, bool editable, prc_err *err)
 {
         json_t *list, *o, *ex = json_null();
-        size_t idx = json_array_size(json_object_get(md, "dependencies")) - 1;
+        size_t idx = json_array_size(PRC_JGET(md, "dependencies")) - 1;
 
         if (r->extras == NULL && r->marker == NULL && !editable)
                 return true;

@@ -83,9 +83,9 @@ static const char *source_url(const json_t *sources, const char *name)
 /* extras and markers of a table dependency into details.requirements (shared with PEP 508 entries). */
 static bool table_details(json_t *md, const json_t *t, bool editable, prc_err *err)
 {
-        json_t *ex = json_object_get(t, "extras"), *list, *o;
+        json_t *ex = PRC_JGET(t, "extras"), *list, *o;
         const char *marker = py_str(t, "markers");
-        size_t idx = json_array_size(json_object_get(md, "dependencies")) - 1;
+        size_t idx = json_array_size(PRC_JGET(md, "dependencies")) - 1;
 
         if (!json_is_array(ex))
                 ex = NULL;
@@ -124,7 +124,7 @@ static bool table_dep(json_t *md, const char *name, const json_t *v, const char 
                 return prc_md_not_extracted(md, name, "a dependency that is neither a version string nor a table",
                                             line, err);
         ver = py_str(v, "version");
-        if (json_is_true(json_object_get(v, "optional")) && strcmp(scope, "runtime") == 0)
+        if (json_is_true(PRC_JGET(v, "optional")) && strcmp(scope, "runtime") == 0)
                 scope = "optional";
         d = py_dep(md, name, ver, exact(ver), scope, true, group, line, err);
         if (d == NULL)
@@ -144,7 +144,7 @@ static bool table_dep(json_t *md, const char *name, const json_t *v, const char 
         src = py_str(v, "source");
         if (src == NULL)
                 src = py_str(v, "index");
-        editable = json_is_true(json_object_get(v, "editable")) || json_is_true(json_object_get(v, "develop"));
+        editable = json_is_true(PRC_JGET(v, "editable")) || json_is_true(PRC_JGET(v, "develop"));
         if (git != NULL) {
                 bool hex = ref != NULL && strlen(ref) == 40 && strspn(ref, "0123456789abcdef") == 40;
 
@@ -318,9 +318,9 @@ static bool poetry_sources(json_t *md, const prc_xin *in, const json_t *a, prc_e
                 if ((name != NULL && strlen(name) > PRC_MD_STR_MAX) || (pri != NULL && strlen(pri) > PRC_MD_STR_MAX))
                         return prc_err_set(err, PRC_E_EXTRACT_LIMIT,
                                            "a [[tool.poetry.source]] name or priority over %u bytes", PRC_MD_STR_MAX);
-                if (pri == NULL && json_is_true(json_object_get(s, "default")))
+                if (pri == NULL && json_is_true(PRC_JGET(s, "default")))
                         pri = "default";
-                if (pri == NULL && json_is_true(json_object_get(s, "secondary")))
+                if (pri == NULL && json_is_true(PRC_JGET(s, "secondary")))
                         pri = "secondary";
                 if (json_array_append_new(out, json_pack("{s:s?,s:s?,s:o}", "name", name, "priority", pri,
                                                          "line", l > 0 ? json_integer(l) : json_null())) != 0)
@@ -346,15 +346,15 @@ static bool set_package(json_t *md, const prc_xin *in, const char *name, const j
 
 static bool poetry(json_t *md, const prc_xin *in, const json_t *po, bool have_pkg, prc_err *err)
 {
-        const json_t *sources = json_object_get(po, "source"), *v, *groups;
+        const json_t *sources = PRC_JGET(po, "source"), *v, *groups;
         const char *g;
 
         if (!have_pkg && py_str(po, "name") != NULL &&
-            !set_package(md, in, py_str(po, "name"), json_object_get(po, "version"), "[tool.poetry]", err))
+            !set_package(md, in, py_str(po, "name"), PRC_JGET(po, "version"), "[tool.poetry]", err))
                 return false;
         if (!registries(md, in, sources, "[[tool.poetry.source]]", err) || !poetry_sources(md, in, sources, err))
                 return false;
-        if ((v = json_object_get(po, "dependencies")) != NULL) {
+        if ((v = PRC_JGET(po, "dependencies")) != NULL) {
                 const char *py = py_str(v, "python");
 
                 if (py != NULL && !prc_md_set_str(prc_md_details(md), "python", py, err))
@@ -363,16 +363,16 @@ static bool poetry(json_t *md, const prc_xin *in, const json_t *po, bool have_pk
                                header_line(in, "[tool.poetry.dependencies]", "dependencies"), true, err))
                         return false;
         }
-        if ((v = json_object_get(po, "dev-dependencies")) != NULL &&
+        if ((v = PRC_JGET(po, "dev-dependencies")) != NULL &&
             !dep_table(md, in, v, "tool.poetry.dev-dependencies", "dev", NULL, sources,
                        header_line(in, "[tool.poetry.dev-dependencies]", "dev-dependencies"), true, err))
                 return false;
-        groups = json_object_get(po, "group");
+        groups = PRC_JGET(po, "group");
         if (groups != NULL && !py_want(groups, JSON_OBJECT, "tool.poetry.group", err))
                 return false;
         json_object_foreach((json_t *)groups, g, v) {
                 char hdr[200];
-                const json_t *deps = json_object_get(v, "dependencies");
+                const json_t *deps = PRC_JGET(v, "dependencies");
 
                 if (deps == NULL)
                         continue;
@@ -384,7 +384,7 @@ static bool poetry(json_t *md, const prc_xin *in, const json_t *po, bool have_pk
                                main ? NULL : g, sources, header_line(in, hdr, g), true, err))
                         return false;
         }
-        if ((v = json_object_get(po, "extras")) != NULL &&
+        if ((v = PRC_JGET(po, "extras")) != NULL &&
             json_object_set(prc_md_details(md), "poetry_extras", (json_t *)v) != 0)
                 return py_oom(err);
         return true;
@@ -404,23 +404,23 @@ json_t *prc_x_py_pyproject(const prc_xin *in, prc_err *err)
         md = prc_md_new(in, "pypi-pyproject", "pypi", "manifest", err);
         if (md == NULL)
                 goto fail;
-        project = json_object_get(doc, "project");
+        project = PRC_JGET(doc, "project");
         if (project != NULL) {
                 uint32_t pl = header_line(in, "[project]", NULL);
 
                 if (!py_want(project, JSON_OBJECT, "project", err))
                         goto fail;
                 if (py_str(project, "name") != NULL) {
-                        if (!set_package(md, in, py_str(project, "name"), json_object_get(project, "version"),
+                        if (!set_package(md, in, py_str(project, "name"), PRC_JGET(project, "version"),
                                          "[project]", err))
                                 goto fail;
                         have_pkg = true;
                 }
-                if ((v = json_object_get(project, "dependencies")) != NULL &&
+                if ((v = PRC_JGET(project, "dependencies")) != NULL &&
                     !pep508_list(md, in, v, "project.dependencies", "runtime", NULL, line_of(in, "dependencies", pl),
                                  err))
                         goto fail;
-                if ((v = json_object_get(project, "optional-dependencies")) != NULL) {
+                if ((v = PRC_JGET(project, "optional-dependencies")) != NULL) {
                         uint32_t ol = header_line(in, "[project.optional-dependencies]", "optional-dependencies");
                         const json_t *e;
 
@@ -431,19 +431,19 @@ json_t *prc_x_py_pyproject(const prc_xin *in, prc_err *err)
                                 goto fail;
                 }
         }
-        if ((v = json_object_get(doc, "build-system")) != NULL) {
+        if ((v = PRC_JGET(doc, "build-system")) != NULL) {
                 if (!py_want(v, JSON_OBJECT, "build-system", err))
                         goto fail;
-                if ((v = json_object_get(v, "requires")) != NULL &&
+                if ((v = PRC_JGET(v, "requires")) != NULL &&
                     !pep508_list(md, in, v, "build-system.requires", "build", NULL,
                                  header_line(in, "[build-system]", "requires"), err))
                         goto fail;
-                if (json_is_string(json_object_get(json_object_get(doc, "build-system"), "build-backend")) &&
+                if (json_is_string(PRC_JGET(PRC_JGET(doc, "build-system"), "build-backend")) &&
                     !prc_md_set_str(prc_md_details(md), "build_backend",
-                                    py_str(json_object_get(doc, "build-system"), "build-backend"), err))
+                                    py_str(PRC_JGET(doc, "build-system"), "build-backend"), err))
                         goto fail;
         }
-        if ((groups = json_object_get(doc, "dependency-groups")) != NULL) {
+        if ((groups = PRC_JGET(doc, "dependency-groups")) != NULL) {
                 const char *stack[32];
 
                 if (!py_want(groups, JSON_OBJECT, "dependency-groups", err))
@@ -451,12 +451,12 @@ json_t *prc_x_py_pyproject(const prc_xin *in, prc_err *err)
                 json_object_foreach((json_t *)groups, k, v) if (!dep_group(md, in, groups, k, k, v, 0, stack, err))
                         goto fail;
         }
-        tool = json_object_get(doc, "tool");
-        if (json_is_object(json_object_get(tool, "poetry")) &&
-            !poetry(md, in, json_object_get(tool, "poetry"), have_pkg, err))
+        tool = PRC_JGET(doc, "tool");
+        if (json_is_object(PRC_JGET(tool, "poetry")) &&
+            !poetry(md, in, PRC_JGET(tool, "poetry"), have_pkg, err))
                 goto fail;
         /* PDM's and uv's own development dependency lists (before PEP 735) */
-        v = json_object_get(json_object_get(tool, "pdm"), "dev-dependencies");
+        v = PRC_JGET(PRC_JGET(tool, "pdm"), "dev-dependencies");
         if (v != NULL) {
                 const json_t *e;
                 uint32_t dl = header_line(in, "[tool.pdm.dev-dependencies]", "dev-dependencies");
@@ -467,14 +467,14 @@ json_t *prc_x_py_pyproject(const prc_xin *in, prc_err *err)
                                                                         "dev", k, line_of(in, k, dl), err))
                         goto fail;
         }
-        v = json_object_get(json_object_get(tool, "uv"), "dev-dependencies");
+        v = PRC_JGET(PRC_JGET(tool, "uv"), "dev-dependencies");
         if (v != NULL && !pep508_list(md, in, v, "tool.uv.dev-dependencies", "dev", NULL,
                                       header_line(in, "[tool.uv]", "dev-dependencies"), err))
                 goto fail;
-        v = json_object_get(json_object_get(tool, "uv"), "index");
+        v = PRC_JGET(PRC_JGET(tool, "uv"), "index");
         if (v != NULL && !registries(md, in, v, "[[tool.uv.index]]", err))
                 goto fail;
-        v = json_object_get(json_object_get(tool, "uv"), "sources");
+        v = PRC_JGET(PRC_JGET(tool, "uv"), "sources");
         if (v != NULL && !prc_md_not_extracted(md, "tool.uv.sources", "uv's per-dependency source overrides are "
                                                "not applied to the dependencies above",
                                                header_line(in, "[tool.uv.sources]", "sources"), err))
@@ -502,7 +502,7 @@ json_t *prc_x_py_pipfile(const prc_xin *in, prc_err *err)
         md = prc_md_new(in, "pypi-pipfile", "pypi", "manifest", err);
         if (md == NULL)
                 goto fail;
-        sources = json_object_get(doc, "source");
+        sources = PRC_JGET(doc, "source");
         if (!registries(md, in, sources, "[[source]]", err))
                 goto fail;
         json_object_foreach(doc, k, v) {
@@ -519,12 +519,12 @@ json_t *prc_x_py_pipfile(const prc_xin *in, prc_err *err)
                                header_line(in, hdr, k), false, err))
                         goto fail;
         }
-        if ((v = json_object_get(doc, "requires")) != NULL &&
+        if ((v = PRC_JGET(doc, "requires")) != NULL &&
             json_object_set(prc_md_details(md), "requires", (json_t *)v) != 0) {
                 py_oom(err);
                 goto fail;
         }
-        if ((v = json_object_get(doc, "scripts")) != NULL &&
+        if ((v = PRC_JGET(doc, "scripts")) != NULL &&
             json_object_set(prc_md_details(md), "scripts", (json_t *)v) != 0) {
                 py_oom(err);
                 goto fail;

@@ -393,7 +393,7 @@ static bool requirement(rq *q, const char *text, bool editable, const toks *t, s
                 else if (json_array_size(hashes) > 1) {
                         /* every --hash pip would accept, when there are several */
                         json_t *a = py_det_array(q->md, "hashes", err), *o = NULL;
-                        size_t idx = json_array_size(json_object_get(q->md, "dependencies")) - 1;
+                        size_t idx = json_array_size(PRC_JGET(q->md, "dependencies")) - 1;
 
                         if (a == NULL) {
                                 d = NULL;
@@ -757,7 +757,7 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
         md = prc_md_new(in, "pypi-setup-cfg", "pypi", "manifest", err);
         if (md == NULL)
                 goto fail;
-        meta = json_object_get(ini, "metadata");
+        meta = PRC_JGET(ini, "metadata");
         if (py_str(meta, "name") != NULL) {
                 char *purl = py_purl(py_str(meta, "name"), py_str(meta, "version"));
                 bool ok;
@@ -772,7 +772,7 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
                 if (!ok)
                         goto fail;
         }
-        opt = json_object_get(ini, "options");
+        opt = PRC_JGET(ini, "options");
         ol = prc_x_find_line(in, "[options]", 1);
         for (size_t i = 0; i < PRC_ARRAY_LEN(lists); i++) {
                 const char *val = py_str(opt, lists[i].key);
@@ -781,7 +781,7 @@ json_t *prc_x_py_setup_cfg(const prc_xin *in, prc_err *err)
                                              key_line(in, lists[i].key, ol), err))
                         goto fail;
         }
-        extras = json_object_get(ini, "options.extras_require");
+        extras = PRC_JGET(ini, "options.extras_require");
         ol = prc_x_find_line(in, "[options.extras_require]", 1);
         json_object_foreach(extras, key, v) {
                 if (!cfg_list(md, in, json_string_value(v), "optional", key,
