@@ -141,36 +141,38 @@ static void test_mdoc__edges_sorted_deduped_and_limited(void)
         json_decref(md);
 }
 
-/* prc_md_add_dep_rr makes the row prc_md_add_dep and two prc_md_set_str make: same members, same order. */
-static void test_mdoc__add_dep_rr_is_add_dep_then_set(void)
+/* prc_md_add_dep_rr: the row with its requirement and resolved version (NULL: null), the rest as prc_md_add_dep's. */
+static void test_mdoc__add_dep_rr_puts_both_values(void)
 {
         static const char src[] = "{}";
         prc_xin in = { "go.mod", (const uint8_t *)src, 2, &prc_limits_default };
-        json_t *a, *b, *d;
-        char *da, *db;
+        json_t *md;
+        char *d;
         prc_err e;
 
         prc_err_init(&e);
-        a = prc_md_new(&in, "go-mod", "golang", "manifest", &e);
-        b = prc_md_new(&in, "go-mod", "golang", "manifest", &e);
-        d = prc_md_add_dep(a, "example.com/m", "runtime", true, 3, &e);
-        T_ASSERT(d != NULL && prc_md_set_str(d, "requirement", "v1.2.3", &e) &&
-                 prc_md_set_str(d, "resolved", "v1.2.3", &e));
-        d = prc_md_add_dep(a, "example.com/n", "dev", false, 0, &e);
-        T_ASSERT(d != NULL && prc_md_set_str(d, "requirement", NULL, &e) && prc_md_set_str(d, "resolved", "v2", &e));
-        T_ASSERT(prc_md_add_dep_rr(b, "example.com/m", "runtime", true, 3, "v1.2.3", "v1.2.3", &e) != NULL);
-        T_ASSERT(prc_md_add_dep_rr(b, "example.com/n", "dev", false, 0, NULL, "v2", &e) != NULL);
+        md = prc_md_new(&in, "go-mod", "golang", "manifest", &e);
+        T_ASSERT(prc_md_add_dep_rr(md, "example.com/m", "runtime", true, 3, "v1.2.3", "v1.2.4", &e) != NULL);
+        T_ASSERT(prc_md_add_dep_rr(md, "example.com/n", "dev", false, 0, NULL, "v2", &e) != NULL);
+        T_ASSERT(prc_md_add_dep(md, "example.com/p", "test", false, 7, &e) != NULL);
         T_NOERR(e);
-        da = json_dumps(json_object_get(a, "dependencies"), JSON_COMPACT);     /* in insertion order */
-        db = json_dumps(json_object_get(b, "dependencies"), JSON_COMPACT);
-        T_EQ_STR(db, da);
-        free(da);
-        free(db);
+        d = json_dumps(json_object_get(md, "dependencies"), JSON_COMPACT | JSON_SORT_KEYS);
+        T_EQ_STR(d, "[{\"depends_on\":null,\"direct\":true,\"group\":null,\"integrity\":null,\"line\":3,"
+                    "\"name\":\"example.com/m\",\"purl\":null,\"requirement\":\"v1.2.3\",\"resolved\":\"v1.2.4\","
+                    "\"scope\":\"runtime\",\"source\":{\"commit\":null,\"ref\":null,\"type\":\"registry\","
+                    "\"url\":null}},"
+                    "{\"depends_on\":null,\"direct\":false,\"group\":null,\"integrity\":null,\"line\":null,"
+                    "\"name\":\"example.com/n\",\"purl\":null,\"requirement\":null,\"resolved\":\"v2\","
+                    "\"scope\":\"dev\",\"source\":{\"commit\":null,\"ref\":null,\"type\":\"registry\",\"url\":null}},"
+                    "{\"depends_on\":null,\"direct\":false,\"group\":null,\"integrity\":null,\"line\":7,"
+                    "\"name\":\"example.com/p\",\"purl\":null,\"requirement\":null,\"resolved\":null,"
+                    "\"scope\":\"test\",\"source\":{\"commit\":null,\"ref\":null,\"type\":\"registry\","
+                    "\"url\":null}}]");
+        free(d);
         /* a value that is not UTF-8 is refused as prc_md_set_str refuses it */
-        T_ASSERT(prc_md_add_dep_rr(b, "example.com/o", "runtime", true, 4, "v\xff", NULL, &e) == NULL);
+        T_ASSERT(prc_md_add_dep_rr(md, "example.com/o", "runtime", true, 4, "v\xff", NULL, &e) == NULL);
         T_ERR(e, PRC_E_NOT_CANONICAL);
-        json_decref(a);
-        json_decref(b);
+        json_decref(md);
 }
 
 /* Two documents built at once (prc_md_edge keeps the last one's lookups): each keeps its own rows, edges and count. */
@@ -369,7 +371,7 @@ static const prc_test tests[] = {
         T(test_mdoc__registry_userinfo_becomes_a_credential_by_key),
         T(test_mdoc__dependency_defaults_and_limits),
         T(test_mdoc__edges_sorted_deduped_and_limited),
-        T(test_mdoc__add_dep_rr_is_add_dep_then_set),
+        T(test_mdoc__add_dep_rr_puts_both_values),
         T(test_mdoc__edges_of_two_documents_at_once),
         T(test_mdoc__default_source_is_shared_never_changed),
         T(test_mdoc__edges_in_order_and_a_late_duplicate),
