@@ -710,6 +710,16 @@ static void test_extract_python__pdm_lock_every_version(void)
         md = run_text("pdm.lock", "[metadata]\nlock_version = \"4.6\"\n", &e);
         T_ASSERT(md == NULL);
         T_ERR(e, PRC_E_EXTRACT_VERSION);
+        /* groups that are not a list of strings: refused at the package (fuzz_extract_python found a table there) */
+        md = run_text("pdm.lock", "[metadata]\nlock_version = \"4.4\"\n\n[[package]]\nname = \"a\"\n"
+                      "version = \"1\"\ngroups = [\"default\", {file = \"x\"}]\n", &e);
+        T_ASSERT(md == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
+        T_EQ_INT(e.line, 5);    /* the package's name, as its dependency rows are placed */
+        md = run_text("pdm.lock", "[metadata]\nlock_version = \"4.4\"\n\n[[package]]\nname = \"a\"\n"
+                      "version = \"1\"\ngroups = \"default\"\n", &e);
+        T_ASSERT(md == NULL);
+        T_ERR(e, PRC_E_EXTRACT_SHAPE);
 }
 
 static void test_extract_python__pylock(void)

@@ -487,6 +487,19 @@ fail:
 
 /* ---------------------------------------------------------------- uv.lock */
 
+/* An array of strings only (in_list's strcmp takes each). */
+static bool str_list(const json_t *a)
+{
+        size_t i;
+        json_t *v;
+
+        if (!json_is_array(a))
+                return false;
+        json_array_foreach(a, i, v) if (!json_is_string(v))
+                return false;
+        return true;
+}
+
 static bool in_list(const json_t *names, const char *n)
 {
         size_t i;
@@ -715,7 +728,13 @@ json_t *prc_x_py_pdm_lock(const prc_xin *in, prc_err *err)
                 l = entry_line(&cur, "[[package]]", name);
                 version = py_str(p, "version");
                 groups = PRC_JGET(p, "groups");
-                if (json_is_array(groups) && json_array_size(groups) > 0 && !in_list(groups, "default"))
+                if (groups != NULL && !str_list(groups)) {
+                        prc_err_set(err, PRC_E_EXTRACT_SHAPE, "pdm.lock package \"%s\" with groups that are not a "
+                                    "list of strings", name);
+                        prc_err_set_line(err, l, 0);
+                        goto fail;
+                }
+                if (json_array_size(groups) > 0 && !in_list(groups, "default"))
                         scope = "dev";
                 d = py_dep(md, name, NULL, version, scope, false, NULL, l, err);
                 if (d == NULL)
