@@ -17,6 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/compiler.h"
+#include "base/swar.h"
 #include "base/utf8.h"
 
 enum { JCS_DEPTH_MAX = 512 };   /* loaders cap depth far lower; this guards our recursion */
@@ -80,22 +81,18 @@ int prc_jcs_keycmp(const char *a, size_t alen, const char *b, size_t blen)
  */
 static bool plain(const uint8_t *s, size_t n)
 {
-        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-        const uint64_t quote = 0x22u * ones, bslash = 0x5cu * ones;
         uint64_t bad = 0;
         size_t i = 0;
 
         for (; i + 8 <= n; i += 8) {
-                uint64_t w, q, b;
+                uint64_t w;
 
                 memcpy(&w, s + i, 8);
-                q = w ^ quote;
-                b = w ^ bslash;
-                bad |= w | ((w - 0x20u * ones) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+                bad |= (w & PRC_SWAR_HIGHS) | prc_swar_lt(w, 0x20) | prc_swar_eq(w, '"') | prc_swar_eq(w, '\\');
         }
         for (; i < n; i++)
-                bad |= s[i] >= 0x80 || s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ? highs : 0;
-        return (bad & highs) == 0;
+                bad |= s[i] >= 0x80 || s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ? PRC_SWAR_HIGHS : 0;
+        return bad == 0;
 }
 
 bool prc_jcs_write_string(const char *s, size_t n, prc_buf *out, prc_err *err)

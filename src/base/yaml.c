@@ -25,6 +25,7 @@
 #include "base/jcs.h"
 #include "base/kept.h"
 #include "base/json_strict.h"
+#include "base/swar.h"
 #include "base/utf8.h"
 
 /*
@@ -1925,14 +1926,10 @@ static const uint64_t plain_ascii[2] = { 0xffffefff00000000ULL, 0x57ffffffd7ffff
  */
 static bool plain_word(uint64_t w)
 {
-        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-        uint64_t y = w | 0x20u * ones, bad = w;
+        uint64_t y = w | 0x20u * PRC_SWAR_ONES;
 
-#define PRC_YAML_HAS(x, c) ((((x) ^ (c) * ones) - ones) & ~((x) ^ (c) * ones))
-        bad |= (w - 0x20u * ones) & ~w;         /* a byte below 0x20 (every byte is below 0x80 here) */
-        bad |= PRC_YAML_HAS(w, 0x7fu) | PRC_YAML_HAS(w, 0x2cu) | PRC_YAML_HAS(y, 0x7bu) | PRC_YAML_HAS(y, 0x7du);
-#undef PRC_YAML_HAS
-        return (bad & highs) == 0;
+        return ((w & PRC_SWAR_HIGHS) | prc_swar_lt(w, 0x20) | prc_swar_eq(w, 0x7f) | prc_swar_eq(w, ',') |
+                prc_swar_eq(y, '{') | prc_swar_eq(y, '}')) == 0;
 }
 
 /* *tabs: a tab seen; *breaks: CR, NEL, LS or PS seen (what the line reader leaves to the composer). */
