@@ -15,6 +15,7 @@
 #include "base/err.h"
 #include "content/client.h"
 #include "content/floor.h"
+#include "engine/scan.h"
 
 #define PRC_VERSION "0.1.0"
 #define PRC_ENGINE_API 1
@@ -135,6 +136,8 @@ bool cli_scan_extract(void *ctx, const char *format, const char *path, const uin
 /* prc_content_parse_extract_fn: the parse's verdict and the extraction in one trip (prc_client_parse_extract). */
 bool cli_scan_parse_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
                             json_t **out, prc_err *err);
+/* prc_scan_opts parse_extract_many over the context's client (prc_client_parse_extract_many). */
+void cli_scan_parse_extract_many(void *ctx, prc_scan_xitem *items, size_t n);
 json_t *cli_scan_floor(void *ctx);
 int cmd_verify(int argc, char **argv);
 /* The catalog root a scan uses by default: $PRC_CATALOG_ROOT, else the one bundled beside the binary (in buf). */

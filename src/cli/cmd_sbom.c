@@ -1414,6 +1414,8 @@ int cmd_sbom(int argc, char **argv)
         so.parse = cli_scan_parse;
         so.extract = cli_scan_extract;
         so.parse_extract = cli_scan_parse_extract;
+        /* Small manifests several to a write (client.h prc_client_parse_extract_many): the same SBOM. */
+        so.parse_extract_many = cli_scan_parse_extract_many;
         so.content_floor = cli_scan_floor;
         so.parse_ctx = &pc;
         so.lane_ctx = &pc2;

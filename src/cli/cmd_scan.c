@@ -126,6 +126,42 @@ bool cli_scan_parse_extract(void *ctx, const char *format, const char *path, con
         return prc_client_parse_extract(pc->client, fmt, path, p, n, out, err);
 }
 
+void cli_scan_parse_extract_many(void *ctx, prc_scan_xitem *items, size_t n)
+{
+        enum { CHUNK = 16 };
+        struct cli_parse_ctx *pc = ctx;
+        prc_client_xitem x[CHUNK];
+        size_t at[CHUNK];
+
+        cli_parse_ready(pc);
+        for (size_t i = 0; i < n;) {
+                size_t k = 0;
+
+                for (; i < n && k < CHUNK; i++) {
+                        const char *f = items[i].format;
+                        uint16_t fmt = f != NULL ? prc_format_by_name(f) : 0;
+
+                        prc_err_init(&items[i].err);
+                        items[i].md = NULL;
+                        /* What one request cannot carry goes as cli_scan_parse_extract sends it. */
+                        if (f != NULL && (fmt == 0 || strcmp(f, "shell") == 0 || strcmp(f, "archive") == 0)) {
+                                items[i].ok = cli_scan_parse_extract(ctx, items[i].format, items[i].path, items[i].p,
+                                                                     items[i].n, &items[i].md, &items[i].err);
+                                continue;
+                        }
+                        x[k] = (prc_client_xitem){ .parse_fmt = fmt, .path = items[i].path, .bytes = items[i].p,
+                                                   .len = items[i].n };
+                        at[k++] = i;
+                }
+                prc_client_parse_extract_many(pc->client, x, k);
+                for (size_t q = 0; q < k; q++) {
+                        items[at[q]].ok = x[q].ok;
+                        items[at[q]].md = x[q].md;
+                        items[at[q]].err = x[q].err;
+                }
+        }
+}
+
 json_t *cli_scan_floor(void *ctx)
 {
         struct cli_parse_ctx *pc = ctx;

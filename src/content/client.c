@@ -70,6 +70,7 @@ struct prc_client {
         bool            archive_worker; /* the running worker was started with libarchive */
         bool            want_archive;   /* start workers with libarchive: this client walks archives */
         int64_t         busy_ns;        /* wall time this worker spent on requests: bounds its CPU time */
+        size_t          req_room;       /* bytes the request pipe holds (F_GETPIPE_SZ): a run fits in it */
         json_t         *ready;          /* owned: READY details of this worker */
         json_t         *floor;          /* owned: the floor record of the first worker that served, or NULL */
         bool            floor_refused;  /* a worker refused to serve for floor-unavailable */
@@ -330,6 +331,10 @@ static bool spawn(prc_client *c, prc_err *err)
                 return prc_err_sys(err, PRC_E_WORKER_START, rc, "cannot start worker '%s': %s", path, strerror(rc));
         }
         c->pid = pid;
+        {
+                int room = fcntl(rq[1], F_GETPIPE_SZ);
+                c->req_room = room > 0 ? (size_t)room : 0;
+        }
         c->owner = atomic_load(&forks);
         c->to_w = rq[1];
         c->from_w = rp[0];
@@ -1061,6 +1066,220 @@ bool prc_client_parse_extract(prc_client *c, uint16_t parse_fmt, const char *pat
         if (parse_fmt == 0)
                 return prc_err_set(err, PRC_E_INTERNAL, "a parse before the extraction needs a format");
         return extract(c, NULL, parse_fmt, path, bytes, len, out, err);
+}
+
+/*
+ * Requests in one run (prc_client_parse_extract_many): at most RUN_MAX, and
+ * no more bytes than the request pipe holds, so the write is done before
+ * the worker reads any of it: were it to wait for the worker to read, the
+ * worker could be waiting for us to read its first reply.
+ */
+enum { RUN_MAX = 16 };
+
+/* The request of an item, as extract() makes it with format NULL and parse_fmt (0: no parse first). */
+static prc_req xitem_req(const prc_client *c, const prc_client_xitem *it)
+{
+        prc_req r = { .op = PRC_OP_EXTRACT, .format = it->parse_fmt, .lim = c->o.lim };
+
+        r.flags = (it->parse_fmt != 0 ? PRC_REQ_PARSE_FIRST : 0) | (c->o.packed_deps ? PRC_REQ_PACKED_DEPS : 0) |
+                  (c->o.slim_details ? PRC_REQ_SLIM_DETAILS : 0);
+        r.path = it->path != NULL ? it->path : "";
+        r.path_len = strlen(r.path);
+        if (r.path_len > PRC_FRAME_PATH_MAX)
+                r.path_len = PRC_FRAME_PATH_MAX;        /* a label only, as prc_client_call */
+        r.input = it->bytes;
+        r.input_len = it->len;
+        return r;
+}
+
+/*
+ * How many of it[0..n) go in one run: what the pipe holds, and what the
+ * worker may still serve as prc_client_call counts it (each request may
+ * take timeout_ms, and RLIMIT_CPU must never end one); 1 runs the item
+ * alone.
+ */
+static size_t run_size(const prc_client *c, const prc_client_xitem *it, size_t n)
+{
+        const int64_t per = (int64_t)c->o.timeout_ms * 1000000, budget = (int64_t)c->o.cpu_seconds * 1000000000;
+        size_t k = 0, bytes = 0;
+
+        if (c->pid == 0 || c->o.cache_max > 0 || c->want_archive)
+                return 1;
+        while (k < n && k < RUN_MAX) {
+                prc_req r = xitem_req(c, &it[k]);
+                size_t sz = prc_req_size(&r);
+
+                if (sz > c->o.req_max || sz > c->req_room || PRC_FRAME_HDR + sz > c->req_room - bytes)
+                        break;
+                if (c->busy_ns + (int64_t)(k + 1) * per >= budget ||
+                    (c->o.max_requests > 0 && c->served + k + 1 > c->o.max_requests))
+                        break;
+                bytes += PRC_FRAME_HDR + sz;
+                k++;
+        }
+        return k;
+}
+
+/* One item's reply, read: its answer as extract() makes it.  False: the worker is gone (the rest go elsewhere). */
+static bool run_answer(prc_client *c, prc_client_xitem *it, uint16_t type, json_t *doc, const prc_err *derr)
+{
+        const char *path = it->path;
+        json_t *md = NULL;
+
+        c->served++;
+        it->ok = type == PRC_RE_DOC ? doc_result(c, doc, derr, &md, &it->err)
+                                    : finish(c, type, c->rep.data, c->rep.len, path, &md, &it->err);
+        if (it->ok && !check_extraction(c, md, path == NULL ? "" : strlen(path) > PRC_FRAME_PATH_MAX ? NULL : path,
+                                        NULL, &it->err)) {
+                kill_worker(c);
+                json_decref(md);
+                md = NULL;
+                prc_err_set_file(&it->err, path != NULL ? path : "");
+                it->ok = false;
+        }
+        it->md = md;
+        return c->pid != 0;
+}
+
+/*
+ * The run's write failed (e): the run fits the pipe, so the worker had
+ * stopped reading before it, and the first item is the request that
+ * failed, answered as prc_client_call answers one whose write failed (a
+ * refusal the worker left, or the worker gone).  The others are asked again.
+ */
+static size_t run_unwritten(prc_client *c, prc_client_xitem *it, const prc_err *e)
+{
+        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
+        uint16_t type;
+        prc_err e2, none;
+
+        prc_err_init(&e2);
+        prc_err_init(&none);
+        if (e->cls == PRC_E_IO &&
+            prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
+                           prc_now_ns() + 100000000, &type, &c->rep, &e2) == PRC_FRAME_OK &&
+            type == PRC_RE_REFUSE) {
+                (void)run_answer(c, it, type, NULL, &none);
+                return 1;
+        }
+        if (e->cls == PRC_E_WORKER_DEAD || e->cls == PRC_E_IO) {
+                (void)worker_gone(c, e, "during the request", &it->err);
+        } else {
+                kill_worker(c);
+                if (e->cls == PRC_E_WORKER_TIMEOUT)
+                        prc_err_set(&it->err, PRC_E_WORKER_TIMEOUT, "worker did not answer in %u ms; killed",
+                                    c->o.timeout_ms);
+                else
+                        it->err = *e;
+        }
+        prc_err_set_file(&it->err, it->path != NULL ? it->path : "");
+        return 1;
+}
+
+/*
+ * Write the requests of it[0..k) at once and read their replies in order.
+ * Returns how many items have their answer; the others' requests died with
+ * their worker (RETIRE, death, a reply that ended it) and are asked again.
+ */
+static size_t run_many(prc_client *c, prc_client_xitem *it, size_t k)
+{
+        const int64_t per = (int64_t)c->o.timeout_ms * 1000000;
+        int64_t start;
+        size_t j;
+        prc_err e;
+
+        prc_buf_reset(&c->reqbuf);
+        prc_err_init(&e);
+        for (j = 0; j < k; j++) {
+                prc_req r = xitem_req(c, &it[j]);
+                uint8_t hdr[PRC_FRAME_HDR];
+
+                prc_frame_hdr_encode(hdr, PRC_OP_EXTRACT, (uint32_t)prc_req_size(&r));
+                if (!prc_buf_put(&c->reqbuf, hdr, sizeof(hdr), &e) || !prc_req_encode(&r, &c->reqbuf, &e)) {
+                        it[0].err = e;
+                        prc_err_set_file(&it[0].err, it[0].path != NULL ? it[0].path : "");
+                        return 1;
+                }
+        }
+        c->st.round_trips += k;
+        c->st.runs++;
+        start = prc_now_ns();
+        if (!prc_frame_write_run(c->to_w, c->reqbuf.data, c->reqbuf.len, start + per, &e))
+                return run_unwritten(c, &it[0], &e);
+        c->hook = c->o.packed_deps ? &c->mdp_hook : NULL;
+        for (j = 0; j < k; j++) {
+                uint16_t type;
+                json_t *doc = NULL;
+                prc_err derr;
+                prc_frame_rc rc;
+                int64_t now;
+
+                prc_err_init(&derr);
+                prc_err_init(&e);
+                rc = read_reply(c, start + per, &type, &doc, &derr, &e);
+                if (rc != PRC_FRAME_OK) {
+                        if (rc == PRC_FRAME_EOF || e.cls == PRC_E_WORKER_DEAD || e.cls == PRC_E_IO) {
+                                (void)worker_gone(c, &e, "during the request", &it[j].err);
+                        } else {
+                                kill_worker(c);
+                                if (e.cls == PRC_E_WORKER_TIMEOUT)
+                                        prc_err_set(&it[j].err, PRC_E_WORKER_TIMEOUT,
+                                                    "worker did not answer in %u ms; killed", c->o.timeout_ms);
+                                else
+                                        it[j].err = e;
+                        }
+                        prc_err_set_file(&it[j].err, it[j].path != NULL ? it[j].path : "");
+                        j++;
+                        break;
+                }
+                if (type == PRC_RE_RETIRE) {
+                        /* It kept memory: this request and the rest to a fresh worker (read_reply allows it once). */
+                        c->st.retirements++;
+                        retire_worker(c);
+                        break;
+                }
+                now = prc_now_ns();
+                c->busy_ns += now - start;
+                start = now;    /* the worker goes on to the next request at once: its time starts now */
+                if (!run_answer(c, &it[j], type, doc, &derr)) {
+                        j++;
+                        break;
+                }
+        }
+        c->hook = NULL;
+        /* As prc_client_call: retired before RLIMIT_CPU could end a good request, or after max_requests. */
+        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
+                            c->busy_ns + per >= (int64_t)c->o.cpu_seconds * 1000000000))
+                retire_worker(c);
+        if (c->rep.cap > (4u << 20))
+                prc_buf_clear(&c->rep);
+        return j;
+}
+
+void prc_client_parse_extract_many(prc_client *c, prc_client_xitem *items, size_t n)
+{
+        size_t i = 0, k;
+
+        check_fork(c);
+        for (size_t j = 0; j < n; j++) {
+                items[j].ok = false;
+                items[j].md = NULL;
+                prc_err_init(&items[j].err);
+        }
+        while (i < n) {
+                k = run_size(c, items + i, n - i);
+                if (k >= 2) {
+                        i += run_many(c, items + i, k);
+                        continue;
+                }
+                items[i].ok = items[i].parse_fmt != 0
+                                      ? prc_client_parse_extract(c, items[i].parse_fmt, items[i].path,
+                                                                 items[i].bytes, items[i].len, &items[i].md,
+                                                                 &items[i].err)
+                                      : prc_client_extract(c, NULL, items[i].path, items[i].bytes, items[i].len,
+                                                           &items[i].md, &items[i].err);
+                i++;
+        }
 }
 
 void prc_client_get_stats(const prc_client *c, prc_client_stats *out)

@@ -395,6 +395,29 @@ static void bend_details(json_t *md, const char *path)
         else if (strncmp(path, "prc-test-bend/tokens/", 21) == 0)
                 (void)json_object_set_new(cmd, "line", json_integer(0));
 }
+
+/*
+ * A worker that fails in the middle of a run of requests, for the client's
+ * runs (test_worker.c): a path under "prc-test-run/die/" ends the worker,
+ * one under "prc-test-run/hang/" never answers, one under
+ * "prc-test-run/leak/" keeps 16 MiB and is then extracted as ever (so the
+ * worker answers its next request with RETIRE).
+ */
+static void run_bend(const char *path)
+{
+        enum { LEAK = 16u << 20 };
+        char *p;
+
+        if (strncmp(path, "prc-test-run/die/", 17) == 0)
+                _exit(3);
+        if (strncmp(path, "prc-test-run/hang/", 18) == 0)
+                for (;;)
+                        spin_sink++;
+        if (strncmp(path, "prc-test-run/leak/", 18) == 0 && (p = malloc(LEAK)) != NULL) {
+                memset(p, 0x5a, LEAK);
+                leak_sink = p;
+        }
+}
 #endif
 
 /*
@@ -431,6 +454,9 @@ static json_t *op_extract(const prc_req *req, prc_err *err)
                 return NULL;
         }
         in = (prc_xin){ path, req->input, req->input_len, &req->lim };
+#if defined(PRC_TESTING) && PRC_TESTING
+        run_bend(path);
+#endif
         md = x->fn(&in, err);
         json_decref(args);
 #if defined(PRC_TESTING) && PRC_TESTING

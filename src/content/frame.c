@@ -171,6 +171,11 @@ bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t dea
         return prc_frame_write2(fd, type, p, n, NULL, 0, deadline, err);
 }
 
+bool prc_frame_write_run(int fd, const void *p, size_t n, int64_t deadline, prc_err *err)
+{
+        return write_frame(fd, p, n, NULL, 0, NULL, 0, deadline, err);
+}
+
 bool prc_frame_write2(int fd, uint16_t type, const void *a, size_t an, const void *b, size_t bn, int64_t deadline,
                       prc_err *err)
 {

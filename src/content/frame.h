@@ -83,6 +83,8 @@ typedef enum prc_frame_rc {
  * Errors: io-error (peer closed: sys EPIPE), worker-timeout.
  */
 bool prc_frame_write(int fd, uint16_t type, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
+/* Bytes that are whole frames already (several requests, each header and payload), written as one frame is. */
+bool prc_frame_write_run(int fd, const void *p, size_t n, int64_t deadline, prc_err *err) PRC_MUST_CHECK;
 /*
  * Wait until fd is readable (or hung up) or the deadline passes: for a
  * reply that cannot be there yet, a poll before the read saves the read

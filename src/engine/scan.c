@@ -612,12 +612,31 @@ struct trip {
         struct xresult x;
 };
 
-/* The trips of a content analysis: files[idx[job]], through lane's ctx and buffer. */
+/*
+ * Small files go several to a job when the hooks can take them at once
+ * (parse_extract_many): their requests go to the worker in one write, and
+ * it answers them one after the other (client.h
+ * prc_client_parse_extract_many).  A group is consecutive manifests (so
+ * path order holds), each of at most TRIP_GROUP_FILE bytes, that go as one
+ * request each: parsed and extracted (trip_one_call), or extracted alone
+ * (an extractor's file with no parse format).
+ */
+enum { TRIP_GROUP_MAX = 8, TRIP_GROUP_FILE = 4u << 10, TRIP_GROUP_BYTES = 16u << 10 };
+
+/* A job: the manifests idx[m..m+n) (n > 1 only for a group), and what they hold once run (trip_cost). */
+struct tjob {
+        size_t m, n, cost;
+        bool   group;
+};
+
+/* The trips of a content analysis: files[idx[m]] for each job's m, through lane's ctx and buffers. */
 struct trips {
         struct scan  *s;
         size_t       *idx;      /* owned: the inventory indexes of the manifests */
+        struct tjob  *jobs;     /* owned */
         void         *ctx[PRC_LANES_MAX];       /* borrowed: the hooks' context of each lane */
         prc_buf       b[PRC_LANES_MAX];
+        prc_buf       gb[PRC_LANES_MAX][TRIP_GROUP_MAX];        /* a group's files, one each */
 };
 
 /*
@@ -637,10 +656,10 @@ static bool trip_one_call(const struct scan *s, const prc_tfile *f, const char *
  * in a lane: it reads the scan and the inventory and touches no scan
  * state, so two lanes may run at once, each with its own worker.
  */
-static void trip_run_in(const struct trips *tr, unsigned lane, size_t job, prc_buf *b, struct trip *t)
+static void trip_run_in(const struct trips *tr, unsigned lane, size_t m, prc_buf *b, struct trip *t)
 {
         const struct scan *s = tr->s;
-        const prc_tfile *f = &s->files[tr->idx[job]];
+        const prc_tfile *f = &s->files[tr->idx[m]];
         const char *fmt = prc_manifest_format_for(f->path);
         bool shell = fmt != NULL && strcmp(fmt, "shell") == 0;
 
@@ -670,50 +689,88 @@ static void trip_run_in(const struct trips *tr, unsigned lane, size_t job, prc_b
                 extract_call(s, tr->ctx[lane], NULL, f->path, b, &t->x);
 }
 
-/* One manifest's trip (prc_lane_work_fn), in lane's buffer: freed after a big file. */
+/* A group's trips (j->n of them, from t): each file read into its own buffer, then all in one call of the hook. */
+static void trip_run_group(struct trips *tr, unsigned lane, const struct tjob *j, struct trip *t)
+{
+        const struct scan *s = tr->s;
+        prc_scan_xitem items[TRIP_GROUP_MAX];
+        size_t at[TRIP_GROUP_MAX], k = 0;
+
+        for (size_t i = 0; i < j->n; i++) {
+                const prc_tfile *f = &s->files[tr->idx[j->m + i]];
+                prc_buf *b = &tr->gb[lane][i];
+
+                prc_err_init(&t[i].pe);
+                prc_buf_reset(b);
+                if (!prc_inventory_read(s->inv, f->path, prc_limits_default.input_max, b, &t[i].pe)) {
+                        t[i].refused = true;
+                        continue;
+                }
+                t[i].extract = true;
+                items[k] = (prc_scan_xitem){ .format = prc_manifest_format_for(f->path), .path = f->path,
+                                             .p = b->data ? b->data : (const uint8_t *)"", .n = b->len };
+                at[k++] = i;
+        }
+        if (k > 0)
+                s->o->parse_extract_many(tr->ctx[lane], items, k);
+        for (size_t q = 0; q < k; q++) {
+                t[at[q]].x.ok = items[q].ok;
+                t[at[q]].x.md = items[q].md;
+                t[at[q]].x.pe = items[q].err;
+        }
+}
+
+/* One job's trips (prc_lane_work_fn), in lane's buffers: a big file's is freed after its trip. */
 static void trip_run(void *ctx, unsigned lane, size_t job, void *slot)
 {
         struct trips *tr = ctx;
+        const struct tjob *j = &tr->jobs[job];
 
-        trip_run_in(tr, lane, job, &tr->b[lane], slot);
+        if (j->group && j->n > 1) {
+                trip_run_group(tr, lane, j, slot);
+                return;
+        }
+        trip_run_in(tr, lane, j->m, &tr->b[lane], slot);
         if (tr->b[lane].cap > TRIP_BUF_KEEP)
                 prc_buf_clear(&tr->b[lane]);
 }
 
-/* What a trip holds until trip_done takes it (prc_lane_cost_fn): its file's bytes, read and extracted. */
+/* What a job holds until trip_done takes it (prc_lane_cost_fn): its files' bytes, read and extracted. */
 static size_t trip_cost(void *ctx, size_t job)
 {
         const struct trips *tr = ctx;
-        const prc_tfile *f = &tr->s->files[tr->idx[job]];
 
-        return f->symlink || f->oversized ? 0 : (size_t)f->size;
+        return tr->jobs[job].cost;
 }
 
-static void trip_drop(void *ctx, size_t job, void *slot)
+static void trip_drop_one(struct trip *t)
 {
-        struct trip *t = slot;
-
-        (void)ctx;
-        (void)job;
         json_decref(t->doc);
         json_decref(t->x.md);
         t->doc = t->x.md = NULL;
 }
 
-/*
- * Record one manifest's trip (prc_lane_done_fn), in the order the trips
- * finish; takes what it holds.  Its gaps and documents are appended as
- * they come and put in file order once every trip is in (trips_in_order).
- */
-static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
+static void trip_drop(void *ctx, size_t job, void *slot)
 {
-        struct trips *tr = ctx;
+        const struct trips *tr = ctx;
+        struct trip *t = slot;
+
+        for (size_t i = 0; i < tr->jobs[job].n; i++)
+                trip_drop_one(&t[i]);
+}
+
+/*
+ * Record manifest m's trip t, in the order the trips finish; takes what it
+ * holds.  Its gaps and documents are appended as they come and put in file
+ * order once every trip is in (trips_in_order).
+ */
+static bool trip_done_one(struct trips *tr, size_t m, struct trip *t, prc_err *err)
+{
         struct scan *s = tr->s;
-        size_t i = tr->idx[job];
+        size_t i = tr->idx[m];
         const prc_tfile *f = &s->files[i];
         const char *fmt = prc_manifest_format_for(f->path);
         const char *base = strrchr(f->path, '/');
-        struct trip *t = slot;
         json_t *doc = t->doc;
         bool ok;
 
@@ -745,9 +802,58 @@ static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
         else
                 json_decref(doc);
         if (ok && t->extract)
-                return extract_done(s, i, job, &t->x, err);
-        trip_drop(ctx, job, slot);
+                return extract_done(s, i, m, &t->x, err);
+        trip_drop_one(t);
         return ok;
+}
+
+/* Record a job's trips (prc_lane_done_fn), a group's in its files' order; what a failure leaves is dropped. */
+static bool trip_done(void *ctx, size_t job, void *slot, prc_err *err)
+{
+        struct trips *tr = ctx;
+        const struct tjob *j = &tr->jobs[job];
+        struct trip *t = slot;
+
+        for (size_t i = 0; i < j->n; i++)
+                if (!trip_done_one(tr, j->m + i, &t[i], err)) {
+                        while (++i < j->n)
+                                trip_drop_one(&t[i]);
+                        return false;
+                }
+        return true;
+}
+
+/*
+ * The jobs of the manifests idx[0..n): one a manifest, except that with
+ * group a run of small files that trip_one_call sends as one request each
+ * shares one (at most TRIP_GROUP_MAX of them, TRIP_GROUP_BYTES in all).
+ * Returns how many, or 0 when out of memory with n > 0.
+ */
+static size_t make_jobs(struct trips *tr, size_t n, bool group)
+{
+        const struct scan *s = tr->s;
+        size_t nj = 0;
+
+        tr->jobs = calloc(n ? n : 1, sizeof(*tr->jobs));
+        if (tr->jobs == NULL)
+                return 0;
+        for (size_t m = 0; m < n; m++) {
+                const prc_tfile *f = &s->files[tr->idx[m]];
+                size_t cost = f->symlink || f->oversized ? 0 : (size_t)f->size;
+                const char *fmt = prc_manifest_format_for(f->path);
+                bool small = group && !f->symlink && !f->oversized && f->size <= TRIP_GROUP_FILE &&
+                             (fmt != NULL ? trip_one_call(s, f, fmt) : prc_extractor_for_path(f->path) != NULL);
+                struct tjob *last = nj > 0 ? &tr->jobs[nj - 1] : NULL;
+
+                if (small && last != NULL && last->group && last->n < TRIP_GROUP_MAX &&
+                    last->cost + cost <= TRIP_GROUP_BYTES) {
+                        last->n++;
+                        last->cost += cost;
+                        continue;
+                }
+                tr->jobs[nj++] = (struct tjob){ .m = m, .n = 1, .cost = cost, .group = small };
+        }
+        return nj;
 }
 
 /* Is path a manifest (a file a format or an extractor owns)?  Pure: the inventory's hashing threads ask it. */
@@ -849,10 +955,11 @@ static bool trips_in_order(struct scan *s, size_t g0, prc_err *err)
 static bool content_analysis(struct scan *s, prc_err *err)
 {
         struct trips tr = { .s = s, .ctx = { s->o->parse_ctx, s->o->lane_ctx } };
+        const bool group = s->o->parse_extract != NULL && s->o->parse_extract_many != NULL;
         prc_lanes_spec sp = { .nlanes = s->o->lane_ctx != NULL ? 2 : 1, .any_order = true,
-                              .slot_size = sizeof(struct trip), .work = trip_run, .done = trip_done,
-                              .drop = trip_drop, .ctx = &tr };
-        size_t n, g0 = s->ngaps;
+                              .slot_size = sizeof(struct trip) * (group ? TRIP_GROUP_MAX : 1), .work = trip_run,
+                              .done = trip_done, .drop = trip_drop, .ctx = &tr };
+        size_t n, nj, g0 = s->ngaps;
 
         /* A lane's trips write to its worker's pipe: the lane keeps SIGPIPE blocked rather than each write. */
         sp.lane_start = prc_frame_hold_sigpipe;
@@ -867,8 +974,16 @@ static bool content_analysis(struct scan *s, prc_err *err)
         tr.idx = manifest_indexes(s, &n, err);
         if (tr.idx == NULL)
                 return false;
-        for (size_t l = 0; l < PRC_LANES_MAX; l++)
+        nj = make_jobs(&tr, n, group);
+        if (nj == 0 && n > 0) {
+                free(tr.idx);
+                return prc_err_oom(err, "the manifest list");
+        }
+        for (size_t l = 0; l < PRC_LANES_MAX; l++) {
                 prc_buf_init(&tr.b[l], prc_limits_default.input_max);
+                for (size_t g = 0; g < TRIP_GROUP_MAX; g++)
+                        prc_buf_init(&tr.gb[l][g], prc_limits_default.input_max);
+        }
         /*
          * While one lane extracts a big lockfile the others go on with the
          * small files after it, up to TRIP_WINDOW of them and TRIP_BUDGET
@@ -881,13 +996,24 @@ static bool content_analysis(struct scan *s, prc_err *err)
         sp.budget = TRIP_BUDGET;
         sp.big = TRIP_BIG;
         sp.take_batch = s->o->take_batch != 0 ? s->o->take_batch : TRIP_TAKE_BATCH;
+        if (group && sp.nlanes > 1) {
+                /* A slot holds a group: about as many files in flight and per wake as one file a job had. */
+                sp.window = TRIP_WINDOW / 4;
+                if (s->o->take_batch == 0)
+                        sp.take_batch = TRIP_TAKE_BATCH / 2;
+        }
         s->xorder = n;          /* the includes' documents come after every manifest's */
-        ok = prc_lanes_run(&sp, n, err);
-        for (size_t l = 1; l < PRC_LANES_MAX; l++)
-                prc_buf_clear(&tr.b[l]);
+        ok = prc_lanes_run(&sp, nj, err);
+        for (size_t l = 0; l < PRC_LANES_MAX; l++) {
+                if (l > 0)
+                        prc_buf_clear(&tr.b[l]);
+                for (size_t g = 0; g < TRIP_GROUP_MAX; g++)
+                        prc_buf_clear(&tr.gb[l][g]);
+        }
         ok = ok && trips_in_order(s, g0, err) && install_scripts(s, &tr.b[0], err) &&
              follow_includes(s, &tr.b[0], err) && sort_mdocs(s, err);
         prc_buf_clear(&tr.b[0]);
+        free(tr.jobs);
         free(tr.idx);
         return ok;
 }

@@ -61,6 +61,28 @@ typedef bool (*prc_content_parse_extract_fn)(void *ctx, const char *format, cons
                                              size_t n, json_t **out_md, prc_err *err);
 
 /*
+ * One file of the many-files hook: its format, path and bytes, and the
+ * answer parse_extract gives it (format NULL: the extract hook's, format
+ * NULL too, for a file with an extractor and no parse format).
+ */
+typedef struct prc_scan_xitem {
+        const char    *format;
+        const char    *path;
+        const uint8_t *p;
+        size_t         n;
+        bool           ok;      /* out: md (transfers), else err */
+        json_t        *md;
+        prc_err        err;
+} prc_scan_xitem;
+
+/*
+ * parse_extract of several small files at once (prc_client_parse_extract_many:
+ * one write for their requests): each item's answer is the one the
+ * parse_extract hook gives it.
+ */
+typedef void (*prc_content_parse_extract_many_fn)(void *ctx, prc_scan_xitem *items, size_t n);
+
+/*
  * Adapter execution hook (verify-local): run adapter a over the sealed
  * inventory with the protocol run_id, before the shared deadline (NULL:
  * none).  Returns true with *out_record (transfers) a sealed execution
@@ -86,6 +108,8 @@ typedef struct prc_scan_opts {
         prc_content_parse_fn parse;           /* content-worker hook (required) */
         prc_content_extract_fn extract;       /* content-worker extraction hook (required; parse_ctx) */
         prc_content_parse_extract_fn parse_extract;     /* optional: parse and extract in one trip (parse_ctx) */
+        /* Optional, with parse_extract: small files parsed and extracted several at once (parse_ctx, lane_ctx). */
+        prc_content_parse_extract_many_fn parse_extract_many;
         void                *parse_ctx;
         /*
          * Optional: a second context for parse and extract, used from

@@ -985,6 +985,96 @@ static void test_scan__documents_recorded_as_trips_finish_keep_their_places(void
         json_decref(r2);
 }
 
+static bool fake_parse_extract(void *ctx, const char *format, const char *path, const uint8_t *p, size_t n,
+                               json_t **out, prc_err *err)
+{
+        return fake_parse(ctx, format, path, p, n, NULL, err) && fake_extract(ctx, NULL, path, p, n, out, err);
+}
+
+static size_t many_calls, many_files;
+
+/* The many-files hook as the client answers it: each item as its own call would be. */
+static void fake_parse_extract_many(void *ctx, prc_scan_xitem *items, size_t n)
+{
+        __atomic_add_fetch(&many_calls, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&many_files, n, __ATOMIC_RELAXED);
+        for (size_t i = 0; i < n; i++) {
+                prc_scan_xitem *x = &items[i];
+
+                prc_err_init(&x->err);
+                x->md = NULL;
+                x->ok = x->format != NULL ? fake_parse_extract(ctx, x->format, x->path, x->p, x->n, &x->md, &x->err)
+                                          : fake_extract(ctx, NULL, x->path, x->p, x->n, &x->md, &x->err);
+        }
+}
+
+/*
+ * A scan of target with the hooks of level 0 (parse, extract), 1 (+
+ * parse_extract), 2 (+ many): a result, or a record with the places
+ * extraction_each was told ("ORDER PATH", by order) in *places.
+ */
+static json_t *hooks_scan(int level, bool two, bool record, char *places, size_t cap)
+{
+        static int ctx1, ctx2;
+        json_t *r = NULL, *ex = NULL;
+        prc_scan_opts o = { .target = target, .catalog_root = catroot, .profile = "p", .mode = PRC_MODE_INSPECT,
+                            .parse = fake_parse, .extract = fake_extract, .content_floor = fake_floor,
+                            .parse_ctx = &ctx1, .lane_ctx = two ? &ctx2 : NULL };
+        prc_err e;
+        int rc;
+
+        if (level >= 1)
+                o.parse_extract = fake_parse_extract;
+        if (level >= 2)
+                o.parse_extract_many = fake_parse_extract_many;
+        if (record) {
+                o.extraction_out = &ex;
+                o.extraction_each = record_each;
+        }
+        gate.nseen = 0;
+        prc_err_init(&e);
+        T_ASSERT(prc_scan_run(&o, &r, &rc, &e));
+        T_NOERR(e);
+        qsort(gate.seen, gate.nseen, sizeof(gate.seen[0]), seen_cmp);
+        places[0] = '\0';
+        for (size_t i = 0; i < gate.nseen; i++)
+                snprintf(places + strlen(places), cap - strlen(places), "%s;", gate.seen[i]);
+        return record ? ex : r;
+}
+
+/*
+ * Small manifests in groups (parse_extract_many): the same run result and
+ * extraction record as one file a trip, with one lane or two, the gaps
+ * (a refused file, a PKGBUILD without tokens, a symlink) and the includes
+ * in their places.
+ */
+static void test_scan__small_files_in_groups_answer_as_one_at_a_time(void)
+{
+        char want[1024], got[1024];
+
+        lanes_tree("groups", "{\"dependencies\": {\"left-pad\": \"1.3.0\"}}");
+        gate.on = false;
+        for (int record = 0; record < 2; record++) {
+                json_t *base = hooks_scan(0, false, record != 0, want, sizeof(want));
+
+                for (int level = 1; level <= 2; level++)
+                        for (int two = 0; two < 2; two++) {
+                                json_t *r;
+
+                                many_calls = many_files = 0;
+                                r = hooks_scan(level, two != 0, record != 0, got, sizeof(got));
+                                if (!json_equal(base, r) || strcmp(want, got) != 0)
+                                        t_fail(__FILE__, __LINE__, "hooks %d, %s lane(s), %s: not the same (%s | %s)",
+                                               level, two ? "two" : "one", record ? "record" : "result", want, got);
+                                /* a, b and c go as one group; e is alone (d, a PKGBUILD, is between) */
+                                T_EQ_INT(many_calls, level == 2 ? 1 : 0);
+                                T_EQ_INT(many_files, level == 2 ? 3 : 0);
+                                json_decref(r);
+                        }
+                json_decref(base);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_scan__record_dispositions_map_to_states),
         T(test_scan__order_deadline_and_run_ids),
@@ -1002,5 +1092,6 @@ static const prc_test tests[] = {
         T(test_scan__includes_are_followed_only_inside_the_inventory),
         T(test_scan__gaps_recorded_as_trips_finish_are_listed_in_order),
         T(test_scan__documents_recorded_as_trips_finish_keep_their_places),
+        T(test_scan__small_files_in_groups_answer_as_one_at_a_time),
 };
 PRC_SUITE(scan, tests)

@@ -1728,6 +1728,201 @@ static void test_worker__slim_details_are_the_sboms_and_counted_whole(void)
         prc_client_free(plain);
 }
 
+
+/* ---- Runs of requests (prc_client_parse_extract_many) ---- */
+
+struct rfile {
+        const char *name, *text;
+        uint16_t    fmt;        /* the parse before the extraction; 0: extracted alone */
+};
+
+/* Small manifests that extract, refuse at the parse, refuse at the extraction, or have no parse format. */
+static const struct rfile run_files[] = {
+        { "a/package.json", "{\"name\":\"a\",\"version\":\"1.0.0\",\"dependencies\":{\"left-pad\":\"^1.3.0\"}}",
+          PRC_FMT_JSON },
+        { "b/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nserde = \"1\"\n", PRC_FMT_TOML },
+        { "c/requirements.txt", "requests==2.31.0\nflask>=2.0\n", 0 },
+        { "d/package.json", "{\"name\":", PRC_FMT_JSON },
+        { "e/package.json", "[1,2]", PRC_FMT_JSON },
+        { "f/go.mod", "module example.com/f\n\ngo 1.21\n\nrequire github.com/x/y v1.2.3\n", 0 },
+        { "g/pyproject.toml", "[project]\nname = \"g\"\nversion = \"1\"\ndependencies = [\"attrs>=22\"]\n",
+          PRC_FMT_TOML },
+};
+
+static prc_client *run_client(unsigned timeout_ms)
+{
+        prc_client_opts o;
+
+        opts(&o);
+        o.cache_max = 0;        /* runs are for clients without a reply cache */
+        o.packed_deps = true;   /* as prc sbom asks */
+        if (timeout_ms != 0)
+                o.timeout_ms = timeout_ms;
+        return client_with(&o);
+}
+
+static void run_items(prc_client_xitem *x, const struct rfile *const *f, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                x[i] = (prc_client_xitem){ .parse_fmt = f[i]->fmt, .path = f[i]->name,
+                                           .bytes = (const uint8_t *)f[i]->text, .len = strlen(f[i]->text) };
+}
+
+/* Item i's answer is what one call of its own, on a client of the same options, answers. */
+static void expect_one_by_one(prc_client *one, const prc_client_xitem *x)
+{
+        json_t *md = NULL;
+        prc_err err;
+        bool ok;
+
+        prc_err_init(&err);
+        ok = x->parse_fmt != 0 ? prc_client_parse_extract(one, x->parse_fmt, x->path, x->bytes, x->len, &md, &err)
+                               : prc_client_extract(one, NULL, x->path, x->bytes, x->len, &md, &err);
+        if (ok != x->ok)
+                t_fail(__FILE__, __LINE__, "%s: alone %s (%s: %s), in a run %s (%s: %s)", x->path,
+                       ok ? "extracts" : "refuses", prc_err_name(err.cls), err.msg, x->ok ? "extracts" : "refuses",
+                       prc_err_name(x->err.cls), x->err.msg);
+        /* json_equal: with packed_deps the dependencies are a table's bytes, compared byte for byte. */
+        if (ok && x->ok && !json_equal(md, x->md))
+                t_fail(__FILE__, __LINE__, "%s: the ManifestDocs differ", x->path);
+        if (!ok && !x->ok && (!prc_err_same(&err, &x->err) || strcmp(err.file, x->err.file) != 0))
+                t_fail(__FILE__, __LINE__, "%s: alone %s (%s), in a run %s (%s)", x->path, prc_err_name(err.cls),
+                       err.msg, prc_err_name(x->err.cls), x->err.msg);
+        json_decref(md);
+}
+
+static uint64_t runs(prc_client *c)
+{
+        prc_client_stats st;
+        prc_client_get_stats(c, &st);
+        return st.runs;
+}
+
+/* Every kind of answer, twice over, in runs: each the answer of its own call. */
+static void test_worker__a_run_answers_as_one_call_each(void)
+{
+        enum { N = 2 * PRC_ARRAY_LEN(run_files) };
+        const struct rfile *f[N];
+        prc_client_xitem x[N];
+        prc_client *c = run_client(0), *one = run_client(0);
+        prc_client_stats st;
+
+        for (size_t i = 0; i < N; i++)
+                f[i] = &run_files[i % PRC_ARRAY_LEN(run_files)];
+        expect_ping(c);         /* a running worker: the first file goes in a run too */
+        run_items(x, f, N);
+        prc_client_parse_extract_many(c, x, N);
+        for (size_t i = 0; i < N; i++) {
+                expect_one_by_one(one, &x[i]);
+                json_decref(x[i].md);
+        }
+        T_ASSERT(x[0].ok && !x[3].ok && !x[4].ok && x[5].ok);
+        prc_client_get_stats(c, &st);
+        T_ASSERT(st.runs >= 1);
+        T_EQ_INT(st.round_trips, N + 1);
+        T_EQ_INT(st.workers_started, 1);
+        prc_client_free(c);
+        prc_client_free(one);
+}
+
+/*
+ * A file the worker dies on, hangs on, or keeps memory after, in the
+ * middle of a run: that file's answer is what it is alone (worker-dead,
+ * worker-timeout, a document), and the files after it are answered by a
+ * fresh worker exactly as alone.
+ */
+static void run_with(const char *bent, unsigned timeout_ms, prc_errclass want, uint64_t retired)
+{
+        const struct rfile mid = { bent, run_files[0].text, PRC_FMT_JSON };
+        const struct rfile *f[] = { &run_files[0], &run_files[1], &mid,         &run_files[2],
+                                    &run_files[5], &run_files[6], &run_files[0] };
+        prc_client_xitem x[PRC_ARRAY_LEN(f)];
+        prc_client *c = run_client(timeout_ms), *one = run_client(0);
+
+        expect_ping(c);
+        run_items(x, f, PRC_ARRAY_LEN(f));
+        prc_client_parse_extract_many(c, x, PRC_ARRAY_LEN(f));
+        for (size_t i = 0; i < PRC_ARRAY_LEN(f); i++) {
+                if (i == 2 && want != PRC_E_OK) {
+                        T_ASSERT(!x[i].ok);
+                        T_ERR(x[i].err, want);
+                        T_EQ_STR(x[i].err.file, bent);
+                } else {
+                        T_ASSERT(x[i].ok);
+                        expect_one_by_one(one, &x[i]);
+                }
+                json_decref(x[i].md);
+        }
+        T_ASSERT(runs(c) >= 2);
+        T_EQ_INT(started(c), 2);
+        T_EQ_INT(retirements(c), retired);
+        prc_client_free(c);
+        prc_client_free(one);
+}
+
+static void test_worker__a_worker_dead_mid_run_fails_that_file_alone(void)
+{
+        run_with("prc-test-run/die/package.json", 0, PRC_E_WORKER_DEAD, 0);
+}
+
+static void test_worker__a_worker_hung_mid_run_times_out_that_file_alone(void)
+{
+        run_with("prc-test-run/hang/package.json", 400, PRC_E_WORKER_TIMEOUT, 0);
+}
+
+static void test_worker__a_worker_that_kept_memory_mid_run_leaves_the_rest_to_a_fresh_one(void)
+{
+        run_with("prc-test-run/leak/package.json", 0, PRC_E_OK, 1);
+}
+
+/*
+ * A run holds no more than the worker may still serve: max_requests, and
+ * timeout_ms for each request within the CPU budget (a budget of three
+ * deadlines: runs of two; of one deadline: no run, one worker a request).
+ * A client with a reply cache makes no runs.
+ */
+static void test_worker__runs_keep_to_max_requests_the_cpu_budget_and_the_cache(void)
+{
+        enum { N = PRC_ARRAY_LEN(run_files) };
+        const struct rfile *f[N];
+        prc_client_xitem x[N];
+        prc_client_opts o;
+        prc_client *c;
+
+        for (size_t i = 0; i < N; i++)
+                f[i] = &run_files[i];
+        for (int mode = 0; mode < 4; mode++) {
+                prc_client *one = run_client(0);
+
+                opts(&o);
+                o.packed_deps = true;
+                o.cache_max = mode == 3 ? o.cache_max : 0;
+                if (mode == 0)
+                        o.max_requests = 3;
+                if (mode == 1 || mode == 2) {
+                        o.cpu_seconds = mode == 1 ? 3 : 1;
+                        o.timeout_ms = 1000;
+                }
+                c = client_with(&o);
+                run_items(x, f, N);
+                prc_client_parse_extract_many(c, x, N);
+                for (size_t i = 0; i < N; i++) {
+                        expect_one_by_one(one, &x[i]);
+                        json_decref(x[i].md);
+                }
+                /* 7 requests: 3 workers of at most 3; one worker, runs of 2 after the first; one a request. */
+                T_EQ_INT(started(c), mode == 0 ? 3 : mode == 2 ? N : 1);
+                if (mode == 0)
+                        T_ASSERT(runs(c) >= 1);
+                else if (mode == 1)
+                        T_EQ_INT(runs(c), 3);
+                else
+                        T_EQ_INT(runs(c), 0);
+                prc_client_free(c);
+                prc_client_free(one);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_worker__packed_dependencies_and_a_bent_table),
         T(test_worker__slim_details_are_the_sboms_and_counted_whole),
@@ -1790,6 +1985,11 @@ static const prc_test tests[] = {
         T(test_worker__a_fragmented_heap_retires_the_worker),
         T(test_worker__libfyaml_quote_leak_no_longer_grows_the_worker),
         T(test_worker__retire_misuse_is_invalid_frame),
+        T(test_worker__a_run_answers_as_one_call_each),
+        T(test_worker__a_worker_dead_mid_run_fails_that_file_alone),
+        T(test_worker__a_worker_hung_mid_run_times_out_that_file_alone),
+        T(test_worker__a_worker_that_kept_memory_mid_run_leaves_the_rest_to_a_fresh_one),
+        T(test_worker__runs_keep_to_max_requests_the_cpu_budget_and_the_cache),
         T(test_worker__only_archive_workers_load_libarchive),
         T(test_worker__a_walk_on_a_worker_without_libarchive_is_library_unavailable),
         T(test_worker__only_archive_workers_load_libcrypto),
@@ -1831,6 +2031,11 @@ static const prc_test client_tests[] = {
         T(test_worker__retires_a_worker_after_max_requests),
         T(test_worker__a_worker_that_kept_memory_retires_before_the_next_request),
         T(test_worker__retire_misuse_is_invalid_frame),
+        T(test_worker__a_run_answers_as_one_call_each),
+        T(test_worker__a_worker_dead_mid_run_fails_that_file_alone),
+        T(test_worker__a_worker_hung_mid_run_times_out_that_file_alone),
+        T(test_worker__a_worker_that_kept_memory_mid_run_leaves_the_rest_to_a_fresh_one),
+        T(test_worker__runs_keep_to_max_requests_the_cpu_budget_and_the_cache),
         T(test_worker__only_archive_workers_load_libarchive),
 };
 PRC_SUITE(client, client_tests)
