@@ -621,7 +621,7 @@ struct trip {
  * request each: parsed and extracted (trip_one_call), or extracted alone
  * (an extractor's file with no parse format).
  */
-enum { TRIP_GROUP_MAX = 8, TRIP_GROUP_FILE = 4u << 10, TRIP_GROUP_BYTES = 16u << 10 };
+enum { TRIP_GROUP_MAX = 8, TRIP_GROUP_FILE = 16u << 10, TRIP_GROUP_BYTES = 48u << 10 };
 
 /* A job: the manifests idx[m..m+n) (n > 1 only for a group), and what they hold once run (trip_cost). */
 struct tjob {
