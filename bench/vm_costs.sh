@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=build/bench
 mkdir -p "$OUT"
 gcc -std=c17 -O2 -Wall -Wextra -Werror -o "$OUT/vm_costs" bench/vm_costs.c
+THP=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo -)
 echo "# bash bench/vm_costs.sh $*   ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load average" \
-        "$(cut -d" " -f1-3 /proc/loadavg); THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo -))"
+        "$(cut -d" " -f1-3 /proc/loadavg); THP $THP)"
 "$OUT/vm_costs" "${1:-7}" "${2:-2500}" "${3:-16}"

@@ -125,16 +125,17 @@ typedef struct prc_client_xitem {
 
 /*
  * prc_client_parse_extract of each item (prc_client_extract by path when
- * its parse_fmt is 0), in order, every answer the one that call gives; but the requests of several small files go to the
- * worker in one write, and it answers them one after the other without
- * waiting for us in between (a round trip between two processes on two
- * cores is some 40 us of CPU on the VMs measured, docs/extraction/peers.md).
- * A run holds only what the request pipe takes at once, so the write never
- * waits for the worker; as many requests as prc_client_call would send
- * this worker before retiring it (max_requests, and the CPU budget with
- * timeout_ms for each); nothing with a reply cache (each item is then
- * prc_client_parse_extract).  What a RETIRE, a dead, killed or timed-out
- * worker leaves unanswered goes to a fresh worker, as the next call would.
+ * its parse_fmt is 0), in order, every answer the one that call gives; but
+ * the requests of several small files go to the worker in one write (a
+ * run), and it answers them one after the other without waiting for us in
+ * between (a round trip between two processes on two cores is some 40 us
+ * of CPU on the VMs measured, docs/extraction/peers.md).  A run holds only
+ * what the request pipe takes at once, so the write never waits for the
+ * worker; as many requests as prc_client_call would send this worker
+ * before retiring it (max_requests, and the CPU budget with timeout_ms for
+ * each); none with a reply cache (each item is then a call of its own).
+ * What a RETIRE, a dead, killed or timed-out worker leaves unanswered goes
+ * to a fresh worker, as the next call would.
  */
 void prc_client_parse_extract_many(prc_client *c, prc_client_xitem *items, size_t n);
 

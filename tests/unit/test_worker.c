@@ -1740,7 +1740,8 @@ struct rfile {
 static const struct rfile run_files[] = {
         { "a/package.json", "{\"name\":\"a\",\"version\":\"1.0.0\",\"dependencies\":{\"left-pad\":\"^1.3.0\"}}",
           PRC_FMT_JSON },
-        { "b/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nserde = \"1\"\n", PRC_FMT_TOML },
+        { "b/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nserde = \"1\"\n",
+          PRC_FMT_TOML },
         { "c/requirements.txt", "requests==2.31.0\nflask>=2.0\n", 0 },
         { "d/package.json", "{\"name\":", PRC_FMT_JSON },
         { "e/package.json", "[1,2]", PRC_FMT_JSON },
