@@ -843,11 +843,54 @@ static bool finish(prc_client *c, uint16_t type, const uint8_t *p, size_t n, con
         }
 }
 
+/* The worker stopped reading a request: it may have said why, a REFUSE that ends the conversation (into c->rep). */
+static bool refusal_left(prc_client *c, uint16_t *type)
+{
+        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
+        prc_err e;
+
+        prc_err_init(&e);
+        return prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
+                              prc_now_ns() + 100000000, type, &c->rep, &e) == PRC_FRAME_OK &&
+               *type == PRC_RE_REFUSE;
+}
+
+/* A request whose reply never came whole (rc, e): the worker is reaped or killed, and err says why, for path. */
+static void request_failed(prc_client *c, prc_frame_rc rc, const prc_err *e, const char *path, prc_err *err)
+{
+        if (rc == PRC_FRAME_EOF || e->cls == PRC_E_WORKER_DEAD || e->cls == PRC_E_IO) {
+                (void)worker_gone(c, e, "during the request", err);
+        } else {
+                kill_worker(c);
+                if (e->cls == PRC_E_WORKER_TIMEOUT)
+                        prc_err_set(err, PRC_E_WORKER_TIMEOUT, "worker did not answer in %u ms; killed",
+                                    c->o.timeout_ms);
+                else if (!prc_err_is_set(err))
+                        *err = *e;
+        }
+        prc_err_set_file(err, path ? path : "");
+}
+
+/*
+ * After a request's answer: retire the worker before RLIMIT_CPU could end
+ * a good request (it uses CPU only while it serves, so its CPU time is at
+ * most busy_ns plus start-up, and the next request may take up to
+ * timeout_ms), or after max_requests; and keep no huge reply buffer.
+ */
+static void after_answer(prc_client *c)
+{
+        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
+                            c->busy_ns + (int64_t)c->o.timeout_ms * 1000000 >=
+                                    (int64_t)c->o.cpu_seconds * 1000000000))
+                retire_worker(c);
+        if (c->rep.cap > (4u << 20))
+                prc_buf_clear(&c->rep);
+}
+
 bool prc_client_call(prc_client *c, uint16_t op, uint16_t format, uint32_t flags, const char *path,
                      const void *args, size_t args_len, const uint8_t *input, size_t len, bool cacheable,
                      json_t **out, prc_err *err)
 {
-        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
         uint8_t key[PRC_SHA256_LEN];
         bool use_cache = cacheable && c->o.cache_max > 0;
         int64_t deadline;
@@ -920,29 +963,12 @@ resend:
         prc_err_init(&derr);
         if (ok)
                 rc = read_reply(c, deadline, &type, &doc, &derr, &e);
-        if (!ok && e.cls == PRC_E_IO) {
-                /* The worker stopped reading: it may have said why (a refusal that ends the conversation). */
-                prc_err e2;
-                prc_err_init(&e2);
-                if (prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
-                                   prc_now_ns() + 100000000, &type, &c->rep, &e2) == PRC_FRAME_OK &&
-                    type == PRC_RE_REFUSE) {
-                        rc = PRC_FRAME_OK;
-                        ok = true;
-                }
+        if (!ok && e.cls == PRC_E_IO && refusal_left(c, &type)) {
+                rc = PRC_FRAME_OK;
+                ok = true;
         }
         if (rc != PRC_FRAME_OK) {
-                if (rc == PRC_FRAME_EOF || e.cls == PRC_E_WORKER_DEAD || e.cls == PRC_E_IO) {
-                        (void)worker_gone(c, &e, "during the request", err);
-                } else {
-                        kill_worker(c);
-                        if (e.cls == PRC_E_WORKER_TIMEOUT)
-                                prc_err_set(err, PRC_E_WORKER_TIMEOUT, "worker did not answer in %u ms; killed",
-                                            c->o.timeout_ms);
-                        else if (!prc_err_is_set(err))
-                                *err = e;
-                }
-                prc_err_set_file(err, path ? path : "");
+                request_failed(c, rc, &e, path, err);
                 return false;
         }
         if (type == PRC_RE_RETIRE) {
@@ -980,17 +1006,7 @@ resend:
                 if (cache_it)
                         cache_put(c, key, type, c->rep.data, c->rep.len);
         }
-        /*
-         * Retire the worker before RLIMIT_CPU could end a good request: it
-         * uses CPU only while it serves, so its CPU time is at most busy_ns
-         * (plus start-up), and the next request may take up to timeout_ms.
-         */
-        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
-                            c->busy_ns + (int64_t)c->o.timeout_ms * 1000000 >=
-                                    (int64_t)c->o.cpu_seconds * 1000000000))
-                retire_worker(c);
-        if (c->rep.cap > (4u << 20))
-                prc_buf_clear(&c->rep);         /* do not keep a huge reply buffer between requests */
+        after_answer(c);
         return ok;
 }
 
@@ -1149,30 +1165,14 @@ static bool run_answer(prc_client *c, prc_client_xitem *it, uint16_t type, json_
  */
 static size_t run_unwritten(prc_client *c, prc_client_xitem *it, const prc_err *e)
 {
-        static const uint16_t replies[] = { PRC_RE_DOC, PRC_RE_REFUSE };
         uint16_t type;
-        prc_err e2, none;
+        prc_err none;
 
-        prc_err_init(&e2);
         prc_err_init(&none);
-        if (e->cls == PRC_E_IO &&
-            prc_frame_read(c->from_w, replies, 2, c->o.reply_max, PRC_E_REPLY_TOO_LARGE, PRC_E_WORKER_DEAD,
-                           prc_now_ns() + 100000000, &type, &c->rep, &e2) == PRC_FRAME_OK &&
-            type == PRC_RE_REFUSE) {
+        if (e->cls == PRC_E_IO && refusal_left(c, &type))
                 (void)run_answer(c, it, type, NULL, &none);
-                return 1;
-        }
-        if (e->cls == PRC_E_WORKER_DEAD || e->cls == PRC_E_IO) {
-                (void)worker_gone(c, e, "during the request", &it->err);
-        } else {
-                kill_worker(c);
-                if (e->cls == PRC_E_WORKER_TIMEOUT)
-                        prc_err_set(&it->err, PRC_E_WORKER_TIMEOUT, "worker did not answer in %u ms; killed",
-                                    c->o.timeout_ms);
-                else
-                        it->err = *e;
-        }
-        prc_err_set_file(&it->err, it->path != NULL ? it->path : "");
+        else
+                request_failed(c, PRC_FRAME_ERR, e, it->path, &it->err);
         return 1;
 }
 
@@ -1218,17 +1218,7 @@ static size_t run_many(prc_client *c, prc_client_xitem *it, size_t k)
                 prc_err_init(&e);
                 rc = read_reply(c, start + per, &type, &doc, &derr, &e);
                 if (rc != PRC_FRAME_OK) {
-                        if (rc == PRC_FRAME_EOF || e.cls == PRC_E_WORKER_DEAD || e.cls == PRC_E_IO) {
-                                (void)worker_gone(c, &e, "during the request", &it[j].err);
-                        } else {
-                                kill_worker(c);
-                                if (e.cls == PRC_E_WORKER_TIMEOUT)
-                                        prc_err_set(&it[j].err, PRC_E_WORKER_TIMEOUT,
-                                                    "worker did not answer in %u ms; killed", c->o.timeout_ms);
-                                else
-                                        it[j].err = e;
-                        }
-                        prc_err_set_file(&it[j].err, it[j].path != NULL ? it[j].path : "");
+                        request_failed(c, rc, &e, it[j].path, &it[j].err);
                         j++;
                         break;
                 }
@@ -1247,12 +1237,7 @@ static size_t run_many(prc_client *c, prc_client_xitem *it, size_t k)
                 }
         }
         c->hook = NULL;
-        /* As prc_client_call: retired before RLIMIT_CPU could end a good request, or after max_requests. */
-        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
-                            c->busy_ns + per >= (int64_t)c->o.cpu_seconds * 1000000000))
-                retire_worker(c);
-        if (c->rep.cap > (4u << 20))
-                prc_buf_clear(&c->rep);
+        after_answer(c);
         return j;
 }
 
