@@ -14,6 +14,7 @@
 
 #include "base/alloc.h"
 #include "base/jcs.h"
+#include "base/kept.h"
 #include "base/utf8.h"
 
 /* Pointer reconstruction stops here; the pre-scan caps real depth lower. */
@@ -1015,6 +1016,9 @@ json_t *prc_json_parse(const uint8_t *p, size_t n, const prc_limits *lim, unsign
         prc_json_mark m = { 0 };
         bool marked = jmark != NULL && jrewind != NULL;
 
+        /* The worker's verdict of these very bytes, under these limits and flags, made the tree already. */
+        if ((v = prc_kept_take(PRC_KEPT_JSON, p, n, lim, flags, NULL)) != NULL)
+                return v;
         if (n > lim->input_max)
                 return parse_jansson(p, n, lim, flags, err);
         prc_json_alloc_guard_begin();

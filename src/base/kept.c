@@ -14,6 +14,7 @@ static _Thread_local struct {
         json_t        *doc;     /* owned; NULL: the slot is empty */
         void          *extra;   /* owned, may be NULL */
         void         (*extra_free)(void *);
+        bool           taken;   /* since the last put or drop */
 } slot;
 
 _Static_assert(sizeof(prc_limits) == 2 * sizeof(size_t) + 6 * sizeof(uint32_t), "prc_limits has no padding");
@@ -29,6 +30,7 @@ void prc_kept_drop(void)
 {
         json_decref(slot.doc);
         slot.doc = NULL;
+        slot.taken = false;
         free_extra();
 }
 
@@ -44,6 +46,11 @@ void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limi
         slot.doc = doc;
         slot.extra = extra;
         slot.extra_free = extra_free;
+}
+
+bool prc_kept_taken(void)
+{
+        return slot.taken;
 }
 
 json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
@@ -62,5 +69,6 @@ json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_
                 free_extra();
         }
         slot.doc = NULL;
+        slot.taken = true;
         return doc;
 }

@@ -6,7 +6,10 @@
  * again (docs/content-protocol.md).  The worker leaves the verdict's tree
  * here, and the parser's next call on the same input, limits and flags
  * takes it instead of parsing: one parse per file.  YAML keeps its
- * position table with the tree (yaml.h prc_yaml_keep).
+ * position table with the tree (yaml.h prc_yaml_keep).  A JSON verdict
+ * makes a tree to keep only for an extractor that reads the file with the
+ * verdict's own reader and flags (extract.h json_tree); any other JSON
+ * verdict streams, with no tree (content/json_stream.h).
  *
  * The slot is thread-local and holds one tree (a second put drops the
  * first); it is taken once (the taker owns it) or dropped with the
@@ -20,12 +23,13 @@
 #define PRC_KEPT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/limits.h"
 
-typedef enum { PRC_KEPT_YAML = 1, PRC_KEPT_XML, PRC_KEPT_TOML } prc_kept_kind;
+typedef enum { PRC_KEPT_YAML = 1, PRC_KEPT_XML, PRC_KEPT_TOML, PRC_KEPT_JSON } prc_kept_kind;
 
 /*
  * Keep doc (taken over) as kind's parse of p[0..n) under *lim and flags,
@@ -46,5 +50,8 @@ json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_
 
 /* Let the kept tree and its extra go, if any (the worker: before the request's arena is reset). */
 void prc_kept_drop(void);
+
+/* Was a tree taken since the last put or drop?  (The worker's test builds: was the file parsed once?) */
+bool prc_kept_taken(void);
 
 #endif

@@ -432,10 +432,17 @@ struct out {
          * flags, for the extraction that follows (yaml.h prc_yaml_keep).
          */
         bool          keep, keep_pos;
+        /*
+         * parse_first for an extractor that reads the verdict's own JSON
+         * (extract.h json_tree): the verdict is made from a tree, counted as
+         * the stream would count it (the same bytes: json_stream.h), and the
+         * tree kept, not streamed without one.
+         */
+        bool          keep_json;
         json_t       *tree;
         prc_yaml_pos *pos;
         unsigned      flags;
-        /* An XML or TOML verdict's tree is left in tree too, for base/kept.h (0: YAML's, or none). */
+        /* An XML, TOML or JSON verdict's tree is left in tree too, for base/kept.h (0: YAML's, or none). */
         prc_kept_kind kept_kind;
 };
 
@@ -566,8 +573,9 @@ static bool parse_yaml_streamed(const prc_req *r, prc_buf *reply, struct out *o,
 }
 
 /*
- * parse_first's XML or TOML verdict, accepted: its tree and the flags the
- * extractor's own parse of the same bytes passes (base/kept.h).  The TOML
+ * parse_first's XML, TOML or (keep_json) JSON verdict, accepted: its tree
+ * and the flags the extractor's own parse of the same bytes passes
+ * (base/kept.h).  The TOML
  * verdict types integers beyond +-(2^53-1) and extractors do not, so a
  * tree that holds one is not kept (the extractor parses again).
  */
@@ -583,6 +591,9 @@ static void keep_tree(const prc_req *r, struct out *o, json_t *doc)
         } else if (r->format == PRC_FMT_TOML && !prc_toml_has_typed_int(doc)) {
                 o->kept_kind = PRC_KEPT_TOML;
                 o->flags = (e->load_flags | r->flags) & ~(unsigned)PRC_TOML_UNSAFE_INT_TYPED;
+        } else if (r->format == PRC_FMT_JSON && o->keep_json) {
+                o->kept_kind = PRC_KEPT_JSON;
+                o->flags = e->load_flags | r->flags;
         } else {
                 return;
         }
@@ -627,8 +638,18 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
         if (prc_dispatch_needs_archive(r->op) && !prc_libarchive_loaded())
                 /* dlopen now would need open(): seccomp would kill us.  The client starts archive workers. */
                 prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "this worker was started without libarchive");
-        else if (!parse_json_streamed(r, reply, o, &doc, err) && !parse_yaml_streamed(r, reply, o, &doc, err))
+        else if ((o->keep_json || !parse_json_streamed(r, reply, o, &doc, err)) &&
+                 !parse_yaml_streamed(r, reply, o, &doc, err))
                 doc = prc_dispatch_run(r, err);
+#if defined(PRC_TESTING) && PRC_TESTING
+        /* test_parse_extract.c: an extraction that took no tree parse_first kept parsed the file twice. */
+        if (r->op == PRC_OP_EXTRACT && r->path_len > 14 && memcmp(r->path, "prc-test-kept/", 14) == 0 &&
+            !prc_kept_taken() && !prc_err_is_set(err)) {
+                json_decref(doc);
+                doc = NULL;
+                prc_err_set(err, PRC_E_INTERNAL, "the extraction took no tree of the verdict's");
+        }
+#endif
         if (doc != NULL && o->packed && !prc_err_is_set(err) &&
             prc_mdp_pack(&packer, json_object_get(doc, "dependencies"), err) == 1) {
                 table = packer.pool.data;
@@ -671,17 +692,15 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                 keep_tree(r, o, doc);
 }
 
-/* Does the extractor that owns r's path read its YAML with positions (extract.h yaml_pos)? */
-static bool wants_positions(const prc_req *r)
+/* The extractor that owns r's path, or NULL. */
+static const prc_extractor *owner(const prc_req *r)
 {
         char path[PRC_FRAME_PATH_MAX + 1];
-        const prc_extractor *x;
 
         if (r->path_len > 0)
                 memcpy(path, r->path, r->path_len);
         path[r->path_len] = 0;
-        x = prc_extractor_for_path(path);
-        return x != NULL && x->yaml_pos;
+        return prc_extractor_for_path(path);
 }
 
 /*
@@ -690,14 +709,18 @@ static bool wants_positions(const prc_req *r)
  * that its refusal is the one that request gets; nothing is sent.  Then r
  * is the extraction alone (format 0).  A YAML document's tree is kept for
  * the extractor's own load of the same bytes (yaml.h prc_yaml_keep), with
- * positions when the extractor reads them; anything else runs on a fresh
- * arena.  Positions only cost memory, so a parse that made them and
+ * positions when the extractor reads them; an XML or TOML one (keep_tree),
+ * and a JSON one when the extractor reads the verdict's own JSON (a tree
+ * then, where the verdict alone streams), for its parse (base/kept.h);
+ * anything else runs on a fresh arena.  Positions only cost memory, so a parse that made them and
  * refused is made again without them: that refusal is the verdict's.
  */
 static void parse_first(prc_req *r, prc_buf *reply, uint32_t reply_max, prc_err *err)
 {
+        const prc_extractor *x = owner(r);
         prc_req pr = *r;
-        struct out po = { .reply_max = reply_max, .count_only = true, .keep = true, .keep_pos = wants_positions(r) };
+        struct out po = { .reply_max = reply_max, .count_only = true, .keep = true,
+                          .keep_pos = x != NULL && x->yaml_pos, .keep_json = x != NULL && x->json_tree };
 
         pr.op = PRC_OP_PARSE;
         pr.args = NULL;

@@ -1,5 +1,5 @@
 /*
- * test_kept.c - the worker's kept XML and TOML trees (base/kept.h): the
+ * test_kept.c - the worker's kept XML, TOML and JSON trees (base/kept.h): the
  * parser's next call on exactly the same bytes (by address), limits and
  * flags takes the kept tree, any other call parses anew and leaves the slot
  * alone, a taken or dropped slot serves nobody; and the TOML check that
@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "base/json_strict.h"
 #include "base/kept.h"
 #include "content/parsers/toml.h"
 #include "content/parsers/xml.h"
@@ -91,6 +92,44 @@ static void test_kept__a_toml_tree_serves_exactly_its_own_key(void)
         json_decref(v);
 }
 
+/* JSON's: prc_json_parse takes it for its key only; prc_kept_taken says whether it was taken since the put. */
+static void test_kept__a_json_tree_serves_exactly_its_own_key(void)
+{
+        static const char j[] = "{\"a\": [1, 2.5, \"x\"], \"b\": {}}";
+        const uint8_t *p = (const uint8_t *)j;
+        const size_t n = sizeof(j) - 1;
+        prc_limits lim = prc_limits_default;
+        prc_err e;
+        json_t *kept, *v;
+
+        prc_err_init(&e);
+        kept = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
+        T_NOERR(e);
+        prc_kept_put(PRC_KEPT_JSON, p, n, &lim, PRC_JSON_ALLOW_FLOAT, kept, NULL, NULL);
+        T_ASSERT(!prc_kept_taken());
+        T_ASSERT(prc_kept_take(PRC_KEPT_TOML, p, n, &lim, PRC_JSON_ALLOW_FLOAT, NULL) == NULL);
+        /* Other flags (here: no reals, so refused) or limits: parsed anew, the slot kept. */
+        v = prc_json_parse(p, n, &lim, 0, &e);
+        T_ASSERT(v == NULL && prc_err_is_set(&e));
+        prc_err_init(&e);
+        lim.nodes_max--;
+        v = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
+        T_ASSERT(v != NULL && v != kept && json_equal(v, kept));
+        json_decref(v);
+        lim.nodes_max++;
+        T_ASSERT(!prc_kept_taken());
+        v = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
+        T_NOERR(e);
+        T_ASSERT(v == kept);
+        T_ASSERT(prc_kept_taken());
+        json_decref(v);
+        v = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
+        T_ASSERT(v != NULL && v != kept);
+        json_decref(v);
+        prc_kept_drop();
+        T_ASSERT(!prc_kept_taken());
+}
+
 /*
  * A tree made with PRC_TOML_UNSAFE_INT_TYPED holds a typed integer exactly
  * when the bytes hold one beyond +-(2^53-1), wherever it sits; without one
@@ -136,6 +175,7 @@ static void test_kept__toml_typed_integers_are_found_wherever_they_sit(void)
 static const prc_test tests[] = {
         T(test_kept__an_xml_tree_serves_exactly_its_own_key),
         T(test_kept__a_toml_tree_serves_exactly_its_own_key),
+        T(test_kept__a_json_tree_serves_exactly_its_own_key),
         T(test_kept__toml_typed_integers_are_found_wherever_they_sit),
 };
 PRC_SUITE(kept, tests)

@@ -304,9 +304,130 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
         prc_client_free(r.c);
 }
 
+/*
+ * The worker keeps the verdict's JSON tree for the npm extractors, which
+ * read the file with the verdict's own reader and flags (extract.h
+ * json_tree): the verdict is then made from that tree, and one trip must
+ * still answer as two (the same ManifestDoc, or the same first refusal,
+ * the reply cap's included) on prc's own fixtures and on documents that
+ * are refused, hold reals or duplicate keys, or do not fit a small cap.
+ */
+static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
+{
+        static const struct {
+                const char *fixture, *name;
+        } files[] = {
+                { "npm/lock-v1/package-lock.json", "package-lock.json" },
+                { "npm/lock-v2/package-lock.json", "package-lock.json" },
+                { "npm/lock-v3/package-lock.json", "package-lock.json" },
+                { "npm/package.json", "package.json" },
+                { "npm/bad/package-lock.json", "package-lock.json" },
+                { "npm/bad/package.json", "package.json" },
+        };
+        static const struct {
+                const char *name, *text;
+        } docs[] = {
+                { "package.json", "{\"name\": \"a\", \"version\": \"1.0.0\", \"x\": 2.5}" },
+                { "package.json", "{\"name\": \"a\", \"name\": \"b\"}" },
+                { "package.json", "{\"name\": \"a\", \"n\": 9007199254740993}" },
+                { "package.json", "{\"name\": \"a\"" },
+                { "package.json", "[1, 2]" },
+                { "package-lock.json", "{\"lockfileVersion\": 3, \"packages\": {\"\": {}}}" },
+                { "package-lock.json", "{\"lockfileVersion\": 3, \"packages\": {\"\": {}}} x" },
+        };
+        struct pe_run r = { .c = pe_client() };
+        prc_client_opts o;
+        prc_err err;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++)
+                compare_file(&r, files[i].fixture, files[i].name);
+        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files));
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++)
+                compare_text(&r, docs[i].name, docs[i].text);
+        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files) + PRC_ARRAY_LEN(docs));
+        T_ASSERT(r.refused >= 6);
+        prc_client_free(r.c);
+
+        /* A reply cap the lockfile's tree does not fit: the verdict from the tree names it as the stream does. */
+        prc_client_opts_default(&o);
+        o.worker_path = worker_path();
+        o.cache_max = 0;
+        o.reply_max = 512;
+        prc_err_init(&err);
+        r = (struct pe_run){ .c = prc_client_new(&o, &err) };
+        T_ASSERT(r.c != NULL);
+        compare_file(&r, "npm/lock-v3/package-lock.json", "package-lock.json");
+        T_EQ_INT(r.compared, 1);
+        T_EQ_INT(r.refused, 1);
+        prc_client_free(r.c);
+}
+
+/* One trip of text under name, which must extract. */
+static void one_trip_extracts(prc_client *c, const char *name, const uint8_t *p, size_t n)
+{
+        const char *fmt = prc_manifest_format_for(name);
+        json_t *md = NULL;
+        prc_err err;
+
+        T_ASSERT(fmt != NULL && prc_extractor_for_path(name) != NULL);
+        prc_err_init(&err);
+        if (!prc_client_parse_extract(c, prc_format_by_name(fmt), name, p, n, &md, &err))
+                t_fail(__FILE__, __LINE__, "%s: %s: %s", name, prc_err_name(err.cls), err.msg);
+        json_decref(md);
+}
+
+/*
+ * Under a "prc-test-kept/" path the test worker refuses an extraction that
+ * took no tree of the verdict's (worker.c), so these extract only if each
+ * kind of kept tree (YAML with and without positions, XML, TOML, JSON) is
+ * made and is the one its extractor used: the file is parsed once.
+ * (npm-shrinkwrap.json has no parse verdict, engine/manifests.c: it is
+ * extracted alone.)
+ */
+static void test_parse_extract__each_kept_tree_is_taken_by_its_extractor(void)
+{
+        static const struct {
+                const char *fixture, *name;
+        } files[] = {
+                { "npm/lock-v3/package-lock.json", "prc-test-kept/package-lock.json" },
+                { "npm/lock-v1/package-lock.json", "prc-test-kept/package-lock.json" },
+                { "npm/package.json", "prc-test-kept/package.json" },
+                { "npm/pnpm-v9/pnpm-lock.yaml", "prc-test-kept/pnpm-lock.yaml" },
+                { "cargo/lock-v3.lock", "prc-test-kept/Cargo.lock" },
+                { "python/pyproject.toml", "prc-test-kept/pyproject.toml" },
+                { "maven/interpolation.pom.xml", "prc-test-kept/pom.xml" },
+                { "nuget/packages.config", "prc-test-kept/packages.config" },
+        };
+        static const char action[] = "runs: {using: composite, steps: [{run: ls, shell: bash}]}\n";
+        prc_client *c = pe_client();
+        json_t *md = NULL;
+        prc_err err;
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++) {
+                char path[4096];
+                prc_buf in;
+
+                snprintf(path, sizeof(path), "%s/tests/fixtures/extract/%s", t_root(), files[i].fixture);
+                prc_err_init(&err);
+                prc_buf_init(&in, prc_limits_default.input_max);
+                T_ASSERT(prc_file_read(path, prc_limits_default.input_max, 0, &in, &err));
+                one_trip_extracts(c, files[i].name, in.data, in.len);
+                prc_buf_clear(&in);
+        }
+        one_trip_extracts(c, "prc-test-kept/action.yml", (const uint8_t *)action, sizeof(action) - 1);
+        /* The hook itself: an extraction with no verdict before it took no tree, and is refused. */
+        prc_err_init(&err);
+        T_ASSERT(!prc_client_extract(c, NULL, "prc-test-kept/action.yml", (const uint8_t *)action, sizeof(action) - 1,
+                                     &md, &err));
+        T_EQ_STR(prc_err_name(err.cls), "internal");
+        prc_client_free(c);
+}
+
 static const prc_test tests[] = {
         T(test_parse_extract__one_trip_answers_as_two_over_the_corpora),
         T(test_parse_extract__kept_yaml_trees_answer_as_two_trips),
         T(test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips),
+        T(test_parse_extract__kept_json_trees_answer_as_two_trips),
+        T(test_parse_extract__each_kept_tree_is_taken_by_its_extractor),
 };
 PRC_SUITE(parse_extract, tests)

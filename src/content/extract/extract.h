@@ -107,6 +107,14 @@ typedef struct prc_extractor {
          * prc_yaml_keep) instead of parsing again.
          */
         bool            yaml_pos;
+        /*
+         * Reads the whole file with prc_json_parse under PRC_JSON_ALLOW_FLOAT,
+         * the verdict's own reader and flags (dispatch.c "parse-json"): the
+         * worker's PRC_REQ_PARSE_FIRST then makes the verdict from a tree
+         * and keeps it for the extractor (base/kept.h) instead of streaming
+         * the verdict and parsing again.
+         */
+        bool            json_tree;
 } prc_extractor;
 
 /* The table (extract.c), in match order: the first match owns a file. */
