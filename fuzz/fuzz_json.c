@@ -8,7 +8,9 @@
  * path changes nothing: prc_json_parse and the jansson path
  * (prc_json_parse_jansson) give the same tree, member order and integer
  * and real bits included, or the same refusal (class, offset, line,
- * column, pointer, message).  Seeds: fuzz/corpus/json/.
+ * column, pointer, message); a tree kept for its own bytes, limits and
+ * flags (base/kept.h, the worker's JSON verdict) is what the next parse of
+ * that key returns, once.  Seeds: fuzz/corpus/json/.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "base/buf.h"
 #include "base/jcs.h"
 #include "base/json_strict.h"
+#include "base/kept.h"
 #include "fuzz.h"
 
 /* Values in a tree and the widest object, counted the simple way. */
@@ -96,6 +99,13 @@ static void one(const uint8_t *p, size_t n, unsigned flags)
                         check_nodes_refusal(p, n, flags);
                 return;
         }
+        /* The worker's kept verdict (base/kept.h): the same bytes, limits and flags take that tree, once. */
+        prc_kept_put(PRC_KEPT_JSON, p, n, &prc_limits_fuzz, flags, json_incref(v), NULL, NULL);
+        prc_err_init(&e2);
+        w = prc_json_parse(p, n, &prc_limits_fuzz, flags, &e2);
+        if (w != v || !prc_kept_taken() || prc_kept_take(PRC_KEPT_JSON, p, n, &prc_limits_fuzz, flags, NULL) != NULL)
+                __builtin_trap();
+        json_decref(w);
         prc_buf_init(&out, 1u << 20);
         if (!prc_jcs_write(v, &out, &err)) {
                 if (!(flags & PRC_JSON_ALLOW_FLOAT) || err.cls != PRC_E_NOT_CANONICAL)
