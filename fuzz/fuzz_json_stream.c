@@ -3,7 +3,8 @@
  * strict reader it stands in for: it streams a document exactly when
  * prc_json_parse accepts the input (never declines a document, never
  * streams a refused input), and the bytes it streams are exactly
- * prc_docbin_write of prc_json_parse's tree.  The first byte picks the
+ * prc_docbin_write of prc_json_parse's tree, at most
+ * PRC_JS_ENCODED_PER_BYTE bytes for each byte of input.  The first byte picks the
  * PRC_JSON_ALLOW_* flags and the limits (small ones, so every limit is met).
  */
 #include <jansson.h>
@@ -69,6 +70,8 @@ PRC_FUZZ_TARGET(json_stream)
                 if (!prc_docbin_write(v, &want, &err) || want.len != got.len ||
                     memcmp(want.data, got.data, got.len) != 0)
                         __builtin_trap();       /* not the bytes of the strict reader's tree */
+                if (want.len > (size_t)PRC_JS_ENCODED_PER_BYTE * n)
+                        __builtin_trap();       /* the worker's verdict trusts this bound (json_stream.h) */
         }
         json_decref(v);
         prc_buf_clear(&want);

@@ -45,4 +45,15 @@ prc_js_rc prc_json_stream(const uint8_t *p, size_t n, const prc_limits *lim, uns
 /* Deeper documents are declined up front (the binary writer stops at 512); limits are far lower. */
 enum { PRC_JS_DEPTH_MAX = 256 };
 
+/*
+ * prc_docbin_write of a tree prc_json_parse made from n bytes of JSON is at
+ * most PRC_JS_ENCODED_PER_BYTE * n bytes (an integer: 9 bytes for at least
+ * one; a real: 9 for at least three; a string or key: 5 or 4 plus at most
+ * its text, quotes included; a container: 5 for at least its two brackets;
+ * docs/content-protocol.md "Streaming JSON").  "0" meets it; the fuzzer
+ * holds every document to it.  What fits that bound fits any reply cap
+ * above it: the worker's verdict need not count it.
+ */
+enum { PRC_JS_ENCODED_PER_BYTE = 9 };
+
 #endif

@@ -624,6 +624,18 @@ static bool slim_details(const json_t *doc, json_t **out, prc_err *err)
 }
 
 /*
+ * A verdict-only JSON parse made from a tree (keep_json) whose encoding
+ * cannot exceed the reply cap by its input's size alone
+ * (PRC_JS_ENCODED_PER_BYTE): the count, which would only find that it
+ * fits, is not walked.
+ */
+static bool fits_unsent(const prc_req *r, const struct out *o)
+{
+        return o->count_only && o->keep_json && r->op == PRC_OP_PARSE && r->format == PRC_FMT_JSON &&
+               r->input_len <= o->reply_max / PRC_JS_ENCODED_PER_BYTE;
+}
+
+/*
  * Run r and stream its document (or count it, with o->count_only); err
  * says why there is none.  The document lives in the request arena.
  */
@@ -681,8 +693,8 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
 #endif
         }
         /* With a table, the client checks every byte of it (mdoc_pack.h). */
-        if (doc != NULL && !prc_err_is_set(err) && !prc_docbin_stream_top(doc, &top, reply, put_out, o, &sent, err) &&
-            err->cls == PRC_E_BUFFER_LIMIT) {
+        if (doc != NULL && !prc_err_is_set(err) && !fits_unsent(r, o) &&
+            !prc_docbin_stream_top(doc, &top, reply, put_out, o, &sent, err) && err->cls == PRC_E_BUFFER_LIMIT) {
                 /* One value larger than the cap (the piece buffer's ceiling is the reply cap). */
                 prc_err_init(err);
                 prc_err_set(err, PRC_E_REPLY_TOO_LARGE, "the document does not fit the reply cap of %u bytes",

@@ -444,8 +444,37 @@ static void test_json_stream__attack_corpus_agrees(void)
         T_ASSERT(files >= 20);
 }
 
+/* PRC_JS_ENCODED_PER_BYTE bounds the encoding of every shape, and "0" meets it. */
+static void test_json_stream__encoding_is_at_most_nine_bytes_a_byte(void)
+{
+        static const char *const docs[] = {
+                "0", "-1", "[0,0,0,0]", "1e5", "[1.5,2e3]", "\"\"", "\"\\u00e9\\ud83d\\ude00\"", "[]", "{}",
+                "[[[[]]]]", "{\"\":0}", "{\"a\":{\"b\":[null,true,false]}}", " 0 ",
+        };
+
+        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++) {
+                size_t n = strlen(docs[i]);
+                prc_buf b;
+                prc_err e;
+                json_t *v;
+
+                prc_err_init(&e);
+                v = prc_json_parse((const uint8_t *)docs[i], n, &prc_limits_default, PRC_JSON_ALLOW_FLOAT, &e);
+                T_ASSERT(v != NULL);
+                prc_buf_init(&b, 1u << 20);
+                T_ASSERT(prc_docbin_write(v, &b, &e));
+                if (b.len > (size_t)PRC_JS_ENCODED_PER_BYTE * n)
+                        t_fail(__FILE__, __LINE__, "%s: %zu bytes from %zu", docs[i], b.len, n);
+                if (i == 0)
+                        T_EQ_INT(b.len, PRC_JS_ENCODED_PER_BYTE);
+                prc_buf_clear(&b);
+                json_decref(v);
+        }
+}
+
 static const prc_test tests[] = {
         T(test_json_stream__values_are_the_strict_readers_bytes),
+        T(test_json_stream__encoding_is_at_most_nine_bytes_a_byte),
         T(test_json_stream__numbers_convert_as_jansson_does),
         T(test_json_stream__escapes_and_surrogates),
         T(test_json_stream__utf8_is_checked_as_the_strict_reader_does),

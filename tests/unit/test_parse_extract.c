@@ -348,18 +348,40 @@ static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
         T_ASSERT(r.refused >= 6);
         prc_client_free(r.c);
 
-        /* A reply cap the lockfile's tree does not fit: the verdict from the tree names it as the stream does. */
-        prc_client_opts_default(&o);
-        o.worker_path = worker_path();
-        o.cache_max = 0;
-        o.reply_max = 512;
-        prc_err_init(&err);
-        r = (struct pe_run){ .c = prc_client_new(&o, &err) };
-        T_ASSERT(r.c != NULL);
-        compare_file(&r, "npm/lock-v3/package-lock.json", "package-lock.json");
-        T_EQ_INT(r.compared, 1);
-        T_EQ_INT(r.refused, 1);
-        prc_client_free(r.c);
+        /*
+         * Reply caps: one the lockfile's tree does not fit (the verdict from
+         * the tree names it as the stream does); for 300 zeros (2,715 bytes
+         * encoded from 607), one they exceed though half the text would not
+         * (the count is walked: a looser bound than 9 a byte would pass it),
+         * and one the size bound covers (not counted) or just misses.
+         */
+        {
+                static const uint32_t caps[] = { 512, 2000, 9 * 607, 9 * 607 - 1 };
+                static const size_t refusals[] = { 1, 1, 0, 0 };
+                char zeros[700] = "{\"a\":[0";
+                size_t k = strlen(zeros);
+
+                for (int i = 1; i < 300; i++, k += 2)
+                        memcpy(zeros + k, ",0", 2);
+                memcpy(zeros + k, "]}", 3);
+                T_EQ_INT(strlen(zeros), 607);
+                for (size_t i = 0; i < PRC_ARRAY_LEN(caps); i++) {
+                        prc_client_opts_default(&o);
+                        o.worker_path = worker_path();
+                        o.cache_max = 0;
+                        o.reply_max = caps[i];
+                        prc_err_init(&err);
+                        r = (struct pe_run){ .c = prc_client_new(&o, &err) };
+                        T_ASSERT(r.c != NULL);
+                        if (i == 0)
+                                compare_file(&r, "npm/lock-v3/package-lock.json", "package-lock.json");
+                        else
+                                compare_text(&r, "package.json", zeros);
+                        T_EQ_INT(r.compared, 1);
+                        T_EQ_INT(r.refused, refusals[i]);
+                        prc_client_free(r.c);
+                }
+        }
 }
 
 /* One trip of text under name, which must extract. */
