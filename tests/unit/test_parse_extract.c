@@ -240,19 +240,46 @@ static void test_parse_extract__kept_yaml_trees_answer_as_two_trips(void)
         prc_client_free(r.c);
 }
 
-/* A fixture of prc's own read under the name the worker sees. */
-static void compare_file(struct pe_run *r, const char *fixture, const char *name)
+/* A fixture of prc's own (tests/fixtures/extract/...) into in (the caller clears it). */
+static void read_fixture(const char *fixture, prc_buf *in)
 {
         char path[4096];
-        prc_buf in;
         prc_err err;
 
         snprintf(path, sizeof(path), "%s/tests/fixtures/extract/%s", t_root(), fixture);
         prc_err_init(&err);
-        prc_buf_init(&in, prc_limits_default.input_max);
-        T_ASSERT(prc_file_read(path, prc_limits_default.input_max, 0, &in, &err));
+        prc_buf_init(in, prc_limits_default.input_max);
+        T_ASSERT(prc_file_read(path, prc_limits_default.input_max, 0, in, &err));
+}
+
+/* A fixture of prc's own read under the name the worker sees. */
+static void compare_file(struct pe_run *r, const char *fixture, const char *name)
+{
+        prc_buf in;
+
+        read_fixture(fixture, &in);
         compare(r, name, &in);
         prc_buf_clear(&in);
+}
+
+/* Fixtures under names, then texts under names, each one trip against two: all compared. */
+struct pe_file {
+        const char *fixture, *name;
+};
+struct pe_doc {
+        const char *name, *text;
+};
+
+static void compare_all(struct pe_run *r, const struct pe_file *f, size_t nf, const struct pe_doc *d, size_t nd)
+{
+        size_t before = r->compared;
+
+        for (size_t i = 0; i < nf; i++)
+                compare_file(r, f[i].fixture, f[i].name);
+        T_EQ_INT(r->compared, before + nf);
+        for (size_t i = 0; i < nd; i++)
+                compare_text(r, d[i].name, d[i].text);
+        T_EQ_INT(r->compared, before + nf + nd);
 }
 
 /*
@@ -264,9 +291,7 @@ static void compare_file(struct pe_run *r, const char *fixture, const char *name
  */
 static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void)
 {
-        static const struct {
-                const char *fixture, *name;
-        } files[] = {
+        static const struct pe_file files[] = {
                 { "cargo/Cargo.toml", "Cargo.toml" },
                 { "cargo/lock-v3.lock", "Cargo.lock" },
                 { "python/pyproject.toml", "pyproject.toml" },
@@ -277,9 +302,7 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
                 { "nuget/packages.config", "packages.config" },
                 { "nuget/bad-packages.config", "packages.config" },
         };
-        static const struct {
-                const char *name, *text;
-        } docs[] = {
+        static const struct pe_doc docs[] = {
                 { "Cargo.toml",
                   "[package]\nname = \"a\"\nversion = \"1.0.0\"\n[package.metadata]\nbig = 9007199254740993\n" },
                 { "Cargo.lock", "version = 9007199254740993\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\n" },
@@ -294,12 +317,8 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
                 { "packages.config", "<packages><package id=\"x\" version=\"1.0\"/></packages>" },
         };
         struct pe_run r = { .c = pe_client() };
-        for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++)
-                compare_file(&r, files[i].fixture, files[i].name);
-        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files));
-        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++)
-                compare_text(&r, docs[i].name, docs[i].text);
-        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files) + PRC_ARRAY_LEN(docs));
+
+        compare_all(&r, files, PRC_ARRAY_LEN(files), docs, PRC_ARRAY_LEN(docs));
         T_ASSERT(r.refused >= 4);
         prc_client_free(r.c);
 }
@@ -314,9 +333,7 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
  */
 static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
 {
-        static const struct {
-                const char *fixture, *name;
-        } files[] = {
+        static const struct pe_file files[] = {
                 { "npm/lock-v1/package-lock.json", "package-lock.json" },
                 { "npm/lock-v2/package-lock.json", "package-lock.json" },
                 { "npm/lock-v3/package-lock.json", "package-lock.json" },
@@ -324,9 +341,7 @@ static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
                 { "npm/bad/package-lock.json", "package-lock.json" },
                 { "npm/bad/package.json", "package.json" },
         };
-        static const struct {
-                const char *name, *text;
-        } docs[] = {
+        static const struct pe_doc docs[] = {
                 { "package.json", "{\"name\": \"a\", \"version\": \"1.0.0\", \"x\": 2.5}" },
                 { "package.json", "{\"name\": \"a\", \"name\": \"b\"}" },
                 { "package.json", "{\"name\": \"a\", \"n\": 9007199254740993}" },
@@ -339,12 +354,7 @@ static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
         prc_client_opts o;
         prc_err err;
 
-        for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++)
-                compare_file(&r, files[i].fixture, files[i].name);
-        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files));
-        for (size_t i = 0; i < PRC_ARRAY_LEN(docs); i++)
-                compare_text(&r, docs[i].name, docs[i].text);
-        T_EQ_INT(r.compared, PRC_ARRAY_LEN(files) + PRC_ARRAY_LEN(docs));
+        compare_all(&r, files, PRC_ARRAY_LEN(files), docs, PRC_ARRAY_LEN(docs));
         T_ASSERT(r.refused >= 6);
         prc_client_free(r.c);
 
@@ -408,9 +418,7 @@ static void one_trip_extracts(prc_client *c, const char *name, const uint8_t *p,
  */
 static void test_parse_extract__each_kept_tree_is_taken_by_its_extractor(void)
 {
-        static const struct {
-                const char *fixture, *name;
-        } files[] = {
+        static const struct pe_file files[] = {
                 { "npm/lock-v3/package-lock.json", "prc-test-kept/package-lock.json" },
                 { "npm/lock-v1/package-lock.json", "prc-test-kept/package-lock.json" },
                 { "npm/package.json", "prc-test-kept/package.json" },
@@ -426,13 +434,9 @@ static void test_parse_extract__each_kept_tree_is_taken_by_its_extractor(void)
         prc_err err;
 
         for (size_t i = 0; i < PRC_ARRAY_LEN(files); i++) {
-                char path[4096];
                 prc_buf in;
 
-                snprintf(path, sizeof(path), "%s/tests/fixtures/extract/%s", t_root(), files[i].fixture);
-                prc_err_init(&err);
-                prc_buf_init(&in, prc_limits_default.input_max);
-                T_ASSERT(prc_file_read(path, prc_limits_default.input_max, 0, &in, &err));
+                read_fixture(files[i].fixture, &in);
                 one_trip_extracts(c, files[i].name, in.data, in.len);
                 prc_buf_clear(&in);
         }
