@@ -8,9 +8,11 @@
  * path changes nothing: prc_json_parse and the jansson path
  * (prc_json_parse_jansson) give the same tree, member order and integer
  * and real bits included, or the same refusal (class, offset, line,
- * column, pointer, message); a tree kept for its own bytes, limits and
- * flags (base/kept.h, the worker's JSON verdict) is what the next parse of
- * that key returns, once.  Seeds: fuzz/corpus/json/.
+ * column, pointer, message); every flag only widens acceptance (an
+ * accepted input gives the same tree under all flags); a tree kept for its
+ * own bytes, limits and flags (base/kept.h, the worker's JSON verdict) is
+ * what the next parse of that key, or of it with more flags, returns, once.
+ * Seeds: fuzz/corpus/json/.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,8 @@ static void check_paths(const uint8_t *p, size_t n, const prc_limits *lim, unsig
         json_decref(vj);
 }
 
+enum { ALL_FLAGS = PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT | PRC_JSON_ALLOW_NUL };
+
 static void one(const uint8_t *p, size_t n, unsigned flags)
 {
         prc_err err, e2;
@@ -99,10 +103,16 @@ static void one(const uint8_t *p, size_t n, unsigned flags)
                         check_nodes_refusal(p, n, flags);
                 return;
         }
-        /* The worker's kept verdict (base/kept.h): the same bytes, limits and flags take that tree, once. */
+        /* Every flag only widens acceptance: with all of them the same bytes give the same tree. */
+        prc_err_init(&e2);
+        w = prc_json_parse(p, n, &prc_limits_fuzz, ALL_FLAGS, &e2);
+        if (w == NULL || !prc_json_same(v, w))
+                __builtin_trap();
+        json_decref(w);
+        /* The worker's kept verdict (base/kept.h): the same bytes and limits, these flags or more, take it, once. */
         prc_kept_put(PRC_KEPT_JSON, p, n, &prc_limits_fuzz, flags, json_incref(v), NULL, NULL);
         prc_err_init(&e2);
-        w = prc_json_parse(p, n, &prc_limits_fuzz, flags, &e2);
+        w = prc_json_parse(p, n, &prc_limits_fuzz, ALL_FLAGS, &e2);
         if (w != v || !prc_kept_taken() || prc_kept_take(PRC_KEPT_JSON, p, n, &prc_limits_fuzz, flags, NULL) != NULL)
                 __builtin_trap();
         json_decref(w);

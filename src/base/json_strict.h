@@ -19,6 +19,10 @@
 #include "base/err.h"
 #include "base/limits.h"
 
+/*
+ * Each flag only widens what the reader accepts: an input accepted without
+ * one gives the same tree with it (the worker's kept verdict relies on it).
+ */
 enum {
         PRC_JSON_ALLOW_FLOAT = 1u << 0,   /* keep reals (e.g. vendor reports); records never do */
         PRC_JSON_ALLOW_UNSAFE_INT = 1u << 1,

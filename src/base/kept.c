@@ -53,6 +53,12 @@ bool prc_kept_taken(void)
         return slot.taken;
 }
 
+json_t *prc_kept_take_within(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags)
+{
+        /* The slot's own flags, when they are among flags, make the key match exactly. */
+        return (slot.flags & ~flags) == 0 ? prc_kept_take(kind, p, n, lim, slot.flags, NULL) : NULL;
+}
+
 json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
                       void **extra)
 {

@@ -48,6 +48,14 @@ void prc_kept_put(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limi
 json_t *prc_kept_take(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags,
                       void **extra);
 
+/*
+ * prc_kept_take, but the kept tree's flags need only be among flags: for a
+ * parser each of whose flags only widens what it accepts, leaving the tree
+ * of an input it accepted without that flag as it was (JSON's, json_strict.h:
+ * a tree made under fewer flags is the tree the same bytes give under more).
+ */
+json_t *prc_kept_take_within(prc_kept_kind kind, const uint8_t *p, size_t n, const prc_limits *lim, unsigned flags);
+
 /* Let the kept tree and its extra go, if any (the worker: before the request's arena is reset). */
 void prc_kept_drop(void);
 

@@ -92,7 +92,10 @@ static void test_kept__a_toml_tree_serves_exactly_its_own_key(void)
         json_decref(v);
 }
 
-/* JSON's: prc_json_parse takes it for its key only; prc_kept_taken says whether it was taken since the put. */
+/*
+ * JSON's: prc_json_parse takes it for its bytes and limits under its flags or more, nothing else;
+ * prc_kept_taken says whether it was taken since the put.
+ */
 static void test_kept__a_json_tree_serves_exactly_its_own_key(void)
 {
         static const char j[] = "{\"a\": [1, 2.5, \"x\"], \"b\": {}}";
@@ -118,13 +121,19 @@ static void test_kept__a_json_tree_serves_exactly_its_own_key(void)
         json_decref(v);
         lim.nodes_max++;
         T_ASSERT(!prc_kept_taken());
-        v = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
+        /* These flags, or more (each only widens what the reader accepts): taken, once. */
+        v = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT | PRC_JSON_ALLOW_UNSAFE_INT, &e);
         T_NOERR(e);
         T_ASSERT(v == kept);
         T_ASSERT(prc_kept_taken());
         json_decref(v);
+        /* Its own flags take it too; then the slot is empty. */
+        kept = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
+        prc_kept_put(PRC_KEPT_JSON, p, n, &lim, PRC_JSON_ALLOW_FLOAT, kept, NULL, NULL);
         v = prc_json_parse(p, n, &lim, PRC_JSON_ALLOW_FLOAT, &e);
-        T_ASSERT(v != NULL && v != kept);
+        T_NOERR(e);
+        T_ASSERT(v == kept);
+        T_ASSERT(prc_kept_take_within(PRC_KEPT_JSON, p, n, &lim, PRC_JSON_ALLOW_FLOAT) == NULL);
         json_decref(v);
         prc_kept_drop();
         T_ASSERT(!prc_kept_taken());

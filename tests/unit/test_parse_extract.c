@@ -324,9 +324,9 @@ static void test_parse_extract__kept_xml_and_toml_trees_answer_as_two_trips(void
 }
 
 /*
- * The worker keeps the verdict's JSON tree for the npm extractors, which
- * read the file with the verdict's own reader and flags (extract.h
- * json_tree): the verdict is then made from that tree, and one trip must
+ * The worker keeps the verdict's JSON tree for the npm and Composer
+ * extractors, which read the file with the verdict's own reader and flags
+ * or more (extract.h json_tree): the verdict is then made from that tree, and one trip must
  * still answer as two (the same ManifestDoc, or the same first refusal,
  * the reply cap's included) on prc's own fixtures and on documents that
  * are refused, hold reals or duplicate keys, or do not fit a small cap.
@@ -340,6 +340,8 @@ static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
                 { "npm/package.json", "package.json" },
                 { "npm/bad/package-lock.json", "package-lock.json" },
                 { "npm/bad/package.json", "package.json" },
+                { "composer/composer.json", "composer.json" },
+                { "composer/composer.lock", "composer.lock" },
         };
         static const struct pe_doc docs[] = {
                 { "package.json", "{\"name\": \"a\", \"version\": \"1.0.0\", \"x\": 2.5}" },
@@ -349,6 +351,9 @@ static void test_parse_extract__kept_json_trees_answer_as_two_trips(void)
                 { "package.json", "[1, 2]" },
                 { "package-lock.json", "{\"lockfileVersion\": 3, \"packages\": {\"\": {}}}" },
                 { "package-lock.json", "{\"lockfileVersion\": 3, \"packages\": {\"\": {}}} x" },
+                { "composer.lock", "{\"packages\": [{\"name\": \"a/b\", \"version\": \"1.0\", \"time\": 1.5}]}" },
+                { "composer.lock", "{\"packages\": [], \"n\": 9007199254740993}" },
+                { "composer.json", "{\"require\": {\"a/b\": \"^1\"}, \"require\": {}}" },
         };
         struct pe_run r = { .c = pe_client() };
         prc_client_opts o;
@@ -422,6 +427,8 @@ static void test_parse_extract__each_kept_tree_is_taken_by_its_extractor(void)
                 { "npm/lock-v3/package-lock.json", "prc-test-kept/package-lock.json" },
                 { "npm/lock-v1/package-lock.json", "prc-test-kept/package-lock.json" },
                 { "npm/package.json", "prc-test-kept/package.json" },
+                { "composer/composer.lock", "prc-test-kept/composer.lock" },
+                { "composer/composer.json", "prc-test-kept/composer.json" },
                 { "npm/pnpm-v9/pnpm-lock.yaml", "prc-test-kept/pnpm-lock.yaml" },
                 { "cargo/lock-v3.lock", "prc-test-kept/Cargo.lock" },
                 { "python/pyproject.toml", "prc-test-kept/pyproject.toml" },

@@ -77,8 +77,8 @@ const prc_extractor prc_extractors[] = {
         { "go-mod", "golang", "manifest", "go.mod", NULL, prc_x_go_mod, false, false },
         { "go-sum", "golang", "lockfile", NULL, prc_x_cgc_match_go_sum, prc_x_go_sum, false, false },
         { "go-work", "golang", "manifest", "go.work", NULL, prc_x_go_work, false, false },
-        { "composer-json", "composer", "manifest", "composer.json", NULL, prc_x_composer_json, false, false },
-        { "composer-lock", "composer", "lockfile", "composer.lock", NULL, prc_x_composer_lock, false, false },
+        { "composer-json", "composer", "manifest", "composer.json", NULL, prc_x_composer_json, false, true },
+        { "composer-lock", "composer", "lockfile", "composer.lock", NULL, prc_x_composer_lock, false, true },
         /* Java, .NET (maven.c, gradle.c, nuget.c) */
         { "maven-pom", "maven", "manifest", "pom.xml", NULL, prc_xm_pom, false, false },
         { "gradle-lockfile", "maven", "lockfile", NULL, prc_xm_gradle_lock_match, prc_xm_gradle_lock, false, false },

@@ -108,8 +108,9 @@ typedef struct prc_extractor {
          */
         bool            yaml_pos;
         /*
-         * Reads the whole file with prc_json_parse under PRC_JSON_ALLOW_FLOAT,
-         * the verdict's own reader and flags (dispatch.c "parse-json"): the
+         * Reads the whole file with prc_json_parse under PRC_JSON_ALLOW_FLOAT
+         * (the verdict's flags, dispatch.c "parse-json") and perhaps more,
+         * which take the verdict's tree as their own (json_strict.h): the
          * worker's PRC_REQ_PARSE_FIRST then makes the verdict from a tree
          * and keeps it for the extractor (base/kept.h) instead of streaming
          * the verdict and parsing again.
