@@ -8,8 +8,8 @@
  * takes it instead of parsing: one parse per file.  YAML keeps its
  * position table with the tree (yaml.h prc_yaml_keep).  A JSON verdict
  * makes a tree to keep only for an extractor that reads the file with the
- * verdict's own reader and flags (extract.h json_tree); any other JSON
- * verdict streams, with no tree (content/json_stream.h).
+ * verdict's own reader under its flags or more (extract.h json_tree); any
+ * other JSON verdict streams, with no tree (content/json_stream.h).
  *
  * The slot is thread-local and holds one tree (a second put drops the
  * first); it is taken once (the taker owns it) or dropped with the

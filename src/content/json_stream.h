@@ -50,7 +50,7 @@ enum { PRC_JS_DEPTH_MAX = 256 };
  * most PRC_JS_ENCODED_PER_BYTE * n bytes (an integer: 9 bytes for at least
  * one; a real: 9 for at least three; a string or key: 5 or 4 plus at most
  * its text, quotes included; a container: 5 for at least its two brackets;
- * docs/content-protocol.md "Streaming JSON").  "0" meets it; the fuzzer
+ * docs/content-protocol.md, "The parse first").  "0" meets it; the fuzzer
  * holds every document to it.  What fits that bound fits any reply cap
  * above it: the worker's verdict need not count it.
  */

@@ -435,8 +435,9 @@ struct out {
         /*
          * parse_first for an extractor that reads the verdict's own JSON
          * (extract.h json_tree): the verdict is made from a tree, counted as
-         * the stream would count it (the same bytes: json_stream.h), and the
-         * tree kept, not streamed without one.
+         * the stream would count it (the same bytes: json_stream.h) unless
+         * its size alone proves the fit (fits_unsent), and the tree kept,
+         * not streamed without one.
          */
         bool          keep_json;
         json_t       *tree;
@@ -724,8 +725,9 @@ static const prc_extractor *owner(const prc_req *r)
  * positions when the extractor reads them; an XML or TOML one (keep_tree),
  * and a JSON one when the extractor reads the verdict's own JSON (a tree
  * then, where the verdict alone streams), for its parse (base/kept.h);
- * anything else runs on a fresh arena.  Positions only cost memory, so a parse that made them and
- * refused is made again without them: that refusal is the verdict's.
+ * anything else runs on a fresh arena.  Positions only cost memory, so a
+ * parse that made them and refused is made again without them: that
+ * refusal is the verdict's.
  */
 static void parse_first(prc_req *r, prc_buf *reply, uint32_t reply_max, prc_err *err)
 {
