@@ -872,16 +872,21 @@ static void request_failed(prc_client *c, prc_frame_rc rc, const prc_err *e, con
 }
 
 /*
- * After a request's answer: retire the worker before RLIMIT_CPU could end
- * a good request (it uses CPU only while it serves, so its CPU time is at
- * most busy_ns plus start-up, and the next request may take up to
- * timeout_ms), or after max_requests; and keep no huge reply buffer.
+ * May this worker serve more requests yet?  Not past max_requests, and not
+ * where RLIMIT_CPU could end a good one: it uses CPU only while it serves,
+ * so its CPU time is at most busy_ns plus start-up, and each request may
+ * take up to timeout_ms.
  */
+static bool can_serve(const prc_client *c, size_t more)
+{
+        return (c->o.max_requests == 0 || c->served + more <= c->o.max_requests) &&
+               c->busy_ns + (int64_t)more * c->o.timeout_ms * 1000000 < (int64_t)c->o.cpu_seconds * 1000000000;
+}
+
+/* After a request's answer: retire the worker that may serve no other (can_serve); keep no huge reply buffer. */
 static void after_answer(prc_client *c)
 {
-        if (c->pid != 0 && ((c->o.max_requests > 0 && c->served >= c->o.max_requests) ||
-                            c->busy_ns + (int64_t)c->o.timeout_ms * 1000000 >=
-                                    (int64_t)c->o.cpu_seconds * 1000000000))
+        if (c->pid != 0 && !can_serve(c, 1))
                 retire_worker(c);
         if (c->rep.cap > (4u << 20))
                 prc_buf_clear(&c->rep);
@@ -1116,7 +1121,6 @@ static prc_req xitem_req(const prc_client *c, const prc_client_xitem *it)
  */
 static size_t run_size(const prc_client *c, const prc_client_xitem *it, size_t n)
 {
-        const int64_t per = (int64_t)c->o.timeout_ms * 1000000, budget = (int64_t)c->o.cpu_seconds * 1000000000;
         size_t k = 0, bytes = 0;
 
         if (c->pid == 0 || c->o.cache_max > 0 || c->want_archive)
@@ -1127,8 +1131,7 @@ static size_t run_size(const prc_client *c, const prc_client_xitem *it, size_t n
 
                 if (sz > c->o.req_max || sz > c->req_room || PRC_FRAME_HDR + sz > c->req_room - bytes)
                         break;
-                if (c->busy_ns + (int64_t)(k + 1) * per >= budget ||
-                    (c->o.max_requests > 0 && c->served + k + 1 > c->o.max_requests))
+                if (!can_serve(c, k + 1))
                         break;
                 bytes += PRC_FRAME_HDR + sz;
                 k++;
