@@ -3,8 +3,10 @@
  * memory in the content worker, per format: the parse alone (the format's
  * loader from the dispatch table, when the file has one), the extraction
  * (the extractor's function, its own parse included), the reply's
- * encoding (prc_docbin_write of the ManifestDoc), and the most arena one
- * file took.  As in the worker (worker.c), every jansson value comes from
+ * encoding (prc_docbin_write of the ManifestDoc), the dependency table
+ * prc sbom's workers pack from it (prc_mdp_pack, into one packer kept from
+ * file to file as the worker keeps its own), and the most arena one file
+ * took.  As in the worker (worker.c), every jansson value comes from
  * a bump arena that a free leaves alone, reset after each file, on huge
  * pages (MADV_HUGEPAGE); extractors leave their trees to it
  * (prc_x_drop_by_arena).  In-process timings with glibc's malloc instead
@@ -30,6 +32,7 @@
 #include "content/dispatch.h"
 #include "content/docenc.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_pack.h"
 #include "engine/manifests.h"
 #include "bench_time.h"
 
@@ -66,7 +69,7 @@ struct in {
 struct row {
         const char *format;
         size_t      files, bytes, parsed_files;
-        double      parse[PASSES_MAX], extract[PASSES_MAX], encode[PASSES_MAX];
+        double      parse[PASSES_MAX], extract[PASSES_MAX], encode[PASSES_MAX], pack[PASSES_MAX];
         size_t      peak_parse, peak_extract;
 };
 
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
         size_t n = 0, nrows = 0;
         struct in *ins;
         struct row *rows;
+        prc_mdp_packer packer;
         prc_buf enc;
 
         if (argc < 3 || passes < 1 || passes > PASSES_MAX) {
@@ -121,6 +125,7 @@ int main(int argc, char **argv)
                 n++;
         }
         prc_buf_init(&enc, (size_t)1 << 31);
+        prc_mdp_packer_init(&packer);
         for (long s = 0; s < passes; s++) {
                 for (size_t i = 0; i < n; i++) {
                         struct in *p = &ins[i];
@@ -166,13 +171,19 @@ int main(int argc, char **argv)
                                         return 1;
                                 }
                                 r->encode[s] += bench_now() - t0;
+                                t0 = bench_now();
+                                if (prc_mdp_pack(&packer, json_object_get(doc, "dependencies"), &err) < 0) {
+                                        fprintf(stderr, "extract_arena: %s: %s\n", p->path, err.msg);
+                                        return 1;
+                                }
+                                r->pack[s] += bench_now() - t0;
                         }
                         if (arena_used > r->peak_extract)
                                 r->peak_extract = arena_used;
                 }
         }
-        printf("%-24s %5s %8s  %6s %10s %10s %10s  %9s %9s\n", "format", "files", "MB", "parsed", "parse ms",
-               "extract ms", "encode ms", "arena p", "arena x");
+        printf("%-24s %5s %8s  %6s %10s %10s %10s %8s  %9s %9s\n", "format", "files", "MB", "parsed", "parse ms",
+               "extract ms", "encode ms", "pack ms", "arena p", "arena x");
         for (size_t k = 0; k < nrows; k++) {
                 struct row *r = &rows[k];
                 char parse[32] = "-";
@@ -180,13 +191,15 @@ int main(int argc, char **argv)
                 qsort(r->parse, (size_t)passes, sizeof(double), bench_cmp_d);
                 qsort(r->extract, (size_t)passes, sizeof(double), bench_cmp_d);
                 qsort(r->encode, (size_t)passes, sizeof(double), bench_cmp_d);
+                qsort(r->pack, (size_t)passes, sizeof(double), bench_cmp_d);
                 /* the parse alone, of the files with a loader of their own that it accepts ("parsed") */
                 if (r->parsed_files > 0)
                         snprintf(parse, sizeof(parse), "%.2f", r->parse[passes / 2] * 1e3);
-                printf("%-24s %5zu %8.2f  %6zu %10s %10.2f %10.2f  %9.1f %9.1f\n", r->format, r->files,
+                printf("%-24s %5zu %8.2f  %6zu %10s %10.2f %10.2f %8.2f  %9.1f %9.1f\n", r->format, r->files,
                        (double)r->bytes / 1e6, r->parsed_files, parse, r->extract[passes / 2] * 1e3, r->encode[passes / 2] * 1e3,
-                       (double)r->peak_parse / 1048576.0, (double)r->peak_extract / 1048576.0);
+                       r->pack[passes / 2] * 1e3, (double)r->peak_parse / 1048576.0, (double)r->peak_extract / 1048576.0);
         }
+        prc_mdp_packer_clear(&packer);
         prc_buf_clear(&enc);
         return 0;
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # extract_arena.sh - per manifest format, where extraction spends time and memory in the
 # content worker: the parse alone, the extraction (its parse included), the encoding of
-# the ManifestDoc, and the most arena one file took for each (bench/extract_arena.c: in
-# process, with a bump arena like the worker's, reset per file, on huge pages).  Every
+# the ManifestDoc, the dependency table prc sbom's workers pack from it, and the most arena
+# one file took for each (bench/extract_arena.c: in process, with a bump arena like the
+# worker's, reset per file, on huge pages).  Every
 # file of ../shared/corpora/manifests an extractor owns, read in place.  Medians of
 # EXTRACT_ARENA_PASSES (5) passes.  Nothing here asserts a time.
 #

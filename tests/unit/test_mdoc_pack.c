@@ -459,6 +459,61 @@ static void test_mdoc_pack__every_rule_of_check_dep_refuses_alike(void)
         refused_alike("name", long_name, false);
 }
 
+/* The fixture's dependency 0 with its name set to n raw bytes (jansson takes them unchecked); packed or not. */
+static bool packs_with_name(const char *name, size_t n)
+{
+        json_t *md = fixture(), *deps = json_object_get(md, "dependencies"), *t;
+        prc_err err;
+        bool packed;
+
+        prc_err_init(&err);
+        T_ASSERT(json_object_set_new_nocheck(json_array_get(deps, 0), "name", json_stringn_nocheck(name, n)) == 0);
+        t = prc_mdp_pack_checked(deps, &err);
+        T_NOERR(err);
+        packed = t != NULL;
+        json_decref(t);
+        json_decref(md);
+        return packed;
+}
+
+/*
+ * The worker's packer checks a string a word at a time first: a bad byte
+ * (not UTF-8, or NUL) in any place of the word loop or of its tail is
+ * declined, as the client's own check would refuse it; text outside ASCII
+ * that is valid UTF-8 is taken.  A member key that only starts as one of
+ * the schema's ("name" and a NUL) is no such key.
+ */
+static void test_mdoc_pack__the_packer_declines_a_bad_byte_anywhere(void)
+{
+        char name[21];
+        json_t *md, *dep;
+        prc_err err;
+
+        for (size_t at = 0; at < sizeof(name); at++) {
+                memset(name, 'n', sizeof(name));
+                T_ASSERT(packs_with_name(name, sizeof(name)));
+                name[at] = (char)0xff;
+                if (packs_with_name(name, sizeof(name)))
+                        t_fail(__FILE__, __LINE__, "0xff at byte %zu was packed", at);
+                name[at] = 0;
+                if (packs_with_name(name, sizeof(name)))
+                        t_fail(__FILE__, __LINE__, "NUL at byte %zu was packed", at);
+                if (at + 1 < sizeof(name)) {
+                        memcpy(name + at, "\xc3\xa9", 2);        /* U+00E9 */
+                        if (!packs_with_name(name, sizeof(name)))
+                                t_fail(__FILE__, __LINE__, "U+00E9 at byte %zu was declined", at);
+                }
+        }
+        md = fixture();
+        dep = json_array_get(json_object_get(md, "dependencies"), 0);
+        prc_err_init(&err);
+        T_ASSERT(json_object_del(dep, "name") == 0);
+        T_ASSERT(json_object_setn_new_nocheck(dep, "name\0", 5, json_string("a")) == 0);
+        T_ASSERT(prc_mdp_pack_checked(json_object_get(md, "dependencies"), &err) == NULL);
+        T_NOERR(err);
+        json_decref(md);
+}
+
 /*
  * A worker that sends a string shaped like a table (the very bytes the
  * parent would make) is refused: a table is only ever the value the hook
@@ -604,6 +659,7 @@ static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
 static const prc_test tests[] = {
         T(test_mdoc_pack__every_field_in_every_form_reads_as_the_tree),
         T(test_mdoc_pack__every_rule_of_check_dep_refuses_alike),
+        T(test_mdoc_pack__the_packer_declines_a_bad_byte_anywhere),
         T(test_mdoc_pack__a_table_sent_by_the_worker_is_refused),
         T(test_mdoc_pack__a_worker_table_breaking_any_rule_is_refused),
         T(test_mdoc_pack__damaged_replies_read_alike),

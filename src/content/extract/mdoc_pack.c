@@ -50,6 +50,16 @@ static bool pk_init(prc_mdp_packer *b, prc_err *err)
         return pk_start(b, err);
 }
 
+/* Is key (NUL-terminated, ours) exactly k[0..klen)?  No strlen: the loop stops at key's NUL. */
+static bool key_is(const char *key, const char *k, size_t klen)
+{
+        size_t j = 0;
+
+        while (j < klen && key[j] != '\0' && key[j] == k[j])
+                j++;
+        return j == klen && key[j] == '\0';
+}
+
 /*
  * Which of n keys k (klen bytes) is, or n.  The one after the last found
  * is tried first (hint): an extractor writes a dependency's keys in one
@@ -57,10 +67,10 @@ static bool pk_init(prc_mdp_packer *b, prc_err *err)
  */
 static size_t key_index(const char *const *keys, size_t n, const char *k, size_t klen, size_t hint)
 {
-        if (hint < n && keys[hint][0] == k[0] && strlen(keys[hint]) == klen && memcmp(keys[hint], k, klen) == 0)
+        if (hint < n && key_is(keys[hint], k, klen))
                 return hint;
         for (size_t i = 0; i < n; i++)
-                if (keys[i][0] == k[0] && strlen(keys[i]) == klen && memcmp(keys[i], k, klen) == 0)
+                if (key_is(keys[i], k, klen))
                         return i;
         return n;
 }
@@ -76,7 +86,7 @@ static bool str_ok(const char *s, size_t n, unsigned how, const char *const *lis
                 return false;
         if (list != NULL) {
                 for (size_t i = 0; list[i] != NULL; i++)
-                        if (n > 0 && list[i][0] == s[0] && strlen(list[i]) == n && memcmp(list[i], s, n) == 0) {
+                        if (n > 0 && key_is(list[i], s, n)) {
                                 *idx = (uint8_t)i;
                                 return true;
                         }
@@ -432,6 +442,26 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
 
 /* ---- The worker's side: a checked tree's dependencies as a table, to send as a blob. ---- */
 
+/*
+ * Is s[0..n) ASCII with no NUL?  A word at a time (names, versions and
+ * hashes nearly always are): then it is valid UTF-8 with no decoder pass.
+ * False only sends the string to the full check.
+ */
+static bool ascii_no_nul(const char *s, size_t n)
+{
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        uint64_t w, bad = 0;
+        size_t i = 0;
+
+        for (; i + 8 <= n; i += 8) {
+                memcpy(&w, s + i, 8);
+                bad |= (w | ((w - ones) & ~w)) & highs;        /* a high bit, or a zero byte */
+        }
+        for (; i < n; i++)
+                bad |= (uint8_t)s[i] == 0 || ((uint8_t)s[i] & 0x80) != 0;
+        return bad == 0;
+}
+
 /* A string member of a tree as rd_str takes one off the reply: 1 taken, 0 not what check_dep takes, -1 failed. */
 static int tree_chk_str(prc_mdp_packer *b, prc_mdp_dep *d, int k, const json_t *v, unsigned how, const char *const *list,
                         uint8_t *idx, prc_err *err)
@@ -445,7 +475,7 @@ static int tree_chk_str(prc_mdp_packer *b, prc_mdp_dep *d, int k, const json_t *
                 return 0;
         s = json_string_value(v);
         n = json_string_length(v);
-        if (!str_ok(s, n, how, list, idx) || !prc_utf8_valid((const uint8_t *)s, n, NULL))
+        if (!str_ok(s, n, how, list, idx) || (!ascii_no_nul(s, n) && !prc_utf8_valid((const uint8_t *)s, n, NULL)))
                 return 0;
         return k < 0 || put_str(b, d, (unsigned)k, s, n, err) ? 1 : -1;
 }
@@ -453,13 +483,13 @@ static int tree_chk_str(prc_mdp_packer *b, prc_mdp_dep *d, int k, const json_t *
 static int tree_chk_source(prc_mdp_packer *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
 {
         static const int slot[] = { -1, PRC_MDP_SRC_URL, PRC_MDP_SRC_REF, PRC_MDP_SRC_COMMIT };
-        const char *k;
-        json_t *x;
 
         if (!json_is_object(v) || json_object_size(v) != PRC_MD_SK_N)
                 return 0;
-        json_object_foreach((json_t *)v, k, x) {
-                size_t key = key_index(prc_md_source_keys, PRC_MD_SK_N, k, strlen(k), 0);
+        for (void *it = json_object_iter((json_t *)v); it != NULL; it = json_object_iter_next((json_t *)v, it)) {
+                size_t key = key_index(prc_md_source_keys, PRC_MD_SK_N, json_object_iter_key(it),
+                                       json_object_iter_key_len(it), 0);
+                json_t *x = json_object_iter_value(it);
                 if (key == PRC_MD_SK_N)
                         return 0;
                 TRY(tree_chk_str(b, d, slot[key], x, key == PRC_MD_SK_TYPE ? 0 : NULLABLE,
@@ -470,15 +500,14 @@ static int tree_chk_source(prc_mdp_packer *b, prc_mdp_dep *d, const json_t *v, p
 
 static int tree_chk_integrity(prc_mdp_packer *b, prc_mdp_dep *d, const json_t *v, prc_err *err)
 {
-        const char *k;
-        json_t *x;
-
         if (json_is_null(v))
                 return 1;
         if (!json_is_object(v) || json_object_size(v) != PRC_MD_IK_N)
                 return 0;
-        json_object_foreach((json_t *)v, k, x) {
-                size_t key = key_index(prc_md_integrity_keys, PRC_MD_IK_N, k, strlen(k), 0);
+        for (void *it = json_object_iter((json_t *)v); it != NULL; it = json_object_iter_next((json_t *)v, it)) {
+                size_t key = key_index(prc_md_integrity_keys, PRC_MD_IK_N, json_object_iter_key(it),
+                                       json_object_iter_key_len(it), 0);
+                json_t *x = json_object_iter_value(it);
                 if (key == PRC_MD_IK_N)
                         return 0;
                 TRY(tree_chk_str(b, d, key == PRC_MD_IK_ALGORITHM ? PRC_MDP_INTEG_ALG : PRC_MDP_INTEG_VALUE, x,
@@ -511,15 +540,18 @@ static int tree_chk_edges(prc_mdp_packer *b, prc_mdp_dep *d, size_t i, const jso
 static int tree_chk_dep(prc_mdp_packer *b, const json_t *dep, size_t i, prc_err *err)
 {
         prc_mdp_dep d;
-        const char *k;
-        json_t *v;
+        size_t key = PRC_MD_DK_N;
         json_int_t line;
 
         if (!json_is_object(dep) || json_object_size(dep) != PRC_MD_DK_N)
                 return 0;
         dep_init(&d);
-        json_object_foreach((json_t *)dep, k, v) {
-                switch (key_index(prc_md_dep_keys, PRC_MD_DK_N, k, strlen(k), 0)) {
+        /* The iterator itself (keys with their lengths); the key after the last is tried first (key_index). */
+        for (void *it = json_object_iter((json_t *)dep); it != NULL; it = json_object_iter_next((json_t *)dep, it)) {
+                const json_t *v = json_object_iter_value(it);
+                key = key_index(prc_md_dep_keys, PRC_MD_DK_N, json_object_iter_key(it), json_object_iter_key_len(it),
+                                key + 1);
+                switch (key) {
                 case PRC_MD_DK_NAME: TRY(tree_chk_str(b, &d, PRC_MDP_NAME, v, NONEMPTY, NULL, NULL, err)); break;
                 case PRC_MD_DK_REQUIREMENT:
                         TRY(tree_chk_str(b, &d, PRC_MDP_REQUIREMENT, v, NULLABLE, NULL, NULL, err));
