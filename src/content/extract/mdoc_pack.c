@@ -657,10 +657,14 @@ static const char *table_str(const uint8_t *p, uint32_t recs_off, uint32_t off, 
                 return "a string longer than the ManifestDoc allows";
         if ((uint64_t)off + len + 1 > recs_off)
                 return "a string past the string area";
-        if (p[off + len] != 0 || memchr(p + off, 0, len) != NULL)
+        if (p[off + len] != 0)
                 return "a string without its NUL, or with one inside";
-        if (!prc_utf8_valid(p + off, len, NULL))
-                return "a string that is not valid UTF-8";
+        if (!ascii_no_nul((const char *)p + off, len)) {
+                if (memchr(p + off, 0, len) != NULL)
+                        return "a string without its NUL, or with one inside";
+                if (!prc_utf8_valid(p + off, len, NULL))
+                        return "a string that is not valid UTF-8";
+        }
         *next = (size_t)off + len + 1;
         return NULL;
 }
