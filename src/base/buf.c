@@ -63,7 +63,7 @@ bool prc_buf_reserve(prc_buf *b, size_t n, prc_err *err)
         return true;
 }
 
-bool prc_buf_put(prc_buf *b, const void *p, size_t n, prc_err *err)
+bool prc_buf_put_grow(prc_buf *b, const void *p, size_t n, prc_err *err)
 {
         uintptr_t src = (uintptr_t)p, base = (uintptr_t)b->data;
         bool inside = b->data != NULL && src >= base && src <= base + b->cap;
@@ -79,17 +79,6 @@ bool prc_buf_put(prc_buf *b, const void *p, size_t n, prc_err *err)
         b->len += n;
         b->data[b->len] = 0;
         return true;
-}
-
-bool prc_buf_putc(prc_buf *b, uint8_t c, prc_err *err)
-{
-        /* Room already held (cap excludes the NUL's byte): the canonical writers append byte by byte. */
-        if (b->data != NULL && b->len < b->cap) {
-                b->data[b->len++] = c;
-                b->data[b->len] = 0;
-                return true;
-        }
-        return prc_buf_put(b, &c, 1, err);
 }
 
 bool prc_buf_puts(prc_buf *b, const char *s, prc_err *err)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/err.h"
 
@@ -32,12 +33,35 @@ static inline void prc_buf_reset(prc_buf *b)
                 b->data[0] = 0;
 }
 
+/* prc_buf_put and prc_buf_putc when the room is not there yet (they grow b). */
+bool prc_buf_put_grow(prc_buf *b, const void *p, size_t n, prc_err *err) PRC_MUST_CHECK;
+
 /*
  * Append n bytes.  p may point into b's own storage.  On failure the
- * contents are unchanged.  Errors: buffer-limit, out-of-memory.
+ * contents are unchanged.  Errors: buffer-limit, out-of-memory.  Inline
+ * while the room is there (len <= cap <= max: no limit to test): the
+ * canonical writers append a few bytes at a time, millions of times a run.
  */
-bool prc_buf_put(prc_buf *b, const void *p, size_t n, prc_err *err) PRC_MUST_CHECK;
-bool prc_buf_putc(prc_buf *b, uint8_t c, prc_err *err) PRC_MUST_CHECK;
+PRC_MUST_CHECK static inline bool prc_buf_put(prc_buf *b, const void *p, size_t n, prc_err *err)
+{
+        if (b->data != NULL && n != 0 && n <= b->cap - b->len) {
+                memmove(b->data + b->len, p, n);        /* p may be inside b; nothing moved it */
+                b->len += n;
+                b->data[b->len] = 0;
+                return true;
+        }
+        return prc_buf_put_grow(b, p, n, err);
+}
+
+PRC_MUST_CHECK static inline bool prc_buf_putc(prc_buf *b, uint8_t c, prc_err *err)
+{
+        if (b->data != NULL && b->len < b->cap) {
+                b->data[b->len++] = c;
+                b->data[b->len] = 0;
+                return true;
+        }
+        return prc_buf_put_grow(b, &c, 1, err);
+}
 bool prc_buf_puts(prc_buf *b, const char *s, prc_err *err) PRC_MUST_CHECK;
 /* Append formatted text; the arguments must not point into b.  Errors as prc_buf_put, internal. */
 bool prc_buf_printf(prc_buf *b, prc_err *err, const char *fmt, ...) PRC_PRINTF(3, 4) PRC_MUST_CHECK;
