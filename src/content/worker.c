@@ -637,6 +637,39 @@ static bool fits_unsent(const prc_req *r, const struct out *o)
 }
 
 /*
+ * prc_dispatch_run; for an extraction sent packed (PRC_REQ_PACKED_DEPS)
+ * the dependencies come as native rows (extract.h prc_md_rows_arm) and are
+ * packed straight into the table (*table, packer's).  Where they would not
+ * pack, or the extraction refused after taking some, it runs again with
+ * trees, so the reply (the tree the client then names, or the refusal) is
+ * exactly the one it would have been.
+ */
+static json_t *dispatch(const prc_req *r, const struct out *o, uint8_t **table, size_t *table_n, prc_err *err)
+{
+        bool rows = r->op == PRC_OP_EXTRACT && o->packed;
+        json_t *doc;
+        int rc;
+
+        prc_md_rows_arm(rows);
+        doc = prc_dispatch_run(r, err);
+        prc_md_rows_arm(false);
+        if (!rows || !prc_md_rows_taken() || (doc != NULL && !prc_md_rows_native(doc)))
+                return doc;
+        if (doc != NULL && !prc_err_is_set(err)) {
+                rc = prc_md_rows_pack(doc, &packer, err);
+                if (rc == 1) {
+                        *table = packer.pool.data;
+                        *table_n = packer.pool.len;
+                }
+                if (rc != 0)
+                        return doc;     /* packed, or out of memory (err set) */
+        }
+        json_decref(doc);
+        prc_err_init(err);
+        return prc_dispatch_run(r, err);
+}
+
+/*
  * Run r and stream its document (or count it, with o->count_only); err
  * says why there is none.  The document lives in the request arena.
  */
@@ -653,7 +686,7 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                 prc_err_set(err, PRC_E_LIBRARY_UNAVAILABLE, "this worker was started without libarchive");
         else if ((o->keep_json || !parse_json_streamed(r, reply, o, &doc, err)) &&
                  !parse_yaml_streamed(r, reply, o, &doc, err))
-                doc = prc_dispatch_run(r, err);
+                doc = dispatch(r, o, &table, &table_n, err);
 #if defined(PRC_TESTING) && PRC_TESTING
         /* test_parse_extract.c: an extraction that took no tree parse_first kept parsed the file twice. */
         if (r->op == PRC_OP_EXTRACT && r->path_len > 14 && memcmp(r->path, "prc-test-kept/", 14) == 0 &&
@@ -663,7 +696,7 @@ static void run_request(const prc_req *r, prc_buf *reply, struct out *o, prc_err
                 prc_err_set(err, PRC_E_INTERNAL, "the extraction took no tree of the verdict's");
         }
 #endif
-        if (doc != NULL && o->packed && !prc_err_is_set(err) &&
+        if (doc != NULL && o->packed && table == NULL && !prc_err_is_set(err) &&
             prc_mdp_pack(&packer, json_object_get(doc, "dependencies"), err) == 1) {
                 table = packer.pool.data;
                 table_n = packer.pool.len;

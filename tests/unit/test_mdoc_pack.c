@@ -656,6 +656,197 @@ static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
         T_ASSERT(docs >= 500);
 }
 
+/*
+ * Native rows (extract.h prc_md_rows_arm) against trees, for the file at
+ * path p (inventory path r): the extraction refuses alike, or the table
+ * packed from its native rows is byte for byte prc_mdp_pack's of its
+ * trees (both declining alike) and the rest of the document is the same.
+ * Returns 1 when the document took native rows.
+ */
+static int rows_agree(const char *p, const char *r)
+{
+        const prc_extractor *x = prc_extractor_for_path(r);
+        prc_mdp_packer kt, kn;
+        json_t *tree, *rows, *a, *b;
+        prc_err et, en;
+        prc_buf bytes;
+        int native = 0, rt, rn;
+
+        if (x == NULL)
+                return 0;
+        prc_err_init(&et);
+        prc_err_init(&en);
+        prc_buf_init(&bytes, 64u << 20);
+        T_ASSERT(prc_file_read(p, 64u << 20, 0, &bytes, &et));
+        tree = x->fn(&(prc_xin){ r, bytes.data, bytes.len, &prc_limits_default }, &et);
+        T_ASSERT(!prc_md_rows_native(tree));
+        prc_md_rows_arm(true);
+        rows = x->fn(&(prc_xin){ r, bytes.data, bytes.len, &prc_limits_default }, &en);
+        prc_md_rows_arm(false);
+        if (tree == NULL || rows == NULL) {
+                if ((tree == NULL) != (rows == NULL) || et.cls != en.cls || strcmp(et.msg, en.msg) != 0)
+                        t_fail(__FILE__, __LINE__, "%s: trees %s (%s), rows %s (%s)", r, tree ? "made" : "refused",
+                               et.msg, rows ? "made" : "refused", en.msg);
+                goto out;
+        }
+        native = prc_md_rows_native(rows);
+        if (native) {
+                prc_mdp_packer_init(&kt);
+                prc_mdp_packer_init(&kn);
+                rt = prc_mdp_pack(&kt, json_object_get(tree, "dependencies"), &et);
+                rn = prc_md_rows_pack(rows, &kn, &en);
+                if (rt != rn)
+                        t_fail(__FILE__, __LINE__, "%s: the trees pack %d, the rows %d", r, rt, rn);
+                else if (rt == 1 && (kt.pool.len != kn.pool.len || memcmp(kt.pool.data, kn.pool.data, kt.pool.len) != 0))
+                        t_fail(__FILE__, __LINE__, "%s: the rows' table is not the trees'", r);
+                T_EQ_INT(json_array_size(json_object_get(rows, "dependencies")), 0);
+                prc_mdp_packer_clear(&kt);
+                prc_mdp_packer_clear(&kn);
+        }
+        a = json_deep_copy(tree);
+        b = json_deep_copy(rows);
+        T_ASSERT(a != NULL && b != NULL);
+        if (native) {
+                json_object_del(a, "dependencies");
+                json_object_del(b, "dependencies");
+        }
+        if (!json_equal(a, b))
+                t_fail(__FILE__, __LINE__, "%s: the documents differ beyond their dependencies", r);
+        json_decref(a);
+        json_decref(b);
+out:
+        json_decref(tree);
+        json_decref(rows);
+        prc_buf_clear(&bytes);
+        return native;
+}
+
+/* rows_agree for every file under dir (r: its inventory path so far); *native counts the native ones. */
+static size_t rows_walk(const char *dir, const char *rel, size_t *native)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        size_t files = 0;
+
+        T_ASSERT(d != NULL);
+        while ((e = readdir(d)) != NULL) {
+                char p[4096], r[4096];
+                struct stat st;
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                        continue;
+                snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+                snprintf(r, sizeof(r), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+                T_ASSERT(lstat(p, &st) == 0);
+                if (S_ISDIR(st.st_mode)) {
+                        files += rows_walk(p, r, native);
+                } else if (S_ISREG(st.st_mode) && prc_extractor_for_path(r) != NULL) {
+                        files++;
+                        *native += (size_t)rows_agree(p, r);
+                }
+        }
+        closedir(d);
+        return files;
+}
+
+/* The project's own fixtures (every extract and analysis fixture): native rows read as the trees. */
+static void test_mdoc_pack__native_rows_pack_as_the_trees_do(void)
+{
+        char dir[4096];
+        size_t native = 0, files;
+
+        snprintf(dir, sizeof(dir), "%s/tests/fixtures", t_root());
+        files = rows_walk(dir, "", &native);
+        T_ASSERT(files >= 100);
+        T_ASSERT(native >= 20);         /* the npm family's files take native rows */
+        prc_md_rows_release();
+}
+
+/* The same on every manifest of ../shared/corpora (the SBOM's own input). */
+static void test_mdoc_pack__native_rows_pack_as_the_trees_do_on_the_corpus(void)
+{
+        const char *c = t_corpora();
+        char dir[4096];
+        size_t native = 0, files;
+
+        if (c == NULL)
+                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
+        snprintf(dir, sizeof(dir), "%s/manifests", c);
+        files = rows_walk(dir, "", &native);
+        T_ASSERT(files >= 500);
+        T_ASSERT(native >= 60);
+        prc_md_rows_release();
+}
+
+/* A minimal document with native rows: the store's own rules, where no extractor reaches. */
+static void test_mdoc_pack__native_rows_decline_what_the_trees_would(void)
+{
+        prc_xin in = { "package-lock.json", (const uint8_t *)"{}", 2, &prc_limits_default };
+        prc_mdp_packer k;
+        prc_err err;
+        json_t *md;
+        size_t a, b;
+
+        prc_mdp_packer_init(&k);
+        prc_err_init(&err);
+        /* Not armed: trees, as always. */
+        md = prc_md_new(&in, "npm-package-lock", "npm", "lockfile", &err);
+        T_ASSERT(prc_md_row_add(md, "a", "runtime", true, 3, NULL, "1", &err) == 0);
+        T_ASSERT(!prc_md_rows_native(md) && prc_md_row_count(md) == 1);
+        T_EQ_STR(prc_md_row_name(md, 0), "a");
+        T_EQ_STR(prc_md_row_source_type(md, 0), "registry");
+        T_EQ_INT(prc_md_rows_pack(md, &k, &err), 0);
+        json_decref(md);
+        /* Armed: native; a purl without "pkg:" is declined, as prc_mdp_pack declines the tree. */
+        prc_md_rows_arm(true);
+        md = prc_md_new(&in, "npm-package-lock", "npm", "lockfile", &err);
+        a = prc_md_row_add(md, "a", "runtime", true, 3, NULL, "1", &err);
+        b = prc_md_row_add(md, "b", "dev", false, 0, "^2", "2", &err);
+        prc_md_rows_arm(false);
+        T_ASSERT(a == 0 && b == 1 && prc_md_rows_native(md) && prc_md_rows_taken());
+        T_ASSERT(prc_md_add_dep_rr(md, "c", "runtime", true, 0, NULL, NULL, &err) == NULL);
+        T_EQ_INT(err.cls, PRC_E_INTERNAL);
+        prc_err_init(&err);
+        T_ASSERT(prc_md_row_set_str(md, a, "purl", "npm/a@1", &err));
+        T_EQ_INT(prc_md_rows_pack(md, &k, &err), 0);
+        T_ASSERT(prc_md_row_set_str(md, a, "purl", "pkg:npm/a@1", &err));
+        T_EQ_INT(prc_md_rows_pack(md, &k, &err), 1);
+        /* Edges added and never finished: declined (the tree would hold them unsorted); finished: packed. */
+        T_ASSERT(prc_md_edge(md, a, b, &err) && prc_md_edge(md, a, b, &err) && prc_md_edge(md, b, b, &err));
+        T_ASSERT(!prc_md_edge(md, a, 2, &err));
+        T_EQ_INT(err.cls, PRC_E_INTERNAL);
+        prc_err_init(&err);
+        T_EQ_INT(prc_md_rows_pack(md, &k, &err), 0);
+        T_ASSERT(prc_md_edges_finish(md, &err));
+        T_EQ_INT(prc_md_rows_pack(md, &k, &err), 1);
+        {
+                prc_mdp view;
+                json_t *t = json_stringn_nocheck((const char *)k.pool.data, k.pool.len);
+                T_ASSERT(t != NULL && prc_mdp_view(t, &view));
+                T_EQ_INT(view.ndeps, 2);
+                T_EQ_INT(view.deps[0].edges_n, 1);      /* the edge given twice, once */
+                T_EQ_INT(view.edges[view.deps[0].edges_off], 1);
+                T_EQ_INT(view.deps[1].edges_n, 0);      /* finished: [] */
+                T_EQ_STR(prc_mdp_str(&view, 1, PRC_MDP_REQUIREMENT), "^2");
+                T_EQ_STR(prc_md_scopes[view.deps[1].scope], "dev");
+                T_EQ_INT(view.deps[0].line, 3);
+                json_decref(t);
+        }
+        /* The setters' checks are the trees': an empty integrity value, a value past the limit. */
+        T_ASSERT(!prc_md_row_set_integrity(md, a, "sha512", "", &err));
+        T_EQ_INT(err.cls, PRC_E_EXTRACT_SHAPE);
+        prc_err_init(&err);
+        {
+                char big[PRC_MD_STR_MAX + 2];
+                memset(big, 'v', sizeof(big) - 1);
+                big[sizeof(big) - 1] = 0;
+                T_ASSERT(!prc_md_row_set_str(md, b, "group", big, &err));
+                T_EQ_INT(err.cls, PRC_E_EXTRACT_LIMIT);
+        }
+        json_decref(md);
+        prc_mdp_packer_clear(&k);
+        prc_md_rows_release();
+}
+
 static const prc_test tests[] = {
         T(test_mdoc_pack__every_field_in_every_form_reads_as_the_tree),
         T(test_mdoc_pack__every_rule_of_check_dep_refuses_alike),
@@ -664,5 +855,8 @@ static const prc_test tests[] = {
         T(test_mdoc_pack__a_worker_table_breaking_any_rule_is_refused),
         T(test_mdoc_pack__damaged_replies_read_alike),
         T(test_mdoc_pack__every_corpus_manifest_reads_as_its_tree),
+        T(test_mdoc_pack__native_rows_pack_as_the_trees_do),
+        T(test_mdoc_pack__native_rows_pack_as_the_trees_do_on_the_corpus),
+        T(test_mdoc_pack__native_rows_decline_what_the_trees_would),
 };
 PRC_SUITE(mdoc_pack, tests)

@@ -174,6 +174,40 @@ bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err) PRC_MUST_CHEC
 bool prc_md_edge_unresolved(json_t *md, size_t from, const char *name, const char *requirement,
                             prc_err *err) PRC_MUST_CHECK;
 bool prc_md_edges_finish(json_t *md, prc_err *err) PRC_MUST_CHECK;
+/*
+ * Dependencies by row (the npm family): the same dependencies as
+ * prc_md_add_dep_rr and the setters above make, with the same checks and
+ * errors, named by their index.  Normally each row is the tree those make
+ * (the functions below wrap them).  In a content worker that sends its
+ * dependencies as a table (PRC_REQ_PACKED_DEPS), prc_md_rows_arm(true)
+ * before the extraction makes the rows of the next document that adds one
+ * this way native: a record and its strings, no jansson object, and
+ * prc_md_rows_pack then packs them into the table prc_mdp_pack would have
+ * made from the trees (mdoc_pack.h), byte for byte; the document's own
+ * "dependencies" stay [].  A document of native rows takes no dependency
+ * through prc_md_add_dep_rr (internal error).  Why: 3 KB of jansson
+ * objects a row in the worker's arena, and their packing after.
+ */
+#define PRC_MDROW_NONE SIZE_MAX
+size_t prc_md_row_add(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+                      const char *requirement, const char *resolved, prc_err *err);
+/* prc_md_set_str of a row's "purl" or "group"; prc_md_take_purl; prc_md_set_source; prc_md_set_integrity. */
+bool prc_md_row_set_str(json_t *md, size_t row, const char *key, const char *val, prc_err *err) PRC_MUST_CHECK;
+bool prc_md_row_take_purl(json_t *md, size_t row, char *purl, prc_err *err) PRC_MUST_CHECK;
+bool prc_md_row_set_source(json_t *md, size_t row, const char *type, const char *url, const char *ref,
+                           const char *commit, prc_err *err) PRC_MUST_CHECK;
+bool prc_md_row_set_integrity(json_t *md, size_t row, const char *algorithm, const char *value,
+                              prc_err *err) PRC_MUST_CHECK;
+/* How many dependencies md has; a row's name and source type (NULL past the end). */
+size_t prc_md_row_count(const json_t *md);
+const char *prc_md_row_name(const json_t *md, size_t row);
+const char *prc_md_row_source_type(const json_t *md, size_t row);
+/* Native rows for the next document that adds a row (true), or none (false: the default). */
+void prc_md_rows_arm(bool on);
+/* Does md hold native rows?  Did a document take some since prc_md_rows_arm(true)? */
+bool prc_md_rows_native(const json_t *md);
+bool prc_md_rows_taken(void);
+
 /* Set a short string member of any ManifestDoc object (requirement, resolved, purl, group, ...). */
 bool prc_md_set_str(json_t *obj, const char *key, const char *val, prc_err *err) PRC_MUST_CHECK;
 /* Set obj.purl to purl (malloc'ed, freed here); NULL (prc_purl failed) is out of memory. */

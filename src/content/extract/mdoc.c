@@ -12,6 +12,8 @@
 #include "base/alloc.h"
 #include "base/buf.h"
 #include "base/utf8.h"
+#include "content/extract/mdoc_check.h"
+#include "content/extract/mdoc_pack.h"
 
 static bool oom(prc_err *err)
 {
@@ -215,11 +217,127 @@ static json_t *md_deps(json_t *md)
         return md_last.deps;
 }
 
+/*
+ * Native rows (extract.h prc_md_rows_arm): one store a thread, for the one
+ * document that took them.  A record per dependency (mdoc_pack.h's, its
+ * string offsets into pool), the edges as added; its buffers kept from one
+ * document to the next (a worker's pages stay touched).
+ */
+static _Thread_local struct {
+        bool          armed;
+        const json_t *md;               /* the document of these rows, or NULL */
+        prc_mdp_dep  *deps;             /* owned; str[k]: offset into pool, or PRC_MDP_NULL */
+        size_t        n, cap;
+        prc_buf       pool;             /* each string followed by its NUL */
+        uint64_t     *pairs;            /* owned: from << 32 | to, as added */
+        size_t        npairs, cappairs;
+        bool          finished;         /* prc_md_edges_finish was called */
+        bool          pool_init;
+        bool          taken;            /* a document took native rows since prc_md_rows_arm(true) */
+} nr;
+
+static void rows_forget(void)
+{
+        nr.md = NULL;
+}
+
+static bool rows_native(const json_t *md)
+{
+        return md != NULL && nr.md == md;
+}
+
+void prc_md_rows_arm(bool on)
+{
+        if (on)
+                nr.taken = false;
+        nr.armed = on;
+}
+
+bool prc_md_rows_taken(void)
+{
+        return nr.taken;
+}
+
+bool prc_md_rows_native(const json_t *md)
+{
+        return rows_native(md);
+}
+
+void prc_md_rows_release(void)
+{
+        free(nr.deps);
+        free(nr.pairs);
+        if (nr.pool_init)
+                prc_buf_clear(&nr.pool);
+        nr.deps = NULL;
+        nr.pairs = NULL;
+        nr.n = nr.cap = nr.npairs = nr.cappairs = 0;
+        nr.pool_init = false;
+        nr.md = NULL;
+}
+
+/* md's rows become native: armed, and md has no dependency yet. */
+static bool rows_take(json_t *md)
+{
+        if (rows_native(md))
+                return true;
+        if (!nr.armed || json_array_size(md_deps(md)) != 0)
+                return false;
+        if (!nr.pool_init) {
+                prc_buf_init(&nr.pool, (size_t)UINT32_MAX - 1);
+                nr.pool_init = true;
+        }
+        prc_buf_reset(&nr.pool);
+        nr.md = md;
+        nr.taken = true;
+        nr.n = nr.npairs = 0;
+        nr.finished = false;
+        return true;
+}
+
+/* s as slot k of row d: the checks str() makes, the text into pool; NULL is null. */
+static bool row_str(prc_mdp_dep *d, unsigned k, const char *s, prc_err *err)
+{
+        size_t n, bad;
+
+        if (s == NULL) {
+                d->str[k] = PRC_MDP_NULL;
+                d->len[k] = 0;
+                return true;
+        }
+        n = strlen(s);
+        if (n > PRC_MD_STR_MAX)
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "a value of %zu bytes (the limit is %u)", n,
+                                   PRC_MD_STR_MAX);
+        if (!text_ok(s, n, &bad))
+                return prc_err_set(err, PRC_E_NOT_CANONICAL, "a value that is not valid UTF-8 (byte %zu)", bad);
+        if (nr.pool.len > UINT32_MAX - n - 2)
+                return prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more text in dependencies than a table holds");
+        d->str[k] = (uint32_t)nr.pool.len;
+        d->len[k] = (uint32_t)n;
+        return prc_buf_put(&nr.pool, s, n + 1, err);   /* with its NUL */
+}
+
+/* The index of s in list (NULL-terminated), or 255: a value no table holds (rows_pack declines it). */
+static uint8_t list_index(const char *const *list, const char *s)
+{
+        for (size_t i = 0; s != NULL && list[i] != NULL; i++)
+                if (strcmp(list[i], s) == 0)
+                        return (uint8_t)i;
+        return 255;
+}
+
+static prc_mdp_dep *row_at(size_t row)
+{
+        return row < nr.n ? &nr.deps[row] : NULL;
+}
+
 json_t *prc_md_new(const prc_xin *in, const char *format, const char *ecosystem, const char *kind, prc_err *err)
 {
         json_t *md;
 
         md_last.md = NULL;
+        rows_forget();          /* a new document: native rows only once it adds one (prc_md_row_add) */
         default_source_drop();  /* a new document: its dependencies share a source of its own */
         md = json_object();
         if (md == NULL) {
@@ -265,6 +383,10 @@ json_t *prc_md_add_dep_rr(json_t *md, const char *name, const char *scope, bool 
 {
         json_t *deps = md_deps(md), *d;
 
+        if (rows_native(md)) {
+                prc_err_set(err, PRC_E_INTERNAL, "a dependency added as a tree to a document of native rows");
+                return NULL;
+        }
         if (json_array_size(deps) >= PRC_MD_DEPS_MAX) {
                 prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependencies in one file", PRC_MD_DEPS_MAX);
                 return NULL;
@@ -290,10 +412,259 @@ json_t *prc_md_add_dep_rr(json_t *md, const char *name, const char *scope, bool 
         return d;
 }
 
+size_t prc_md_row_add(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+                      const char *requirement, const char *resolved, prc_err *err)
+{
+        prc_mdp_dep *d;
+
+        if (!rows_take(md))
+                return prc_md_add_dep_rr(md, name, scope, direct, line, requirement, resolved, err) != NULL
+                       ? json_array_size(md_deps(md)) - 1 : PRC_MDROW_NONE;
+        /* prc_md_add_dep_rr's checks, in its order */
+        if (nr.n >= PRC_MD_DEPS_MAX) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependencies in one file", PRC_MD_DEPS_MAX);
+                return PRC_MDROW_NONE;
+        }
+        if (name == NULL || name[0] == '\0') {
+                prc_err_set(err, PRC_E_EXTRACT_SHAPE, "a dependency with an empty name");
+                prc_err_set_line(err, line, 0);
+                return PRC_MDROW_NONE;
+        }
+        if (nr.n == nr.cap) {
+                size_t cap = nr.cap != 0 ? 2 * nr.cap : 256;
+                prc_mdp_dep *g = realloc(nr.deps, cap * sizeof(*g));
+                if (g == NULL) {
+                        oom(err);
+                        return PRC_MDROW_NONE;
+                }
+                nr.deps = g;
+                nr.cap = cap;
+        }
+        d = &nr.deps[nr.n];
+        memset(d, 0, sizeof(*d));
+        for (unsigned k = 0; k < PRC_MDP_NSTR; k++)
+                d->str[k] = PRC_MDP_NULL;
+        d->edges_n = PRC_MDP_NULL;
+        if (!row_str(d, PRC_MDP_NAME, name, err) || !row_str(d, PRC_MDP_REQUIREMENT, requirement, err) ||
+            !row_str(d, PRC_MDP_RESOLVED, resolved, err))
+                return PRC_MDROW_NONE;
+        /* A scope no table holds (255) makes prc_md_rows_pack decline, as prc_mdp_pack would the tree. */
+        d->scope = list_index(prc_md_scopes, scope);
+        d->source = 0;          /* registry, url, ref and commit null: set_default_source */
+        d->direct = direct;
+        d->line = line;
+        return nr.n++;
+}
+
+/* A row's dependency object (a tree document), or NULL. */
+static json_t *tree_row(json_t *md, size_t row)
+{
+        return json_array_get(md_deps(md), row);
+}
+
+bool prc_md_row_set_str(json_t *md, size_t row, const char *key, const char *val, prc_err *err)
+{
+        prc_mdp_dep *d;
+        unsigned k;
+
+        if (!rows_native(md)) {
+                json_t *t = tree_row(md, row);
+                return t != NULL ? prc_md_set_str(t, key, val, err)
+                                 : prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+        }
+        if ((d = row_at(row)) == NULL)
+                return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+        if (strcmp(key, "purl") == 0)
+                k = PRC_MDP_PURL;
+        else if (strcmp(key, "group") == 0)
+                k = PRC_MDP_GROUP;
+        else if (strcmp(key, "requirement") == 0)
+                k = PRC_MDP_REQUIREMENT;
+        else if (strcmp(key, "resolved") == 0)
+                k = PRC_MDP_RESOLVED;
+        else
+                return prc_err_set(err, PRC_E_INTERNAL, "a dependency member '%.64s' a row does not hold", key);
+        return row_str(d, k, val, err);
+}
+
+bool prc_md_row_take_purl(json_t *md, size_t row, char *purl, prc_err *err)
+{
+        bool ok;
+
+        if (!rows_native(md)) {
+                json_t *t = tree_row(md, row);
+                if (t == NULL) {
+                        free(purl);
+                        return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                }
+                return prc_md_take_purl(t, purl, err);
+        }
+        if (purl == NULL)
+                return prc_err_oom(err, "purl");
+        ok = prc_md_row_set_str(md, row, "purl", purl, err);
+        free(purl);
+        return ok;
+}
+
+bool prc_md_row_set_source(json_t *md, size_t row, const char *type, const char *url, const char *ref,
+                           const char *commit, prc_err *err)
+{
+        prc_mdp_dep *d;
+        char *clean = NULL;
+        bool cred = false, ok;
+        uint8_t t;
+
+        if (!rows_native(md)) {
+                json_t *tr = tree_row(md, row);
+                return tr != NULL ? prc_md_set_source(tr, type, url, ref, commit, err)
+                                  : prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+        }
+        if ((d = row_at(row)) == NULL)
+                return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+        t = list_index(prc_md_source_types, type);
+        if (t == 255)
+                return prc_err_set(err, PRC_E_INTERNAL, "a source type '%.64s' outside the ManifestDoc's",
+                                   type != NULL ? type : "(null)");
+        /* prc_md_set_source's order: the URL stripped (out of memory), then type, url, ref, commit checked */
+        if (url != NULL && (clean = prc_md_url_strip(url, &cred)) == NULL)
+                return oom(err);
+        d->source = t;
+        ok = row_str(d, PRC_MDP_SRC_URL, clean, err) && row_str(d, PRC_MDP_SRC_REF, ref, err) &&
+             row_str(d, PRC_MDP_SRC_COMMIT, commit, err);
+        free(clean);
+        return ok;
+}
+
+bool prc_md_row_set_integrity(json_t *md, size_t row, const char *algorithm, const char *value, prc_err *err)
+{
+        prc_mdp_dep *d;
+
+        if (!rows_native(md)) {
+                json_t *t = tree_row(md, row);
+                return t != NULL ? prc_md_set_integrity(t, algorithm, value, err)
+                                 : prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+        }
+        if ((d = row_at(row)) == NULL)
+                return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+        if (algorithm == NULL || value == NULL || algorithm[0] == '\0' || value[0] == '\0')
+                return prc_err_set(err, PRC_E_EXTRACT_SHAPE, "an integrity entry with an empty %s",
+                                   algorithm == NULL || algorithm[0] == '\0' ? "algorithm" : "value");
+        d->integrity = 1;
+        return row_str(d, PRC_MDP_INTEG_ALG, algorithm, err) && row_str(d, PRC_MDP_INTEG_VALUE, value, err);
+}
+
+size_t prc_md_row_count(const json_t *md)
+{
+        return rows_native(md) ? nr.n : json_array_size(json_object_get(md, "dependencies"));
+}
+
+/* Slot k of a row as a C string, or NULL (null, or no such row). */
+static const char *row_text(const json_t *md, size_t row, unsigned k, const char *key)
+{
+        const prc_mdp_dep *d;
+
+        if (!rows_native(md))
+                return json_string_value(json_object_get(json_array_get(json_object_get(md, "dependencies"), row),
+                                                         key));
+        d = row_at(row);
+        return d != NULL && d->str[k] != PRC_MDP_NULL ? (const char *)nr.pool.data + d->str[k] : NULL;
+}
+
+const char *prc_md_row_name(const json_t *md, size_t row)
+{
+        return row_text(md, row, PRC_MDP_NAME, "name");
+}
+
+const char *prc_md_row_source_type(const json_t *md, size_t row)
+{
+        const prc_mdp_dep *d;
+
+        if (!rows_native(md))
+                return json_string_value(json_object_get(
+                        json_object_get(json_array_get(json_object_get(md, "dependencies"), row), "source"), "type"));
+        d = row_at(row);
+        return d != NULL && d->source < 255 ? prc_md_source_types[d->source] : NULL;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+        uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+        return (x > y) - (x < y);
+}
+
+int prc_md_rows_pack(const json_t *md, prc_mdp_packer *k, prc_err *err)
+{
+        prc_mdp_rows r = { .deps = nr.deps, .ndeps = nr.n, .pool = (const char *)nr.pool.data };
+        uint32_t *first = NULL, *to = NULL;
+        size_t m = 0;
+        int rc;
+
+        if (!rows_native(md))
+                return 0;
+        /* Edges added but never finished: the tree would hold them unsorted, and a hidden count. */
+        if (!nr.finished && nr.npairs != 0)
+                return 0;
+        if (nr.finished) {
+                /* prc_md_edges_finish's order: each row's targets ascending, once each; a row without any, []. */
+                first = calloc(nr.n + 1, sizeof(*first));
+                to = malloc((nr.npairs + 1) * sizeof(*to));
+                if (first == NULL || to == NULL) {
+                        free(first);
+                        free(to);
+                        return prc_err_oom(err, "a dependency table"), -1;
+                }
+                qsort(nr.pairs, nr.npairs, sizeof(*nr.pairs), pair_cmp);
+                for (size_t i = 0; i < nr.npairs; i++) {
+                        if (i > 0 && nr.pairs[i] == nr.pairs[i - 1])
+                                continue;
+                        first[(nr.pairs[i] >> 32) + 1]++;
+                        to[m++] = (uint32_t)nr.pairs[i];
+                }
+                for (size_t i = 0; i < nr.n; i++)
+                        first[i + 1] += first[i];
+                r.edge_first = first;
+                r.edges = to;
+        }
+        rc = prc_mdp_pack_rows(k, &r, err);
+        free(first);
+        free(to);
+        return rc;
+}
+
+/* prc_md_edge for native rows: the same checks, in the same order; the pair kept for rows_pack. */
+static bool row_edge(size_t from, size_t to, prc_err *err)
+{
+        if (from >= nr.n || to >= nr.n)
+                return prc_err_set(err, PRC_E_INTERNAL, "an edge between dependencies %zu and %zu of %zu", from, to,
+                                   nr.n);
+        if (from == to)
+                return true;
+        if (nr.npairs >= PRC_MD_EDGES_MAX) {
+                prc_err_set(err, PRC_E_EXTRACT_LIMIT, "more than %u dependency edges in one file", PRC_MD_EDGES_MAX);
+                return false;
+        }
+        if (nr.npairs == nr.cappairs) {
+                size_t cap = nr.cappairs != 0 ? 2 * nr.cappairs : 1024;
+                uint64_t *g = realloc(nr.pairs, cap * sizeof(*g));
+                if (g == NULL)
+                        return oom(err);
+                nr.pairs = g;
+                nr.cappairs = cap;
+        }
+        nr.pairs[nr.npairs++] = (uint64_t)from << 32 | (uint64_t)to;
+        return true;
+}
+
 bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
 {
-        json_t *deps = md_deps(md), *d = json_array_get(deps, from), *a;
-        json_t *count = md_last.count;
+        json_t *deps, *d, *a, *count;
+
+        if (rows_native(md))
+                return row_edge(from, to, err);
+        deps = md_deps(md);
+        d = json_array_get(deps, from);
+        count = md_last.count;
 
         if (d == NULL || to >= json_array_size(deps))
                 return prc_err_set(err, PRC_E_INTERNAL, "an edge between dependencies %zu and %zu of %zu", from, to,
@@ -317,15 +688,18 @@ bool prc_md_edge(json_t *md, size_t from, size_t to, prc_err *err)
 bool prc_md_edge_unresolved(json_t *md, size_t from, const char *name, const char *requirement, prc_err *err)
 {
         const json_t *d = json_array_get(PRC_JGET(md, "dependencies"), from);
-        const char *fn = json_string_value(PRC_JGET(d, "name"));
-        const char *fv = json_string_value(PRC_JGET(d, "resolved"));
+        const char *fn = row_text(md, from, PRC_MDP_NAME, "name");
+        const char *fv = row_text(md, from, PRC_MDP_RESOLVED, "resolved");
         const json_t *line = PRC_JGET(d, "line");
+        uint32_t ln = json_is_integer(line) ? (uint32_t)json_integer_value(line) : 0;
         char what[3 * 256 + 64];
+
+        if (rows_native(md))
+                ln = row_at(from) != NULL ? row_at(from)->line : 0;
 
         snprintf(what, sizeof(what), "the dependency of %.256s%s%.256s on %.256s%s%.256s", fn ? fn : "",
                  fv ? "@" : "", fv ? fv : "", name, requirement ? " " : "", requirement ? requirement : "");
-        return prc_md_not_extracted(md, what, "it names no package of this lockfile: not graphed",
-                                    json_is_integer(line) ? (uint32_t)json_integer_value(line) : 0, err);
+        return prc_md_not_extracted(md, what, "it names no package of this lockfile: not graphed", ln, err);
 }
 
 static int idx_cmp(const void *a, const void *b)
@@ -358,6 +732,10 @@ bool prc_md_edges_finish(json_t *md, prc_err *err)
 
         json_object_del(md, "_edges");
         md_last.md = NULL;
+        if (rows_native(md)) {
+                nr.finished = true;     /* sorted and made unique as the table is packed (prc_md_rows_pack) */
+                return true;
+        }
         json_array_foreach(PRC_JGET(md, "dependencies"), i, d) {
                 a = PRC_JGET(d, "depends_on");
                 if (!json_is_array(a)) {

@@ -591,6 +591,83 @@ static int tree_chk_dep(prc_mdp_packer *b, const json_t *dep, size_t i, prc_err 
         return 1;
 }
 
+static size_t list_len(const char *const *list);
+
+/* Row i's string in slot k, in the order tree_chk_dep meets it: 1 taken, 0 not what check_dep takes, -1 failed. */
+static int row_chk_str(prc_mdp_packer *b, prc_mdp_dep *out, const prc_mdp_dep *d, const char *pool, unsigned k,
+                       unsigned how, prc_err *err)
+{
+        const char *s;
+
+        if (d->str[k] == PRC_MDP_NULL)
+                return (how & NULLABLE) ? 1 : 0;
+        s = pool + d->str[k];
+        if (!str_ok(s, d->len[k], how, NULL, NULL) ||
+            (!ascii_no_nul(s, d->len[k]) && !prc_utf8_valid((const uint8_t *)s, d->len[k], NULL)))
+                return 0;
+        return put_str(b, out, k, s, d->len[k], err) ? 1 : -1;
+}
+
+int prc_mdp_pack_rows(prc_mdp_packer *b, const prc_mdp_rows *r, prc_err *err)
+{
+        static const struct {
+                unsigned k, how;
+        } order[] = {
+                /* a row's members in the order the tree holds them (prc_md_add_dep_rr), source's and integrity's */
+                { PRC_MDP_NAME, NONEMPTY },          { PRC_MDP_REQUIREMENT, NULLABLE },
+                { PRC_MDP_RESOLVED, NULLABLE },      { PRC_MDP_SRC_URL, NULLABLE },
+                { PRC_MDP_SRC_REF, NULLABLE },       { PRC_MDP_SRC_COMMIT, NULLABLE },
+                { PRC_MDP_INTEG_ALG, NONEMPTY },     { PRC_MDP_INTEG_VALUE, NONEMPTY },
+                { PRC_MDP_PURL, NULLABLE },          { PRC_MDP_GROUP, NULLABLE },
+        };
+        size_t nscopes = list_len(prc_md_scopes), ntypes = list_len(prc_md_source_types);
+
+        if (r->ndeps > PRC_MD_DEPS_MAX)
+                return 0;
+        if (!pk_start(b, err))
+                return -1;
+        for (size_t i = 0; i < r->ndeps; i++) {
+                const prc_mdp_dep *d = &r->deps[i];
+                prc_mdp_dep rec;
+
+                if (d->scope >= nscopes || d->source >= ntypes || d->direct > 1 || d->integrity > 1)
+                        return 0;
+                dep_init(&rec);
+                rec.scope = d->scope;
+                rec.source = d->source;
+                rec.direct = d->direct;
+                rec.integrity = d->integrity;
+                rec.line = d->line;
+                for (size_t j = 0; j < PRC_ARRAY_LEN(order); j++) {
+                        unsigned k = order[j].k, how = order[j].how;
+                        /* integrity's strings are there with the integrity, null without it */
+                        if ((k == PRC_MDP_INTEG_ALG || k == PRC_MDP_INTEG_VALUE) &&
+                            (d->integrity == 0) != (d->str[k] == PRC_MDP_NULL))
+                                return 0;
+                        if ((k == PRC_MDP_INTEG_ALG || k == PRC_MDP_INTEG_VALUE) && d->integrity == 0)
+                                continue;
+                        TRY(row_chk_str(b, &rec, d, r->pool, k, how, err));
+                }
+                if (rec.str[PRC_MDP_PURL] != PRC_MDP_NULL &&
+                    (rec.len[PRC_MDP_PURL] < 4 || memcmp(b->pool.data + rec.str[PRC_MDP_PURL], "pkg:", 4) != 0))
+                        return 0;
+                if (r->edge_first != NULL) {
+                        rec.edges_n = 0;
+                        rec.edges_off = (uint32_t)(b->edges.len / sizeof(uint32_t));
+                        for (uint32_t e = r->edge_first[i]; e < r->edge_first[i + 1]; e++) {
+                                if (!edge_ok(b, &rec, i, r->edges[e]))
+                                        return 0;
+                                CUR(put_edge(b, &rec, r->edges[e], err));
+                        }
+                }
+                CUR(prc_buf_put(&b->recs, &rec, sizeof(rec), err));
+                b->ndeps++;
+        }
+        if (!edges_in_range(b))
+                return 0;
+        return pk_close(b) ? 1 : (prc_err_oom(err, "a dependency table"), -1);
+}
+
 int prc_mdp_pack(prc_mdp_packer *b, const json_t *deps, prc_err *err)
 {
         const json_t *dep;

@@ -131,6 +131,35 @@ int prc_mdp_pack(prc_mdp_packer *k, const json_t *deps, prc_err *err) PRC_MUST_C
  */
 const char *prc_mdp_table_check(const uint8_t *p, size_t n, size_t *at);
 
+/*
+ * Native rows (extract.h prc_md_rows_arm): each dependency's record with
+ * its strings as offsets into pool (each followed by its NUL) and its
+ * scope, source, flags and line; edges_off and edges_n unused.  edge_first
+ * NULL: the file states no edges (every depends_on null); else row i's
+ * targets are edges[edge_first[i] .. edge_first[i + 1]), ascending, once
+ * each.
+ */
+typedef struct prc_mdp_rows {
+        const prc_mdp_dep *deps;
+        size_t             ndeps;
+        const char        *pool;
+        const uint32_t    *edge_first;
+        const uint32_t    *edges;
+} prc_mdp_rows;
+
+/*
+ * The table prc_mdp_pack makes from the trees of the same dependencies,
+ * byte for byte, with the same rules (1 made, 0 declined: a rule
+ * prc_mdp_pack_checked would refuse, -1 failed, err set).
+ */
+int prc_mdp_pack_rows(prc_mdp_packer *k, const prc_mdp_rows *r, prc_err *err) PRC_MUST_CHECK;
+
+/* md's native rows (extract.h) packed by prc_mdp_pack_rows: 0 also when md has none. */
+int prc_md_rows_pack(const json_t *md, prc_mdp_packer *k, prc_err *err) PRC_MUST_CHECK;
+
+/* Tests: the thread's native row store let go. */
+void prc_md_rows_release(void);
+
 /* A table's view; false when v is not a table this file made (not a string, wrong size or magic). */
 typedef struct prc_mdp {
         const uint8_t     *base;

@@ -45,10 +45,10 @@ char *npm_purl(const char *name, const char *version)
         return prc_purl("npm", ns, slash + 1, version, NULL, NULL);
 }
 
-json_t *npm_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+npm_dep npm_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                     const char *requirement, const char *resolved, prc_err *err)
 {
-        return prc_md_add_dep_rr(md, name, scope, direct, line, requirement, resolved, err);
+        return (npm_dep){ md, prc_md_row_add(md, name, scope, direct, line, requirement, resolved, err) };
 }
 
 static bool starts(const char *s, const char *p)
@@ -57,9 +57,9 @@ static bool starts(const char *s, const char *p)
 }
 
 /* The dependency's purl: its name with the version it resolves to, if any; an alias names the real package. */
-static bool set_purl(json_t *dep, const char *name, const char *version, prc_err *err)
+static bool set_purl(npm_dep dep, const char *name, const char *version, prc_err *err)
 {
-        return prc_md_take_purl(dep, npm_purl(name, version), err);
+        return prc_md_row_take_purl(dep.md, dep.row, npm_purl(name, version), err);
 }
 
 /* "owner/repo" or "owner/repo#ref": npm's GitHub shorthand (not a scoped name, not a path). */
@@ -74,7 +74,7 @@ static bool github_shorthand(const char *s)
 }
 
 /* Split "url#ref" into a source of type: ref and url copied (bounded). */
-static bool set_with_ref(json_t *dep, const char *type, const char *spec, bool commit_ref, prc_err *err)
+static bool set_with_ref(npm_dep dep, const char *type, const char *spec, bool commit_ref, prc_err *err)
 {
         char url[PRC_MD_STR_MAX + 1];
         const char *hash = strchr(spec, '#'), *ref = NULL;
@@ -87,10 +87,10 @@ static bool set_with_ref(json_t *dep, const char *type, const char *spec, bool c
         url[n] = 0;
         if (hash != NULL && hash[1] != '\0')
                 ref = hash + 1;
-        return prc_md_set_source(dep, type, url, commit_ref ? NULL : ref, commit_ref ? ref : NULL, err);
+        return prc_md_row_set_source(dep.md, dep.row, type, url, commit_ref ? NULL : ref, commit_ref ? ref : NULL, err);
 }
 
-bool npm_set_spec_source(json_t *dep, const char *spec, prc_err *err)
+bool npm_set_spec_source(npm_dep dep, const char *spec, prc_err *err)
 {
         static const char *const git_prefixes[] = { "git+", "git://", "github:", "gitlab:", "bitbucket:", "gist:" };
 
@@ -100,30 +100,30 @@ bool npm_set_spec_source(json_t *dep, const char *spec, prc_err *err)
         if (github_shorthand(spec))
                 return set_with_ref(dep, "git", spec, false, err);
         if (starts(spec, "http://") || starts(spec, "https://"))
-                return prc_md_set_source(dep, "url", spec, NULL, NULL, err);
+                return prc_md_row_set_source(dep.md, dep.row, "url", spec, NULL, NULL, err);
         if (starts(spec, "file:") || starts(spec, "link:") || starts(spec, "./") || starts(spec, "../") ||
             starts(spec, "/") || starts(spec, "~/") || strcmp(spec, ".") == 0 || strcmp(spec, "..") == 0)
-                return prc_md_set_source(dep, "path", spec, NULL, NULL, err);
+                return prc_md_row_set_source(dep.md, dep.row, "path", spec, NULL, NULL, err);
         if (starts(spec, "workspace:"))
-                return prc_md_set_source(dep, "workspace", NULL, spec + 10, NULL, err);
+                return prc_md_row_set_source(dep.md, dep.row, "workspace", NULL, spec + 10, NULL, err);
         return true;    /* a range, a tag or an npm: alias: the registry */
 }
 
-bool npm_set_resolved_source(json_t *dep, const char *resolved, prc_err *err)
+bool npm_set_resolved_source(npm_dep dep, const char *resolved, prc_err *err)
 {
         if (starts(resolved, "git+") || starts(resolved, "git://") || starts(resolved, "github:"))
                 return set_with_ref(dep, "git", resolved, true, err);
         if (starts(resolved, "http://") || starts(resolved, "https://")) {
                 /* A registry tarball stays "registry" with its URL; any other URL is a url source. */
                 bool reg = strstr(resolved, "/-/") != NULL;
-                return prc_md_set_source(dep, reg ? "registry" : "url", resolved, NULL, NULL, err);
+                return prc_md_row_set_source(dep.md, dep.row, reg ? "registry" : "url", resolved, NULL, NULL, err);
         }
         if (starts(resolved, "file:") || starts(resolved, "link:"))
-                return prc_md_set_source(dep, "path", resolved, NULL, NULL, err);
-        return prc_md_set_source(dep, "path", resolved, NULL, NULL, err);
+                return prc_md_row_set_source(dep.md, dep.row, "path", resolved, NULL, NULL, err);
+        return prc_md_row_set_source(dep.md, dep.row, "path", resolved, NULL, NULL, err);
 }
 
-bool npm_set_integrity(json_t *dep, const char *sri, const char *hex_alg, prc_err *err)
+bool npm_set_integrity(npm_dep dep, const char *sri, const char *hex_alg, prc_err *err)
 {
         char alg[32];
         const char *dash, *val;
@@ -134,7 +134,7 @@ bool npm_set_integrity(json_t *dep, const char *sri, const char *hex_alg, prc_er
         if (hex_alg != NULL && *sri == '\0')   /* "10c0/" and nothing after it: the fuzzer's second find */
                 return prc_err_set(err, PRC_E_EXTRACT_SHAPE, "an empty %s checksum", hex_alg);
         if (hex_alg != NULL)
-                return prc_md_set_integrity(dep, hex_alg, sri, err);
+                return prc_md_row_set_integrity(dep.md, dep.row, hex_alg, sri, err);
         dash = strchr(sri, '-');
         if (dash == NULL || dash == sri || (size_t)(dash - sri) >= sizeof(alg))
                 return prc_err_set(err, PRC_E_EXTRACT_SHAPE, "integrity \"%.40s\" is not algorithm-value", sri);
@@ -147,7 +147,7 @@ bool npm_set_integrity(json_t *dep, const char *sri, const char *hex_alg, prc_er
         copy = strndup(val, n);
         if (copy == NULL)
                 return prc_err_oom(err, "integrity");
-        ok = prc_md_set_integrity(dep, alg, copy, err);
+        ok = prc_md_row_set_integrity(dep.md, dep.row, alg, copy, err);
         free(copy);
         return ok;
 }
@@ -248,7 +248,7 @@ static bool pj_deps(json_t *md, const prc_xin *in, const json_t *doc, const char
         json_object_foreach((json_t *)obj, name, v) {
                 const char *spec = json_string_value(v), *real = name;
                 char alias[PRC_MD_STR_MAX + 1];
-                json_t *d;
+                npm_dep d;
                 uint32_t line;
 
                 if (!json_is_string(v))
@@ -256,7 +256,7 @@ static bool pj_deps(json_t *md, const prc_xin *in, const json_t *doc, const char
                 snprintf(q, sizeof(q), "\"%.*s\"", (int)PRC_MD_STR_MAX, name);
                 line = npm_cur_find(in, &cur, q);
                 d = npm_add_dep(md, name, scope, true, line, spec, NULL, err);
-                if (d == NULL || !npm_set_spec_source(d, spec, err))
+                if (d.row == PRC_MDROW_NONE || !npm_set_spec_source(d, spec, err))
                         return false;
                 /*
                  * "npm:real@range" installs another package under this name: the purl names the real one.
@@ -269,7 +269,7 @@ static bool pj_deps(json_t *md, const prc_xin *in, const json_t *doc, const char
                         alias[n] = 0;
                         real = alias;
                 }
-                if (strcmp(json_string_value(PRC_JGET(PRC_JGET(d, "source"), "type")), "registry") ==
+                if (strcmp(prc_md_row_source_type(d.md, d.row), "registry") ==
                             0 &&
                     !set_purl(d, real, NULL, err))
                         return false;
@@ -498,7 +498,7 @@ struct lock {
 /* Remember where dependency (the last added) is installed, for the edges. */
 static bool lock_row(struct lock *l, const char *folder, const json_t *e, prc_err *err)
 {
-        size_t i = json_array_size(PRC_JGET(l->md, "dependencies")) - 1;
+        size_t i = prc_md_row_count(l->md) - 1;
 
         if (json_object_set_new(l->at, folder, json_integer((json_int_t)i)) != 0 ||
             json_array_append_new(l->rows, json_pack("[sO]", folder, e)) != 0)
@@ -598,7 +598,7 @@ static bool lock_edges(struct lock *l, int lv, prc_err *err)
 bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err)
 {
         json_t *det = prc_md_details(md), *a = json_object_get(det, key);
-        size_t idx = json_array_size(PRC_JGET(md, "dependencies"));
+        size_t idx = prc_md_row_count(md);
 
         if (idx == 0)
                 return true;
@@ -631,7 +631,7 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
 {
         const char *version, *resolved, *integrity, *real;
         char alias_real[PRC_MD_STR_MAX + 1];
-        json_t *d;
+        npm_dep d;
 
         if (!json_is_object(e))
                 return shape(err, line, "the lockfile entry for %s is not an object", name);
@@ -641,7 +641,7 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
         if (json_is_true(PRC_JGET(e, "link"))) {
                 /* A workspace member linked into node_modules: resolved is its folder. */
                 d = npm_add_dep(l->md, name, entry_scope(e), direct, line, NULL, NULL, err);
-                return d != NULL && prc_md_set_source(d, "workspace", resolved, NULL, NULL, err);
+                return d.row != PRC_MDROW_NONE && prc_md_row_set_source(d.md, d.row, "workspace", resolved, NULL, NULL, err);
         }
         /* v1 writes an alias's version as "npm:real@1.0.0": the real package and its version. */
         if (version != NULL && starts(version, "npm:")) {
@@ -660,7 +660,7 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
                 version = NULL;
         }
         d = npm_add_dep(l->md, name, entry_scope(e), direct, line, NULL, version, err);
-        if (d == NULL || (resolved != NULL && !npm_set_resolved_source(d, resolved, err)) ||
+        if (d.row == PRC_MDROW_NONE || (resolved != NULL && !npm_set_resolved_source(d, resolved, err)) ||
             (integrity != NULL && !npm_set_integrity(d, integrity, NULL, err)))
                 return false;
         if (version != NULL && !set_purl(d, real != NULL ? real : name, version, err))
@@ -727,12 +727,12 @@ static bool lock_packages(struct lock *l, const json_t *pkgs, prc_err *err)
                 if (nm == NULL) {
                         /* A workspace member's own folder ("packages/a"): named by its "name". */
                         const char *wname = json_string_value(PRC_JGET(e, "name"));
-                        json_t *d;
+                        npm_dep d;
                         if (!json_is_object(e))
                                 return shape(err, line, "the lockfile entry for %s is not an object", key);
                         d = npm_add_dep(l->md, wname != NULL && *wname != '\0' ? wname : key, "runtime", false, line,
                                         NULL, json_string_value(PRC_JGET(e, "version")), err);
-                        if (d == NULL || !prc_md_set_source(d, "workspace", key, NULL, NULL, err) ||
+                        if (d.row == PRC_MDROW_NONE || !prc_md_row_set_source(d.md, d.row, "workspace", key, NULL, NULL, err) ||
                             !lock_row(l, key, e, err))
                                 return false;
                         continue;

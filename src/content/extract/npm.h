@@ -29,12 +29,19 @@ uint32_t npm_cur_find(const prc_xin *in, npm_cur *c, const char *needle);
 /* "pkg:npm/%40scope/name@version" for "@scope/name" (version may be NULL).  NULL for an empty name. */
 char *npm_purl(const char *name, const char *version);
 
+/* A dependency of md by its row (extract.h prc_md_row_add): row PRC_MDROW_NONE when it could not be added. */
+typedef struct npm_dep {
+        json_t *md;
+        size_t  row;
+} npm_dep;
+
 /*
  * Add one dependency: name, scope, direct, line; requirement and resolved
  * as given (NULL: null).  The purl is set for registry dependencies (and
- * whenever a version is resolved).  Returns the dependency or NULL.
+ * whenever a version is resolved).  Returns the dependency (row
+ * PRC_MDROW_NONE: not added, err set).
  */
-json_t *npm_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
+npm_dep npm_add_dep(json_t *md, const char *name, const char *scope, bool direct, uint32_t line,
                     const char *requirement, const char *resolved, prc_err *err);
 /* The dependency just added goes in the details list key ("install_scripts", "in_bundle"). */
 bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err);
@@ -45,13 +52,13 @@ bool npm_note_dep(json_t *md, const char *key, uint32_t line, prc_err *err);
  * url (http:, https:), path (file:, link:, ./, ../, /, ~/), workspace
  * (workspace:), registry otherwise (ranges, tags, npm: aliases).
  */
-bool npm_set_spec_source(json_t *dep, const char *spec, prc_err *err) PRC_MUST_CHECK;
+bool npm_set_spec_source(npm_dep dep, const char *spec, prc_err *err) PRC_MUST_CHECK;
 
 /* Set integrity from SRI text ("sha512-BASE64", the first of several) or a bare hex digest (algorithm given). */
-bool npm_set_integrity(json_t *dep, const char *sri, const char *hex_alg, prc_err *err) PRC_MUST_CHECK;
+bool npm_set_integrity(npm_dep dep, const char *sri, const char *hex_alg, prc_err *err) PRC_MUST_CHECK;
 
 /* A resolved location: git URL with "#commit", a tarball URL, or a local path. */
-bool npm_set_resolved_source(json_t *dep, const char *resolved, prc_err *err) PRC_MUST_CHECK;
+bool npm_set_resolved_source(npm_dep dep, const char *resolved, prc_err *err) PRC_MUST_CHECK;
 
 /* The text of a scalar (string, integer) in buf, or NULL for anything else. */
 const char *npm_scalar(const json_t *v, char *buf, size_t cap);

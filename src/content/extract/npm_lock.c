@@ -103,14 +103,14 @@ static bool ydesc_map(json_t *map, const char *specs, size_t index, prc_err *err
  */
 static bool ynames(json_t *md, json_t **names, prc_err *err)
 {
-        const json_t *d, *seen;
-        size_t i;
+        const json_t *seen;
+        size_t i, n_rows = prc_md_row_count(md);
 
         *names = json_object();
         if (*names == NULL)
                 return prc_err_oom(err, "yarn.lock edges");
-        json_array_foreach(PRC_JGET(md, "dependencies"), i, d) {
-                const char *n = json_string_value(PRC_JGET(d, "name"));
+        for (i = 0; i < n_rows; i++) {
+                const char *n = prc_md_row_name(md, i);
 
                 seen = json_object_get(*names, n);
                 if (seen != NULL ? json_is_integer(seen) && json_object_set_new(*names, n, json_null()) != 0
@@ -214,7 +214,7 @@ static const char *yreal(const char *specs, const char *name)
 
 static bool yflush(json_t *md, struct yentry *e, prc_err *err)
 {
-        json_t *d;
+        npm_dep d;
         char *hash;
 
         if (!e->open)
@@ -222,10 +222,10 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
         e->open = false;
         if (e->version[0] == '\0')
                 return shape_at(err, e->line, "a yarn.lock entry without a version");
-        if (!ydesc_map(e->map, e->specs, json_array_size(PRC_JGET(md, "dependencies")), err))
+        if (!ydesc_map(e->map, e->specs, prc_md_row_count(md), err))
                 return false;
         d = npm_add_dep(md, e->name, "runtime", false, e->line, e->specs, e->version, err);
-        if (d == NULL)
+        if (d.row == PRC_MDROW_NONE)
                 return false;
         if (e->resolved[0] != '\0') {
                 /* "URL#sha1": the fragment of a tarball URL is its SHA-1, not part of where it lives. */
@@ -241,7 +241,7 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
         if (e->integrity[0] != '\0' && !npm_set_integrity(d, e->integrity, NULL, err))
                 return false;
         {
-                const char *t = json_string_value(PRC_JGET(PRC_JGET(d, "source"), "type"));
+                const char *t = prc_md_row_source_type(d.md, d.row);
                 char *purl;
                 bool ok;
                 if (strcmp(t, "registry") != 0)
@@ -249,7 +249,7 @@ static bool yflush(json_t *md, struct yentry *e, prc_err *err)
                 purl = npm_purl(yreal(e->specs, e->name), e->version);
                 if (purl == NULL)
                         return prc_err_oom(err, "purl");
-                ok = prc_md_set_str(d, "purl", purl, err);
+                ok = prc_md_row_set_str(d.md, d.row, "purl", purl, err);
                 free(purl);
                 return ok;
         }
@@ -291,7 +291,7 @@ static bool ypend(struct yentry *e, json_t *md, const char *s, size_t n, uint32_
                 prc_err_set_line(err, ln, 1);
                 return false;
         }
-        if (json_array_append_new(e->pend, pend_row((json_int_t)json_array_size(PRC_JGET(md, "dependencies")),
+        if (json_array_append_new(e->pend, pend_row((json_int_t)prc_md_row_count(md),
                                                     name, range, e->block == 2)) != 0)
                 return prc_err_oom(err, "yarn.lock edges");
         return true;
@@ -505,7 +505,7 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
         json_object_foreach(doc, key, e) {
                 const char *res, *version, *checksum, *proto, *link;
                 char vb[32];
-                json_t *d;
+                npm_dep d;
                 uint32_t line;
                 bool ws;
 
@@ -533,14 +533,14 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                 ws = strncmp(proto, "workspace:", 10) == 0;
                 d = npm_add_dep(md, name, "runtime", !ws && json_object_get(direct, name) != NULL, line, key,
                                 version, err);
-                if (d == NULL)
+                if (d.row == PRC_MDROW_NONE)
                         goto fail;
                 if (ws) {
-                        if (!prc_md_set_source(d, "workspace", proto + 10, NULL, NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, "workspace", proto + 10, NULL, NULL, err))
                                 goto fail;
                 } else if (strncmp(proto, "npm:", 4) == 0) {
                         char *purl = npm_purl(name, version);
-                        bool ok = purl != NULL && prc_md_set_str(d, "purl", purl, err);
+                        bool ok = purl != NULL && prc_md_row_set_str(d.md, d.row, "purl", purl, err);
                         free(purl);
                         if (!ok) {
                                 if (!prc_err_is_set(err))
@@ -556,14 +556,14 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                                 un = PRC_MD_STR_MAX;
                         memcpy(url, proto, un);
                         url[un] = 0;
-                        if (!prc_md_set_source(d, "git", url, NULL, h != NULL ? h + 8 : NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, "git", url, NULL, h != NULL ? h + 8 : NULL, err))
                                 goto fail;
                 } else if (strncmp(proto, "http", 4) == 0) {
-                        if (!prc_md_set_source(d, "url", proto, NULL, NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, "url", proto, NULL, NULL, err))
                                 goto fail;
                 } else {
                         /* file:, link:, portal:, patch: (a local change to another locator) */
-                        if (!prc_md_set_source(d, "path", NULL, proto, NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, "path", NULL, proto, NULL, err))
                                 goto fail;
                 }
                 if (checksum != NULL && *checksum != '\0') {
@@ -576,7 +576,7 @@ static json_t *yarn_berry(const prc_xin *in, json_t *doc, prc_err *err)
                     !prc_md_not_extracted(md, name, "a soft link (link: or portal:) to a folder: its own "
                                           "dependencies are in that folder's package.json", line, err))
                         goto fail;
-                if (!ydesc_map(map, key, json_array_size(PRC_JGET(md, "dependencies")) - 1, err))
+                if (!ydesc_map(map, key, prc_md_row_count(md) - 1, err))
                         goto fail;
         }
         if (!berry_edges(md, doc, map, err))
@@ -873,7 +873,7 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 const char *scope = "runtime", *sc, *integ;
                 bool keyed = pnpm_key(key, p->major, name, version, sizeof(name));
                 uint32_t line = npm_cur_find(p->in, &cur, key);
-                json_t *d;
+                npm_dep d;
 
                 if (!json_is_object(e))
                         return shape_at(err, line, "a pnpm-lock.yaml package that is not a mapping"), NULL;
@@ -895,12 +895,9 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                         scope = "optional";
                 }
                 d = npm_add_dep(p->md, name, scope, json_object_get(p->direct, id) != NULL, line, NULL, version, err);
-                if (d == NULL)
+                if (d.row == PRC_MDROW_NONE)
                         return NULL;
-                if (json_object_set_new(p->at, key,
-                                        json_integer((json_int_t)json_array_size(json_object_get(p->md,
-                                                                                                 "dependencies")) -
-                                                     1)) != 0)
+                if (json_object_set_new(p->at, key, json_integer((json_int_t)d.row)) != 0)
                         return prc_err_oom(err, "pnpm edges"), NULL;
                 if (json_is_true(PRC_JGET(e, "requiresBuild")) &&
                     !npm_note_dep(p->md, "install_scripts", line, err))
@@ -909,20 +906,20 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                 if (integ != NULL && !npm_set_integrity(d, integ, NULL, err))
                         return NULL;
                 if (json_string_value(PRC_JGET(res, "commit")) != NULL) {
-                        if (!prc_md_set_source(d, "git", json_string_value(PRC_JGET(res, "repo")), NULL,
+                        if (!prc_md_row_set_source(d.md, d.row, "git", json_string_value(PRC_JGET(res, "repo")), NULL,
                                                json_string_value(PRC_JGET(res, "commit")), err))
                                 return NULL;
                 } else if (json_string_value(PRC_JGET(res, "directory")) != NULL) {
-                        if (!prc_md_set_source(d, "path", json_string_value(PRC_JGET(res, "directory")), NULL,
+                        if (!prc_md_row_set_source(d.md, d.row, "path", json_string_value(PRC_JGET(res, "directory")), NULL,
                                                NULL, err))
                                 return NULL;
                 } else if (json_string_value(PRC_JGET(res, "tarball")) != NULL) {
                         const char *t = json_string_value(PRC_JGET(res, "tarball"));
-                        if (!prc_md_set_source(d, strncmp(t, "file:", 5) == 0 ? "path" : "url", t, NULL, NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, strncmp(t, "file:", 5) == 0 ? "path" : "url", t, NULL, NULL, err))
                                 return NULL;
                 } else {
                         char *purl = npm_purl(name, version);
-                        bool ok = purl != NULL && prc_md_set_str(d, "purl", purl, err);
+                        bool ok = purl != NULL && prc_md_row_set_str(d.md, d.row, "purl", purl, err);
                         free(purl);
                         if (!ok)
                                 return prc_err_is_set(err) ? NULL : (prc_err_oom(err, "purl"), NULL);
