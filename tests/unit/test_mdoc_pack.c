@@ -697,7 +697,8 @@ static int rows_agree(const char *p, const char *r)
                 rn = prc_md_rows_pack(rows, &kn, &en);
                 if (rt != rn)
                         t_fail(__FILE__, __LINE__, "%s: the trees pack %d, the rows %d", r, rt, rn);
-                else if (rt == 1 && (kt.pool.len != kn.pool.len || memcmp(kt.pool.data, kn.pool.data, kt.pool.len) != 0))
+                else if (rt == 1 &&
+                         (kt.pool.len != kn.pool.len || memcmp(kt.pool.data, kn.pool.data, kt.pool.len) != 0))
                         t_fail(__FILE__, __LINE__, "%s: the rows' table is not the trees'", r);
                 T_EQ_INT(json_array_size(json_object_get(rows, "dependencies")), 0);
                 prc_mdp_packer_clear(&kt);

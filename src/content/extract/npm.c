@@ -641,7 +641,8 @@ static bool lock_entry(struct lock *l, const char *name, const json_t *e, bool d
         if (json_is_true(PRC_JGET(e, "link"))) {
                 /* A workspace member linked into node_modules: resolved is its folder. */
                 d = npm_add_dep(l->md, name, entry_scope(e), direct, line, NULL, NULL, err);
-                return d.row != PRC_MDROW_NONE && prc_md_row_set_source(d.md, d.row, "workspace", resolved, NULL, NULL, err);
+                return d.row != PRC_MDROW_NONE &&
+                       prc_md_row_set_source(d.md, d.row, "workspace", resolved, NULL, NULL, err);
         }
         /* v1 writes an alias's version as "npm:real@1.0.0": the real package and its version. */
         if (version != NULL && starts(version, "npm:")) {
@@ -732,7 +733,8 @@ static bool lock_packages(struct lock *l, const json_t *pkgs, prc_err *err)
                                 return shape(err, line, "the lockfile entry for %s is not an object", key);
                         d = npm_add_dep(l->md, wname != NULL && *wname != '\0' ? wname : key, "runtime", false, line,
                                         NULL, json_string_value(PRC_JGET(e, "version")), err);
-                        if (d.row == PRC_MDROW_NONE || !prc_md_row_set_source(d.md, d.row, "workspace", key, NULL, NULL, err) ||
+                        if (d.row == PRC_MDROW_NONE ||
+                            !prc_md_row_set_source(d.md, d.row, "workspace", key, NULL, NULL, err) ||
                             !lock_row(l, key, e, err))
                                 return false;
                         continue;

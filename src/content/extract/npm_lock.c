@@ -907,15 +907,16 @@ static json_t *pnpm_extract(struct pnpm *p, prc_err *err)
                         return NULL;
                 if (json_string_value(PRC_JGET(res, "commit")) != NULL) {
                         if (!prc_md_row_set_source(d.md, d.row, "git", json_string_value(PRC_JGET(res, "repo")), NULL,
-                                               json_string_value(PRC_JGET(res, "commit")), err))
+                                                   json_string_value(PRC_JGET(res, "commit")), err))
                                 return NULL;
                 } else if (json_string_value(PRC_JGET(res, "directory")) != NULL) {
-                        if (!prc_md_row_set_source(d.md, d.row, "path", json_string_value(PRC_JGET(res, "directory")), NULL,
-                                               NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, "path",
+                                                   json_string_value(PRC_JGET(res, "directory")), NULL, NULL, err))
                                 return NULL;
                 } else if (json_string_value(PRC_JGET(res, "tarball")) != NULL) {
                         const char *t = json_string_value(PRC_JGET(res, "tarball"));
-                        if (!prc_md_row_set_source(d.md, d.row, strncmp(t, "file:", 5) == 0 ? "path" : "url", t, NULL, NULL, err))
+                        if (!prc_md_row_set_source(d.md, d.row, strncmp(t, "file:", 5) == 0 ? "path" : "url", t,
+                                                   NULL, NULL, err))
                                 return NULL;
                 } else {
                         char *purl = npm_purl(name, version);
