@@ -844,6 +844,22 @@ static void test_mdoc_pack__native_rows_decline_what_the_trees_would(void)
                 T_EQ_INT(err.cls, PRC_E_EXTRACT_LIMIT);
         }
         json_decref(md);
+        /* Edges finished with none added (no edge array was ever made): every row [], packed. */
+        prc_md_rows_arm(true);
+        md = prc_md_new(&in, "pnpm-lock", "npm", "lockfile", &err);
+        T_ASSERT(prc_md_row_add(md, "a", "runtime", true, 1, NULL, "1", &err) == 0);
+        prc_md_rows_arm(false);
+        T_ASSERT(prc_md_edges_finish(md, &err));
+        T_EQ_INT(prc_md_rows_pack(md, &k, &err), 1);
+        {
+                prc_mdp view;
+                json_t *t = json_stringn_nocheck((const char *)k.pool.data, k.pool.len);
+                T_ASSERT(t != NULL && prc_mdp_view(t, &view));
+                T_EQ_INT(view.ndeps, 1);
+                T_EQ_INT(view.deps[0].edges_n, 0);
+                json_decref(t);
+        }
+        json_decref(md);
         prc_mdp_packer_clear(&k);
         prc_md_rows_release();
 }

@@ -614,7 +614,8 @@ int prc_md_rows_pack(const json_t *md, prc_mdp_packer *k, prc_err *err)
                         free(to);
                         return prc_err_oom(err, "a dependency table"), -1;
                 }
-                qsort(nr.pairs, nr.npairs, sizeof(*nr.pairs), pair_cmp);
+                if (nr.npairs > 1)      /* none: no array was ever made (qsort of NULL is undefined) */
+                        qsort(nr.pairs, nr.npairs, sizeof(*nr.pairs), pair_cmp);
                 for (size_t i = 0; i < nr.npairs; i++) {
                         if (i > 0 && nr.pairs[i] == nr.pairs[i - 1])
                                 continue;
