@@ -230,7 +230,9 @@ static void ablock_free(ablock *b)
 /*
  * PRC_REQ_PACKED_DEPS tables are made here, its buffers kept from one
  * request to the next (their pages stay touched: on a paravirtualized VM
- * a first touch is most of the cost) unless one grew past PACKER_KEEP.
+ * a first touch is most of the cost) unless one grew past PACKER_KEEP; so
+ * are the native rows' (extract.h prc_md_rows_arm), and both count as the
+ * worker's own in the retirement check (heap_kept).
  */
 enum { PACKER_KEEP = 4u << 20 };
 static prc_mdp_packer packer;
@@ -368,7 +370,7 @@ static size_t heap_in_use(size_t *pieces)
 static size_t heap_kept(const prc_buf *req, const prc_buf *reply, size_t *pieces)
 {
         size_t used = heap_in_use(pieces);
-        size_t packed = packer.recs.cap + packer.edges.cap + packer.pool.cap;
+        size_t packed = packer.recs.cap + packer.edges.cap + packer.pool.cap + prc_md_rows_kept();
 #ifdef PRC_WORKER_ASAN
         size_t ours = arena_nspare * ARENA_MAP + req->cap + reply->cap + packed;
 #else
@@ -867,11 +869,14 @@ static int serve(const wcfg *c)
                         prc_buf_clear(&req);
                 if (packer.recs.cap > PACKER_KEEP || packer.edges.cap > PACKER_KEEP || packer.pool.cap > PACKER_KEEP)
                         prc_mdp_packer_clear(&packer);
+                if (prc_md_rows_kept() > PACKER_KEEP)
+                        prc_md_rows_release();  /* the native rows' store (extract.h), kept as the packer is */
                 retiring = heap_kept(&req, &reply, &pieces) > kept0 + KEPT_MAX || pieces > FREE_PIECES_MAX;
         }
         prc_buf_clear(&req);
         prc_buf_clear(&reply);
         prc_mdp_packer_clear(&packer);
+        prc_md_rows_release();
         return status;
 }
 

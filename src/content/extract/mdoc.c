@@ -263,6 +263,11 @@ bool prc_md_rows_native(const json_t *md)
         return rows_native(md);
 }
 
+size_t prc_md_rows_kept(void)
+{
+        return nr.cap * sizeof(*nr.deps) + nr.cappairs * sizeof(*nr.pairs) + (nr.pool_init ? nr.pool.cap : 0);
+}
+
 void prc_md_rows_release(void)
 {
         free(nr.deps);

@@ -157,7 +157,12 @@ int prc_mdp_pack_rows(prc_mdp_packer *k, const prc_mdp_rows *r, prc_err *err) PR
 /* md's native rows (extract.h) packed by prc_mdp_pack_rows: 0 also when md has none. */
 int prc_md_rows_pack(const json_t *md, prc_mdp_packer *k, prc_err *err) PRC_MUST_CHECK;
 
-/* Tests: the thread's native row store let go. */
+/*
+ * The bytes the thread's native row store keeps for the next document (its
+ * buffers are kept, as a worker keeps its packer's); prc_md_rows_release
+ * lets them go (the worker, past PACKER_KEEP; tests).
+ */
+size_t prc_md_rows_kept(void);
 void prc_md_rows_release(void);
 
 /* A table's view; false when v is not a table this file made (not a string, wrong size or magic). */
