@@ -600,8 +600,10 @@ static void test_mdoc_pack__damaged_replies_read_alike(void)
         json_decref(md);
 }
 
-/* Every manifest of the corpus an extractor takes, extracted here: both readings agree and the hook takes all. */
-static size_t walk(const char *dir, const char *rel, size_t *docs)
+/* fn on every file under dir an extractor takes (r: its inventory path); returns how many. */
+typedef void (*file_fn)(const char *p, const char *r, void *ctx);
+
+static size_t each_manifest(const char *dir, const char *rel, file_fn fn, void *ctx)
 {
         DIR *d = opendir(dir);
         struct dirent *e;
@@ -617,29 +619,34 @@ static size_t walk(const char *dir, const char *rel, size_t *docs)
                 snprintf(r, sizeof(r), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
                 T_ASSERT(lstat(p, &st) == 0);
                 if (S_ISDIR(st.st_mode)) {
-                        files += walk(p, r, docs);
-                } else if (S_ISREG(st.st_mode)) {
-                        const prc_extractor *x = prc_extractor_for_path(r);
-                        prc_buf bytes;
-                        prc_err err;
-                        json_t *md;
-                        if (x == NULL)
-                                continue;
+                        files += each_manifest(p, r, fn, ctx);
+                } else if (S_ISREG(st.st_mode) && prc_extractor_for_path(r) != NULL) {
                         files++;
-                        prc_err_init(&err);
-                        prc_buf_init(&bytes, 64u << 20);
-                        T_ASSERT(prc_file_read(p, 64u << 20, 0, &bytes, &err));
-                        md = x->fn(&(prc_xin){ r, bytes.data, bytes.len, &prc_limits_default }, &err);
-                        if (md != NULL) {
-                                both_spellings_taken(md);
-                                (*docs)++;
-                        }
-                        json_decref(md);
-                        prc_buf_clear(&bytes);
+                        fn(p, r, ctx);
                 }
         }
         closedir(d);
         return files;
+}
+
+/* The file extracted here: both readings agree and the hook takes all (ctx: the documents counted). */
+static void tree_taken(const char *p, const char *r, void *ctx)
+{
+        const prc_extractor *x = prc_extractor_for_path(r);
+        prc_buf bytes;
+        prc_err err;
+        json_t *md;
+
+        prc_err_init(&err);
+        prc_buf_init(&bytes, 64u << 20);
+        T_ASSERT(prc_file_read(p, 64u << 20, 0, &bytes, &err));
+        md = x->fn(&(prc_xin){ r, bytes.data, bytes.len, &prc_limits_default }, &err);
+        if (md != NULL) {
+                both_spellings_taken(md);
+                (*(size_t *)ctx)++;
+        }
+        json_decref(md);
+        prc_buf_clear(&bytes);
 }
 
 static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
@@ -651,7 +658,7 @@ static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
         if (c == NULL)
                 t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
         snprintf(dir, sizeof(dir), "%s/manifests", c);
-        files = walk(dir, "", &docs);
+        files = each_manifest(dir, "", tree_taken, &docs);
         T_ASSERT(files >= 500);
         T_ASSERT(docs >= 500);
 }
@@ -722,31 +729,10 @@ out:
         return native;
 }
 
-/* rows_agree for every file under dir (r: its inventory path so far); *native counts the native ones. */
-static size_t rows_walk(const char *dir, const char *rel, size_t *native)
+/* rows_agree as an each_manifest callback (ctx: the native documents counted). */
+static void rows_agree_count(const char *p, const char *r, void *ctx)
 {
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        size_t files = 0;
-
-        T_ASSERT(d != NULL);
-        while ((e = readdir(d)) != NULL) {
-                char p[4096], r[4096];
-                struct stat st;
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                        continue;
-                snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-                snprintf(r, sizeof(r), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-                T_ASSERT(lstat(p, &st) == 0);
-                if (S_ISDIR(st.st_mode)) {
-                        files += rows_walk(p, r, native);
-                } else if (S_ISREG(st.st_mode) && prc_extractor_for_path(r) != NULL) {
-                        files++;
-                        *native += (size_t)rows_agree(p, r);
-                }
-        }
-        closedir(d);
-        return files;
+        *(size_t *)ctx += (size_t)rows_agree(p, r);
 }
 
 /* The project's own fixtures (every extract and analysis fixture): native rows read as the trees. */
@@ -756,7 +742,7 @@ static void test_mdoc_pack__native_rows_pack_as_the_trees_do(void)
         size_t native = 0, files;
 
         snprintf(dir, sizeof(dir), "%s/tests/fixtures", t_root());
-        files = rows_walk(dir, "", &native);
+        files = each_manifest(dir, "", rows_agree_count, &native);
         T_ASSERT(files >= 100);
         T_ASSERT(native >= 20);         /* the npm family's files take native rows */
         prc_md_rows_release();
@@ -772,7 +758,7 @@ static void test_mdoc_pack__native_rows_pack_as_the_trees_do_on_the_corpus(void)
         if (c == NULL)
                 t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
         snprintf(dir, sizeof(dir), "%s/manifests", c);
-        files = rows_walk(dir, "", &native);
+        files = each_manifest(dir, "", rows_agree_count, &native);
         T_ASSERT(files >= 500);
         T_ASSERT(native >= 60);
         prc_md_rows_release();
