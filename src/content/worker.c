@@ -659,6 +659,11 @@ static json_t *dispatch(const prc_req *r, const struct out *o, uint8_t **table, 
                 return doc;
         if (doc != NULL && !prc_err_is_set(err)) {
                 rc = prc_md_rows_pack(doc, &packer, err);
+#if defined(PRC_TESTING) && PRC_TESTING
+                /* test_worker.c: rows that decline, so the extraction runs again with trees. */
+                if (rc == 1 && r->path_len > 22 && memcmp(r->path, "prc-test-rows-decline/", 22) == 0)
+                        rc = 0;
+#endif
                 if (rc == 1) {
                         *table = packer.pool.data;
                         *table_n = packer.pool.len;

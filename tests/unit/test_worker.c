@@ -1612,7 +1612,53 @@ static void test_worker__packed_dependencies_and_a_bent_table(void)
         T_ASSERT(prc_client_extract(c, NULL, "package-lock.json", (const uint8_t *)lock, sizeof(lock) - 1, &md, &err));
         T_ASSERT(prc_mdp_view(json_object_get(md, "dependencies"), &view) && view.ndeps == 1);
         json_decref(md);
+        md = NULL;
+        /*
+         * Native rows that decline (the test worker's "prc-test-rows-decline/" paths) make the
+         * worker extract again with trees: the same table, still the worker's.
+         */
+        T_ASSERT(prc_client_extract(c, NULL, "prc-test-rows-decline/package-lock.json", (const uint8_t *)lock,
+                                    sizeof(lock) - 1, &md, &err));
+        T_NOERR(err);
+        T_ASSERT(prc_mdp_view(json_object_get(md, "dependencies"), &view) && view.ndeps == 1);
+        back = prc_mdp_to_tree(&view);
+        T_ASSERT(back != NULL && json_equal(back, json_object_get(tree, "dependencies")));
+        prc_client_get_stats(c, &st);
+        T_EQ_INT(st.packed_from_tree, 0);
+        json_decref(back);
+        json_decref(md);
         json_decref(tree);
+        prc_client_free(c);
+        prc_client_free(plain);
+}
+
+/*
+ * A refusal after the native rows took some (a yarn.lock entry without a
+ * version after good ones) is the plain extraction's, class and message:
+ * the worker runs it again with trees.
+ */
+static void test_worker__packed_refusal_is_the_plain_one(void)
+{
+        static const char yarn[] = "# yarn lockfile v1\n\n\"a@^1\":\n  version \"1.0.0\"\n\n"
+                                   "\"b@^2\":\n  resolved \"https://registry.yarnpkg.com/b/-/b-2.0.0.tgz\"\n";
+        prc_client_opts o;
+        prc_client *plain, *c;
+        json_t *md = NULL;
+        prc_err e1, e2;
+
+        opts(&o);
+        o.cache_max = 0;
+        plain = client_with(&o);
+        o.packed_deps = true;
+        c = client_with(&o);
+        prc_err_init(&e1);
+        prc_err_init(&e2);
+        T_ASSERT(!prc_client_extract(plain, NULL, "yarn.lock", (const uint8_t *)yarn, sizeof(yarn) - 1, &md, &e1));
+        T_ASSERT(!prc_client_extract(c, NULL, "yarn.lock", (const uint8_t *)yarn, sizeof(yarn) - 1, &md, &e2));
+        T_ERR(e1, PRC_E_EXTRACT_SHAPE);
+        T_ERR(e2, PRC_E_EXTRACT_SHAPE);
+        T_EQ_STR(e2.msg, e1.msg);
+        T_EQ_INT(e2.line, e1.line);
         prc_client_free(c);
         prc_client_free(plain);
 }
@@ -1926,6 +1972,7 @@ static void test_worker__runs_keep_to_max_requests_the_cpu_budget_and_the_cache(
 
 static const prc_test tests[] = {
         T(test_worker__packed_dependencies_and_a_bent_table),
+        T(test_worker__packed_refusal_is_the_plain_one),
         T(test_worker__slim_details_are_the_sboms_and_counted_whole),
         T(test_worker__bent_details_are_refused_and_the_worker_ended),
         T(test_worker__parses_json_through_a_floored_worker),
