@@ -248,6 +248,14 @@ static void scan_text(const uint8_t *p, size_t n, size_t room, bool *ascii, bool
         *nul = zero != 0;
 }
 
+bool prc_docbin_text_plain(const uint8_t *p, size_t n)
+{
+        bool ascii, nul;
+
+        scan_text(p, n, n, &ascii, &nul);
+        return ascii && !nul;
+}
+
 /*
  * One writer for two jobs: writing into a buffer, and streaming (the
  * buffer is handed to flush every PRC_DOCBIN_CHUNK bytes).

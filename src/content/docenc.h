@@ -66,6 +66,9 @@ enum { PRC_DOCBIN_CHUNK = 64u << 10 };
  * a key with NUL, a non-finite real), depth-limit, buffer-limit,
  * out-of-memory.
  */
+/* Is p[0..n) ASCII without a NUL byte (the encoder's own word-wide scan of a text)? */
+bool prc_docbin_text_plain(const uint8_t *p, size_t n);
+
 bool prc_docbin_write(const json_t *v, prc_buf *out, prc_err *err) PRC_MUST_CHECK;
 
 /* prc_docbin_write with every container in the open spelling (tests, fuzzers, aliases in a stream). */

@@ -649,16 +649,22 @@ static void tree_taken(const char *p, const char *r, void *ctx)
         prc_buf_clear(&bytes);
 }
 
-static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
+/* each_manifest over ../shared/corpora/manifests (a failure when the corpora are absent). */
+static size_t each_corpus_manifest(file_fn fn, void *ctx)
 {
         const char *c = t_corpora();
         char dir[4096];
-        size_t docs = 0, files;
 
         if (c == NULL)
                 t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
         snprintf(dir, sizeof(dir), "%s/manifests", c);
-        files = each_manifest(dir, "", tree_taken, &docs);
+        return each_manifest(dir, "", fn, ctx);
+}
+
+static void test_mdoc_pack__every_corpus_manifest_reads_as_its_tree(void)
+{
+        size_t docs = 0, files = each_corpus_manifest(tree_taken, &docs);
+
         T_ASSERT(files >= 500);
         T_ASSERT(docs >= 500);
 }
@@ -751,14 +757,8 @@ static void test_mdoc_pack__native_rows_pack_as_the_trees_do(void)
 /* The same on every manifest of ../shared/corpora (the SBOM's own input). */
 static void test_mdoc_pack__native_rows_pack_as_the_trees_do_on_the_corpus(void)
 {
-        const char *c = t_corpora();
-        char dir[4096];
-        size_t native = 0, files;
+        size_t native = 0, files = each_corpus_manifest(rows_agree_count, &native);
 
-        if (c == NULL)
-                t_fail(__FILE__, __LINE__, "../shared/corpora is absent; this test reads its manifests");
-        snprintf(dir, sizeof(dir), "%s/manifests", c);
-        files = each_manifest(dir, "", rows_agree_count, &native);
         T_ASSERT(files >= 500);
         T_ASSERT(native >= 60);
         prc_md_rows_release();

@@ -332,6 +332,12 @@ static uint8_t list_index(const char *const *list, const char *s)
         return 255;
 }
 
+/* A row index past the document's dependencies (a caller's mistake). */
+static bool no_dep(size_t row, prc_err *err)
+{
+        return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+}
+
 static prc_mdp_dep *row_at(size_t row)
 {
         return row < nr.n ? &nr.deps[row] : NULL;
@@ -475,10 +481,10 @@ bool prc_md_row_set_str(json_t *md, size_t row, const char *key, const char *val
         if (!rows_native(md)) {
                 json_t *t = tree_row(md, row);
                 return t != NULL ? prc_md_set_str(t, key, val, err)
-                                 : prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                                 : no_dep(row, err);
         }
         if ((d = row_at(row)) == NULL)
-                return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                return no_dep(row, err);
         if (strcmp(key, "purl") == 0)
                 k = PRC_MDP_PURL;
         else if (strcmp(key, "group") == 0)
@@ -500,7 +506,7 @@ bool prc_md_row_take_purl(json_t *md, size_t row, char *purl, prc_err *err)
                 json_t *t = tree_row(md, row);
                 if (t == NULL) {
                         free(purl);
-                        return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                        return no_dep(row, err);
                 }
                 return prc_md_take_purl(t, purl, err);
         }
@@ -522,10 +528,10 @@ bool prc_md_row_set_source(json_t *md, size_t row, const char *type, const char 
         if (!rows_native(md)) {
                 json_t *tr = tree_row(md, row);
                 return tr != NULL ? prc_md_set_source(tr, type, url, ref, commit, err)
-                                  : prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                                  : no_dep(row, err);
         }
         if ((d = row_at(row)) == NULL)
-                return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                return no_dep(row, err);
         t = list_index(prc_md_source_types, type);
         if (t == 255)
                 return prc_err_set(err, PRC_E_INTERNAL, "a source type '%.64s' outside the ManifestDoc's",
@@ -547,10 +553,10 @@ bool prc_md_row_set_integrity(json_t *md, size_t row, const char *algorithm, con
         if (!rows_native(md)) {
                 json_t *t = tree_row(md, row);
                 return t != NULL ? prc_md_set_integrity(t, algorithm, value, err)
-                                 : prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                                 : no_dep(row, err);
         }
         if ((d = row_at(row)) == NULL)
-                return prc_err_set(err, PRC_E_INTERNAL, "no dependency %zu", row);
+                return no_dep(row, err);
         if (algorithm == NULL || value == NULL || algorithm[0] == '\0' || value[0] == '\0')
                 return prc_err_set(err, PRC_E_EXTRACT_SHAPE, "an integrity entry with an empty %s",
                                    algorithm == NULL || algorithm[0] == '\0' ? "algorithm" : "value");

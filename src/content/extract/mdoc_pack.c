@@ -120,6 +120,13 @@ static void dep_init(prc_mdp_dep *d)
         d->edges_n = PRC_MDP_NULL;
 }
 
+/* purl_val's rule for d's purl, its strings at base: null, or starting with "pkg:". */
+static bool purl_ok(const uint8_t *base, const prc_mdp_dep *d)
+{
+        return d->str[PRC_MDP_PURL] == PRC_MDP_NULL ||
+               (d->len[PRC_MDP_PURL] >= 4 && memcmp(base + d->str[PRC_MDP_PURL], "pkg:", 4) == 0);
+}
+
 /* The edge x of dependency i: what check_edges would take so far (ascending, not i, not negative). */
 static bool edge_ok(prc_mdp_packer *b, const prc_mdp_dep *d, size_t i, int64_t x)
 {
@@ -330,12 +337,7 @@ static int dep_member(prc_mdp_packer *b, prc_docbin_cur *c, prc_mdp_dep *d, size
         case PRC_MD_DK_GROUP: return rd_str(b, c, d, PRC_MDP_GROUP, NULLABLE, NULL, NULL, err);
         case PRC_MD_DK_PURL:
                 TRY(rd_str(b, c, d, PRC_MDP_PURL, NULLABLE, NULL, NULL, err));
-                /* purl_val: a purl starts with "pkg:" */
-                return d->str[PRC_MDP_PURL] == PRC_MDP_NULL ||
-                                       (d->len[PRC_MDP_PURL] >= 4 &&
-                                        memcmp(b->pool.data + d->str[PRC_MDP_PURL], "pkg:", 4) == 0)
-                               ? 1
-                               : 0;
+                return purl_ok(b->pool.data, d) ? 1 : 0;
         case PRC_MD_DK_DIRECT:
                 CUR(prc_docbin_cur_value(c, &tag));
                 if (tag != PRC_DOCBIN_TRUE && tag != PRC_DOCBIN_FALSE)
@@ -442,26 +444,6 @@ bool prc_mdp_hook_read(void *ctx, prc_docbin_cur *cur, json_t **out, prc_err *er
 
 /* ---- The worker's side: a checked tree's dependencies as a table, to send as a blob. ---- */
 
-/*
- * Is s[0..n) ASCII with no NUL?  A word at a time (names, versions and
- * hashes nearly always are): then it is valid UTF-8 with no decoder pass.
- * False only sends the string to the full check.
- */
-static bool ascii_no_nul(const char *s, size_t n)
-{
-        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-        uint64_t w, bad = 0;
-        size_t i = 0;
-
-        for (; i + 8 <= n; i += 8) {
-                memcpy(&w, s + i, 8);
-                bad |= (w | ((w - ones) & ~w)) & highs;        /* a high bit, or a zero byte */
-        }
-        for (; i < n; i++)
-                bad |= (uint8_t)s[i] == 0 || ((uint8_t)s[i] & 0x80) != 0;
-        return bad == 0;
-}
-
 /* A string member of a tree as rd_str takes one off the reply: 1 taken, 0 not what check_dep takes, -1 failed. */
 static int tree_chk_str(prc_mdp_packer *b, prc_mdp_dep *d, int k, const json_t *v, unsigned how, const char *const *list,
                         uint8_t *idx, prc_err *err)
@@ -475,7 +457,8 @@ static int tree_chk_str(prc_mdp_packer *b, prc_mdp_dep *d, int k, const json_t *
                 return 0;
         s = json_string_value(v);
         n = json_string_length(v);
-        if (!str_ok(s, n, how, list, idx) || (!ascii_no_nul(s, n) && !prc_utf8_valid((const uint8_t *)s, n, NULL)))
+        if (!str_ok(s, n, how, list, idx) ||
+            (!prc_docbin_text_plain((const uint8_t *)s, n) && !prc_utf8_valid((const uint8_t *)s, n, NULL)))
                 return 0;
         return k < 0 || put_str(b, d, (unsigned)k, s, n, err) ? 1 : -1;
 }
@@ -563,8 +546,7 @@ static int tree_chk_dep(prc_mdp_packer *b, const json_t *dep, size_t i, prc_err 
                 case PRC_MD_DK_GROUP: TRY(tree_chk_str(b, &d, PRC_MDP_GROUP, v, NULLABLE, NULL, NULL, err)); break;
                 case PRC_MD_DK_PURL:
                         TRY(tree_chk_str(b, &d, PRC_MDP_PURL, v, NULLABLE, NULL, NULL, err));
-                        if (d.str[PRC_MDP_PURL] != PRC_MDP_NULL &&
-                            (d.len[PRC_MDP_PURL] < 4 || memcmp(b->pool.data + d.str[PRC_MDP_PURL], "pkg:", 4) != 0))
+                        if (!purl_ok(b->pool.data, &d))
                                 return 0;
                         break;
                 case PRC_MD_DK_DIRECT:
@@ -603,7 +585,8 @@ static int row_chk_str(prc_mdp_packer *b, prc_mdp_dep *out, const prc_mdp_dep *d
                 return (how & NULLABLE) ? 1 : 0;
         s = pool + d->str[k];
         if (!str_ok(s, d->len[k], how, NULL, NULL) ||
-            (!ascii_no_nul(s, d->len[k]) && !prc_utf8_valid((const uint8_t *)s, d->len[k], NULL)))
+            (!prc_docbin_text_plain((const uint8_t *)s, d->len[k]) &&
+             !prc_utf8_valid((const uint8_t *)s, d->len[k], NULL)))
                 return 0;
         return put_str(b, out, k, s, d->len[k], err) ? 1 : -1;
 }
@@ -648,8 +631,7 @@ int prc_mdp_pack_rows(prc_mdp_packer *b, const prc_mdp_rows *r, prc_err *err)
                                 continue;
                         TRY(row_chk_str(b, &rec, d, r->pool, k, how, err));
                 }
-                if (rec.str[PRC_MDP_PURL] != PRC_MDP_NULL &&
-                    (rec.len[PRC_MDP_PURL] < 4 || memcmp(b->pool.data + rec.str[PRC_MDP_PURL], "pkg:", 4) != 0))
+                if (!purl_ok(b->pool.data, &rec))
                         return 0;
                 if (r->edge_first != NULL) {
                         rec.edges_n = 0;
@@ -736,7 +718,7 @@ static const char *table_str(const uint8_t *p, uint32_t recs_off, uint32_t off, 
                 return "a string past the string area";
         if (p[off + len] != 0)
                 return "a string without its NUL, or with one inside";
-        if (!ascii_no_nul((const char *)p + off, len)) {
+        if (!prc_docbin_text_plain(p + off, len)) {
                 if (memchr(p + off, 0, len) != NULL)
                         return "a string without its NUL, or with one inside";
                 if (!prc_utf8_valid(p + off, len, NULL))
@@ -781,8 +763,7 @@ static const char *table_dep(const uint8_t *p, const prc_mdp_head *h, size_t i, 
         for (unsigned j = 0; j < n; j++)
                 if ((why = table_str(p, h->recs_off, d->str[order[j]], d->len[order[j]], next)) != NULL)
                         return why;
-        if (d->str[PRC_MDP_PURL] != PRC_MDP_NULL &&
-            (d->len[PRC_MDP_PURL] < 4 || memcmp(p + d->str[PRC_MDP_PURL], "pkg:", 4) != 0))
+        if (!purl_ok(p, d))
                 return "a purl that does not start with pkg:";
         if (d->edges_n == PRC_MDP_NULL)
                 return d->edges_off == 0 ? NULL : "a null edge list with an offset";
