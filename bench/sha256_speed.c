@@ -3,6 +3,7 @@
  *
  *   sha256_speed MIB CHUNK     prints bytes per second of hashing MIB MiB
  *                              fed in CHUNK-byte updates
+ *   sha256_speed 0 CHUNK path  prints the path taken: SHA-NI or portable
  * Time is process CPU time, as `openssl speed` measures by default, so a
  * busy shared machine does not skew the comparison.  Not a test: timings
  * never decide pass or fail.
@@ -25,6 +26,10 @@ int main(int argc, char **argv)
         double secs;
 
         prc_err_init(&e);
+        if (argc > 3) {
+                puts(prc_sha256_hw() ? "SHA-NI" : "portable");
+                return 0;
+        }
         if (buf == NULL || chunk == 0)
                 return 1;
         h = prc_sha256_new(&e);

@@ -3,11 +3,12 @@
  *
  * Why: binding libcrypto.so.3 at exec (about 21,000 relocations and 4,200
  * symbol lookups) cost about 3 ms of CPU in every prc process: the parent
- * and each content worker, which is a fresh exec of prc.  Workers hash
- * nothing except archive members, so only an archive worker loads it
- * (before its floor, beside libarchive); the parent loads it on its first
- * SHA-256 or signature check.  The library is still
- * Debian's shared libssl3, so its security updates apply as before.
+ * and each content worker, which is a fresh exec of prc.  SHA-256 is prc's
+ * own (base/digest.h), so libcrypto serves the Ed25519 signature checks
+ * only (adapter/sig.c, adapter/trust.c), and the tests' and fuzz_sha256's
+ * digests that prc's are held to; no content worker loads it.  The
+ * library is still Debian's shared libssl3, so its security updates apply
+ * as before.
  *
  * The table holds exactly the functions prc calls, typed from the
  * declarations of <openssl/evp.h> and <openssl/crypto.h>.

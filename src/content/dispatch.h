@@ -106,7 +106,7 @@ enum prc_test_op {
         PRC_T_LIBARCHIVE,       /* true when libarchive is mapped into the worker (dl_iterate_phdr), else false */
         PRC_T_FRAGMENT,         /* 30,000 blocks of 256 bytes, every other one freed: 15,000 free pieces, 4 MB kept */
         PRC_T_LIBCRYPTO,        /* true when libcrypto is mapped into the worker, else false */
-        PRC_T_SHA256,           /* the SHA-256 of args as hex: only an archive worker has libcrypto */
+        PRC_T_SHA256,           /* the SHA-256 of args as hex: every worker hashes, none maps libcrypto */
 };
 #endif
 

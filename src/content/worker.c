@@ -147,13 +147,13 @@ static bool warm_up(const wcfg *c, prc_err *err)
 
         json_object_seed(0);
         /*
-         * An archive worker loads libarchive (base/libarchive.h) and, for the
-         * members' SHA-256, libcrypto (base/crypto.h) now, and whatever they
-         * and glibc read from disk on first use (charset cache, openssl.cnf)
+         * An archive worker loads libarchive (base/libarchive.h) now, and
+         * whatever it and glibc read from disk on first use (charset cache)
          * is read now, while open() still works.  Other workers never map
-         * either: about 5 ms and 3 ms less to start.
+         * it: about 5 ms less to start.  No worker maps libcrypto: the
+         * members' SHA-256 is prc's own (base/digest.h).
          */
-        if (c->archive && (prc_crypto_load(err) == NULL || !prc_archive_prepare(err)))
+        if (c->archive && !prc_archive_prepare(err))
                 return false;
         for (size_t i = 0; i < prc_dispatch_count; i++) {
                 const prc_dispatch_entry *d = &prc_dispatch_table[i];
@@ -903,7 +903,7 @@ int prc_worker_main(int argc, char **argv)
                 (void)send_refusal(&err);       /* a worker that could not warm up serves nothing */
                 return 1;
         }
-        /* Past this point a dlopen meets seccomp, which kills: a hash in a worker without libcrypto is refused. */
+        /* Past this point a dlopen meets seccomp, which kills: libcrypto (signatures) is refused from now on. */
         prc_crypto_seal();
         if (!prc_floor_apply(&c.floor, &rep, &err)) {
                 (void)send_refusal(&err);       /* names the layer; nothing is served */

@@ -231,10 +231,8 @@ static void *feed_main(void *arg)
 
         /*
          * Each slot's SHA-256 context is made here, by the thread that uses
-         * it: the first one loads libcrypto (base/crypto.h), a few ms that
-         * the walk publishing the first jobs now overlaps instead of waiting
-         * for.  A failure is every job's, so it is charged to job 0, which
-         * any run has claimed or will.
+         * it (memory only since the hash is prc's own).  A failure is every
+         * job's, so it is charged to job 0, which any run has claimed or will.
          */
         if (fw->w.h == NULL) {
                 prc_err_init(&fw->w.err);

@@ -171,20 +171,3 @@ t_inventory_threads_do_not_change_the_listing() {
         expect_rc 2
 }
 
-# libcrypto starts without its configuration file (base/crypto.h): an OPENSSL_CONF that would leave no SHA-256
-# (its default properties name a provider that does not exist) changes nothing, with one thread or several.
-t_inventory_ignores_an_openssl_configuration() {
-        mk_tree
-        runp "$PRC" inventory --target "$TMP/t" --format json
-        expect_rc 0
-        want=$OUT
-        printf '%s\n' 'openssl_conf = prc_init' '[prc_init]' 'alg_section = prc_evp' '[prc_evp]' \
-                'default_properties = "provider=prc-test-absent"' >"$TMP/openssl.cnf"
-        for threads in 1 3; do
-                OUT=$(OPENSSL_CONF="$TMP/openssl.cnf" "$PRC" inventory --target "$TMP/t" --format json \
-                        --threads "$threads" 2>"$TMP/err") && RC=0 || RC=$?
-                ERR=$(cat "$TMP/err")
-                expect_rc 0
-                expect_eq "$OUT" "$want"
-        done
-}

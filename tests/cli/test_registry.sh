@@ -201,6 +201,23 @@ t_signature_verifies_against_the_selected_store() {
         expect_out "signature: verified, publisher example.org"
 }
 
+# libcrypto starts without its configuration file (src/base/crypto.h): one that leaves no provider
+# to fetch from, read, would fail the Ed25519 check; OPENSSL_CONF changes nothing.
+t_signature_check_ignores_an_openssl_configuration() {
+        revoked_registry
+        newkey pub1
+        store "$TMP/store.yaml" "[registry]"
+        sign pub1 registry "$(digest_of "$TMP/reg.yaml")" "$TMP/reg.sig"
+        printf '%s\n' 'openssl_conf = prc_init' '[prc_init]' 'alg_section = prc_evp' '[prc_evp]' \
+                'default_properties = "provider=prc-test-absent"' >"$TMP/openssl.cnf"
+        OUT=$(OPENSSL_CONF="$TMP/openssl.cnf" "$PRC" adapter registry-validate --file "$TMP/reg.yaml" \
+                --trust-store "$TMP/store.yaml" --signature "$TMP/reg.sig" --format json 2>"$TMP/err") && RC=0 || RC=$?
+        ERR=$(cat "$TMP/err")
+        expect_rc 0
+        expect_eq "$(json_get signature.status)" "verified"
+        expect_eq "$(json_get valid)" "true"
+}
+
 # expect_sig_rejected CLASS
 expect_sig_rejected() {
         runp "$PRC" adapter registry-validate --file "$TMP/reg.yaml" --trust-store "$TMP/store.yaml" \

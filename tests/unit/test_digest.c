@@ -1,7 +1,9 @@
 /*
- * test_digest.c - SHA-256 known vectors (FIPS 180-2 examples), streaming in
- * odd chunk sizes equals one-shot, hex encoding, strict digest parsing, and
- * libcrypto's table (base/crypto.h): loaded on first use, refused once sealed.
+ * test_digest.c - prc's SHA-256 on both its paths (SHA-NI and portable C):
+ * the FIPS 180-2 vectors, streaming in odd chunk sizes equals one-shot, every
+ * length across the padding's cases against libcrypto's digest; hex
+ * encoding, strict digest parsing, and libcrypto's table (base/crypto.h):
+ * loaded on first use, refused once sealed, while hashing needs no library.
  */
 #include "t.h"
 
@@ -22,9 +24,23 @@ static void hex_of(const void *p, size_t n, char out[PRC_SHA256_HEX + 1])
                 t_fail(__FILE__, __LINE__, "sha256 failed: %s", e.msg);
 }
 
-static void test_digest__known_vectors(void)
+/*
+ * Each hashing test runs body on the CPU's path and then on the portable one
+ * (the same path twice on a CPU without the SHA extensions).
+ */
+static void on_both_paths(void (*body)(void))
+{
+        body();
+        prc_sha256_test_portable(true);
+        body();
+        prc_sha256_test_portable(false);
+}
+
+static void known_vectors(void)
 {
         static const char nist448[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        static const char nist896[] = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnop"
+                                      "jklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
         char hex[PRC_SHA256_HEX + 1];
 
         hex_of("", 0, hex);
@@ -36,9 +52,17 @@ static void test_digest__known_vectors(void)
         T_EQ_INT(strlen(nist448) * 8, 448);
         hex_of(nist448, strlen(nist448), hex);
         T_EQ_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+        T_EQ_INT(strlen(nist896) * 8, 896);
+        hex_of(nist896, strlen(nist896), hex);
+        T_EQ_STR(hex, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 
-static void test_digest__million_a_streamed_in_odd_chunks(void)
+static void test_digest__known_vectors(void)
+{
+        on_both_paths(known_vectors);
+}
+
+static void million_a(void)
 {
         static const size_t chunks[] = { 1, 3, 63, 64, 65, 127, 4099 };
         uint8_t md[PRC_SHA256_LEN];
@@ -65,7 +89,12 @@ static void test_digest__million_a_streamed_in_odd_chunks(void)
         prc_sha256_free(h);
 }
 
-static void test_digest__mib_streamed_equals_one_shot_and_reuse(void)
+static void test_digest__million_a_streamed_in_odd_chunks(void)
+{
+        on_both_paths(million_a);
+}
+
+static void mib_streamed(void)
 {
         size_t n = 1u << 20;
         uint8_t *p = malloc(n), one[PRC_SHA256_LEN], st[PRC_SHA256_LEN], again[PRC_SHA256_LEN];
@@ -104,6 +133,55 @@ static void test_digest__mib_streamed_equals_one_shot_and_reuse(void)
         T_NOERR(e);
         prc_sha256_free(h);
         prc_sha256_free(NULL);
+        free(p);
+}
+
+static void test_digest__mib_streamed_equals_one_shot_and_reuse(void)
+{
+        on_both_paths(mib_streamed);
+}
+
+/*
+ * Every length from 0 to 1,100 bytes (each padding case: 55, 56, 63, 64 and
+ * 119 bytes into a block, and many blocks), one-shot and streamed in three
+ * uneven pieces, on both paths, against libcrypto's EVP_Digest of the same
+ * bytes: the differential fuzz_sha256 runs, pinned in the suite.
+ */
+static void test_digest__every_length_agrees_with_libcrypto(void)
+{
+        enum { MAX = 1100 };
+        uint8_t *p = malloc(MAX), want[EVP_MAX_MD_SIZE], one[PRC_SHA256_LEN], st[PRC_SHA256_LEN];
+        const prc_crypto *cr;
+        prc_sha256 *h;
+        unsigned int wn;
+        prc_err e;
+
+        T_ASSERT(p != NULL);
+        for (size_t i = 0; i < MAX; i++)
+                p[i] = (uint8_t)((i * 2654435761u) >> 11 ^ i);
+        prc_err_init(&e);
+        cr = prc_crypto_load(&e);
+        T_ASSERT(cr != NULL);
+        h = prc_sha256_new(&e);
+        T_ASSERT(h != NULL);
+        for (int path = 0; path < 2; path++) {
+                prc_sha256_test_portable(path == 1);
+                for (size_t n = 0; n <= MAX; n++) {
+                        size_t a = n / 3, b = n / 3 + (n % 7);
+
+                        if (b > n)
+                                b = n;
+                        T_ASSERT(cr->EVP_Digest(p, n, want, &wn, cr->EVP_sha256(), NULL) == 1 && wn == 32);
+                        T_ASSERT(prc_sha256_once(p, n, one, &e));
+                        T_ASSERT(prc_sha256_update(h, p, a, &e) && prc_sha256_update(h, p + a, b - a, &e) &&
+                                 prc_sha256_update(h, p + b, n - b, &e) && prc_sha256_final(h, st, &e));
+                        if (memcmp(one, want, 32) != 0 || memcmp(st, want, 32) != 0)
+                                t_fail(__FILE__, __LINE__, "%s path: %zu bytes differ from libcrypto's digest",
+                                       path == 1 ? "portable" : "CPU's", n);
+                }
+        }
+        prc_sha256_test_portable(false);
+        prc_sha256_free(h);
         free(p);
 }
 
@@ -228,11 +306,13 @@ static void test_digest__context_allocation_failure_is_oom(void)
         T_ERR(e, PRC_E_OUT_OF_MEMORY);
 }
 
-/* Every slot filled, the same table each time, and it hashes the FIPS 180-2 "abc" vector. */
+/* Every slot filled, the same table each time, and its digest is the FIPS 180-2 "abc" vector. */
 static void test_digest__libcrypto_table_loads_whole(void)
 {
         const prc_crypto *cr;
+        unsigned char md[EVP_MAX_MD_SIZE];
         char hex[PRC_SHA256_HEX + 1];
+        unsigned int n = 0;
         prc_err e;
 
         prc_err_init(&e);
@@ -245,15 +325,16 @@ static void test_digest__libcrypto_table_loads_whole(void)
 #undef SLOT_SET
         T_ASSERT(prc_crypto_load(&e) == cr);
         T_ASSERT(strncmp(cr->OpenSSL_version(OPENSSL_VERSION), "OpenSSL 3.", 10) == 0);
-        hex_of("abc", 3, hex);
-        T_EQ_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        T_ASSERT(cr->EVP_Digest("abc", 3, md, &n, cr->EVP_sha256(), NULL) == 1 && n == PRC_SHA256_LEN);
+        prc_hex_encode(md, PRC_SHA256_LEN, hex);
+        T_EQ_STR(hex, ABC);
 }
 
 /*
- * In a forked child, as a content worker without libcrypto: the table
- * forgotten, then sealed as worker.c does before its floor.  The first hash
- * must be refused, by every entry point, without loading.  Exit codes say
- * which check failed; a signal would mean it died.
+ * In a forked child, as a content worker: the table forgotten, then sealed
+ * as worker.c does before its floor.  Every hashing entry point works, and
+ * none loads libcrypto; loading it is refused.  Exit codes say which check
+ * failed; a signal would mean it died.
  */
 static int sealed_child(void)
 {
@@ -267,20 +348,19 @@ static int sealed_child(void)
                 return 10;
         prc_crypto_seal();
         prc_err_init(&e);
-        if (prc_sha256_hex_once("abc", 3, hex, &e) || e.cls != PRC_E_LIBRARY_UNAVAILABLE ||
-            strcmp(e.msg, "this worker was started without libcrypto") != 0)
+        if (!prc_sha256_hex_once("abc", 3, hex, &e) || strcmp(hex, ABC) != 0)
                 return 11;
-        prc_err_init(&e);
-        if (prc_sha256_once("", 0, md, &e) || e.cls != PRC_E_LIBRARY_UNAVAILABLE)
+        if (!prc_sha256_once("abc", 3, md, &e) || memcmp(md, "\xba\x78\x16\xbf", 4) != 0)
                 return 12;
-        prc_err_init(&e);
         h = prc_sha256_new(&e);
-        if (h != NULL || e.cls != PRC_E_LIBRARY_UNAVAILABLE) {
+        if (h == NULL || !prc_sha256_update(h, "abc", 3, &e) || !prc_sha256_final(h, md, &e) ||
+            memcmp(md, "\xba\x78\x16\xbf", 4) != 0) {
                 prc_sha256_free(h);
                 return 13;
         }
-        prc_err_init(&e);
-        if (prc_crypto_load(&e) != NULL || e.cls != PRC_E_LIBRARY_UNAVAILABLE)
+        prc_sha256_free(h);
+        if (prc_crypto_load(&e) != NULL || e.cls != PRC_E_LIBRARY_UNAVAILABLE ||
+            strcmp(e.msg, "this worker was started without libcrypto") != 0)
                 return 14;
         /* No dlopen ran: the table is still empty. */
         if (prc_crypto_loaded() || prc_cr->EVP_Digest != NULL)
@@ -288,7 +368,7 @@ static int sealed_child(void)
         return 0;
 }
 
-static void test_digest__first_hash_after_the_worker_seal_is_library_unavailable(void)
+static void test_digest__a_sealed_worker_hashes_without_libcrypto(void)
 {
         int status;
         pid_t pid;
@@ -304,10 +384,9 @@ static void test_digest__first_hash_after_the_worker_seal_is_library_unavailable
         T_EQ_INT(WEXITSTATUS(status), 0);
 }
 
-/* An archive worker loads before its seal: hashing after it works. */
-static void test_digest__loaded_before_the_seal_keeps_hashing(void)
+/* Loaded before the seal: the table stays, and serves after it. */
+static void test_digest__loaded_before_the_seal_keeps_its_table(void)
 {
-        char hex[PRC_SHA256_HEX + 1];
         int status;
         pid_t pid;
 
@@ -315,15 +394,19 @@ static void test_digest__loaded_before_the_seal_keeps_hashing(void)
         pid = fork();
         T_ASSERT(pid >= 0);
         if (pid == 0) {
+                unsigned char md[EVP_MAX_MD_SIZE];
+                unsigned int n = 0;
                 prc_err e;
                 prc_crypto_test_forget();
                 prc_err_init(&e);
                 if (prc_crypto_load(&e) == NULL)
                         _exit(10);
                 prc_crypto_seal();
-                if (!prc_sha256_hex_once("abc", 3, hex, &e))
+                if (prc_crypto_load(&e) != prc_cr)
                         _exit(11);
-                _exit(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0 ? 0 : 12);
+                if (prc_cr->EVP_Digest("abc", 3, md, &n, prc_cr->EVP_sha256(), NULL) != 1 || n != 32)
+                        _exit(12);
+                _exit(memcmp(md, "\xba\x78\x16\xbf", 4) == 0 ? 0 : 13);
         }
         T_ASSERT(waitpid(pid, &status, 0) == pid);
         T_ASSERT(WIFEXITED(status));
@@ -334,13 +417,14 @@ static const prc_test tests[] = {
         T(test_digest__known_vectors),
         T(test_digest__million_a_streamed_in_odd_chunks),
         T(test_digest__mib_streamed_equals_one_shot_and_reuse),
+        T(test_digest__every_length_agrees_with_libcrypto),
         T(test_digest__hex_encode),
         T(test_digest__parse_accepts_lowercase_64),
         T(test_digest__parse_rejects_case_length_and_junk),
         T(test_digest__prefixed_form_is_strict),
         T(test_digest__context_allocation_failure_is_oom),
         T(test_digest__libcrypto_table_loads_whole),
-        T(test_digest__first_hash_after_the_worker_seal_is_library_unavailable),
-        T(test_digest__loaded_before_the_seal_keeps_hashing),
+        T(test_digest__a_sealed_worker_hashes_without_libcrypto),
+        T(test_digest__loaded_before_the_seal_keeps_its_table),
 };
 PRC_SUITE(digest, tests)
