@@ -44,7 +44,7 @@ static void loaded_libraries(void)
         prc_err_init(&err);
         cr = prc_crypto_load(&err);
         library("OpenSSL", cr != NULL ? cr->OpenSSL_version(OPENSSL_VERSION_STRING) : "not available",
-                cr != NULL ? " (loaded for SHA-256 and signatures)" : "");
+                cr != NULL ? " (loaded for signature checks)" : "");
         if (cr == NULL)
                 printf("              %s\n", err.msg);
         snprintf(buf, sizeof(buf), "%u.%u.%u", sv->major, sv->minor, sv->micro);
