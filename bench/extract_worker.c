@@ -12,17 +12,22 @@
  * decoding and the ManifestDoc shape check).  After one warm-up of each,
  * in-process and worker samples alternate, 5 of each; reported: the median
  * wall time of each and their ratio, overall and per format.  Documents
- * are freed outside the clock.  Not a test: numbers only.
+ * are freed outside the clock.  Both sides run under the malloc settings
+ * of `prc sbom`'s parent (base/tune.h's heap, one arena, no fastbins):
+ * with glibc's defaults malloc_consolidate was the driver's largest
+ * symbol, on both sides (session 24).  Not a test: numbers only.
  *
  * Trust: the in-process side runs extractors outside the sandbox, on the
  * shared corpora: for the bench only.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
 #include "base/file.h"
+#include "base/tune.h"
 #include "content/client.h"
 #include "content/extract/extract.h"
 #include "bench_time.h"
@@ -110,6 +115,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "usage: extract_worker PRC_BINARY FILE...\n");
                 return 2;
         }
+        /* As cmd_sbom: the heap of tune.h, one malloc arena, no fastbins. */
+        prc_tune_heap();
+        (void)mallopt(M_ARENA_MAX, 1);
+        (void)mallopt(M_MXFAST, 0);
         ins = calloc((size_t)argc, sizeof(*ins));
         prc_client_opts_default(&co);
         co.worker_path = argv[1];
