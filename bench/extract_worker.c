@@ -12,7 +12,12 @@
  * decoding and the ManifestDoc shape check).  After one warm-up of each,
  * in-process and worker samples alternate, 5 of each; reported: the median
  * wall time of each and their ratio, overall and per format.  Documents
- * are freed outside the clock.  Both sides run under the malloc settings
+ * are freed outside the clock.  A third column runs the worker side as
+ * `prc sbom` sends small files (engine/scan.c make_jobs): consecutive files
+ * of at most GROUP_FILE bytes, up to GROUP_MAX of them and GROUP_BYTES in
+ * all, in one prc_client_parse_extract_many (one write, answers back to
+ * back); the same full documents, so only the round trips differ.  Both
+ * sides run under the malloc settings
  * of `prc sbom`'s parent (base/tune.h's heap, one arena, no fastbins):
  * with glibc's defaults malloc_consolidate was the driver's largest
  * symbol, on both sides (session 24).  Not a test: numbers only.
@@ -33,6 +38,8 @@
 #include "bench_time.h"
 
 enum { SAMPLES = 5 };
+/* engine/scan.c's TRIP_GROUP_MAX, TRIP_GROUP_FILE and TRIP_GROUP_BYTES. */
+enum { GROUP_MAX = 8, GROUP_FILE = 16u << 10, GROUP_BYTES = 48u << 10 };
 
 struct in {
         const char          *path;
@@ -44,6 +51,64 @@ static double median(double *v)
 {
         qsort(v, SAMPLES, sizeof(*v), bench_cmp_d);
         return v[SAMPLES / 2];
+}
+
+/* The worker side, small files grouped as prc sbom groups them (see the top); as pass otherwise. */
+static bool pass_grouped(struct in *ins, size_t n, const char *fmt, prc_client *c, double *secs)
+{
+        json_t **docs = calloc(n, sizeof(*docs));
+        prc_client_xitem it[GROUP_MAX];
+        size_t at[GROUP_MAX], k = 0, bytes = 0;
+        double t0, t1;
+        bool ok = true;
+
+        if (docs == NULL)
+                return false;
+        t0 = bench_now();
+        for (size_t i = 0; i <= n; i++) {
+                bool small = i < n && ins[i].b.len <= GROUP_FILE;
+
+                if (i < n && fmt != NULL && strcmp(ins[i].x->format, fmt) != 0)
+                        continue;
+                /* A group ends at a large file, the list's end, or where it is full. */
+                if (k > 0 && (!small || k == GROUP_MAX || bytes + ins[i].b.len > GROUP_BYTES)) {
+                        prc_client_parse_extract_many(c, it, k);
+                        for (size_t q = 0; q < k; q++) {
+                                docs[at[q]] = it[q].ok ? it[q].md : NULL;
+                                if (!it[q].ok) {
+                                        fprintf(stderr, "extract_worker: %s: %s: %s\n", it[q].path,
+                                                prc_err_name(it[q].err.cls), it[q].err.msg);
+                                        ok = false;
+                                }
+                        }
+                        k = bytes = 0;
+                }
+                if (i == n)
+                        break;
+                if (small) {
+                        it[k] = (prc_client_xitem){ .path = ins[i].path, .bytes = ins[i].b.data, .len = ins[i].b.len };
+                        prc_err_init(&it[k].err);
+                        at[k++] = i;
+                        bytes += ins[i].b.len;
+                        continue;
+                }
+                {
+                        prc_err err;
+                        prc_err_init(&err);
+                        if (!prc_client_extract(c, NULL, ins[i].path, ins[i].b.data, ins[i].b.len, &docs[i], &err)) {
+                                docs[i] = NULL;
+                                fprintf(stderr, "extract_worker: %s: %s: %s\n", ins[i].path, prc_err_name(err.cls),
+                                        err.msg);
+                                ok = false;
+                        }
+                }
+        }
+        t1 = bench_now();
+        for (size_t i = 0; i < n; i++)
+                json_decref(docs[i]);
+        free(docs);
+        *secs = t1 - t0;
+        return ok;
 }
 
 /* One pass over the files of format fmt (NULL: all); false if any extraction was refused. */
@@ -82,7 +147,7 @@ static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, doubl
 
 static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, const char *label)
 {
-        double ip[SAMPLES], wk[SAMPLES], t;
+        double ip[SAMPLES], wk[SAMPLES], gr[SAMPLES], t;
         size_t files = 0, bytes = 0;
 
         for (size_t i = 0; i < n; i++)
@@ -92,13 +157,15 @@ static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, co
                 }
         if (files == 0)
                 return true;
-        if (!pass(ins, n, fmt, NULL, &t) || !pass(ins, n, fmt, c, &t))
+        if (!pass(ins, n, fmt, NULL, &t) || !pass(ins, n, fmt, c, &t) || !pass_grouped(ins, n, fmt, c, &t))
                 return false;
         for (int s = 0; s < SAMPLES; s++)
-                if (!pass(ins, n, fmt, NULL, &ip[s]) || !pass(ins, n, fmt, c, &wk[s]))
+                if (!pass(ins, n, fmt, NULL, &ip[s]) || !pass(ins, n, fmt, c, &wk[s]) ||
+                    !pass_grouped(ins, n, fmt, c, &gr[s]))
                         return false;
-        printf("%-18s %5zu files %9.2f MB   in process %9.2f ms   through the worker %9.2f ms   ratio %.2fx\n",
-               label, files, (double)bytes / 1e6, median(ip) * 1e3, median(wk) * 1e3, median(wk) / median(ip));
+        printf("%-18s %5zu files %6.2f MB  in process %7.2f ms  through the worker %7.2f ms  ratio %.2fx"
+               "  grouped %7.2f ms  ratio %.2fx\n", label, files, (double)bytes / 1e6, median(ip) * 1e3,
+               median(wk) * 1e3, median(wk) / median(ip), median(gr) * 1e3, median(gr) / median(ip));
         return true;
 }
 

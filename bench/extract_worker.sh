@@ -3,8 +3,9 @@
 # against the same extraction in process, side by side in one run: medians of
 # 5 samples and their ratio, over every file of ../shared/corpora/manifests an
 # extractor owns (read in place), overall and per format
-# (bench/extract_worker.c says what is timed).  The aim: the worker
-# within 1.2x of in process.  The driver is built with the Makefile's release
+# (bench/extract_worker.c says what is timed; a third column sends small files
+# grouped, as prc sbom does).  The aim: the worker within 1.2x of in
+# process.  The driver is built with the Makefile's release
 # flags against build/libprc.a; build/prc is the worker, as `prc scan` runs
 # it.  Nothing here asserts a time.
 #
