@@ -16,7 +16,14 @@
  * `prc sbom` sends small files (engine/scan.c make_jobs): consecutive files
  * of at most GROUP_FILE bytes, up to GROUP_MAX of them and GROUP_BYTES in
  * all, in one prc_client_parse_extract_many (one write, answers back to
- * back); the same full documents, so only the round trips differ.  Both
+ * back); the same full documents, so only the round trips differ.  A
+ * fourth asks as `prc sbom` asks: grouped, and from a client with
+ * packed_deps and slim_details (the worker runs the same extraction; the
+ * reply carries the dependencies as a table and only the details the SBOM
+ * reads, and the client checks that instead of building trees), against
+ * the same in process: the extractor with native rows armed and the table
+ * packed, as the worker's dispatch does (content/worker.c), so that ratio
+ * is the sandbox's cost on the extraction prc sbom runs.  Both
  * sides run under the malloc settings
  * of `prc sbom`'s parent (base/tune.h's heap, one arena, no fastbins):
  * with glibc's defaults malloc_consolidate was the driver's largest
@@ -35,6 +42,7 @@
 #include "base/tune.h"
 #include "content/client.h"
 #include "content/extract/extract.h"
+#include "content/extract/mdoc_pack.h"
 #include "bench_time.h"
 
 enum { SAMPLES = 5 };
@@ -51,6 +59,51 @@ static double median(double *v)
 {
         qsort(v, SAMPLES, sizeof(*v), bench_cmp_d);
         return v[SAMPLES / 2];
+}
+
+/* In process as prc sbom's worker extracts (content/worker.c dispatch): native rows packed, else the trees'. */
+static bool pass_packed(struct in *ins, size_t n, const char *fmt, prc_mdp_packer *k, double *secs)
+{
+        json_t **docs = calloc(n, sizeof(*docs));
+        double t0, t1;
+        bool ok = true;
+
+        if (docs == NULL)
+                return false;
+        t0 = bench_now();
+        for (size_t i = 0; i < n; i++) {
+                prc_xin in = { ins[i].path, ins[i].b.data, ins[i].b.len, &prc_limits_default };
+                prc_err err;
+                int rc = 0;
+
+                if (fmt != NULL && strcmp(ins[i].x->format, fmt) != 0)
+                        continue;
+                prc_err_init(&err);
+                prc_md_rows_arm(true);
+                docs[i] = ins[i].x->fn(&in, &err);
+                prc_md_rows_arm(false);
+                if (prc_md_rows_taken() && (docs[i] == NULL || prc_md_rows_native(docs[i]))) {
+                        rc = docs[i] != NULL ? prc_md_rows_pack(docs[i], k, &err) : 0;
+                        if (rc == 0) {
+                                /* Declined, or refused after taking rows: again with trees, as the worker does. */
+                                json_decref(docs[i]);
+                                prc_err_init(&err);
+                                docs[i] = ins[i].x->fn(&in, &err);
+                        }
+                }
+                if (docs[i] != NULL && rc == 0)
+                        rc = prc_mdp_pack(k, json_object_get(docs[i], "dependencies"), &err);
+                if (docs[i] == NULL || rc < 0) {
+                        fprintf(stderr, "extract_worker: %s: %s: %s\n", ins[i].path, prc_err_name(err.cls), err.msg);
+                        ok = false;
+                }
+        }
+        t1 = bench_now();
+        for (size_t i = 0; i < n; i++)
+                json_decref(docs[i]);
+        free(docs);
+        *secs = t1 - t0;
+        return ok;
 }
 
 /* The worker side, small files grouped as prc sbom groups them (see the top); as pass otherwise. */
@@ -145,9 +198,10 @@ static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, doubl
         return ok;
 }
 
-static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, const char *label)
+static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, prc_client *sb, const char *label)
 {
-        double ip[SAMPLES], wk[SAMPLES], gr[SAMPLES], t;
+        double ip[SAMPLES], wk[SAMPLES], gr[SAMPLES], as[SAMPLES], pk[SAMPLES], t;
+        prc_mdp_packer k;
         size_t files = 0, bytes = 0;
 
         for (size_t i = 0; i < n; i++)
@@ -157,15 +211,20 @@ static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, co
                 }
         if (files == 0)
                 return true;
-        if (!pass(ins, n, fmt, NULL, &t) || !pass(ins, n, fmt, c, &t) || !pass_grouped(ins, n, fmt, c, &t))
+        prc_mdp_packer_init(&k);
+        if (!pass(ins, n, fmt, NULL, &t) || !pass(ins, n, fmt, c, &t) || !pass_grouped(ins, n, fmt, c, &t) ||
+            !pass_packed(ins, n, fmt, &k, &t) || !pass_grouped(ins, n, fmt, sb, &t))
                 return false;
         for (int s = 0; s < SAMPLES; s++)
                 if (!pass(ins, n, fmt, NULL, &ip[s]) || !pass(ins, n, fmt, c, &wk[s]) ||
-                    !pass_grouped(ins, n, fmt, c, &gr[s]))
+                    !pass_grouped(ins, n, fmt, c, &gr[s]) || !pass_packed(ins, n, fmt, &k, &pk[s]) ||
+                    !pass_grouped(ins, n, fmt, sb, &as[s]))
                         return false;
-        printf("%-18s %5zu files %6.2f MB  in process %7.2f ms  through the worker %7.2f ms  ratio %.2fx"
-               "  grouped %7.2f ms  ratio %.2fx\n", label, files, (double)bytes / 1e6, median(ip) * 1e3,
-               median(wk) * 1e3, median(wk) / median(ip), median(gr) * 1e3, median(gr) / median(ip));
+        prc_mdp_packer_clear(&k);
+        printf("%-18s %5zu files %6.2f MB | in process %7.2f  worker %7.2f %.2fx  grouped %7.2f %.2fx"
+               " | as prc sbom: in process %7.2f  worker %7.2f %.2fx\n", label, files, (double)bytes / 1e6,
+               median(ip) * 1e3, median(wk) * 1e3, median(wk) / median(ip), median(gr) * 1e3,
+               median(gr) / median(ip), median(pk) * 1e3, median(as) * 1e3, median(as) / median(pk));
         return true;
 }
 
@@ -173,7 +232,7 @@ int main(int argc, char **argv)
 {
         struct in *ins;
         prc_client_opts co;
-        prc_client *c;
+        prc_client *c, *sb;
         prc_err err;
         size_t n = 0;
         bool ok = true;
@@ -196,6 +255,14 @@ int main(int argc, char **argv)
                 fprintf(stderr, "extract_worker: %s\n", err.msg);
                 return 1;
         }
+        /* As cmd_sbom's clients: the dependencies as tables, the details slim. */
+        co.packed_deps = true;
+        co.slim_details = true;
+        sb = prc_client_new(&co, &err);
+        if (sb == NULL || !prc_client_start(sb, &err)) {
+                fprintf(stderr, "extract_worker: %s\n", err.msg);
+                return 1;
+        }
         for (int i = 2; i < argc; i++) {
                 struct in *p = &ins[n];
                 p->path = argv[i];
@@ -210,12 +277,13 @@ int main(int argc, char **argv)
                 }
                 n++;
         }
-        ok = measure(ins, n, NULL, c, "all");
+        ok = measure(ins, n, NULL, c, sb, "all");
         for (size_t k = 0; ok && k < prc_extractor_count; k++)
-                ok = measure(ins, n, prc_extractors[k].format, c, prc_extractors[k].format);
+                ok = measure(ins, n, prc_extractors[k].format, c, sb, prc_extractors[k].format);
         for (size_t i = 0; i < n; i++)
                 prc_buf_clear(&ins[i].b);
         free(ins);
+        prc_client_free(sb);
         prc_client_free(c);
         return ok ? 0 : 1;
 }
