@@ -61,11 +61,26 @@ static double median(double *v)
         return v[SAMPLES / 2];
 }
 
+/* A pass's clock stopped, then its documents freed outside it; ok passed through. */
+static bool pass_end(json_t **docs, size_t n, double t0, double *secs, bool ok)
+{
+        *secs = bench_now() - t0;
+        for (size_t i = 0; i < n; i++)
+                json_decref(docs[i]);
+        free(docs);
+        return ok;
+}
+
+static void refused(const char *path, const prc_err *err)
+{
+        fprintf(stderr, "extract_worker: %s: %s: %s\n", path, prc_err_name(err->cls), err->msg);
+}
+
 /* In process as prc sbom's worker extracts (content/worker.c dispatch): native rows packed, else the trees'. */
 static bool pass_packed(struct in *ins, size_t n, const char *fmt, prc_mdp_packer *k, double *secs)
 {
         json_t **docs = calloc(n, sizeof(*docs));
-        double t0, t1;
+        double t0;
         bool ok = true;
 
         if (docs == NULL)
@@ -94,16 +109,11 @@ static bool pass_packed(struct in *ins, size_t n, const char *fmt, prc_mdp_packe
                 if (docs[i] != NULL && rc == 0)
                         rc = prc_mdp_pack(k, json_object_get(docs[i], "dependencies"), &err);
                 if (docs[i] == NULL || rc < 0) {
-                        fprintf(stderr, "extract_worker: %s: %s: %s\n", ins[i].path, prc_err_name(err.cls), err.msg);
+                        refused(ins[i].path, &err);
                         ok = false;
                 }
         }
-        t1 = bench_now();
-        for (size_t i = 0; i < n; i++)
-                json_decref(docs[i]);
-        free(docs);
-        *secs = t1 - t0;
-        return ok;
+        return pass_end(docs, n, t0, secs, ok);
 }
 
 /* The worker side, small files grouped as prc sbom groups them (see the top); as pass otherwise. */
@@ -112,7 +122,7 @@ static bool pass_grouped(struct in *ins, size_t n, const char *fmt, prc_client *
         json_t **docs = calloc(n, sizeof(*docs));
         prc_client_xitem it[GROUP_MAX];
         size_t at[GROUP_MAX], k = 0, bytes = 0;
-        double t0, t1;
+        double t0;
         bool ok = true;
 
         if (docs == NULL)
@@ -129,8 +139,7 @@ static bool pass_grouped(struct in *ins, size_t n, const char *fmt, prc_client *
                         for (size_t q = 0; q < k; q++) {
                                 docs[at[q]] = it[q].ok ? it[q].md : NULL;
                                 if (!it[q].ok) {
-                                        fprintf(stderr, "extract_worker: %s: %s: %s\n", it[q].path,
-                                                prc_err_name(it[q].err.cls), it[q].err.msg);
+                                        refused(it[q].path, &it[q].err);
                                         ok = false;
                                 }
                         }
@@ -150,25 +159,19 @@ static bool pass_grouped(struct in *ins, size_t n, const char *fmt, prc_client *
                         prc_err_init(&err);
                         if (!prc_client_extract(c, NULL, ins[i].path, ins[i].b.data, ins[i].b.len, &docs[i], &err)) {
                                 docs[i] = NULL;
-                                fprintf(stderr, "extract_worker: %s: %s: %s\n", ins[i].path, prc_err_name(err.cls),
-                                        err.msg);
+                                refused(ins[i].path, &err);
                                 ok = false;
                         }
                 }
         }
-        t1 = bench_now();
-        for (size_t i = 0; i < n; i++)
-                json_decref(docs[i]);
-        free(docs);
-        *secs = t1 - t0;
-        return ok;
+        return pass_end(docs, n, t0, secs, ok);
 }
 
 /* One pass over the files of format fmt (NULL: all); false if any extraction was refused. */
 static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, double *secs)
 {
         json_t **docs = calloc(n, sizeof(*docs));
-        double t0, t1;
+        double t0;
         bool ok = true;
 
         if (docs == NULL)
@@ -186,16 +189,11 @@ static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, doubl
                 else if (!prc_client_extract(c, NULL, ins[i].path, ins[i].b.data, ins[i].b.len, &docs[i], &err))
                         docs[i] = NULL;
                 if (docs[i] == NULL) {
-                        fprintf(stderr, "extract_worker: %s: %s: %s\n", ins[i].path, prc_err_name(err.cls), err.msg);
+                        refused(ins[i].path, &err);
                         ok = false;
                 }
         }
-        t1 = bench_now();
-        for (size_t i = 0; i < n; i++)
-                json_decref(docs[i]);
-        free(docs);
-        *secs = t1 - t0;
-        return ok;
+        return pass_end(docs, n, t0, secs, ok);
 }
 
 static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, prc_client *sb, const char *label)
