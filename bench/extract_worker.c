@@ -76,44 +76,52 @@ static void refused(const char *path, const prc_err *err)
         fprintf(stderr, "extract_worker: %s: %s: %s\n", path, prc_err_name(err->cls), err->msg);
 }
 
-/* In process as prc sbom's worker extracts (content/worker.c dispatch): native rows packed, else the trees'. */
-static bool pass_packed(struct in *ins, size_t n, const char *fmt, prc_mdp_packer *k, double *secs)
+/* One file's extraction on one side: its document, or NULL with err set. */
+typedef json_t *one_fn(const struct in *f, void *ctx, prc_err *err);
+
+/* In process: the extractor's function on the bytes. */
+static json_t *one_inproc(const struct in *f, void *ctx, prc_err *err)
 {
-        json_t **docs = calloc(n, sizeof(*docs));
-        double t0;
-        bool ok = true;
+        prc_xin in = { f->path, f->b.data, f->b.len, &prc_limits_default };
 
-        if (docs == NULL)
-                return false;
-        t0 = bench_now();
-        for (size_t i = 0; i < n; i++) {
-                prc_xin in = { ins[i].path, ins[i].b.data, ins[i].b.len, &prc_limits_default };
-                prc_err err;
-                int rc = 0;
+        (void)ctx;
+        return f->x->fn(&in, err);
+}
 
-                if (fmt != NULL && strcmp(ins[i].x->format, fmt) != 0)
-                        continue;
-                prc_err_init(&err);
-                prc_md_rows_arm(true);
-                docs[i] = ins[i].x->fn(&in, &err);
-                prc_md_rows_arm(false);
-                if (prc_md_rows_taken() && (docs[i] == NULL || prc_md_rows_native(docs[i]))) {
-                        rc = docs[i] != NULL ? prc_md_rows_pack(docs[i], k, &err) : 0;
-                        if (rc == 0) {
-                                /* Declined, or refused after taking rows: again with trees, as the worker does. */
-                                json_decref(docs[i]);
-                                prc_err_init(&err);
-                                docs[i] = ins[i].x->fn(&in, &err);
-                        }
-                }
-                if (docs[i] != NULL && rc == 0)
-                        rc = prc_mdp_pack(k, json_object_get(docs[i], "dependencies"), &err);
-                if (docs[i] == NULL || rc < 0) {
-                        refused(ins[i].path, &err);
-                        ok = false;
+/* Through the worker: one prc_client_extract. */
+static json_t *one_client(const struct in *f, void *ctx, prc_err *err)
+{
+        json_t *doc = NULL;
+
+        return prc_client_extract(ctx, NULL, f->path, f->b.data, f->b.len, &doc, err) ? doc : NULL;
+}
+
+/* In process as prc sbom's worker extracts (content/worker.c dispatch): native rows packed, else the trees'. */
+static json_t *one_packed(const struct in *f, void *ctx, prc_err *err)
+{
+        prc_mdp_packer *k = ctx;
+        json_t *doc;
+        int rc = 0;
+
+        prc_md_rows_arm(true);
+        doc = one_inproc(f, NULL, err);
+        prc_md_rows_arm(false);
+        if (prc_md_rows_taken() && (doc == NULL || prc_md_rows_native(doc))) {
+                rc = doc != NULL ? prc_md_rows_pack(doc, k, err) : 0;
+                if (rc == 0) {
+                        /* Declined, or refused after taking rows: again with trees, as the worker does. */
+                        json_decref(doc);
+                        prc_err_init(err);
+                        doc = one_inproc(f, NULL, err);
                 }
         }
-        return pass_end(docs, n, t0, secs, ok);
+        if (doc != NULL && rc == 0)
+                rc = prc_mdp_pack(k, json_object_get(doc, "dependencies"), err);
+        if (rc < 0) {
+                json_decref(doc);
+                return NULL;
+        }
+        return doc;
 }
 
 /* The worker side, small files grouped as prc sbom groups them (see the top); as pass otherwise. */
@@ -130,6 +138,7 @@ static bool pass_grouped(struct in *ins, size_t n, const char *fmt, prc_client *
         t0 = bench_now();
         for (size_t i = 0; i <= n; i++) {
                 bool small = i < n && ins[i].b.len <= GROUP_FILE;
+                prc_err err;
 
                 if (i < n && fmt != NULL && strcmp(ins[i].x->format, fmt) != 0)
                         continue;
@@ -154,21 +163,18 @@ static bool pass_grouped(struct in *ins, size_t n, const char *fmt, prc_client *
                         bytes += ins[i].b.len;
                         continue;
                 }
-                {
-                        prc_err err;
-                        prc_err_init(&err);
-                        if (!prc_client_extract(c, NULL, ins[i].path, ins[i].b.data, ins[i].b.len, &docs[i], &err)) {
-                                docs[i] = NULL;
-                                refused(ins[i].path, &err);
-                                ok = false;
-                        }
+                prc_err_init(&err);
+                docs[i] = one_client(&ins[i], c, &err);
+                if (docs[i] == NULL) {
+                        refused(ins[i].path, &err);
+                        ok = false;
                 }
         }
         return pass_end(docs, n, t0, secs, ok);
 }
 
-/* One pass over the files of format fmt (NULL: all); false if any extraction was refused. */
-static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, double *secs)
+/* One pass over the files of format fmt (NULL: all), one call of one a file; false if any was refused. */
+static bool pass(struct in *ins, size_t n, const char *fmt, one_fn *one, void *ctx, double *secs)
 {
         json_t **docs = calloc(n, sizeof(*docs));
         double t0;
@@ -179,15 +185,11 @@ static bool pass(struct in *ins, size_t n, const char *fmt, prc_client *c, doubl
         t0 = bench_now();
         for (size_t i = 0; i < n; i++) {
                 prc_err err;
-                prc_xin in = { ins[i].path, ins[i].b.data, ins[i].b.len, &prc_limits_default };
 
                 if (fmt != NULL && strcmp(ins[i].x->format, fmt) != 0)
                         continue;
                 prc_err_init(&err);
-                if (c == NULL)
-                        docs[i] = ins[i].x->fn(&in, &err);
-                else if (!prc_client_extract(c, NULL, ins[i].path, ins[i].b.data, ins[i].b.len, &docs[i], &err))
-                        docs[i] = NULL;
+                docs[i] = one(&ins[i], ctx, &err);
                 if (docs[i] == NULL) {
                         refused(ins[i].path, &err);
                         ok = false;
@@ -210,12 +212,13 @@ static bool measure(struct in *ins, size_t n, const char *fmt, prc_client *c, pr
         if (files == 0)
                 return true;
         prc_mdp_packer_init(&k);
-        if (!pass(ins, n, fmt, NULL, &t) || !pass(ins, n, fmt, c, &t) || !pass_grouped(ins, n, fmt, c, &t) ||
-            !pass_packed(ins, n, fmt, &k, &t) || !pass_grouped(ins, n, fmt, sb, &t))
+        if (!pass(ins, n, fmt, one_inproc, NULL, &t) || !pass(ins, n, fmt, one_client, c, &t) ||
+            !pass_grouped(ins, n, fmt, c, &t) || !pass(ins, n, fmt, one_packed, &k, &t) ||
+            !pass_grouped(ins, n, fmt, sb, &t))
                 return false;
         for (int s = 0; s < SAMPLES; s++)
-                if (!pass(ins, n, fmt, NULL, &ip[s]) || !pass(ins, n, fmt, c, &wk[s]) ||
-                    !pass_grouped(ins, n, fmt, c, &gr[s]) || !pass_packed(ins, n, fmt, &k, &pk[s]) ||
+                if (!pass(ins, n, fmt, one_inproc, NULL, &ip[s]) || !pass(ins, n, fmt, one_client, c, &wk[s]) ||
+                    !pass_grouped(ins, n, fmt, c, &gr[s]) || !pass(ins, n, fmt, one_packed, &k, &pk[s]) ||
                     !pass_grouped(ins, n, fmt, sb, &as[s]))
                         return false;
         prc_mdp_packer_clear(&k);
