@@ -30,9 +30,8 @@
 
 /* Every function prc calls, by its full name: one list makes the table and its loading. */
 #define PRC_CR_FUNCS(X)                                                                                 \
-        X(EVP_Digest) X(EVP_DigestFinal_ex) X(EVP_DigestInit_ex) X(EVP_DigestUpdate) X(EVP_DigestVerify) \
-        X(EVP_DigestVerifyInit) X(EVP_MD_CTX_free) X(EVP_MD_CTX_new) X(EVP_MD_fetch) X(EVP_PKEY_free)   \
-        X(EVP_PKEY_new_raw_public_key) X(EVP_sha256) X(OPENSSL_init_crypto) X(OpenSSL_version)
+        X(EVP_Digest) X(EVP_DigestVerify) X(EVP_DigestVerifyInit) X(EVP_MD_CTX_free) X(EVP_MD_CTX_new) \
+        X(EVP_PKEY_free) X(EVP_PKEY_new_raw_public_key) X(EVP_sha256) X(OPENSSL_init_crypto) X(OpenSSL_version)
 
 /* Each slot has the type of OpenSSL's own declaration. */
 #define PRC_CR_SLOT(name) __typeof__(&name) name;
